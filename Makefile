@@ -1,0 +1,34 @@
+# Everything starts from python3 (3.11 or newer) and make: each target builds .venv itself.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+PYTEST_ARGS ?=
+
+.PHONY: test test-long lint typecheck unit clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Schockbesteck needs Python 3.11 or newer; found " + sys.version.split()[0])'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[pi,sim,dev]'
+	@touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict engine
+
+unit: $(STAMP)
+	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
+
+## make test: ruff, mypy --strict on engine/, and the test suite (the slow selection excluded)
+test: lint typecheck unit
+
+## make test-long: the slow, exhaustive selection (statistics, long kill runs)
+test-long: $(STAMP)
+	$(BIN)/pytest -q -m slow $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

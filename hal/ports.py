@@ -1,0 +1,167 @@
+"""The ports: what the firmware needs from the hardware, and nothing more.
+
+Every backend (gpiozero, luma.oled, pyserial on the device; pygame, the terminal and scripts in
+the simulator) implements these protocols. The firmware depends on this module only, never on a
+concrete backend; backends are chosen by name in :mod:`firmware.wiring`.
+
+Input is split in two layers, as gpiozero splits pins from devices:
+
+* a backend reports *edges* (a button went down or up, the tilt switch changed) with the time
+  they happened, from whatever thread its library calls back on;
+* :class:`hal.inputs.InputDecoder`, running on the main loop, turns edges into :class:`InputEvent`
+  values (press, long press, shake started, throw) with debounce, hold time and shake detection
+  measured on the :class:`Clock`, so that all timing logic runs on a fake clock in tests.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from PIL import Image
+
+#: The OLED's size in pixels; every screen is a 1-bit image of exactly this size.
+SCREEN_SIZE = (128, 64)
+
+
+class Button(enum.Enum):
+    """The five buttons of the device, left to right."""
+
+    KEEP_1 = "keep1"
+    KEEP_2 = "keep2"
+    KEEP_3 = "keep3"
+    FLIP = "flip"
+    STAND = "stand"
+
+
+class EdgeSource(enum.Enum):
+    """Where an edge came from: a button or the tilt switch."""
+
+    BUTTON = "button"
+    TILT = "tilt"
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A raw level change reported by an input backend.
+
+    ``active`` is True when a button went down (or the tilt switch closed) and False when it was
+    released (or opened). ``at`` is the :class:`Clock` time of the change.
+    """
+
+    source: EdgeSource
+    active: bool
+    at: float
+    button: Button | None = None
+
+
+class InputKind(enum.Enum):
+    """The decoded inputs the firmware acts on."""
+
+    PRESS = "press"
+    LONG_PRESS = "long_press"
+    SHAKE_START = "shake_start"
+    THROW = "throw"
+
+
+@dataclass(frozen=True, slots=True)
+class InputEvent:
+    """A decoded input: a (long) press of a button, or the start and end of a shake."""
+
+    kind: InputKind
+    at: float
+    button: Button | None = None
+
+
+#: Where backends deliver edges. Thread-safe: gpiozero calls it from its callback threads.
+EdgeSink = Callable[[Edge], None]
+
+
+@runtime_checkable
+class InputBackend(Protocol):
+    """A source of edges: GPIO buttons and tilt switch, keyboard, mouse, a script or a link."""
+
+    def start(self, sink: EdgeSink) -> None:
+        """Begin reporting edges to ``sink`` (may be called from another thread)."""
+
+    def close(self) -> None:
+        """Release pins, windows or files. Idempotent."""
+
+
+@runtime_checkable
+class Display(Protocol):
+    """A 128x64 1-bit display: the luma.core device contract, as far as the firmware uses it."""
+
+    width: int
+    height: int
+    mode: str
+
+    def display(self, image: Image.Image) -> None:
+        """Show ``image`` (mode "1", :data:`SCREEN_SIZE`)."""
+
+    def contrast(self, level: int) -> None:
+        """Set the brightness, 0-255."""
+
+    def show(self) -> None:
+        """Wake the display from sleep."""
+
+    def hide(self) -> None:
+        """Put the display to sleep (panel off, content kept)."""
+
+
+class Clock(Protocol):
+    """Monotonic time and the main loop's wait.
+
+    The real clock blocks on the queue until an edge arrives or the deadline passes; the fake
+    clock in :mod:`sim.fakes` jumps straight to the deadline, so tests and scripts run fast.
+    """
+
+    def now(self) -> float:
+        """Seconds on a monotonic scale."""
+
+    def wait(self, deadline: float | None, poll: Callable[[float | None], Edge | None]) -> Edge | None:
+        """Wait until an edge arrives (returned) or ``deadline`` passes (None).
+
+        ``poll(timeout)`` takes the next edge from the main loop's queue, blocking at most
+        ``timeout`` seconds (None: forever, 0: not at all). A deadline of None means no timer is
+        pending: the real clock sleeps until the next edge; the fake clock returns None at once.
+        """
+
+
+class Storage(Protocol):
+    """The state directory: small atomic files and append-only journals."""
+
+    root: Path
+
+    def read_text(self, name: str) -> str | None:
+        """The file's content, or None if it does not exist."""
+
+    def write_atomic(self, name: str, text: str) -> None:
+        """Replace the file as one step (write, fsync, rename); a pulled plug leaves old or new."""
+
+    def append_durable(self, name: str, data: bytes) -> None:
+        """Append ``data`` and fsync before returning."""
+
+
+class StorageError(OSError):
+    """The state directory cannot be written (full, read-only, missing)."""
+
+
+class DisplayError(OSError):
+    """The display did not accept a frame (unplugged, bus error)."""
+
+
+class Link(Protocol):
+    """A line-oriented serial link to a host (see docs/protocol.md)."""
+
+    def start(self, on_line: Callable[[bytes], None], on_connect: Callable[[], None]) -> None:
+        """Begin reading; ``on_line`` gets each received line (without its ending)."""
+
+    def send_line(self, line: str) -> None:
+        """Queue one line for the host. Never blocks the caller."""
+
+    def close(self) -> None:
+        """Stop reading and writing. Idempotent."""
