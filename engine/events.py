@@ -1,0 +1,213 @@
+"""Game events: the actions players take (dice included) and what the rules decide from them.
+
+A game is the list of its *actions*: :class:`RollOff`, :class:`Roll`, :class:`Flip`,
+:class:`Stand`, :class:`Blind` and :class:`Penalty`. Dice values are part of the actions that
+throw (chance events supplied by the caller), so replaying the actions reproduces the game
+exactly. Applying an action also yields *outcomes* (:class:`TurnOver`, :class:`RoundOver`,
+:class:`HalfOver`, :class:`GameOver`, ...), which a log may carry for its readers; replay
+recomputes them.
+
+Every event serialises to one JSON object with a field ``event`` (see :func:`to_json`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from engine.errors import IllegalActionError
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of all events; ``kind`` is the JSON ``event`` field."""
+
+    kind: ClassVar[str] = "event"
+    #: True for the actions a replay feeds back; False for outcomes derived from them.
+    is_action: ClassVar[bool] = False
+
+
+# -- actions -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RollOff(Event):
+    """Auswürfeln: each contender's throw, in seat order, to find who opens the first round."""
+
+    kind: ClassVar[str] = "roll_off"
+    is_action: ClassVar[bool] = True
+    players: tuple[str, ...]
+    dice: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Event):
+    """A throw: lay out the dice at positions ``keep`` (0-2), throw the rest, which show ``dice``.
+
+    ``keep`` lists every position that is out after this decision; ``dice`` gives the new values
+    of the other positions in ascending position order.
+    """
+
+    kind: ClassVar[str] = "roll"
+    is_action: ClassVar[bool] = True
+    player: str
+    keep: tuple[int, ...]
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Flip(Event):
+    """Turn two sixes into a one (three sixes into two ones); the one is laid out."""
+
+    kind: ClassVar[str] = "flip"
+    is_action: ClassVar[bool] = True
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(Event):
+    """End the turn with the dice as they lie."""
+
+    kind: ClassVar[str] = "stand"
+    is_action: ClassVar[bool] = True
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Blind(Event):
+    """Announce "blind" after the first throw: no more throws, the round's Deckel count double."""
+
+    kind: ClassVar[str] = "blind"
+    is_action: ClassVar[bool] = True
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty(Event):
+    """A manual penalty (a dropped cup, say): ``deckel`` go to ``player``."""
+
+    kind: ClassVar[str] = "penalty"
+    is_action: ClassVar[bool] = True
+    player: str
+    deckel: int
+
+
+# -- outcomes ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    """A round begins: who throws, in order; ``section`` is 1, 2 (the halves) or 3 (the final)."""
+
+    kind: ClassVar[str] = "round_started"
+    section: int
+    number: int
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOver(Event):
+    """A player's turn ended with these dice."""
+
+    kind: ClassVar[str] = "turn_over"
+    player: str
+    dice: tuple[int, ...]
+    hand: bool
+    throws: int
+    name: str
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOver(Event):
+    """The reveal: highest and lowest throw, Deckel moved and from where, who is out."""
+
+    kind: ClassVar[str] = "round_over"
+    winner: str
+    loser: str
+    winning: str
+    losing: str
+    deckel: int
+    source: str
+    out: tuple[str, ...]
+    pot: int
+    holdings: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyGiven(Event):
+    """A penalty's Deckel moved: from the pot, and from ``taken_from`` once the pot ran out."""
+
+    kind: ClassVar[str] = "penalty_given"
+    player: str
+    deckel: int
+    from_pot: int
+    taken_from: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HalfOver(Event):
+    """A half (section 1 or 2) or the final (section 3) is lost by ``loser``."""
+
+    kind: ClassVar[str] = "half_over"
+    section: int
+    loser: str
+
+
+@dataclass(frozen=True, slots=True)
+class FinalStarts(Event):
+    """Two different players lost the halves: they play the final."""
+
+    kind: ClassVar[str] = "final_starts"
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """The game is decided. ``blattschuss``: one player lost both halves."""
+
+    kind: ClassVar[str] = "game_over"
+    loser: str
+    blattschuss: bool
+    half_losers: tuple[str, ...]
+
+
+ACTION_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (RollOff, Roll, Flip, Stand, Blind, Penalty)
+}
+OUTCOME_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (RoundStarted, TurnOver, RoundOver, PenaltyGiven, HalfOver, FinalStarts, GameOver)
+}
+
+
+def to_json(event: Event) -> dict[str, Any]:
+    """The event as a JSON-ready dict whose first key is ``event``."""
+    body = asdict(event)
+    return {"event": event.kind, **body}
+
+
+def _tuplify(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuplify(item) for item in value)
+    return value
+
+
+def from_json(data: dict[str, Any]) -> Event:
+    """Rebuild an event from :func:`to_json`'s form. Raises IllegalActionError if malformed."""
+    if not isinstance(data, dict):
+        raise IllegalActionError(f"an event must be a JSON object, got {type(data).__name__}")
+    name = data.get("event")
+    cls = ACTION_TYPES.get(str(name)) or OUTCOME_TYPES.get(str(name))
+    if cls is None:
+        allowed = ", ".join([*ACTION_TYPES, *OUTCOME_TYPES])
+        raise IllegalActionError(f"unknown event {name!r}; events: {allowed}")
+    names = {f.name for f in fields(cls)}
+    given = {key for key in data if key != "event"}
+    if given != names:
+        problem = sorted(names - given) or sorted(given - names)
+        raise IllegalActionError(f"event {name!r}: expected fields {sorted(names)}, problem: {problem}")
+    try:
+        return cls(**{key: _tuplify(data[key]) for key in names})
+    except TypeError as error:
+        raise IllegalActionError(f"event {name!r}: {error}") from None

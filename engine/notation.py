@@ -1,0 +1,160 @@
+"""A one-line text notation for a game's position, like chess's FEN.
+
+During play, six fields separated by single spaces::
+
+    1 9 Anna=0,Ben=4,Carla=0 3 Ben:641b3,Carla:114b2 Anna:6*65/2h
+
+1. the section: ``1`` or ``2`` (the halves) or ``F`` (the final);
+2. the Deckel left in the pot;
+3. the players of the section in seat order, ``NAME=DECKEL``, with ``x`` after a player who is
+   out for the rest of the half and ``^`` after the first half's loser (who holds the marker);
+4. the round's throw limit, or ``-`` while the first player has not finished;
+5. the finished turns of this round in throw order, ``NAME:DICE`` + ``h`` (hand) or ``b``
+   (built) + throws, ``!`` after a Blind; ``-`` if none;
+6. the current turn: ``NAME:`` then one character per die position (the value, or ``-`` before
+   the first throw), ``*`` after a laid-out die, ``/THROWS``, then flags: ``h`` the dice fell in
+   one throw, ``f`` flipped since the last throw, ``+N`` extra throws earned (Bördeschock).
+
+Outside play the notation is ``rolloff NAME,NAME,...`` (who still rolls off for the first round)
+or ``over LOSER FIRST_HALF_LOSER,SECOND_HALF_LOSER``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.errors import IllegalActionError
+from engine.game import FINAL, Game, GameSetup, Phase, _Turn
+from engine.settle import TurnResult
+
+_SECTION_NAMES = {1: "1", 2: "2", FINAL: "F"}
+_RESULT = re.compile(r"^(?P<name>[^:,=]+):(?P<dice>[1-6]{2,3})(?P<how>[hb])(?P<throws>[1-9])(?P<blind>!?)$")
+_TURN = re.compile(
+    r"^(?P<name>[^:,=]+):(?P<dice>(?:[1-6]\*?|-){2,3})/(?P<throws>\d)(?P<hand>h?)(?P<flipped>f?)(?:\+(?P<bonus>\d))?$"
+)
+_HOLDING = re.compile(r"^(?P<name>[^:,=]+)=(?P<deckel>\d+)(?P<marks>[x^]*)$")
+
+
+def to_notation(game: Game) -> str:
+    """The game's position as one line."""
+    if game.phase is Phase.ROLL_OFF:
+        return "rolloff " + ",".join(game.contenders)
+    if game.phase is Phase.OVER:
+        return f"over {game.loser} " + ",".join(game.half_losers)
+    first_loser = game.half_losers[0] if game.half_losers else None
+    holdings = ",".join(
+        f"{p}={game.holdings[p]}" + ("x" if p in game.out else "") + ("^" if p == first_loser else "")
+        for p in game.participants
+    )
+    results = ",".join(
+        f"{r.player}:{''.join(map(str, r.dice))}{'h' if r.hand else 'b'}{r.throws}{'!' if r.blind else ''}"
+        for r in game.results
+    ) or "-"
+    t = game.turn
+    assert t is not None
+    dice = "".join(
+        ("-" if v is None else str(v)) + ("*" if out else "")
+        for v, out in zip(t.values, t.laid_out, strict=True)
+    )
+    flags = ("h" if t.hand else "") + ("f" if t.flipped else "") + (f"+{t.bonus}" if t.bonus else "")
+    limit = "-" if game.limit is None else str(game.limit)
+    return f"{_SECTION_NAMES[game.section]} {game.pot} {holdings} {limit} {results} {t.player}:{dice}/{t.throws}{flags}"
+
+
+def from_notation(text: str, setup: GameSetup) -> Game:
+    """A game in the position ``text`` describes (without history: ``actions`` is empty)."""
+    game = Game(setup)
+    fields = text.split()
+
+    def bad(problem: str) -> IllegalActionError:
+        return IllegalActionError(f"bad notation {text!r}: {problem}")
+
+    if not fields:
+        raise bad("empty")
+    if fields[0] == "rolloff" and len(fields) == 2:
+        contenders = tuple(fields[1].split(","))
+        if not set(contenders) <= set(setup.players) or len(contenders) < 2:
+            raise bad("roll-off contenders must be two or more of the players")
+        game.contenders = contenders
+        return game
+    if fields[0] == "over" and len(fields) == 3:
+        losers = fields[2].split(",")
+        if fields[1] not in setup.players or len(losers) != 2 or not set(losers) <= set(setup.players):
+            raise bad("expected: over LOSER HALF1_LOSER,HALF2_LOSER")
+        game.phase, game.loser, game.half_losers = Phase.OVER, fields[1], losers
+        game.contenders, game._turn = (), None
+        return game
+    if len(fields) != 6:
+        raise bad("expected six fields: section pot players limit results turn")
+    section_text, pot_text, holdings_text, limit_text, results_text, turn_text = fields
+    sections = {v: k for k, v in _SECTION_NAMES.items()}
+    if section_text not in sections:
+        raise bad("section must be 1, 2 or F")
+    game.section = sections[section_text]
+    if not pot_text.isdigit():
+        raise bad("pot must be a number")
+    game.pot = int(pot_text)
+    participants, holdings, out, first_loser = [], {}, set(), None
+    for item in holdings_text.split(","):
+        match = _HOLDING.match(item)
+        if not match or match["name"] not in setup.players:
+            raise bad(f"player entry {item!r}; expected NAME=DECKEL with a known name")
+        name = match["name"]
+        participants.append(name)
+        holdings[name] = int(match["deckel"])
+        if "x" in match["marks"]:
+            out.add(name)
+        if "^" in match["marks"]:
+            first_loser = name
+    if tuple(participants) != tuple(p for p in setup.players if p in participants):
+        raise bad("players must be listed in seat order")
+    if game.pot + sum(holdings.values()) != setup.rules.deckel:
+        raise bad(f"pot and players' Deckel must add up to {setup.rules.deckel}")
+    game.participants, game.holdings, game.out = tuple(participants), holdings, out
+    game.holdings.update({p: 0 for p in setup.players if p not in holdings and game.section != FINAL})
+    if game.section == FINAL:
+        game.holdings = holdings
+    if game.section == 1:
+        game.half_losers = []
+    elif first_loser is None:
+        raise bad("after the first half, one player carries the marker ^")
+    elif game.section == 2:
+        game.half_losers = [first_loser]
+    else:
+        others = [p for p in participants if p != first_loser]
+        game.half_losers = [first_loser, *others[:1]]
+    game.limit = None if limit_text == "-" else int(limit_text)
+    results = []
+    if results_text != "-":
+        for item in results_text.split(","):
+            match = _RESULT.match(item)
+            if not match or match["name"] not in participants:
+                raise bad(f"result {item!r}; expected NAME:DICE(h|b)THROWS[!]")
+            results.append(
+                TurnResult(match["name"], tuple(int(d) for d in match["dice"]), match["how"] == "h",
+                           int(match["throws"]), bool(match["blind"]))
+            )
+    game.results = results
+    match = _TURN.match(turn_text)
+    if not match or match["name"] not in participants:
+        raise bad(f"turn {turn_text!r}; expected NAME:DICE/THROWS[h][f][+N]")
+    dice_chars = re.findall(r"[1-6]\*?|-", match["dice"])
+    if len(dice_chars) != setup.rules.dice_count:
+        raise bad(f"the turn needs {setup.rules.dice_count} dice positions")
+    values: list[int | None] = [None if d == "-" else int(d[0]) for d in dice_chars]
+    laid_out = [d.endswith("*") for d in dice_chars]
+    game._turn = _Turn(
+        match["name"], values, laid_out, int(match["throws"]), bool(match["hand"]),
+        bool(match["flipped"]), int(match["bonus"] or 0),
+    )
+    starter = results[0].player if results else match["name"]
+    start = participants.index(starter)
+    order = [participants[(start + k) % len(participants)] for k in range(len(participants))]
+    game.round_players = tuple(p for p in order if p not in out)
+    expected = [*[r.player for r in results], match["name"]]
+    if list(game.round_players[: len(expected)]) != expected:
+        raise bad("the finished turns and the current player must follow seat order from the starter")
+    game.round_number = 1
+    game.contenders = ()
+    game.phase = Phase.TURN
+    return game
