@@ -122,7 +122,9 @@ class Clock(Protocol):
     def now(self) -> float:
         """Seconds on a monotonic scale."""
 
-    def wait(self, deadline: float | None, poll: Callable[[float | None], Edge | None]) -> Edge | None:
+    def wait(
+        self, deadline: float | None, poll: Callable[[float | None], Edge | None]
+    ) -> Edge | None:
         """Wait until an edge arrives (returned) or ``deadline`` passes (None).
 
         ``poll(timeout)`` takes the next edge from the main loop's queue, blocking at most

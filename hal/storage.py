@@ -1,0 +1,153 @@
+"""The state directory: atomic small files and fsync'd journals that survive a pulled plug.
+
+``write_atomic`` writes a temporary file in the same directory, fsyncs it, renames it over the
+old one and fsyncs the directory, so after a power cut the file is either the old or the new
+version, never a mixture. ``append_durable`` returns only once the data is on the medium; if the
+append fails half-way the file is cut back to its old length, so a journal never ends in a torn
+record written by us. Every failure is a :class:`~hal.ports.StorageError` with a one-line message
+naming the path and the cause ("no space left on device", "read-only file system", ...).
+
+Writes go through ``os.write``/``os.fsync`` directly (no buffered file objects), so what reaches
+the kernel is exactly what was asked for and each step's error is seen where it happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import tempfile
+from pathlib import Path
+
+from hal.ports import StorageError
+
+__all__ = ["StateDirectory"]
+
+
+def _storage_error(action: str, path: Path, cause: OSError) -> StorageError:
+    """A one-line error: what failed, on which path, and why (with the errno's name)."""
+    reason = cause.strerror or str(cause) or type(cause).__name__
+    reason = reason[:1].lower() + reason[1:]
+    code = errno.errorcode.get(cause.errno) if cause.errno is not None else None
+    suffix = f" ({code})" if code else ""
+    error = StorageError(f"cannot {action} {path}: {reason}{suffix}")
+    error.errno = cause.errno
+    return error
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until everything is written (it may write less than asked)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.EIO, "write made no progress")
+        view = view[written:]
+
+
+class StateDirectory:
+    """The :class:`~hal.ports.Storage` port on a directory of the local filesystem.
+
+    The directory (and its parents) is created on the first write. File names are plain names
+    inside it: no separators, no ``..``.
+    """
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+
+    def path(self, name: str) -> Path:
+        """The full path of ``name``; ValueError if it is not a plain file name."""
+        if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name:
+            raise ValueError(
+                f"state file name {name!r} is not allowed: use a plain file name without '/'"
+            )
+        return self.root / name
+
+    def read_text(self, name: str) -> str | None:
+        """The file's UTF-8 content, or None if it does not exist."""
+        path = self.path(name)
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except UnicodeDecodeError as error:
+            message = f"cannot read {path}: not UTF-8 text (at byte {error.start})"
+            raise StorageError(message) from error
+        except OSError as error:
+            raise _storage_error("read", path, error) from error
+
+    def write_atomic(self, name: str, text: str) -> None:
+        """Replace the file with ``text`` (UTF-8) in one step; a power cut leaves old or new."""
+        path = self.path(name)
+        data = text.encode("utf-8")
+        self._ensure_root()
+        try:
+            fd, temporary = tempfile.mkstemp(dir=self.root, prefix=f".{name}.", suffix=".tmp")
+        except OSError as error:
+            raise _storage_error("write", path, error) from error
+        try:
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.chmod(temporary, 0o644)
+            os.replace(temporary, path)
+        except OSError as error:
+            _remove_quietly(temporary)
+            raise _storage_error("write", path, error) from error
+        self._sync_root(path)
+
+    def append_durable(self, name: str, data: bytes) -> None:
+        """Append ``data`` and fsync before returning; on failure the file keeps its old length."""
+        path = self.path(name)
+        self._ensure_root()
+        created = not path.exists()
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise _storage_error("append to", path, error) from error
+        try:
+            length = os.fstat(fd).st_size
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            except OSError:
+                _truncate_quietly(fd, length)
+                raise
+        except OSError as error:
+            raise _storage_error("append to", path, error) from error
+        finally:
+            os.close(fd)
+        if created:
+            self._sync_root(path)
+
+    def _ensure_root(self) -> None:
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise _storage_error("create the state directory", self.root, error) from error
+        if not self.root.is_dir():
+            raise StorageError(f"cannot use {self.root} as the state directory: not a directory")
+
+    def _sync_root(self, path: Path) -> None:
+        """fsync the directory so that a rename or a new file survives a power cut."""
+        try:
+            fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as error:
+            raise _storage_error("write", path, error) from error
+
+
+def _remove_quietly(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+def _truncate_quietly(fd: int, length: int) -> None:
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, length)
+        os.fsync(fd)

@@ -1,0 +1,188 @@
+"""The state directory on a real temporary filesystem, with injected disk errors."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from hal.ports import Storage, StorageError
+from hal.storage import StateDirectory
+
+
+def failing(errno_code: int) -> Callable[..., object]:
+    def fail(*args: object, **kwargs: object) -> object:
+        raise OSError(errno_code, os.strerror(errno_code))
+
+    return fail
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> StateDirectory:
+    return StateDirectory(tmp_path / "state")
+
+
+def leftovers(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_write_then_read_round_trips_and_creates_the_directory(state: StateDirectory) -> None:
+    storage: Storage = state
+    assert storage.read_text("game.json") is None
+    storage.write_atomic("game.json", '{"Deckel": 13, "Spieler": "Jürgen"}')
+    assert storage.read_text("game.json") == '{"Deckel": 13, "Spieler": "Jürgen"}'
+    storage.write_atomic("game.json", "{}")
+    assert storage.read_text("game.json") == "{}"
+    assert leftovers(state.root) == []
+    assert stat.S_IMODE((state.root / "game.json").stat().st_mode) == 0o644
+
+
+def test_append_durable_appends_exact_bytes(state: StateDirectory) -> None:
+    state.append_durable("journal.log", b"throw 6 6 1\n")
+    state.append_durable("journal.log", b"stand\n")
+    assert (state.root / "journal.log").read_bytes() == b"throw 6 6 1\nstand\n"
+
+
+def test_writes_fsync_the_file_and_the_directory(
+    state: StateDirectory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def recording_fsync(fd: int) -> None:
+        synced.append("dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    state.write_atomic("game.json", "{}")
+    assert synced == ["file", "dir"]
+    synced.clear()
+    state.append_durable("journal.log", b"a\n")  # a new file: its directory entry too
+    assert synced == ["file", "dir"]
+    synced.clear()
+    state.append_durable("journal.log", b"b\n")
+    assert synced == ["file"]
+
+
+def test_short_writes_are_completed(state: StateDirectory, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_write = os.write
+
+    def dribble(fd: int, data: bytes) -> int:
+        return real_write(fd, bytes(data[:3]))
+
+    monkeypatch.setattr(os, "write", dribble)
+    state.write_atomic("game.json", "0123456789" * 5)
+    state.append_durable("journal.log", b"abcdefghij")
+    monkeypatch.undo()
+    assert state.read_text("game.json") == "0123456789" * 5
+    assert (state.root / "journal.log").read_bytes() == b"abcdefghij"
+
+
+def test_full_disk_keeps_the_old_file_and_says_so(
+    state: StateDirectory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state.write_atomic("game.json", "old")
+    monkeypatch.setattr(os, "write", failing(errno.ENOSPC))
+    with pytest.raises(StorageError) as caught:
+        state.write_atomic("game.json", "new")
+    monkeypatch.undo()
+    path = state.root / "game.json"
+    assert str(caught.value) == f"cannot write {path}: no space left on device (ENOSPC)"
+    assert caught.value.errno == errno.ENOSPC
+    assert isinstance(caught.value, OSError)
+    assert state.read_text("game.json") == "old"
+    assert leftovers(state.root) == []
+
+
+def test_read_only_filesystem_on_fsync_cuts_a_torn_append_back(
+    state: StateDirectory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state.append_durable("journal.log", b"first\n")
+    monkeypatch.setattr(os, "fsync", failing(errno.EROFS))
+    with pytest.raises(StorageError) as caught:
+        state.append_durable("journal.log", b"second\n")
+    monkeypatch.undo()
+    path = state.root / "journal.log"
+    assert str(caught.value) == f"cannot append to {path}: read-only file system (EROFS)"
+    assert path.read_bytes() == b"first\n"
+
+
+def test_read_only_filesystem_on_atomic_write(
+    state: StateDirectory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state.write_atomic("game.json", "old")
+    monkeypatch.setattr(os, "fsync", failing(errno.EROFS))
+    with pytest.raises(StorageError, match=r"read-only file system \(EROFS\)$"):
+        state.write_atomic("game.json", "new")
+    monkeypatch.undo()
+    assert state.read_text("game.json") == "old"
+    assert leftovers(state.root) == []
+
+
+def test_permission_denied_names_the_path(
+    state: StateDirectory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state.root.mkdir()
+    monkeypatch.setattr(os, "open", failing(errno.EACCES))
+    with pytest.raises(StorageError) as append_error:
+        state.append_durable("journal.log", b"x")
+    with pytest.raises(StorageError) as write_error:
+        state.write_atomic("game.json", "x")  # tempfile.mkstemp opens through os.open
+    monkeypatch.undo()
+    assert str(append_error.value) == (
+        f"cannot append to {state.root / 'journal.log'}: permission denied (EACCES)"
+    )
+    assert str(write_error.value) == (
+        f"cannot write {state.root / 'game.json'}: permission denied (EACCES)"
+    )
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_a_really_read_only_directory(state: StateDirectory) -> None:
+    state.root.mkdir()
+    state.root.chmod(0o500)
+    try:
+        with pytest.raises(StorageError, match=r"permission denied \(EACCES\)$"):
+            state.write_atomic("game.json", "x")
+    finally:
+        state.root.chmod(0o700)
+
+
+def test_a_directory_that_cannot_be_created(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the directory should be")
+    state = StateDirectory(blocker / "state")
+    with pytest.raises(StorageError) as caught:
+        state.write_atomic("game.json", "{}")
+    message = str(caught.value)
+    assert message.startswith(f"cannot create the state directory {blocker / 'state'}: ")
+    assert message.endswith("(ENOTDIR)") and "\n" not in message
+    with pytest.raises(StorageError, match=r"^cannot read .*: not a directory \(ENOTDIR\)$"):
+        state.read_text("game.json")
+
+
+def test_root_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    file_root = tmp_path / "state"
+    file_root.write_text("")
+    with pytest.raises(StorageError, match=r"^cannot (create the state directory|use) .*state"):
+        StateDirectory(file_root).append_durable("journal.log", b"x")
+
+
+def test_unreadable_file_is_a_storage_error(state: StateDirectory) -> None:
+    state.root.mkdir()
+    (state.root / "game.json").write_bytes(b"{\xff}")
+    with pytest.raises(StorageError, match=r"game\.json: not UTF-8 text \(at byte 1\)$"):
+        state.read_text("game.json")
+    (state.root / "dir.json").mkdir()
+    with pytest.raises(StorageError, match=r"^cannot read .*dir\.json: is a directory \(EISDIR\)$"):
+        state.read_text("dir.json")
+
+
+@pytest.mark.parametrize("name", ["", ".", "..", "../escape", "sub/file", "nul\0"])
+def test_only_plain_file_names_are_allowed(state: StateDirectory, name: str) -> None:
+    with pytest.raises(ValueError, match="is not allowed: use a plain file name"):
+        state.write_atomic(name, "x")
