@@ -9,6 +9,7 @@
 # Every step first looks at what is already there and changes only what differs, so a second run
 # changes nothing and says so. See docs/deploy.md for every step, flag and exit code.
 set -euo pipefail
+umask 022  # the venv and config must be readable by the service user, whatever root's umask is
 
 readonly PROG=install.sh
 readonly SERVICE_USER=schockbesteck
@@ -85,16 +86,23 @@ EOF
 # ---------------------------------------------------------------------------------------------
 # Output and errors
 
+DIED=0
+
 die() {  # die CODE MESSAGE: one line on stderr, then exit CODE
+    DIED=1
     printf '%s: error: %s\n' "$PROG" "$2" >&2
     exit "$1"
 }
 
-on_error() {
-    printf '%s: error: command failed (exit %s) at line %s: %s\n' "$PROG" "$1" "$2" "$3" >&2
-    exit "$E_FAIL"
+on_exit() {  # anything that stopped the script without die(): name the command, exit 1
+    local rc=$? cmd=$BASH_COMMAND
+    trap - EXIT
+    if ((rc != 0 && !DIED)); then
+        printf '%s: error: unexpected failure (exit %s) in: %s\n' "$PROG" "$rc" "$cmd" >&2
+        exit "$E_FAIL"
+    fi
 }
-trap 'on_error "$?" "$LINENO" "$BASH_COMMAND"' ERR
+trap on_exit EXIT
 
 section() { printf '==> %s\n' "$*"; }
 ok() { printf '  ok: %s\n' "$*"; }

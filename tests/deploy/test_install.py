@@ -430,6 +430,16 @@ def test_usage_errors(args: list[str], message: str) -> None:
     assert message in one_line_error(result.stderr)
 
 
+def test_unexpected_failure_names_the_command(install: Runner, target: Path) -> None:
+    (target / "etc/schockbesteck").write_text("a file where the config directory belongs")
+
+    result = install()
+
+    assert result.returncode == 1
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("install.sh: error: unexpected failure (exit 1) in: install -d")
+
+
 def test_bad_no_pip_variable(target: Path) -> None:
     result = run_install("--root", str(target), env={"SCHOCKBESTECK_NO_PIP": "yes"})
 
