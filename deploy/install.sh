@@ -1,0 +1,704 @@
+#!/usr/bin/env bash
+# Install Schockbesteck as a systemd service on Raspberry Pi OS (Bookworm or newer, 32/64-bit).
+#
+#   sudo deploy/install.sh [--fast-i2c]      install or update; safe to run again
+#   sudo deploy/install.sh --uninstall       remove service and venv, keep config and game state
+#   sudo deploy/install.sh --purge           ... and remove config, game state and the user too
+#   deploy/install.sh --root DIR --no-pip    install into DIR as if it were /, print system commands
+#
+# Every step first looks at what is already there and changes only what differs, so a second run
+# changes nothing and says so. See docs/deploy.md for every step, flag and exit code.
+set -euo pipefail
+umask 022  # the venv and config must be readable by the service user, whatever root's umask is
+
+readonly PROG=install.sh
+readonly SERVICE_USER=schockbesteck
+readonly UNIT=schockbesteck.service
+readonly APP_DIR=/opt/schockbesteck
+readonly VENV_DIR=/opt/schockbesteck/venv
+readonly STAMP=/opt/schockbesteck/installed-source.sha256
+readonly CONFIG_DIR=/etc/schockbesteck
+readonly CONFIG=/etc/schockbesteck/config.toml
+readonly STATE_DIR=/var/lib/schockbesteck
+readonly UNIT_PATH=/etc/systemd/system/schockbesteck.service
+readonly WANTS_LINK=/etc/systemd/system/multi-user.target.wants/schockbesteck.service
+readonly MIN_PYTHON=3.11
+readonly DEVICE_GROUPS=(gpio i2c dialout)
+# python3-pil is not imported (the venv needs Pillow >= 10.1, newer than Bookworm's), but it pulls in
+# the shared libraries that piwheels' Pillow wheels for 32-bit Pi OS link against.
+readonly PACKAGES=(python3 python3-venv python3-lgpio i2c-tools python3-pil)
+# What of the checkout goes into the venv (and into the stamp that makes pip idempotent).
+readonly SOURCE_ITEMS=(pyproject.toml README.md engine hal firmware sim)
+
+# Exit codes (documented in docs/deploy.md and --help).
+readonly E_FAIL=1 E_USAGE=2 E_NOT_ROOT=3 E_NOT_PIOS=4 E_NO_NETWORK=5 E_PYTHON=6 E_CHECKOUT=7 E_PIP=8
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly REPO
+
+# Options
+ROOT=""            # "" = the running system; otherwise a directory treated as /
+MODE=install       # install | uninstall
+PURGE=0
+DRY_RUN=0
+FAST_I2C=0
+FORCE=0
+NO_PIP="${SCHOCKBESTECK_NO_PIP:-0}"
+PYTHON=""
+PYTHON_VERSION=""
+
+# Bookkeeping
+CHANGES=0          # things changed (or, with --dry-run, that would change)
+TARGET_CMDS=0      # system commands printed under --root
+REBOOT_NEEDED=0
+UNIT_CHANGED=0
+CODE_CHANGED=0
+CONFIG_WRITTEN=0
+
+usage() {
+    cat <<'EOF'
+Usage: sudo deploy/install.sh [OPTIONS]
+
+Install Schockbesteck on Raspberry Pi OS: system packages, I2C, the system user `schockbesteck`,
+a venv in /opt/schockbesteck/venv with this checkout, /etc/schockbesteck/config.toml (only if
+missing) and the systemd unit schockbesteck.service (enabled and started). Running it again
+changes only what differs.
+
+Options:
+  --fast-i2c     also set the I2C bus to 400 kHz (dtparam=i2c_arm_baudrate=400000; needs a reboot)
+  --uninstall    remove the service and the venv; keep config, game state and the user
+  --purge        uninstall and also remove /etc/schockbesteck, /var/lib/schockbesteck and the user
+  --dry-run, -n  print every action without doing it
+  --root DIR     install into DIR as if it were / (for tests and packagers): files are written
+                 under DIR, system commands (apt-get, raspi-config, modprobe, useradd, usermod,
+                 systemctl) are printed, not run; no root needed
+  --no-pip       build the venv but skip `pip install` of the checkout (prints the command);
+                 the same as SCHOCKBESTECK_NO_PIP=1
+  --python PATH  interpreter for the venv (default: /usr/bin/python3)
+  --force        go on even if this is not Raspberry Pi OS
+  -h, --help     show this help
+
+Exit codes: 0 done, 1 unexpected failure, 2 bad usage, 3 not root, 4 not Raspberry Pi OS,
+5 no network for apt, 6 Python missing or older than 3.11, 7 incomplete checkout, 8 pip failed.
+EOF
+}
+
+# ---------------------------------------------------------------------------------------------
+# Output and errors
+
+DIED=0
+
+die() {  # die CODE MESSAGE: one line on stderr, then exit CODE
+    DIED=1
+    printf '%s: error: %s\n' "$PROG" "$2" >&2
+    exit "$1"
+}
+
+on_exit() {  # anything that stopped the script without die(): name the command, exit 1
+    local rc=$? cmd=$BASH_COMMAND
+    trap - EXIT
+    if ((rc != 0 && !DIED)); then
+        printf '%s: error: unexpected failure (exit %s) in: %s\n' "$PROG" "$rc" "$cmd" >&2
+        exit "$E_FAIL"
+    fi
+}
+trap on_exit EXIT
+
+section() { printf '==> %s\n' "$*"; }
+ok() { printf '  ok: %s\n' "$*"; }
+note() { printf '  note: %s\n' "$*"; }
+
+change() {  # change DESCRIPTION: count and announce a change (or a would-be change)
+    CHANGES=$((CHANGES + 1))
+    if ((DRY_RUN)); then
+        printf '  would: %s\n' "$*"
+    else
+        printf '  changed: %s\n' "$*"
+    fi
+}
+
+quote_cmd() {  # print a command so it can be pasted into a shell
+    local arg out=""
+    for arg in "$@"; do
+        if [[ $arg =~ ^[A-Za-z0-9_./=:,@%+-]+$ ]]; then
+            out+="$arg "
+        else
+            out+="$(printf '%q' "$arg") "
+        fi
+    done
+    printf '%s' "${out% }"
+}
+
+sys_cmd() {  # sys_cmd CMD ARGS...: run a system command; print it under --root or --dry-run
+    if [[ -n $ROOT ]]; then
+        TARGET_CMDS=$((TARGET_CMDS + 1))
+        printf '  target: %s\n' "$(quote_cmd "$@")"
+        return 0
+    fi
+    CHANGES=$((CHANGES + 1))
+    if ((DRY_RUN)); then
+        printf '  would run: %s\n' "$(quote_cmd "$@")"
+        return 0
+    fi
+    printf '  run: %s\n' "$(quote_cmd "$@")"
+    "$@"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Arguments and preconditions
+
+parse_args() {
+    while (($#)); do
+        case $1 in
+            --fast-i2c) FAST_I2C=1 ;;
+            --uninstall) MODE=uninstall ;;
+            --purge) MODE=uninstall PURGE=1 ;;
+            -n | --dry-run) DRY_RUN=1 ;;
+            --force) FORCE=1 ;;
+            --no-pip) NO_PIP=1 ;;
+            --root | --python)
+                (($# >= 2)) || die "$E_USAGE" "$1 needs an argument (see --help)"
+                if [[ $1 == --root ]]; then ROOT=$2; else PYTHON=$2; fi
+                shift
+                ;;
+            --root=*) ROOT=${1#--root=} ;;
+            --python=*) PYTHON=${1#--python=} ;;
+            -h | --help)
+                usage
+                exit 0
+                ;;
+            *) die "$E_USAGE" "unknown option '$1' (allowed: --fast-i2c --uninstall --purge --dry-run --root DIR --no-pip --python PATH --force --help)" ;;
+        esac
+        shift
+    done
+    if [[ $NO_PIP != 0 && $NO_PIP != 1 ]]; then
+        die "$E_USAGE" "SCHOCKBESTECK_NO_PIP must be 0 or 1, not '$NO_PIP'"
+    fi
+    if [[ -n $ROOT ]]; then
+        [[ -d $ROOT ]] || die "$E_USAGE" "--root $ROOT: no such directory"
+        ROOT="$(cd "$ROOT" && pwd)"
+        [[ $ROOT != / ]] || ROOT=""  # --root / is the running system
+    fi
+    if [[ $MODE == uninstall ]] && ((FAST_I2C)); then
+        die "$E_USAGE" "--fast-i2c cannot be combined with --uninstall/--purge"
+    fi
+}
+
+check_root() {
+    # SCHOCKBESTECK_EUID stands in for the real id in tests of this very check.
+    local euid="${SCHOCKBESTECK_EUID:-$EUID}"
+    [[ -z $ROOT ]] || return 0
+    ((DRY_RUN)) && return 0
+    [[ $euid == 0 ]] || die "$E_NOT_ROOT" "must run as root: sudo $0${*:+ $*}"
+}
+
+check_checkout() {
+    local f
+    for f in pyproject.toml deploy/config.toml deploy/schockbesteck.service; do
+        [[ -f $REPO/$f ]] || die "$E_CHECKOUT" "incomplete checkout: $REPO/$f is missing"
+    done
+}
+
+check_os() {
+    ((FORCE)) && return 0
+    local os_release="$ROOT/etc/os-release" id=""
+    if [[ -f $os_release ]]; then
+        # shellcheck source=/dev/null
+        id="$(. "$os_release" && printf '%s' "${ID:-}")"
+    fi
+    # 32-bit Pi OS says ID=raspbian; 64-bit Pi OS says ID=debian but ships /etc/rpi-issue.
+    if [[ $id == raspbian || -f $ROOT/etc/rpi-issue ]]; then
+        return 0
+    fi
+    die "$E_NOT_PIOS" "this is not Raspberry Pi OS (no ${ROOT}/etc/rpi-issue, ID='${id}'); use --force to go on anyway"
+}
+
+pick_python() {
+    if [[ -z $PYTHON ]]; then
+        if [[ -z $ROOT && -x /usr/bin/python3 ]]; then
+            PYTHON=/usr/bin/python3  # Debian's: the one python3-lgpio is built for
+        else
+            PYTHON="$(command -v python3 || true)"
+        fi
+    fi
+    if [[ -z $PYTHON ]] || ! command -v "$PYTHON" >/dev/null; then
+        die "$E_PYTHON" "python3 not found: Schockbesteck needs Python $MIN_PYTHON or newer (Raspberry Pi OS Bookworm)"
+    fi
+    local version
+    version="$("$PYTHON" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null)" ||
+        die "$E_PYTHON" "$PYTHON does not run: Schockbesteck needs Python $MIN_PYTHON or newer"
+    if ! version_at_least "$version" "$MIN_PYTHON"; then
+        die "$E_PYTHON" "Python $version at $PYTHON is older than $MIN_PYTHON: use Raspberry Pi OS Bookworm or newer"
+    fi
+    PYTHON_VERSION=$version
+}
+
+version_at_least() {  # version_at_least 3.9.2 3.11 -> false
+    local -a got need
+    IFS=. read -r -a got <<<"$1"
+    IFS=. read -r -a need <<<"$2"
+    if ((got[0] != need[0])); then
+        ((got[0] > need[0]))
+        return
+    fi
+    ((${got[1]:-0} >= ${need[1]:-0}))
+}
+
+# ---------------------------------------------------------------------------------------------
+# Queries about the target; under --root they read DIR's files
+
+package_installed() {
+    local admin=(--admindir=/var/lib/dpkg)
+    if [[ -n $ROOT ]]; then
+        [[ -f $ROOT/var/lib/dpkg/status ]] || return 1
+        admin=(--admindir="$ROOT/var/lib/dpkg")
+    fi
+    command -v dpkg-query >/dev/null || return 1
+    [[ "$(dpkg-query "${admin[@]}" -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" == installed ]]
+}
+
+db_lookup() {  # db_lookup passwd|group NAME: print the entry; status 2 if it cannot be known
+    if [[ -z $ROOT ]]; then
+        getent "$1" "$2" || return 1  # getent says 2 for "no such entry"
+        return 0
+    fi
+    [[ -f $ROOT/etc/$1 ]] || return 2
+    awk -F: -v name="$2" '$1 == name { print; found = 1 } END { exit !found }' "$ROOT/etc/$1"
+}
+
+user_state() {  # prints yes, no or unknown
+    local rc=0
+    db_lookup passwd "$SERVICE_USER" >/dev/null || rc=$?
+    case $rc in 0) echo yes ;; 2) echo unknown ;; *) echo no ;; esac
+}
+
+user_in_group() {
+    local members
+    members="$(db_lookup group "$1" | cut -d: -f4)" || return 1
+    [[ ",$members," == *",$SERVICE_USER,"* ]] && return 0
+    # The primary group does not list its members.
+    local gid user_gid
+    gid="$(db_lookup group "$1" | cut -d: -f3)"
+    user_gid="$(db_lookup passwd "$SERVICE_USER" | cut -d: -f4)" || return 1
+    [[ $gid == "$user_gid" ]]
+}
+
+boot_config() {  # the firmware's config.txt, or nothing
+    local f
+    for f in /boot/firmware/config.txt /boot/config.txt; do
+        # On Bookworm /boot/config.txt is only a pointer to the new place: prefer the new one.
+        if [[ -f $ROOT$f ]]; then
+            printf '%s' "$ROOT$f"
+            return 0
+        fi
+    done
+}
+
+service_enabled() {
+    if [[ -n $ROOT ]]; then
+        [[ -L $ROOT$WANTS_LINK ]]
+    else
+        systemctl is-enabled --quiet "$UNIT" 2>/dev/null
+    fi
+}
+
+service_active() {
+    [[ -z $ROOT ]] && systemctl is-active --quiet "$UNIT" 2>/dev/null
+}
+
+# ---------------------------------------------------------------------------------------------
+# File helpers (paths are target paths; $ROOT is prepended here)
+
+put_file() {  # put_file SRC TARGET_PATH MODE: install unless identical; status 0 = changed
+    local src=$1 dest=$ROOT$2 mode=$3
+    if [[ -f $dest ]] && cmp -s "$src" "$dest" && [[ "$(stat -c %a "$dest")" == "${mode#0}" ]]; then
+        ok "$2 is up to date"
+        return 1
+    fi
+    change "install $2 (mode $mode)"
+    ((DRY_RUN)) && return 0
+    local owner=()
+    ((EUID == 0)) && owner=(-o root -g root)
+    install -D -m "$mode" "${owner[@]}" "$src" "$dest"
+}
+
+put_dir() {  # put_dir TARGET_PATH MODE
+    local dest=$ROOT$1
+    if [[ -d $dest ]]; then
+        return 0
+    fi
+    change "create directory $1"
+    ((DRY_RUN)) && return 0
+    install -d -m "$2" "$dest"
+}
+
+remove_path() {  # remove_path TARGET_PATH
+    local path=$ROOT$1
+    if [[ ! -e $path && ! -L $path ]]; then
+        ok "$1 is not there"
+        return 1
+    fi
+    change "remove $1"
+    ((DRY_RUN)) && return 0
+    rm -rf -- "$path"
+}
+
+edit_file() {  # edit_file FILE DESCRIPTION FUNC: FUNC filters stdin to stdout; write if it differs
+    local file=$1 what=$2 filter=$3 tmp
+    tmp="$(mktemp)"
+    "$filter" <"$file" >"$tmp"
+    if cmp -s "$file" "$tmp"; then
+        rm -f "$tmp"
+        ok "${file#"$ROOT"}: $what already set"
+        return 1
+    fi
+    change "${file#"$ROOT"}: $what"
+    if ((DRY_RUN)); then
+        rm -f "$tmp"
+        return 0
+    fi
+    cat "$tmp" >"$file"  # keeps the file's owner and mode
+    rm -f "$tmp"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Install steps
+
+step_packages() {
+    section "System packages"
+    local pkg missing=()
+    for pkg in "${PACKAGES[@]}"; do
+        if package_installed "$pkg"; then ok "$pkg is installed"; else missing+=("$pkg"); fi
+    done
+    ((${#missing[@]})) || return 0
+    if [[ -z $ROOT ]] && ! ((DRY_RUN)); then
+        command -v apt-get >/dev/null || die "$E_FAIL" "apt-get not found: install ${missing[*]} by hand"
+        printf '  run: apt-get update\n'
+        apt-get update -qq ||
+            die "$E_NO_NETWORK" "apt-get update failed: no network? Check the connection and try again"
+        printf '  run: %s\n' "$(quote_cmd apt-get install -y --no-install-recommends "${missing[@]}")"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
+            die "$E_NO_NETWORK" "apt-get install ${missing[*]} failed: no network, or a broken apt source? See above"
+        CHANGES=$((CHANGES + 1))
+        return 0
+    fi
+    sys_cmd apt-get update
+    sys_cmd apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+enable_i2c_lines() {  # filter for config.txt: dtparam=i2c_arm=on in effect for all models
+    awk '
+        /^[[:space:]]*dtparam=([^#]*,)?i2c_arm=on([,[:space:]]|$)/ { found = 1 }
+        /^[[:space:]]*dtparam=([^#]*,)?i2c(_arm)?=(off|0|no|false)/ && !done {
+            sub(/i2c(_arm)?=(off|0|no|false)/, "i2c_arm=on"); found = 1; done = 1
+        }
+        /^[[:space:]]*#[[:space:]]*dtparam=i2c_arm=on[[:space:]]*$/ && !found && !done {
+            $0 = "dtparam=i2c_arm=on"; found = 1; done = 1
+        }
+        { print }
+        /^[[:space:]]*\[/ { section = $0 }
+        END {
+            if (!found) {
+                if (section != "" && section !~ /^[[:space:]]*\[all\]/) print "[all]"
+                print "dtparam=i2c_arm=on"
+            }
+        }'
+}
+
+fast_i2c_lines() {  # filter for config.txt: dtparam=i2c_arm_baudrate=400000
+    awk '
+        /^[[:space:]]*dtparam=([^#]*,)?i2c_arm_baudrate=/ {
+            if ($0 ~ /i2c_arm_baudrate=400000([,[:space:]]|$)/) { found = 1 }
+            else { sub(/i2c_arm_baudrate=[0-9]*/, "i2c_arm_baudrate=400000"); found = 1 }
+        }
+        { print }
+        /^[[:space:]]*\[/ { section = $0 }
+        END {
+            if (!found) {
+                if (section != "" && section !~ /^[[:space:]]*\[all\]/) print "[all]"
+                print "dtparam=i2c_arm_baudrate=400000"
+            }
+        }'
+}
+
+i2c_dev_module_line() {  # filter for /etc/modules: load i2c-dev at boot
+    awk '
+        /^[[:space:]]*i2c[-_]dev([[:space:]]|$)/ { found = 1 }
+        /^[[:space:]]*#[[:space:]]*i2c[-_]dev[[:space:]]*$/ && !found { $0 = "i2c-dev"; found = 1 }
+        { print }
+        END { if (!found) print "i2c-dev" }'
+}
+
+step_i2c() {
+    section "I2C"
+    local config
+    config="$(boot_config)"
+    if [[ -x $ROOT/usr/bin/raspi-config ]]; then
+        # raspi-config prints 0 when I2C is on.
+        if [[ -z $ROOT && "$(raspi-config nonint get_i2c 2>/dev/null || true)" == 0 ]]; then
+            ok "I2C is enabled"
+        else
+            sys_cmd raspi-config nonint do_i2c 0
+            [[ -n $ROOT ]] || REBOOT_NEEDED=1
+        fi
+    else
+        # No raspi-config (a --force install elsewhere, or a bare root): do what it does by hand.
+        if [[ -z $config ]]; then
+            note "no boot config (/boot/firmware/config.txt or /boot/config.txt): enable I2C yourself"
+        elif edit_file "$config" "dtparam=i2c_arm=on" enable_i2c_lines; then
+            REBOOT_NEEDED=1
+        fi
+        local modules="$ROOT/etc/modules"
+        if [[ ! -f $modules ]]; then
+            change "create /etc/modules to load i2c-dev at boot"
+            if ! ((DRY_RUN)); then
+                install -d -m 0755 "$ROOT/etc"
+                printf 'i2c-dev\n' >"$modules"
+            fi
+            sys_cmd modprobe i2c-dev
+        elif edit_file "$modules" "i2c-dev loaded at boot" i2c_dev_module_line; then
+            sys_cmd modprobe i2c-dev
+        fi
+    fi
+    if ((FAST_I2C)); then
+        if [[ -z $config ]]; then
+            note "no boot config found: cannot set the 400 kHz I2C speed"
+        elif edit_file "$config" "dtparam=i2c_arm_baudrate=400000 (400 kHz)" fast_i2c_lines; then
+            REBOOT_NEEDED=1
+        fi
+    fi
+}
+
+step_user() {
+    section "System user $SERVICE_USER"
+    local state group missing_groups=() have_groups=()
+    state="$(user_state)"
+    for group in "${DEVICE_GROUPS[@]}"; do
+        local rc=0
+        db_lookup group "$group" >/dev/null || rc=$?
+        if ((rc == 1)); then
+            missing_groups+=("$group")
+        fi
+    done
+    for group in "${missing_groups[@]}"; do
+        # Pi OS has them all; elsewhere (--force) create them so useradd works.
+        sys_cmd groupadd --system "$group"
+    done
+    if [[ $state != yes ]]; then
+        sys_cmd useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Schockbesteck game device" \
+            --groups "$(IFS=,; printf '%s' "${DEVICE_GROUPS[*]}")" "$SERVICE_USER"
+        return 0
+    fi
+    for group in "${DEVICE_GROUPS[@]}"; do
+        if user_in_group "$group"; then
+            have_groups+=("$group")
+        else
+            sys_cmd usermod --append --groups "$group" "$SERVICE_USER"
+        fi
+    done
+    ((${#have_groups[@]} == 0)) || ok "$SERVICE_USER exists and is in: ${have_groups[*]}"
+}
+
+source_hash() {  # a hash of what pip would install, plus the interpreter and the extra
+    local items=() item
+    for item in "${SOURCE_ITEMS[@]}"; do
+        [[ -e $REPO/$item ]] && items+=("$item")
+    done
+    {
+        printf 'python %s extra pi\n' "$PYTHON_VERSION"
+        (cd "$REPO" && find "${items[@]}" -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 |
+            LC_ALL=C sort -z | xargs -0 sha256sum)
+    } | sha256sum | cut -d' ' -f1
+}
+
+venv_ok() {  # the venv exists, sees system site-packages and uses the chosen Python
+    local cfg=$ROOT$VENV_DIR/pyvenv.cfg
+    [[ -x $ROOT$VENV_DIR/bin/python && -f $cfg ]] || return 1
+    grep -Eq '^include-system-site-packages *= *true' "$cfg" || return 1
+    [[ "$("$ROOT$VENV_DIR/bin/python" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' \
+        2>/dev/null || true)" == "$PYTHON_VERSION" ]]
+}
+
+step_venv() {
+    section "Python venv $VENV_DIR"
+    local venv=$ROOT$VENV_DIR
+    if venv_ok; then
+        ok "venv with Python $PYTHON_VERSION and system site-packages is there"
+    else
+        change "create venv $VENV_DIR (Python $PYTHON_VERSION, --system-site-packages)"
+        if ! ((DRY_RUN)); then
+            rm -rf -- "$venv"
+            install -d -m 0755 "$ROOT$APP_DIR"
+            local args=(-m venv --system-site-packages)
+            ((NO_PIP)) && args+=(--without-pip)
+            "$PYTHON" "${args[@]}" "$venv"
+            rm -f -- "$ROOT$STAMP"
+        fi
+    fi
+
+    local pip_cmd=("$VENV_DIR/bin/python" -m pip install "${REPO}[pi]")
+    if ((NO_PIP)); then
+        note "skipped (--no-pip / SCHOCKBESTECK_NO_PIP=1): $(quote_cmd "${pip_cmd[@]}")"
+        return 0
+    fi
+    local want have=""
+    want="$(source_hash)"
+    [[ -f $ROOT$STAMP ]] && have="$(cat "$ROOT$STAMP")"
+    if [[ $want == "$have" && -x $venv/bin/schocken ]]; then
+        ok "this checkout is installed in the venv"
+        return 0
+    fi
+    change "pip install this checkout with the pi extra into the venv"
+    ((DRY_RUN)) && return 0
+    # Build from a copy: pip builds in the source tree, which would leave root-owned build/ and
+    # *.egg-info files in the user's checkout.
+    local build item
+    build="$(mktemp -d)"
+    for item in "${SOURCE_ITEMS[@]}"; do
+        [[ -e $REPO/$item ]] && cp -R -- "$REPO/$item" "$build/"
+    done
+    find "$build" -name __pycache__ -prune -exec rm -rf {} +
+    [[ -x $venv/bin/pip ]] || "$venv/bin/python" -m ensurepip --default-pip >/dev/null
+    printf '  run: %s\n' "$(quote_cmd "$VENV_DIR/bin/python" -m pip install "${build}[pi]")"
+    if ! PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 \
+        "$venv/bin/python" -m pip install --quiet "${build}[pi]"; then
+        rm -rf -- "$build"
+        die "$E_PIP" "pip install of the checkout failed (see above): no network, or a package without a wheel for this Pi?"
+    fi
+    rm -rf -- "$build"
+    printf '%s\n' "$want" >"$ROOT$STAMP"
+    CODE_CHANGED=1
+}
+
+step_config() {
+    section "Configuration $CONFIG"
+    if [[ -e $ROOT$CONFIG ]]; then
+        if cmp -s "$REPO/deploy/config.toml" "$ROOT$CONFIG"; then
+            ok "$CONFIG is the default"
+        else
+            ok "$CONFIG exists and is kept (yours; compare with $REPO/deploy/config.toml)"
+        fi
+        return 0
+    fi
+    put_dir "$CONFIG_DIR" 0755
+    # 0644: the file holds no secrets (names, pins, display settings), and the service user must
+    # read it; root owns it so the service cannot change its own configuration.
+    put_file "$REPO/deploy/config.toml" "$CONFIG" 0644 && CONFIG_WRITTEN=1
+    return 0
+}
+
+step_unit() {
+    section "systemd unit $UNIT"
+    if put_file "$REPO/deploy/schockbesteck.service" "$UNIT_PATH" 0644; then
+        UNIT_CHANGED=1
+    fi
+    return 0
+}
+
+step_service() {
+    section "Service"
+    if [[ -z $ROOT ]] && ! ((DRY_RUN)); then
+        command -v systemctl >/dev/null || die "$E_FAIL" "systemctl not found: the service needs systemd"
+    fi
+    ((UNIT_CHANGED)) && sys_cmd systemctl daemon-reload
+    if ! service_enabled; then
+        sys_cmd systemctl enable --now "$UNIT"
+    elif ! service_active; then
+        if [[ -z $ROOT ]]; then
+            sys_cmd systemctl start "$UNIT"
+        else
+            ok "$UNIT is enabled"
+        fi
+    elif ((UNIT_CHANGED || CODE_CHANGED || CONFIG_WRITTEN)); then
+        sys_cmd systemctl restart "$UNIT"
+    else
+        ok "$UNIT is enabled and running"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Uninstall
+
+uninstall() {
+    section "Service"
+    if [[ -e $ROOT$UNIT_PATH ]] || service_enabled; then
+        if [[ -n $ROOT ]] || service_enabled || service_active; then
+            sys_cmd systemctl disable --now "$UNIT"
+        fi
+    else
+        ok "$UNIT is not installed"
+    fi
+    if remove_path "$UNIT_PATH"; then
+        sys_cmd systemctl daemon-reload
+    fi
+    section "Program"
+    remove_path "$APP_DIR" || true
+    if ! ((PURGE)); then
+        section "Kept"
+        [[ -e $ROOT$CONFIG_DIR ]] && ok "configuration $CONFIG_DIR (remove with --purge)"
+        [[ -e $ROOT$STATE_DIR ]] && ok "game state $STATE_DIR (remove with --purge)"
+        [[ "$(user_state)" == no ]] || ok "system user $SERVICE_USER (remove with --purge)"
+        return 0
+    fi
+    section "Purge"
+    remove_path "$CONFIG_DIR" || true
+    remove_path "$STATE_DIR" || true
+    if [[ "$(user_state)" != no ]]; then
+        sys_cmd userdel "$SERVICE_USER"
+    else
+        ok "system user $SERVICE_USER is not there"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+
+summary() {
+    local where="this system"
+    [[ -z $ROOT ]] || where="$ROOT"
+    echo
+    if ((CHANGES == 0)); then
+        if [[ $MODE == install ]]; then
+            printf 'Nothing to do: Schockbesteck is already installed and up to date on %s.\n' "$where"
+        else
+            printf 'Nothing to do: Schockbesteck is already removed from %s.\n' "$where"
+        fi
+    elif ((DRY_RUN)); then
+        printf 'Dry run: %d change(s) would be made on %s; nothing was changed.\n' "$CHANGES" "$where"
+    else
+        printf 'Done: %d change(s) on %s.\n' "$CHANGES" "$where"
+    fi
+    if ((TARGET_CMDS)); then
+        printf 'Printed %d system command(s) for the target (lines starting "target:"); --root runs none.\n' "$TARGET_CMDS"
+    fi
+    if ((REBOOT_NEEDED)) && ! ((DRY_RUN)); then
+        echo 'Reboot to apply the I2C settings: sudo reboot'
+    fi
+    if [[ $MODE == install && -z $ROOT ]] && ! ((DRY_RUN)); then
+        echo 'Logs: journalctl -u schockbesteck -f    Hardware check: see docs/build.md'
+    fi
+}
+
+main() {
+    parse_args "$@"
+    check_root "$@"
+    check_checkout
+    if [[ $MODE == install ]]; then
+        check_os
+        pick_python
+        ((DRY_RUN)) && echo "Dry run: nothing will be changed."
+        step_packages
+        step_i2c
+        step_user
+        step_venv
+        step_config
+        step_unit
+        step_service
+    else
+        ((DRY_RUN)) && echo "Dry run: nothing will be changed."
+        uninstall
+    fi
+    summary
+}
+
+main "$@"
