@@ -137,9 +137,14 @@ class RankTable:
     def evaluate(self, dice: Sequence[int], hand: bool = True) -> Evaluation:
         """The evaluation of ``dice`` (any order). Raises IllegalActionError for impossible dice."""
         try:
-            return self._by_thrown[(tuple(dice), hand)]
+            key = tuple(dice)
+            # True and 1.0 hash like 1 and would find an entry: only real ints are dice.
+            if all(type(value) is int for value in key):
+                return self._by_thrown[(key, hand)]
         except (KeyError, TypeError):
-            raise IllegalActionError(describe_bad_dice(dice, self.rules.dice_count)) from None
+            pass
+        shown = dice if isinstance(dice, (list, tuple)) else [dice]
+        raise IllegalActionError(describe_bad_dice(shown, self.rules.dice_count))
 
     def strongest(self) -> Evaluation:
         """The best throw under these rules."""
