@@ -8,7 +8,9 @@ libraries it needs (the simulator's start-up time depends on it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -63,6 +65,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args._module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`schocken rank --all | head`): nothing to report. Point stdout
+        # at /dev/null so the interpreter's final flush does not complain either.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (CliError, ValueError, OSError) as error:
         # Engine errors (IllegalActionError, RulesError) are ValueErrors with a one-line message.
         message = " ".join(str(error).split())  # one line, whatever the error carried

@@ -350,3 +350,14 @@ def test_judge_refuses_out_players_and_finished_halves(
 def test_judge_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     message = fails(capsys, "judge", str(tmp_path / "nope.json"))
     assert "cannot read" in message and "nope.json" in message
+
+
+def test_a_closed_pipe_is_not_an_error(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("sys.stdout", ClosedPipe())
+    assert main(["rank", "--all"]) == 1
+    assert capsys.readouterr().err == ""
