@@ -476,6 +476,11 @@ class Game:
                     f"die {taken_back[0] + 1} is laid out and stays out "
                     "(rules option take_back = false)"
                 )
+        if t.flipped:
+            # "Die andere Sechs kommt für den nächsten Wurf zurück in den Becher" (seed 000).
+            for i in keep:
+                if not t.laid_out[i] and t.values[i] == 6:
+                    return f"die {i + 1}, the other six, goes back into the cup after the flip"
         if self.rules.keep_only_ones:
             allowed = (1, 6) if self.rules.boerdeschock else (1,)
             for i in keep:

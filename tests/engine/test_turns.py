@@ -72,7 +72,10 @@ def test_two_sixes_make_a_one_and_the_other_six_goes_back() -> None:
     assert (t.values, t.laid_out, t.throws, t.flipped, t.hand) == (
         (1, 3, 6), (True, False, False), 1, True, False
     )
-    assert set(game.legal_keeps()) == {(0,), (0, 1), (0, 2)}
+    # The other six goes back into the cup: it may not be laid out for the next throw.
+    assert set(game.legal_keeps()) == {(0,), (0, 1)}
+    with pytest.raises(IllegalActionError, match="other six, goes back into the cup"):
+        game.roll((4,), keep=(0, 2))
     game.roll((1, 1), keep=(0,))  # "Kommen dabei zwei Einsen, hast du sogar Schock aus."
     assert game.turn is not None and game.turn.values == (1, 1, 1)
     assert turn_over(game.stand()).name == "Schock aus"
