@@ -25,6 +25,7 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from PIL import Image
@@ -683,10 +684,10 @@ class DeviceApp:
                 reveal = _Reveal(tuple(self._round_turns), event, self._section, self._round_number)
                 stages.append(reveal)
             elif isinstance(event, PenaltyGiven):
-                stages.append(_Banner(lambda e=event: self._penalty_banner(e)))
+                stages.append(_Banner(partial(self._penalty_banner, event)))
             elif isinstance(event, HalfOver):
                 half = _HalfOverBanner(event)
-                stages.append(_Banner(lambda h=half: self._half_over_view(h)))
+                stages.append(_Banner(partial(self._half_over_view, half)))
             elif isinstance(event, FinalStarts) and half is not None:
                 half.final = event.players
             elif isinstance(event, GameOver):
@@ -829,10 +830,7 @@ class DeviceApp:
             game = self._require_game()
             over = game.state()
             blattschuss = len(over.half_losers) == 2 and over.half_losers[0] == over.half_losers[1]
-            lines = [self.t("loses_game")]
-            if blattschuss:
-                lines.append(self.t("blattschuss"))
-            lines.append(self.t("buys_round"))
+            lines = [self.t("blattschuss" if blattschuss else "loses_game"), self.t("buys_round")]
             return BannerView(
                 self.t("game_over_title"),
                 over.loser or "",

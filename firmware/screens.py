@@ -215,7 +215,7 @@ def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
         if view.shaking and face.value is None:
             # The dice rattle in the cup: each hops on its own beat.
             x += (-1, 1, 0, 1)[(view.frame + index) % 4] * 2
-            y += (0, -1, 1, 0)[(view.frame + 2 * index) % 4] * 2
+            y += (0, 1, 2, 1)[(view.frame + 2 * index) % 4]
         draw_die(draw, x, y, size, face)
     status_y = top + size + 4
     pot_width = FONT.width(view.pot_text)
@@ -254,12 +254,13 @@ def _roll_off(view: RollOffView, draw: ImageDraw.ImageDraw) -> None:
     columns = 1 if len(entries) <= 4 else 2
     per_column = -(-len(entries) // columns)
     width = WIDTH // columns
+    pitch = LINE if per_column <= 4 else LINE - 1
     for index, (name, dice, lead) in enumerate(entries):
         column, line = divmod(index, per_column)
-        x, y = column * width, 12 + line * LINE
+        x, y = column * width, 12 + line * pitch
         ink = 1
         if lead:
-            draw.rectangle((x, y - 1, x + width - 2, y + LINE - 1), fill=1)
+            draw.rectangle((x, y - 1, x + width - 2, y + pitch - 1), fill=1)
             ink = 0
         dice = dice.replace("–", "-")
         dice_width = FONT.width(dice)
@@ -297,7 +298,7 @@ def _banner(view: BannerView, draw: ImageDraw.ImageDraw) -> None:
     if view.headline:
         scale = 2 if FONT.width(view.headline, 2) <= WIDTH - 4 else 1
         _centred(draw, y, view.headline, scale=scale)
-        y += 9 * scale + 2 if scale == 2 else 12
+        y += 16 if scale == 2 else 11
     room = (53 if any(view.keys) else HEIGHT) - y
     for line in view.lines[: max(room // LINE, 0)]:
         _centred(draw, y, line)
@@ -332,8 +333,9 @@ def _picker(view: PickerView, draw: ImageDraw.ImageDraw) -> None:
     value = FONT.fit(view.value, WIDTH - 24, scale)
     y = 14 if scale == 2 else 18
     _centred(draw, y, value, scale=scale)
-    FONT.draw(draw, (2, 18), "◀")
-    FONT.draw(draw, (WIDTH - 6, 18), "▶")
+    if view.keys[0] or view.keys[1]:  # the value can be changed: arrows either side
+        FONT.draw(draw, (2, 18), "◀")
+        FONT.draw(draw, (WIDTH - 6, 18), "▶")
     for index, line in enumerate(_wrap(view.detail, WIDTH - 4, 2)):
         _centred(draw, 33 + index * LINE, line)
     _soft_keys(draw, view.keys)
