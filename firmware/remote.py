@@ -19,7 +19,7 @@ Sending goes through ``link.send_line``, which only queues: the main loop never 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -100,6 +100,7 @@ class Remote:
         self._last_frame: bytes | None = None
         self._screen: Image.Image | None = None
         self._last_game: Game | None = None
+        self._state_due = False
         self._started = False
 
     # -- link side (reader thread) ---------------------------------------------------------------
@@ -148,13 +149,19 @@ class Remote:
             logger.exception("link: command %r failed", raw[:80])
             self._send(format_line("error", one_line(f"internal error: {error}")))
 
-    def publish_events(self, events: Sequence[Event]) -> None:
-        """Engine events as they happen: an ``event`` line each, then a ``state`` snapshot."""
-        if not events:
-            return
-        for event in events:
-            self._send(format_line("event", to_json(event)))
-        self._send_state()
+    def publish_event(self, event: Mapping[str, Any] | Event) -> None:
+        """An engine event as it happens (the app's event sink): an ``event`` line now, and a
+        ``state`` snapshot once the whole batch is out (when the main loop is next free)."""
+        payload = to_json(event) if isinstance(event, Event) else dict(event)
+        self._send(format_line("event", payload))
+        if not self._state_due:
+            self._state_due = True
+            self._call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send the ``state`` snapshot that published events made due, if any."""
+        if self._state_due:
+            self._send_state()
 
     def show(self, image: Image.Image) -> None:
         """The display shows ``image``: send it as a ``frame`` if frames are on and it changed."""
@@ -196,6 +203,7 @@ class Remote:
         else:
             kind = InputKind.PRESS if command.name is CommandName.PRESS else InputKind.LONG_PRESS
             deliver(InputEvent(kind, now, command.button))
+        self.flush()  # everything the input caused goes out before the ok
         self._send(f"ok {command.name.value}")
 
     def _setup(self, payload: dict[str, Any]) -> None:
@@ -241,6 +249,7 @@ class Remote:
         return self._last_game
 
     def _send_state(self) -> None:
+        self._state_due = False
         game = self._app.game
         if game is not None:
             self._last_game = game
