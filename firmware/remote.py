@@ -45,7 +45,7 @@ from firmware.protocol import (
 )
 from hal.ports import SCREEN_SIZE, Clock, Display, InputEvent, InputKind, Link
 
-__all__ = ["DeviceHooks", "LinkedDisplay", "Remote"]
+__all__ = ["DeviceHooks", "EventRelay", "LinkedDisplay", "Remote"]
 
 logger = logging.getLogger(__name__)
 
@@ -329,3 +329,25 @@ class LinkedDisplay:
 
     def hide(self) -> None:
         self._display.hide()
+
+
+class EventRelay:
+    """An event sink that passes each event on to listeners added later.
+
+    The app takes its event sink when it is made, and the remote needs the app: give the app a
+    relay, then :meth:`add` the remote's :meth:`Remote.publish_event` (and any other listener).
+    """
+
+    def __init__(self, *listeners: Callable[[dict[str, Any]], None]) -> None:
+        self._listeners = list(listeners)
+
+    def add(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Pass events to ``listener`` too."""
+        self._listeners.append(listener)
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        for listener in self._listeners:
+            try:
+                listener(event)
+            except Exception:  # one broken listener must not starve the others
+                logger.exception("an event listener failed on %s", event.get("event"))

@@ -57,6 +57,8 @@ class RemotePanel:
 
     #: A remote panel runs no game of its own.
     game: Any = None
+    #: The panel's own brightness (the main loop sets the display's contrast from it).
+    contrast: int = 255
 
     def __init__(
         self,
