@@ -233,7 +233,10 @@ class Remote:
             setup = GameSetup(tuple(players), rules)
         except IllegalActionError as error:
             raise ProtocolError(f"setup: {error}") from None
-        self._hooks.apply_setup(setup)
+        try:
+            self._hooks.apply_setup(setup)
+        except RuntimeError as error:  # the app's own word that a game is under way
+            raise ProtocolError(f"setup refused: {error}") from None
         self._send("ok setup")
         self._send_state()
 
