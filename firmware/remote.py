@@ -103,6 +103,11 @@ class Remote:
         self._state_due = False
         self._started = False
 
+    @property
+    def link(self) -> Link:
+        """The link the remote speaks on."""
+        return self._link
+
     # -- link side (reader thread) ---------------------------------------------------------------
 
     def start(self) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import select
 import socket
 import threading
@@ -126,14 +127,29 @@ class _Superseded(Exception):
 
 
 class _PyserialChannel:
+    """A pyserial port. Where the port has a file descriptor (ttys, socket://) the channel waits
+    for data with ``select`` and then reads everything available at once; pyserial's own
+    timeout-bound reads would take socket:// data one byte per call."""
+
     def __init__(self, port: Any, description: str) -> None:
         self._port = port
         self.description = description
+        try:
+            self._fd: int | None = port.fileno()
+        except (AttributeError, OSError, ValueError):
+            self._fd = None  # loop:// and other URL handlers without a descriptor
+        if self._fd is not None:
+            port.timeout = 0  # reads return what is there; select does the waiting
+        if description.lower().startswith("socket://") and self._fd is not None:
+            _no_delay(self._fd)
 
     def read(self) -> bytes:
         port = self._port
+        if self._fd is not None:
+            readable, _, _ = select.select([self._fd], [], [], _POLL_S)
+            # A readable port with nothing to read is a lost one: pyserial raises for it.
+            return bytes(port.read(65536)) if readable else b""
         data = bytes(port.read(1))  # waits up to the port's timeout
-        # in_waiting is a byte count on ttys and loop://, but only 0 or 1 on socket://.
         while data and (waiting := port.in_waiting):
             data += port.read(waiting)
         return data
@@ -176,6 +192,20 @@ class _SocketChannel:
             self._conn.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
             self._conn.close()
+
+
+def _no_delay(fd: int) -> None:
+    """Send small writes at once (TCP_NODELAY) on the TCP socket behind ``fd``.
+
+    pyserial's socket:// leaves Nagle's algorithm on, which holds each short line back until the
+    previous one is acknowledged: with delayed ACKs, 40 ms per command and answer.
+    """
+    try:
+        duplicate = socket.socket(fileno=os.dup(fd))
+    except OSError:
+        return
+    with duplicate, contextlib.suppress(OSError):
+        duplicate.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def _accept(listener: socket.socket) -> _SocketChannel | None:
@@ -473,11 +503,14 @@ class SerialLink:
                 if self._stop.is_set():
                     return
                 channel = self._channel
-                if self._queue:
-                    data, _ = self._queue.popleft()
-                    self._queued_bytes -= len(data)
-                else:
-                    data = self._overrun_notice()
+                # Everything waiting goes out in one write: fewer system calls and TCP segments.
+                lines = len(self._queue)
+                # Only a notice to send: if it fails, its lines are still unreported.
+                lost_if_failed = lines or self._overrun
+                chunks = [item[0] for item in self._queue] or [self._overrun_notice()]
+                self._queue.clear()
+                self._queued_bytes = 0
+                data = b"".join(chunks)
             assert channel is not None
             if torn:
                 data = b"\n" + data  # end the line a failed write left half-sent
@@ -486,11 +519,11 @@ class SerialLink:
                 torn = False
             except Exception as error:
                 # A stuck host (write timeout) or a lost one (the reader will notice and
-                # reconnect). The line is lost; say so when writing works again.
+                # reconnect). The lines are lost; say so when writing works again.
                 logger.info("link: write to %s failed (%s)", channel.description, error)
                 torn = True
                 with self._lock:
                     if self._channel is channel:
-                        self._overrun += 1
-                        self.dropped += 1
+                        self._overrun += lost_if_failed
+                        self.dropped += lines
                 self._stop.wait(_POLL_S)  # no busy loop on a connection that is going away
