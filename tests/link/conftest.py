@@ -118,3 +118,40 @@ class Device:
         self.link.on_connect()
         self.run_pending()
         return self.link.take()
+
+
+class AppDevice:
+    """Remote + the real DeviceApp (seeded dice, fake clock), run by hand like :class:`Device`."""
+
+    def __init__(self, setup: GameSetup | None = None) -> None:
+        from firmware.app import DeviceApp
+        from firmware.config import DeviceConfig
+        from firmware.dice import SeededDice
+
+        self.link = RecordingLink()
+        self.pending: list[Callable[[], None]] = []
+        self.clock = FakeClock(100.0)
+        self.app = DeviceApp(
+            DeviceConfig(),
+            clock=self.clock,
+            dice=SeededDice(5),
+            setup=setup or GameSetup(("Anna", "Ben", "Carla"), load_preset("standard")),
+            event_sink=lambda event: self.remote.publish_event(event),
+        )
+        hooks = DeviceHooks(
+            deliver=self.app.handle,
+            next_setup=lambda: self.app.next_setup,
+            apply_setup=self.app.plan_next_game,
+        )
+        self.remote = Remote(
+            self.link, self.app, hooks, clock=self.clock, call_soon=self.pending.append
+        )
+        self.remote.start()
+
+    def host_sends(self, text: str | bytes) -> list[str]:
+        """One line from the host, through the link's callback and the loop; what came back."""
+        assert self.link.on_line is not None
+        self.link.on_line(text.encode() if isinstance(text, str) else text)
+        while self.pending:
+            self.pending.pop(0)()
+        return self.link.take()
