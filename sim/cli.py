@@ -8,15 +8,17 @@ the game runs headless on a simulated clock, much faster than it describes, and 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
     from firmware.config import DeviceConfig
+
     from hal.ports import Clock, Display, InputBackend
 
 __all__ = ["DEFAULT_NAMES", "Device", "add_arguments", "build_device", "run"]
@@ -80,8 +82,9 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     """The device config (with --lang applied) and the game setup the options ask for (or None)."""
     import dataclasses
 
-    from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
     from firmware.config import load_config
+
+    from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
     from firmware.rulesfile import load_rules
 
     config = load_config(args.config)
@@ -127,21 +130,14 @@ class _EventSink:
             self._stream.flush()
 
 
-class _event_output:  # noqa: N801  (a context manager used like a function)
-    def __init__(self, target: str | None) -> None:
-        self._target = target
-        self._file: IO[str] | None = None
-
-    def __enter__(self) -> _EventSink:
-        if self._target == "-":
-            return _EventSink(sys.stdout)
-        if self._target is not None:
-            self._file = open(self._target, "w", encoding="utf-8")  # noqa: SIM115
-        return _EventSink(self._file)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._file is not None:
-            self._file.close()
+@contextlib.contextmanager
+def _event_output(target: str | None) -> Iterator[_EventSink]:
+    """An event sink writing to ``target`` (a path, "-" for stdout, None for nowhere)."""
+    if target is None or target == "-":
+        yield _EventSink(sys.stdout if target == "-" else None)
+        return
+    with open(target, "w", encoding="utf-8") as stream:
+        yield _EventSink(stream)
 
 
 # --- the device --------------------------------------------------------------------------------
@@ -169,6 +165,7 @@ def build_device(
     """The device's app and main loop on the given clock, input backend and display."""
     from firmware.app import DeviceApp
     from firmware.loop import MainLoop
+
     from hal.inputs import InputDecoder
     from hal.oled import PowerManager
 
@@ -304,7 +301,8 @@ def _try_window(hands: Any) -> tuple[Any, Any] | None:
         return open_window(hands, screen), screen
     except WindowUnavailable as reason:
         print(
-            f"schocken sim: {reason}; playing in the terminal instead (--terminal skips the window)",
+            f"schocken sim: {reason}; playing in the terminal instead "
+            "(--terminal skips the window)",
             file=sys.stderr,
         )
         return None
