@@ -202,7 +202,8 @@ def write_gif(frames: list[RecordedFrame], path: str | Path, scale: int, end: fl
     for index, frame in enumerate(frames):
         if index + 1 < len(frames) and frames[index + 1].at - frame.at < _SHORTEST_GIF_FRAME_S:
             continue
-        picture = render_oled(frame.image, scale, frame.light)
+        # RGB, so that a dimmed frame (same pixels, darker colour) counts as a new picture.
+        picture = render_oled(frame.image, scale, frame.light).convert("RGB")
         if pictures and picture.tobytes() == pictures[-1].tobytes():
             continue
         pictures.append(picture)

@@ -178,8 +178,9 @@ def script_edges(
 class ScriptInput:
     """An :class:`~hal.ports.InputBackend` that plays a script on the clock.
 
-    On :meth:`start` every edge is reported at once, stamped with its moment from the clock's
-    current time on; :attr:`end` is when the script is over (None before :meth:`start`).
+    The script starts at the clock's time when the backend is made; :attr:`end` is the moment it
+    is over. :meth:`start` reports every edge at once, each stamped with its moment, so a loop
+    on :class:`~sim.fakes.FakeClock` jumps from one to the next.
     """
 
     def __init__(
@@ -190,15 +191,11 @@ class ScriptInput:
         pacing: ScriptPacing | None = None,
     ) -> None:
         self.actions = list(actions)
-        self._clock = clock
-        self._timing = timing
-        self._pacing = pacing
-        self.end: float | None = None
+        self.edges, self.end = script_edges(self.actions, clock.now(), timing, pacing)
 
     def start(self, sink: EdgeSink) -> None:
         """Report the whole script's edges to ``sink``."""
-        edges, self.end = script_edges(self.actions, self._clock.now(), self._timing, self._pacing)
-        for edge in edges:
+        for edge in self.edges:
             sink(edge)
 
     def close(self) -> None:

@@ -295,9 +295,9 @@ class SimWindow:
             self._start_shaking()
 
     def _mouse_up(self) -> None:
-        if self._mouse_button is not None:
-            self._release(self._mouse_button)
-            self._mouse_button = None
+        button, self._mouse_button = self._mouse_button, None
+        if button is not None:
+            self._release(button)
         if self._mouse_shaking:
             self._mouse_shaking = False
             self._stop_shaking()
