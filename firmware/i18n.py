@@ -106,7 +106,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "check_title": ("Selbsttest", "Self-test"),
     "check_hint": ("Tasten drücken, schütteln", "Press buttons, shake"),
     "check_pressed": ("gedrückt: {name}", "pressed: {name}"),
-    "check_released": ("los: {name}", "released: {name}"),
+    "check_held": ("gehalten: {name}", "held: {name}"),
     "check_shake": ("Neigung: {n} Flanken", "tilt: {n} edges"),
 }
 
