@@ -13,15 +13,13 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
     from firmware.config import DeviceConfig
+    from hal.ports import Clock
 
-    from hal.ports import Clock, Display, InputBackend
-
-__all__ = ["DEFAULT_NAMES", "Device", "add_arguments", "build_device", "run"]
+__all__ = ["DEFAULT_NAMES", "SIM_DISPLAYS", "SIM_INPUTS", "add_arguments", "build_device", "run"]
 
 #: Names for --players N when the configuration names fewer players.
 DEFAULT_NAMES = ("Anna", "Ben", "Carla", "Dieter", "Elke", "Fritz", "Gabi", "Heinz", "Ilse", "Jupp")
@@ -82,9 +80,8 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     """The device config (with --lang applied) and the game setup the options ask for (or None)."""
     import dataclasses
 
-    from firmware.config import load_config
-
     from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
+    from firmware.config import load_config
     from firmware.rulesfile import load_rules
 
     config = load_config(args.config)
@@ -115,16 +112,22 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
 
 
 class _EventSink:
-    """Writes each engine event (a dict with "event") as one JSON line."""
+    """Writes each engine event (a dict with "event") as one JSON line; notes the game's end."""
 
-    def __init__(self, stream: IO[str] | None) -> None:
+    def __init__(
+        self, stream: IO[str] | None, clock_now: Callable[[], float] | None = None
+    ) -> None:
         self._stream = stream
         self.count = 0
         self.last: dict[str, Any] | None = None
+        self.game_over_at: float | None = None
+        self.now = clock_now
 
     def __call__(self, event: dict[str, Any]) -> None:
         self.count += 1
         self.last = event
+        if event.get("event") == "game_over" and self.now is not None:
+            self.game_over_at = self.now()
         if self._stream is not None:
             self._stream.write(json.dumps(event, ensure_ascii=False) + "\n")
             self._stream.flush()
@@ -142,14 +145,17 @@ def _event_output(target: str | None) -> Iterator[_EventSink]:
 
 # --- the device --------------------------------------------------------------------------------
 
-
-@dataclass
-class Device:
-    """The firmware wired to simulator backends: the app, its main loop and the display."""
-
-    app: Any
-    loop: Any
-    display: Display
+#: The simulator's backends, registered with the firmware's wiring under these names.
+SIM_INPUTS = {
+    "keys": "sim.controls:keyboard_input",
+    "gpio-mock": "sim.gpio_mock:mock_pin_input",
+    "script": "sim.script:script_input",
+}
+SIM_DISPLAYS = {
+    "window": "sim.window:window_display",
+    "terminal": "sim.terminal:terminal_display",
+    "recorder": "sim.recorder:recording_display",
+}
 
 
 def build_device(
@@ -158,59 +164,91 @@ def build_device(
     *,
     clock: Clock,
     dice: Any,
-    inputs: InputBackend,
-    display: Display,
+    inputs: str,
+    display: str,
+    options: dict[str, dict[str, Any]] | None = None,
     event_sink: Callable[[dict[str, Any]], None] | None = None,
-) -> Device:
-    """The device's app and main loop on the given clock, input backend and display."""
-    from firmware.app import DeviceApp
-    from firmware.loop import MainLoop
+) -> Any:
+    """The device (:class:`firmware.wiring.Device`) on the simulator's backends, named as above.
 
-    from hal.inputs import InputDecoder
-    from hal.oled import PowerManager
+    The firmware's own wiring builds it, exactly as ``schocken run`` does on the Pi; only the
+    names of the backends differ.
+    """
+    from firmware import wiring
 
-    app = DeviceApp(config, clock=clock, dice=dice, setup=setup, event_sink=event_sink)
-    power = PowerManager(display, clock, config.display)
-    loop = MainLoop(
-        app,
-        clock=clock,
-        inputs=inputs,
-        decoder=InputDecoder(config.input),
+    for name, builder in SIM_INPUTS.items():
+        wiring.register_input(name, builder)
+    for name, builder in SIM_DISPLAYS.items():
+        wiring.register_display(name, builder)
+    return wiring.build_device(
+        config,
+        inputs=(inputs,),
         display=display,
-        power=power,
+        clock=clock,
+        dice=dice,
+        setup=setup,
+        event_sink=event_sink,
+        options=options,
     )
-    return Device(app, loop, display)
 
 
-def _recording(args: argparse.Namespace, clock: Clock, inner: Display | None) -> Any:
-    """A FrameRecorder around ``inner`` if --frames or --record asks for one, else None."""
-    if args.frames is None and args.record is None:
-        return None
-    from sim.recorder import FrameRecorder
+def _display_choice(
+    args: argparse.Namespace, screen: str | None
+) -> tuple[str, dict[str, dict[str, Any]]]:
+    """The display backend's name and options: ``screen``, wrapped in a recorder if asked.
 
-    return FrameRecorder(clock, inner, frames_dir=args.frames, gif_path=args.record)
+    Headless (``screen`` None) the recorder is the display, recording or not.
+    """
+    if args.frames is None and args.record is None and screen is not None:
+        return screen, {}
+    recorder = {"frames_dir": args.frames, "gif_path": args.record, "inner": screen}
+    return "recorder", {"recorder": recorder}
 
 
 # --- headless ----------------------------------------------------------------------------------
+
+#: How long a headless run goes on after the game is over (the final banner), in seconds.
+AFTER_GAME_OVER_S = 4.0
 
 
 def _run_script(
     args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
 ) -> int:
     from sim.fakes import FakeClock
-    from sim.recorder import FrameRecorder
-    from sim.script import ScriptInput, load_script
+    from sim.script import load_script
 
     actions = load_script(args.script)
     clock = FakeClock()
-    recorder = _recording(args, clock, None) or FrameRecorder(clock)
-    script = ScriptInput(actions, clock, config.input)
+    sink.now = clock.now
+    display, options = _display_choice(args, None)
+    options["script"] = {"actions": actions}
     device = build_device(
-        config, setup, clock=clock, dice=dice, inputs=script, display=recorder, event_sink=sink
+        config,
+        setup,
+        clock=clock,
+        dice=dice,
+        inputs="script",
+        display=display,
+        options=options,
+        event_sink=sink,
     )
+    script, recorder = device.inputs[0], device.display
     started = time.perf_counter()
-    device.loop.run(until=script.end)
-    recorder.close()
+    try:
+        # In steps of a simulated second: once the game is over the script is fed no further
+        # (a press would start the next game), and the run ends when the final banner has stood.
+        device.loop.start()
+        end = script.end
+        while clock.now() < end:
+            step_end = min(end, clock.now() + 1.0)
+            if sink.game_over_at is None:
+                script.play_until(step_end)
+            device.run(until=step_end)
+            if sink.game_over_at is not None:
+                end = min(end, sink.game_over_at + AFTER_GAME_OVER_S)
+    finally:
+        device.close()
+        recorder.close()
     elapsed = time.perf_counter() - started
     outcome = ""
     if sink.last is not None and sink.last.get("event") == "game_over":
@@ -234,45 +272,35 @@ def _run_interactive(
     import threading
 
     from hal.clock import MonotonicClock
-    from sim.controls import EdgeHands, Hands
 
     clock = MonotonicClock()
-    hands: Hands
-    if args.gpio_mock:
-        from sim.gpio_mock import MockPinHands
-
-        hands = inputs = MockPinHands(clock, config.pins)
-    else:
-        hands = inputs = EdgeHands(clock)
-    front_end = None if args.terminal else _try_window(hands)
-    ui: Any
-    if front_end is None:
-        from sim.terminal import TerminalDisplay, TerminalUI
-
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            raise UsageError(
-                "no display and no terminal to play in: use --script FILE to play headless"
-            )
-        screen: Any = TerminalDisplay()
-        hold_s = config.input.hold_s + 0.2
-        ui = TerminalUI(hands, screen, hold_s=hold_s)
-    else:
-        ui, screen = front_end
-    recorder = _recording(args, clock, screen)
+    screen = "terminal" if args.terminal else _choose_screen()
+    display, options = _display_choice(args, screen)
+    if display == "recorder":
+        options["recorder"]["inner"] = load_display(screen, config, clock)
+    inputs = "gpio-mock" if args.gpio_mock else "keys"
     device = build_device(
         config,
         setup,
         clock=clock,
         dice=dice,
         inputs=inputs,
-        display=recorder if recorder is not None else screen,
+        display=display,
+        options=options,
         event_sink=sink,
     )
+    hands = device.inputs[0]
+    shown = options["recorder"]["inner"] if display == "recorder" else device.display
+    try:
+        ui = _open_front_end(screen, hands, shown, config)
+    except BaseException:
+        device.close()
+        raise
     failure: list[BaseException] = []
 
     def firmware() -> None:
         try:
-            device.loop.run()
+            device.run()
         except BaseException as error:  # shown after the UI has given the screen back
             failure.append(error)
 
@@ -284,25 +312,48 @@ def _run_interactive(
         device.loop.stop()
         thread.join(timeout=2)
         ui.close()
-        inputs.close()
-        if recorder is not None:
-            recorder.close()
+        device.close()
+        if display == "recorder":
+            device.display.close()
     if failure:
         raise failure[0]
     return 0
 
 
-def _try_window(hands: Any) -> tuple[Any, Any] | None:
-    """The window and its display, or None after saying in one line why there is no window."""
-    from sim.window import WindowDisplay, WindowUnavailable, open_window
+def load_display(name: str, config: DeviceConfig, clock: Clock) -> Any:
+    """A display backend built by its registered name (the recorder wraps it)."""
+    builder = SIM_DISPLAYS[name]
+    module_name, _, attribute = builder.partition(":")
+    import importlib
 
-    screen = WindowDisplay()
-    try:
-        return open_window(hands, screen), screen
-    except WindowUnavailable as reason:
-        print(
-            f"schocken sim: {reason}; playing in the terminal instead "
-            "(--terminal skips the window)",
-            file=sys.stderr,
+    return getattr(importlib.import_module(module_name), attribute)(config, clock)
+
+
+def _choose_screen() -> str:
+    """ "window" if a window can be opened here; else "terminal", said in one line."""
+    from sim.window import window_problem
+
+    problem = window_problem()
+    if problem is None:
+        return "window"
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(
+            f"{problem}, and no terminal to play in: use --script FILE to play headless"
         )
-        return None
+    print(
+        f"schocken sim: {problem}; playing in the terminal instead (--terminal skips the window)",
+        file=sys.stderr,
+    )
+    return "terminal"
+
+
+def _open_front_end(screen: str, hands: Any, shown: Any, config: DeviceConfig) -> Any:
+    if screen == "window":
+        from sim.window import SimWindow
+
+        return SimWindow(hands, shown)
+    from sim.terminal import TerminalUI
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("--terminal needs a terminal: use --script FILE to play headless")
+    return TerminalUI(hands, shown, hold_s=config.input.hold_s + 0.2)

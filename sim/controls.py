@@ -27,6 +27,7 @@ __all__ = [
     "EdgeHands",
     "Hands",
     "Shaker",
+    "keyboard_input",
 ]
 
 #: The keyboard keys of the five buttons (the same in the window and the terminal).
@@ -106,6 +107,11 @@ class EdgeHands:
         sink = self._sink
         if sink is not None:
             sink(edge)
+
+
+def keyboard_input(config: object, clock: Clock, **options: object) -> EdgeHands:
+    """The wiring's builder for ``keys``: :class:`EdgeHands` on ``clock``."""
+    return EdgeHands(clock)
 
 
 class Shaker:

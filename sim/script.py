@@ -25,6 +25,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hal.inputs import InputTiming
 from hal.ports import Button, Clock, Edge, EdgeSink, EdgeSource
@@ -38,6 +39,7 @@ __all__ = [
     "load_script",
     "parse_script",
     "script_edges",
+    "script_input",
 ]
 
 _BUTTON_WORDS = {button.value: button for button in Button}
@@ -179,8 +181,9 @@ class ScriptInput:
     """An :class:`~hal.ports.InputBackend` that plays a script on the clock.
 
     The script starts at the clock's time when the backend is made; :attr:`end` is the moment it
-    is over. :meth:`start` reports every edge at once, each stamped with its moment, so a loop
-    on :class:`~sim.fakes.FakeClock` jumps from one to the next.
+    is over. Edges are reported, each stamped with its moment, when the runner calls
+    :meth:`play_until` (a loop on :class:`~sim.fakes.FakeClock` then jumps from one to the next);
+    so the runner can stop feeding the script, for example when the game is over.
     """
 
     def __init__(
@@ -192,11 +195,26 @@ class ScriptInput:
     ) -> None:
         self.actions = list(actions)
         self.edges, self.end = script_edges(self.actions, clock.now(), timing, pacing)
+        self._next = 0
+        self._sink: EdgeSink | None = None
 
     def start(self, sink: EdgeSink) -> None:
-        """Report the whole script's edges to ``sink``."""
-        for edge in self.edges:
-            sink(edge)
+        """Report edges to ``sink`` from now on (see :meth:`play_until`)."""
+        self._sink = sink
+
+    def play_until(self, until: float) -> None:
+        """Report the edges stamped before ``until`` that have not been reported yet."""
+        sink = self._sink
+        if sink is None:
+            raise RuntimeError("the script input is not started")
+        while self._next < len(self.edges) and self.edges[self._next].at < until:
+            sink(self.edges[self._next])
+            self._next += 1
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def script_input(config: Any, clock: Clock, actions: Iterable[ScriptAction] = ()) -> ScriptInput:
+    """The wiring's builder for ``script``: ``actions`` timed for the config's [input]."""
+    return ScriptInput(actions, clock, config.input)

@@ -33,7 +33,7 @@ from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
 from sim.recorder import brightness, check_frame
 
-__all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks"]
+__all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks", "terminal_display"]
 
 #: How long a key press holds the button down (longer than the decoder's debounce).
 TAP_S = 0.1
@@ -132,6 +132,11 @@ class TerminalDisplay:
             self._version += 1
         with contextlib.suppress(OSError):  # a full pipe already holds a wake-up
             os.write(self._wake_write, b"!")
+
+
+def terminal_display(config: object, clock: object, **options: object) -> TerminalDisplay:
+    """The wiring's builder for ``terminal``."""
+    return TerminalDisplay()
 
 
 class TerminalUI:

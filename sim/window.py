@@ -30,7 +30,7 @@ from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
 from sim.recorder import brightness, check_frame, render_oled
 
-__all__ = ["WINDOW_SIZE", "SimWindow", "WindowDisplay", "WindowUnavailable", "open_window"]
+__all__ = ["WINDOW_SIZE", "SimWindow", "WindowDisplay", "window_display", "window_problem"]
 
 #: The window's size in pixels.
 WINDOW_SIZE = (920, 640)
@@ -53,10 +53,6 @@ _STAND_CAP = (196, 58, 52)
 _CUP = (92, 52, 30)
 _CUP_DARK = (62, 34, 20)
 _STITCH = (214, 182, 132)
-
-
-class WindowUnavailable(RuntimeError):
-    """No window can be opened here (no display, no pygame); the message says why."""
 
 
 class WindowDisplay:
@@ -137,18 +133,25 @@ def _layout() -> tuple[tuple[int, int], list[_Control], tuple[int, int, int, int
     return (oled_x, oled_y), controls, cup
 
 
-def open_window(hands: Hands, display: WindowDisplay, *, title: str = "Schockbesteck") -> SimWindow:
-    """A :class:`SimWindow`, or :class:`WindowUnavailable` saying why there can be none."""
+def window_display(config: object, clock: object, **options: object) -> WindowDisplay:
+    """The wiring's builder for ``window``: the display the window shows."""
+    return WindowDisplay()
+
+
+def window_problem() -> str | None:
+    """Why no window can be opened here, or None if SDL can open one."""
     if not _display_available():
-        raise WindowUnavailable("no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+        return "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
-        return SimWindow(hands, display, title=title)
+        import pygame
     except ImportError as error:
-        raise WindowUnavailable(f"pygame is not installed ({error})") from error
-    except Exception as error:  # pygame.error, raised by SDL when it finds no video device
-        if type(error).__name__ != "error":
-            raise
-        raise WindowUnavailable(f"SDL cannot open a window ({error})") from error
+        return f"pygame is not installed ({error})"
+    try:
+        pygame.display.init()
+    except pygame.error as error:
+        return f"SDL cannot open a window ({error})"
+    return None
 
 
 def _display_available() -> bool:

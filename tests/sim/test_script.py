@@ -114,12 +114,15 @@ def test_a_shake_follows_the_configured_timing() -> None:
     ]
 
 
-def test_script_input_reports_every_edge_on_start_from_the_clocks_time() -> None:
+def test_script_input_reports_its_edges_up_to_the_time_asked() -> None:
     clock = FakeClock(5.0)
     backend = ScriptInput([ScriptAction(ActionKind.PRESS, 1, Button.STAND)], clock)
     clock.advance(3.0)  # the script keeps the start it was made at
     seen: list[Edge] = []
     backend.start(seen.append)
+    backend.play_until(5.1)
+    assert [e.at for e in seen] == [5.0]
+    backend.play_until(float("inf"))
     assert [(e.active, e.at) for e in seen] == [(True, 5.0), (False, pytest.approx(5.12))]
     assert backend.end is not None and backend.end > 5.12
     backend.close()
