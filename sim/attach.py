@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -26,9 +27,13 @@ from firmware.protocol import (
     decode_frame,
     parse_device_line,
 )
-from hal.ports import SCREEN_SIZE, InputEvent, InputKind, Link
+from hal.ports import SCREEN_SIZE, Clock, Display, InputBackend, InputEvent, InputKind, Link
 
-__all__ = ["RemotePanel"]
+if TYPE_CHECKING:
+    from firmware.config import DeviceConfig
+    from firmware.loop import MainLoop
+
+__all__ = ["PanelDevice", "RemotePanel", "attach_panel"]
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +81,7 @@ class RemotePanel:
         self._frame: Image.Image | None = None
         self._problem: str | None = None
         self._greeted = False
+        self._message_cache: tuple[tuple[str | None, bool], Image.Image] | None = None
         #: The device's latest ``state`` snapshot (decoded JSON), None until one arrives.
         self.state: dict[str, Any] | None = None
         #: The ``hello`` payload of the device: name, version and its info object.
@@ -166,6 +172,9 @@ class RemotePanel:
         self.device = payload
 
     def _message(self, problem: str | None) -> Image.Image:
+        key = (problem, self._greeted)
+        if self._message_cache is not None and self._message_cache[0] == key:
+            return self._message_cache[1]  # the same image: the main loop sees nothing changed
         image = Image.new("1", SCREEN_SIZE, 0)
         draw = ImageDraw.Draw(image)
         font = ImageFont.load_default(size=10)
@@ -180,6 +189,7 @@ class RemotePanel:
             for chunk in _wrap(draw, text, font, SCREEN_SIZE[0] - 4):
                 draw.text((2, y), chunk, fill=1, font=font)
                 y += 12
+        self._message_cache = (key, image)
         return image
 
 
@@ -195,3 +205,66 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[s
     if current:
         pieces.append(current)
     return pieces[:3]
+
+
+@dataclass
+class PanelDevice:
+    """A remote panel wired up: the panel app, its main loop, the inputs and the display."""
+
+    panel: RemotePanel
+    loop: MainLoop
+    inputs: list[InputBackend]
+    display: Display
+
+    def run(self, until: float | None = None) -> None:
+        """Run the main loop (see :meth:`firmware.loop.MainLoop.run`)."""
+        self.loop.run(until)
+
+    def close(self) -> None:
+        """Close the link and the inputs. Idempotent."""
+        self.panel.close()
+        self.loop.close()
+
+
+def attach_panel(
+    config: DeviceConfig,
+    link: Link,
+    *,
+    url: str = "",
+    clock: Clock,
+    inputs: str,
+    display: str,
+    options: dict[str, dict[str, Any]] | None = None,
+) -> PanelDevice:
+    """A remote panel for the device at the other end of ``link`` (the wiring's ``serial`` link
+    to ``url``), on input and display backends named as in :mod:`firmware.wiring` (the simulator
+    registers its own there first).
+
+    The inputs are decoded with the config's ``[input]`` timing, exactly as on a device. The
+    panel takes ``link`` over and closes it, also when building the backends fails.
+    """
+    from firmware import wiring
+    from firmware.loop import MainLoop
+    from hal.inputs import InputDecoder
+
+    options = options or {}
+    hands: InputBackend | None = None
+    try:
+        hands = wiring.load_builder("input", inputs)(config, clock, **options.get(inputs, {}))
+        screen = wiring.load_builder("display", display)(config, clock, **options.get(display, {}))
+    except BaseException:
+        if hands is not None:
+            hands.close()
+        link.close()
+        raise
+    panel = RemotePanel(link, url=url, language=config.game.language)
+    loop = MainLoop(
+        panel, clock=clock, inputs=[hands], decoder=InputDecoder(config.input), display=screen
+    )
+    panel.wake = lambda: loop.call_soon(_redraw)
+    panel.start()
+    return PanelDevice(panel, loop, [hands], screen)
+
+
+def _redraw() -> None:
+    """Nothing to do: a turn of the main loop shows the panel's newest frame."""
