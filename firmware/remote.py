@@ -29,6 +29,7 @@ from engine import Event, Game, GameSetup, RulesError, preset_names, rules_from_
 from engine.errors import IllegalActionError
 from engine.rules import Rules, load_preset
 from firmware.protocol import (
+    BUTTON_NAMES,
     PROTOCOL_NAME,
     PROTOCOL_VERSION,
     Command,
@@ -135,7 +136,7 @@ class Remote:
         info = {
             "device": PROTOCOL_NAME,
             "screen": list(SCREEN_SIZE),
-            "buttons": [button for button in ("keep1", "keep2", "keep3", "flip", "stand")],
+            "buttons": list(BUTTON_NAMES),
             **self._info,
         }
         self._send(f"hello {PROTOCOL_NAME} {PROTOCOL_VERSION} {to_json_text(info)}")

@@ -137,26 +137,22 @@ class RemotePanel:
     def _received(self, raw: bytes) -> None:
         try:
             line = parse_device_line(raw)
+            if line.word == "hello":
+                self._hello(line.payload or {})
+            elif line.word == "frame":
+                frame = decode_frame(line.text)
+                with self._lock:
+                    self._frame = frame
+            elif line.word == "state" and isinstance(line.payload, dict):
+                self.state = line.payload
+                return  # the screen shows the frames, not the state
+            elif line.word == "error":
+                logger.warning("the device refused a command: %s", line.text)
+                return
+            else:
+                return  # events, acknowledgements, pongs: nothing to show
         except ProtocolError as error:
             logger.info("remote panel: %s", error)
-            return
-        if line.word == "hello":
-            self._hello(line.payload or {})
-        elif line.word == "frame":
-            try:
-                frame = decode_frame(line.text)
-            except ProtocolError as error:
-                logger.info("remote panel: %s", error)
-                return
-            with self._lock:
-                self._frame = frame
-        elif line.word == "state" and isinstance(line.payload, dict):
-            self.state = line.payload
-            return
-        elif line.word == "error":
-            logger.warning("device refused a command: %s", line.text)
-            return
-        else:
             return
         self.wake()
 
