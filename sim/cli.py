@@ -81,11 +81,19 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--link needs the window or the terminal: it cannot be used with --script")
     from firmware.dice import SeededDice, SystemDice
 
-    dice = SeededDice(args.seed) if args.seed is not None else SystemDice()
+    dice = SeededDice(_seed(args.seed)) if args.seed is not None else SystemDice()
     with _event_output(args.events) as sink:
         if args.script is not None:
             return _run_script(args, config, setup, dice, sink)
         return _run_interactive(args, config, setup, dice, sink)
+
+
+def _seed(text: str) -> int | str:
+    """``--seed 7`` is the number 7 (as ``SeededDice(7)`` in Python); other text stays text."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 # --- configuration -----------------------------------------------------------------------------

@@ -125,3 +125,16 @@ def test_without_game_options_the_device_setup_runs(tmp_path: Path) -> None:
     script.write_text("stand\n", encoding="utf-8")
     assert schocken("--script", str(script), "--events", str(events)) == 0
     assert events.read_text(encoding="utf-8") == ""  # still in the setup menu: no game yet
+
+
+def test_without_display_or_terminal_it_says_what_to_do(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    assert schocken("--players", "2") == 2
+    assert capsys.readouterr().err == (
+        "schocken sim: error: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), "
+        "and no terminal to play in: use --script FILE to play headless\n"
+    )
