@@ -39,6 +39,8 @@ from engine.settle import Settlement, TurnResult, settle
 from engine.throws import Evaluation, describe_bad_dice, rank_table
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
+#: Extra throws flips can earn in one turn under Bördeschock (three throws plus two).
+BOERDE_MAX_BONUS = 2
 FINAL = 3
 
 
@@ -369,7 +371,8 @@ class Game:
             t.laid_out[position] = False  # "Die andere Sechs kommt ... zurück in den Becher"
         t.flipped = True
         t.hand = False
-        if self.rules.boerdeschock:
+        if self.rules.boerdeschock and t.bonus < BOERDE_MAX_BONUS:
+            # "im Extremfall wird bis zu fünfmal gewürfelt" (seed 000): at most two extra throws.
             t.bonus += 1
 
     def _stand(self, action: Stand, outcomes: list[Event]) -> None:
