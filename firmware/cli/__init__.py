@@ -17,6 +17,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "rank": ("firmware.cli.rank", "name, kind, Deckel and strength of a throw"),
     "rules": ("firmware.cli.rules", "list and show the house-rule presets"),
     "judge": ("firmware.cli.judge", "settle a round given as JSON on stdin"),
+    "odds": ("firmware.cli.odds", "exact odds of every action, or the table of kinds"),
+    "simulate": ("firmware.cli.simulate", "play many games between computer players, headless"),
 }
 
 
