@@ -281,7 +281,8 @@ class _Model:
         self.states: list[tuple[Dice, Dice]] = []
         self.state_index: dict[tuple[Dice, Dice], int] = {}
         self.stand_slot: list[int] = []
-        self.keeps: list[tuple[int, ...]] = []
+        #: Legal keeps per position: [0] right after a throw, [1] after a flip.
+        self.keeps: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
         self.flip_to: list[int] = []
         self.kept: list[Dice] = [
             d for size in range(count) for d in itertools.combinations_with_replacement(
@@ -314,15 +315,23 @@ class _Model:
 
     def _link(self, index: int) -> None:
         laid, free = self.states[index]
-        self.keeps.append(tuple(self.kept_index[k] for k in self.legal_keeps(laid, free)))
+        for flipped in (False, True):
+            keeps = self.legal_keeps(laid, free, flipped)
+            self.keeps[flipped].append(tuple(self.kept_index[k] for k in keeps))
         flipped = self.flip_result(laid, free)
         self.flip_to.append(-1 if flipped is None else self.state(*flipped))
 
-    def legal_keeps(self, laid: Dice, free: Dice) -> list[Dice]:
-        """Every multiset that may be out for the next throw (mirrors Game._keep_problem)."""
+    def legal_keeps(self, laid: Dice, free: Dice, flipped: bool = False) -> list[Dice]:
+        """Every multiset that may be out for the next throw (mirrors Game._keep_problem).
+
+        After a flip the other six goes back into the cup: free sixes cannot be laid out.
+        """
         rules = self.rules
         allowed = {1, 6} if rules.boerdeschock else {1}
-        new_ok = [v for v in free if not rules.keep_only_ones or v in allowed]
+        new_ok = [
+            v for v in free
+            if (not rules.keep_only_ones or v in allowed) and not (flipped and v == 6)
+        ]
         laid_choices = _sub_multisets(laid) if rules.take_back else [laid]
         found: dict[Dice, None] = {}
         for old in laid_choices:
@@ -397,7 +406,7 @@ class _Solver:
             if self.can_flip(state, throws, limit, flipped):
                 candidates.append(
                     self.value(self.model.flip_to[state], throws, limit + self.bonus, True))
-            for kept in self.model.keeps[state]:
+            for kept in self.model.keeps[flipped][state]:
                 candidates.append(self.expected(kept, throws + 1, limit))
             if len(candidates) > 1:
                 best = tuple(map(max, *candidates))
@@ -479,7 +488,7 @@ def _actions(solver: _Solver, state: int, throws: int, limit: int, flipped: bool
             actions.append(ActionOdds(
                 ActionKind.FLIP, follow[0].p, laid_out=new_laid, free=new_free, then=follow[0]
             ))
-        for kept in model.keeps[state]:
+        for kept in model.keeps[flipped][state]:
             keep = model.kept[kept]
             actions.append(ActionOdds(
                 ActionKind.THROW, solver.expected(kept, throws + 1, limit)[0], keep,
@@ -529,7 +538,7 @@ def _best_choice(solver: _Solver, state: int, throws: int, limit: int, flipped: 
         value = solver.value(model.flip_to[state], throws, limit + solver.bonus, True)[0]
         if -_bucket(value) < best_key:
             best, best_key = Choice(ActionKind.FLIP), -_bucket(value)
-    for kept in model.keeps[state]:
+    for kept in model.keeps[flipped][state]:
         value = solver.expected(kept, throws + 1, limit)[0]
         if -_bucket(value) < best_key:
             best, best_key = Choice(ActionKind.THROW, model.kept[kept]), -_bucket(value)
@@ -674,7 +683,7 @@ def turn_distribution(
                 pending.append(((target, turn_limit + bonus, True), p))
             else:
                 kept = model.kept_index.get(choice.keep, -1)
-                if kept not in model.keeps[state]:
+                if kept not in model.keeps[flipped][state]:
                     raise IllegalActionError(
                         f"cannot keep {list(choice.keep)} with laid out {laid}, thrown {free}"
                     )
@@ -690,7 +699,7 @@ def legal_keeps(position: Position, rules: Rules) -> list[Dice]:
     """The multisets that may be out for the next throw from ``position``."""
     if position.throws == 0:
         return [()]
-    return _model(rules).legal_keeps(position.laid_out, position.thrown)
+    return _model(rules).legal_keeps(position.laid_out, position.thrown, position.flipped)
 
 
 def flip_result(position: Position, rules: Rules) -> tuple[Dice, Dice] | None:
