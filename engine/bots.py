@@ -148,7 +148,8 @@ class StrategyBot:
         if not game.can_roll():
             return Move(MoveKind.STAND)
         position = Position.from_turn(turn)
-        choice = self.strategy.choose(position, self.strategy.situation(view, game.rules), game.rules)
+        situation = self.strategy.situation(view, game.rules)
+        choice = self.strategy.choose(position, situation, game.rules)
         if choice.kind is ActionKind.STAND:
             return Move(MoveKind.STAND)
         if choice.kind is ActionKind.FLIP:

@@ -315,11 +315,11 @@ class _Model:
 
     def _link(self, index: int) -> None:
         laid, free = self.states[index]
-        for flipped in (False, True):
-            keeps = self.legal_keeps(laid, free, flipped)
-            self.keeps[flipped].append(tuple(self.kept_index[k] for k in keeps))
-        flipped = self.flip_result(laid, free)
-        self.flip_to.append(-1 if flipped is None else self.state(*flipped))
+        for after_flip in (False, True):
+            keeps = self.legal_keeps(laid, free, after_flip)
+            self.keeps[after_flip].append(tuple(self.kept_index[k] for k in keeps))
+        turned = self.flip_result(laid, free)
+        self.flip_to.append(-1 if turned is None else self.state(*turned))
 
     def legal_keeps(self, laid: Dice, free: Dice, flipped: bool = False) -> list[Dice]:
         """Every multiset that may be out for the next throw (mirrors Game._keep_problem).
@@ -474,7 +474,9 @@ def action_odds(
     return _actions(solver, state, throws, limit, position.flipped)
 
 
-def _actions(solver: _Solver, state: int, throws: int, limit: int, flipped: bool) -> list[ActionOdds]:
+def _actions(
+    solver: _Solver, state: int, throws: int, limit: int, flipped: bool
+) -> list[ActionOdds]:
     model = solver.model
     slot = model.stand_slot[state]
     actions = [ActionOdds(

@@ -12,7 +12,9 @@ import firmware.cli as cli
 
 
 @pytest.fixture
-def schocken(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+def schocken(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Callable[..., tuple[int, str, str]]:
     """Call ``schocken ARGS`` via firmware.cli.main; returns (exit status, stdout, stderr).
 
     Only subcommands whose modules exist are registered, so these tests do not depend on

@@ -52,7 +52,8 @@ def test_bots_play_only_legal_moves_under_every_preset(preset: str) -> None:
     for seed in range(4):
         rng = random.Random(seed)
         names = ("A", "B", "C")
-        bots = {"A": make_bot("threshold"), "B": make_bot("odds"), "C": make_bot(["odds", "threshold"][seed % 2])}
+        third = ["odds", "threshold"][seed % 2]
+        bots = {"A": make_bot("threshold"), "B": make_bot("odds"), "C": make_bot(third)}
         game = play_game(GameSetup(names, rules), bots, rng)  # the Game raises on any illegal move
         assert game.is_over and game.loser in names
 
@@ -79,7 +80,8 @@ def test_odds_bot_as_last_player_stands_once_it_cannot_be_lowest() -> None:
     move = make_bot("odds").decide(game, view_of(game, shown), random.Random(0))
     assert move.kind is MoveKind.STAND
     # The threshold bot does not look: it throws on.
-    assert make_bot("threshold").decide(game, view_of(game, shown), random.Random(0)).kind is MoveKind.ROLL
+    move = make_bot("threshold").decide(game, view_of(game, shown), random.Random(0))
+    assert move.kind is MoveKind.ROLL
 
 
 # -- the fast path against the real Game ----------------------------------------------------------
@@ -192,7 +194,7 @@ class _StandingBot:
         return Move(MoveKind.STAND)
 
 
-# -- settlement --------------------------------------------------------------------------------------
+# -- settlement ----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("preset", preset_names())
@@ -264,7 +266,7 @@ def test_simulator_matches_bots_driving_the_real_game() -> None:
             {"A": make_bot("odds"), "B": make_bot("threshold"), "C": make_bot("threshold")}, rng,
         )
         slow_losses["ABC".index(game.loser)] += 1
-    sim = Simulator(rules, [make_strategy("odds"), make_strategy("threshold"), make_strategy("threshold")])
+    sim = Simulator(rules, [make_strategy(name) for name in ("odds", "threshold", "threshold")])
     fast_losses = [0, 0, 0]
     for _ in range(games * 4):
         fast_losses[sim.play_game(rng).loser] += 1
