@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "odds": ("firmware.cli.odds", "exact odds of every action, or the table of kinds"),
     "simulate": ("firmware.cli.simulate", "play many games between computer players, headless"),
     "run": ("firmware.cli.run", "run the device on a Raspberry Pi (--check: self-test)"),
+    "sim": ("sim.cli", "play on a laptop: in a window, in the terminal or from a script"),
 }
 
 
