@@ -17,12 +17,12 @@ from typing import Any
 
 from engine.odds import (
     ActionKind,
-    build_tables,
-    clear_caches,
     ActionOdds,
     Position,
     Target,
     action_odds,
+    build_tables,
+    clear_caches,
     reach_table,
     single_throw,
     sorted_dice,
