@@ -27,11 +27,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Deckel im Topf (Regel: {preset})",
         "Deckel in the pot (rules: {preset})",
     ),
+    "setup_bots": ("Computer", "Computer"),
+    "setup_human": ("Mensch", "person"),
+    "key_seat": ("Platz ▼", "seat ▼"),
+    "key_change": ("ändern", "change"),
+    "strategy_threshold": ("Faustregel", "rule of thumb"),
+    "strategy_odds": ("Quoten", "odds"),
     "setup_start": ("Start", "Start"),
     "setup_go": ("Los!", "Go!"),
     "setup_summary": (
         "{players} Spieler, {rules}, {deckel} Deckel",
         "{players} players, {rules}, {deckel} Deckel",
+    ),
+    "setup_summary_bots": (
+        "{players} Spieler ({bots} ⚙), {rules}, {deckel} Deckel",
+        "{players} players ({bots} ⚙), {rules}, {deckel} Deckel",
     ),
     "key_next": ("Weiter", "Next"),
     "key_continue": ("weiter ▶", "next ▶"),
@@ -61,6 +71,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "notice_all_out": ("Alle raus? STAND", "All out? STAND"),
     "notice_only_ones": ("Nur Einsen raus", "Only ones out"),
     "notice_not_allowed": ("Nicht erlaubt", "Not allowed"),
+    # a computer player's turn
+    "bot_thinks": ("überlegt…", "thinking…"),
+    "bot_keeps": ("legt raus", "lays out"),
+    "bot_throws": ("würfelt…", "throwing…"),
+    "bot_flipped": ("dreht 6+6 → 1", "flips 6+6 → 1"),
+    # the hint (long press on FLIP)
+    "hint_title": ("Tipp", "Hint"),
+    "hint_refused_1": ("Keine Tipps", "No hints"),
+    "hint_refused_2": ("im Turnier", "in tournaments"),
+    "hint_stand": ("Stehen lassen", "Stand"),
+    "hint_throw_all": ("Alle werfen", "Throw all dice"),
+    "hint_keep": ("{dice} liegen lassen", "Keep {dice}"),
+    "hint_flip": ("6+6 zur 1 drehen", "Flip 6+6 to a 1"),
+    "hint_and": ("und", "and"),
+    "hint_beat": ("gegen {name}", "to beat {name}"),
+    "hint_reach": ("für Schock o. besser", "for a Schock or better"),
     # reveal and sections
     "reveal_title": ("Aufdecken", "Reveal"),
     "round_n": ("Runde {n}", "Round {n}"),
@@ -123,6 +149,10 @@ class Catalogue:
             raise ValueError(f"language {language!r} is not available: use one of {allowed}")
         self.language = language
         self._index = LANGUAGE_INDEX[language]
+
+    def has(self, key: str) -> bool:
+        """Whether there is a text for ``key``."""
+        return key in MESSAGES
 
     def t(self, key: str, **values: object) -> str:
         """The text for ``key`` with ``{placeholders}`` filled from ``values``."""

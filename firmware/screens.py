@@ -23,6 +23,7 @@ from firmware.views import (
     PickerView,
     RevealView,
     RollOffView,
+    SeatsView,
     SoftKeys,
     Tally,
     TurnView,
@@ -341,6 +342,29 @@ def _picker(view: PickerView, draw: ImageDraw.ImageDraw) -> None:
     _soft_keys(draw, view.keys)
 
 
+@_draw.register
+def _seats(view: SeatsView, draw: ImageDraw.ImageDraw) -> None:
+    _title_bar(draw, view.title, view.step)
+    visible = 4
+    first = min(max(view.selected - 1, 0), max(len(view.rows) - visible, 0))
+    for line, index in enumerate(range(first, min(first + visible, len(view.rows)))):
+        row = view.rows[index]
+        y = 11 + line * 10
+        ink = 1
+        if index == view.selected:
+            draw.rectangle((0, y, WIDTH - 8, y + 9), fill=1)
+            ink = 0
+        role_width = FONT.width(row.role)
+        FONT.draw(draw, (WIDTH - 10 - role_width, y + 1), row.role, fill=ink)
+        name = FONT.fit(row.name, WIDTH - 18 - role_width)
+        FONT.draw(draw, (3, y + 1), name, fill=ink)
+    if first > 0:
+        FONT.draw(draw, (WIDTH - 5, 11), "▲")
+    if first + visible < len(view.rows):
+        FONT.draw(draw, (WIDTH - 5, 44), "▼")
+    _soft_keys(draw, view.keys)
+
+
 #: Renderers by view type, for tools that list the screens.
 SCREENS: dict[type, Callable[..., None]] = {
     TurnView: _turn,
@@ -350,4 +374,5 @@ SCREENS: dict[type, Callable[..., None]] = {
     BannerView: _banner,
     MenuView: _menu,
     PickerView: _picker,
+    SeatsView: _seats,
 }

@@ -19,6 +19,8 @@ from firmware.views import (
     PickerView,
     RevealView,
     RollOffView,
+    SeatRow,
+    SeatsView,
     TurnView,
 )
 from hal.ports import Button
@@ -280,6 +282,14 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
     assert isinstance(app.view, PickerView)
     assert app.view.detail == "Anna Ben Carla Spieler1 Spieler2"
     app.handle(inputs.press(K3))
+    view = app.view
+    assert isinstance(view, SeatsView) and view.title == "Computer" and view.step == "2/5"
+    assert view.rows[:2] == (SeatRow("Anna", "Mensch"), SeatRow("Ben", "Mensch"))
+    app.handle(inputs.press(K1))  # to Ben's seat
+    app.handle(inputs.press(K2))  # the computer plays it, with exact odds
+    assert isinstance(app.view, SeatsView) and app.view.selected == 1
+    assert app.view.rows[1] == SeatRow("Ben", "⚙ Quoten")
+    app.handle(inputs.press(K3))
     assert isinstance(app.view, PickerView) and app.view.title == "Regeln"
     app.handle(inputs.press(K2))
     chosen = app.view.value if isinstance(app.view, PickerView) else ""
@@ -291,14 +301,18 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
     app.handle(inputs.press(K3))
     app.handle(inputs.press(K3))
     assert isinstance(app.view, PickerView) and app.view.value == "Los!"
+    assert app.view.detail == f"5 Spieler (1 ⚙), {chosen}, {deckel} Deckel"
     app.handle(inputs.press(K3))
     assert isinstance(app.view, RollOffView) and app.game is not None
     assert app.game.rules.deckel == deckel and app.game.rules.name == chosen
     assert events[0]["players"] == ["Anna", "Ben", "Carla", "Spieler1", "Spieler2"]
+    assert events[0]["bots"] == {"Ben": "odds"}
+    assert app.view.waiting == ("Anna", "⚙Ben", "Carla", "Spieler1", "Spieler2")
     remembered = json.loads((tmp_path / "state" / SETUP_FILE).read_text())
-    assert remembered == {"players": 5, "rules": chosen, "deckel": deckel}
+    assert remembered == {"players": 5, "rules": chosen, "deckel": deckel, "bots": ["", "odds"]}
     again, _ = make_app(clock, SeededDice(1), players=(), storage=storage)
     assert isinstance(again.view, PickerView) and again.view.value == "5"
+    assert again.view.detail == "Anna ⚙Ben Carla Spieler1 Spieler2"
 
 
 def test_a_broken_setup_file_is_ignored(clock: FakeClock, tmp_path: Path) -> None:

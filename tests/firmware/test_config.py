@@ -60,13 +60,21 @@ def test_a_rules_file_next_to_the_config(tmp_path: Path) -> None:
         ("[display]\ncontrast = true", "display.contrast = true: must be a whole number"),
         ("[display]\ndriver = 1306", "display.driver = 1306: must be a string in quotes"),
         ('[display]\ndriver = "ssd1309"', "display.driver = 'ssd1309' is unknown"),
-        ('[game]\nplayers = ["Anna"]', "game.players has 1 names: allowed are 2 to 10"),
+        ('[game]\nplayers = ["Anna"]', "game.players has 1 name: allowed are 2 to 10"),
         ('[game]\nplayers = ["Anna", "Anna"]', "game.players: player names must differ"),
         ('[game]\nplayers = ["Anna B", "Ben"]', "game.players: player name 'Anna B'"),
         ("[game]\nplayers = [1, 2]", "game.players = [1, 2]: must be a list of names in quotes"),
         ('[game]\nlanguage = "fr"', 'game.language = "fr": allowed are "de" (Deutsch), "en"'),
         ('[game]\nrules = "kneipe"', "game.rules: unknown rules 'kneipe': give a preset"),
-        ('[game]\nbots = ["Zoe"]', 'game.bots = "Zoe" is not one of game.players'),
+        (
+            '[game]\nbots = ["", "smart"]',
+            'game.bots[1] = "smart": allowed are "" or "human" (a person), "odds", "threshold"',
+        ),
+        ("[game]\nbots = [1]", 'game.bots[0] = 1: allowed are "" or "human"'),
+        ('[game]\nbots = { Zoe = "odds" }', 'game.bots.Zoe: "Zoe" is not one of game.players'),
+        ('[game]\nbots = { Ben = "genius" }', 'game.bots.Ben = "genius": allowed are'),
+        ('[game]\nbots = "odds"', 'game.bots = "odds": must be a list with one strategy per seat'),
+        ("[game]\nbots = [" + '"odds", ' * 11 + "]", "game.bots has 11 entries: allowed are"),
         ("[link]\nbaudrate = 1234", "link.baudrate = 1234: allowed are 9600"),
         ("[storage]\nstate_dir = 5", "storage.state_dir = 5: must be a string in quotes"),
         ("[game", "config.toml: not valid TOML"),
@@ -91,3 +99,12 @@ def test_a_missing_or_unreadable_file(tmp_path: Path) -> None:
     (tmp_path / "bad.toml").write_text("[pins]\nkeep1 = 2\n")
     with pytest.raises(ConfigError, match=r"^.*bad\.toml: pins\.keep1 = 2"):
         load_config(str(tmp_path / "bad.toml"))
+
+
+def test_bots_by_seat_or_by_name_give_one_strategy_per_seat() -> None:
+    by_seat = config_from_toml('[game]\nbots = ["human", "odds", "threshold", ""]')
+    assert by_seat.game.bots == ("", "odds", "threshold")
+    by_name = config_from_toml('[game]\nbots = { Carla = "threshold", Ben = "odds" }')
+    assert by_name.game.bots == ("", "odds", "threshold")
+    assert config_from_toml('[game]\nbots = { Anna = "human" }').game.bots == ()
+    assert config_from_toml("[game]\nbots = []").game == config_from_toml("").game
