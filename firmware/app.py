@@ -927,7 +927,7 @@ class DeviceApp:
             self._label(stage.player),
             note,
             stage.shown,
-            self.t("hint_hand_over"),
+            self.t("bot_hand_over" if self._is_bot(stage.player) else "hint_hand_over"),
             self._board(stage.player),
         )
 

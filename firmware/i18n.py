@@ -72,6 +72,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "notice_only_ones": ("Nur Einsen raus", "Only ones out"),
     "notice_not_allowed": ("Nicht erlaubt", "Not allowed"),
     # a computer player's turn
+    "bot_hand_over": ("spielt gleich…", "plays in a moment…"),
     "bot_thinks": ("überlegt…", "thinking…"),
     "bot_keeps": ("legt raus", "lays out"),
     "bot_throws": ("würfelt…", "throwing…"),

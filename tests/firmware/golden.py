@@ -27,6 +27,8 @@ from firmware.views import (
     RevealView,
     RollOffRow,
     RollOffView,
+    SeatRow,
+    SeatsView,
     Tally,
     TurnView,
     View,
@@ -36,22 +38,36 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 
 _TEN = ("Anna", "Ben", "Carla", "Dirk", "Eva", "Fritz", "Gabi", "Hans", "Ines", "Jörg")
 THREE = (Tally("Anna", 3, current=True), Tally("Ben", 0), Tally("Carla", 5))
+WITH_BOTS = (Tally("Anna", 3), Tally("⚙Ben", 0, current=True), Tally("⚙Carla", 5))
 TEN = tuple(
     Tally(name, (index * 3) % 7, current=index == 2, out=index == 5)
     for index, name in enumerate(_TEN)
 )
 
 SCENES: dict[str, View] = {
-    "setup_players": PickerView("Spieler", "1/4", "3", "Anna Ben Carla", ("-", "+", "Weiter")),
+    "setup_players": PickerView("Spieler", "1/5", "3", "Anna ⚙Ben Carla", ("-", "+", "Weiter")),
+    "setup_bots": SeatsView(
+        "Computer",
+        "2/5",
+        (
+            SeatRow("Anna", "Mensch"),
+            SeatRow("Ben", "⚙ Quoten"),
+            SeatRow("Carla", "⚙ Faustregel"),
+            SeatRow("Dirk", "Mensch"),
+            SeatRow("Eva", "Mensch"),
+        ),
+        2,
+        ("Platz ▼", "ändern", "Weiter"),
+    ),
     "setup_rules": PickerView(
         "Regeln",
-        "2/4",
+        "3/5",
         "standard",
         "Die verbreiteten Regeln: 13 Deckel, Schock 2 über dem General",
         ("-", "+", "Weiter"),
     ),
     "setup_start": PickerView(
-        "Start", "4/4", "Los!", "3 Spieler, standard, 13 Deckel", ("", "", "OK")
+        "Start", "5/5", "Los!", "3 Spieler (1 ⚙), standard, 13 Deckel", ("", "", "OK")
     ),
     "roll_off_waiting": RollOffView(
         "Auswürfeln", (), ("Anna", "Ben", "Carla"), "Schütteln zum Auswürfeln"
@@ -124,6 +140,23 @@ SCENES: dict[str, View] = {
         "Topf 4",
         TEN,
     ),
+    "turn_bot_keeps": TurnView(
+        "⚙Ben",
+        "Wurf 1/3",
+        (DieFace(1, out=True), DieFace(6, out=True), DieFace(None)),
+        "legt raus",
+        "Topf 9",
+        WITH_BOTS,
+    ),
+    "hand_over_to_bot": HandOverView(
+        "Becher an",
+        "max. 2 Wurf",
+        "⚙Carla",
+        "⚙Ben:",
+        (DieFace(1, out=True), DieFace(None), DieFace(None)),
+        "spielt gleich…",
+        WITH_BOTS,
+    ),
     "turn_english": TurnView(
         "Anna", "Throw 3/3", (DieFace(1), DieFace(1), DieFace(1)), "Schock aus", "next ▶", THREE
     ),
@@ -171,6 +204,10 @@ SCENES: dict[str, View] = {
         ("▲", "▼", "OK"),
     ),
     "refusal": BannerView("Regeln", "", ("Regeln nur", "zwischen Spielen"), ("", "", "OK")),
+    "hint": BannerView(
+        "Tipp", "53,7 %", ("6 und 1 liegen lassen", "gegen Hausnummer 642"), ("", "", "OK")
+    ),
+    "hint_refused": BannerView("Tipp", "", ("Keine Tipps", "im Turnier"), ("", "", "OK")),
     "brightness": PickerView("Helligkeit", "4/5", "4", "Stufe 4 von 5", ("◀", "▶", "OK")),
     "goodbye": BannerView("Schockbesteck", "Tschüss!", ("wird ausgeschaltet",)),
 }
