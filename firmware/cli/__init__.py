@@ -44,25 +44,44 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}{hint}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv``, only the subcommand it names is imported (start-up time)."""
     parser = ArgumentParser(
         prog="schocken",
         description="Schockbesteck: the pub dice game Schocken on a Raspberry Pi and a laptop.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    chosen = _named_subcommand(argv)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
+        if argv is not None and name != chosen:
+            sub.add_parser(name, help=help_text)  # listed in --help, never imported
+            continue
         module = importlib.import_module(module_name)
-        sub_parser = sub.add_parser(name, help=help_text, description=module.__doc__)
+        sub_parser = sub.add_parser(
+            name,
+            help=help_text,
+            description=module.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(sub_parser)
         sub_parser.set_defaults(_module=module)
     return parser
 
 
+def _named_subcommand(argv: Sequence[str] | None) -> str | None:
+    """The subcommand ``argv`` asks for: its first word that is not an option."""
+    for word in argv or ():
+        if not word.startswith("-"):
+            return word if word in SUBCOMMANDS else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `schocken` console script."""
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as stop:  # --help (0) or a usage error (2, already reported)
         return stop.code if isinstance(stop.code, int) else 2
     try:

@@ -13,6 +13,7 @@ import argparse
 import json
 import time
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from engine.odds import (
@@ -141,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _percent(p: float) -> str:
+def _percent(p: float | Fraction) -> str:
     return f"{100 * float(p):.2f} %"
 
 
