@@ -17,7 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.game import Game
-from engine.odds import ActionKind, ActionOdds, Position, Target, action_odds, ties_by_throws
+from engine.odds import (
+    ActionKind,
+    ActionOdds,
+    Number,
+    Position,
+    Target,
+    action_odds,
+    ties_by_throws,
+)
 from engine.settle import TurnResult
 from engine.throws import Evaluation, Kind, rank_table
 from firmware.i18n import Catalogue
@@ -74,7 +82,7 @@ def _weakest_schock(game: Game) -> int:
     return min(e.strength for e in table.ranking if e.kind in (Kind.SCHOCK, Kind.SCHOCK_AUS))
 
 
-def percent(p: float, catalogue: Catalogue) -> str:
+def percent(p: Number, catalogue: Catalogue) -> str:
     """A chance as shown: whole percent from 10 % up, one decimal below (German: a comma)."""
     value = 100 * float(p)
     text = f"{value:.0f}" if value >= 9.95 or value == 0 else f"{value:.1f}"
