@@ -31,6 +31,7 @@ from hal.oled import OledSettings
 
 __all__ = [
     "DEVICE_CONFIG_PATH",
+    "HUMAN_WORDS",
     "LANGUAGES",
     "ConfigError",
     "DeviceConfig",

@@ -57,6 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     game.add_argument("--names", metavar="A,B,C", help="player names in seat order")
     game.add_argument("--rules", metavar="NAME|FILE", help="a rules preset or a rules TOML file")
     game.add_argument("--seed", metavar="S", help="seed the dice: the same seed, the same game")
+    game.add_argument(
+        "--bots",
+        metavar="STRATEGY,...",
+        help="computer players, one entry per seat: odds, threshold, or empty (or human) for a "
+        "person, e.g. --players 3 --bots ,odds,threshold",
+    )
     game.add_argument("--lang", choices=("de", "en"), help="screen language (default: de)")
     parser.add_argument("--config", metavar="PATH", help="a device config.toml (default: built-in)")
     output = parser.add_argument_group("output")
@@ -112,7 +118,8 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
         config = dataclasses.replace(
             config, game=dataclasses.replace(config.game, language=args.lang)
         )
-    if args.players is None and args.names is None and args.rules is None and args.seed is None:
+    chosen = (args.players, args.names, args.rules, args.seed, args.bots)
+    if all(option is None for option in chosen):
         return config, None
     if args.players is not None and not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise UsageError(
@@ -127,11 +134,37 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
             )
     else:
         count = args.players if args.players is not None else len(config.game.players)
+        if args.players is None and args.bots is not None:
+            count = len(args.bots.split(","))
         pool = list(config.game.players)
         pool += [name for name in DEFAULT_NAMES if name not in pool]
         names = tuple(pool[:count])
     rules = load_rules(args.rules) if args.rules is not None else config.game.rule_set
+    if args.bots is not None:
+        bots = _bots(args.bots, len(names))
+        config = dataclasses.replace(config, game=dataclasses.replace(config.game, bots=bots))
     return config, GameSetup(names, rules)
+
+
+def _bots(text: str, seats: int) -> tuple[str, ...]:
+    """``--bots``: one strategy per seat, "" for a person."""
+    from engine.bots import strategy_names
+    from firmware.config import HUMAN_WORDS
+
+    entries = [entry.strip() for entry in text.split(",")]
+    allowed = ", ".join(strategy_names())
+    if len(entries) != seats:
+        raise UsageError(
+            f"--bots {text}: {len(entries)} entries for {seats} players: give one per seat "
+            f"({allowed}, or empty for a person)"
+        )
+    for entry in entries:
+        if entry not in HUMAN_WORDS and entry not in strategy_names():
+            raise UsageError(
+                f"--bots {text}: unknown strategy {entry!r}: use {allowed}, or empty (or human) "
+                "for a person"
+            )
+    return tuple("" if entry in HUMAN_WORDS else entry for entry in entries)
 
 
 class _EventSink:
@@ -342,7 +375,7 @@ def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) ->
             ("--gpio-mock", args.gpio_mock or None),
             ("--link", args.link),
             ("--events", args.events),
-            ("--players/--names/--rules/--seed", setup),
+            ("--players/--names/--rules/--seed/--bots", setup),
         )
         if given is not None
     ]

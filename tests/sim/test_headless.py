@@ -97,6 +97,8 @@ def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> 
         ),
         (["--script", "missing.txt"], "missing.txt"),
         (["--script", "x", "--terminal"], "--script plays headless: --terminal cannot be used"),
+        (["--players", "3", "--bots", ",odds"], "--bots ,odds: 2 entries for 3 players"),
+        (["--bots", "human,genius"], "unknown strategy 'genius': use odds, threshold"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(
@@ -140,3 +142,17 @@ def test_without_display_or_terminal_it_says_what_to_do(
         "schocken sim: error: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), "
         "and no terminal to play in: use --script FILE to play headless\n"
     )
+
+
+def test_a_person_against_a_bot_plays_to_game_over_on_a_simple_script(tmp_path: Path) -> None:
+    """The person throws once and stands; every press while the bot plays only hurries it."""
+    script = tmp_path / "versus.txt"
+    script.write_text("shake\nstand\nwait 2\n" * 400, encoding="utf-8")
+    events_file = tmp_path / "events.jsonl"
+    argv = ["--bots", ",odds", "--seed", "7", "--script", str(script), "--events", str(events_file)]
+    assert schocken(*argv) == 0
+    events = [json.loads(line) for line in events_file.read_text(encoding="utf-8").splitlines()]
+    assert events[0]["players"] == ["Anna", "Ben"] and events[0]["bots"] == {"Ben": "odds"}
+    assert events[-1]["event"] == "game_over"
+    stood = {event["player"] for event in events if event["event"] in ("stand", "turn_over")}
+    assert stood == {"Anna", "Ben"}
