@@ -54,7 +54,7 @@ SCENES: dict[str, View] = {
         "Start", "4/4", "Los!", "3 Spieler, standard, 13 Deckel", ("", "", "OK")
     ),
     "roll_off_waiting": RollOffView(
-        "Auswürfeln", (), ("Anna", "Ben", "Carla"), "Schütteln zum Auswürfeln"
+        "Auswürfeln", (), ("Anna", "Ben", "Carla"), "Becher schütteln"
     ),
     "roll_off_decided": RollOffView(
         "Auswürfeln",

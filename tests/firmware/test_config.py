@@ -60,7 +60,7 @@ def test_a_rules_file_next_to_the_config(tmp_path: Path) -> None:
         ("[display]\ncontrast = true", "display.contrast = true: must be a whole number"),
         ("[display]\ndriver = 1306", "display.driver = 1306: must be a string in quotes"),
         ('[display]\ndriver = "ssd1309"', "display.driver = 'ssd1309' is unknown"),
-        ('[game]\nplayers = ["Anna"]', "game.players has 1 names: allowed are 2 to 10"),
+        ('[game]\nplayers = ["Anna"]', "game.players has 1 name: allowed are 2 to 10"),
         ('[game]\nplayers = ["Anna", "Anna"]', "game.players: player names must differ"),
         ('[game]\nplayers = ["Anna B", "Ben"]', "game.players: player name 'Anna B'"),
         ("[game]\nplayers = [1, 2]", "game.players = [1, 2]: must be a list of names in quotes"),
