@@ -23,7 +23,7 @@ from typing import Any
 
 from PIL import Image
 
-__all__ = ["ADDRESSING", "PartialRedraw", "pack_pages"]
+__all__ = ["ADDRESSING", "PartialRedraw", "changed_spans", "pack_pages", "plan_windows"]
 
 #: The addressing each driver uses for a partial write.
 ADDRESSING = {"ssd1306": "horizontal", "sh1106": "page"}
@@ -33,8 +33,14 @@ _SET_PAGE, _LOW_COLUMN, _HIGH_COLUMN = 0xB0, 0x00, 0x10  # SH1106: page, column 
 #: luma's sh1106 puts our 128 columns at 2-129 of the controller's 132 (its page_address_offset).
 SH1106_COLUMN_OFFSET = 0x02
 
-#: A changed page: (page, first changed column, last changed column).
+#: A changed run of columns in one page: (page, first column, last column).
 _Span = tuple[int, int, int]
+#: An SSD1306 window: (top page, bottom page, first column, last column).
+_Window = tuple[int, int, int, int]
+#: The command bytes that open an SSD1306 window (COLUMNADDR a b PAGEADDR c d).
+_WINDOW_COST = 6
+#: The command bytes that address a column of an SH1106 page.
+_PAGE_COST = 3
 
 
 def pack_pages(image: Image.Image) -> list[bytes]:
@@ -53,15 +59,64 @@ def pack_pages(image: Image.Image) -> list[bytes]:
     return [packed[pages - 1 - page :: pages] for page in range(pages)]
 
 
-def _changed_spans(old: list[bytes], new: list[bytes]) -> list[_Span]:
+def changed_spans(old: list[bytes], new: list[bytes], gap: int) -> list[_Span]:
+    """The runs of changed bytes, page by page; runs less than ``gap`` bytes apart are joined
+    (resending a few unchanged bytes is cheaper than addressing the next run)."""
     spans = []
     for page, (before, after) in enumerate(zip(old, new, strict=True)):
         if before == after:
             continue
-        first = next(x for x in range(len(after)) if before[x] != after[x])
-        last = next(x for x in range(len(after) - 1, -1, -1) if before[x] != after[x])
-        spans.append((page, first, last))
+        run: list[int] | None = None
+        for column in range(len(after)):
+            if before[column] == after[column]:
+                continue
+            if run is not None and column - run[1] - 1 < gap:
+                run[1] = column
+                continue
+            if run is not None:
+                spans.append((page, run[0], run[1]))
+            run = [column, column]
+        if run is not None:
+            spans.append((page, run[0], run[1]))
     return spans
+
+
+def _cost(window: _Window) -> int:
+    top, bottom, left, right = window
+    return _WINDOW_COST + (bottom - top + 1) * (right - left + 1)
+
+
+def plan_windows(spans: list[_Span]) -> list[_Window]:
+    """SSD1306 windows covering ``spans`` with few bytes: the bounding box, or rectangles.
+
+    Rectangles grow downwards: a run joins the rectangle ending on the page above that it
+    overlaps when the joined rectangle costs no more than the two apart. The cheaper of that
+    and one window around everything is taken.
+    """
+    if not spans:
+        return []
+    box = (
+        spans[0][0],
+        spans[-1][0],
+        min(left for _, left, _ in spans),
+        max(right for _, _, right in spans),
+    )
+    rectangles: list[_Window] = []
+    for page, left, right in spans:
+        best: tuple[int, int] | None = None  # (saving, index)
+        for index, (top, bottom, first, last) in enumerate(rectangles):
+            if bottom != page - 1 or right < first or left > last:
+                continue
+            joined = (top, page, min(left, first), max(right, last))
+            saving = _cost(rectangles[index]) + _cost((page, page, left, right)) - _cost(joined)
+            if saving >= 0 and (best is None or saving > best[0]):
+                best = (saving, index)
+        if best is None:
+            rectangles.append((page, page, left, right))
+        else:
+            top, _, first, last = rectangles[best[1]]
+            rectangles[best[1]] = (top, page, min(left, first), max(right, last))
+    return [box] if _cost(box) <= sum(map(_cost, rectangles)) else rectangles
 
 
 class PartialRedraw:
@@ -94,9 +149,9 @@ class PartialRedraw:
             self._write_full(pages)
             self.full_frames += 1
         elif self.addressing == "horizontal":
-            self._write_windows(pages, _changed_spans(previous, pages))
+            self._write_windows(pages, plan_windows(changed_spans(previous, pages, _WINDOW_COST)))
         else:
-            self._write_page_spans(pages, _changed_spans(previous, pages))
+            self._write_page_spans(pages, changed_spans(previous, pages, _PAGE_COST))
         self._pages = pages
         self.frames += 1
 
@@ -115,26 +170,15 @@ class PartialRedraw:
         self.bytes_sent += len(data)
 
     def _write_full(self, pages: list[bytes]) -> None:
-        everything = [(page, 0, len(data) - 1) for page, data in enumerate(pages)]
         if self.addressing == "horizontal":
-            self._write_windows(pages, everything)
+            self._write_windows(pages, [(0, len(pages) - 1, 0, len(pages[0]) - 1)])
         else:
-            self._write_page_spans(pages, everything)
+            self._write_page_spans(
+                pages, [(page, 0, len(data) - 1) for page, data in enumerate(pages)]
+            )
 
-    def _write_windows(self, pages: list[bytes], spans: list[_Span]) -> None:
-        """SSD1306: the cheaper of one bounding window or a window per changed page."""
-        if not spans:
-            return
-        top, bottom = spans[0][0], spans[-1][0]
-        left = min(first for _, first, _ in spans)
-        right = max(last for _, _, last in spans)
-        one_window = 6 + (bottom - top + 1) * (right - left + 1)
-        per_page = sum(6 + last - first + 1 for _, first, last in spans)
-        windows = (
-            [(top, bottom, left, right)]
-            if one_window <= per_page
-            else [(page, page, first, last) for page, first, last in spans]
-        )
+    def _write_windows(self, pages: list[bytes], windows: list[_Window]) -> None:
+        """SSD1306: per window, its address range, then its bytes page by page."""
         for top, bottom, left, right in windows:
             self._command(_COLUMNADDR, left, right, _PAGEADDR, top, bottom)
             self._data(b"".join(pages[page][left : right + 1] for page in range(top, bottom + 1)))
