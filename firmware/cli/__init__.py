@@ -12,7 +12,7 @@ import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import NoReturn
 
 #: subcommand name -> (module, one-line help)
@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "judge": ("firmware.cli.judge", "settle a round given as JSON on stdin"),
     "run": ("firmware.cli.run", "run the device on a Raspberry Pi (--check: self-test)"),
     "sim": ("sim.cli", "play on a laptop: in a window, in the terminal or from a script"),
+    "bench": ("firmware.cli.bench", "measure speed, memory and I2C traffic of this build"),
 }
 
 
@@ -42,13 +43,19 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}{hint}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line; ``load`` names the subcommands whose modules are imported (None:
+    all). The others are listed with their help line only, so that running one subcommand does
+    not import every other one and the libraries it needs."""
     parser = ArgumentParser(
         prog="schocken",
         description="Schockbesteck: the pub dice game Schocken on a Raspberry Pi and a laptop.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
+        if load is not None and name not in load:
+            sub.add_parser(name, help=help_text)
+            continue
         module = importlib.import_module(module_name)
         sub_parser = sub.add_parser(name, help=help_text, description=module.__doc__)
         module.add_arguments(sub_parser)
@@ -58,9 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `schocken` console script."""
-    parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    command = next((word for word in arguments if not word.startswith("-")), None)
+    parser = build_parser(load=[command] if command is not None else [])
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
     except SystemExit as stop:  # --help (0) or a usage error (2, already reported)
         return stop.code if isinstance(stop.code, int) else 2
     try:
