@@ -20,6 +20,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "rank": ("firmware.cli.rank", "name, kind, Deckel and strength of a throw"),
     "rules": ("firmware.cli.rules", "list and show the house-rule presets"),
     "judge": ("firmware.cli.judge", "settle a round given as JSON on stdin"),
+    "odds": ("firmware.cli.odds", "exact odds of every action, or the table of kinds"),
+    "simulate": ("firmware.cli.simulate", "play many games between computer players, headless"),
     "run": ("firmware.cli.run", "run the device on a Raspberry Pi (--check: self-test)"),
     "sim": ("sim.cli", "play on a laptop: in a window, in the terminal or from a script"),
     "bench": ("firmware.cli.bench", "measure speed, memory and I2C traffic of this build"),
