@@ -219,7 +219,44 @@ def odds_speed(settings: Settings) -> list[Measurement]:
 
 
 def _odds_figures(odds: Any, simulation: Any, bots: Any, settings: Settings) -> list[float]:
-    raise AttributeError("odds measurements are wired up when the odds engine has landed")
+    """(ms per odds query, ms per table build, simulated rounds per second).
+
+    A query is ``chance_to_beat`` from the start of a turn against a throw not asked about
+    before (a goal's table is memoised, so a repeated query costs next to nothing). A build is
+    ``build_tables`` for a rule set seen for the first time (renamed, so no cache helps).
+    ``simulate`` plays 3 threshold bots after one warm-up game that builds their turn tables.
+    """
+    from engine.rules import load_preset
+    from engine.throws import rank_table
+
+    rules = load_preset("standard")
+    builds = max(1, min(3, settings.odds_queries // 50))
+    started = time.perf_counter()
+    for index in range(builds):
+        odds.build_tables(dataclasses.replace(rules, name=f"bench-{os.getpid()}-{index}"))
+    build_s = (time.perf_counter() - started) / builds
+
+    odds.build_tables(rules)
+    targets = [
+        odds.Target.beat(evaluation, rules, throws=throws)
+        for throws in (1, 2, 3)
+        for evaluation in rank_table(rules).ranking
+    ][: settings.odds_queries]
+    start = odds.Position.start(rules.max_throws)
+    started = time.perf_counter()
+    for target in targets:
+        odds.chance_to_beat(start, target, rules)
+    query_s = (time.perf_counter() - started) / len(targets)
+
+    simulator = simulation.Simulator(rules, [bots.make_strategy("threshold")] * 3)
+    rng = random.Random(settings.seed)
+    simulator.play_game(rng)
+    rounds = 0
+    started = time.perf_counter()
+    for _ in range(settings.simulate_games):
+        rounds += simulator.play_game(rng).rounds
+    rounds_per_s = rounds / (time.perf_counter() - started)
+    return [query_s * 1e3, build_s * 1e3, rounds_per_s]
 
 
 # --- a whole game on the SSD1306 ---------------------------------------------------------------
@@ -457,9 +494,12 @@ def idle_loop(settings: Settings) -> list[Measurement]:
 
 # --- start-up and memory -----------------------------------------------------------------------
 
-#: ``schocken sim`` as the console script runs it, noting when its first frame is shown.
+#: ``schocken sim`` as the console script runs it, noting when its first frame is shown and, at
+#: exit, its peak resident memory. The peak is the kernel's VmHWM of this process image: Linux
+#: carries ``ru_maxrss`` over from the parent across fork and exec, so the parent's size (a
+#: benchmark that played a long game) would show up as the child's.
 _LAUNCH = """
-import sys, time
+import atexit, sys, time
 import sim.recorder
 shown = sim.recorder.FrameRecorder.display
 def first(self, image):
@@ -468,6 +508,16 @@ def first(self, image):
         print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
     return shown(self, image)
 sim.recorder.FrameRecorder.display = first
+def peak():
+    try:
+        with open("/proc/self/status") as status:
+            kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        import resource
+        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        kb = kb // 1024 if sys.platform == "darwin" else kb  # bytes there, KiB on Linux
+    print("PEAK_RSS_KB", kb, file=sys.stderr, flush=True)
+atexit.register(peak)
 from firmware.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -504,21 +554,18 @@ def start_up(settings: Settings) -> list[Measurement]:
 def _start_once(argv: list[str]) -> tuple[float, int]:
     """(seconds to the first frame, peak resident set in KiB) of one process."""
     started = time.monotonic()
-    process = subprocess.Popen(
+    process = subprocess.run(
         [sys.executable, "-c", _LAUNCH, *argv],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        check=False,
     )
-    assert process.stderr is not None
-    err = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    for line in err.splitlines():
-        if line.startswith("FIRST_FRAME "):
-            return float(line.split()[1]) - started, int(usage.ru_maxrss)
-    last = err.strip().splitlines()[-1:] or ["no output"]
-    raise RuntimeError(f"`schocken sim` showed no frame (exit {process.returncode}): {last[0]}")
+    noted = dict(line.split(" ", 1) for line in process.stderr.splitlines() if " " in line)
+    if process.returncode != 0 or "FIRST_FRAME" not in noted or "PEAK_RSS_KB" not in noted:
+        last = process.stderr.strip().splitlines()[-1:] or ["no output"]
+        raise RuntimeError(f"`schocken sim` showed no frame (exit {process.returncode}): {last[0]}")
+    return float(noted["FIRST_FRAME"]) - started, int(noted["PEAK_RSS_KB"])
 
 
 # --- the real display --------------------------------------------------------------------------

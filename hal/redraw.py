@@ -37,10 +37,11 @@ SH1106_COLUMN_OFFSET = 0x02
 _Span = tuple[int, int, int]
 #: An SSD1306 window: (top page, bottom page, first column, last column).
 _Window = tuple[int, int, int, int]
-#: The command bytes that open an SSD1306 window (COLUMNADDR a b PAGEADDR c d).
-_WINDOW_COST = 6
-#: The command bytes that address a column of an SH1106 page.
-_PAGE_COST = 3
+#: What opening one more SSD1306 window costs on the wire: 6 command bytes (COLUMNADDR a b
+#: PAGEADDR c d), and the address and control bytes of its command and its data transaction.
+_WINDOW_COST = 10
+#: The same for an SH1106 page: 3 command bytes (page, column low and high nibble) and 4 more.
+_PAGE_COST = 7
 
 
 def pack_pages(image: Image.Image) -> list[bytes]:
