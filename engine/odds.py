@@ -709,3 +709,11 @@ def flip_result(position: Position, rules: Rules) -> tuple[Dice, Dice] | None:
     if position.flipped or position.throws == 0 or position.throws >= position.limit:
         return None
     return _model(rules).flip_result(position.laid_out, position.thrown)
+
+
+def clear_caches() -> None:
+    """Forget every built table (for benchmarks that time building them)."""
+    _model.cache_clear()
+    _solver.cache_clear()
+    _target_goal.cache_clear()
+    rank_table.cache_clear()

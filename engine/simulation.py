@@ -181,13 +181,13 @@ class Simulator:
         tables = self._tables
         ids = self._ids
         uses_view = [s.uses_view for s in self.strategies]
+        # The throw order from each starter while nobody is out: seat order, starter first.
+        rotations = {seat: seats[i:] + seats[:i] for i, seat in enumerate(seats)}
         starter = opener
         while True:
-            start = seats.index(starter)
-            order = [
-                seats[(start + k) % len(seats)] for k in range(len(seats))
-                if seats[(start + k) % len(seats)] not in out
-            ]
+            order = rotations[starter]
+            if out:
+                order = [seat for seat in order if seat not in out]
             limit = 0
             scores: list[int] = []
             deckel: list[int] = []

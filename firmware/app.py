@@ -292,6 +292,25 @@ class DeviceApp:
             return stage.frame_at
         return None
 
+    @property
+    def next_setup(self) -> GameSetup | None:
+        """Players and rules of the next game, once known (the last game's, or a planned one)."""
+        return self._plan
+
+    def plan_next_game(self, setup: GameSetup) -> None:
+        """Set who plays the next game under which rules (the serial link's ``setup``).
+
+        In the setup menu the game starts at once; after a game it is the next one. Raises
+        RuntimeError while a game is running: its players and rules cannot change.
+        """
+        if self._game_running():
+            raise RuntimeError("a game is running")
+        self._plan = setup
+        if isinstance(self._stage, _Setup):
+            self._overlays = []
+            self._start_game(setup)
+        self._refresh()
+
     def screen(self) -> Image.Image:
         """The current frame: the render of :attr:`view` (cached while the view is unchanged)."""
         if self._image is None or self._image_view != self.view:

@@ -41,6 +41,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="keys drive gpiozero mock pins read by the device's own GPIO backend",
     )
+    mode.add_argument(
+        "--attach",
+        metavar="PORT|URL",
+        help="be a remote panel for a device on a serial port or URL (docs/protocol.md): "
+        "show its screen, send it the buttons and shakes",
+    )
+    parser.add_argument(
+        "--link",
+        metavar="URL",
+        help="offer the serial link, e.g. tcp-listen://127.0.0.1:7777 (docs/protocol.md)",
+    )
     game = parser.add_argument_group("game (any of these skips the setup menu)")
     game.add_argument("--players", type=int, metavar="N", help="number of players, 2-10")
     game.add_argument("--names", metavar="A,B,C", help="player names in seat order")
@@ -64,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
     if args.script is not None and (args.terminal or args.gpio_mock):
         flag = "--terminal" if args.terminal else "--gpio-mock"
         raise UsageError(f"--script plays headless: {flag} cannot be used with it")
+    if args.attach is not None:
+        return _run_attached(args, config, setup)
+    if args.link is not None and args.script is not None:
+        raise UsageError("--link needs the window or the terminal: it cannot be used with --script")
     from firmware.dice import SeededDice, SystemDice
 
     dice = SeededDice(_seed(args.seed)) if args.seed is not None else SystemDice()
@@ -176,6 +191,7 @@ def build_device(
     display: str,
     options: dict[str, dict[str, Any]] | None = None,
     event_sink: Callable[[dict[str, Any]], None] | None = None,
+    link: str = "",
 ) -> Any:
     """The device (:class:`firmware.wiring.Device`) on the simulator's backends, named as above.
 
@@ -184,10 +200,7 @@ def build_device(
     """
     from firmware import wiring
 
-    for name, builder in SIM_INPUTS.items():
-        wiring.register_input(name, builder)
-    for name, builder in SIM_DISPLAYS.items():
-        wiring.register_display(name, builder)
+    _register_backends()
     return wiring.build_device(
         config,
         inputs=(inputs,),
@@ -197,7 +210,18 @@ def build_device(
         setup=setup,
         event_sink=event_sink,
         options=options,
+        link=link,
     )
+
+
+def _register_backends() -> None:
+    """Make the simulator's backends known to the firmware's wiring by name."""
+    from firmware import wiring
+
+    for name, builder in SIM_INPUTS.items():
+        wiring.register_input(name, builder)
+    for name, builder in SIM_DISPLAYS.items():
+        wiring.register_display(name, builder)
 
 
 def _display_choice(
@@ -277,7 +301,6 @@ def _run_script(
 def _run_interactive(
     args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
 ) -> int:
-    import threading
 
     from hal.clock import MonotonicClock
 
@@ -296,7 +319,65 @@ def _run_interactive(
         display=display,
         options=options,
         event_sink=sink,
+        link=args.link or "",
     )
+    if device.remote is not None:
+        _say_where_the_link_is(device.remote.link, args.link)
+    return _play(device, screen, display, options, config)
+
+
+def _say_where_the_link_is(link: Any, url: str) -> None:
+    """One line on stderr: where a host attaches (the real port when port 0 was asked for)."""
+    address = getattr(link, "address", None)
+    where = f"tcp-listen://{address[0]}:{address[1]}" if address else url
+    print(f"schocken sim: the link is on {where}", file=sys.stderr)
+
+
+def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) -> int:
+    """Be a remote panel for the device at ``--attach``: its screen, our buttons."""
+    conflicts = [
+        flag
+        for flag, given in (
+            ("--script", args.script),
+            ("--gpio-mock", args.gpio_mock or None),
+            ("--link", args.link),
+            ("--events", args.events),
+            ("--players/--names/--rules/--seed", setup),
+        )
+        if given is not None
+    ]
+    if conflicts:
+        raise UsageError(
+            f"--attach drives a device elsewhere: {conflicts[0]} cannot be used with it "
+            "(set up the device's game with its menu or the link's setup command)"
+        )
+    from firmware import wiring
+    from hal.clock import MonotonicClock
+    from sim.attach import attach_panel
+
+    link = wiring.load_builder("link", "serial")(config, args.attach)  # a bad URL fails here
+    try:
+        clock = MonotonicClock()
+        screen = "terminal" if args.terminal else _choose_screen()
+        display, options = _display_choice(args, screen)
+        if display == "recorder":
+            options["recorder"]["inner"] = load_display(screen, config, clock)
+        _register_backends()
+    except BaseException:
+        link.close()
+        raise
+    panel = attach_panel(
+        config, link, url=args.attach, clock=clock, inputs="keys", display=display, options=options
+    )
+    return _play(panel, screen, display, options, config)
+
+
+def _play(
+    device: Any, screen: str, display: str, options: dict[str, Any], config: DeviceConfig
+) -> int:
+    """Run ``device``'s main loop in a thread and the front end on this one, until quit."""
+    import threading
+
     hands = device.inputs[0]
     shown = options["recorder"]["inner"] if display == "recorder" else device.display
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,8 @@ from engine.odds import (
     Position,
     Target,
     action_odds,
+    build_tables,
+    clear_caches,
     reach_table,
     single_throw,
     sorted_dice,
@@ -46,6 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="equal strength counts as a win (default: it loses)")
     parser.add_argument("--table", action="store_true",
                         help="the table of kinds for one throw and for 1, 2 and 3 throws")
+    parser.add_argument("--benchmark", action="store_true",
+                        help="time building the tables and answering position queries")
     parser.add_argument("--rules", default="standard", metavar="NAME|FILE",
                         help="a rules preset or a rules TOML file (default: standard)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -74,6 +79,8 @@ def _dice(values: Sequence[str] | None, option: str) -> tuple[int, ...]:
 
 def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
+    if args.benchmark:
+        return _benchmark(rules, args.json)
     if args.table:
         if args.beat or args.thrown or args.laid_out or args.throw or args.limit:
             raise CliError("--table takes only --rules and --json")
@@ -181,4 +188,40 @@ def _print_table(rules: Rules, as_json: bool) -> int:
     print("At least this, playing for it, within 1, 2 and 3 throws:")
     for r in rows:
         print(f"  {r.level.name:<12} " + "  ".join(f"{_percent(p):>8}" for p in r.chances))
+    return 0
+
+
+def _benchmark(rules: Rules, as_json: bool) -> int:
+    """Time the table build (from cold caches) and position queries; best of several runs."""
+    builds = []
+    for _ in range(5):
+        clear_caches()
+        started = time.perf_counter()
+        build_tables(rules)
+        builds.append(time.perf_counter() - started)
+    table = rank_table(rules)
+    targets = [Target.beat(e, rules, throws=2) for e in table.ranking[::4]]
+    position = Position((), (6, 3, 1), 1, rules.max_throws)
+    first_queries = []
+    for target in targets:
+        started = time.perf_counter()
+        action_odds(position, target, rules)
+        first_queries.append(time.perf_counter() - started)
+    repeats = 2000
+    started = time.perf_counter()
+    for index in range(repeats):
+        action_odds(position, targets[index % len(targets)], rules)
+    cached = (time.perf_counter() - started) / repeats
+    report = {
+        "rules": rules.name,
+        "build_tables_ms": 1000 * min(builds),
+        "first_query_new_target_ms": 1000 * sum(first_queries) / len(first_queries),
+        "query_ms": 1000 * cached,
+    }
+    if as_json:
+        print(json.dumps(report))
+        return 0
+    print(f"rules {rules.name}: all tables built in {report['build_tables_ms']:.1f} ms (best of 5)")
+    print(f"  first query for a new target: {report['first_query_new_target_ms']:.2f} ms average")
+    print(f"  position query once built: {report['query_ms']:.3f} ms average")
     return 0

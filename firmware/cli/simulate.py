@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     losses = [0] * players
     rounds = throws = blattschuss = 0
     progress = Progress(games, sys.stderr)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for done in range(1, games + 1):
         record = simulator.play_game(rng)
         losses[record.loser] += 1
@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         if done % 64 == 0 or done == games:
             progress.update(done)
     seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - cpu_started
     progress.close()
     report: dict[str, Any] = {
         "games": games,
@@ -126,6 +127,9 @@ def run(args: argparse.Namespace) -> int:
         "blattschuss": blattschuss,
         "seconds": seconds,
         "rounds_per_s": rounds / seconds if seconds > 0 else float("inf"),
+        # CPU time of this process: the rate on one core even when other work shares the machine.
+        "cpu_seconds": cpu_seconds,
+        "rounds_per_cpu_s": rounds / cpu_seconds if cpu_seconds > 0 else float("inf"),
         "loss_share": [
             {"seat": seat, "bot": names[seat], "losses": losses[seat],
              "share": losses[seat] / games, "ci95": list(wilson(losses[seat], games))}
@@ -144,5 +148,6 @@ def run(args: argparse.Namespace) -> int:
         )
     print(f"  {report['rounds_per_game']:.2f} rounds and {report['throws_per_game']:.2f} throws "
           f"per game; {blattschuss} Blattschuss")
-    print(f"  {rounds} rounds in {seconds:.2f} s: {report['rounds_per_s']:,.0f} rounds per second")
+    print(f"  {rounds} rounds in {seconds:.2f} s: {report['rounds_per_s']:,.0f} rounds per second "
+          f"({report['rounds_per_cpu_s']:,.0f} per CPU second)")
     return 0
