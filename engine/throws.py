@@ -3,7 +3,7 @@
 A throw's identity is its dice *and* whether it is a Hand-Wurf (all dice fell in one throw) or
 built up ("zusammengewürfelt"), since house rules value the two differently. Strength is an
 integer that orders any two throws under the active rules: higher beats lower, equal strength
-leaves the decision to the tie rules (:mod:`engine.round`).
+leaves the decision to the tie rules (:func:`engine.settle.rank_key`).
 
 Every evaluation is precomputed once per rule set into a dict keyed by the dice *as thrown*
 (any order) and the hand flag, so evaluating a throw is one dict lookup.

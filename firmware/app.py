@@ -583,7 +583,7 @@ class DeviceApp:
             if game.can_stand():
                 self._end_turn_by(game.stand, turn, tuple(turn.laid_out))
             else:
-                stage.notice = "notice_shake_first"
+                stage.notice = "notice_throw_after_flip" if turn.flipped else "notice_shake_first"
 
     def _toggle(self, stage: _Turn, index: int) -> None:
         game = self._require_game()
@@ -704,6 +704,7 @@ class DeviceApp:
                 stages.append(reveal)
             elif isinstance(event, PenaltyGiven):
                 stages.append(_Banner(partial(self._penalty_banner, event)))
+                self._round_turns = [t for t in self._round_turns if t.player not in event.out]
             elif isinstance(event, HalfOver):
                 half = _HalfOverBanner(event)
                 stages.append(_Banner(partial(self._half_over_view, half)))
@@ -955,12 +956,17 @@ class DeviceApp:
 
         def give(index: int) -> None:
             self._overlays = []
-            resume = self._stage
+            resume, resume_player = self._stage, game.current_player
             events = game.penalty(players[index])
             self._apply(events)
             stages = self._track(events)
-            if not any(isinstance(event, HalfOver) for event in events):
-                stages.append(resume)
+            if not any(isinstance(event, (HalfOver, RoundOver)) for event in events):
+                if game.current_player == resume_player:
+                    stages.append(resume)
+                else:
+                    # The penalty left the player at the cup without Deckel: the next one throws.
+                    assert game.current_player is not None
+                    stages.append(_HandOver(game.current_player))
             self._stage, self._queue = stages[0], stages[1:] + self._queue
 
         self._overlays.append(

@@ -235,7 +235,8 @@ def _game(origin: str, values: dict[str, Any], base_dir: Path | None) -> GameCon
     players = values.get("players", GameConfig().players)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ConfigError(
-            f"{origin}: game.players has {len(players)} names: allowed are "
+            f"{origin}: game.players has {len(players)} "
+            f"name{'' if len(players) == 1 else 's'}: allowed are "
             f"{MIN_PLAYERS} to {MAX_PLAYERS}"
         )
     try:

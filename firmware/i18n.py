@@ -55,6 +55,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status_stand": ("Fertig: STAND", "Done: STAND"),
     "notice_shake_first": ("Erst schütteln", "Shake first"),
     "notice_stand": ("Kein Wurf mehr", "No throws left"),
+    "notice_throw_after_flip": ("Gedreht: nun werfen", "Flipped: throw now"),
     "notice_no_flip": ("Drehen: 2 Sechsen", "Flip: two sixes"),
     "notice_stays_out": ("Liegt fest", "Stays out"),
     "notice_all_out": ("Alle raus? STAND", "All out? STAND"),

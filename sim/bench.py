@@ -62,11 +62,11 @@ def first_frame_s() -> float:
 
 def headless(record: bool) -> tuple[float, float]:
     """(simulated seconds, real seconds) of the golden game played headless."""
-    golden = ROOT / "tests" / "sim" / "golden"
+    scripts = ROOT / "sim" / "scripts"
     with tempfile.TemporaryDirectory() as scratch:
         argv = [
-            "sim", "--players", "3", "--rules", str(golden / "quick.toml"), "--seed", "7",
-            "--script", str(golden / "game.txt"),
+            "sim", "--players", "3", "--rules", str(scripts / "three-deckel.toml"), "--seed", "7",
+            "--script", str(scripts / "whole-game.txt"),
         ]  # fmt: skip
         if record:
             argv += ["--record", str(Path(scratch) / "game.gif")]

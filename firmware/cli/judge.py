@@ -85,6 +85,8 @@ def _read_json(file: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise CliError(f"{source} is not valid JSON: {error}") from None
+    except RecursionError:
+        raise CliError(f"{source}: JSON nested too deeply") from None
 
 
 def _whole(value: object, where: str, *, low: int, high: int | None = None) -> int:

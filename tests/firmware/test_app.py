@@ -343,7 +343,10 @@ def test_penalty_from_the_menu_gives_the_rules_deckel(clock: FakeClock, inputs: 
     assert isinstance(app.view, BannerView) and app.view.headline == "Ben"
     assert events[-2:] == [
         {"event": "penalty", "player": "Ben", "deckel": 2},
-        {"event": "penalty_given", "player": "Ben", "deckel": 2, "from_pot": 2, "taken_from": ()},
+        {
+            "event": "penalty_given", "player": "Ben", "deckel": 2, "from_pot": 2,
+            "taken_from": (), "out": (),
+        },
     ]
     app.handle(inputs.press(STAND))
     assert isinstance(app.view, HandOverView) and app.view.player == "Anna"

@@ -13,7 +13,9 @@ from PIL import Image
 import firmware.cli
 
 GOLDEN = Path(__file__).parent / "golden"
-GAME = ["--players", "3", "--rules", str(GOLDEN / "quick.toml"), "--seed", "7"]
+SCRIPTS = Path(__file__).resolve().parents[2] / "sim" / "scripts"
+GAME = ["--players", "3", "--rules", str(SCRIPTS / "three-deckel.toml"), "--seed", "7"]
+WHOLE_GAME = SCRIPTS / "whole-game.txt"
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +30,7 @@ def schocken(*argv: str) -> int:
 
 def play(tmp_path: Path, *extra: str, seed: str = "7") -> list[dict[str, object]]:
     events = tmp_path / f"events-{seed}.jsonl"
-    argv = [*GAME[:-1], seed, "--script", str(GOLDEN / "game.txt"), "--events", str(events)]
+    argv = [*GAME[:-1], seed, "--script", str(WHOLE_GAME), "--events", str(events)]
     assert schocken(*argv, *extra) == 0
     return [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
 
