@@ -189,7 +189,7 @@ class ThresholdStrategy:
     def choose(self, position: Position, situation: Hashable, rules: Rules) -> Choice:
         table = rank_table(rules)
         current = table.evaluate((*position.laid_out, *position.thrown), position.hand)
-        if current.strength >= _weakest(rules, self.stand_at):
+        if current.strength >= _weakest(rules, self.stand_at) and not position.flipped:
             return Choice(ActionKind.STAND)
         if flip_result(position, rules) is not None:
             return Choice(ActionKind.FLIP)

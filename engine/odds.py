@@ -402,7 +402,8 @@ class _Solver:
             return found
         best = self.stand[throws][self.model.stand_slot[state]]
         if throws < limit:
-            candidates = [best]
+            # Right after a flip the cup must be thrown: standing is no choice then.
+            candidates = [] if flipped else [best]
             if self.can_flip(state, throws, limit, flipped):
                 candidates.append(
                     self.value(self.model.flip_to[state], throws, limit + self.bonus, True))
@@ -410,6 +411,8 @@ class _Solver:
                 candidates.append(self.expected(kept, throws + 1, limit))
             if len(candidates) > 1:
                 best = tuple(map(max, *candidates))
+            elif candidates:
+                best = candidates[0]
         self._values[key] = best
         return best
 
@@ -479,7 +482,7 @@ def _actions(
 ) -> list[ActionOdds]:
     model = solver.model
     slot = model.stand_slot[state]
-    actions = [ActionOdds(
+    actions = [] if flipped and throws < limit else [ActionOdds(
         ActionKind.STAND, solver.stand[throws][slot][0], result=model.evaluations[slot].name
     )]
     if throws < limit:
@@ -536,6 +539,8 @@ def _best_choice(solver: _Solver, state: int, throws: int, limit: int, flipped: 
     best_key = -_bucket(solver.stand[throws][model.stand_slot[state]][0])
     if throws >= limit:
         return best
+    if flipped:
+        best_key = 1.0  # no standing right after a flip: any throw beats it
     if solver.can_flip(state, throws, limit, flipped):
         value = solver.value(model.flip_to[state], throws, limit + solver.bonus, True)[0]
         if -_bucket(value) < best_key:
@@ -676,6 +681,8 @@ def turn_distribution(
                 continue
             choice = choose(Position(laid, free, throws, turn_limit, flipped))
             if choice.kind is ActionKind.STAND:
+                if flipped:
+                    raise IllegalActionError("no stand right after a flip: the cup must be thrown")
                 end = (laid, free, throws)
                 ends[end] = ends.get(end, 0.0) + p
             elif choice.kind is ActionKind.FLIP:

@@ -493,7 +493,8 @@ class SerialLink:
         return notice
 
     def _write_loop(self) -> None:
-        torn = False
+        # The channel a failed write left with half a line; a new connection starts clean.
+        torn: object | None = None
         while True:
             with self._lock:
                 while not self._stop.is_set() and (
@@ -512,16 +513,16 @@ class SerialLink:
                 self._queued_bytes = 0
                 data = b"".join(chunks)
             assert channel is not None
-            if torn:
+            if torn is channel:
                 data = b"\n" + data  # end the line a failed write left half-sent
             try:
                 channel.write(data)
-                torn = False
+                torn = None
             except Exception as error:
                 # A stuck host (write timeout) or a lost one (the reader will notice and
                 # reconnect). The lines are lost; say so when writing works again.
                 logger.info("link: write to %s failed (%s)", channel.description, error)
-                torn = True
+                torn = channel
                 with self._lock:
                     if self._channel is channel:
                         self._overrun += lost_if_failed

@@ -1,7 +1,7 @@
 """Play Schockbesteck on a laptop: the device's firmware in a window, a terminal or a script.
 
 Without a display (or with --terminal) the device is drawn in the terminal; with --script FILE
-the game runs headless on a simulated clock, much faster than it describes, and --frames,
+the game runs headless on a simulated clock, much faster than real time, and --frames,
 --record and --events write what happened. See docs/simulator.md.
 """
 

@@ -71,9 +71,7 @@ def window_png(image: Any, path: Path) -> None:
     window = SimWindow(EdgeHands(FakeClock()), display)
     window._press(Button.FLIP)  # the button just pressed, drawn down
     window.step()
-    import pygame
-
-    pygame.image.save(window.surface, str(path))
+    window.save_png(str(path))
     window.close()
 
 

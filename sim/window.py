@@ -232,6 +232,10 @@ class SimWindow:
         self._pg.display.flip()
         return not self.quit_requested
 
+    def save_png(self, path: str) -> None:
+        """Save what the window shows now as a PNG file (for the README's screenshot)."""
+        self._pg.image.save(self.surface, path)
+
     def close(self) -> None:
         """Let go of everything held and close the window. Idempotent."""
         self._release_all()

@@ -12,7 +12,7 @@ import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
 
 #: subcommand name -> (module, one-line help)
@@ -45,33 +45,44 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}{hint}\n")
 
 
-def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:
-    """The whole command line; ``load`` names the subcommands whose modules are imported (None:
-    all). The others are listed with their help line only, so that running one subcommand does
-    not import every other one and the libraries it needs."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv``, only the subcommand it names is imported (start-up time)."""
     parser = ArgumentParser(
         prog="schocken",
         description="Schockbesteck: the pub dice game Schocken on a Raspberry Pi and a laptop.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    chosen = _named_subcommand(argv)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        if load is not None and name not in load:
-            sub.add_parser(name, help=help_text)
+        if argv is not None and name != chosen:
+            sub.add_parser(name, help=help_text)  # listed in --help, never imported
             continue
         module = importlib.import_module(module_name)
-        sub_parser = sub.add_parser(name, help=help_text, description=module.__doc__)
+        sub_parser = sub.add_parser(
+            name,
+            help=help_text,
+            description=module.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(sub_parser)
         sub_parser.set_defaults(_module=module)
     return parser
 
 
+def _named_subcommand(argv: Sequence[str] | None) -> str | None:
+    """The subcommand ``argv`` asks for: its first word that is not an option."""
+    for word in argv or ():
+        if not word.startswith("-"):
+            return word if word in SUBCOMMANDS else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `schocken` console script."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    command = next((word for word in arguments if not word.startswith("-")), None)
-    parser = build_parser(load=[command] if command is not None else [])
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
     try:
-        args = parser.parse_args(arguments)
+        args = parser.parse_args(words)
     except SystemExit as stop:  # --help (0) or a usage error (2, already reported)
         return stop.code if isinstance(stop.code, int) else 2
     try:

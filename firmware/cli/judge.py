@@ -1,14 +1,14 @@
 """Settle a round given as JSON: winner, loser, Deckel moved and from where, who is out.
 
-Reads one JSON object from FILE or stdin, for example::
+Reads one JSON object from FILE or stdin, for example:
 
     {"pot": 13, "deckel": {"Anna": 0, "Ben": 0, "Carla": 0},
      "players": [{"name": "Carla", "dice": [5, 3, 2], "throws": 3},
                  {"name": "Anna", "dice": [1, 1, 4], "throws": 3},
                  {"name": "Ben", "dice": [4, 3, 1], "throws": 3}]}
 
-``players`` are in throw order (the round's first player first); ``deckel`` holds every player
-of the half, out players included; ``hand`` defaults to true for a single throw, else false.
+"players" are in throw order (the round's first player first); "deckel" holds every player
+of the half, out players included; "hand" defaults to true for a single throw, else false.
 docs/cli.md has the full schema.
 """
 

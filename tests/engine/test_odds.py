@@ -254,10 +254,12 @@ def test_giessen_6_exact_figures() -> None:
 
     schock6 = chances((6, 1, 1), STANDARD)
     assert schock6[(6, 1)] == 1 - Fraction(5, 6) ** 2  # only a 1 helps, two tries
-    # Only the 1: 1-1 or 6-1 at once, 6-6 flips to 1-1-6; after 1-x (x 2..5) keep 1-1 and hope
-    # for 1 or 6; after 6-x keep 6-1 and hope for a 1; else 1-1, 1-6, 6-6 in the last throw.
+    # Only the 1: 1-1 or 6-1 at once; 6-6 flips to 1-1 and the other six must be thrown again
+    # (1 or 6 needed); after 1-x (x 2..5) keep 1-1 and hope for 1 or 6; after 6-x keep 6-1 and
+    # hope for a 1; else 1-1, 1-6, 6-6 in the last throw.
     assert schock6[(1,)] == (
-        Fraction(4, 36) + Fraction(8, 36) * Fraction(1, 3) + Fraction(8, 36) * Fraction(1, 6)
+        Fraction(3, 36) + Fraction(1, 36) * Fraction(1, 3)
+        + Fraction(8, 36) * Fraction(1, 3) + Fraction(8, 36) * Fraction(1, 6)
         + Fraction(16, 36) * Fraction(3, 36)
     )
     any_schock = chances((2, 1, 1), STANDARD)
