@@ -206,9 +206,9 @@ _NO_ODDS = "not available: this build has no odds engine (engine.odds, engine.si
 def odds_speed(settings: Settings) -> list[Measurement]:
     """An odds query, the odds tables built from scratch, and ``simulate``'s rounds per second."""
     keys = [
-        ("odds_query_ms", "odds query (chance to beat a throw)", "ms"),
+        ("odds_query_ms", "odds query, a throw not asked before", "ms"),
         ("odds_table_build_ms", "odds table build (standard rules)", "ms"),
-        ("simulate_rounds_per_s", "simulate: rounds per second", "rounds/s"),
+        ("simulate_rounds_per_s", "simulate (3 threshold bots)", "rounds/s"),
     ]
     try:
         odds = importlib.import_module("engine.odds")
