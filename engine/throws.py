@@ -138,11 +138,17 @@ class RankTable:
         """The evaluation of ``dice`` (any order). Raises IllegalActionError for impossible dice."""
         try:
             key = tuple(dice)
-            # True and 1.0 hash like 1 and would find an entry: only real ints are dice.
-            if all(type(value) is int for value in key):
-                return self._by_thrown[(key, hand)]
+            evaluation = self._by_thrown[(key, hand)]
         except (KeyError, TypeError):
             pass
+        else:
+            # True and 1.0 hash like 1 and find an entry: only real ints are dice. (A plain loop:
+            # all() over a generator would cost more than the whole lookup.)
+            for value in key:
+                if type(value) is not int:
+                    break
+            else:
+                return evaluation
         shown = dice if isinstance(dice, (list, tuple)) else [dice]
         raise IllegalActionError(describe_bad_dice(shown, self.rules.dice_count))
 

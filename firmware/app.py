@@ -619,7 +619,8 @@ class DeviceApp:
 
     def _roll_off_input(self, stage: _RollOff, event: InputEvent) -> None:
         if stage.decided:
-            if event.kind is InputKind.PRESS:
+            # A press or another shake goes on: people reach for the cup as often as a button.
+            if event.kind in (InputKind.PRESS, InputKind.THROW):
                 self._continue()
             return
         if event.kind is InputKind.SHAKE_START:

@@ -48,7 +48,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "key_new_game": ("Neu", "New"),
     # roll-off
     "rolloff_title": ("Auswürfeln", "Auswürfeln: who opens"),
-    "rolloff_shake": ("Schütteln zum Auswürfeln", "Shake to roll off"),
+    "rolloff_shake": ("Becher schütteln", "Shake the cup"),
     "rolloff_tie": ("Stechen: {names}", "Tie: {names}"),
     "rolloff_opens": ("{name} fängt an!", "{name} opens!"),
     # hand-over

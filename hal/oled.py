@@ -4,6 +4,8 @@ Three layers, each usable alone:
 
 * :func:`open_oled` and :func:`oled_factory` build a luma.oled device from :class:`OledSettings`.
   luma is imported inside them only, so importing this module stays cheap and works without luma.
+  By default the device is wrapped in :class:`hal.redraw.PartialRedraw`, which sends only the
+  changed area of each frame (luma's SSD1306 and SH1106 drivers always send the whole frame).
 * :class:`ResilientDisplay` wraps any luma device (or a factory making one) as the
   :class:`~hal.ports.Display` port. It sends a frame only when it differs from the last one sent
   (a full SSD1306 frame costs about 93 ms at the Pi's default 100 kHz I2C), and it survives an
@@ -28,6 +30,7 @@ from hal.ports import SCREEN_SIZE, Clock, Display
 
 __all__ = [
     "DRIVERS",
+    "FRAMEBUFFERS",
     "OledSettings",
     "PowerManager",
     "PowerState",
@@ -42,6 +45,10 @@ logger = logging.getLogger(__name__)
 
 #: The supported controller chips (the luma.oled class of the same name drives each).
 DRIVERS = ("ssd1306", "sh1106")
+
+#: How frames are sent (named after luma.core.framebuffer's strategies): only the changed area
+#: (:class:`hal.redraw.PartialRedraw`), or every frame whole, as luma's drivers do by themselves.
+FRAMEBUFFERS = ("diff_to_previous", "full_frame")
 
 #: The SSD1306 and SH1106 "no operation" command: a harmless probe of whether the panel answers.
 _NOP = 0xE3
@@ -115,26 +122,48 @@ def _make_serial(settings: OledSettings, bus: Any) -> Any:
     return i2c(port=settings.i2c_port, address=settings.i2c_address)
 
 
-def _make_device(settings: OledSettings, serial: Any) -> Any:
+def _make_device(settings: OledSettings, serial: Any, framebuffer: str) -> Any:
     from luma.oled.device import sh1106, ssd1306
 
     driver = ssd1306 if settings.driver == "ssd1306" else sh1106
     device = driver(serial, width=SCREEN_SIZE[0], height=SCREEN_SIZE[1], rotate=settings.rotate)
     device.contrast(settings.contrast)
-    return device
+    if framebuffer == "full_frame":
+        return device
+    from hal.redraw import ADDRESSING, PartialRedraw
+
+    return PartialRedraw(device, ADDRESSING[settings.driver])
 
 
-def open_oled(settings: OledSettings | None = None, *, bus: Any = None) -> Any:
+def _check_framebuffer(framebuffer: str) -> None:
+    if framebuffer not in FRAMEBUFFERS:
+        raise ValueError(f"framebuffer {framebuffer!r} is unknown: use one of {FRAMEBUFFERS}")
+
+
+def open_oled(
+    settings: OledSettings | None = None,
+    *,
+    bus: Any = None,
+    framebuffer: str = "diff_to_previous",
+) -> Any:
     """One luma.oled device as configured, initialised and at the configured contrast.
 
     ``bus`` is an already open smbus-like object (``write_i2c_block_data``); None opens
     ``/dev/i2c-<i2c_port>`` through smbus2. Raises luma's errors if the display does not answer.
+    ``framebuffer`` is one of :data:`FRAMEBUFFERS`: by default only the changed area of a frame
+    is sent (:class:`hal.redraw.PartialRedraw`, the first frame whole).
     """
     settings = settings if settings is not None else OledSettings()
-    return _make_device(settings, _make_serial(settings, bus))
+    _check_framebuffer(framebuffer)
+    return _make_device(settings, _make_serial(settings, bus), framebuffer)
 
 
-def oled_factory(settings: OledSettings | None = None, *, bus: Any = None) -> DeviceFactory:
+def oled_factory(
+    settings: OledSettings | None = None,
+    *,
+    bus: Any = None,
+    framebuffer: str = "diff_to_previous",
+) -> DeviceFactory:
     """A factory for :class:`ResilientDisplay` that re-initialises the display on each call.
 
     The I2C interface is opened once and shared by every device it makes, and each call first
@@ -142,6 +171,7 @@ def oled_factory(settings: OledSettings | None = None, *, bus: Any = None) -> De
     file descriptors and builds no driver objects (luma registers an exit hook for every device).
     """
     settings = settings if settings is not None else OledSettings()
+    _check_framebuffer(framebuffer)
     serial: Any = None
 
     def make() -> Any:
@@ -149,13 +179,17 @@ def oled_factory(settings: OledSettings | None = None, *, bus: Any = None) -> De
         if serial is None:
             serial = _make_serial(settings, bus)
         serial.command(_NOP)
-        return _make_device(settings, serial)
+        return _make_device(settings, serial, framebuffer)
 
     return make
 
 
 def open_resilient_oled(
-    settings: OledSettings | None = None, clock: Clock | None = None, *, bus: Any = None
+    settings: OledSettings | None = None,
+    clock: Clock | None = None,
+    *,
+    bus: Any = None,
+    framebuffer: str = "diff_to_previous",
 ) -> ResilientDisplay:
     """The device's display port: :func:`oled_factory` wrapped in a :class:`ResilientDisplay`."""
     settings = settings if settings is not None else OledSettings()
@@ -163,7 +197,8 @@ def open_resilient_oled(
         from hal.clock import MonotonicClock
 
         clock = MonotonicClock()
-    return ResilientDisplay(oled_factory(settings, bus=bus), clock, size=settings.size)
+    factory = oled_factory(settings, bus=bus, framebuffer=framebuffer)
+    return ResilientDisplay(factory, clock, size=settings.size)
 
 
 class ResilientDisplay:

@@ -70,7 +70,7 @@ SCENES: dict[str, View] = {
         "Start", "5/5", "Los!", "3 Spieler (1 ⚙), standard, 13 Deckel", ("", "", "OK")
     ),
     "roll_off_waiting": RollOffView(
-        "Auswürfeln", (), ("Anna", "Ben", "Carla"), "Schütteln zum Auswürfeln"
+        "Auswürfeln", (), ("Anna", "Ben", "Carla"), "Becher schütteln"
     ),
     "roll_off_decided": RollOffView(
         "Auswürfeln",

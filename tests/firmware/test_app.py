@@ -376,7 +376,7 @@ def test_language_and_brightness_change_at_once_and_are_remembered(
     app.handle(inputs.press(K2))
     app.handle(inputs.press(K3))
     assert app.language == "en"
-    assert isinstance(app.view, RollOffView) and app.view.message == "Shake to roll off"
+    assert isinstance(app.view, RollOffView) and app.view.message == "Shake the cup"
     menu_entry(app, inputs, "Brightness")
     assert isinstance(app.view, PickerView) and app.view.value == "5"
     app.handle(inputs.press(K1))

@@ -189,7 +189,8 @@ def test_a_whole_game_through_the_pins_on_the_ssd1306(factory: MockFactory) -> N
     assert table.view.headline == table.events[-1]["loser"]
     assert table.device.display.online
     assert table.device.display.frames_sent > 50
-    assert bus.data_bytes >= 1024 * table.device.display.frames_sent
+    # Only the changed area of each frame goes over the bus (hal.redraw.PartialRedraw).
+    assert bus.data_bytes < 0.5 * 1024 * table.device.display.frames_sent
 
 
 def test_the_game_goes_on_while_the_i2c_bus_fails_and_the_display_comes_back(
@@ -214,7 +215,7 @@ def test_the_game_goes_on_while_the_i2c_bus_fails_and_the_display_comes_back(
     # Re-initialised (luma's init blanks the panel: one frame) and the current frame sent once.
     assert bus.data_bytes - sent == 2 * 1024
     table.press(Button.KEEP_1)
-    assert bus.data_bytes - sent == 3 * 1024
+    assert 0 < bus.data_bytes - sent - 2 * 1024 < 1024  # then only what the mark changed
 
 
 def test_dim_sleep_and_a_press_that_only_wakes(factory: MockFactory) -> None:
