@@ -41,6 +41,7 @@ from PIL import Image
 
 from engine.bots import Move, MoveKind, Shown, StrategyBot, make_bot, strategy_names, view_of
 from engine.events import (
+    Blind,
     Event,
     FinalStarts,
     GameOver,
@@ -332,7 +333,7 @@ class DeviceApp:
             if event.kind is InputKind.PRESS:  # someone is impatient: the bot acts at once
                 self._fire_timer()
         elif event.kind is InputKind.LONG_PRESS and event.button is Button.FLIP:
-            if isinstance(self._stage, _Turn):
+            if isinstance(self._stage, _Turn) and not self._stage.shaking:
                 self._show_hint()
         else:
             self._stage_input(event)
@@ -802,9 +803,10 @@ class DeviceApp:
             for v, out in zip(values, laid_out, strict=True)
         )
         laid = sorted_dice(v for v, out in zip(values, laid_out, strict=True) if out)
+        unseen = hidden or isinstance(events[0], Blind)  # a blind turn's dice stay in the cup
         self._shown.append(
             Shown(over.player, over.throws, laid, None, None)
-            if hidden
+            if unseen
             else Shown(over.player, over.throws, laid, sorted_dice(over.dice), over.hand)
         )
         stages = self._track(events)
@@ -1121,7 +1123,8 @@ class DeviceApp:
         in_game = game is not None and not isinstance(self._stage, _Setup)
         if in_game and game is not None and game.phase is Phase.TURN and game.rules.penalty_deckel:
             entries.append(("menu_penalty", self._choose_penalty))
-        if in_game and game is not None and isinstance(self._stage, _Turn) and game.can_blind():
+        blind_allowed = isinstance(self._stage, _Turn) and not self._bot_plays()
+        if in_game and game is not None and blind_allowed and game.can_blind():
             entries.append(("menu_blind", self._announce_blind))
         entries.append(("menu_brightness", self._choose_brightness))
         entries.append(("menu_language", self._choose_language))

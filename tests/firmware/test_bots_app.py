@@ -207,3 +207,35 @@ def test_no_hints_under_tournament_rules(clock: FakeClock, inputs: Inputs) -> No
     assert isinstance(view, BannerView) and view.lines == ("Keine Tipps", "im Turnier")
     app.handle(inputs.press(STAND))
     assert isinstance(app.view, TurnView)
+
+
+def test_a_table_of_bots_plays_a_whole_game_by_itself_and_waits_at_the_end(
+    clock: FakeClock,
+) -> None:
+    app, events = bot_app(clock, SeededDice(5), ("odds", "threshold", "threshold"))
+    fired = run_timers(app, clock)
+    assert fired > 50 and events[-1]["event"] == "game_over"
+    view = app.view
+    assert isinstance(view, BannerView) and view.keys[2] == "Neu"  # the next game needs a press
+    assert view.headline == events[-1]["loser"]
+
+
+def test_the_menu_pauses_a_bot_and_offers_nothing_for_its_turn(
+    clock: FakeClock, inputs: Inputs
+) -> None:
+    dice = ScriptedDice([*ROLL_OFF_BEN, (1, 4, 3)])
+    app, _ = bot_app(clock, dice, ("", "threshold"))
+    app.handle(inputs.shake())
+    app.handle(inputs.throw())
+    app.handle(inputs.press(STAND))
+    app.handle(inputs.press(STAND))  # Ben's turn at once
+    assert isinstance(app.view, TurnView) and app.next_deadline() is not None
+    app.handle(inputs.hold(FLIP))  # no hint for a bot's turn
+    assert isinstance(app.view, TurnView)
+    app.handle(inputs.hold(STAND))
+    assert app.next_deadline() is None  # the bot waits while the menu is open
+    clock.advance(60)
+    app.advance(clock.now())
+    assert dice.asked == [3, 3, 3]
+    app.handle(inputs.press(Button.KEEP_3))  # "Weiter": close the menu
+    assert run_timers(app, clock) > 0 and dice.asked[3] == 3
