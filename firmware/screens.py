@@ -119,11 +119,20 @@ def _wrap(text: str, width: int, max_lines: int) -> list[str]:
     return [FONT.fit(line, width) for line in lines[:max_lines]]
 
 
-def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, face: DieFace) -> None:
+def draw_die(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    size: int,
+    face: DieFace,
+    *,
+    rattle: tuple[int, int] = (0, 0),
+) -> None:
     """One die with its top-left corner at (x, y).
 
-    A die in the cup is a dotted outline; a thrown die an outline with lit pips; a laid-out (or
-    marked) die is solid with dark pips; a die that stays out is also underlined.
+    A die in the cup is a dotted outline around a "?" (moved by ``rattle`` while the cup is
+    shaken); a thrown die an outline with lit pips; a laid-out (or marked) die is solid with dark
+    pips; a die that stays out is also underlined.
     """
     right, bottom = x + size - 1, y + size - 1
     if face.value is None:
@@ -136,7 +145,8 @@ def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, face: DieFace
             ):
                 draw.point((px, py), fill=1)
         mark = FONT.render("?")
-        draw.bitmap((x + (size - mark.width) // 2, y + (size - 7) // 2), mark, fill=1)
+        mark_x, mark_y = x + (size - mark.width) // 2, y + (size - 7) // 2
+        draw.bitmap((mark_x + rattle[0], mark_y + rattle[1]), mark, fill=1)
         return
     ink = 0 if face.out else 1
     if face.out:
@@ -211,13 +221,15 @@ def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
     size = 25 if lines == 1 else 21
     top = 12
     for index, face in enumerate(view.dice):
-        x = KEY_CENTRES[index] - size // 2
-        y = top
+        rattle = (0, 0)
         if view.shaking and face.value is None:
-            # The dice rattle in the cup: each hops on its own beat.
-            x += (-1, 1, 0, 1)[(view.frame + index) % 4] * 2
-            y += (0, 1, 2, 1)[(view.frame + 2 * index) % 4]
-        draw_die(draw, x, y, size, face)
+            # The dice rattle in the cup: each "?" hops on its own beat inside its still outline,
+            # so a frame of the animation changes a few bytes on the I2C bus, not whole dice.
+            rattle = (
+                (-1, 1, 0, 1)[(view.frame + index) % 4] * 2,
+                (-1, 0, 1, 0)[(view.frame + 2 * index) % 4] * 2,
+            )
+        draw_die(draw, KEY_CENTRES[index] - size // 2, top, size, face, rattle=rattle)
     status_y = top + size + 4
     pot_width = FONT.width(view.pot_text)
     FONT.draw(draw, (1, status_y), FONT.fit(view.status, WIDTH - pot_width - 8))
