@@ -6,7 +6,7 @@ returns a :class:`~engine.odds.Choice`; what it may know of the round is condens
 situation (:mod:`engine.simulation`). A :class:`Bot` wraps a strategy for the engine's
 :class:`~engine.game.Game`: it turns the game's turn into a position and the choice into a
 :class:`Move` with die positions. Bots draw no random numbers; the dice come from the caller's
-``random.Random`` (see :func:`play_turn`).
+``RandomSource`` (see :func:`play_turn`).
 
 What a bot sees is what a player at the table sees (:class:`View`): its place in the round, the
 limit, and the earlier turns of the round as :class:`Shown` results. Under ``hidden_last_throw``
@@ -26,14 +26,13 @@ Strategies, by name (:func:`strategy_names`):
 from __future__ import annotations
 
 import enum
-import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Protocol, cast
 
-from engine.chance import sorted_throw_outcomes
+from engine.chance import RandomSource, sorted_throw_outcomes
 from engine.errors import IllegalActionError
 from engine.events import Event, RoundOver, TurnOver
 from engine.game import Game, GameSetup, Phase, TurnState
@@ -127,7 +126,7 @@ class Bot(Protocol):
 
     name: str
 
-    def decide(self, game: Game, view: View, rng: random.Random) -> Move:
+    def decide(self, game: Game, view: View, rng: RandomSource) -> Move:
         """The next action of the player whose turn it is."""
         ...
 
@@ -139,7 +138,7 @@ class StrategyBot:
         self.strategy = strategy
         self.name = strategy.name
 
-    def decide(self, game: Game, view: View, rng: random.Random) -> Move:
+    def decide(self, game: Game, view: View, rng: RandomSource) -> Move:
         turn = game.turn
         if turn is None:
             raise IllegalActionError("no turn is in progress")
@@ -361,7 +360,7 @@ def _shown(before: TurnState, move: Move, events: list[Event], rules: Rules) -> 
     return Shown(over.player, over.throws, laid, sorted_dice(over.dice), over.hand)
 
 
-def apply_move(game: Game, move: Move, rng: random.Random) -> list[Event]:
+def apply_move(game: Game, move: Move, rng: RandomSource) -> list[Event]:
     """Apply a bot's move, drawing the thrown dice from ``rng``."""
     if move.kind is MoveKind.ROLL:
         dice = tuple(rng.randint(1, 6) for _ in range(game.dice_to_throw(move.keep)))
@@ -374,7 +373,7 @@ def apply_move(game: Game, move: Move, rng: random.Random) -> list[Event]:
 
 
 def play_turn(
-    game: Game, bot: Bot, shown: list[Shown], rng: random.Random
+    game: Game, bot: Bot, shown: list[Shown], rng: RandomSource
 ) -> list[Event]:
     """Play the current player's whole turn; appends the finished turn to ``shown`` (which the
     caller clears when a round starts) and returns every event caused."""
@@ -394,7 +393,7 @@ def play_turn(
 
 
 def play_game(
-    setup: GameSetup, bots: Mapping[str, Bot], rng: random.Random, max_rounds: int = 100_000
+    setup: GameSetup, bots: Mapping[str, Bot], rng: RandomSource, max_rounds: int = 100_000
 ) -> Game:
     """A whole game between bots (one per player name), dice from ``rng``."""
     game = Game(setup)

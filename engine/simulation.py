@@ -9,17 +9,17 @@ the cumulative table. Rounds are settled by :func:`settle_scores`, integer arith
 
 The one shortcut is the opening roll-off: it is symmetric between the players, so the opener of
 the first round is drawn uniformly. Bots never announce Blind and no penalties are given.
-Randomness comes only from the ``random.Random`` passed in.
+Randomness comes only from the ``RandomSource`` passed in.
 """
 
 from __future__ import annotations
 
-import random
 from bisect import bisect_right
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from engine.bots import Shown, Strategy, View
+from engine.chance import RandomSource
 from engine.odds import ties_by_throws, turn_distribution
 from engine.rules import Rules
 from engine.throws import rank_table
@@ -147,7 +147,7 @@ class Simulator:
             )
         return found
 
-    def play_game(self, rng: random.Random) -> GameRecord:
+    def play_game(self, rng: RandomSource) -> GameRecord:
         """One whole game: two halves and, if two different players lost them, the final."""
         seats = list(range(len(self.strategies)))
         opener = rng.randrange(len(seats))
@@ -169,7 +169,7 @@ class Simulator:
             opener = loser
 
     def _play_section(
-        self, seats: list[int], opener: int, rng: random.Random
+        self, seats: list[int], opener: int, rng: RandomSource
     ) -> tuple[int, int, int]:
         rules = self.rules
         total, max_throws = rules.deckel, rules.max_throws

@@ -25,9 +25,8 @@ from engine.errors import IllegalActionError, RulesError
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.rules import Rules
 from firmware.rulesfile import load_rules
-from hal.gpio import GpioPins
 from hal.inputs import InputTiming
-from hal.oled import OledSettings
+from hal.settings import GpioPins, OledSettings
 
 __all__ = [
     "DEVICE_CONFIG_PATH",

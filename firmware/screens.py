@@ -232,7 +232,11 @@ def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
         draw_die(draw, KEY_CENTRES[index] - size // 2, top, size, face, rattle=rattle)
     status_y = top + size + 4
     pot_width = FONT.width(view.pot_text)
-    FONT.draw(draw, (1, status_y), FONT.fit(view.status, WIDTH - pot_width - 8))
+    room = WIDTH - pot_width - 8
+    status = view.status
+    if FONT.width(status) > room:
+        status = status.replace("Hausnummer ", "Hausnr. ")  # "Hausnummer 641 weiter ▶" is too wide
+    FONT.draw(draw, (1, status_y), FONT.fit(status, room))
     FONT.draw(draw, (WIDTH - 1 - pot_width, status_y), view.pot_text)
     _board(draw, view.board, HEIGHT - lines * LINE, lines)
 

@@ -31,8 +31,8 @@ from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
 from firmware.remote import DeviceHooks, EventRelay, LinkedDisplay, Remote
 from hal.inputs import InputDecoder
-from hal.oled import PowerManager
 from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage
+from hal.power import PowerManager
 
 __all__ = [
     "DISPLAYS",
@@ -103,11 +103,9 @@ def oled_display(config: DeviceConfig, clock: Clock, **options: Any) -> Display:
 
 def dummy_display(config: DeviceConfig, clock: Clock, **options: Any) -> Display:
     """luma's in-memory dummy device, which keeps the last frame (for tests and scripts)."""
-    from luma.core.device import dummy
+    from hal.oled import open_dummy
 
-    from hal.oled import ResilientDisplay
-
-    return ResilientDisplay(dummy(width=128, height=64, mode="1"), clock)
+    return open_dummy(clock)
 
 
 def serial_link(config: DeviceConfig, url: str, **options: Any) -> Link:
@@ -116,6 +114,13 @@ def serial_link(config: DeviceConfig, url: str, **options: Any) -> Link:
     from hal.serial_link import SerialLink
 
     return SerialLink(url, baudrate=config.link.baudrate, **options)
+
+
+def state_directory(config: DeviceConfig) -> Storage:
+    """The state directory of the config (``[storage] state_dir``) on the real filesystem."""
+    from hal.storage import StateDirectory
+
+    return StateDirectory(config.storage.state_dir)
 
 
 def system_poweroff() -> None:

@@ -451,8 +451,13 @@ def load_display(name: str, config: DeviceConfig, clock: Clock) -> Any:
     return getattr(importlib.import_module(module_name), attribute)(config, clock)
 
 
+#: Why the simulator plays in the terminal, when it chose to; the terminal shows it too.
+_fallback_notice = ""
+
+
 def _choose_screen() -> str:
     """ "window" if a window can be opened here; else "terminal", said in one line."""
+    global _fallback_notice
     from sim.window import window_problem
 
     problem = window_problem()
@@ -462,10 +467,8 @@ def _choose_screen() -> str:
         raise UsageError(
             f"{problem}, and no terminal to play in: use --script FILE to play headless"
         )
-    print(
-        f"schocken sim: {problem}; playing in the terminal instead (--terminal skips the window)",
-        file=sys.stderr,
-    )
+    _fallback_notice = f"{problem}: playing in the terminal instead"
+    print(f"schocken sim: {_fallback_notice}", file=sys.stderr)
     return "terminal"
 
 
@@ -478,4 +481,4 @@ def _open_front_end(screen: str, hands: Any, shown: Any, config: DeviceConfig) -
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("--terminal needs a terminal: use --script FILE to play headless")
-    return TerminalUI(hands, shown, hold_s=config.input.hold_s + 0.2)
+    return TerminalUI(hands, shown, hold_s=config.input.hold_s + 0.2, notice=_fallback_notice)

@@ -156,7 +156,10 @@ class TerminalUI:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         now: Callable[[], float] = time.monotonic,
+        notice: str = "",
     ) -> None:
+        #: A line shown under the device, e.g. why the simulator plays in the terminal.
+        self.notice = notice
         self._hands = hands
         self._display = display
         self._hold_s = hold_s
@@ -316,12 +319,15 @@ class TerminalUI:
             '  Space: schütteln/shake   l+key or F S ! " §: long press   h: help   q: quit   '
             + state
         )
+        if self.notice:
+            lines.append(f"  {self.notice}")
         columns, rows_available = shutil.get_terminal_size((NEEDED_SIZE[0], NEEDED_SIZE[1]))
-        if columns < NEEDED_SIZE[0] or rows_available < NEEDED_SIZE[1]:
-            lines.append(
-                f"  the terminal is {columns}x{rows_available}; the device needs "
-                f"{NEEDED_SIZE[0]}x{NEEDED_SIZE[1]}: make it larger"
-            )
+        if columns < NEEDED_SIZE[0] or rows_available < NEEDED_SIZE[1] + bool(self.notice):
+            # A wrapped picture is garbage: say what is needed instead, until the window grows.
+            lines = [
+                f"the terminal is {columns}x{rows_available}; the device needs "
+                f"{NEEDED_SIZE[0]}x{NEEDED_SIZE[1]}: make it larger (q quits)"
+            ]
         return "".join(f"{line}{_CSI}K\r\n" for line in lines)
 
     def _button_label(self, button: Button) -> str:

@@ -24,7 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("firmware.cli.simulate", "play many games between computer players, headless"),
     "run": ("firmware.cli.run", "run the device on a Raspberry Pi (--check: self-test)"),
     "sim": ("sim.cli", "play on a laptop: in a window, in the terminal or from a script"),
-    "bench": ("firmware.cli.bench", "measure speed, memory and I2C traffic of this build"),
+    "bench": ("sim.bench_cli", "measure speed, memory and I2C traffic of this build"),
 }
 
 

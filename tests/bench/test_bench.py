@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from firmware.bench import Measurement, bus_speed
 from firmware.cli import main
-from firmware.cli.bench import as_table
+from sim.bench_cli import as_table
+from sim.measure import Measurement, bus_speed
 
 #: Figures every machine reports, with a value above zero.
 POSITIVE = [

@@ -16,8 +16,8 @@ from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
 from firmware.views import BannerView, HandOverView, MenuView, RevealView, RollOffView, TurnView
 from firmware.wiring import Device, build_device
-from hal.oled import PowerState
 from hal.ports import Button
+from hal.power import PowerState
 from sim.fakes import FakeClock
 from tests.hal.test_oled import FakeI2CBus
 

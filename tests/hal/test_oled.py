@@ -15,15 +15,14 @@ from luma.core.device import dummy
 from PIL import Image, ImageDraw
 
 from hal.oled import (
-    OledSettings,
-    PowerManager,
-    PowerState,
     ResilientDisplay,
     oled_factory,
     open_oled,
     open_resilient_oled,
 )
 from hal.ports import SCREEN_SIZE, Display
+from hal.power import PowerManager, PowerState
+from hal.settings import OledSettings
 from sim.fakes import FakeClock
 
 COMMAND, DATA = 0x00, 0x40  # the I2C control bytes luma sends before commands and data

@@ -11,7 +11,6 @@ from PIL import Image, ImageDraw
 
 from hal.oled import (
     FRAMEBUFFERS,
-    OledSettings,
     ResilientDisplay,
     bus_errors,
     oled_factory,
@@ -19,6 +18,7 @@ from hal.oled import (
 )
 from hal.ports import SCREEN_SIZE
 from hal.redraw import PartialRedraw, pack_pages
+from hal.settings import OledSettings
 from sim.fakes import FakeClock
 from tests.hal.test_oled import COMMAND, DATA, FakeI2CBus
 

@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from firmware.bench import Measurement, Settings, machine, run_benchmarks
+from sim.measure import Measurement, Settings, machine, run_benchmarks
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

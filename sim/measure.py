@@ -1,7 +1,7 @@
 """Measuring the Schockbesteck: speed, memory and I2C traffic, on a laptop and on the Pi.
 
 :func:`run_benchmarks` takes every measurement in turn and returns :class:`Measurement` values;
-``schocken bench`` (:mod:`firmware.cli.bench`) prints them as a table or as JSON. What is
+``schocken bench`` (:mod:`sim.bench_cli`) prints them as a table or as JSON. What is
 measured, and how:
 
 * the engine: evaluating a throw, settling a round; the exact odds and ``simulate`` when the
@@ -14,8 +14,9 @@ measured, and how:
   peak resident memory;
 * on a Raspberry Pi with the display attached: real frames per second and the I2C bus speed.
 
-The game and the idle loop borrow the simulator's fake clock and script timing (:mod:`sim`),
-imported when they run: the benchmark exercises the whole stack, like the tests do.
+It lives in :mod:`sim` because it wires the whole stack together like the tests do: the
+simulator's fake clock and scripted hands, the hal backends and luma's driver on a counting bus.
+The firmware itself never imports it.
 """
 
 from __future__ import annotations
@@ -347,7 +348,7 @@ def play_game(settings: Settings) -> _Tap:
     from sim.fakes import FakeClock
     from sim.script import ActionKind, ScriptAction, script_edges
 
-    register_display("bench-oled", "firmware.bench:tapped_oled")
+    register_display("bench-oled", "sim.measure:tapped_oled")
     rules = dataclasses.replace(load_preset("standard"), deckel=settings.game_deckel)
     config = DeviceConfig()
     clock = FakeClock()
@@ -661,23 +662,10 @@ def _display_problem(bus: Path, address: int) -> str | None:
     """Why no real display can be measured here, or None if one answers."""
     if not bus.exists():
         return f"skipped: no {bus} here (not a Raspberry Pi with I2C enabled)"
-    try:
-        from luma.core.interface.serial import i2c
+    from hal.oled import probe_display
 
-        from hal.oled import bus_errors
-
-        serial = i2c(port=int(bus.name.rsplit("-", 1)[1]), address=address)
-    except ImportError:
-        return "skipped: luma.oled is not installed (pip install '.[pi]')"
-    except Exception as error:  # luma's permission and not-found errors, OSError
-        return f"skipped: cannot open {bus}: {error}"
-    try:
-        serial.command(0xE3)  # NOP: does anything answer at the address?
-    except bus_errors() as error:
-        return f"skipped: no display answers at 0x{address:02X} on {bus} ({error})"
-    finally:
-        serial.cleanup()
-    return None
+    problem = probe_display(int(bus.name.rsplit("-", 1)[1]), address)
+    return None if problem is None else f"skipped: {problem}"
 
 
 def _cycle(device: Any, images: list[Image.Image]) -> Callable[[], None]:
