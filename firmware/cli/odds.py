@@ -31,6 +31,7 @@ from engine.odds import (
 from engine.rules import Rules
 from engine.throws import rank_table
 from firmware.cli import CliError
+from firmware.cli.common import whole_number
 from firmware.rulesfile import load_rules
 
 
@@ -58,15 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _number(text: str | None, option: str, low: int, high: int) -> int | None:
-    if text is None:
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise CliError(f"{option} {text!r}: must be a whole number {low} to {high}") from None
-    if not low <= value <= high:
-        raise CliError(f"{option} {value}: allowed are {low} to {high}")
-    return value
+    return None if text is None else whole_number(text, option, low, high)
 
 
 def _dice(values: Sequence[str] | None, option: str) -> tuple[int, ...]:

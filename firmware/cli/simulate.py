@@ -19,6 +19,7 @@ from typing import Any, TextIO
 from engine.bots import make_strategy, strategy_names
 from engine.simulation import Simulator
 from firmware.cli import CliError
+from firmware.cli.common import whole_number
 from firmware.rulesfile import load_rules
 
 #: z for a two-sided 95 % confidence interval.
@@ -36,16 +37,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a rules preset or a rules TOML file (default: standard)")
     parser.add_argument("--seed", metavar="S", help="seed of the dice (default: a random one)")
     parser.add_argument("--json", action="store_true", help="print JSON")
-
-
-def _whole(text: str, option: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise CliError(f"{option} {text!r}: must be a whole number {low} to {high}") from None
-    if not low <= value <= high:
-        raise CliError(f"{option} {value}: allowed are {low} to {high}")
-    return value
 
 
 def wilson(successes: int, trials: int) -> tuple[float, float]:
@@ -85,8 +76,8 @@ class Progress:
 
 
 def run(args: argparse.Namespace) -> int:
-    games = _whole(args.games, "--games", 1, 100_000_000)
-    players = _whole(args.players, "--players", 2, 10)
+    games = whole_number(args.games, "--games", 1, 100_000_000)
+    players = whole_number(args.players, "--players", 2, 10)
     names = [name.strip() for name in args.bots.split(",")]
     if len(names) not in (1, players):
         raise CliError(f"--bots: give 1 strategy or {players} (one per seat), got {len(names)}")
@@ -94,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         names *= players
     strategies = {name: make_strategy(name) for name in set(names)}
     rules = load_rules(args.rules)
-    seed = _whole(args.seed, "--seed", 0, 2**63) if args.seed is not None else (
+    seed = whole_number(args.seed, "--seed", 0, 2**63) if args.seed is not None else (
         random.SystemRandom().randrange(2**32)
     )
     rng = random.Random(seed)
