@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image
@@ -399,6 +399,14 @@ class PowerManager:
             self._display.show()
         self._state = PowerState.AWAKE
         return True
+
+    def set_contrast(self, level: int) -> None:
+        """Change the awake brightness (the menu's setting); applied now unless dimmed or asleep."""
+        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
+            raise ValueError(f"contrast must be a level from 0 to 255, not {level!r}")
+        self._settings = replace(self._settings, contrast=level)
+        if self._state is PowerState.AWAKE:
+            self._display.contrast(level)
 
     def next_deadline(self) -> float | None:
         """When the panel next dims or sleeps, or None if nothing more will happen."""

@@ -17,6 +17,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "rank": ("firmware.cli.rank", "name, kind, Deckel and strength of a throw"),
     "rules": ("firmware.cli.rules", "list and show the house-rule presets"),
     "judge": ("firmware.cli.judge", "settle a round given as JSON on stdin"),
+    "run": ("firmware.cli.run", "run the device on a Raspberry Pi (--check: self-test)"),
     "stats": ("firmware.cli.stats", "statistics per player over the finished games"),
     "replay": ("firmware.cli.replay", "print a game from its journal, round by round"),
 }

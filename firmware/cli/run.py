@@ -1,0 +1,170 @@
+"""Run the Schockbesteck on the Raspberry Pi: buttons and tilt switch on GPIO, the OLED on I2C.
+
+Without --config, /etc/schockbesteck/config.toml is read if it exists, else the built-in
+defaults (as in deploy/config.toml). --check runs the builders' self-test instead of a game: it
+draws a test pattern and lists every button press and tilt edge (see docs/build.md).
+On a computer without GPIO or I2C, play with `schocken sim` instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import signal
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+from firmware.cli import CliError
+from firmware.config import DEVICE_CONFIG_PATH, DeviceConfig, load_config
+
+logger = logging.getLogger("schocken.run")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help=f"the device configuration (default: {DEVICE_CONFIG_PATH} if it exists)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="self-test for builders: test pattern, button presses and tilt edges",
+    )
+    parser.add_argument(
+        "--verbose", "-v", action="store_true", help="log every input and game event"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    path = args.config
+    if path is None and Path(DEVICE_CONFIG_PATH).exists():
+        path = DEVICE_CONFIG_PATH
+    config = load_config(path)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    gpio = _open_gpio(config)
+    try:
+        if args.check:
+            return _check(config, gpio)
+        return _play(config, gpio)
+    finally:
+        gpio.close()
+
+
+def _missing_hardware(config: DeviceConfig, gpio_error: str | None) -> str | None:
+    bus = Path(f"/dev/i2c-{config.display.i2c_port}")
+    problems = []
+    if gpio_error is not None:
+        problems.append(f"no usable GPIO ({gpio_error})")
+    if not bus.exists():
+        problems.append(f"no I2C bus {bus}")
+    if not problems:
+        return None
+    return (
+        f"{' and '.join(problems)} on this machine: `schocken run` drives the Raspberry Pi's "
+        "buttons and OLED; to play on this computer use `schocken sim`"
+    )
+
+
+def _open_gpio(config: DeviceConfig) -> Any:
+    """The GPIO input, or a CliError naming what this machine lacks."""
+    from hal.clock import MonotonicClock
+
+    error: str | None = None
+    gpio = None
+    try:
+        with warnings.catch_warnings():
+            # gpiozero warns on stderr for every pin factory it tries and cannot use.
+            warnings.simplefilter("ignore")
+            from hal.gpio import GpioError, GpioInput
+
+            try:
+                gpio = GpioInput(MonotonicClock(), config.pins)
+            except GpioError as failure:
+                error = str(failure.__cause__ or failure).splitlines()[0]
+    except ImportError as failure:
+        error = f"gpiozero is not installed: {failure.name}"
+    problem = _missing_hardware(config, error)
+    if problem is not None:
+        if gpio is not None:
+            gpio.close()
+        raise CliError(problem)
+    return gpio
+
+
+def _check(config: DeviceConfig, gpio: Any) -> int:
+    from firmware.check import CheckApp, TappedDecoder
+    from firmware.loop import MainLoop
+    from firmware.wiring import load_builder
+    from hal.clock import MonotonicClock
+    from hal.gpio import format_wiring
+
+    clock = MonotonicClock()
+    app = CheckApp(config)
+    display = load_builder("display", "oled")(config, clock)
+    loop = MainLoop(
+        app,
+        clock=clock,
+        inputs=[gpio],
+        decoder=TappedDecoder(config.input, app.note_edge),
+        display=display,
+        power=None,
+    )
+    logger.info("self-test: press every button, tilt and shake the cup; Ctrl+C ends it")
+    logger.info("wiring expected by %s:\n%s", config.origin, format_wiring(config.pins))
+    _stop_on_sigterm(loop)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C is how the check ends
+        loop.run()
+    presses = ", ".join(f"{button.name} {count}" for button, count in app.presses.items())
+    logger.info("self-test over: presses %s; tilt edges %d", presses, app.tilt_edges)
+    return 0
+
+
+def _play(config: DeviceConfig, gpio: Any) -> int:
+    from firmware.app import DeviceApp
+    from firmware.dice import SystemDice
+    from firmware.loop import MainLoop
+    from firmware.wiring import load_builder, system_poweroff
+    from hal.clock import MonotonicClock
+    from hal.inputs import InputDecoder
+    from hal.oled import PowerManager
+    from hal.storage import StateDirectory
+
+    clock = MonotonicClock()
+    display = load_builder("display", "oled")(config, clock)
+    app = DeviceApp(
+        config,
+        clock=clock,
+        dice=SystemDice(),
+        storage=StateDirectory(config.storage.state_dir),
+        event_sink=_log_event,
+        shutdown=system_poweroff,
+    )
+    loop = MainLoop(
+        app,
+        clock=clock,
+        inputs=[gpio],
+        decoder=InputDecoder(config.input),
+        display=display,
+        power=PowerManager(display, clock, config.display),
+    )
+    logger.info("Schockbesteck running (config: %s)", config.origin)
+    _stop_on_sigterm(loop)
+    loop.run()
+    return 0
+
+
+def _log_event(data: dict[str, Any]) -> None:
+    logger.debug("event %s", data)
+
+
+def _stop_on_sigterm(loop: Any) -> None:
+    """systemd stops the service with SIGTERM: finish the current step, then return."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: loop.stop())

@@ -1,0 +1,279 @@
+"""The device configuration: one TOML file, validated completely before anything starts.
+
+The file has the sections of ``deploy/config.toml`` (which documents every key); every key is
+optional and takes the default shown there. Anything wrong (an unknown section or key, a value of
+the wrong type, an impossible pin, a value out of range, an unknown rules preset) raises
+:class:`ConfigError` with one line naming the file, the key and what is allowed, e.g.::
+
+    config.toml: display.rotate = 5 is not allowed: use 0, 1, 2 or 3 quarter turns
+
+Nothing is half-configured: :func:`load_config` either returns a whole :class:`DeviceConfig` or
+raises. The hardware sections reuse the hal's own settings classes (:class:`~hal.gpio.GpioPins`,
+:class:`~hal.inputs.InputTiming`, :class:`~hal.oled.OledSettings`), which check their values.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from engine.errors import IllegalActionError, RulesError
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
+from engine.rules import Rules
+from firmware.rulesfile import load_rules
+from hal.gpio import GpioPins
+from hal.inputs import InputTiming
+from hal.oled import OledSettings
+
+__all__ = [
+    "DEVICE_CONFIG_PATH",
+    "LANGUAGES",
+    "ConfigError",
+    "DeviceConfig",
+    "GameConfig",
+    "LinkConfig",
+    "StorageConfig",
+    "config_from_toml",
+    "load_config",
+]
+
+#: Where the installer puts the device's configuration. Read only when a caller passes it.
+DEVICE_CONFIG_PATH = "/etc/schockbesteck/config.toml"
+
+#: The UI languages: German (the default) and English.
+LANGUAGES = ("de", "en")
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message is one line naming file and key."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """Section ``[game]``: who plays, under which rules, in which language.
+
+    ``rules`` is the preset name or rules file as written; ``rule_set`` is what it loaded to.
+    ``bots`` is reserved for players the device plays itself (names from ``players``).
+    """
+
+    players: tuple[str, ...] = ("Anna", "Ben", "Carla")
+    rules: str = "standard"
+    language: str = "de"
+    bots: tuple[str, ...] = ()
+    rule_set: Rules = field(default_factory=Rules, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class StorageConfig:
+    """Section ``[storage]``: the state directory (last setup, settings, the game journal)."""
+
+    state_dir: str = "/var/lib/schockbesteck"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkConfig:
+    """Section ``[link]``: the serial link to a host; an empty ``url`` switches it off."""
+
+    url: str = ""
+    baudrate: int = 115200
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceConfig:
+    """The whole configuration; ``origin`` names where it came from (a path or "defaults")."""
+
+    game: GameConfig = field(default_factory=GameConfig)
+    pins: GpioPins = field(default_factory=GpioPins)
+    input: InputTiming = field(default_factory=InputTiming)
+    display: OledSettings = field(default_factory=OledSettings)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    link: LinkConfig = field(default_factory=LinkConfig)
+    origin: str = field(default="defaults", compare=False)
+
+
+#: Section name -> the settings class it builds.
+_SECTIONS: dict[str, type] = {
+    "game": GameConfig,
+    "pins": GpioPins,
+    "input": InputTiming,
+    "display": OledSettings,
+    "storage": StorageConfig,
+    "link": LinkConfig,
+}
+
+_BAUDRATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+
+
+def load_config(path: str | None = None) -> DeviceConfig:
+    """The configuration in the TOML file at ``path``; None gives the built-in defaults.
+
+    The defaults equal ``deploy/config.toml``. This function never looks for a file by itself:
+    the caller decides whether ``/etc/schockbesteck/config.toml`` (:data:`DEVICE_CONFIG_PATH`)
+    is read.
+    """
+    if path is None:
+        return DeviceConfig()
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist") from None
+    except IsADirectoryError:
+        raise ConfigError(f"config file {path} is a directory, not a file") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text (at byte {error.start})") from None
+    except OSError as error:
+        raise ConfigError(f"config file {path} cannot be read: {error.strerror or error}") from None
+    return config_from_toml(text, origin=str(path), base_dir=file.parent)
+
+
+def config_from_toml(
+    text: str, origin: str = "config.toml", *, base_dir: Path | None = None
+) -> DeviceConfig:
+    """The configuration in TOML ``text``; ``origin`` names it in error messages.
+
+    A rules file given by a relative path is looked up relative to ``base_dir`` (the config
+    file's directory) first.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{origin}: not valid TOML: {error}") from None
+    try:
+        return _build(data, origin, base_dir)
+    except ConfigError:
+        raise
+    except ValueError as error:
+        # The hal's settings classes and the engine name the key themselves.
+        raise ConfigError(f"{origin}: {error}") from None
+
+
+def _build(data: Mapping[str, Any], origin: str, base_dir: Path | None) -> DeviceConfig:
+    unknown = [name for name in data if name not in _SECTIONS]
+    if unknown:
+        what = (
+            f"section [{unknown[0]}]" if isinstance(data[unknown[0]], dict) else f"key {unknown[0]}"
+        )
+        raise ConfigError(
+            f"{origin}: unknown {what}; sections are "
+            + ", ".join(f"[{name}]" for name in _SECTIONS)
+        )
+    sections: dict[str, Any] = {}
+    for name, cls in _SECTIONS.items():
+        table = data.get(name, {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"{origin}: {name} must be a section [{name}], not a value")
+        sections[name] = _section_values(origin, name, cls, table)
+    game = _game(origin, sections.pop("game"), base_dir)
+    link = _link(origin, sections.pop("link"))
+    return DeviceConfig(
+        game=game,
+        pins=GpioPins(**sections["pins"]),
+        input=InputTiming(**sections["input"]),
+        display=OledSettings(**sections["display"]),
+        storage=StorageConfig(**sections["storage"]),
+        link=link,
+        origin=origin,
+    )
+
+
+def _section_values(
+    origin: str, section: str, cls: type, table: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Check keys and value types of one section against the defaults of ``cls``."""
+    types = {f.name: str(f.type) for f in fields(cls) if f.name != "rule_set"}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in types:
+            raise ConfigError(
+                f"{origin}: unknown key {section}.{key}; keys in [{section}]: {', '.join(types)}"
+            )
+        values[key] = _typed(origin, f"{section}.{key}", value, types[key])
+    return values
+
+
+def _typed(origin: str, key: str, value: Any, expected: str) -> Any:
+    """``value`` checked against the field type ``expected`` (its annotation), or ConfigError."""
+    shown = _show(value)
+    if expected == "bool":
+        if not isinstance(value, bool):
+            raise ConfigError(f"{origin}: {key} = {shown}: must be true or false")
+        return value
+    if expected == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{origin}: {key} = {shown}: must be a whole number")
+        return value
+    if expected == "float":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"{origin}: {key} = {shown}: must be a number of seconds")
+        return value
+    if expected == "str":
+        if not isinstance(value, str):
+            raise ConfigError(f"{origin}: {key} = {shown}: must be a string in quotes")
+        return value
+    if expected.startswith("tuple[str"):
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ConfigError(f"{origin}: {key} = {shown}: must be a list of names in quotes")
+        return tuple(value)
+    raise AssertionError(f"no type check for {key}: {expected}")  # a new field needs one
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, dict):
+        return "{...}"
+    return repr(value)
+
+
+def _game(origin: str, values: dict[str, Any], base_dir: Path | None) -> GameConfig:
+    players = values.get("players", GameConfig().players)
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ConfigError(
+            f"{origin}: game.players has {len(players)} names: allowed are "
+            f"{MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
+    try:
+        GameSetup(players)
+    except IllegalActionError as error:
+        raise ConfigError(f"{origin}: game.players: {error}") from None
+    language = values.get("language", "de")
+    if language not in LANGUAGES:
+        raise ConfigError(
+            f'{origin}: game.language = "{language}": allowed are "de" (Deutsch), "en" (English)'
+        )
+    bots = values.get("bots", ())
+    strangers = [name for name in bots if name not in players]
+    if strangers:
+        raise ConfigError(f'{origin}: game.bots = "{strangers[0]}" is not one of game.players')
+    rules_name = values.get("rules", "standard")
+    try:
+        rule_set = load_rules(_rules_path(rules_name, base_dir))
+    except RulesError as error:
+        raise ConfigError(f"{origin}: game.rules: {error}") from None
+    return GameConfig(tuple(players), rules_name, language, tuple(bots), rule_set)
+
+
+def _rules_path(name: str, base_dir: Path | None) -> str:
+    """A relative rules file path taken from the config file's directory, if it is there."""
+    path = Path(name)
+    if base_dir is not None and name.endswith(".toml") and not path.is_absolute():
+        candidate = base_dir / path
+        if candidate.exists():
+            return str(candidate)
+    return name
+
+
+def _link(origin: str, values: dict[str, Any]) -> LinkConfig:
+    link = LinkConfig(**values)
+    if link.baudrate not in _BAUDRATES:
+        raise ConfigError(
+            f"{origin}: link.baudrate = {link.baudrate}: allowed are "
+            + ", ".join(map(str, _BAUDRATES))
+        )
+    return link

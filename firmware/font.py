@@ -1,0 +1,280 @@
+"""Our own bitmap font: crisp at one bit per pixel and identical on every Pillow version.
+
+Anti-aliased TrueType text turns to mush when thresholded to a 1-bit OLED, and its rasterisation
+changes between FreeType and Pillow versions, which would break the golden images. So the screens
+use the glyphs drawn below: a 5x7 cell with two rows of descender (9 rows in all), ASCII,
+the German letters ÄÖÜäöüß and a few symbols (→ · … ▲ ▼ ◀ ▶ ×). Letters are proportional (blank
+columns trimmed, one column of spacing); digits keep their full width so that numbers line up.
+Scale 2 doubles every pixel for headlines.
+
+The sheet is the source of truth: each block is a line of characters followed by their nine rows,
+``#`` for a lit pixel. To change a glyph, edit its picture; ``tests/firmware/test_font.py`` checks
+the sheet's shape, and the golden images show the result.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+__all__ = ["FONT", "BitmapFont"]
+
+_SHEET = """
+A     B     C     D     E     F     G     H
+.###. ####. .###. ####. ##### ##### .###. #...#
+#...# #...# #...# #...# #.... #.... #...# #...#
+#...# #...# #.... #...# #.... #.... #.... #...#
+##### ####. #.... #...# ####. ####. #.### #####
+#...# #...# #.... #...# #.... #.... #...# #...#
+#...# #...# #...# #...# #.... #.... #...# #...#
+#...# ####. .###. ####. ##### #.... .#### #...#
+..... ..... ..... ..... ..... ..... ..... .....
+..... ..... ..... ..... ..... ..... ..... .....
+
+I     J     K     L     M     N     O     P
+.###. ..### #...# #.... #...# #...# .###. ####.
+..#.. ...#. #..#. #.... ##.## ##..# #...# #...#
+..#.. ...#. #.#.. #.... #.#.# #.#.# #...# #...#
+..#.. ...#. ##... #.... #.#.# #..## #...# ####.
+..#.. ...#. #.#.. #.... #...# #...# #...# #....
+..#.. #..#. #..#. #.... #...# #...# #...# #....
+.###. .##.. #...# ##### #...# #...# .###. #....
+..... ..... ..... ..... ..... ..... ..... .....
+..... ..... ..... ..... ..... ..... ..... .....
+
+Q     R     S     T     U     V     W     X
+.###. ####. .#### ##### #...# #...# #...# #...#
+#...# #...# #.... ..#.. #...# #...# #...# #...#
+#...# #...# #.... ..#.. #...# #...# #...# .#.#.
+#...# ####. .###. ..#.. #...# #...# #.#.# ..#..
+#.#.# #.#.. ....# ..#.. #...# #...# #.#.# .#.#.
+#..#. #..#. ....# ..#.. #...# .#.#. #.#.# #...#
+.##.# #...# ####. ..#.. .###. ..#.. .#.#. #...#
+..... ..... ..... ..... ..... ..... ..... .....
+..... ..... ..... ..... ..... ..... ..... .....
+
+Y     Z     Ä     Ö     Ü     ß     0     1
+#...# ##### .#.#. .#.#. .#.#. .##.. .###. ..#..
+#...# ....# ..... ..... ..... #..#. #...# .##..
+.#.#. ...#. .###. .###. #...# #..#. #..## ..#..
+..#.. ..#.. #...# #...# #...# #.#.. #.#.# ..#..
+..#.. .#... ##### #...# #...# #..#. ##..# ..#..
+..#.. #.... #...# #...# #...# #..#. #...# ..#..
+..#.. ##### #...# .###. .###. #.##. .###. .###.
+..... ..... ..... ..... ..... ..... ..... .....
+..... ..... ..... ..... ..... ..... ..... .....
+
+2     3     4     5     6     7     8     9
+.###. ##### ...#. ##### ..##. ##### .###. .###.
+#...# ...#. ..##. #.... .#... ....# #...# #...#
+....# ..#.. .#.#. ####. #.... ...#. #...# #...#
+...#. ...#. #..#. ....# ####. ..#.. .###. .####
+..#.. ....# ##### ....# #...# .#... #...# ....#
+.#... #...# ...#. #...# #...# .#... #...# ...#.
+##### .###. ...#. .###. .###. .#... .###. .##..
+..... ..... ..... ..... ..... ..... ..... .....
+..... ..... ..... ..... ..... ..... ..... .....
+
+a     b     c     d     e     f     g     h
+..... #.... ..... ....# ..... ..##. ..... #....
+..... #.... ..... ....# ..... .#... ..... #....
+.###. ####. .###. .#### .###. ####. .#### ####.
+....# #...# #.... #...# #...# .#... #...# #...#
+.#### #...# #.... #...# ##### .#... #...# #...#
+#...# #...# #...# #...# #.... .#... #...# #...#
+.#### ####. .###. .#### .###. .#... .#### #...#
+..... ..... ..... ..... ..... ..... ....# .....
+..... ..... ..... ..... ..... ..... .###. .....
+
+i     j     k     l     m     n     o     p
+..#.. ...#. #.... .##.. ..... ..... ..... .....
+..... ..... #.... ..#.. ..... ..... ..... .....
+.##.. ..##. #..#. ..#.. ##.#. ####. .###. ####.
+..#.. ...#. #.#.. ..#.. #.#.# #...# #...# #...#
+..#.. ...#. ##... ..#.. #.#.# #...# #...# #...#
+..#.. ...#. #.#.. ..#.. #.#.# #...# #...# #...#
+.###. ...#. #..#. .###. #.#.# #...# .###. ####.
+..... #..#. ..... ..... ..... ..... ..... #....
+..... .##.. ..... ..... ..... ..... ..... #....
+
+q     r     s     t     u     v     w     x
+..... ..... ..... .#... ..... ..... ..... .....
+..... ..... ..... .#... ..... ..... ..... .....
+.#### #.##. .#### ####. #...# #...# #...# #...#
+#...# ##..# #.... .#... #...# #...# #...# .#.#.
+#...# #.... .###. .#... #...# #...# #.#.# ..#..
+#...# #.... ....# .#..# #..## .#.#. #.#.# .#.#.
+.#### #.... ####. ..##. .##.# ..#.. .#.#. #...#
+....# ..... ..... ..... ..... ..... ..... .....
+....# ..... ..... ..... ..... ..... ..... .....
+
+y     z     ä     ö     ü     !     "     #
+..... ..... .#.#. .#.#. .#.#. ..#.. .#.#. .#.#.
+..... ..... ..... ..... ..... ..#.. .#.#. .#.#.
+#...# ##### .###. .###. #...# ..#.. ..... #####
+#...# ...#. ....# #...# #...# ..#.. ..... .#.#.
+#...# ..#.. .#### #...# #...# ..#.. ..... #####
+#...# .#... #...# #...# #..## ..... ..... .#.#.
+.#### ##### .#### .###. .##.# ..#.. ..... .#.#.
+....# ..... ..... ..... ..... ..... ..... .....
+.###. ..... ..... ..... ..... ..... ..... .....
+
+%     &     '     (     )     *     +     ,
+##... .##.. ..#.. ...#. .#... ..... ..... .....
+##..# #..#. ..#.. ..#.. ..#.. ..#.. ..... .....
+...#. #.#.. ..... .#... ...#. #.#.# ..#.. .....
+..#.. .#... ..... .#... ...#. .###. ..#.. .....
+.#... #.#.# ..... .#... ...#. #.#.# ##### .....
+#..## #..#. ..... ..#.. ..#.. ..#.. ..#.. ..#..
+...## .##.# ..... ...#. .#... ..... ..#.. ..#..
+..... ..... ..... ..... ..... ..... ..... .#...
+..... ..... ..... ..... ..... ..... ..... .....
+
+-     .     /     :     ;     <     =     >
+..... ..... ..... ..... ..... ...#. ..... .#...
+..... ..... ....# ..... ..... ..#.. ..... ..#..
+..... ..... ...#. ..#.. ..#.. .#... ##### ...#.
+####. ..... ..#.. ..... ..... #.... ..... ....#
+..... ..... .#... ..... ..... .#... ##### ...#.
+..... ..... #.... ..... ..#.. ..#.. ..... ..#..
+..... ..#.. ..... ..#.. ..#.. ...#. ..... .#...
+..... ..... ..... ..... .#... ..... ..... .....
+..... ..... ..... ..... ..... ..... ..... .....
+
+?     @     [     ]     _     |     →     ·
+.###. .###. .###. .###. ..... ..#.. ..... .....
+#...# #...# .#... ...#. ..... ..#.. ..#.. .....
+....# #.### .#... ...#. ..... ..#.. ...#. .....
+...#. #.#.# .#... ...#. ..... ..#.. ##### .....
+..#.. #.### .#... ...#. ..... ..#.. ...#. ..#..
+..... #.... .#... ...#. ..... ..#.. ..#.. .....
+..#.. .###. .###. .###. ..... ..#.. ..... .....
+..... ..... ..... ..... ##### ..#.. ..... .....
+..... ..... ..... ..... ..... ..... ..... .....
+
+…     ▲     ▼     ◀     ▶     ×     $     ~
+..... ..... ..... ..... ..... ..... ..#.. .....
+..... ..... ..... ...#. .#... ..... .#### .....
+..... ..#.. ##### ..##. .##.. #...# #.#.. .#..#
+..... .###. .###. .###. .###. .#.#. .###. #.##.
+..... ##### ..#.. ..##. .##.. ..#.. ..#.# .....
+..... ..... ..... ...#. .#... .#.#. ####. .....
+#.#.# ..... ..... ..... ..... #...# ..#.. .....
+..... ..... ..... ..... ..... ..... ..... .....
+..... ..... ..... ..... ..... ..... ..... .....
+"""
+
+#: Rows per glyph: 7 above the baseline, 2 below for descenders (g, j, p, q, y, comma).
+GLYPH_ROWS = 9
+#: Rows from the top of a glyph to its baseline (the cap height).
+ASCENT = 7
+_CELL = 5
+_SPACE_WIDTH = 3
+
+
+def _parse_sheet(sheet: str) -> dict[str, tuple[str, ...]]:
+    """Character -> its rows (strings of "#" and ".", trimmed to the glyph's width)."""
+    glyphs: dict[str, tuple[str, ...]] = {}
+    blocks = [block.splitlines() for block in sheet.strip("\n").split("\n\n")]
+    for lines in blocks:
+        names = lines[0].split()
+        rows = [line.split(" ") for line in lines[1:]]
+        if len(rows) != GLYPH_ROWS or any(len(row) != len(names) for row in rows):
+            raise ValueError(f"font sheet block {''.join(names)!r} is malformed")
+        for column, name in enumerate(names):
+            picture = tuple(row[column] for row in rows)
+            if any(len(line) != _CELL or set(line) - {"#", "."} for line in picture):
+                raise ValueError(f"glyph {name!r}: every row must be 5 of '#' and '.'")
+            glyphs[name] = picture if name.isdigit() else _trim(picture)
+    glyphs[" "] = ("." * _SPACE_WIDTH,) * GLYPH_ROWS
+    return glyphs
+
+
+def _trim(picture: tuple[str, ...]) -> tuple[str, ...]:
+    """Drop blank columns on both sides (proportional spacing)."""
+    lit = [c for c in range(_CELL) if any(row[c] == "#" for row in picture)]
+    if not lit:
+        return picture
+    return tuple(row[lit[0] : lit[-1] + 1] for row in picture)
+
+
+def _glyph_image(picture: tuple[str, ...]) -> Image.Image:
+    image = Image.new("1", (len(picture[0]), len(picture)), 0)
+    image.putdata([1 if pixel == "#" else 0 for row in picture for pixel in row])
+    return image
+
+
+class BitmapFont:
+    """A bitmap font: measure and draw strings, 1 bit per pixel, optionally scaled up."""
+
+    def __init__(self, sheet: str, *, fallback: str = "?") -> None:
+        self._pictures = _parse_sheet(sheet)
+        self._glyphs = {name: _glyph_image(p) for name, p in self._pictures.items()}
+        self._fallback = fallback
+        self.height = GLYPH_ROWS
+        self.ascent = ASCENT
+
+    def covers(self, text: str) -> bool:
+        """True if every character of ``text`` has a glyph (no fallback needed)."""
+        return all(char in self._glyphs for char in text)
+
+    def missing(self, text: str) -> set[str]:
+        """The characters of ``text`` that the font lacks."""
+        return {char for char in text if char not in self._glyphs}
+
+    def _glyph(self, char: str) -> Image.Image:
+        return self._glyphs.get(char) or self._glyphs[self._fallback]
+
+    def width(self, text: str, scale: int = 1) -> int:
+        """The width of ``text`` in pixels (no trailing spacing)."""
+        if not text:
+            return 0
+        total = sum(self._glyph(char).width for char in text) + len(text) - 1
+        return total * scale
+
+    def fit(self, text: str, max_width: int, scale: int = 1) -> str:
+        """``text``, cut and ended with "…" if wider than ``max_width``."""
+        if self.width(text, scale) <= max_width:
+            return text
+        while text and self.width(text + "…", scale) > max_width:
+            text = text[:-1]
+        return text + "…" if text else ""
+
+    def render(self, text: str, scale: int = 1) -> Image.Image:
+        """``text`` as a mode "1" mask, ``height * scale`` pixels tall."""
+        return _render(self, text, scale)
+
+    def draw(
+        self,
+        draw: ImageDraw.ImageDraw,
+        xy: tuple[int, int],
+        text: str,
+        *,
+        fill: int = 1,
+        scale: int = 1,
+    ) -> int:
+        """Draw ``text`` with its top-left corner at ``xy``; returns the x after its end."""
+        if not text:
+            return xy[0]
+        mask = self.render(text, scale)
+        draw.bitmap(xy, mask, fill=fill)
+        return xy[0] + mask.width
+
+
+@lru_cache(maxsize=1024)
+def _render(font: BitmapFont, text: str, scale: int) -> Image.Image:
+    width = max(font.width(text), 1)
+    image = Image.new("1", (width, GLYPH_ROWS), 0)
+    x = 0
+    for char in text:
+        glyph = font._glyph(char)
+        image.paste(glyph, (x, 0))
+        x += glyph.width + 1
+    if scale != 1:
+        image = image.resize((width * scale, GLYPH_ROWS * scale), Image.Resampling.NEAREST)
+    return image
+
+
+#: The font of every screen.
+FONT = BitmapFont(_SHEET)

@@ -1,0 +1,128 @@
+"""Every text the device shows, in German (the default) and English.
+
+The game's own terms stay German in both languages: Schock aus, General, Straße, Hausnummer,
+Deckel, Hälfte and Finale are what the table says, whatever the menu language (the English texts
+gloss them where it helps). Throw names come from the engine (``Evaluation.name``) and are German
+by design.
+
+Texts are looked up by key with :meth:`Catalogue.t`, which fills ``{placeholders}``. Keep them
+short: the display is 128 pixels wide, about 21 characters of the bitmap font; the status line of
+the turn screen has room for about 15.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DEFAULT_LANGUAGE", "MESSAGES", "Catalogue"]
+
+DEFAULT_LANGUAGE = "de"
+
+#: key -> (German, English)
+MESSAGES: dict[str, tuple[str, str]] = {
+    # setup
+    "default_player": ("Spieler{number}", "Player{number}"),
+    "setup_players": ("Spieler", "Players"),
+    "setup_rules": ("Regeln", "Rules"),
+    "setup_deckel": ("Deckel", "Deckel"),
+    "setup_deckel_detail": (
+        "Deckel im Topf (Regel: {preset})",
+        "Deckel in the pot (rules: {preset})",
+    ),
+    "setup_start": ("Start", "Start"),
+    "setup_go": ("Los!", "Go!"),
+    "setup_summary": (
+        "{players} Spieler, {rules}, {deckel} Deckel",
+        "{players} players, {rules}, {deckel} Deckel",
+    ),
+    "key_next": ("Weiter", "Next"),
+    "key_continue": ("weiter ▶", "next ▶"),
+    "key_new_game": ("Neu", "New"),
+    # roll-off
+    "rolloff_title": ("Auswürfeln", "Auswürfeln: who opens"),
+    "rolloff_shake": ("Schütteln zum Auswürfeln", "Shake to roll off"),
+    "rolloff_tie": ("Stechen: {names}", "Tie: {names}"),
+    "rolloff_opens": ("{name} fängt an!", "{name} opens!"),
+    # hand-over
+    "pass_cup": ("Becher an", "Cup to"),
+    "hint_hand_over": ("Drücken oder schütteln", "Press or shake"),
+    "limit": ("max. {n} Wurf", "max. {n} throws"),
+    "opens_round": ("beginnt Runde {n}", "opens round {n}"),
+    # turn
+    "throw_of": ("Wurf {n}/{limit}", "Throw {n}/{limit}"),
+    "pot": ("Topf {n}", "Pot {n}"),
+    "status_shake": ("Schütteln!", "Shake!"),
+    "status_shaking": ("…und abstellen", "…and put down"),
+    "status_flip": ("FLIP: 6+6 → 1", "FLIP: 6+6 → 1"),
+    "status_stand": ("Fertig: STAND", "Done: STAND"),
+    "notice_shake_first": ("Erst schütteln", "Shake first"),
+    "notice_stand": ("Kein Wurf mehr", "No throws left"),
+    "notice_no_flip": ("Drehen: 2 Sechsen", "Flip: two sixes"),
+    "notice_stays_out": ("Liegt fest", "Stays out"),
+    "notice_all_out": ("Alle raus? STAND", "All out? STAND"),
+    "notice_only_ones": ("Nur Einsen raus", "Only ones out"),
+    "notice_not_allowed": ("Nicht erlaubt", "Not allowed"),
+    # reveal and sections
+    "reveal_title": ("Aufdecken", "Reveal"),
+    "round_n": ("Runde {n}", "Round {n}"),
+    "outcome_pot": ("{loser} +{n} aus dem Topf", "{loser} +{n} from the pot"),
+    "outcome_winner": ("{winner} → {loser}: {n}", "{winner} → {loser}: {n}"),
+    "outcome_all": ("{loser} kriegt alle!", "{loser} gets them all!"),
+    "outcome_out": ("raus: {names}", "out: {names}"),
+    "section_1": ("1. Hälfte", "1st Hälfte"),
+    "section_2": ("2. Hälfte", "2nd Hälfte"),
+    "section_final": ("Finale", "Finale"),
+    "loses_section": ("verliert die {section}", "loses the {section}"),
+    "next_section": ("Weiter: {section}", "Next: {section}"),
+    "final_between": ("Finale: {a} gegen {b}", "Finale: {a} vs {b}"),
+    "game_over_title": ("Spielende", "Game over"),
+    "loses_game": ("hat verloren", "has lost"),
+    "blattschuss": ("Blattschuss!", "Blattschuss: both halves!"),
+    "buys_round": ("und gibt eine Runde aus", "and buys a round"),
+    "penalty_title": ("Strafe", "Penalty"),
+    "penalty_given": ("+{n} Deckel", "+{n} Deckel"),
+    "penalty_detail": ("bekommt {n} Deckel", "gets {n} Deckel"),
+    # menu
+    "menu_title": ("Menü", "Menu"),
+    "menu_continue": ("Weiter", "Continue"),
+    "menu_new_game": ("Neues Spiel", "New game"),
+    "menu_rules": ("Regeln", "Rules"),
+    "menu_penalty": ("Strafe", "Penalty"),
+    "menu_blind": ("Blind ansagen", "Announce blind"),
+    "menu_brightness": ("Helligkeit", "Brightness"),
+    "menu_language": ("Sprache", "Language"),
+    "menu_shutdown": ("Ausschalten", "Shut down"),
+    "confirm_new_game": ("Spiel abbrechen?", "Abandon the game?"),
+    "yes_new_game": ("Ja, neues Spiel", "Yes, new game"),
+    "confirm_shutdown": ("Ausschalten?", "Shut down?"),
+    "yes_shutdown": ("Ja, ausschalten", "Yes, shut down"),
+    "no": ("Nein", "No"),
+    "rules_between_games_1": ("Regeln nur", "Rules change only"),
+    "rules_between_games_2": ("zwischen Spielen", "between games"),
+    "brightness_detail": ("Stufe {n} von {of}", "level {n} of {of}"),
+    "language_detail": ("Deutsch", "English"),
+    "goodbye_title": ("Schockbesteck", "Schockbesteck"),
+    "goodbye": ("Tschüss!", "Bye!"),
+    "goodbye_hint": ("wird ausgeschaltet", "shutting down"),
+    # the builders' self-test (schocken run --check)
+    "check_title": ("Selbsttest", "Self-test"),
+    "check_hint": ("Tasten drücken, schütteln", "Press buttons, shake"),
+    "check_pressed": ("gedrückt: {name}", "pressed: {name}"),
+    "check_held": ("gehalten: {name}", "held: {name}"),
+    "check_shake": ("Neigung: {n} Flanken", "tilt: {n} edges"),
+}
+
+LANGUAGE_INDEX = {"de": 0, "en": 1}
+
+
+class Catalogue:
+    """The texts of one language. Unknown keys are a programming error (KeyError)."""
+
+    def __init__(self, language: str = DEFAULT_LANGUAGE) -> None:
+        if language not in LANGUAGE_INDEX:
+            allowed = ", ".join(LANGUAGE_INDEX)
+            raise ValueError(f"language {language!r} is not available: use one of {allowed}")
+        self.language = language
+        self._index = LANGUAGE_INDEX[language]
+
+    def t(self, key: str, **values: object) -> str:
+        """The text for ``key`` with ``{placeholders}`` filled from ``values``."""
+        return MESSAGES[key][self._index].format(**values)

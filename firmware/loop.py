@@ -1,0 +1,198 @@
+"""The main loop: the one thread that runs the device.
+
+Input backends call :meth:`MainLoop.post` from their own threads (gpiozero's callback thread, a
+window's event thread, a serial reader); everything else happens here, in order::
+
+    wait until an edge arrives or the earliest deadline (decoder, app, power, display) passes
+    feed the edge to the input decoder
+    for each decoded input: wake the display (a press that only woke it is swallowed), app.handle
+    run the timers: app.advance, power.advance, display.advance
+    push app.screen() to the display if it changed
+
+The loop sleeps in :meth:`~hal.ports.Clock.wait`; with nothing pending the real clock blocks on
+the queue without a timeout, so an idle device does not wake up at all. On a fake clock
+(:class:`sim.fakes.FakeClock`) the same loop runs as fast as the code allows, jumping from
+deadline to deadline, and :meth:`MainLoop.run` returns once nothing is pending.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from PIL import Image
+
+from hal.inputs import InputDecoder
+from hal.oled import PowerManager, PowerState
+from hal.ports import Clock, Display, Edge, EdgeSource, InputBackend, InputEvent
+
+__all__ = ["App", "MainLoop"]
+
+logger = logging.getLogger(__name__)
+
+#: Returned by the queue poll when the loop must look at its call queue or stop flag.
+_WAKE = Edge(EdgeSource.TILT, False, float("-inf"))
+
+
+class App(Protocol):
+    """What the loop needs from the device app (:class:`firmware.app.DeviceApp`)."""
+
+    contrast: int
+
+    def handle(self, event: InputEvent) -> None: ...
+
+    def advance(self, now: float) -> None: ...
+
+    def next_deadline(self) -> float | None: ...
+
+    def screen(self) -> Image.Image: ...
+
+
+class MainLoop:
+    """Runs ``app`` against input backends, a decoder, a display and an optional power manager."""
+
+    def __init__(
+        self,
+        app: App,
+        *,
+        clock: Clock,
+        inputs: Sequence[InputBackend],
+        decoder: InputDecoder,
+        display: Display,
+        power: PowerManager | None = None,
+    ) -> None:
+        self.app = app
+        self.clock = clock
+        self.inputs = list(inputs)
+        self.decoder = decoder
+        self.display = display
+        self.power = power
+        self._queue: queue.SimpleQueue[Edge | Callable[[], Any] | None] = queue.SimpleQueue()
+        self._calls: list[Callable[[], Any]] = []
+        self._stopping = False
+        self._started = False
+        self._shown: Image.Image | None = None
+        self._contrast: int | None = None
+        #: Decoded inputs swallowed because they only woke the display.
+        self.swallowed = 0
+
+    # --- thread-safe entry points ---------------------------------------------------------------
+
+    def post(self, edge: Edge) -> None:
+        """Queue an edge for the loop. Safe from any thread (the backends' sink)."""
+        self._queue.put(edge)
+
+    def call_soon(self, function: Callable[[], Any]) -> None:
+        """Run ``function`` on the loop's thread at its next step. Safe from any thread."""
+        self._queue.put(function)
+
+    def stop(self) -> None:
+        """Make :meth:`run` return after the current step. Safe from any thread."""
+        self._queue.put(None)
+
+    # --- running --------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the input backends (done by the first :meth:`run`) and show the first frame."""
+        if self._started:
+            return
+        self._started = True
+        for backend in self.inputs:
+            backend.start(self.post)
+        self._present()
+
+    def run(self, until: float | None = None) -> None:
+        """Run until :meth:`stop`, until the clock reaches ``until``, or (on a fake clock) idle."""
+        self.start()
+        self._stopping = False
+        while not self._stopping:
+            now = self.clock.now()
+            if until is not None and now >= until:
+                return
+            deadline = self.next_deadline()
+            if until is not None:
+                deadline = until if deadline is None else min(deadline, until)
+            edge = self.clock.wait(deadline, self._poll)
+            self.step(edge)
+            if edge is None and deadline is None:
+                return  # only a fake clock comes back without an edge and without a deadline
+
+    def next_deadline(self) -> float | None:
+        """The earliest time something is due: input timing, app timers, dimming, reconnecting."""
+        candidates = [self.decoder.next_deadline(), self.app.next_deadline()]
+        if self.power is not None:
+            candidates.append(self.power.next_deadline())
+        display_deadline = getattr(self.display, "next_deadline", None)
+        if display_deadline is not None:
+            candidates.append(display_deadline())
+        return min((c for c in candidates if c is not None), default=None)
+
+    def step(self, edge: Edge | None = None) -> None:
+        """One turn of the loop: feed ``edge``, hand decoded inputs on, run timers, redraw."""
+        if edge is _WAKE:
+            calls, self._calls = self._calls, []
+            for call in calls:
+                call()
+        elif edge is not None:
+            self.decoder.feed(edge)
+        now = self.clock.now()
+        for event in self.decoder.advance(now):
+            if self._wakes_only(event):
+                self.swallowed += 1
+                logger.debug("%s woke the display and was swallowed", event.kind.value)
+                continue
+            logger.debug("input %s %s", event.kind.value, event.button or "")
+            self.app.handle(event)
+        self.app.advance(now)
+        if self.power is not None:
+            self.power.advance(now)
+        display_advance = getattr(self.display, "advance", None)
+        if display_advance is not None:
+            display_advance(now)
+        self._present()
+
+    def close(self) -> None:
+        """Close the input backends. Idempotent."""
+        for backend in self.inputs:
+            backend.close()
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _poll(self, timeout: float | None) -> Edge | None:
+        try:
+            item = self._queue.get(block=timeout != 0, timeout=timeout or None)
+        except queue.Empty:
+            return None
+        if item is None:
+            self._stopping = True
+            return _WAKE
+        if isinstance(item, Edge):
+            return item
+        self._calls.append(item)
+        return _WAKE
+
+    def _wakes_only(self, event: InputEvent) -> bool:
+        """Tell the power manager; True if the panel was asleep, so the input only woke it.
+
+        A dimmed panel is still readable, so an input while dimmed brightens it and acts.
+        """
+        if self.power is None:
+            return False
+        asleep = self.power.state is PowerState.ASLEEP
+        self.power.activity(event.at)
+        return asleep
+
+    def _present(self) -> None:
+        contrast = self.app.contrast
+        if contrast != self._contrast:
+            self._contrast = contrast
+            if self.power is not None:
+                self.power.set_contrast(contrast)
+            else:
+                self.display.contrast(contrast)
+        image = self.app.screen()
+        if image is not self._shown:
+            self._shown = image
+            self.display.display(image)

@@ -1,0 +1,159 @@
+"""What a screen shows, as frozen values: the contract between the device app and the renderer.
+
+The app (:mod:`firmware.app`) builds one of these views from the game and the menus, with every
+text already translated; :func:`firmware.screens.render` turns a view into a 128x64 1-bit image
+and nothing else. A view holds no game objects, so two equal views draw the same picture, the
+loop can skip a redraw when the view did not change, and tests can compare views directly.
+
+``keys`` (where present) label the three KEEP buttons, which sit below the display: the renderer
+draws each label above its button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "BannerView",
+    "DieFace",
+    "HandOverView",
+    "MenuView",
+    "PickerView",
+    "RevealRow",
+    "RevealView",
+    "RollOffRow",
+    "RollOffView",
+    "SoftKeys",
+    "Tally",
+    "TurnView",
+    "View",
+]
+
+#: Labels of the KEEP_1, KEEP_2 and KEEP_3 buttons ("" for none).
+SoftKeys = tuple[str, str, str]
+
+NO_KEYS: SoftKeys = ("", "", "")
+
+
+@dataclass(frozen=True, slots=True)
+class DieFace:
+    """One die as shown: ``value`` None is a die still in the cup (or not thrown yet).
+
+    ``out``: laid out, or marked to be laid out before the next throw (drawn inverted).
+    ``fixed``: laid out in an earlier throw and staying out (underlined).
+    """
+
+    value: int | None
+    out: bool = False
+    fixed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """One player's Deckel on the scoreboard."""
+
+    name: str
+    deckel: int
+    current: bool = False
+    out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """A player's turn: their dice, throw n of the limit, the pot and everyone's Deckel."""
+
+    player: str
+    throw_text: str
+    dice: tuple[DieFace, ...]
+    status: str
+    pot_text: str
+    board: tuple[Tally, ...]
+    shaking: bool = False
+    frame: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandOverView:
+    """Pass the cup: the next player's name; of the previous turn only the laid-out dice."""
+
+    title: str
+    info: str
+    player: str
+    note: str
+    shown: tuple[DieFace, ...]
+    hint: str
+    board: tuple[Tally, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RollOffRow:
+    """One contender's roll-off throw; ``lead`` marks the best."""
+
+    name: str
+    dice: tuple[int, ...]
+    lead: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RollOffView:
+    """Auswürfeln: who opens the first round."""
+
+    title: str
+    rows: tuple[RollOffRow, ...]
+    waiting: tuple[str, ...]
+    message: str
+    shaking: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RevealRow:
+    """One turn at the reveal; ``mark`` is +1 for the highest throw, -1 for the lowest."""
+
+    name: str
+    throw: str
+    mark: int = 0
+    out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RevealView:
+    """Aufdecken: every throw of the round in order, then where the Deckel went."""
+
+    title: str
+    page_text: str
+    rows: tuple[RevealRow, ...]
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class BannerView:
+    """A big message: half over, the final, game over, a refusal, goodbye."""
+
+    title: str
+    headline: str
+    lines: tuple[str, ...]
+    keys: SoftKeys = NO_KEYS
+
+
+@dataclass(frozen=True, slots=True)
+class MenuView:
+    """A list to choose from; ``selected`` is highlighted."""
+
+    title: str
+    items: tuple[str, ...]
+    selected: int
+    keys: SoftKeys = NO_KEYS
+
+
+@dataclass(frozen=True, slots=True)
+class PickerView:
+    """One value to set with - and +, as in the setup steps."""
+
+    title: str
+    step: str
+    value: str
+    detail: str
+    keys: SoftKeys = NO_KEYS
+
+
+View = TurnView | HandOverView | RollOffView | RevealView | BannerView | MenuView | PickerView

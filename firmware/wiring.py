@@ -1,0 +1,188 @@
+"""Wiring: the one place where backends are chosen, by name, and the device is put together.
+
+The firmware never imports a backend at module level. :data:`INPUTS` and :data:`DISPLAYS` map a
+backend's name to the dotted path of a *builder*, ``"module:function"``, imported with
+:mod:`importlib` only when :func:`build_device` asks for it; so ``schocken run`` loads gpiozero
+and luma but the simulator need not, and a laptop without either can still import the firmware.
+
+A builder takes ``(config, clock, **options)`` and returns the backend: an
+:class:`~hal.ports.InputBackend` or a :class:`~hal.ports.Display`. The simulator registers its own
+(``window``, ``terminal``, ``script``) with :func:`register_input` and :func:`register_display`,
+or by adding entries to the tables.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import GameSetup
+from firmware.app import DeviceApp, EventSink
+from firmware.config import DeviceConfig
+from firmware.dice import DiceSource, SystemDice
+from firmware.loop import MainLoop
+from hal.inputs import InputDecoder
+from hal.oled import PowerManager
+from hal.ports import Clock, Display, InputBackend, Storage
+
+__all__ = [
+    "DISPLAYS",
+    "INPUTS",
+    "Device",
+    "build_device",
+    "load_builder",
+    "register_display",
+    "register_input",
+    "system_poweroff",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Input backend name -> "module:builder".
+INPUTS: dict[str, str] = {
+    "gpio": "firmware.wiring:gpio_input",
+}
+#: Display backend name -> "module:builder".
+DISPLAYS: dict[str, str] = {
+    "oled": "firmware.wiring:oled_display",
+    "dummy": "firmware.wiring:dummy_display",
+}
+
+
+def register_input(name: str, builder: str) -> None:
+    """Make an input backend available under ``name`` ("module:function")."""
+    INPUTS[name] = builder
+
+
+def register_display(name: str, builder: str) -> None:
+    """Make a display backend available under ``name`` ("module:function")."""
+    DISPLAYS[name] = builder
+
+
+def load_builder(kind: str, name: str) -> Callable[..., Any]:
+    """Import the builder registered for backend ``name`` of ``kind`` ("input" or "display")."""
+    table = INPUTS if kind == "input" else DISPLAYS
+    if name not in table:
+        raise ValueError(f"unknown {kind} backend {name!r}: use one of {', '.join(sorted(table))}")
+    module_name, _, attribute = table[name].partition(":")
+    module = importlib.import_module(module_name)
+    builder: Callable[..., Any] = getattr(module, attribute)
+    return builder
+
+
+# --- the device's own builders ------------------------------------------------------------------
+
+
+def gpio_input(config: DeviceConfig, clock: Clock, **options: Any) -> InputBackend:
+    """The five buttons and the tilt switch on the configured pins (options: ``pin_factory``)."""
+    from hal.gpio import GpioInput
+
+    return GpioInput(clock, config.pins, **options)
+
+
+def oled_display(config: DeviceConfig, clock: Clock, **options: Any) -> Display:
+    """The SSD1306/SH1106 on I2C, resilient to an unplugged panel (options: ``bus``)."""
+    from hal.oled import open_resilient_oled
+
+    return open_resilient_oled(config.display, clock, **options)
+
+
+def dummy_display(config: DeviceConfig, clock: Clock, **options: Any) -> Display:
+    """luma's in-memory dummy device, which keeps the last frame (for tests and scripts)."""
+    from luma.core.device import dummy
+
+    from hal.oled import ResilientDisplay
+
+    return ResilientDisplay(dummy(width=128, height=64, mode="1"), clock)
+
+
+def system_poweroff() -> None:
+    """The device's shutdown hook: ask systemd to power the Pi off."""
+    logger.info("shutting down on request from the menu")
+    subprocess.run(["systemctl", "poweroff"], check=True, timeout=30)
+
+
+# --- putting it together ------------------------------------------------------------------------
+
+
+@dataclass
+class Device:
+    """A wired device: the app, its main loop and the backends, ready to :meth:`run`."""
+
+    app: DeviceApp
+    loop: MainLoop
+    inputs: list[InputBackend]
+    display: Display
+    power: PowerManager | None
+    decoder: InputDecoder
+    clock: Clock
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def run(self, until: float | None = None) -> None:
+        """Run the main loop (see :meth:`MainLoop.run`)."""
+        self.loop.run(until)
+
+    def close(self) -> None:
+        """Release pins and other resources. Idempotent."""
+        self.loop.close()
+        for close in self.closers:
+            close()
+        self.closers = []
+
+
+def build_device(
+    config: DeviceConfig,
+    *,
+    inputs: Sequence[str] = ("gpio",),
+    display: str = "oled",
+    clock: Clock | None = None,
+    dice: DiceSource | None = None,
+    storage: Storage | None = None,
+    setup: GameSetup | None = None,
+    event_sink: EventSink | None = None,
+    shutdown: Callable[[], None] | None = None,
+    power: bool = True,
+    options: dict[str, dict[str, Any]] | None = None,
+) -> Device:
+    """Build the app, its loop and the named backends.
+
+    ``options`` passes keyword arguments to a backend's builder by name, e.g.
+    ``{"gpio": {"pin_factory": MockFactory()}, "oled": {"bus": fake_bus}}``. ``power`` adds the
+    :class:`~hal.oled.PowerManager` (dim and sleep when idle). Without ``clock`` the real
+    monotonic clock is used, without ``dice`` the system's random source.
+    """
+    options = options or {}
+    if clock is None:
+        from hal.clock import MonotonicClock
+
+        clock = MonotonicClock()
+    built_inputs: list[InputBackend] = []
+    try:
+        for name in inputs:
+            builder = load_builder("input", name)
+            built_inputs.append(builder(config, clock, **options.get(name, {})))
+        make_display = load_builder("display", display)
+        screen: Display = make_display(config, clock, **options.get(display, {}))
+    except BaseException:
+        for backend in built_inputs:
+            backend.close()
+        raise
+    manager = PowerManager(screen, clock, config.display) if power else None
+    app = DeviceApp(
+        config,
+        clock=clock,
+        dice=dice if dice is not None else SystemDice(),
+        storage=storage,
+        setup=setup,
+        event_sink=event_sink,
+        shutdown=shutdown,
+    )
+    decoder = InputDecoder(config.input)
+    loop = MainLoop(
+        app, clock=clock, inputs=built_inputs, decoder=decoder, display=screen, power=manager
+    )
+    return Device(app, loop, built_inputs, screen, manager, decoder, clock)
