@@ -4,8 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
+SIM_ARGS ?=
 
-.PHONY: test test-long lint typecheck unit clean
+.PHONY: test test-long lint typecheck unit sim clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Schockbesteck needs Python 3.11 or newer; found " + sys.version.split()[0])'
@@ -29,6 +30,10 @@ test: lint typecheck unit
 ## make test-long: the slow, exhaustive selection (statistics, long kill runs)
 test-long: $(STAMP)
 	$(BIN)/pytest -q -m slow $(PYTEST_ARGS)
+
+## make sim: play a 3-player game under the standard rules in a window (no display: the terminal)
+sim: $(STAMP)
+	$(BIN)/schocken sim --players 3 --rules standard $(SIM_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

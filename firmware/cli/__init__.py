@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("firmware.cli.rules", "list and show the house-rule presets"),
     "judge": ("firmware.cli.judge", "settle a round given as JSON on stdin"),
     "run": ("firmware.cli.run", "run the device on a Raspberry Pi (--check: self-test)"),
+    "sim": ("sim.cli", "play on a laptop: in a window, in the terminal or from a script"),
     "stats": ("firmware.cli.stats", "statistics per player over the finished games"),
     "replay": ("firmware.cli.replay", "print a game from its journal, round by round"),
 }

@@ -1,0 +1,359 @@
+"""Play Schockbesteck on a laptop: the device's firmware in a window, a terminal or a script.
+
+Without a display (or with --terminal) the device is drawn in the terminal; with --script FILE
+the game runs headless on a simulated clock, much faster than it describes, and --frames,
+--record and --events write what happened. See docs/simulator.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
+    from firmware.config import DeviceConfig
+    from hal.ports import Clock
+
+__all__ = ["DEFAULT_NAMES", "SIM_DISPLAYS", "SIM_INPUTS", "add_arguments", "build_device", "run"]
+
+#: Names for --players N when the configuration names fewer players.
+DEFAULT_NAMES = ("Anna", "Ben", "Carla", "Dieter", "Elke", "Fritz", "Gabi", "Heinz", "Ilse", "Jupp")
+
+
+class UsageError(ValueError):
+    """A bad option: printed as one line by the CLI, exit status 2."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``schocken sim``."""
+    mode = parser.add_argument_group("mode (default: a window, or the terminal without display)")
+    mode.add_argument("--terminal", action="store_true", help="play in the terminal")
+    mode.add_argument(
+        "--script", metavar="FILE", help="play the actions in FILE headless on a simulated clock"
+    )
+    mode.add_argument(
+        "--gpio-mock",
+        action="store_true",
+        help="keys drive gpiozero mock pins read by the device's own GPIO backend",
+    )
+    game = parser.add_argument_group("game (any of these skips the setup menu)")
+    game.add_argument("--players", type=int, metavar="N", help="number of players, 2-10")
+    game.add_argument("--names", metavar="A,B,C", help="player names in seat order")
+    game.add_argument("--rules", metavar="NAME|FILE", help="a rules preset or a rules TOML file")
+    game.add_argument("--seed", metavar="S", help="seed the dice: the same seed, the same game")
+    game.add_argument("--lang", choices=("de", "en"), help="screen language (default: de)")
+    parser.add_argument("--config", metavar="PATH", help="a device config.toml (default: built-in)")
+    output = parser.add_argument_group("output")
+    output.add_argument("--frames", metavar="DIR", help="write every distinct frame as a PNG")
+    output.add_argument("--record", metavar="FILE.gif", help="write an animated GIF")
+    output.add_argument(
+        "--events", metavar="FILE", help="write the game's events as JSON lines ('-': stdout)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the simulator in the mode the options ask for."""
+    config, setup = _configure(args)
+    if args.record is not None and not args.record.lower().endswith(".gif"):
+        raise UsageError(f"--record {args.record}: the file name must end in .gif")
+    if args.script is not None and (args.terminal or args.gpio_mock):
+        flag = "--terminal" if args.terminal else "--gpio-mock"
+        raise UsageError(f"--script plays headless: {flag} cannot be used with it")
+    from firmware.dice import SeededDice, SystemDice
+
+    dice = SeededDice(args.seed) if args.seed is not None else SystemDice()
+    with _event_output(args.events) as sink:
+        if args.script is not None:
+            return _run_script(args, config, setup, dice, sink)
+        return _run_interactive(args, config, setup, dice, sink)
+
+
+# --- configuration -----------------------------------------------------------------------------
+
+
+def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
+    """The device config (with --lang applied) and the game setup the options ask for (or None)."""
+    import dataclasses
+
+    from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
+    from firmware.config import load_config
+    from firmware.rulesfile import load_rules
+
+    config = load_config(args.config)
+    if args.lang is not None:
+        config = dataclasses.replace(
+            config, game=dataclasses.replace(config.game, language=args.lang)
+        )
+    if args.players is None and args.names is None and args.rules is None and args.seed is None:
+        return config, None
+    if args.players is not None and not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        raise UsageError(
+            f"--players {args.players}: allowed are {MIN_PLAYERS} to {MAX_PLAYERS} players"
+        )
+    if args.names is not None:
+        names = tuple(name.strip() for name in args.names.split(","))
+        if args.players is not None and args.players != len(names):
+            raise UsageError(
+                f"--players {args.players} but --names gives {len(names)} names: "
+                "give as many names as players, or leave one option out"
+            )
+    else:
+        count = args.players if args.players is not None else len(config.game.players)
+        pool = list(config.game.players)
+        pool += [name for name in DEFAULT_NAMES if name not in pool]
+        names = tuple(pool[:count])
+    rules = load_rules(args.rules) if args.rules is not None else config.game.rule_set
+    return config, GameSetup(names, rules)
+
+
+class _EventSink:
+    """Writes each engine event (a dict with "event") as one JSON line; notes the game's end."""
+
+    def __init__(
+        self, stream: IO[str] | None, clock_now: Callable[[], float] | None = None
+    ) -> None:
+        self._stream = stream
+        self.count = 0
+        self.last: dict[str, Any] | None = None
+        self.game_over_at: float | None = None
+        self.now = clock_now
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        self.count += 1
+        self.last = event
+        if event.get("event") == "game_over" and self.now is not None:
+            self.game_over_at = self.now()
+        if self._stream is not None:
+            self._stream.write(json.dumps(event, ensure_ascii=False) + "\n")
+            self._stream.flush()
+
+
+@contextlib.contextmanager
+def _event_output(target: str | None) -> Iterator[_EventSink]:
+    """An event sink writing to ``target`` (a path, "-" for stdout, None for nowhere)."""
+    if target is None or target == "-":
+        yield _EventSink(sys.stdout if target == "-" else None)
+        return
+    with open(target, "w", encoding="utf-8") as stream:
+        yield _EventSink(stream)
+
+
+# --- the device --------------------------------------------------------------------------------
+
+#: The simulator's backends, registered with the firmware's wiring under these names.
+SIM_INPUTS = {
+    "keys": "sim.controls:keyboard_input",
+    "gpio-mock": "sim.gpio_mock:mock_pin_input",
+    "script": "sim.script:script_input",
+}
+SIM_DISPLAYS = {
+    "window": "sim.window:window_display",
+    "terminal": "sim.terminal:terminal_display",
+    "recorder": "sim.recorder:recording_display",
+}
+
+
+def build_device(
+    config: DeviceConfig,
+    setup: Any,
+    *,
+    clock: Clock,
+    dice: Any,
+    inputs: str,
+    display: str,
+    options: dict[str, dict[str, Any]] | None = None,
+    event_sink: Callable[[dict[str, Any]], None] | None = None,
+) -> Any:
+    """The device (:class:`firmware.wiring.Device`) on the simulator's backends, named as above.
+
+    The firmware's own wiring builds it, exactly as ``schocken run`` does on the Pi; only the
+    names of the backends differ.
+    """
+    from firmware import wiring
+
+    for name, builder in SIM_INPUTS.items():
+        wiring.register_input(name, builder)
+    for name, builder in SIM_DISPLAYS.items():
+        wiring.register_display(name, builder)
+    return wiring.build_device(
+        config,
+        inputs=(inputs,),
+        display=display,
+        clock=clock,
+        dice=dice,
+        setup=setup,
+        event_sink=event_sink,
+        options=options,
+    )
+
+
+def _display_choice(
+    args: argparse.Namespace, screen: str | None
+) -> tuple[str, dict[str, dict[str, Any]]]:
+    """The display backend's name and options: ``screen``, wrapped in a recorder if asked.
+
+    Headless (``screen`` None) the recorder is the display, recording or not.
+    """
+    if args.frames is None and args.record is None and screen is not None:
+        return screen, {}
+    recorder = {"frames_dir": args.frames, "gif_path": args.record, "inner": screen}
+    return "recorder", {"recorder": recorder}
+
+
+# --- headless ----------------------------------------------------------------------------------
+
+#: How long a headless run goes on after the game is over (the final banner), in seconds.
+AFTER_GAME_OVER_S = 4.0
+
+
+def _run_script(
+    args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
+) -> int:
+    from sim.fakes import FakeClock
+    from sim.script import load_script
+
+    actions = load_script(args.script)
+    clock = FakeClock()
+    sink.now = clock.now
+    display, options = _display_choice(args, None)
+    options["script"] = {"actions": actions}
+    device = build_device(
+        config,
+        setup,
+        clock=clock,
+        dice=dice,
+        inputs="script",
+        display=display,
+        options=options,
+        event_sink=sink,
+    )
+    script, recorder = device.inputs[0], device.display
+    started = time.perf_counter()
+    try:
+        # In steps of a simulated second: once the game is over the script is fed no further
+        # (a press would start the next game), and the run ends when the final banner has stood.
+        device.loop.start()
+        end = script.end
+        while clock.now() < end:
+            step_end = min(end, clock.now() + 1.0)
+            if sink.game_over_at is None:
+                script.play_until(step_end)
+            device.run(until=step_end)
+            if sink.game_over_at is not None:
+                end = min(end, sink.game_over_at + AFTER_GAME_OVER_S)
+    finally:
+        device.close()
+        recorder.close()
+    elapsed = time.perf_counter() - started
+    outcome = ""
+    if sink.last is not None and sink.last.get("event") == "game_over":
+        outcome = f"; game over, {sink.last.get('loser')} lost"
+    wrote = [f"{recorder.files_written} frames to {args.frames}"] if args.frames else []
+    wrote += [str(args.record)] if args.record else []
+    print(
+        f"schocken sim: {len(actions)} actions played, {clock.now():.1f} s of game time "
+        f"in {elapsed:.2f} s{outcome}" + (f"; wrote {', '.join(wrote)}" if wrote else ""),
+        file=sys.stderr,
+    )
+    return 0
+
+
+# --- window and terminal -----------------------------------------------------------------------
+
+
+def _run_interactive(
+    args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
+) -> int:
+    import threading
+
+    from hal.clock import MonotonicClock
+
+    clock = MonotonicClock()
+    screen = "terminal" if args.terminal else _choose_screen()
+    display, options = _display_choice(args, screen)
+    if display == "recorder":
+        options["recorder"]["inner"] = load_display(screen, config, clock)
+    inputs = "gpio-mock" if args.gpio_mock else "keys"
+    device = build_device(
+        config,
+        setup,
+        clock=clock,
+        dice=dice,
+        inputs=inputs,
+        display=display,
+        options=options,
+        event_sink=sink,
+    )
+    hands = device.inputs[0]
+    shown = options["recorder"]["inner"] if display == "recorder" else device.display
+    try:
+        ui = _open_front_end(screen, hands, shown, config)
+    except BaseException:
+        device.close()
+        raise
+    failure: list[BaseException] = []
+
+    def firmware() -> None:
+        try:
+            device.run()
+        except BaseException as error:  # shown after the UI has given the screen back
+            failure.append(error)
+
+    thread = threading.Thread(target=firmware, name="firmware", daemon=True)
+    thread.start()
+    try:
+        ui.run(keep_going=thread.is_alive)
+    finally:
+        device.loop.stop()
+        thread.join(timeout=2)
+        ui.close()
+        device.close()
+        if display == "recorder":
+            device.display.close()
+    if failure:
+        raise failure[0]
+    return 0
+
+
+def load_display(name: str, config: DeviceConfig, clock: Clock) -> Any:
+    """A display backend built by its registered name (the recorder wraps it)."""
+    builder = SIM_DISPLAYS[name]
+    module_name, _, attribute = builder.partition(":")
+    import importlib
+
+    return getattr(importlib.import_module(module_name), attribute)(config, clock)
+
+
+def _choose_screen() -> str:
+    """ "window" if a window can be opened here; else "terminal", said in one line."""
+    from sim.window import window_problem
+
+    problem = window_problem()
+    if problem is None:
+        return "window"
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(
+            f"{problem}, and no terminal to play in: use --script FILE to play headless"
+        )
+    print(
+        f"schocken sim: {problem}; playing in the terminal instead (--terminal skips the window)",
+        file=sys.stderr,
+    )
+    return "terminal"
+
+
+def _open_front_end(screen: str, hands: Any, shown: Any, config: DeviceConfig) -> Any:
+    if screen == "window":
+        from sim.window import SimWindow
+
+        return SimWindow(hands, shown)
+    from sim.terminal import TerminalUI
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("--terminal needs a terminal: use --script FILE to play headless")
+    return TerminalUI(hands, shown, hold_s=config.input.hold_s + 0.2)

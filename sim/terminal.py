@@ -1,0 +1,356 @@
+"""The simulator in a terminal: the OLED as Unicode half blocks, the keys on the keyboard.
+
+Each character cell shows two OLED pixels, one above the other (`` ``, ``▀``, ``▄``, ``█``), so
+the 128x64 frame takes 128x32 cells. A terminal reports no key releases, so a key is a whole
+press: 1, 2, 3, f, s are short presses; F, S, the shifted digits (! " § or ! @ #) or ``l``
+followed by a key are long presses (the button is held past ``hold_ms``); Space is a whole shake
+(the cup rattles for a moment, then is put down). h or ? shows the help, q or Esc quits.
+
+The terminal is put into cbreak mode on the alternate screen and restored on every way out
+(quit, Ctrl-C, an error). Like the window, the terminal runs on the main thread and the firmware
+on another: :class:`TerminalDisplay` keeps the newest frame and wakes the terminal through a pipe.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import os
+import select
+import shutil
+import signal
+import sys
+import termios
+import threading
+import time
+import tty
+from collections.abc import Callable, Iterator
+from typing import TextIO
+
+from PIL import Image
+
+from hal.ports import SCREEN_SIZE, Button
+from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
+from sim.recorder import brightness, check_frame
+
+__all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks", "terminal_display"]
+
+#: How long a key press holds the button down (longer than the decoder's debounce).
+TAP_S = 0.1
+#: How long the Space key shakes the cup.
+SHAKE_S = 0.7
+#: Columns and rows the whole picture needs.
+NEEDED_SIZE = (SCREEN_SIZE[0] + 4, SCREEN_SIZE[1] // 2 + 5)
+
+_BLOCKS = (" ", "▄", "▀", "█")  # indexed by (top lit) * 2 + (bottom lit)
+_LONG_KEYS: dict[str, Button] = {
+    "F": Button.FLIP,
+    "S": Button.STAND,
+    "!": Button.KEEP_1,
+    '"': Button.KEEP_2,
+    "@": Button.KEEP_2,
+    "§": Button.KEEP_3,
+    "#": Button.KEEP_3,
+}
+_LONG_PREFIX = "l"
+_ESC = "\x1b"
+_CSI = "\x1b["
+
+
+def frame_to_blocks(image: Image.Image) -> list[str]:
+    """The mode "1" ``image`` as lines of half-block characters, two pixel rows per line."""
+    width, height = image.size
+    lit = image.convert("L").tobytes()
+    lines = []
+    for y in range(0, height, 2):
+        top = lit[y * width : (y + 1) * width]
+        bottom = lit[(y + 1) * width : (y + 2) * width] if y + 1 < height else bytes(width)
+        lines.append(
+            "".join(_BLOCKS[(t > 0) * 2 + (b > 0)] for t, b in zip(top, bottom, strict=True))
+        )
+    return lines
+
+
+class TerminalDisplay:
+    """The :class:`~hal.ports.Display` of the terminal: the newest frame, and a wake-up pipe."""
+
+    def __init__(self) -> None:
+        self.width, self.height = SCREEN_SIZE
+        self.mode = "1"
+        self._lock = threading.Lock()
+        self._image: Image.Image | None = None
+        self._contrast = 255
+        self._hidden = False
+        self._version = 0
+        self.wake_fd, self._wake_write = os.pipe()
+        os.set_blocking(self.wake_fd, False)
+        os.set_blocking(self._wake_write, False)
+
+    def display(self, image: Image.Image) -> None:
+        """Keep ``image`` and wake the terminal."""
+        check_frame(image, (self.width, self.height))
+        self._change(image=image.copy())
+
+    def contrast(self, level: int) -> None:
+        """Set the brightness, 0-255."""
+        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
+            raise ValueError(f"contrast must be a level from 0 to 255, not {level!r}")
+        self._change(contrast=level)
+
+    def show(self) -> None:
+        """Wake the panel."""
+        self._change(hidden=False)
+
+    def hide(self) -> None:
+        """Put the panel to sleep."""
+        self._change(hidden=True)
+
+    def snapshot(self) -> tuple[int, Image.Image | None, float]:
+        """(version, newest frame, brightness 0-1)."""
+        with self._lock:
+            return self._version, self._image, brightness(self._contrast, self._hidden)
+
+    def close(self) -> None:
+        """Close the wake-up pipe. Idempotent."""
+        for fd in (self.wake_fd, self._wake_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def _change(
+        self,
+        image: Image.Image | None = None,
+        contrast: int | None = None,
+        hidden: bool | None = None,
+    ) -> None:
+        with self._lock:
+            if image is not None:
+                self._image = image
+            if contrast is not None:
+                self._contrast = contrast
+            if hidden is not None:
+                self._hidden = hidden
+            self._version += 1
+        with contextlib.suppress(OSError):  # a full pipe already holds a wake-up
+            os.write(self._wake_write, b"!")
+
+
+def terminal_display(config: object, clock: object, **options: object) -> TerminalDisplay:
+    """The wiring's builder for ``terminal``."""
+    return TerminalDisplay()
+
+
+class TerminalUI:
+    """Keys in, half-block frames out, on a terminal in cbreak mode.
+
+    ``hold_s`` is how long a long press holds its button (the decoder's ``hold_ms`` plus a
+    margin). :meth:`run` takes over the terminal until the user quits or ``keep_going()`` is
+    False, and always gives it back as it was.
+    """
+
+    def __init__(
+        self,
+        hands: Hands,
+        display: TerminalDisplay,
+        *,
+        hold_s: float,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._hands = hands
+        self._display = display
+        self._hold_s = hold_s
+        self._in = stdin if stdin is not None else sys.stdin
+        self._out = stdout if stdout is not None else sys.stdout
+        self._now = now
+        self._shaker = Shaker(hands)
+        self._shake_until: float | None = None
+        self._releases: dict[Button, float] = {}
+        self._long_next = False
+        self._help = False
+        self._seen_version = -1
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._pending_escape: float | None = None
+        self.quit_requested = False
+        self._resized = False
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    def run(self, keep_going: Callable[[], bool] = lambda: True) -> None:
+        """Play in the terminal until the user quits; the terminal is restored however it ends."""
+        with self._terminal():
+            self._redraw(force=True)
+            while not self.quit_requested and keep_going():
+                self._wait_and_read()
+                self._tick()
+                self._redraw(force=self._resized)
+
+    def close(self) -> None:
+        """Close the display's wake-up pipe. Idempotent."""
+        self._display.close()
+
+    @contextlib.contextmanager
+    def _terminal(self) -> Iterator[None]:
+        fd = self._in.fileno()
+        saved = termios.tcgetattr(fd)
+        previous_winch = signal.getsignal(signal.SIGWINCH)
+
+        def on_resize(signum: int, frame: object) -> None:
+            self._resized = True
+
+        try:
+            tty.setcbreak(fd)
+            signal.signal(signal.SIGWINCH, on_resize)
+            self._write(f"{_CSI}?1049h{_CSI}?25l{_CSI}2J")
+            yield
+        finally:
+            self._release_all()
+            signal.signal(signal.SIGWINCH, previous_winch)
+            self._write(f"{_CSI}0m{_CSI}2J{_CSI}?25h{_CSI}?1049l")
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+    def _wait_and_read(self) -> None:
+        due = [
+            t for t in (*self._releases.values(), self._shaker.next_due(), self._shake_until) if t
+        ]
+        if self._pending_escape is not None:
+            due.append(self._pending_escape)
+        timeout = max(0.0, min(due) - self._now()) if due else 0.5
+        try:
+            readable, _, _ = select.select(
+                [self._in.fileno(), self._display.wake_fd], [], [], timeout
+            )
+        except InterruptedError:  # SIGWINCH
+            return
+        if self._display.wake_fd in readable:
+            with contextlib.suppress(BlockingIOError):
+                os.read(self._display.wake_fd, 4096)
+        if self._in.fileno() in readable:
+            data = os.read(self._in.fileno(), 1024)
+            if not data:  # the terminal went away
+                self.quit_requested = True
+                return
+            for char in self._decoder.decode(data):
+                self.key(char)
+
+    def _tick(self) -> None:
+        now = self._now()
+        if self._pending_escape is not None and now >= self._pending_escape:
+            self.quit_requested = True  # a lone Esc, not the start of an escape sequence
+        for button, at in list(self._releases.items()):
+            if now >= at:
+                del self._releases[button]
+                self._hands.release(button)
+        if self._shake_until is not None and now >= self._shake_until:
+            self._shake_until = None
+            self._shaker.stop()
+        self._shaker.tick(now)
+
+    # --- keys ----------------------------------------------------------------------------------
+
+    def key(self, char: str) -> None:
+        """Act on one typed character."""
+        now = self._now()
+        if self._pending_escape is not None:
+            self._pending_escape = None  # an escape sequence (arrow key...): ignored
+            return
+        if char == _ESC:
+            self._pending_escape = now + 0.05
+            return
+        if char in ("q", "Q", "\x04"):
+            self.quit_requested = True
+            return
+        if char in ("h", "H", "?"):
+            self._help = not self._help
+            self._seen_version = -1
+            return
+        if char == " ":
+            self._long_next = False
+            self._shaker.start(now)
+            self._shake_until = now + SHAKE_S
+            return
+        if char == _LONG_PREFIX:
+            self._long_next = True
+            self._seen_version = -1
+            return
+        long_press = self._long_next or char in _LONG_KEYS
+        self._long_next = False
+        button = BUTTON_KEYS.get(char.lower()) or _LONG_KEYS.get(char)
+        if button is None or button in self._releases:
+            return
+        self._hands.press(button)
+        self._releases[button] = now + (self._hold_s if long_press else TAP_S)
+        self._seen_version = -1
+
+    def _release_all(self) -> None:
+        for button in list(self._releases):
+            del self._releases[button]
+            self._hands.release(button)
+        self._shake_until = None
+        self._shaker.stop()
+
+    # --- drawing -------------------------------------------------------------------------------
+
+    def render(self, image: Image.Image | None, light: float) -> str:
+        """The whole screen as text with ANSI colours (without the cursor-home prefix)."""
+        width = SCREEN_SIZE[0]
+        if image is None or light == 0:
+            rows = [" " * width] * (SCREEN_SIZE[1] // 2)
+        else:
+            rows = frame_to_blocks(image)
+        ink = f"{_CSI}97m" if light >= 0.6 else f"{_CSI}2;37m"
+        title = " SCHOCKBESTECK "
+        lines = [f"╭{title.center(width + 2, '─')}╮"]
+        if self._help:
+            rows = _help_rows(width, len(rows))
+            ink = f"{_CSI}0m"
+        lines += [f"│ {ink}{row}{_CSI}0m │" for row in rows]
+        lines.append(f"╰{'─' * (width + 2)}╯")
+        lines.append("  " + "   ".join(self._button_label(button) for button in Button))
+        state = (
+            "long press: press a button key"
+            if self._long_next
+            else ("shaking..." if self._shaker.shaking else "")
+        )
+        lines.append(
+            '  Space: schütteln/shake   l+key or F S ! " §: long press   h: help   q: quit   '
+            + state
+        )
+        columns, rows_available = shutil.get_terminal_size((NEEDED_SIZE[0], NEEDED_SIZE[1]))
+        if columns < NEEDED_SIZE[0] or rows_available < NEEDED_SIZE[1]:
+            lines.append(
+                f"  the terminal is {columns}x{rows_available}; the device needs "
+                f"{NEEDED_SIZE[0]}x{NEEDED_SIZE[1]}: make it larger"
+            )
+        return "".join(f"{line}{_CSI}K\r\n" for line in lines)
+
+    def _button_label(self, button: Button) -> str:
+        label = f"[{BUTTON_LABELS[button]}]"
+        return f"{_CSI}7m{label}{_CSI}0m" if button in self._releases else label
+
+    def _redraw(self, force: bool = False) -> None:
+        version, image, light = self._display.snapshot()
+        if version == self._seen_version and not force:
+            return
+        self._seen_version = version
+        self._resized = False
+        self._write(f"{_CSI}H{self.render(image, light)}{_CSI}J")
+
+    def _write(self, text: str) -> None:
+        self._out.write(text)
+        self._out.flush()
+
+
+def _help_rows(width: int, height: int) -> list[str]:
+    rows = ["", "  Tasten / Keys", ""]
+    rows += [f"  {keys:<12} {meaning}" for keys, meaning in KEY_HELP]
+    rows += [
+        "",
+        "  The terminal reports no key releases, so:",
+        '  a key is a short press; F, S, ! " § (or ! @ #) or l then a key is a long press;',
+        "  Space is a whole shake: the cup rattles, then it is put down and the dice fall.",
+        "",
+        "  h: back to the game",
+    ]
+    rows += [""] * (height - len(rows))
+    return [row.ljust(width)[:width] for row in rows[:height]]

@@ -1,0 +1,99 @@
+"""The terminal front end: half-block frames, and keys typed into a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import termios
+import threading
+import time
+
+from PIL import Image, ImageDraw
+
+from hal.clock import MonotonicClock
+from hal.inputs import InputTiming
+from hal.ports import Button, Display, Edge, InputKind
+from sim.controls import EdgeHands
+from sim.fakes import FakeClock
+from sim.terminal import TerminalDisplay, TerminalUI, frame_to_blocks
+from tests.sim.conftest import decode
+
+
+def test_two_pixel_rows_make_one_line_of_half_blocks() -> None:
+    image = Image.new("1", (4, 4))
+    for xy in ((1, 0), (2, 1), (3, 0), (3, 1), (0, 3)):
+        image.putpixel(xy, 1)
+    assert frame_to_blocks(image) == [" ▀▄█", "▄   "]
+
+
+def test_a_whole_frame_is_128_by_32_cells() -> None:
+    image = Image.new("1", (128, 64))
+    ImageDraw.Draw(image).rectangle((0, 0, 127, 63), outline=1)
+    lines = frame_to_blocks(image)
+    assert len(lines) == 32 and {len(line) for line in lines} == {128}
+    assert lines[0] == "█" + "▀" * 126 + "█" and lines[-1] == "█" + "▄" * 126 + "█"
+    assert lines[5] == "█" + " " * 126 + "█"
+
+
+def test_the_terminal_display_is_a_display_port() -> None:
+    display = TerminalDisplay()
+    assert isinstance(display, Display)
+    display.close()
+
+
+def test_keys_typed_into_a_pty_press_buttons_and_the_frame_is_drawn() -> None:
+    timing = InputTiming(hold_ms=200)
+    master, slave = os.openpty()
+    reader = os.fdopen(slave, "r", closefd=False)
+    writer = os.fdopen(slave, "w", encoding="utf-8", closefd=False)
+    before = termios.tcgetattr(slave)
+    clock = MonotonicClock()
+    edges: list[Edge] = []
+    hands = EdgeHands(clock)
+    hands.start(edges.append)
+    display = TerminalDisplay()
+    ui = TerminalUI(hands, display, hold_s=timing.hold_s + 0.1, stdin=reader, stdout=writer)
+    shown: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            shown.append(chunk)
+
+    def type_keys() -> None:
+        frame = Image.new("1", (128, 64))
+        ImageDraw.Draw(frame).rectangle((0, 0, 127, 1), fill=1)
+        display.display(frame)
+        time.sleep(0.3)  # cbreak mode is set as the UI starts; earlier input would be flushed
+        for keys, pause in (("2", 0.2), ("S", 0.45), (" ", 1.0), ("lf", 0.45), ("q", 0)):
+            os.write(master, keys.encode())
+            time.sleep(pause)
+
+    threading.Thread(target=drain, daemon=True).start()
+    typist = threading.Thread(target=type_keys)
+    start = clock.now()
+    typist.start()
+    ui.run()
+    typist.join()
+    ui.close()
+    after = termios.tcgetattr(slave)
+    os.close(slave)
+    time.sleep(0.05)
+    os.close(master)
+
+    decoded = decode(edges, clock.now() + 2, FakeClock(start), timing)
+    assert [(e.kind, e.button) for e in decoded] == [
+        (InputKind.PRESS, Button.KEEP_2),
+        (InputKind.LONG_PRESS, Button.STAND),
+        (InputKind.SHAKE_START, None),
+        (InputKind.THROW, None),
+        (InputKind.LONG_PRESS, Button.FLIP),
+    ]
+    output = b"".join(shown).decode("utf-8", errors="replace")
+    assert "│ \x1b[97m" + "█" * 128 in output  # the frame's two lit rows, in one line of blocks
+    assert output.startswith("\x1b[?1049h") and output.rstrip().endswith("\x1b[?1049l")
+    assert after == before  # cbreak mode undone

@@ -1,0 +1,174 @@
+"""The window under SDL's dummy video driver: keys and clicks become edges, frames are drawn."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+from hal.ports import Button, Display, Edge, EdgeSource, InputKind
+from sim.controls import EdgeHands
+from sim.fakes import FakeClock
+from sim.recorder import BACKGROUND, LIT
+from sim.window import OLED_SCALE, SimWindow, WindowDisplay
+from tests.sim.conftest import decode
+
+pygame = pytest.importorskip("pygame")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(1.0)
+
+
+@pytest.fixture
+def edges() -> list[Edge]:
+    return []
+
+
+@pytest.fixture
+def window(clock: FakeClock, edges: list[Edge]) -> Iterator[SimWindow]:
+    hands = EdgeHands(clock)
+    hands.start(edges.append)
+    window = SimWindow(hands, WindowDisplay(), now=clock.now)
+    yield window
+    window.close()
+
+
+def key(kind: int, code: int, char: str = "") -> Any:
+    return pygame.event.Event(kind, key=code, unicode=char, mod=0, scancode=0)
+
+
+def click(kind: int, pos: tuple[int, int]) -> Any:
+    return pygame.event.Event(kind, pos=pos, button=1)
+
+
+def test_the_window_display_is_a_display_port() -> None:
+    assert isinstance(WindowDisplay(), Display)
+
+
+def test_a_held_key_is_a_long_press_and_a_tapped_key_a_press(
+    window: SimWindow, clock: FakeClock, edges: list[Edge]
+) -> None:
+    pygame.event.post(key(pygame.KEYDOWN, pygame.K_2, "2"))
+    window.step()
+    clock.advance(0.1)
+    pygame.event.post(key(pygame.KEYUP, pygame.K_2, "2"))
+    window.step()
+    clock.advance(0.5)
+    pygame.event.post(key(pygame.KEYDOWN, pygame.K_s, "s"))
+    window.step()
+    clock.advance(1.2)
+    pygame.event.post(key(pygame.KEYUP, pygame.K_s, "s"))
+    window.step()
+    assert [(e.button, e.active, e.at) for e in edges] == [
+        (Button.KEEP_2, True, 1.0),
+        (Button.KEEP_2, False, pytest.approx(1.1)),
+        (Button.STAND, True, pytest.approx(1.6)),
+        (Button.STAND, False, pytest.approx(2.8)),
+    ]
+    decoded = decode(edges, 4.0, FakeClock(1.0))
+    assert [(e.kind, e.button) for e in decoded] == [
+        (InputKind.PRESS, Button.KEEP_2),
+        (InputKind.LONG_PRESS, Button.STAND),
+    ]
+
+
+def test_clicking_the_drawn_buttons_presses_them(
+    window: SimWindow, clock: FakeClock, edges: list[Edge]
+) -> None:
+    for button in (Button.KEEP_1, Button.KEEP_3, Button.FLIP, Button.STAND):
+        centre = window.control_center(button)
+        pygame.event.post(click(pygame.MOUSEBUTTONDOWN, centre))
+        window.step()
+        clock.advance(0.1)
+        pygame.event.post(click(pygame.MOUSEBUTTONUP, centre))
+        window.step()
+        clock.advance(0.2)
+    decoded = decode(edges, 5.0, FakeClock(1.0))
+    assert [(e.kind, e.button) for e in decoded] == [
+        (InputKind.PRESS, Button.KEEP_1),
+        (InputKind.PRESS, Button.KEEP_3),
+        (InputKind.PRESS, Button.FLIP),
+        (InputKind.PRESS, Button.STAND),
+    ]
+
+
+def test_a_click_beside_the_buttons_presses_nothing(window: SimWindow, edges: list[Edge]) -> None:
+    pygame.event.post(click(pygame.MOUSEBUTTONDOWN, (5, 5)))
+    pygame.event.post(click(pygame.MOUSEBUTTONUP, (5, 5)))
+    window.step()
+    assert edges == []
+
+
+@pytest.mark.parametrize("how", ["space", "drag"])
+def test_holding_space_or_the_cup_shakes_and_letting_go_throws(
+    window: SimWindow, clock: FakeClock, edges: list[Edge], how: str
+) -> None:
+    if how == "space":
+        pygame.event.post(key(pygame.KEYDOWN, pygame.K_SPACE, " "))
+    else:
+        pygame.event.post(click(pygame.MOUSEBUTTONDOWN, window.cup_center()))
+    for _ in range(45):  # 0.75 s at 60 frames a second
+        window.step()
+        clock.advance(1 / 60)
+    if how == "space":
+        pygame.event.post(key(pygame.KEYUP, pygame.K_SPACE, " "))
+    else:
+        pygame.event.post(click(pygame.MOUSEBUTTONUP, window.cup_center()))
+    window.step()
+    tilts = [edge for edge in edges if edge.source is EdgeSource.TILT]
+    assert len(tilts) == len(edges) and 12 <= len(tilts) <= 20  # one every ~50 ms
+    gaps = [b.at - a.at for a, b in itertools.pairwise(tilts)]
+    assert all(0.04 <= gap <= 0.07 for gap in gaps[:-1])
+    decoded = decode(edges, 4.0, FakeClock(1.0))
+    assert [e.kind for e in decoded] == [InputKind.SHAKE_START, InputKind.THROW]
+    assert decoded[1].at == pytest.approx(tilts[-1].at + 0.4)
+
+
+def test_frames_reach_the_window(window: SimWindow) -> None:
+    frame = Image.new("1", (128, 64))
+    ImageDraw.Draw(frame).rectangle((10, 20, 19, 29), fill=1)
+    window._display.display(frame)
+    window.step()
+    x, y, width, height = window.oled_rect()
+    assert (width, height) == (128 * OLED_SCALE, 64 * OLED_SCALE)
+
+    def pixel(px: int, py: int) -> tuple[int, int, int]:
+        colour = window.surface.get_at((x + px * OLED_SCALE + 1, y + py * OLED_SCALE + 1))
+        return (colour.r, colour.g, colour.b)
+
+    assert pixel(12, 22) == LIT
+    assert pixel(30, 22) == BACKGROUND
+    window._display.contrast(0)  # dimmed: still lit, but darker
+    window.step()
+    assert sum(BACKGROUND) < sum(pixel(12, 22)) < sum(LIT)
+    window._display.hide()
+    window.step()
+    assert pixel(12, 22) == BACKGROUND
+
+
+def test_help_toggles_and_escape_or_closing_quits(window: SimWindow) -> None:
+    pygame.event.post(key(pygame.KEYDOWN, pygame.K_h, "h"))
+    window.step()
+    assert window.help_shown
+    pygame.event.post(key(pygame.KEYDOWN, pygame.K_SLASH, "?"))
+    window.step()
+    assert not window.help_shown
+    pygame.event.post(key(pygame.KEYDOWN, pygame.K_ESCAPE, "\x1b"))
+    assert window.step() is False
+    assert window.quit_requested
+
+
+def test_losing_focus_lets_go_of_held_buttons(
+    window: SimWindow, clock: FakeClock, edges: list[Edge]
+) -> None:
+    pygame.event.post(key(pygame.KEYDOWN, pygame.K_f, "f"))
+    window.step()
+    clock.advance(0.2)
+    pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))
+    window.step()
+    assert [(e.button, e.active) for e in edges] == [(Button.FLIP, True), (Button.FLIP, False)]
