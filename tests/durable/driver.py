@@ -16,7 +16,9 @@ _BUTTONS = list(Button)
 _KEEPS = [Button.KEEP_1, Button.KEEP_2, Button.KEEP_3]
 
 
-def random_inputs(rng: random.Random, start: float = 0.0, menus: bool = True) -> Iterator[InputEvent]:
+def random_inputs(
+    rng: random.Random, start: float = 0.0, menus: bool = True
+) -> Iterator[InputEvent]:
     """An endless stream of plausible inputs with rising time stamps."""
     now = start
     while True:

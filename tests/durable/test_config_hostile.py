@@ -133,7 +133,9 @@ def _toml_value(value: object) -> str:
         max_size=4,
     )
 )
-def test_random_documents_load_or_fail_with_one_line(document: dict[str, dict[str, object]]) -> None:
+def test_random_documents_load_or_fail_with_one_line(
+    document: dict[str, dict[str, object]],
+) -> None:
     text = "".join(
         f"[{section}]\n" + "".join(f"{key} = {_toml_value(v)}\n" for key, v in table.items())
         for section, table in document.items()
