@@ -206,7 +206,9 @@ def from_json(data: dict[str, Any]) -> Event:
     given = {key for key in data if key != "event"}
     if given != names:
         problem = sorted(names - given) or sorted(given - names)
-        raise IllegalActionError(f"event {name!r}: expected fields {sorted(names)}, problem: {problem}")
+        raise IllegalActionError(
+            f"event {name!r}: expected fields {sorted(names)}, problem: {problem}"
+        )
     try:
         return cls(**{key: _tuplify(data[key]) for key in names})
     except TypeError as error:

@@ -67,7 +67,8 @@ class TurnState:
     @property
     def laid_out_values(self) -> tuple[int, ...]:
         """The values of the laid-out dice, the part others may see."""
-        return tuple(v for v, out in zip(self.values, self.laid_out, strict=True) if out and v is not None)
+        pairs = zip(self.values, self.laid_out, strict=True)
+        return tuple(v for v, out in pairs if out and v is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +117,9 @@ class GameSetup:
             )
         for name in names:
             if not isinstance(name, str) or not name.strip() or name != name.strip():
-                raise IllegalActionError(f"player name {name!r}: must be non-empty, no outer spaces")
+                raise IllegalActionError(
+                    f"player name {name!r}: must be non-empty, no outer spaces"
+                )
             if any(ch in name for ch in " ,;:=/|"):
                 raise IllegalActionError(
                     f"player name {name!r}: must not contain spaces or any of , ; : = / |"
@@ -322,10 +325,14 @@ class Game:
         if t.throws >= limit:
             raise IllegalActionError(f"{t.player} has used all {limit} throws; allowed: stand")
         keep = action.keep
-        if not isinstance(keep, tuple) or any(not isinstance(i, int) or isinstance(i, bool) for i in keep):
+        if not isinstance(keep, tuple) or any(
+            not isinstance(i, int) or isinstance(i, bool) for i in keep
+        ):
             raise IllegalActionError(f"keep must be a list of die positions, got {keep!r}")
         if list(keep) != sorted(set(keep)):
-            raise IllegalActionError(f"keep positions must be sorted and distinct, got {list(keep)}")
+            raise IllegalActionError(
+                f"keep positions must be sorted and distinct, got {list(keep)}"
+            )
         problem = self._keep_problem(t, keep)
         if problem:
             raise IllegalActionError(problem)
@@ -382,7 +389,9 @@ class Game:
         if self.phase is not Phase.TURN:
             raise IllegalActionError("a penalty can be given once the game is under way")
         if self.rules.penalty_deckel == 0:
-            raise IllegalActionError("these rules have no penalty (rules option penalty_deckel = 0)")
+            raise IllegalActionError(
+                "these rules have no penalty (rules option penalty_deckel = 0)"
+            )
         player, amount = action.player, action.deckel
         if player not in self.participants:
             raise IllegalActionError(
@@ -390,8 +399,9 @@ class Game:
             )
         if player in self.out:
             raise IllegalActionError(f"{player} is out for this half and cannot be penalised")
-        if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= self.rules.deckel:
-            raise IllegalActionError(f"penalty of {amount!r} Deckel: allowed are 1 to {self.rules.deckel}")
+        total = self.rules.deckel
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= total:
+            raise IllegalActionError(f"penalty of {amount!r} Deckel: allowed are 1 to {total}")
         from_pot = min(amount, self.pot)
         self.pot -= from_pot
         self.holdings[player] += from_pot
@@ -470,7 +480,10 @@ class Game:
             allowed = (1, 6) if self.rules.boerdeschock else (1,)
             for i in keep:
                 if not t.laid_out[i] and t.values[i] not in allowed:
-                    return f"only ones may be laid out (rules option keep_only_ones); die {i + 1} shows {t.values[i]}"
+                    return (
+                        "only ones may be laid out (rules option keep_only_ones); "
+                        f"die {i + 1} shows {t.values[i]}"
+                    )
         return None
 
     @staticmethod

@@ -28,9 +28,12 @@ from engine.game import FINAL, Game, GameSetup, Phase, _Turn
 from engine.settle import TurnResult
 
 _SECTION_NAMES = {1: "1", 2: "2", FINAL: "F"}
-_RESULT = re.compile(r"^(?P<name>[^:,=]+):(?P<dice>[1-6]{2,3})(?P<how>[hb])(?P<throws>[1-9])(?P<blind>!?)$")
+_RESULT = re.compile(
+    r"^(?P<name>[^:,=]+):(?P<dice>[1-6]{2,3})(?P<how>[hb])(?P<throws>[1-9])(?P<blind>!?)$"
+)
 _TURN = re.compile(
-    r"^(?P<name>[^:,=]+):(?P<dice>(?:[1-6]\*?|-){2,3})/(?P<throws>\d)(?P<hand>h?)(?P<flipped>f?)(?:\+(?P<bonus>\d))?$"
+    r"^(?P<name>[^:,=]+):(?P<dice>(?:[1-6]\*?|-){2,3})/(?P<throws>\d)"
+    r"(?P<hand>h?)(?P<flipped>f?)(?:\+(?P<bonus>\d))?$"
 )
 _HOLDING = re.compile(r"^(?P<name>[^:,=]+)=(?P<deckel>\d+)(?P<marks>[x^]*)$")
 
@@ -43,11 +46,14 @@ def to_notation(game: Game) -> str:
         return f"over {game.loser} " + ",".join(game.half_losers)
     first_loser = game.half_losers[0] if game.half_losers else None
     holdings = ",".join(
-        f"{p}={game.holdings[p]}" + ("x" if p in game.out else "") + ("^" if p == first_loser else "")
+        f"{p}={game.holdings[p]}"
+        + ("x" if p in game.out else "")
+        + ("^" if p == first_loser else "")
         for p in game.participants
     )
     results = ",".join(
-        f"{r.player}:{''.join(map(str, r.dice))}{'h' if r.hand else 'b'}{r.throws}{'!' if r.blind else ''}"
+        f"{r.player}:{''.join(map(str, r.dice))}{'h' if r.hand else 'b'}{r.throws}"
+        + ("!" if r.blind else "")
         for r in game.results
     ) or "-"
     t = game.turn
@@ -56,9 +62,12 @@ def to_notation(game: Game) -> str:
         ("-" if v is None else str(v)) + ("*" if out else "")
         for v, out in zip(t.values, t.laid_out, strict=True)
     )
-    flags = ("h" if t.hand else "") + ("f" if t.flipped else "") + (f"+{t.bonus}" if t.bonus else "")
+    flags = (
+        ("h" if t.hand else "") + ("f" if t.flipped else "") + (f"+{t.bonus}" if t.bonus else "")
+    )
     limit = "-" if game.limit is None else str(game.limit)
-    return f"{_SECTION_NAMES[game.section]} {game.pot} {holdings} {limit} {results} {t.player}:{dice}/{t.throws}{flags}"
+    section = _SECTION_NAMES[game.section]
+    return f"{section} {game.pot} {holdings} {limit} {results} {t.player}:{dice}/{t.throws}{flags}"
 
 
 def from_notation(text: str, setup: GameSetup) -> Game:
@@ -79,7 +88,8 @@ def from_notation(text: str, setup: GameSetup) -> Game:
         return game
     if fields[0] == "over" and len(fields) == 3:
         losers = fields[2].split(",")
-        if fields[1] not in setup.players or len(losers) != 2 or not set(losers) <= set(setup.players):
+        known = set(setup.players)
+        if fields[1] not in known or len(losers) != 2 or not set(losers) <= known:
             raise bad("expected: over LOSER HALF1_LOSER,HALF2_LOSER")
         game.phase, game.loser, game.half_losers = Phase.OVER, fields[1], losers
         game.contenders, game._turn = (), None
@@ -111,7 +121,9 @@ def from_notation(text: str, setup: GameSetup) -> Game:
     if game.pot + sum(holdings.values()) != setup.rules.deckel:
         raise bad(f"pot and players' Deckel must add up to {setup.rules.deckel}")
     game.participants, game.holdings, game.out = tuple(participants), holdings, out
-    game.holdings.update({p: 0 for p in setup.players if p not in holdings and game.section != FINAL})
+    game.holdings.update(
+        {p: 0 for p in setup.players if p not in holdings and game.section != FINAL}
+    )
     if game.section == FINAL:
         game.holdings = holdings
     if game.section == 1:
@@ -153,7 +165,9 @@ def from_notation(text: str, setup: GameSetup) -> Game:
     game.round_players = tuple(p for p in order if p not in out)
     expected = [*[r.player for r in results], match["name"]]
     if list(game.round_players[: len(expected)]) != expected:
-        raise bad("the finished turns and the current player must follow seat order from the starter")
+        raise bad(
+            "the finished turns and the current player must follow seat order from the starter"
+        )
     game.round_number = 1
     game.contenders = ()
     game.phase = Phase.TURN

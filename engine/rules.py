@@ -233,7 +233,9 @@ def preset_names() -> list[str]:
     """The names of the presets shipped with the engine, sorted."""
     folder = resources.files("engine") / "presets"
     return sorted(
-        entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml")
+        entry.name.removesuffix(".toml")
+        for entry in folder.iterdir()
+        if entry.name.endswith(".toml")
     )
 
 

@@ -65,7 +65,13 @@ class Evaluation:
 _HAUSNUMMER, _STRASSE, _SCHOCK2_BELOW_GENERAL, _GENERAL, _SCHOCK, _SPECIAL, _SCHOCK_AUS = range(7)
 
 
-def _classify(dice: tuple[int, int, int], hand: bool, rules: Rules) -> tuple[Kind, str, int | None, tuple[int, int]]:
+#: Kind, name, Deckel and sort key of a throw.
+_Classified = tuple[Kind, str, int | None, tuple[int, int]]
+#: The same plus the three dice the throw is read as (two-dice variant: with the imagined one).
+_Shown = tuple[Kind, str, int | None, tuple[int, int], tuple[int, ...]]
+
+
+def _classify(dice: tuple[int, int, int], hand: bool, rules: Rules) -> _Classified:
     """Kind, name, Deckel and a sort key for three dice in descending order."""
     high, mid, low = dice
     if dice == (1, 1, 1):
@@ -98,7 +104,7 @@ class RankTable:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        classified: dict[tuple[tuple[int, ...], bool], tuple[Kind, str, int | None, tuple[int, int], tuple[int, ...]]] = {}
+        classified: dict[tuple[tuple[int, ...], bool], _Shown] = {}
         for combo in itertools.combinations_with_replacement(range(6, 0, -1), rules.dice_count):
             for hand in (True, False):
                 classified[(combo, hand)] = self._best(combo, hand)
@@ -116,7 +122,7 @@ class RankTable:
             by_sorted.values(), key=lambda e: (-e.strength, e.dice, not e.hand)
         )
 
-    def _best(self, combo: tuple[int, ...], hand: bool) -> tuple[Kind, str, int | None, tuple[int, int], tuple[int, ...]]:
+    def _best(self, combo: tuple[int, ...], hand: bool) -> _Shown:
         """Classify; in the two-dice variant the imagined third die is the one that fits best."""
         if len(combo) == 3:
             kind, name, deckel, key = _classify((combo[0], combo[1], combo[2]), hand, self.rules)
@@ -131,9 +137,14 @@ class RankTable:
     def evaluate(self, dice: Sequence[int], hand: bool = True) -> Evaluation:
         """The evaluation of ``dice`` (any order). Raises IllegalActionError for impossible dice."""
         try:
-            return self._by_thrown[(tuple(dice), hand)]
+            key = tuple(dice)
+            # True and 1.0 hash like 1 and would find an entry: only real ints are dice.
+            if all(type(value) is int for value in key):
+                return self._by_thrown[(key, hand)]
         except (KeyError, TypeError):
-            raise IllegalActionError(describe_bad_dice(dice, self.rules.dice_count)) from None
+            pass
+        shown = dice if isinstance(dice, (list, tuple)) else [dice]
+        raise IllegalActionError(describe_bad_dice(shown, self.rules.dice_count))
 
     def strongest(self) -> Evaluation:
         """The best throw under these rules."""
@@ -146,7 +157,9 @@ def describe_bad_dice(dice: Iterable[object], count: int) -> str:
     if len(values) != count:
         return f"need {count} dice, got {len(values)}: {values}"
     bad = [v for v in values if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6]
-    return f"dice must be whole numbers 1-6, got {bad[0]!r} in {values}" if bad else f"bad dice {values}"
+    if bad:
+        return f"dice must be whole numbers 1-6, got {bad[0]!r} in {values}"
+    return f"bad dice {values}"
 
 
 @cache

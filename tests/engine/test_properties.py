@@ -95,7 +95,9 @@ def check_whole_game(rules: Rules, players: int, seed: int) -> None:
 
 
 @settings(max_examples=1000, deadline=None, derandomize=True)
-@given(preset=st.sampled_from(preset_names()), players=st.integers(2, 10), seed=st.integers(0, 2**32))
+@given(
+    preset=st.sampled_from(preset_names()), players=st.integers(2, 10), seed=st.integers(0, 2**32)
+)
 def test_random_games_under_every_preset(preset: str, players: int, seed: int) -> None:
     check_whole_game(load_preset(preset), players, seed)
 

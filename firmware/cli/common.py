@@ -1,0 +1,78 @@
+"""Pieces the subcommands share: the ``--rules`` option, dice parsing and a throw as JSON."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any
+
+from engine.rules import Rules, preset_names
+from engine.throws import Evaluation
+from firmware.cli import CliError
+from firmware.rulesfile import load_rules
+
+
+def add_rules_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--rules NAME|FILE`` (default ``standard``)."""
+    parser.add_argument(
+        "--rules",
+        metavar="NAME|FILE",
+        default="standard",
+        help=f"a preset ({', '.join(preset_names())}) or a rules TOML file; default: standard",
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The rules ``--rules`` names; a bad name or file raises RulesError (one line, exit 2)."""
+    return load_rules(str(args.rules))
+
+
+def parse_dice(words: Sequence[str], rules: Rules) -> tuple[int, ...]:
+    """Dice from the command line: ``1 1 4`` or, as a shorthand, ``114`` or ``1-1-4``.
+
+    Raises :class:`CliError` naming the bad value and what is allowed.
+    """
+    count = rules.dice_count
+    items = list(words)
+    if len(items) == 1 and len(items[0].replace("-", "")) > 1:
+        items = list(items[0].replace("-", ""))
+    dice = []
+    for item in items:
+        if not (item.isascii() and item.isdigit() and 1 <= int(item) <= 6):
+            raise CliError(f"die {item!r}: allowed are the numbers 1 to 6")
+        dice.append(int(item))
+    if len(dice) != count:
+        variant = " (two-dice variant)" if rules.two_dice else ""
+        raise CliError(
+            f"need {count} dice under rules {rules.name!r}{variant}, got {len(dice)}: "
+            + (" ".join(items) or "none")
+        )
+    return tuple(dice)
+
+
+def deckel_json(deckel: int | None) -> int | str:
+    """Deckel as JSON: a whole number, or ``"all"`` for Schock aus."""
+    return "all" if deckel is None else deckel
+
+
+def evaluation_json(evaluation: Evaluation, thrown: Sequence[int] | None = None) -> dict[str, Any]:
+    """A throw as one JSON object.
+
+    ``dice`` are the dice thrown, highest first; ``read_as`` the three dice the throw counts as
+    (they differ only in the two-dice variant, where the third die is imagined).
+    """
+    dice = sorted(evaluation.dice if thrown is None else thrown, reverse=True)
+    return {
+        "dice": dice,
+        "read_as": list(evaluation.dice),
+        "hand": evaluation.hand,
+        "kind": evaluation.kind.value,
+        "name": evaluation.name,
+        "deckel": deckel_json(evaluation.deckel),
+        "strength": evaluation.strength,
+    }
+
+
+def dashed(dice: Sequence[int]) -> str:
+    """Dice as people write them: ``6-5-4``."""
+    return "-".join(map(str, dice))
