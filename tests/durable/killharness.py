@@ -41,6 +41,8 @@ from hal.storage import StateDirectory
 from tests.durable.victim import NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
+#: A victim that shows no frame in this time is stuck, not slow.
+START_TIMEOUT_S = 60.0
 
 
 class PromiseBroken(AssertionError):
@@ -73,29 +75,37 @@ def run_victim(
     state_dir: Path, run: int, seed: int, delay: float, players: int
 ) -> tuple[list[str], bool]:
     """Start the victim, kill it after ``delay`` seconds once it is up; its output lines."""
-    with tempfile.TemporaryFile(mode="w+b") as out:
+    # The victim shares the file's offset with us: it writes in append mode and we read with
+    # pread, so our reads never move where its next line lands.
+    with tempfile.TemporaryFile(mode="a+b") as out, tempfile.TemporaryFile() as err:
         process = subprocess.Popen(
             [sys.executable, "-m", "tests.durable.victim", "--state-dir", str(state_dir),
              "--seed", str(seed * 1000 + run), "--input-seed", str(seed * 7919 + run),
              "--players", str(players)],
-            cwd=ROOT, stdout=out, stderr=subprocess.PIPE,
+            cwd=ROOT, stdout=out, stderr=err,
         )
+        launched = time.monotonic()
         started = None
         while process.poll() is None:
             if started is None:
-                out.seek(0)
-                if b"\nF " in out.read(4096):  # the first frame is near the start
+                if b"\nF " in os.pread(out.fileno(), 4096, 0):  # the first frame comes early
                     started = time.monotonic()
+                elif time.monotonic() - launched > START_TIMEOUT_S:
+                    process.kill()
+                    process.wait()
+                    raise PromiseBroken(f"run {run}: no frame within {START_TIMEOUT_S} s")
             elif time.monotonic() - started >= delay:
                 os.kill(process.pid, signal.SIGKILL)
                 break
             time.sleep(0.005)
-        _, err = process.communicate()
+        process.wait()
         killed = process.returncode == -signal.SIGKILL
         if not killed and process.returncode != 0:
-            raise PromiseBroken(f"run {run}: the victim failed:\n{err.decode(errors='replace')}")
-        out.seek(0)
-        text = out.read().decode("utf-8")
+            err.seek(0)
+            message = err.read().decode(errors="replace")
+            raise PromiseBroken(f"run {run}: the victim failed:\n{message}")
+        size = os.fstat(out.fileno()).st_size
+        text = os.pread(out.fileno(), size, 0).decode("utf-8")
     # Each line is one write(): a kill never leaves half a line. Drop what follows the last
     # newline, which is empty.
     return text.split("\n")[:-1], killed

@@ -9,20 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import firmware.cli
 from engine import Game
 from firmware.cli import main
 from firmware.gamestore import CURRENT, GameStore
 from firmware.journal import Journal
 from hal.storage import StateDirectory
 from tests.durable.conftest import blattschuss_game, random_actions
-
-
-@pytest.fixture(autouse=True)
-def only_these_subcommands(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Build the parser from this feature's subcommands only (others live on other branches)."""
-    mine = {name: firmware.cli.SUBCOMMANDS[name] for name in ("stats", "replay")}
-    monkeypatch.setattr(firmware.cli, "SUBCOMMANDS", mine)
 
 
 def finished_games(root: Path, times: int = 2) -> None:
