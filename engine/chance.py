@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 from functools import cache
+from typing import Protocol
 
 
 @cache
@@ -29,3 +30,17 @@ def sorted_throw_outcomes(count: int) -> tuple[tuple[tuple[int, ...], Fraction],
         key = tuple(sorted(dice, reverse=True))
         weights[key] = weights.get(key, Fraction(0)) + probability
     return tuple(sorted(weights.items(), reverse=True))
+
+
+class RandomSource(Protocol):
+    """The caller's random generator, for drivers that play whole games (``random.Random`` fits).
+
+    The rules never draw; the bot drivers and the fast simulator take one of these as an argument
+    and never create or seed one themselves.
+    """
+
+    def random(self) -> float: ...
+
+    def randint(self, low: int, high: int, /) -> int: ...
+
+    def randrange(self, stop: int, /) -> int: ...

@@ -12,7 +12,7 @@ Every event serialises to one JSON object with a field ``event`` (see :func:`to_
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any, ClassVar
 
 from engine.errors import IllegalActionError
@@ -136,13 +136,18 @@ class RoundOver(Event):
 
 @dataclass(frozen=True, slots=True)
 class PenaltyGiven(Event):
-    """A penalty's Deckel moved: from the pot, and from ``taken_from`` once the pot ran out."""
+    """A penalty's Deckel moved: from the pot, and from ``taken_from`` once the pot ran out.
+
+    ``out``: players the penalty left without Deckel once the pot is empty; they leave the
+    round at once and are out for the rest of the half.
+    """
 
     kind: ClassVar[str] = "penalty_given"
     player: str
     deckel: int
     from_pot: int
     taken_from: tuple[tuple[str, int], ...]
+    out: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,9 +208,10 @@ def from_json(data: dict[str, Any]) -> Event:
         allowed = ", ".join([*ACTION_TYPES, *OUTCOME_TYPES])
         raise IllegalActionError(f"unknown event {name!r}; events: {allowed}")
     names = {f.name for f in fields(cls)}
+    required = {f.name for f in fields(cls) if f.default is MISSING}
     given = {key for key in data if key != "event"}
-    if given != names:
-        problem = sorted(names - given) or sorted(given - names)
+    if not required <= given <= names:
+        problem = sorted(required - given) or sorted(given - names)
         raise IllegalActionError(
             f"event {name!r}: expected fields {sorted(names)}, problem: {problem}"
         )

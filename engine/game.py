@@ -39,6 +39,8 @@ from engine.settle import Settlement, TurnResult, settle
 from engine.throws import Evaluation, describe_bad_dice, rank_table
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
+#: Extra throws flips can earn in one turn under Bördeschock (three throws plus two).
+BOERDE_MAX_BONUS = 2
 FINAL = 3
 
 
@@ -215,7 +217,9 @@ class Game:
         return self._flip_problem() is None
 
     def can_stand(self) -> bool:
-        return self._turn is not None and self._turn.throws >= 1
+        """True after the first throw, except right after a flip (the cup must be thrown)."""
+        t = self._turn
+        return t is not None and t.throws >= 1 and not t.flipped
 
     def can_blind(self) -> bool:
         t = self._turn
@@ -367,13 +371,18 @@ class Game:
             t.laid_out[position] = False  # "Die andere Sechs kommt ... zurück in den Becher"
         t.flipped = True
         t.hand = False
-        if self.rules.boerdeschock:
+        if self.rules.boerdeschock and t.bonus < BOERDE_MAX_BONUS:
+            # "im Extremfall wird bis zu fünfmal gewürfelt" (seed 000): at most two extra throws.
             t.bonus += 1
 
     def _stand(self, action: Stand, outcomes: list[Event]) -> None:
         t = self._require_turn(action.player)
         if t.throws == 0:
             raise IllegalActionError(f"{t.player} has not thrown yet; allowed: throw")
+        if t.flipped:
+            # "Das kostet keinen Extrawurf, man braucht aber noch einen Wurf übrig" (seed 002):
+            # the other six went back into the cup "für den nächsten Wurf" (seed 000).
+            raise IllegalActionError("after a flip the cup must be thrown again; allowed: throw")
         self._end_turn(outcomes)
 
     def _blind(self, action: Blind, outcomes: list[Event]) -> None:
@@ -418,9 +427,33 @@ class Game:
             self.holdings[player] += given
             remaining -= given
             taken.append((donor, given))
-        outcomes.append(PenaltyGiven(player, amount - remaining, from_pot, tuple(taken)))
+        newly_out: tuple[str, ...] = ()
+        if self.pot == 0:
+            # "Wer keine Deckel mehr hat, ist für den Rest der Hälfte raus" (seed 002).
+            newly_out = tuple(
+                p for p in self.participants if self.holdings[p] == 0 and p not in self.out
+            )
+        outcomes.append(
+            PenaltyGiven(player, amount - remaining, from_pot, tuple(taken), newly_out)
+        )
         if self.holdings[player] == self.rules.deckel:
             self._end_section(player, outcomes)
+        elif newly_out:
+            self._drop_out(newly_out, outcomes)
+
+    def _drop_out(self, players: tuple[str, ...], outcomes: list[Event]) -> None:
+        """Players left without Deckel by a penalty leave the round at once."""
+        self.out.update(players)
+        self.round_players = tuple(p for p in self.round_players if p not in players)
+        self.results = [r for r in self.results if r.player not in players]
+        if self._turn is not None and self._turn.player in players:
+            self._turn = None
+        if self._turn is not None:
+            return
+        if len(self.results) < len(self.round_players):
+            self._new_turn(self.round_players[len(self.results)])
+        else:
+            self._settle(outcomes)
 
     # -- internals -------------------------------------------------------------------------------
 
@@ -476,6 +509,11 @@ class Game:
                     f"die {taken_back[0] + 1} is laid out and stays out "
                     "(rules option take_back = false)"
                 )
+        if t.flipped:
+            # "Die andere Sechs kommt für den nächsten Wurf zurück in den Becher" (seed 000).
+            for i in keep:
+                if not t.laid_out[i] and t.values[i] == 6:
+                    return f"die {i + 1}, the other six, goes back into the cup after the flip"
         if self.rules.keep_only_ones:
             allowed = (1, 6) if self.rules.boerdeschock else (1,)
             for i in keep:

@@ -212,8 +212,11 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
             f"unknown rules key {unknown[0]!r}; allowed keys: preset, {', '.join(_FIELD_TYPES)}"
         )
     converted = {key: _convert(key, value) for key, value in values.items()}
+    changed = sorted(set(converted) - {"name", "description", "source"})
     if preset is not None and "name" not in converted:
         converted["name"] = f"{base.name}+" if converted else base.name
+    if preset is not None and changed and "description" not in converted:
+        converted["description"] = f"{base.description} (changed: {', '.join(changed)})"
     return replace(base, **converted)  # type: ignore[arg-type]
 
 

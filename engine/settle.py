@@ -48,7 +48,7 @@ class Settlement:
     due: int | None
     #: Deckel that actually moved to the loser.
     moved: int
-    #: "pot", "winner", "pot+winner" is impossible by the rules; "all" for Schock aus.
+    #: Where the Deckel came from: "pot", "winner", or "all" for Schock aus.
     source: str
     #: Players without Deckel once the pot is empty, out for the rest of the half (this round's
     #: new ones only).

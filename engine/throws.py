@@ -3,7 +3,7 @@
 A throw's identity is its dice *and* whether it is a Hand-Wurf (all dice fell in one throw) or
 built up ("zusammengewürfelt"), since house rules value the two differently. Strength is an
 integer that orders any two throws under the active rules: higher beats lower, equal strength
-leaves the decision to the tie rules (:mod:`engine.round`).
+leaves the decision to the tie rules (:func:`engine.settle.rank_key`).
 
 Every evaluation is precomputed once per rule set into a dict keyed by the dice *as thrown*
 (any order) and the hand flag, so evaluating a throw is one dict lookup.
@@ -138,11 +138,17 @@ class RankTable:
         """The evaluation of ``dice`` (any order). Raises IllegalActionError for impossible dice."""
         try:
             key = tuple(dice)
-            # True and 1.0 hash like 1 and would find an entry: only real ints are dice.
-            if all(type(value) is int for value in key):
-                return self._by_thrown[(key, hand)]
+            evaluation = self._by_thrown[(key, hand)]
         except (KeyError, TypeError):
             pass
+        else:
+            # True and 1.0 hash like 1 and find an entry: only real ints are dice. (A plain loop:
+            # all() over a generator would cost more than the whole lookup.)
+            for value in key:
+                if type(value) is not int:
+                    break
+            else:
+                return evaluation
         shown = dice if isinstance(dice, (list, tuple)) else [dice]
         raise IllegalActionError(describe_bad_dice(shown, self.rules.dice_count))
 

@@ -15,20 +15,31 @@ The flow of a game, one stage at a time:
   sixes into a one, STAND to end the turn;
 * the reveal after every round, banners for a lost half, the final and the end of the game.
 
-A long press on STAND opens the menu from anywhere. Buttons in menus: KEEP_1/KEEP_2 are up/down
-(or - and +), KEEP_3 and STAND are OK, FLIP goes back.
+A long press on STAND opens the menu from anywhere; a long press on FLIP during a turn shows a hint
+(:mod:`firmware.hint`), unless the rules switch hints off. Buttons in menus: KEEP_1/KEEP_2 are
+up/down (or - and +), KEEP_3 and STAND are OK, FLIP goes back.
+
+Computer players (seats chosen in the setup or ``[game] bots``) play on the app's timers, one
+action per :data:`BOT_STEP_S` so the table can follow: the dice a bot lays out are marked on the
+screen before it shakes. Any press while a bot plays makes it act at once. A hand-over to a bot
+goes on by itself, and so do the reveal and banners when only bots are left to play. Bots see
+what a player at the table sees (:func:`engine.bots.view_of`); their dice come from the app's dice
+source like everyone's, so a seeded game replays exactly.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from PIL import Image
 
+from engine.bots import Move, MoveKind, Shown, StrategyBot, make_bot, strategy_names, view_of
 from engine.events import (
     Blind,
     Event,
@@ -47,15 +58,18 @@ from engine.events import (
     to_json,
 )
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup, Phase, TurnState
+from engine.odds import sorted_dice
 from engine.rules import Rules, load_preset, preset_names
 from firmware.config import LANGUAGES, DeviceConfig
 from firmware.dice import DiceSource
 from firmware.gamestore import GameStore
+from firmware.hint import best_hint, hint_lines
 from firmware.i18n import Catalogue
 from firmware.journal import Recovery
 from firmware.screens import render
 from firmware.stats import PlayerStats
 from firmware.views import (
+    BOT_MARK,
     BannerView,
     DieFace,
     HandOverView,
@@ -65,6 +79,8 @@ from firmware.views import (
     RevealView,
     RollOffRow,
     RollOffView,
+    SeatRow,
+    SeatsView,
     SoftKeys,
     Tally,
     TurnView,
@@ -72,7 +88,7 @@ from firmware.views import (
 )
 from hal.ports import Button, Clock, InputEvent, InputKind, Storage
 
-__all__ = ["BRIGHTNESS_LEVELS", "SETUP_FILE", "DeviceApp", "EventSink"]
+__all__ = ["BOT_PAUSE_S", "BOT_STEP_S", "BRIGHTNESS_LEVELS", "SETUP_FILE", "DeviceApp", "EventSink"]
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +105,14 @@ FRAME_S = 0.15
 REVEAL_ROWS = 5
 #: Deckel counts the setup offers.
 DECKEL_RANGE = (3, 40)
+#: Seconds a computer player takes for each action (laying out, shaking, flipping, standing).
+BOT_STEP_S = 1.0
+#: Seconds a computer player shakes the cup before the dice fall.
+BOT_SHAKE_S = 0.6
+#: Seconds a hand-over to a computer player, or a screen only computer players wait on, stays.
+BOT_PAUSE_S = 2.0
+#: Setup steps: players, computer players, rules, Deckel, start.
+SETUP_STEPS = 5
 
 _KEEPS = {Button.KEEP_1: 0, Button.KEEP_2: 1, Button.KEEP_3: 2}
 _OK_BUTTONS = (Button.KEEP_3, Button.STAND)
@@ -103,6 +127,10 @@ class _Setup:
     players: int
     rules: int
     deckel: int
+    #: One strategy name per seat ("" for a person), for every seat the setup can offer.
+    bots: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS)
+    #: The seat the computer step's keys change.
+    seat: int = 0
 
 
 @dataclass
@@ -126,6 +154,12 @@ class _Turn:
     frame: int = 0
     frame_at: float | None = None
     notice: str = ""
+    #: A computer player's throw whose laid-out dice are marked, to be thrown next.
+    plan: Move | None = None
+    #: What a computer player is doing (a text key), shown on the status line.
+    activity: str = ""
+    #: When a computer player's shaking cup comes down.
+    throw_at: float | None = None
 
 
 @dataclass
@@ -157,6 +191,15 @@ class _Banner:
 _Stage = _Setup | _RollOff | _HandOver | _Turn | _TurnDone | _Reveal | _Banner
 
 
+@dataclass
+class _Timer:
+    """A step a stage takes by itself at ``at`` (dropped when the stage changes)."""
+
+    stage: _Stage
+    at: float
+    action: Callable[[], None]
+
+
 # --- overlays: the menu and its dialogs, on top of a stage ---------------------------------------
 
 
@@ -182,6 +225,7 @@ class _Picker:
 class _Message:
     title: str
     lines: tuple[str, ...]
+    headline: str = ""
 
 
 _Overlay = _Menu | _Picker | _Message
@@ -196,15 +240,17 @@ class _Remembered:
     deckel: int | None = None
     language: str | None = None
     brightness: int | None = None
+    bots: tuple[str, ...] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 class DeviceApp:
     """The Schockbesteck's logic: no threads, no hardware; time comes from events and ``advance``.
 
-    ``setup`` starts a game at once (skipping the setup menu); ``storage`` remembers the last
-    setup, language and brightness; ``event_sink`` receives every engine event as JSON as it
-    happens; ``shutdown`` is called by the menu's "shut down" (the menu offers it only if given).
+    ``setup`` starts a game at once (skipping the setup menu), with the computer players of
+    ``config.game.bots``; ``storage`` remembers the last setup, language and brightness;
+    ``event_sink`` receives every engine event as JSON as it happens; ``shutdown`` is called by
+    the menu's "shut down" (the menu offers it only if given).
     """
 
     def __init__(
@@ -243,6 +289,19 @@ class DeviceApp:
         self._now = clock.now()
         self.powered_off = False
         self._brightness_before = self.contrast
+        #: Per seat of the next game: a strategy name, or "" for a person.
+        self._seat_bots: tuple[str, ...] = (
+            self._remembered.bots
+            if setup is None and self._remembered.bots is not None
+            else config.game.bots
+        )
+        #: The computer players of the running game, by name.
+        self._bots: dict[str, StrategyBot] = {}
+        #: This round's finished turns as the table saw them (what a bot may know).
+        self._shown: list[Shown] = []
+        #: Bots draw no numbers (their dice come from ``dice``); the protocol asks for a Random.
+        self._bot_rng = random.Random(0)
+        self._timer: _Timer | None = None
         self._stage: _Stage
         #: The games on disk: None without a state directory that can hold journals.
         self.store: GameStore | None = _game_store(storage)
@@ -257,6 +316,7 @@ class DeviceApp:
             self._start_game(setup)
         else:
             self._stage = self._new_setup()
+        self._schedule()
         self._show_storage_failure()
         self.view: View = self._build_view()
         self._image: Image.Image | None = None
@@ -286,29 +346,65 @@ class DeviceApp:
             self._overlay_input(event)
         elif event.kind is InputKind.LONG_PRESS and event.button is Button.STAND:
             self._open_menu()
+        elif self._bot_plays():
+            if event.kind is InputKind.PRESS:  # someone is impatient: the bot acts at once
+                self._fire_timer()
+        elif event.kind is InputKind.LONG_PRESS and event.button is Button.FLIP:
+            if isinstance(self._stage, _Turn) and not self._stage.shaking:
+                self._show_hint()
         else:
             self._stage_input(event)
+        self._schedule()
         self._show_storage_failure()
         self._refresh()
 
     def advance(self, now: float) -> None:
-        """Run the timers due by ``now`` (the shaking animation)."""
+        """Run the timers due by ``now``: the shaking animation and the computer players."""
         self._now = max(self._now, now)
         stage = self._stage
-        if not isinstance(stage, _Turn) or not stage.shaking or stage.frame_at is None:
-            return
-        if now >= stage.frame_at:
-            steps = int((now - stage.frame_at) / FRAME_S) + 1
+        changed = False
+        frame_at = stage.frame_at if isinstance(stage, _Turn) and stage.shaking else None
+        if isinstance(stage, _Turn) and frame_at is not None and now >= frame_at:
+            steps = int((now - frame_at) / FRAME_S) + 1
             stage.frame += steps
-            stage.frame_at += steps * FRAME_S
+            stage.frame_at = frame_at + steps * FRAME_S
+            changed = True
+        while not self._overlays and self._timer is not None and self._timer.at <= now:
+            self._fire_timer()
+            self._schedule()
+            changed = True
+        if changed:
             self._refresh()
 
     def next_deadline(self) -> float | None:
         """When :meth:`advance` next has something to do, or None."""
+        if self._overlays:
+            return None
         stage = self._stage
-        if isinstance(stage, _Turn) and stage.shaking and not self._overlays:
-            return stage.frame_at
-        return None
+        deadlines = [] if self._timer is None else [self._timer.at]
+        if isinstance(stage, _Turn) and stage.shaking and stage.frame_at is not None:
+            deadlines.append(stage.frame_at)
+        return min(deadlines, default=None)
+
+    @property
+    def next_setup(self) -> GameSetup | None:
+        """Players and rules of the next game, once known (the last game's, or a planned one)."""
+        return self._plan
+
+    def plan_next_game(self, setup: GameSetup) -> None:
+        """Set who plays the next game under which rules (the serial link's ``setup``).
+
+        In the setup menu the game starts at once; after a game it is the next one. Raises
+        RuntimeError while a game is running: its players and rules cannot change.
+        """
+        if self._game_running():
+            raise RuntimeError("a game is running")
+        self._plan = setup
+        if isinstance(self._stage, _Setup):
+            self._overlays = []
+            self._start_game(setup)
+        self._schedule()
+        self._refresh()
 
     def screen(self) -> Image.Image:
         """The current frame: the render of :attr:`view` (cached while the view is unchanged)."""
@@ -345,7 +441,8 @@ class DeviceApp:
             deckel = remembered.deckel or self._rule_options[rules_index].deckel
         count = min(max(count, MIN_PLAYERS), MAX_PLAYERS)
         deckel = min(max(deckel, DECKEL_RANGE[0]), DECKEL_RANGE[1])
-        return _Setup(0, count, rules_index, deckel)
+        bots = list(self._seat_bots[:MAX_PLAYERS])
+        return _Setup(0, count, rules_index, deckel, bots + [""] * (MAX_PLAYERS - len(bots)))
 
     def _names(self, count: int) -> tuple[str, ...]:
         names = list(self.config.game.players[:count])
@@ -365,8 +462,9 @@ class DeviceApp:
             stage.step = max(stage.step - 1, 0)
             return
         if button in _OK_BUTTONS:
-            if stage.step < 3:
+            if stage.step < SETUP_STEPS - 1:
                 stage.step += 1
+                stage.seat = 0
             else:
                 self._finish_setup(stage)
             return
@@ -374,11 +472,20 @@ class DeviceApp:
         if stage.step == 0:
             stage.players = min(max(stage.players + delta, MIN_PLAYERS), MAX_PLAYERS)
         elif stage.step == 1:
+            # KEEP_1 walks down the seats, KEEP_2 changes who plays the chosen one.
+            if button is Button.KEEP_1:
+                stage.seat = (stage.seat + 1) % stage.players
+            else:
+                roles = ["", *strategy_names()]
+                current = stage.bots[stage.seat]
+                index = roles.index(current) if current in roles else 0
+                stage.bots[stage.seat] = roles[(index + 1) % len(roles)]
+        elif stage.step == 2:
             stage.rules = (stage.rules + delta) % len(self._rule_options)
             stage.deckel = min(
                 max(self._rule_options[stage.rules].deckel, DECKEL_RANGE[0]), DECKEL_RANGE[1]
             )
-        elif stage.step == 2:
+        elif stage.step == 3:
             stage.deckel = min(max(stage.deckel + delta, DECKEL_RANGE[0]), DECKEL_RANGE[1])
 
     def _setup_rules(self, stage: _Setup) -> Rules:
@@ -391,30 +498,63 @@ class DeviceApp:
 
     def _finish_setup(self, stage: _Setup) -> None:
         setup = GameSetup(self._names(stage.players), self._setup_rules(stage))
+        bots = list(stage.bots[: stage.players])
+        while bots and not bots[-1]:
+            bots.pop()
+        self._seat_bots = tuple(bots)
         self._remembered.players = stage.players
         self._remembered.rules = self._rule_options[stage.rules].name
         self._remembered.deckel = stage.deckel
+        self._remembered.bots = self._seat_bots
         self._remember()
         self._start_game(setup)
 
-    def _setup_view(self, stage: _Setup) -> PickerView:
-        step = f"{stage.step + 1}/4"
+    def _setup_view(self, stage: _Setup) -> PickerView | SeatsView:
+        step = f"{stage.step + 1}/{SETUP_STEPS}"
         keys: SoftKeys = ("-", "+", self.t("key_next"))
+        names = self._names(stage.players)
+        bots = stage.bots[: stage.players]
         if stage.step == 0:
-            names = self._names(stage.players)
+            shown = (self._marked(name, bool(bot)) for name, bot in zip(names, bots, strict=True))
             return PickerView(
-                self.t("setup_players"), step, str(stage.players), " ".join(names), keys
+                self.t("setup_players"), step, str(stage.players), " ".join(shown), keys
             )
-        rules = self._rule_options[stage.rules]
         if stage.step == 1:
-            return PickerView(self.t("setup_rules"), step, rules.name, rules.description, keys)
+            rows = tuple(
+                SeatRow(name, self._role(bot)) for name, bot in zip(names, bots, strict=True)
+            )
+            seat_keys: SoftKeys = (self.t("key_seat"), self.t("key_change"), self.t("key_next"))
+            return SeatsView(self.t("setup_bots"), step, rows, stage.seat, seat_keys)
+        rules = self._rule_options[stage.rules]
         if stage.step == 2:
+            return PickerView(self.t("setup_rules"), step, rules.name, rules.description, keys)
+        if stage.step == 3:
             detail = self.t("setup_deckel_detail", preset=rules.deckel)
             return PickerView(self.t("setup_deckel"), step, str(stage.deckel), detail, keys)
+        computers = sum(1 for bot in bots if bot)
         summary = self.t(
-            "setup_summary", players=stage.players, rules=rules.name, deckel=stage.deckel
+            "setup_summary_bots" if computers else "setup_summary",
+            players=stage.players,
+            bots=computers,
+            rules=rules.name,
+            deckel=stage.deckel,
         )
         return PickerView(self.t("setup_start"), step, self.t("setup_go"), summary, ("", "", "OK"))
+
+    def _role(self, strategy: str) -> str:
+        """Who plays a seat, in words: a person, or the computer with a strategy."""
+        if not strategy:
+            return self.t("setup_human")
+        key = f"strategy_{strategy}"
+        return f"{BOT_MARK} " + (self.t(key) if self.catalogue.has(key) else strategy)
+
+    @staticmethod
+    def _marked(name: str, bot: bool) -> str:
+        return f"{BOT_MARK}{name}" if bot else name
+
+    def _label(self, name: str) -> str:
+        """A player's name as shown: with the computer mark if the device plays it."""
+        return self._marked(name, name in self._bots)
 
     # --- a game ---------------------------------------------------------------------------------
 
@@ -424,19 +564,24 @@ class DeviceApp:
         self.game_number += 1
         self._queue = []
         self._round_turns = []
+        self._shown = []
         self._section, self._round_number = 1, 0
-        self._emit(
-            {
-                "event": "game_started",
-                "players": list(setup.players),
-                "rules": setup.rules.name,
-                "deckel": setup.rules.deckel,
-                "game": self.game_number,
-            }
-        )
+        seats = zip(setup.players, self._seat_bots, strict=False)
+        self._bots = {name: make_bot(strategy) for name, strategy in seats if strategy}
+        started: dict[str, Any] = {
+            "event": "game_started",
+            "players": list(setup.players),
+            "rules": setup.rules.name,
+            "deckel": setup.rules.deckel,
+            "game": self.game_number,
+        }
+        if self._bots:
+            started["bots"] = {name: bot.name for name, bot in self._bots.items()}
+        self._emit(started)
         self.resumed = False
         if self.store is not None:
-            self.store.begin(setup, {"language": self.language})
+            meta = {"language": self.language, "bots": list(self._seat_bots)}
+            self.store.begin(setup, meta)
         self._stage = _RollOff()
 
     def _require_game(self) -> Game:
@@ -471,17 +616,17 @@ class DeviceApp:
             self._hand_over_input(stage, event)
         elif isinstance(stage, _Turn):
             self._turn_input(stage, event)
-        elif isinstance(stage, _Reveal):
-            if event.kind is InputKind.PRESS:
-                if stage.page + 1 < self._reveal_pages(stage):
-                    stage.page += 1
-                else:
-                    self._continue()
-        elif event.kind is InputKind.PRESS:  # _TurnDone and _Banner: a press goes on
-            if isinstance(stage, _Banner) and stage.then is not None:
-                stage.then()
-            else:
-                self._continue()
+        elif event.kind is InputKind.PRESS:  # _Reveal, _TurnDone and _Banner: a press goes on
+            self._go_on(stage)
+
+    def _go_on(self, stage: _Reveal | _TurnDone | _Banner) -> None:
+        """The next page of the reveal, or the stage after this one."""
+        if isinstance(stage, _Reveal) and stage.page + 1 < self._reveal_pages(stage):
+            stage.page += 1
+        elif isinstance(stage, _Banner) and stage.then is not None:
+            stage.then()
+        else:
+            self._continue()
 
     def _continue(self) -> None:
         """Show the next queued stage, or the hand-over of whoever's turn it is."""
@@ -502,7 +647,8 @@ class DeviceApp:
 
     def _roll_off_input(self, stage: _RollOff, event: InputEvent) -> None:
         if stage.decided:
-            if event.kind is InputKind.PRESS:
+            # A press or another shake goes on: people reach for the cup as often as a button.
+            if event.kind in (InputKind.PRESS, InputKind.THROW):
                 self._continue()
             return
         if event.kind is InputKind.SHAKE_START:
@@ -527,7 +673,7 @@ class DeviceApp:
         rows = []
         for name, dice in zip(contenders, throws, strict=True):
             lead = name in leaders or name == opener
-            rows.append(RollOffRow(name, tuple(sorted(dice, reverse=True)), lead))
+            rows.append(RollOffRow(self._label(name), sorted_dice(dice), lead))
         stage.rows = tuple(rows)
         stage.shaking = False
         stage.decided = game.phase is not Phase.ROLL_OFF
@@ -546,9 +692,9 @@ class DeviceApp:
             message = self.t("rolloff_shake")
         waiting: tuple[str, ...] = ()
         if not rows:
-            waiting = game.contenders
+            waiting = tuple(map(self._label, game.contenders))
         elif stage.shaking:
-            rows, waiting = (), game.contenders
+            rows, waiting = (), tuple(map(self._label, game.contenders))
         title = self.t("rolloff_title")
         return RollOffView(title, rows, waiting, message, stage.shaking)
 
@@ -594,7 +740,7 @@ class DeviceApp:
             if game.can_stand():
                 self._end_turn_by(game.stand, turn, tuple(turn.laid_out))
             else:
-                stage.notice = "notice_shake_first"
+                stage.notice = "notice_throw_after_flip" if turn.flipped else "notice_shake_first"
 
     def _toggle(self, stage: _Turn, index: int) -> None:
         game = self._require_game()
@@ -694,12 +840,19 @@ class DeviceApp:
             DieFace(v, out=True) if out else DieFace(None if hidden else v)
             for v, out in zip(values, laid_out, strict=True)
         )
+        laid = sorted_dice(v for v, out in zip(values, laid_out, strict=True) if out)
+        unseen = hidden or isinstance(events[0], Blind)  # a blind turn's dice stay in the cup
+        self._shown.append(
+            Shown(over.player, over.throws, laid, None, None)
+            if unseen
+            else Shown(over.player, over.throws, laid, sorted_dice(over.dice), over.hand)
+        )
         stages = self._track(events)
         if any(isinstance(event, RoundOver) for event in events):
             self._stage, self._queue = stages[0], stages[1:]
             return
         queue: list[_Stage] = []
-        if done is not None:
+        if done is not None and not self._is_bot(before.player):  # a bot's dice stay in the cup
             done.name = over.name
             queue.append(done)
         player = game.current_player
@@ -714,6 +867,7 @@ class DeviceApp:
         for event in events:
             if isinstance(event, RoundStarted):
                 self._round_turns = []
+                self._shown = []
                 self._section, self._round_number = event.section, event.number
             elif isinstance(event, TurnOver):
                 self._round_turns.append(event)
@@ -721,10 +875,12 @@ class DeviceApp:
                 reveal = _Reveal(tuple(self._round_turns), event, self._section, self._round_number)
                 stages.append(reveal)
             elif isinstance(event, PenaltyGiven):
-                stages.append(_Banner(lambda e=event: self._penalty_banner(e)))
+                stages.append(_Banner(partial(self._penalty_banner, event)))
+                self._round_turns = [t for t in self._round_turns if t.player not in event.out]
+                self._shown = [s for s in self._shown if s.player not in event.out]
             elif isinstance(event, HalfOver):
                 half = _HalfOverBanner(event)
-                stages.append(_Banner(lambda h=half: self._half_over_view(h)))
+                stages.append(_Banner(partial(self._half_over_view, half)))
             elif isinstance(event, FinalStarts) and half is not None:
                 half.final = event.players
             elif isinstance(event, GameOver):
@@ -741,14 +897,23 @@ class DeviceApp:
         game = self._require_game()
         turn = game.turn
         assert turn is not None
+        bot = self._is_bot(turn.player)
+        # A bot's dice in the cup stay hidden under a hidden last throw: the table sees only what
+        # it lays out, as at a real table.
+        covered = bot and game.rules.hidden_last_throw
         faces = []
         for i, value in enumerate(turn.values):
-            if turn.throws == 0 or (stage.shaking and not stage.marks[i]):
+            if turn.throws == 0 or ((stage.shaking or covered) and not stage.marks[i]):
                 faces.append(DieFace(None))
             else:
                 fixed = turn.laid_out[i] and not game.rules.take_back
                 faces.append(DieFace(value, out=stage.marks[i], fixed=fixed))
-        if stage.notice:
+        if bot:
+            status = self.t(stage.activity or "bot_thinks")
+            if not stage.activity and not covered and turn.throws:
+                values = [v for v in turn.values if v is not None]
+                status = game.evaluate(values, turn.hand).name
+        elif stage.notice:
             status = self.t(stage.notice)
         elif stage.shaking:
             status = self.t("status_shaking")
@@ -762,7 +927,7 @@ class DeviceApp:
             values = [v for v in turn.values if v is not None]
             status = game.evaluate(values, turn.hand).name
         return TurnView(
-            turn.player,
+            self._label(turn.player),
             self.t("throw_of", n=turn.throws, limit=turn.limit),
             tuple(faces),
             status,
@@ -774,7 +939,7 @@ class DeviceApp:
 
     def _done_view(self, stage: _TurnDone) -> TurnView:
         return TurnView(
-            stage.player,
+            self._label(stage.player),
             self.t("throw_of", n=stage.throws, limit=stage.limit),
             stage.faces,
             stage.name,
@@ -785,7 +950,7 @@ class DeviceApp:
     def _board(self, current: str | None) -> tuple[Tally, ...]:
         game = self._require_game()
         return tuple(
-            Tally(name, game.holdings[name], name == current, name in game.out)
+            Tally(self._label(name), game.holdings[name], name == current, name in game.out)
             for name in game.participants
         )
 
@@ -800,12 +965,115 @@ class DeviceApp:
         return HandOverView(
             self.t("pass_cup"),
             info,
-            stage.player,
+            self._label(stage.player),
             note,
             stage.shown,
-            self.t("hint_hand_over"),
+            self.t("bot_hand_over" if self._is_bot(stage.player) else "hint_hand_over"),
             self._board(stage.player),
         )
+
+    # --- computer players and the stages that go on by themselves -------------------------------
+
+    def _is_bot(self, name: str | None) -> bool:
+        return name is not None and name in self._bots
+
+    def _bot_plays(self) -> bool:
+        """Whether the stage belongs to a computer player (its hand-over or its turn)."""
+        stage, game = self._stage, self._game
+        if isinstance(stage, _HandOver):
+            return self._is_bot(stage.player)
+        return isinstance(stage, _Turn) and game is not None and self._is_bot(game.current_player)
+
+    def _only_bots(self) -> bool:
+        """Whether everyone still playing this section is a computer player."""
+        game = self._game
+        return game is not None and all(name in self._bots for name in game.in_play())
+
+    def _schedule(self) -> None:
+        """Arm the timer of the current stage, unless it is armed already."""
+        if self._timer is not None and self._timer.stage is self._stage:
+            return
+        self._timer = self._auto_step()
+
+    def _fire_timer(self) -> None:
+        timer, self._timer = self._timer, None
+        if timer is not None and timer.stage is self._stage:
+            timer.action()
+
+    def _auto_step(self) -> _Timer | None:
+        """The step the current stage takes by itself, and when; None if it waits for a person."""
+        stage, game, now = self._stage, self._game, self._now
+        if game is None or isinstance(stage, _Setup):
+            return None
+        if isinstance(stage, _Turn) and self._is_bot(game.current_player):
+            if stage.shaking and stage.throw_at is not None:
+                return _Timer(stage, stage.throw_at, partial(self._bot_throw, stage))
+            return _Timer(stage, now + BOT_STEP_S, partial(self._bot_act, stage))
+        if isinstance(stage, _HandOver) and self._is_bot(stage.player):
+            return _Timer(stage, now + BOT_PAUSE_S, partial(self._take_cup, stage))
+        if isinstance(stage, _RollOff) and not stage.shaking:
+            if not stage.decided and all(self._is_bot(name) for name in game.contenders):
+                return _Timer(stage, now + BOT_PAUSE_S, partial(self._roll_off, stage))
+            if stage.decided and self._only_bots():
+                return _Timer(stage, now + BOT_PAUSE_S, self._continue)
+            return None
+        waits = isinstance(stage, _Reveal | _TurnDone) or (
+            isinstance(stage, _Banner) and stage.then is None  # never past the game's end
+        )
+        if waits and self._only_bots():
+            assert isinstance(stage, _Reveal | _TurnDone | _Banner)
+            return _Timer(stage, now + BOT_PAUSE_S, partial(self._go_on, stage))
+        return None
+
+    def _take_cup(self, stage: _HandOver) -> None:
+        self._stage = _Turn([False] * self._require_game().rules.dice_count)
+
+    def _bot_act(self, stage: _Turn) -> None:
+        """A computer player's next step: shake what it marked, or decide and show its choice."""
+        game = self._require_game()
+        turn = game.turn
+        assert turn is not None
+        if stage.plan is not None:  # the dice it lays out are marked: now the cup
+            self._bot_shake(stage)
+            return
+        bot = self._bots[turn.player]
+        move = bot.decide(game, view_of(game, self._shown), self._bot_rng)
+        if move.kind is MoveKind.ROLL:
+            marks = [i in move.keep for i in range(game.rules.dice_count)]
+            stage.plan = move
+            if turn.throws and marks != stage.marks:
+                stage.marks, stage.activity = marks, "bot_keeps"
+            else:
+                stage.marks = marks
+                self._bot_shake(stage)
+        elif move.kind is MoveKind.FLIP:
+            self._flip(stage)
+            stage.activity = "bot_flipped"
+        else:
+            end = game.blind if move.kind is MoveKind.BLIND else game.stand
+            self._end_turn_by(end, turn, tuple(turn.laid_out))
+
+    def _bot_shake(self, stage: _Turn) -> None:
+        self._start_shaking(stage, self._now)
+        stage.activity = "bot_throws"
+        stage.throw_at = self._now + BOT_SHAKE_S
+
+    def _bot_throw(self, stage: _Turn) -> None:
+        stage.plan, stage.activity, stage.throw_at = None, "", None
+        self._throw(stage)
+        stage.shaking = False
+
+    # --- the hint -------------------------------------------------------------------------------
+
+    def _show_hint(self) -> None:
+        """The best action now and its chance (a long press on FLIP), or why there is none."""
+        game = self._require_game()
+        if not game.rules.hints:
+            lines = (self.t("hint_refused_1"), self.t("hint_refused_2"))
+            self._overlays.append(_Message("hint_title", lines))
+            return
+        chance, action, goal = hint_lines(best_hint(game), self.catalogue)
+        self._overlays.append(_Message("hint_title", (action, goal), chance))
 
     # --- reveal and banners ---------------------------------------------------------------------
 
@@ -817,7 +1085,7 @@ class DeviceApp:
         start = stage.page * REVEAL_ROWS
         rows = tuple(
             RevealRow(
-                turn.player,
+                self._label(turn.player),
                 turn.name,
                 1 if turn.player == result.winner else -1 if turn.player == result.loser else 0,
                 turn.player in result.out,
@@ -867,10 +1135,7 @@ class DeviceApp:
             game = self._require_game()
             over = game.state()
             blattschuss = len(over.half_losers) == 2 and over.half_losers[0] == over.half_losers[1]
-            lines = [self.t("loses_game")]
-            if blattschuss:
-                lines.append(self.t("blattschuss"))
-            lines.append(self.t("buys_round"))
+            lines = [self.t("blattschuss" if blattschuss else "loses_game"), self.t("buys_round")]
             return BannerView(
                 self.t("game_over_title"),
                 over.loser or "",
@@ -896,7 +1161,8 @@ class DeviceApp:
         in_game = game is not None and not isinstance(self._stage, _Setup)
         if in_game and game is not None and game.phase is Phase.TURN and game.rules.penalty_deckel:
             entries.append(("menu_penalty", self._choose_penalty))
-        if in_game and game is not None and isinstance(self._stage, _Turn) and game.can_blind():
+        blind_allowed = isinstance(self._stage, _Turn) and not self._bot_plays()
+        if in_game and game is not None and blind_allowed and game.can_blind():
             entries.append(("menu_blind", self._announce_blind))
         if in_game and self.resumed and self._game_running():
             entries.append(("menu_discard", self._ask_new_game))
@@ -983,12 +1249,17 @@ class DeviceApp:
 
         def give(index: int) -> None:
             self._overlays = []
-            resume = self._stage
+            resume, resume_player = self._stage, game.current_player
             events = game.penalty(players[index])
             self._apply(events)
             stages = self._track(events)
-            if not any(isinstance(event, HalfOver) for event in events):
-                stages.append(resume)
+            if not any(isinstance(event, (HalfOver, RoundOver)) for event in events):
+                if game.current_player == resume_player:
+                    stages.append(resume)
+                else:
+                    # The penalty left the player at the cup without Deckel: the next one throws.
+                    assert game.current_player is not None
+                    stages.append(_HandOver(game.current_player))
             self._stage, self._queue = stages[0], stages[1:] + self._queue
 
         self._overlays.append(
@@ -1110,7 +1381,9 @@ class DeviceApp:
             items = tuple(self.t(key) for key, _ in overlay.entries)
             return MenuView(self.t(overlay.title), items, overlay.selected, ("▲", "▼", "OK"))
         if isinstance(overlay, _Message):
-            return BannerView(self.t(overlay.title), "", overlay.lines, ("", "", "OK"))
+            return BannerView(
+                self.t(overlay.title), overlay.headline, overlay.lines, ("", "", "OK")
+            )
         step = f"{overlay.index + 1}/{overlay.count}"
         return PickerView(
             self.t(overlay.title),
@@ -1159,6 +1432,12 @@ class DeviceApp:
         self.game_number += 1
         self._queue, self._round_turns = [], []
         self._section, self._round_number = 1, 0
+        self._shown = []
+        seat_bots = recovery.meta.get("bots")
+        if isinstance(seat_bots, list) and all(isinstance(b, str) for b in seat_bots):
+            self._seat_bots = tuple(seat_bots)
+        seats = zip(recovery.setup.players, self._seat_bots, strict=False)
+        self._bots = {name: make_bot(strategy) for name, strategy in seats if strategy}
         self._stage = _RollOff()
         self._recording = False
         try:
@@ -1277,6 +1556,10 @@ class DeviceApp:
             remembered.language = data["language"]
         if isinstance(brightness, int) and 0 <= brightness <= 255:
             remembered.brightness = brightness
+        bots = data.get("bots")
+        known = ("", *strategy_names())
+        if isinstance(bots, list) and len(bots) <= MAX_PLAYERS and all(b in known for b in bots):
+            remembered.bots = tuple(bots)
         return remembered
 
     def _remember(self) -> None:
@@ -1288,6 +1571,8 @@ class DeviceApp:
             value = getattr(remembered, key)
             if value is not None:
                 data[key] = value
+        if remembered.bots is not None:
+            data["bots"] = list(remembered.bots)
         try:
             self._storage.write_atomic(
                 SETUP_FILE, json.dumps(data, indent=1, sort_keys=True) + "\n"

@@ -20,16 +20,17 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from engine.bots import strategy_names
 from engine.errors import IllegalActionError, RulesError
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.rules import Rules
 from firmware.rulesfile import load_rules
-from hal.gpio import GpioPins
 from hal.inputs import InputTiming
-from hal.oled import OledSettings
+from hal.settings import GpioPins, OledSettings
 
 __all__ = [
     "DEVICE_CONFIG_PATH",
+    "HUMAN_WORDS",
     "LANGUAGES",
     "ConfigError",
     "DeviceConfig",
@@ -56,7 +57,9 @@ class GameConfig:
     """Section ``[game]``: who plays, under which rules, in which language.
 
     ``rules`` is the preset name or rules file as written; ``rule_set`` is what it loaded to.
-    ``bots`` is reserved for players the device plays itself (names from ``players``).
+    ``bots`` says which seats the device plays itself, one entry per seat in ``players`` order:
+    a strategy name (:func:`engine.bots.strategy_names`) or "" for a person. It may be shorter
+    than the seats (the rest are people) and longer than ``players`` (for seats the setup adds).
     """
 
     players: tuple[str, ...] = ("Anna", "Ben", "Carla")
@@ -110,6 +113,11 @@ _SECTIONS: dict[str, type] = {
     "storage": StorageConfig,
     "link": LinkConfig,
 }
+
+#: Keys whose value has more than one form; :func:`_game` checks them.
+_FREE_FORM = {"game.bots"}
+#: What a game.bots entry may say for a seat a person plays.
+HUMAN_WORDS = ("", "human")
 
 _BAUDRATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 
@@ -198,6 +206,9 @@ def _section_values(
             raise ConfigError(
                 f"{origin}: unknown key {section}.{key}; keys in [{section}]: {', '.join(types)}"
             )
+        if f"{section}.{key}" in _FREE_FORM:
+            values[key] = value
+            continue
         values[key] = _typed(origin, f"{section}.{key}", value, types[key])
     return values
 
@@ -242,7 +253,8 @@ def _game(origin: str, values: dict[str, Any], base_dir: Path | None) -> GameCon
     players = values.get("players", GameConfig().players)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ConfigError(
-            f"{origin}: game.players has {len(players)} names: allowed are "
+            f"{origin}: game.players has {len(players)} "
+            f"name{'' if len(players) == 1 else 's'}: allowed are "
             f"{MIN_PLAYERS} to {MAX_PLAYERS}"
         )
     try:
@@ -254,16 +266,55 @@ def _game(origin: str, values: dict[str, Any], base_dir: Path | None) -> GameCon
         raise ConfigError(
             f'{origin}: game.language = "{language}": allowed are "de" (Deutsch), "en" (English)'
         )
-    bots = values.get("bots", ())
-    strangers = [name for name in bots if name not in players]
-    if strangers:
-        raise ConfigError(f'{origin}: game.bots = "{strangers[0]}" is not one of game.players')
+    bots = _bots(origin, values.get("bots", []), players)
     rules_name = values.get("rules", "standard")
     try:
         rule_set = load_rules(_rules_path(rules_name, base_dir))
     except RulesError as error:
         raise ConfigError(f"{origin}: game.rules: {error}") from None
     return GameConfig(tuple(players), rules_name, language, tuple(bots), rule_set)
+
+
+def _bots(origin: str, value: Any, players: tuple[str, ...]) -> tuple[str, ...]:
+    """game.bots as one strategy per seat ("" for a person), from a list or a table of names.
+
+    ``bots = ["", "odds"]`` goes by seat; ``bots = { Ben = "odds" }`` names the players.
+    """
+    allowed = '"" or "human" (a person), ' + ", ".join(f'"{n}"' for n in strategy_names())
+    if isinstance(value, dict):
+        seats = [""] * len(players)
+        for name, strategy in value.items():
+            if name not in players:
+                raise ConfigError(
+                    f'{origin}: game.bots.{name}: "{name}" is not one of game.players'
+                )
+            seats[players.index(name)] = _strategy(origin, f"game.bots.{name}", strategy, allowed)
+        entries = seats
+    elif isinstance(value, list):
+        if len(value) > MAX_PLAYERS:
+            raise ConfigError(
+                f"{origin}: game.bots has {len(value)} entries: allowed are at most "
+                f"{MAX_PLAYERS}, one per seat"
+            )
+        entries = [
+            _strategy(origin, f"game.bots[{index}]", entry, allowed)
+            for index, entry in enumerate(value)
+        ]
+    else:
+        raise ConfigError(
+            f"{origin}: game.bots = {_show(value)}: must be a list with one strategy per seat, "
+            'e.g. ["", "odds"], or a table of names, e.g. { Ben = "odds" }'
+        )
+    while entries and not entries[-1]:
+        entries.pop()
+    return tuple(entries)
+
+
+def _strategy(origin: str, key: str, value: Any, allowed: str) -> str:
+    """One seat's entry: a strategy name, or "" for a person."""
+    if not isinstance(value, str) or (value not in HUMAN_WORDS and value not in strategy_names()):
+        raise ConfigError(f"{origin}: {key} = {_show(value)}: allowed are {allowed}")
+    return "" if value in HUMAN_WORDS else value
 
 
 def _rules_path(name: str, base_dir: Path | None) -> str:

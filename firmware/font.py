@@ -3,9 +3,9 @@
 Anti-aliased TrueType text turns to mush when thresholded to a 1-bit OLED, and its rasterisation
 changes between FreeType and Pillow versions, which would break the golden images. So the screens
 use the glyphs drawn below: a 5x7 cell with two rows of descender (9 rows in all), ASCII,
-the German letters ÄÖÜäöüß and a few symbols (→ · … ▲ ▼ ◀ ▶ ×). Letters are proportional (blank
-columns trimmed, one column of spacing); digits keep their full width so that numbers line up.
-Scale 2 doubles every pixel for headlines.
+the German letters ÄÖÜäöüß and a few symbols (→ · … ▲ ▼ ◀ ▶ ×, and ⚙ marking computer players).
+Letters are proportional (blank columns trimmed, one column of spacing); digits keep their full
+width so that numbers line up. Scale 2 doubles every pixel for headlines.
 
 The sheet is the source of truth: each block is a line of characters followed by their nine rows,
 ``#`` for a lit pixel. To change a glyph, edit its picture; ``tests/firmware/test_font.py`` checks
@@ -163,6 +163,17 @@ y     z     ä     ö     ü     !     "     #
 #.#.# ..... ..... ..... ..... #...# ..#.. .....
 ..... ..... ..... ..... ..... ..... ..... .....
 ..... ..... ..... ..... ..... ..... ..... .....
+
+⚙
+.....
+#.#.#
+.###.
+##.##
+.###.
+#.#.#
+.....
+.....
+.....
 """
 
 #: Rows per glyph: 7 above the baseline, 2 below for descenders (g, j, p, q, y, comma).

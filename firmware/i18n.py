@@ -27,18 +27,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Deckel im Topf (Regel: {preset})",
         "Deckel in the pot (rules: {preset})",
     ),
+    "setup_bots": ("Computer", "Computer"),
+    "setup_human": ("Mensch", "person"),
+    "key_seat": ("Platz ▼", "seat ▼"),
+    "key_change": ("ändern", "change"),
+    "strategy_threshold": ("Faustregel", "rule of thumb"),
+    "strategy_odds": ("Quoten", "odds"),
     "setup_start": ("Start", "Start"),
     "setup_go": ("Los!", "Go!"),
     "setup_summary": (
         "{players} Spieler, {rules}, {deckel} Deckel",
         "{players} players, {rules}, {deckel} Deckel",
     ),
+    "setup_summary_bots": (
+        "{players} Spieler ({bots} ⚙), {rules}, {deckel} Deckel",
+        "{players} players ({bots} ⚙), {rules}, {deckel} Deckel",
+    ),
     "key_next": ("Weiter", "Next"),
     "key_continue": ("weiter ▶", "next ▶"),
     "key_new_game": ("Neu", "New"),
     # roll-off
     "rolloff_title": ("Auswürfeln", "Auswürfeln: who opens"),
-    "rolloff_shake": ("Schütteln zum Auswürfeln", "Shake to roll off"),
+    "rolloff_shake": ("Becher schütteln", "Shake the cup"),
     "rolloff_tie": ("Stechen: {names}", "Tie: {names}"),
     "rolloff_opens": ("{name} fängt an!", "{name} opens!"),
     # hand-over
@@ -55,11 +65,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status_stand": ("Fertig: STAND", "Done: STAND"),
     "notice_shake_first": ("Erst schütteln", "Shake first"),
     "notice_stand": ("Kein Wurf mehr", "No throws left"),
+    "notice_throw_after_flip": ("Gedreht: nun werfen", "Flipped: throw now"),
     "notice_no_flip": ("Drehen: 2 Sechsen", "Flip: two sixes"),
     "notice_stays_out": ("Liegt fest", "Stays out"),
     "notice_all_out": ("Alle raus? STAND", "All out? STAND"),
     "notice_only_ones": ("Nur Einsen raus", "Only ones out"),
     "notice_not_allowed": ("Nicht erlaubt", "Not allowed"),
+    # a computer player's turn
+    "bot_hand_over": ("spielt gleich…", "plays in a moment…"),
+    "bot_thinks": ("überlegt…", "thinking…"),
+    "bot_keeps": ("legt raus", "lays out"),
+    "bot_throws": ("würfelt…", "throwing…"),
+    "bot_flipped": ("dreht 6+6 → 1", "flips 6+6 → 1"),
+    # the hint (long press on FLIP)
+    "hint_title": ("Tipp", "Hint"),
+    "hint_refused_1": ("Keine Tipps", "No hints"),
+    "hint_refused_2": ("im Turnier", "in tournaments"),
+    "hint_stand": ("Stehen lassen", "Stand"),
+    "hint_throw_all": ("Alle werfen", "Throw all dice"),
+    "hint_keep": ("{dice} liegen lassen", "Keep {dice}"),
+    "hint_flip": ("6+6 zur 1 drehen", "Flip 6+6 to a 1"),
+    "hint_and": ("und", "and"),
+    "hint_beat": ("gegen {name}", "to beat {name}"),
+    "hint_reach": ("für Schock o. besser", "for a Schock or better"),
     # reveal and sections
     "reveal_title": ("Aufdecken", "Reveal"),
     "round_n": ("Runde {n}", "Round {n}"),
@@ -67,16 +95,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "outcome_winner": ("{winner} → {loser}: {n}", "{winner} → {loser}: {n}"),
     "outcome_all": ("{loser} kriegt alle!", "{loser} gets them all!"),
     "outcome_out": ("raus: {names}", "out: {names}"),
-    "section_1": ("1. Hälfte", "1st Hälfte"),
-    "section_2": ("2. Hälfte", "2nd Hälfte"),
+    "section_1": ("1. Hälfte", "Hälfte 1"),
+    "section_2": ("2. Hälfte", "Hälfte 2"),
     "section_final": ("Finale", "Finale"),
     "loses_section": ("verliert die {section}", "loses the {section}"),
     "next_section": ("Weiter: {section}", "Next: {section}"),
     "final_between": ("Finale: {a} gegen {b}", "Finale: {a} vs {b}"),
     "game_over_title": ("Spielende", "Game over"),
     "loses_game": ("hat verloren", "has lost"),
-    "blattschuss": ("Blattschuss!", "Blattschuss: both halves!"),
-    "buys_round": ("und gibt eine Runde aus", "and buys a round"),
+    "blattschuss": ("Blattschuss!", "Blattschuss: both lost!"),
+    "buys_round": ("gibt eine Runde aus", "buys a round"),
     "penalty_title": ("Strafe", "Penalty"),
     "penalty_given": ("+{n} Deckel", "+{n} Deckel"),
     "penalty_detail": ("bekommt {n} Deckel", "gets {n} Deckel"),
@@ -134,6 +162,10 @@ class Catalogue:
             raise ValueError(f"language {language!r} is not available: use one of {allowed}")
         self.language = language
         self._index = LANGUAGE_INDEX[language]
+
+    def has(self, key: str) -> bool:
+        """Whether there is a text for ``key``."""
+        return key in MESSAGES
 
     def t(self, key: str, **values: object) -> str:
         """The text for ``key`` with ``{placeholders}`` filled from ``values``."""

@@ -25,8 +25,8 @@ from typing import Any, Protocol
 from PIL import Image
 
 from hal.inputs import InputDecoder
-from hal.oled import PowerManager, PowerState
 from hal.ports import Clock, Display, Edge, EdgeSource, InputBackend, InputEvent
+from hal.power import PowerManager, PowerState
 
 __all__ = ["App", "MainLoop"]
 

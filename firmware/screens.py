@@ -23,6 +23,7 @@ from firmware.views import (
     PickerView,
     RevealView,
     RollOffView,
+    SeatsView,
     SoftKeys,
     Tally,
     TurnView,
@@ -118,11 +119,20 @@ def _wrap(text: str, width: int, max_lines: int) -> list[str]:
     return [FONT.fit(line, width) for line in lines[:max_lines]]
 
 
-def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, face: DieFace) -> None:
+def draw_die(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    size: int,
+    face: DieFace,
+    *,
+    rattle: tuple[int, int] = (0, 0),
+) -> None:
     """One die with its top-left corner at (x, y).
 
-    A die in the cup is a dotted outline; a thrown die an outline with lit pips; a laid-out (or
-    marked) die is solid with dark pips; a die that stays out is also underlined.
+    A die in the cup is a dotted outline around a "?" (moved by ``rattle`` while the cup is
+    shaken); a thrown die an outline with lit pips; a laid-out (or marked) die is solid with dark
+    pips; a die that stays out is also underlined.
     """
     right, bottom = x + size - 1, y + size - 1
     if face.value is None:
@@ -135,7 +145,8 @@ def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, face: DieFace
             ):
                 draw.point((px, py), fill=1)
         mark = FONT.render("?")
-        draw.bitmap((x + (size - mark.width) // 2, y + (size - 7) // 2), mark, fill=1)
+        mark_x, mark_y = x + (size - mark.width) // 2, y + (size - 7) // 2
+        draw.bitmap((mark_x + rattle[0], mark_y + rattle[1]), mark, fill=1)
         return
     ink = 0 if face.out else 1
     if face.out:
@@ -210,16 +221,22 @@ def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
     size = 25 if lines == 1 else 21
     top = 12
     for index, face in enumerate(view.dice):
-        x = KEY_CENTRES[index] - size // 2
-        y = top
+        rattle = (0, 0)
         if view.shaking and face.value is None:
-            # The dice rattle in the cup: each hops on its own beat.
-            x += (-1, 1, 0, 1)[(view.frame + index) % 4] * 2
-            y += (0, -1, 1, 0)[(view.frame + 2 * index) % 4] * 2
-        draw_die(draw, x, y, size, face)
+            # The dice rattle in the cup: each "?" hops on its own beat inside its still outline,
+            # so a frame of the animation changes a few bytes on the I2C bus, not whole dice.
+            rattle = (
+                (-1, 1, 0, 1)[(view.frame + index) % 4] * 2,
+                (-1, 0, 1, 0)[(view.frame + 2 * index) % 4] * 2,
+            )
+        draw_die(draw, KEY_CENTRES[index] - size // 2, top, size, face, rattle=rattle)
     status_y = top + size + 4
     pot_width = FONT.width(view.pot_text)
-    FONT.draw(draw, (1, status_y), FONT.fit(view.status, WIDTH - pot_width - 8))
+    room = WIDTH - pot_width - 8
+    status = view.status
+    if FONT.width(status) > room:
+        status = status.replace("Hausnummer ", "Hausnr. ")  # "Hausnummer 641 weiter ▶" is too wide
+    FONT.draw(draw, (1, status_y), FONT.fit(status, room))
     FONT.draw(draw, (WIDTH - 1 - pot_width, status_y), view.pot_text)
     _board(draw, view.board, HEIGHT - lines * LINE, lines)
 
@@ -254,12 +271,13 @@ def _roll_off(view: RollOffView, draw: ImageDraw.ImageDraw) -> None:
     columns = 1 if len(entries) <= 4 else 2
     per_column = -(-len(entries) // columns)
     width = WIDTH // columns
+    pitch = LINE if per_column <= 4 else LINE - 1
     for index, (name, dice, lead) in enumerate(entries):
         column, line = divmod(index, per_column)
-        x, y = column * width, 12 + line * LINE
+        x, y = column * width, 12 + line * pitch
         ink = 1
         if lead:
-            draw.rectangle((x, y - 1, x + width - 2, y + LINE - 1), fill=1)
+            draw.rectangle((x, y - 1, x + width - 2, y + pitch - 1), fill=1)
             ink = 0
         dice = dice.replace("–", "-")
         dice_width = FONT.width(dice)
@@ -297,7 +315,7 @@ def _banner(view: BannerView, draw: ImageDraw.ImageDraw) -> None:
     if view.headline:
         scale = 2 if FONT.width(view.headline, 2) <= WIDTH - 4 else 1
         _centred(draw, y, view.headline, scale=scale)
-        y += 9 * scale + 2 if scale == 2 else 12
+        y += 16 if scale == 2 else 11
     room = (53 if any(view.keys) else HEIGHT) - y
     for line in view.lines[: max(room // LINE, 0)]:
         _centred(draw, y, line)
@@ -332,10 +350,34 @@ def _picker(view: PickerView, draw: ImageDraw.ImageDraw) -> None:
     value = FONT.fit(view.value, WIDTH - 24, scale)
     y = 14 if scale == 2 else 18
     _centred(draw, y, value, scale=scale)
-    FONT.draw(draw, (2, 18), "◀")
-    FONT.draw(draw, (WIDTH - 6, 18), "▶")
+    if view.keys[0] or view.keys[1]:  # the value can be changed: arrows either side
+        FONT.draw(draw, (2, 18), "◀")
+        FONT.draw(draw, (WIDTH - 6, 18), "▶")
     for index, line in enumerate(_wrap(view.detail, WIDTH - 4, 2)):
         _centred(draw, 33 + index * LINE, line)
+    _soft_keys(draw, view.keys)
+
+
+@_draw.register
+def _seats(view: SeatsView, draw: ImageDraw.ImageDraw) -> None:
+    _title_bar(draw, view.title, view.step)
+    visible = 4
+    first = min(max(view.selected - 1, 0), max(len(view.rows) - visible, 0))
+    for line, index in enumerate(range(first, min(first + visible, len(view.rows)))):
+        row = view.rows[index]
+        y = 11 + line * 10
+        ink = 1
+        if index == view.selected:
+            draw.rectangle((0, y, WIDTH - 8, y + 9), fill=1)
+            ink = 0
+        role_width = FONT.width(row.role)
+        FONT.draw(draw, (WIDTH - 10 - role_width, y + 1), row.role, fill=ink)
+        name = FONT.fit(row.name, WIDTH - 18 - role_width)
+        FONT.draw(draw, (3, y + 1), name, fill=ink)
+    if first > 0:
+        FONT.draw(draw, (WIDTH - 5, 11), "▲")
+    if first + visible < len(view.rows):
+        FONT.draw(draw, (WIDTH - 5, 44), "▼")
     _soft_keys(draw, view.keys)
 
 
@@ -348,4 +390,5 @@ SCREENS: dict[type, Callable[..., None]] = {
     BannerView: _banner,
     MenuView: _menu,
     PickerView: _picker,
+    SeatsView: _seats,
 }

@@ -6,7 +6,8 @@ and nothing else. A view holds no game objects, so two equal views draw the same
 loop can skip a redraw when the view did not change, and tests can compare views directly.
 
 ``keys`` (where present) label the three KEEP buttons, which sit below the display: the renderer
-draws each label above its button.
+draws each label above its button. A computer player's name carries :data:`BOT_MARK` in front
+wherever the app shows it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = [
+    "BOT_MARK",
     "BannerView",
     "DieFace",
     "HandOverView",
@@ -23,6 +25,8 @@ __all__ = [
     "RevealView",
     "RollOffRow",
     "RollOffView",
+    "SeatRow",
+    "SeatsView",
     "SoftKeys",
     "Tally",
     "TurnView",
@@ -33,6 +37,9 @@ __all__ = [
 SoftKeys = tuple[str, str, str]
 
 NO_KEYS: SoftKeys = ("", "", "")
+
+#: Put before the name of a player the device plays (a gear in the bitmap font).
+BOT_MARK = "⚙"
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,4 +163,32 @@ class PickerView:
     keys: SoftKeys = NO_KEYS
 
 
-View = TurnView | HandOverView | RollOffView | RevealView | BannerView | MenuView | PickerView
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat in the setup: the player's name and who plays it (a person or a strategy)."""
+
+    name: str
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsView:
+    """Which seats the device plays: a list of seats, ``selected`` is the one the keys change."""
+
+    title: str
+    step: str
+    rows: tuple[SeatRow, ...]
+    selected: int
+    keys: SoftKeys = NO_KEYS
+
+
+View = (
+    TurnView
+    | HandOverView
+    | RollOffView
+    | RevealView
+    | BannerView
+    | MenuView
+    | PickerView
+    | SeatsView
+)

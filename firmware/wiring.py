@@ -9,6 +9,10 @@ A builder takes ``(config, clock, **options)`` and returns the backend: an
 :class:`~hal.ports.InputBackend` or a :class:`~hal.ports.Display`. The simulator registers its own
 (``window``, ``terminal``, ``script``) with :func:`register_input` and :func:`register_display`,
 or by adding entries to the tables.
+
+The serial link (docs/protocol.md) is added when ``[link] url`` is set (or ``link=`` is given):
+:data:`LINKS` names its builder, :class:`firmware.remote.Remote` speaks the protocol, the display
+is wrapped so the host sees every frame, and the app's events go to the host too.
 """
 
 from __future__ import annotations
@@ -25,13 +29,15 @@ from firmware.app import DeviceApp, EventSink
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
+from firmware.remote import DeviceHooks, EventRelay, LinkedDisplay, Remote
 from hal.inputs import InputDecoder
-from hal.oled import PowerManager
-from hal.ports import Clock, Display, InputBackend, Storage
+from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage
+from hal.power import PowerManager
 
 __all__ = [
     "DISPLAYS",
     "INPUTS",
+    "LINKS",
     "Device",
     "build_device",
     "load_builder",
@@ -51,6 +57,10 @@ DISPLAYS: dict[str, str] = {
     "oled": "firmware.wiring:oled_display",
     "dummy": "firmware.wiring:dummy_display",
 }
+#: Link backend name -> "module:builder". The URL picks the transport (see hal.serial_link).
+LINKS: dict[str, str] = {
+    "serial": "firmware.wiring:serial_link",
+}
 
 
 def register_input(name: str, builder: str) -> None:
@@ -64,8 +74,8 @@ def register_display(name: str, builder: str) -> None:
 
 
 def load_builder(kind: str, name: str) -> Callable[..., Any]:
-    """Import the builder registered for backend ``name`` of ``kind`` ("input" or "display")."""
-    table = INPUTS if kind == "input" else DISPLAYS
+    """Import the builder registered for backend ``name`` of ``kind`` (input, display, link)."""
+    table = {"input": INPUTS, "display": DISPLAYS, "link": LINKS}[kind]
     if name not in table:
         raise ValueError(f"unknown {kind} backend {name!r}: use one of {', '.join(sorted(table))}")
     module_name, _, attribute = table[name].partition(":")
@@ -93,11 +103,24 @@ def oled_display(config: DeviceConfig, clock: Clock, **options: Any) -> Display:
 
 def dummy_display(config: DeviceConfig, clock: Clock, **options: Any) -> Display:
     """luma's in-memory dummy device, which keeps the last frame (for tests and scripts)."""
-    from luma.core.device import dummy
+    from hal.oled import open_dummy
 
-    from hal.oled import ResilientDisplay
+    return open_dummy(clock)
 
-    return ResilientDisplay(dummy(width=128, height=64, mode="1"), clock)
+
+def serial_link(config: DeviceConfig, url: str, **options: Any) -> Link:
+    """The link on pyserial (a device path, socket://, loop://) or tcp-listen:// (options are
+    :class:`~hal.serial_link.SerialLink`'s)."""
+    from hal.serial_link import SerialLink
+
+    return SerialLink(url, baudrate=config.link.baudrate, **options)
+
+
+def state_directory(config: DeviceConfig) -> Storage:
+    """The state directory of the config (``[storage] state_dir``) on the real filesystem."""
+    from hal.storage import StateDirectory
+
+    return StateDirectory(config.storage.state_dir)
 
 
 def system_poweroff() -> None:
@@ -121,6 +144,8 @@ class Device:
     decoder: InputDecoder
     clock: Clock
     closers: list[Callable[[], None]] = field(default_factory=list)
+    #: The serial link's protocol end, when the link is on.
+    remote: Remote | None = None
 
     def run(self, until: float | None = None) -> None:
         """Run the main loop (see :meth:`MainLoop.run`)."""
@@ -147,13 +172,15 @@ def build_device(
     shutdown: Callable[[], None] | None = None,
     power: bool = True,
     options: dict[str, dict[str, Any]] | None = None,
+    link: str | None = None,
 ) -> Device:
     """Build the app, its loop and the named backends.
 
     ``options`` passes keyword arguments to a backend's builder by name, e.g.
     ``{"gpio": {"pin_factory": MockFactory()}, "oled": {"bus": fake_bus}}``. ``power`` adds the
     :class:`~hal.oled.PowerManager` (dim and sleep when idle). Without ``clock`` the real
-    monotonic clock is used, without ``dice`` the system's random source.
+    monotonic clock is used, without ``dice`` the system's random source. ``link`` overrides
+    the config's ``[link] url`` ("" switches the link off); options for it go under "serial".
     """
     options = options or {}
     if clock is None:
@@ -172,17 +199,67 @@ def build_device(
             backend.close()
         raise
     manager = PowerManager(screen, clock, config.display) if power else None
+    relay = EventRelay(*([event_sink] if event_sink is not None else []))
     app = DeviceApp(
         config,
         clock=clock,
         dice=dice if dice is not None else SystemDice(),
         storage=storage,
         setup=setup,
-        event_sink=event_sink,
+        event_sink=relay,
         shutdown=shutdown,
     )
     decoder = InputDecoder(config.input)
+    url = config.link.url if link is None else link
+    remote: Remote | None = None
+    shown: Display = screen
+    if url:
+        try:
+            link_backend = load_builder("link", "serial")(config, url, **options.get("serial", {}))
+        except BaseException:
+            for backend in built_inputs:
+                backend.close()
+            raise
+        remote = _remote(app, link_backend, manager, clock, lambda call: loop.call_soon(call))
+        relay.add(remote.publish_event)
+        shown = LinkedDisplay(screen, remote)
     loop = MainLoop(
-        app, clock=clock, inputs=built_inputs, decoder=decoder, display=screen, power=manager
+        app, clock=clock, inputs=built_inputs, decoder=decoder, display=shown, power=manager
     )
-    return Device(app, loop, built_inputs, screen, manager, decoder, clock)
+    device = Device(app, loop, built_inputs, screen, manager, decoder, clock, remote=remote)
+    if remote is not None:
+        remote.start()
+        device.closers.append(remote.close)
+    return device
+
+
+def _remote(
+    app: DeviceApp,
+    link: Link,
+    power: PowerManager | None,
+    clock: Clock,
+    call_soon: Callable[[Callable[[], None]], None],
+) -> Remote:
+    """The protocol's device end, acting on ``app`` from the main loop."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def deliver(event: InputEvent) -> None:
+        # A remote input counts as activity (it wakes a dimmed or sleeping panel) but is never
+        # swallowed: the host acted on the frame it saw, not on a dark panel.
+        if power is not None:
+            power.activity(event.at)
+        app.handle(event)
+
+    def next_setup() -> GameSetup:
+        planned = app.next_setup
+        if planned is not None:
+            return planned
+        return GameSetup(app.config.game.players, app.config.game.rule_set)
+
+    try:
+        software = version("schockbesteck")
+    except PackageNotFoundError:
+        software = "unknown"
+    hooks = DeviceHooks(deliver=deliver, next_setup=next_setup, apply_setup=app.plan_next_game)
+    info = {"version": software, "language": app.language}
+    return Remote(link, app, hooks, clock=clock, call_soon=call_soon, info=info)

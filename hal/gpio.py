@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from hal.ports import Button, Clock, Edge, EdgeSink, EdgeSource
+from hal.settings import BUTTON_KEYS, GpioPins
 
 __all__ = [
     "GROUND_HEADER_PINS",
@@ -42,60 +43,6 @@ HEADER_PIN_OF_BCM: dict[int, int] = {
 
 #: The header's ground pins.
 GROUND_HEADER_PINS: tuple[int, ...] = (6, 9, 14, 20, 25, 30, 34, 39)
-
-#: BCM 2 and 3 carry I2C-1 (SDA, SCL), which the OLED needs.
-_I2C_PINS = {2: "SDA", 3: "SCL"}
-
-_BUTTON_KEYS: dict[Button, str] = {
-    Button.KEEP_1: "keep1",
-    Button.KEEP_2: "keep2",
-    Button.KEEP_3: "keep3",
-    Button.FLIP: "flip",
-    Button.STAND: "stand",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class GpioPins:
-    """BCM pin numbers of the inputs (defaults as in deploy/config.toml, section [pins]).
-
-    Raises ValueError naming the key if a pin is not a usable GPIO (0-27 except 2 and 3, which
-    carry the OLED's I2C bus) or is used twice.
-    """
-
-    keep1: int = 17
-    keep2: int = 27
-    keep3: int = 22
-    flip: int = 23
-    stand: int = 24
-    tilt: int = 25
-
-    def __post_init__(self) -> None:
-        used_by: dict[int, str] = {}
-        for field in fields(self):
-            key, pin = field.name, getattr(self, field.name)
-            if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
-                raise ValueError(
-                    f"pins.{key} = {pin!r} is not a GPIO: use a BCM number from 0 to 27 "
-                    "(not a header pin number), except 2 and 3"
-                )
-            if pin in _I2C_PINS:
-                raise ValueError(
-                    f"pins.{key} = {pin} is the OLED's I2C {_I2C_PINS[pin]} line: "
-                    "use a BCM number from 0 to 27 except 2 and 3"
-                )
-            if pin in used_by:
-                raise ValueError(
-                    f"pins.{key} = {pin} is already used by pins.{used_by[pin]}: "
-                    "every input needs its own pin"
-                )
-            used_by[pin] = key
-
-    def of(self, button: Button) -> int:
-        """The BCM pin of ``button``."""
-        pin: int = getattr(self, _BUTTON_KEYS[button])
-        return pin
-
 
 class GpioError(RuntimeError):
     """A pin cannot be claimed (no GPIO on this machine, pin busy, no permission)."""
@@ -120,7 +67,7 @@ class GpioInput:
         self._closed = False
         claiming = ""
         try:
-            for button, key in _BUTTON_KEYS.items():
+            for button, key in BUTTON_KEYS.items():
                 claiming = key
                 # bounce_time stays None: the decoder debounces on the main loop's clock.
                 self._buttons[button] = DigitalInputDevice(

@@ -4,94 +4,54 @@ Three layers, each usable alone:
 
 * :func:`open_oled` and :func:`oled_factory` build a luma.oled device from :class:`OledSettings`.
   luma is imported inside them only, so importing this module stays cheap and works without luma.
+  By default the device is wrapped in :class:`hal.redraw.PartialRedraw`, which sends only the
+  changed area of each frame (luma's SSD1306 and SH1106 drivers always send the whole frame).
 * :class:`ResilientDisplay` wraps any luma device (or a factory making one) as the
   :class:`~hal.ports.Display` port. It sends a frame only when it differs from the last one sent
   (a full SSD1306 frame costs about 93 ms at the Pi's default 100 kHz I2C), and it survives an
   unplugged display: one warning, then retries with a back-off measured on the clock, and when the
   display answers again it is re-initialised and given the current frame, contrast and power state.
   The game never sees a bus error.
-* :class:`PowerManager` dims the panel after a while without input and puts it to sleep later;
-  any input wakes it. Like the input decoder it is driven by ``next_deadline``/``advance``.
+
+The settings (:class:`~hal.settings.OledSettings`) and the power manager (:mod:`hal.power`) live
+in their own modules, which the firmware may import without this backend.
 """
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image
 
-from hal.ports import SCREEN_SIZE, Clock, Display
+from hal.ports import SCREEN_SIZE, Clock
+from hal.settings import DRIVERS, OledSettings
 
 __all__ = [
     "DRIVERS",
+    "FRAMEBUFFERS",
     "OledSettings",
-    "PowerManager",
-    "PowerState",
     "ResilientDisplay",
     "bus_errors",
     "oled_factory",
+    "open_dummy",
     "open_oled",
     "open_resilient_oled",
+    "probe_display",
 ]
 
 logger = logging.getLogger(__name__)
 
-#: The supported controller chips (the luma.oled class of the same name drives each).
-DRIVERS = ("ssd1306", "sh1106")
+#: How frames are sent (named after luma.core.framebuffer's strategies): only the changed area
+#: (:class:`hal.redraw.PartialRedraw`), or every frame whole, as luma's drivers do by themselves.
+FRAMEBUFFERS = ("diff_to_previous", "full_frame")
 
 #: The SSD1306 and SH1106 "no operation" command: a harmless probe of whether the panel answers.
 _NOP = 0xE3
 
 #: Something that makes a ready luma device (init sequence sent), or raises if it cannot.
 DeviceFactory = Callable[[], Any]
-
-
-@dataclass(frozen=True, slots=True)
-class OledSettings:
-    """The display's configuration (defaults as in deploy/config.toml, section [display])."""
-
-    driver: str = "ssd1306"
-    i2c_port: int = 1
-    i2c_address: int = 0x3C
-    rotate: int = 0
-    contrast: int = 255
-    dim_after_s: float = 60
-    dim_contrast: int = 8
-    sleep_after_s: float = 600
-
-    def __post_init__(self) -> None:
-        if self.driver not in DRIVERS:
-            raise ValueError(f"display.driver = {self.driver!r} is unknown: use one of {DRIVERS}")
-        _check_int("i2c_port", self.i2c_port, 0, 31, "an I2C bus number from 0 to 31")
-        _check_int(
-            "i2c_address", self.i2c_address, 0x03, 0x77, "a 7-bit address from 0x03 to 0x77"
-        )
-        _check_int("rotate", self.rotate, 0, 3, "0, 1, 2 or 3 quarter turns")
-        _check_int("contrast", self.contrast, 0, 255, "a level from 0 to 255")
-        _check_int("dim_contrast", self.dim_contrast, 0, 255, "a level from 0 to 255")
-        for key in ("dim_after_s", "sleep_after_s"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-                raise ValueError(
-                    f"display.{key} = {value!r} is not allowed: use seconds, 0 or more "
-                    "(0: never)"
-                )
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """The drawing size: 128x64, or 64x128 when turned a quarter."""
-        width, height = SCREEN_SIZE
-        return (width, height) if self.rotate % 2 == 0 else (height, width)
-
-
-def _check_int(key: str, value: object, low: int, high: int, allowed: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        shown = f"0x{value:02X}" if key == "i2c_address" and isinstance(value, int) else repr(value)
-        raise ValueError(f"display.{key} = {shown} is not allowed: use {allowed}")
 
 
 def bus_errors() -> tuple[type[Exception], ...]:
@@ -115,26 +75,48 @@ def _make_serial(settings: OledSettings, bus: Any) -> Any:
     return i2c(port=settings.i2c_port, address=settings.i2c_address)
 
 
-def _make_device(settings: OledSettings, serial: Any) -> Any:
+def _make_device(settings: OledSettings, serial: Any, framebuffer: str) -> Any:
     from luma.oled.device import sh1106, ssd1306
 
     driver = ssd1306 if settings.driver == "ssd1306" else sh1106
     device = driver(serial, width=SCREEN_SIZE[0], height=SCREEN_SIZE[1], rotate=settings.rotate)
     device.contrast(settings.contrast)
-    return device
+    if framebuffer == "full_frame":
+        return device
+    from hal.redraw import ADDRESSING, PartialRedraw
+
+    return PartialRedraw(device, ADDRESSING[settings.driver])
 
 
-def open_oled(settings: OledSettings | None = None, *, bus: Any = None) -> Any:
+def _check_framebuffer(framebuffer: str) -> None:
+    if framebuffer not in FRAMEBUFFERS:
+        raise ValueError(f"framebuffer {framebuffer!r} is unknown: use one of {FRAMEBUFFERS}")
+
+
+def open_oled(
+    settings: OledSettings | None = None,
+    *,
+    bus: Any = None,
+    framebuffer: str = "diff_to_previous",
+) -> Any:
     """One luma.oled device as configured, initialised and at the configured contrast.
 
     ``bus`` is an already open smbus-like object (``write_i2c_block_data``); None opens
     ``/dev/i2c-<i2c_port>`` through smbus2. Raises luma's errors if the display does not answer.
+    ``framebuffer`` is one of :data:`FRAMEBUFFERS`: by default only the changed area of a frame
+    is sent (:class:`hal.redraw.PartialRedraw`, the first frame whole).
     """
     settings = settings if settings is not None else OledSettings()
-    return _make_device(settings, _make_serial(settings, bus))
+    _check_framebuffer(framebuffer)
+    return _make_device(settings, _make_serial(settings, bus), framebuffer)
 
 
-def oled_factory(settings: OledSettings | None = None, *, bus: Any = None) -> DeviceFactory:
+def oled_factory(
+    settings: OledSettings | None = None,
+    *,
+    bus: Any = None,
+    framebuffer: str = "diff_to_previous",
+) -> DeviceFactory:
     """A factory for :class:`ResilientDisplay` that re-initialises the display on each call.
 
     The I2C interface is opened once and shared by every device it makes, and each call first
@@ -142,6 +124,7 @@ def oled_factory(settings: OledSettings | None = None, *, bus: Any = None) -> De
     file descriptors and builds no driver objects (luma registers an exit hook for every device).
     """
     settings = settings if settings is not None else OledSettings()
+    _check_framebuffer(framebuffer)
     serial: Any = None
 
     def make() -> Any:
@@ -149,13 +132,17 @@ def oled_factory(settings: OledSettings | None = None, *, bus: Any = None) -> De
         if serial is None:
             serial = _make_serial(settings, bus)
         serial.command(_NOP)
-        return _make_device(settings, serial)
+        return _make_device(settings, serial, framebuffer)
 
     return make
 
 
 def open_resilient_oled(
-    settings: OledSettings | None = None, clock: Clock | None = None, *, bus: Any = None
+    settings: OledSettings | None = None,
+    clock: Clock | None = None,
+    *,
+    bus: Any = None,
+    framebuffer: str = "diff_to_previous",
 ) -> ResilientDisplay:
     """The device's display port: :func:`oled_factory` wrapped in a :class:`ResilientDisplay`."""
     settings = settings if settings is not None else OledSettings()
@@ -163,7 +150,38 @@ def open_resilient_oled(
         from hal.clock import MonotonicClock
 
         clock = MonotonicClock()
-    return ResilientDisplay(oled_factory(settings, bus=bus), clock, size=settings.size)
+    factory = oled_factory(settings, bus=bus, framebuffer=framebuffer)
+    return ResilientDisplay(factory, clock, size=settings.size)
+
+
+def probe_display(port: int, address: int) -> str | None:
+    """Why no display answers at ``address`` on I2C bus ``port``, or None if one does.
+
+    Sends the controller's NOP command, harmless to a running panel.
+    """
+    try:
+        from luma.core.interface.serial import i2c
+
+        serial = i2c(port=port, address=address)
+    except ImportError:
+        return "luma.oled is not installed (pip install '.[pi]')"
+    except Exception as error:  # luma's permission and not-found errors, OSError
+        return f"cannot open /dev/i2c-{port}: {error}"
+    try:
+        serial.command(_NOP)
+    except bus_errors() as error:
+        return f"no display answers at 0x{address:02X} on /dev/i2c-{port} ({error})"
+    finally:
+        serial.cleanup()
+    return None
+
+
+def open_dummy(clock: Clock) -> ResilientDisplay:
+    """luma's in-memory ``dummy`` device behind the same wrapper: keeps the last frame, no bus."""
+    from luma.core.device import dummy
+
+    width, height = SCREEN_SIZE
+    return ResilientDisplay(dummy(width=width, height=height, mode="1"), clock)
 
 
 class ResilientDisplay:
@@ -353,86 +371,3 @@ def _power_command(hidden: bool) -> Callable[[Any], object]:
 
 def _frame_key(image: Image.Image) -> bytes:
     return f"{image.mode}{image.size}".encode() + image.tobytes()
-
-
-class PowerState(enum.Enum):
-    """The panel's power state under :class:`PowerManager`."""
-
-    AWAKE = "awake"
-    DIMMED = "dimmed"
-    ASLEEP = "asleep"
-
-
-class PowerManager:
-    """Dims the display after ``dim_after_s`` without input and sleeps it after ``sleep_after_s``.
-
-    Call :meth:`activity` on every input; it wakes the panel (full contrast, shown) and restarts
-    the idle time. Drive it like the input decoder: sleep until :meth:`next_deadline`, then call
-    :meth:`advance`. A threshold of 0 switches that step off.
-    """
-
-    def __init__(
-        self, display: Display, clock: Clock, settings: OledSettings | None = None
-    ) -> None:
-        self._display = display
-        self._settings = settings if settings is not None else OledSettings()
-        self._last_activity = clock.now()
-        self._state = PowerState.AWAKE
-        display.contrast(self._settings.contrast)
-        display.show()
-
-    @property
-    def state(self) -> PowerState:
-        """Awake, dimmed or asleep."""
-        return self._state
-
-    def activity(self, now: float) -> bool:
-        """Note an input at ``now`` and wake the panel; True if it was dimmed or asleep.
-
-        The firmware may use the result to swallow the press that only woke the display.
-        """
-        self._last_activity = max(self._last_activity, now)
-        if self._state is PowerState.AWAKE:
-            return False
-        self._display.contrast(self._settings.contrast)
-        if self._state is PowerState.ASLEEP:
-            self._display.show()
-        self._state = PowerState.AWAKE
-        return True
-
-    def set_contrast(self, level: int) -> None:
-        """Change the awake brightness (the menu's setting); applied now unless dimmed or asleep."""
-        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
-            raise ValueError(f"contrast must be a level from 0 to 255, not {level!r}")
-        self._settings = replace(self._settings, contrast=level)
-        if self._state is PowerState.AWAKE:
-            self._display.contrast(level)
-
-    def next_deadline(self) -> float | None:
-        """When the panel next dims or sleeps, or None if nothing more will happen."""
-        target = self._next_step()
-        return None if target is None else target[0]
-
-    def advance(self, now: float) -> None:
-        """Dim or sleep the panel if the idle time has come."""
-        while (target := self._next_step()) is not None and target[0] <= now:
-            state = target[1]
-            if state is PowerState.DIMMED:
-                self._display.contrast(self._settings.dim_contrast)
-            else:
-                self._display.hide()
-            self._state = state
-
-    def _next_step(self) -> tuple[float, PowerState] | None:
-        settings = self._settings
-        sleep_at = self._last_activity + settings.sleep_after_s if settings.sleep_after_s else None
-        dim_at = self._last_activity + settings.dim_after_s if settings.dim_after_s else None
-        if self._state is PowerState.ASLEEP:
-            return None
-        if (
-            self._state is PowerState.AWAKE
-            and dim_at is not None
-            and (sleep_at is None or dim_at < sleep_at)
-        ):
-            return dim_at, PowerState.DIMMED
-        return None if sleep_at is None else (sleep_at, PowerState.ASLEEP)

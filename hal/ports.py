@@ -157,13 +157,24 @@ class DisplayError(OSError):
 
 
 class Link(Protocol):
-    """A line-oriented serial link to a host (see docs/protocol.md)."""
+    """A line-oriented serial link to a host (see docs/protocol.md).
+
+    Both callbacks run on the link's reader thread: they must only hand work to the main loop.
+    """
 
     def start(self, on_line: Callable[[bytes], None], on_connect: Callable[[], None]) -> None:
-        """Begin reading; ``on_line`` gets each received line (without its ending)."""
+        """Begin reading; ``on_line`` gets each received line (without its LF or CRLF).
 
-    def send_line(self, line: str) -> None:
-        """Queue one line for the host. Never blocks the caller."""
+        A line longer than the link's limit arrives cut to the limit plus one byte, so the
+        receiver can tell it was too long. ``on_connect`` runs whenever a host (re)connects.
+        """
+
+    def send_line(self, line: str, *, droppable: bool = False) -> None:
+        """Queue one line for the host. Never blocks the caller.
+
+        A ``droppable`` line (a frame) replaces droppable lines still queued and is the first to
+        be dropped when the queue is full.
+        """
 
     def close(self) -> None:
         """Stop reading and writing. Idempotent."""

@@ -1,7 +1,7 @@
 """Play Schockbesteck on a laptop: the device's firmware in a window, a terminal or a script.
 
 Without a display (or with --terminal) the device is drawn in the terminal; with --script FILE
-the game runs headless on a simulated clock, much faster than it describes, and --frames,
+the game runs headless on a simulated clock, much faster than real time, and --frames,
 --record and --events write what happened. See docs/simulator.md.
 """
 
@@ -41,11 +41,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="keys drive gpiozero mock pins read by the device's own GPIO backend",
     )
+    mode.add_argument(
+        "--attach",
+        metavar="PORT|URL",
+        help="be a remote panel for a device on a serial port or URL (docs/protocol.md): "
+        "show its screen, send it the buttons and shakes",
+    )
+    parser.add_argument(
+        "--link",
+        metavar="URL",
+        help="offer the serial link, e.g. tcp-listen://127.0.0.1:7777 (docs/protocol.md)",
+    )
     game = parser.add_argument_group("game (any of these skips the setup menu)")
     game.add_argument("--players", type=int, metavar="N", help="number of players, 2-10")
     game.add_argument("--names", metavar="A,B,C", help="player names in seat order")
     game.add_argument("--rules", metavar="NAME|FILE", help="a rules preset or a rules TOML file")
     game.add_argument("--seed", metavar="S", help="seed the dice: the same seed, the same game")
+    game.add_argument(
+        "--bots",
+        metavar="STRATEGY,...",
+        help="computer players, one entry per seat: odds, threshold, or empty (or human) for a "
+        "person, e.g. --players 3 --bots ,odds,threshold",
+    )
     game.add_argument("--lang", choices=("de", "en"), help="screen language (default: de)")
     parser.add_argument("--config", metavar="PATH", help="a device config.toml (default: built-in)")
     output = parser.add_argument_group("output")
@@ -64,13 +81,25 @@ def run(args: argparse.Namespace) -> int:
     if args.script is not None and (args.terminal or args.gpio_mock):
         flag = "--terminal" if args.terminal else "--gpio-mock"
         raise UsageError(f"--script plays headless: {flag} cannot be used with it")
+    if args.attach is not None:
+        return _run_attached(args, config, setup)
+    if args.link is not None and args.script is not None:
+        raise UsageError("--link needs the window or the terminal: it cannot be used with --script")
     from firmware.dice import SeededDice, SystemDice
 
-    dice = SeededDice(args.seed) if args.seed is not None else SystemDice()
+    dice = SeededDice(_seed(args.seed)) if args.seed is not None else SystemDice()
     with _event_output(args.events) as sink:
         if args.script is not None:
             return _run_script(args, config, setup, dice, sink)
         return _run_interactive(args, config, setup, dice, sink)
+
+
+def _seed(text: str) -> int | str:
+    """``--seed 7`` is the number 7 (as ``SeededDice(7)`` in Python); other text stays text."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 # --- configuration -----------------------------------------------------------------------------
@@ -89,7 +118,8 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
         config = dataclasses.replace(
             config, game=dataclasses.replace(config.game, language=args.lang)
         )
-    if args.players is None and args.names is None and args.rules is None and args.seed is None:
+    chosen = (args.players, args.names, args.rules, args.seed, args.bots)
+    if all(option is None for option in chosen):
         return config, None
     if args.players is not None and not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise UsageError(
@@ -104,11 +134,37 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
             )
     else:
         count = args.players if args.players is not None else len(config.game.players)
+        if args.players is None and args.bots is not None:
+            count = len(args.bots.split(","))
         pool = list(config.game.players)
         pool += [name for name in DEFAULT_NAMES if name not in pool]
         names = tuple(pool[:count])
     rules = load_rules(args.rules) if args.rules is not None else config.game.rule_set
+    if args.bots is not None:
+        bots = _bots(args.bots, len(names))
+        config = dataclasses.replace(config, game=dataclasses.replace(config.game, bots=bots))
     return config, GameSetup(names, rules)
+
+
+def _bots(text: str, seats: int) -> tuple[str, ...]:
+    """``--bots``: one strategy per seat, "" for a person."""
+    from engine.bots import strategy_names
+    from firmware.config import HUMAN_WORDS
+
+    entries = [entry.strip() for entry in text.split(",")]
+    allowed = ", ".join(strategy_names())
+    if len(entries) != seats:
+        raise UsageError(
+            f"--bots {text}: {len(entries)} entries for {seats} players: give one per seat "
+            f"({allowed}, or empty for a person)"
+        )
+    for entry in entries:
+        if entry not in HUMAN_WORDS and entry not in strategy_names():
+            raise UsageError(
+                f"--bots {text}: unknown strategy {entry!r}: use {allowed}, or empty (or human) "
+                "for a person"
+            )
+    return tuple("" if entry in HUMAN_WORDS else entry for entry in entries)
 
 
 class _EventSink:
@@ -168,6 +224,7 @@ def build_device(
     display: str,
     options: dict[str, dict[str, Any]] | None = None,
     event_sink: Callable[[dict[str, Any]], None] | None = None,
+    link: str = "",
 ) -> Any:
     """The device (:class:`firmware.wiring.Device`) on the simulator's backends, named as above.
 
@@ -176,10 +233,7 @@ def build_device(
     """
     from firmware import wiring
 
-    for name, builder in SIM_INPUTS.items():
-        wiring.register_input(name, builder)
-    for name, builder in SIM_DISPLAYS.items():
-        wiring.register_display(name, builder)
+    _register_backends()
     return wiring.build_device(
         config,
         inputs=(inputs,),
@@ -189,7 +243,18 @@ def build_device(
         setup=setup,
         event_sink=event_sink,
         options=options,
+        link=link,
     )
+
+
+def _register_backends() -> None:
+    """Make the simulator's backends known to the firmware's wiring by name."""
+    from firmware import wiring
+
+    for name, builder in SIM_INPUTS.items():
+        wiring.register_input(name, builder)
+    for name, builder in SIM_DISPLAYS.items():
+        wiring.register_display(name, builder)
 
 
 def _display_choice(
@@ -269,7 +334,6 @@ def _run_script(
 def _run_interactive(
     args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
 ) -> int:
-    import threading
 
     from hal.clock import MonotonicClock
 
@@ -288,7 +352,65 @@ def _run_interactive(
         display=display,
         options=options,
         event_sink=sink,
+        link=args.link or "",
     )
+    if device.remote is not None:
+        _say_where_the_link_is(device.remote.link, args.link)
+    return _play(device, screen, display, options, config)
+
+
+def _say_where_the_link_is(link: Any, url: str) -> None:
+    """One line on stderr: where a host attaches (the real port when port 0 was asked for)."""
+    address = getattr(link, "address", None)
+    where = f"tcp-listen://{address[0]}:{address[1]}" if address else url
+    print(f"schocken sim: the link is on {where}", file=sys.stderr)
+
+
+def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) -> int:
+    """Be a remote panel for the device at ``--attach``: its screen, our buttons."""
+    conflicts = [
+        flag
+        for flag, given in (
+            ("--script", args.script),
+            ("--gpio-mock", args.gpio_mock or None),
+            ("--link", args.link),
+            ("--events", args.events),
+            ("--players/--names/--rules/--seed/--bots", setup),
+        )
+        if given is not None
+    ]
+    if conflicts:
+        raise UsageError(
+            f"--attach drives a device elsewhere: {conflicts[0]} cannot be used with it "
+            "(set up the device's game with its menu or the link's setup command)"
+        )
+    from firmware import wiring
+    from hal.clock import MonotonicClock
+    from sim.attach import attach_panel
+
+    link = wiring.load_builder("link", "serial")(config, args.attach)  # a bad URL fails here
+    try:
+        clock = MonotonicClock()
+        screen = "terminal" if args.terminal else _choose_screen()
+        display, options = _display_choice(args, screen)
+        if display == "recorder":
+            options["recorder"]["inner"] = load_display(screen, config, clock)
+        _register_backends()
+    except BaseException:
+        link.close()
+        raise
+    panel = attach_panel(
+        config, link, url=args.attach, clock=clock, inputs="keys", display=display, options=options
+    )
+    return _play(panel, screen, display, options, config)
+
+
+def _play(
+    device: Any, screen: str, display: str, options: dict[str, Any], config: DeviceConfig
+) -> int:
+    """Run ``device``'s main loop in a thread and the front end on this one, until quit."""
+    import threading
+
     hands = device.inputs[0]
     shown = options["recorder"]["inner"] if display == "recorder" else device.display
     try:
@@ -329,8 +451,13 @@ def load_display(name: str, config: DeviceConfig, clock: Clock) -> Any:
     return getattr(importlib.import_module(module_name), attribute)(config, clock)
 
 
+#: Why the simulator plays in the terminal, when it chose to; the terminal shows it too.
+_fallback_notice = ""
+
+
 def _choose_screen() -> str:
     """ "window" if a window can be opened here; else "terminal", said in one line."""
+    global _fallback_notice
     from sim.window import window_problem
 
     problem = window_problem()
@@ -340,10 +467,8 @@ def _choose_screen() -> str:
         raise UsageError(
             f"{problem}, and no terminal to play in: use --script FILE to play headless"
         )
-    print(
-        f"schocken sim: {problem}; playing in the terminal instead (--terminal skips the window)",
-        file=sys.stderr,
-    )
+    _fallback_notice = f"{problem}: playing in the terminal instead"
+    print(f"schocken sim: {_fallback_notice}", file=sys.stderr)
     return "terminal"
 
 
@@ -356,4 +481,4 @@ def _open_front_end(screen: str, hands: Any, shown: Any, config: DeviceConfig) -
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("--terminal needs a terminal: use --script FILE to play headless")
-    return TerminalUI(hands, shown, hold_s=config.input.hold_s + 0.2)
+    return TerminalUI(hands, shown, hold_s=config.input.hold_s + 0.2, notice=_fallback_notice)

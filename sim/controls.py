@@ -54,7 +54,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("F", "flip two sixes into a one"),
     ("S", "stand: end the turn"),
     ("Space", "shake the cup; let go to throw"),
-    ("hold a key", "long press (menus, undo)"),
+    ("hold a key", "long press (S: the menu)"),
     ("H or ?", "this help"),
     ("Esc", "quit"),
 )

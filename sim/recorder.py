@@ -12,6 +12,7 @@ seam between them, brightness following the contrast. The window uses it too.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +70,67 @@ def _grid(scale: int, size: tuple[int, int]) -> Image.Image:
 def brightness(contrast: int, hidden: bool = False) -> float:
     """How bright lit pixels look at ``contrast`` (0-255): an OLED at 0 is dim, not dark."""
     return 0.0 if hidden else 0.3 + 0.7 * contrast / 255
+
+
+class LatestFrame:
+    """A :class:`~hal.ports.Display` that keeps the newest frame for a front end to pick up.
+
+    The firmware's thread calls the port's methods; a window or terminal thread reads
+    :meth:`snapshot`. Every change bumps a version, so the reader redraws only when something
+    changed. Subclasses may override :meth:`_changed` to wake their reader.
+    """
+
+    def __init__(self) -> None:
+        self.width, self.height = SCREEN_SIZE
+        self.mode = "1"
+        self._lock = threading.Lock()
+        self._image: Image.Image | None = None
+        self._contrast = 255
+        self._hidden = False
+        self._version = 0
+
+    def display(self, image: Image.Image) -> None:
+        """Keep ``image`` (mode "1", 128x64) for the reader's next look."""
+        check_frame(image, (self.width, self.height))
+        self._change(image=image.copy())
+
+    def contrast(self, level: int) -> None:
+        """Set the brightness, 0-255."""
+        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
+            raise ValueError(f"contrast must be a level from 0 to 255, not {level!r}")
+        self._change(contrast=level)
+
+    def show(self) -> None:
+        """Wake the panel."""
+        self._change(hidden=False)
+
+    def hide(self) -> None:
+        """Put the panel to sleep."""
+        self._change(hidden=True)
+
+    def snapshot(self) -> tuple[int, Image.Image | None, float]:
+        """(version, newest frame, brightness 0-1); the version changes with every call above."""
+        with self._lock:
+            return self._version, self._image, brightness(self._contrast, self._hidden)
+
+    def _change(
+        self,
+        image: Image.Image | None = None,
+        contrast: int | None = None,
+        hidden: bool | None = None,
+    ) -> None:
+        with self._lock:
+            if image is not None:
+                self._image = image
+            if contrast is not None:
+                self._contrast = contrast
+            if hidden is not None:
+                self._hidden = hidden
+            self._version += 1
+        self._changed()
+
+    def _changed(self) -> None:
+        """Called after every change, outside the lock."""
 
 
 def render_oled(image: Image.Image, scale: int = 4, light: float = 1.0) -> Image.Image:

@@ -21,7 +21,6 @@ import shutil
 import signal
 import sys
 import termios
-import threading
 import time
 import tty
 from collections.abc import Callable, Iterator
@@ -31,7 +30,7 @@ from PIL import Image
 
 from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
-from sim.recorder import brightness, check_frame
+from sim.recorder import LatestFrame
 
 __all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks", "terminal_display"]
 
@@ -71,44 +70,14 @@ def frame_to_blocks(image: Image.Image) -> list[str]:
     return lines
 
 
-class TerminalDisplay:
+class TerminalDisplay(LatestFrame):
     """The :class:`~hal.ports.Display` of the terminal: the newest frame, and a wake-up pipe."""
 
     def __init__(self) -> None:
-        self.width, self.height = SCREEN_SIZE
-        self.mode = "1"
-        self._lock = threading.Lock()
-        self._image: Image.Image | None = None
-        self._contrast = 255
-        self._hidden = False
-        self._version = 0
+        super().__init__()
         self.wake_fd, self._wake_write = os.pipe()
         os.set_blocking(self.wake_fd, False)
         os.set_blocking(self._wake_write, False)
-
-    def display(self, image: Image.Image) -> None:
-        """Keep ``image`` and wake the terminal."""
-        check_frame(image, (self.width, self.height))
-        self._change(image=image.copy())
-
-    def contrast(self, level: int) -> None:
-        """Set the brightness, 0-255."""
-        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
-            raise ValueError(f"contrast must be a level from 0 to 255, not {level!r}")
-        self._change(contrast=level)
-
-    def show(self) -> None:
-        """Wake the panel."""
-        self._change(hidden=False)
-
-    def hide(self) -> None:
-        """Put the panel to sleep."""
-        self._change(hidden=True)
-
-    def snapshot(self) -> tuple[int, Image.Image | None, float]:
-        """(version, newest frame, brightness 0-1)."""
-        with self._lock:
-            return self._version, self._image, brightness(self._contrast, self._hidden)
 
     def close(self) -> None:
         """Close the wake-up pipe. Idempotent."""
@@ -116,20 +85,7 @@ class TerminalDisplay:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
-    def _change(
-        self,
-        image: Image.Image | None = None,
-        contrast: int | None = None,
-        hidden: bool | None = None,
-    ) -> None:
-        with self._lock:
-            if image is not None:
-                self._image = image
-            if contrast is not None:
-                self._contrast = contrast
-            if hidden is not None:
-                self._hidden = hidden
-            self._version += 1
+    def _changed(self) -> None:
         with contextlib.suppress(OSError):  # a full pipe already holds a wake-up
             os.write(self._wake_write, b"!")
 
@@ -156,7 +112,10 @@ class TerminalUI:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         now: Callable[[], float] = time.monotonic,
+        notice: str = "",
     ) -> None:
+        #: A line shown under the device, e.g. why the simulator plays in the terminal.
+        self.notice = notice
         self._hands = hands
         self._display = display
         self._hold_s = hold_s
@@ -316,12 +275,15 @@ class TerminalUI:
             '  Space: schütteln/shake   l+key or F S ! " §: long press   h: help   q: quit   '
             + state
         )
+        if self.notice:
+            lines.append(f"  {self.notice}")
         columns, rows_available = shutil.get_terminal_size((NEEDED_SIZE[0], NEEDED_SIZE[1]))
-        if columns < NEEDED_SIZE[0] or rows_available < NEEDED_SIZE[1]:
-            lines.append(
-                f"  the terminal is {columns}x{rows_available}; the device needs "
-                f"{NEEDED_SIZE[0]}x{NEEDED_SIZE[1]}: make it larger"
-            )
+        if columns < NEEDED_SIZE[0] or rows_available < NEEDED_SIZE[1] + bool(self.notice):
+            # A wrapped picture is garbage: say what is needed instead, until the window grows.
+            lines = [
+                f"the terminal is {columns}x{rows_available}; the device needs "
+                f"{NEEDED_SIZE[0]}x{NEEDED_SIZE[1]}: make it larger (q quits)"
+            ]
         return "".join(f"{line}{_CSI}K\r\n" for line in lines)
 
     def _button_label(self, button: Button) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +27,7 @@ from PIL import Image
 
 from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
-from sim.recorder import brightness, check_frame, render_oled
+from sim.recorder import LatestFrame, render_oled
 
 __all__ = ["WINDOW_SIZE", "SimWindow", "WindowDisplay", "window_display", "window_problem"]
 
@@ -55,53 +54,11 @@ _CUP_DARK = (62, 34, 20)
 _STITCH = (214, 182, 132)
 
 
-class WindowDisplay:
+class WindowDisplay(LatestFrame):
     """The :class:`~hal.ports.Display` of the window: keeps the newest frame for the window.
 
     Called from the firmware's thread; :meth:`snapshot` is read from the window's thread.
     """
-
-    def __init__(self) -> None:
-        self.width, self.height = SCREEN_SIZE
-        self.mode = "1"
-        self._lock = threading.Lock()
-        self._image: Image.Image | None = None
-        self._contrast = 255
-        self._hidden = False
-        self._version = 0
-
-    def display(self, image: Image.Image) -> None:
-        """Keep ``image`` (mode "1", 128x64) for the window's next tick."""
-        check_frame(image, (self.width, self.height))
-        copy = image.copy()
-        with self._lock:
-            self._image = copy
-            self._version += 1
-
-    def contrast(self, level: int) -> None:
-        """Set the brightness, 0-255."""
-        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 255:
-            raise ValueError(f"contrast must be a level from 0 to 255, not {level!r}")
-        with self._lock:
-            self._contrast = level
-            self._version += 1
-
-    def show(self) -> None:
-        """Wake the panel."""
-        with self._lock:
-            self._hidden = False
-            self._version += 1
-
-    def hide(self) -> None:
-        """Put the panel to sleep."""
-        with self._lock:
-            self._hidden = True
-            self._version += 1
-
-    def snapshot(self) -> tuple[int, Image.Image | None, float]:
-        """(version, newest frame, brightness 0-1); the version changes with every call above."""
-        with self._lock:
-            return self._version, self._image, brightness(self._contrast, self._hidden)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +188,10 @@ class SimWindow:
         self._draw()
         self._pg.display.flip()
         return not self.quit_requested
+
+    def save_png(self, path: str) -> None:
+        """Save what the window shows now as a PNG file (for the README's screenshot)."""
+        self._pg.image.save(self.surface, path)
 
     def close(self) -> None:
         """Let go of everything held and close the window. Idempotent."""

@@ -20,8 +20,11 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "rank": ("firmware.cli.rank", "name, kind, Deckel and strength of a throw"),
     "rules": ("firmware.cli.rules", "list and show the house-rule presets"),
     "judge": ("firmware.cli.judge", "settle a round given as JSON on stdin"),
+    "odds": ("firmware.cli.odds", "exact odds of every action, or the table of kinds"),
+    "simulate": ("firmware.cli.simulate", "play many games between computer players, headless"),
     "run": ("firmware.cli.run", "run the device on a Raspberry Pi (--check: self-test)"),
     "sim": ("sim.cli", "play on a laptop: in a window, in the terminal or from a script"),
+    "bench": ("sim.bench_cli", "measure speed, memory and I2C traffic of this build"),
     "stats": ("firmware.cli.stats", "statistics per player over the finished games"),
     "replay": ("firmware.cli.replay", "print a game from its journal, round by round"),
 }
@@ -44,25 +47,44 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}{hint}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv``, only the subcommand it names is imported (start-up time)."""
     parser = ArgumentParser(
         prog="schocken",
         description="Schockbesteck: the pub dice game Schocken on a Raspberry Pi and a laptop.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    chosen = _named_subcommand(argv)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
+        if argv is not None and name != chosen:
+            sub.add_parser(name, help=help_text)  # listed in --help, never imported
+            continue
         module = importlib.import_module(module_name)
-        sub_parser = sub.add_parser(name, help=help_text, description=module.__doc__)
+        sub_parser = sub.add_parser(
+            name,
+            help=help_text,
+            description=module.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(sub_parser)
         sub_parser.set_defaults(_module=module)
     return parser
 
 
+def _named_subcommand(argv: Sequence[str] | None) -> str | None:
+    """The subcommand ``argv`` asks for: its first word that is not an option."""
+    for word in argv or ():
+        if not word.startswith("-"):
+            return word if word in SUBCOMMANDS else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `schocken` console script."""
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as stop:  # --help (0) or a usage error (2, already reported)
         return stop.code if isinstance(stop.code, int) else 2
     try:

@@ -27,6 +27,17 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return load_rules(str(args.rules))
 
 
+def whole_number(text: str, option: str, low: int, high: int) -> int:
+    """``text`` as a whole number from ``low`` to ``high``, or a CliError naming ``option``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise CliError(f"{option} {text!r}: must be a whole number {low} to {high}") from None
+    if not low <= value <= high:
+        raise CliError(f"{option} {value}: allowed are {low} to {high}")
+    return value
+
+
 def parse_dice(words: Sequence[str], rules: Rules) -> tuple[int, ...]:
     """Dice from the command line: ``1 1 4`` or, as a shorthand, ``114`` or ``1-1-4``.
 

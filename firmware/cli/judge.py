@@ -1,14 +1,14 @@
 """Settle a round given as JSON: winner, loser, Deckel moved and from where, who is out.
 
-Reads one JSON object from FILE or stdin, for example::
+Reads one JSON object from FILE or stdin, for example:
 
     {"pot": 13, "deckel": {"Anna": 0, "Ben": 0, "Carla": 0},
      "players": [{"name": "Carla", "dice": [5, 3, 2], "throws": 3},
                  {"name": "Anna", "dice": [1, 1, 4], "throws": 3},
                  {"name": "Ben", "dice": [4, 3, 1], "throws": 3}]}
 
-``players`` are in throw order (the round's first player first); ``deckel`` holds every player
-of the half, out players included; ``hand`` defaults to true for a single throw, else false.
+"players" are in throw order (the round's first player first); "deckel" holds every player
+of the half, out players included; "hand" defaults to true for a single throw, else false.
 docs/cli.md has the full schema.
 """
 
@@ -85,6 +85,8 @@ def _read_json(file: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise CliError(f"{source} is not valid JSON: {error}") from None
+    except RecursionError:
+        raise CliError(f"{source}: JSON nested too deeply") from None
 
 
 def _whole(value: object, where: str, *, low: int, high: int | None = None) -> int:

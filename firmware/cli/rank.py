@@ -1,8 +1,13 @@
 """Name, kind, Deckel and strength of a throw, or the whole ranking table, under any rules.
 
-Examples: ``schocken rank 1 1 4``, ``schocken rank 555 --built --rules dsm``,
-``schocken rank --all --rules westfalen``. Strength orders the throws: higher beats lower,
-equal strength leaves the decision to the tie rule.
+Examples:
+
+  schocken rank 1 1 4
+  schocken rank 555 --built --rules dsm
+  schocken rank --all --rules westfalen
+
+Strength orders the throws: higher beats lower, equal strength leaves the decision to the tie
+rule.
 """
 
 from __future__ import annotations

@@ -1,7 +1,12 @@
 """List the house-rule presets, or show every option of a preset or a rules file.
 
-Examples: ``schocken rules list``, ``schocken rules show bvb``,
-``schocken rules show my-pub.toml --json``. docs/rules.md explains each option.
+Examples:
+
+  schocken rules list
+  schocken rules show bvb
+  schocken rules show my-pub.toml --json
+
+docs/rules.md explains each option.
 """
 
 from __future__ import annotations

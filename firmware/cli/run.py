@@ -128,36 +128,27 @@ def _check(config: DeviceConfig, gpio: Any) -> int:
 
 
 def _play(config: DeviceConfig, gpio: Any) -> int:
-    from firmware.app import DeviceApp
-    from firmware.dice import SystemDice
-    from firmware.loop import MainLoop
-    from firmware.wiring import load_builder, system_poweroff
-    from hal.clock import MonotonicClock
-    from hal.inputs import InputDecoder
-    from hal.oled import PowerManager
-    from hal.storage import StateDirectory
+    from firmware.wiring import build_device, state_directory, system_poweroff
 
-    clock = MonotonicClock()
-    display = load_builder("display", "oled")(config, clock)
-    app = DeviceApp(
+    # The probe proved the pins usable; the device claims them again through its wiring, which
+    # also opens the display and, if [link] url is set, the serial link.
+    gpio.close()
+    device = build_device(
         config,
-        clock=clock,
-        dice=SystemDice(),
-        storage=StateDirectory(config.storage.state_dir),
+        inputs=("gpio",),
+        display="oled",
+        storage=state_directory(config),
         event_sink=_log_event,
         shutdown=system_poweroff,
     )
-    loop = MainLoop(
-        app,
-        clock=clock,
-        inputs=[gpio],
-        decoder=InputDecoder(config.input),
-        display=display,
-        power=PowerManager(display, clock, config.display),
-    )
     logger.info("Schockbesteck running (config: %s)", config.origin)
-    _stop_on_sigterm(loop)
-    loop.run()
+    if device.remote is not None:
+        logger.info("serial link on %s", config.link.url)
+    _stop_on_sigterm(device.loop)
+    try:
+        device.run()
+    finally:
+        device.close()
     return 0
 
 

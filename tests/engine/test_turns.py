@@ -72,7 +72,10 @@ def test_two_sixes_make_a_one_and_the_other_six_goes_back() -> None:
     assert (t.values, t.laid_out, t.throws, t.flipped, t.hand) == (
         (1, 3, 6), (True, False, False), 1, True, False
     )
-    assert set(game.legal_keeps()) == {(0,), (0, 1), (0, 2)}
+    # The other six goes back into the cup: it may not be laid out for the next throw.
+    assert set(game.legal_keeps()) == {(0,), (0, 1)}
+    with pytest.raises(IllegalActionError, match="other six, goes back into the cup"):
+        game.roll((4,), keep=(0, 2))
     game.roll((1, 1), keep=(0,))  # "Kommen dabei zwei Einsen, hast du sogar Schock aus."
     assert game.turn is not None and game.turn.values == (1, 1, 1)
     assert turn_over(game.stand()).name == "Schock aus"
@@ -202,3 +205,43 @@ def test_blind_right_after_the_first_throw_only() -> None:
     over = turn_over(game.blind())
     assert over.throws == 1 and game.limit == 1
     assert game.results[-1].blind
+
+
+def test_no_stand_right_after_a_flip() -> None:
+    # seed 002: "Das kostet keinen Extrawurf, man braucht aber noch einen Wurf übrig."
+    game = started()
+    game.roll((6, 6, 6))
+    game.flip()
+    assert not game.can_stand()
+    with pytest.raises(IllegalActionError, match="after a flip the cup must be thrown"):
+        game.stand()
+    game.roll((3,), keep=(0, 1))
+    assert game.can_stand()
+    assert turn_over(game.stand()).name == "Schock 3"
+
+
+# -- penalties -----------------------------------------------------------------------------------
+
+
+def test_a_penalty_that_empties_a_player_once_the_pot_is_empty_puts_them_out() -> None:
+    # The pot is empty; Carla has 6 and is the richest opponent, so Ben's penalty of 6 takes all
+    # of hers. seed 002: "Wer keine Deckel mehr hat, ist für den Rest der Hälfte raus."
+    game = started(position="1 0 Anna=1,Ben=6,Carla=6 2 Anna:641b2 Ben:---/0")
+    events = game.penalty("Ben", 6)
+    given = [e for e in events if type(e).__name__ == "PenaltyGiven"]
+    assert given and given[0].out == ("Carla",) and dict(given[0].taken_from) == {"Carla": 6}
+    assert "Carla" in game.out and game.holdings["Carla"] == 0
+    assert game.round_players == ("Anna", "Ben")
+    game.roll((2, 2, 3))
+    assert game.turn is not None and game.turn.player == "Ben"
+    game.stand()
+    # Ben's Hausnummer 322 loses to Anna's 641: Anna's last Deckel makes Ben's 13, half over.
+    assert game.section == 2 and game.half_losers == ["Ben"]
+
+
+def test_a_penalty_that_empties_the_player_at_the_cup_passes_the_cup_on() -> None:
+    game = started(position="1 0 Anna=1,Ben=6,Carla=6 - - Carla:6*5-/1")
+    game.penalty("Ben", 6)
+    assert "Carla" in game.out
+    assert game.turn is not None and game.turn.player == "Anna"
+    assert game.round_players == ("Anna", "Ben")

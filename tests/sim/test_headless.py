@@ -13,7 +13,9 @@ from PIL import Image
 import firmware.cli
 
 GOLDEN = Path(__file__).parent / "golden"
-GAME = ["--players", "3", "--rules", str(GOLDEN / "quick.toml"), "--seed", "7"]
+SCRIPTS = Path(__file__).resolve().parents[2] / "sim" / "scripts"
+GAME = ["--players", "3", "--rules", str(SCRIPTS / "three-deckel.toml"), "--seed", "7"]
+WHOLE_GAME = SCRIPTS / "whole-game.txt"
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +30,7 @@ def schocken(*argv: str) -> int:
 
 def play(tmp_path: Path, *extra: str, seed: str = "7") -> list[dict[str, object]]:
     events = tmp_path / f"events-{seed}.jsonl"
-    argv = [*GAME[:-1], seed, "--script", str(GOLDEN / "game.txt"), "--events", str(events)]
+    argv = [*GAME[:-1], seed, "--script", str(WHOLE_GAME), "--events", str(events)]
     assert schocken(*argv, *extra) == 0
     return [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
 
@@ -95,6 +97,8 @@ def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> 
         ),
         (["--script", "missing.txt"], "missing.txt"),
         (["--script", "x", "--terminal"], "--script plays headless: --terminal cannot be used"),
+        (["--players", "3", "--bots", ",odds"], "--bots ,odds: 2 entries for 3 players"),
+        (["--bots", "human,genius"], "unknown strategy 'genius': use odds, threshold"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(
@@ -125,3 +129,30 @@ def test_without_game_options_the_device_setup_runs(tmp_path: Path) -> None:
     script.write_text("stand\n", encoding="utf-8")
     assert schocken("--script", str(script), "--events", str(events)) == 0
     assert events.read_text(encoding="utf-8") == ""  # still in the setup menu: no game yet
+
+
+def test_without_display_or_terminal_it_says_what_to_do(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    assert schocken("--players", "2") == 2
+    assert capsys.readouterr().err == (
+        "schocken sim: error: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), "
+        "and no terminal to play in: use --script FILE to play headless\n"
+    )
+
+
+def test_a_person_against_a_bot_plays_to_game_over_on_a_simple_script(tmp_path: Path) -> None:
+    """The person throws once and stands; every press while the bot plays only hurries it."""
+    script = tmp_path / "versus.txt"
+    script.write_text("shake\nstand\nwait 2\n" * 400, encoding="utf-8")
+    events_file = tmp_path / "events.jsonl"
+    argv = ["--bots", ",odds", "--seed", "7", "--script", str(script), "--events", str(events_file)]
+    assert schocken(*argv) == 0
+    events = [json.loads(line) for line in events_file.read_text(encoding="utf-8").splitlines()]
+    assert events[0]["players"] == ["Anna", "Ben"] and events[0]["bots"] == {"Ben": "odds"}
+    assert events[-1]["event"] == "game_over"
+    stood = {event["player"] for event in events if event["event"] in ("stand", "turn_over")}
+    assert stood == {"Anna", "Ben"}

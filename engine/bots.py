@@ -1,0 +1,423 @@
+"""Computer players: strategies that decide a turn's next action, and a driver for the engine.
+
+A *strategy* plays on the odds module's multiset positions (:class:`~engine.odds.Position`) and
+returns a :class:`~engine.odds.Choice`; what it may know of the round is condensed into a hashable
+*situation* (:meth:`Strategy.situation`), so a simulator can tabulate a strategy's whole turn per
+situation (:mod:`engine.simulation`). A :class:`Bot` wraps a strategy for the engine's
+:class:`~engine.game.Game`: it turns the game's turn into a position and the choice into a
+:class:`Move` with die positions. Bots draw no random numbers; the dice come from the caller's
+``RandomSource`` (see :func:`play_turn`).
+
+What a bot sees is what a player at the table sees (:class:`View`): its place in the round, the
+limit, and the earlier turns of the round as :class:`Shown` results. Under ``hidden_last_throw``
+only the laid-out dice and the number of throws are shown until the reveal.
+
+Strategies, by name (:func:`strategy_names`):
+
+* ``threshold``: a rule of thumb. Stand on a General or better (any Schock, Schock aus), flip two
+  sixes, keep ones, keep sixes when there is no one; otherwise throw the rest.
+* ``odds``: exact odds (:mod:`engine.odds`) for not being the round's lowest. It counts the chance
+  of being below every earlier throw (a hidden last throw counted as a fresh throw of the hidden
+  dice) times the chance that every later player, playing the same way with the limit this turn
+  sets, beats it. So the last player only avoids being lowest, and the first balances a strong
+  throw against a low limit for the others.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Protocol, cast
+
+from engine.chance import RandomSource, sorted_throw_outcomes
+from engine.errors import IllegalActionError
+from engine.events import Event, RoundOver, TurnOver
+from engine.game import Game, GameSetup, Phase, TurnState
+from engine.odds import (
+    MAX_THROWS,
+    ActionKind,
+    Choice,
+    Dice,
+    Goal,
+    Position,
+    Target,
+    best_choice,
+    flip_result,
+    goal_from,
+    legal_keeps,
+    result_slots,
+    solve_start,
+    sorted_dice,
+    ties_by_throws,
+)
+from engine.rules import Rules
+from engine.throws import Evaluation, rank_table
+
+# -- what a bot sees and does --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A finished turn of this round as the other players see it."""
+
+    player: str
+    throws: int
+    laid_out: Dice
+    #: The dice stood with, or None while the last throw stays under the cup.
+    dice: Dice | None
+    hand: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the player whose turn it is knows about the round."""
+
+    #: Place in this round's throw order: 0 opens the round and sets the limit.
+    seat: int
+    #: Players in this round.
+    players: int
+    #: The limit the opener set, None while the opener is still throwing.
+    limit: int | None
+    #: The round's finished turns, in throw order.
+    shown: tuple[Shown, ...]
+
+    @property
+    def later(self) -> int:
+        """Players still to throw after this one."""
+        return self.players - self.seat - 1
+
+
+class MoveKind(enum.Enum):
+    ROLL = "roll"
+    FLIP = "flip"
+    STAND = "stand"
+    BLIND = "blind"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A bot's decision: for ROLL, ``keep`` are the die positions laid out for the throw."""
+
+    kind: MoveKind
+    keep: tuple[int, ...] = ()
+
+
+class Strategy(Protocol):
+    """How a computer player plays a turn."""
+
+    name: str
+    #: False when :meth:`situation` ignores the view (the simulator then skips building it).
+    uses_view: bool
+
+    def situation(self, view: View, rules: Rules) -> Hashable:
+        """The part of ``view`` the strategy's play depends on."""
+        ...
+
+    def choose(self, position: Position, situation: Hashable, rules: Rules) -> Choice:
+        """The next action in ``position`` (after at least one throw, before the limit)."""
+        ...
+
+
+class Bot(Protocol):
+    """A computer player for the engine's Game."""
+
+    name: str
+
+    def decide(self, game: Game, view: View, rng: RandomSource) -> Move:
+        """The next action of the player whose turn it is."""
+        ...
+
+
+class StrategyBot:
+    """A :class:`Bot` that plays a :class:`Strategy` (never draws from ``rng``)."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+        self.name = strategy.name
+
+    def decide(self, game: Game, view: View, rng: RandomSource) -> Move:
+        turn = game.turn
+        if turn is None:
+            raise IllegalActionError("no turn is in progress")
+        if turn.throws == 0:
+            return Move(MoveKind.ROLL)
+        if not game.can_roll():
+            return Move(MoveKind.STAND)
+        position = Position.from_turn(turn)
+        situation = self.strategy.situation(view, game.rules)
+        choice = self.strategy.choose(position, situation, game.rules)
+        if choice.kind is ActionKind.STAND:
+            return Move(MoveKind.STAND)
+        if choice.kind is ActionKind.FLIP:
+            return Move(MoveKind.FLIP)
+        return Move(MoveKind.ROLL, keep_positions(turn, choice.keep))
+
+
+def keep_positions(turn: TurnState, keep: Dice) -> tuple[int, ...]:
+    """Die positions showing the values ``keep``: laid-out dice first, then free ones."""
+    wanted = Counter(keep)
+    chosen: list[int] = []
+    for laid_first in (True, False):
+        for position, (value, out) in enumerate(zip(turn.values, turn.laid_out, strict=True)):
+            if out is laid_first and value is not None and wanted[value] > 0:
+                wanted[value] -= 1
+                chosen.append(position)
+    if sum(wanted.values()):
+        raise IllegalActionError(f"cannot keep {list(keep)}: the dice show {list(turn.values)}")
+    return tuple(sorted(chosen))
+
+
+# -- threshold: a rule of thumb ------------------------------------------------------------------
+
+
+class ThresholdStrategy:
+    """Stand on ``stand_at`` or better; flip two sixes; keep ones, or sixes when there is no one."""
+
+    uses_view = False
+
+    def __init__(self, stand_at: str = "General", name: str = "threshold") -> None:
+        self.name = name
+        self.stand_at = stand_at
+
+    def situation(self, view: View, rules: Rules) -> Hashable:
+        return None
+
+    def choose(self, position: Position, situation: Hashable, rules: Rules) -> Choice:
+        table = rank_table(rules)
+        current = table.evaluate((*position.laid_out, *position.thrown), position.hand)
+        if current.strength >= _weakest(rules, self.stand_at) and not position.flipped:
+            return Choice(ActionKind.STAND)
+        if flip_result(position, rules) is not None:
+            return Choice(ActionKind.FLIP)
+        legal = legal_keeps(position, rules)
+        ones = sorted_dice((*position.laid_out, *(v for v in position.thrown if v == 1)))
+        keep = ones
+        if 1 not in ones:
+            keep = sorted_dice((*position.laid_out, *(v for v in position.thrown if v == 6)))
+        if keep not in legal:
+            keep = position.laid_out if position.laid_out in legal else legal[-1]
+        return Choice(ActionKind.THROW, keep)
+
+
+@cache
+def _weakest(rules: Rules, name: str) -> int:
+    """The strength of the weakest throw whose name starts with ``name`` (e.g. "General")."""
+    strengths = [e.strength for e in rank_table(rules).ranking if e.name.startswith(name)]
+    if not strengths:
+        raise IllegalActionError(f"no throw called {name!r} under rules {rules.name!r}")
+    return min(strengths)
+
+
+# -- odds: exact odds for not being lowest -------------------------------------------------------
+
+
+#: An earlier result as the odds strategy models it: throws, laid-out dice, dice if shown.
+_Earlier = tuple[int, Dice, Dice | None, bool | None]
+#: The odds strategy's situation: opener?, players after, the round's limit, earlier results.
+_OddsSituation = tuple[bool, int, int | None, tuple[_Earlier, ...]]
+
+
+class OddsStrategy:
+    """Maximise the chance of not being the round's lowest (see the module docstring)."""
+
+    uses_view = True
+
+    def __init__(self, name: str = "odds") -> None:
+        self.name = name
+
+    def situation(self, view: View, rules: Rules) -> Hashable:
+        earlier = tuple(sorted(
+            (s.throws, s.laid_out, s.dice, s.hand) for s in view.shown
+        ))
+        return view.seat == 0, view.later, view.limit, earlier
+
+    def choose(self, position: Position, situation: Hashable, rules: Rules) -> Choice:
+        return best_choice(position, _odds_goal(rules, situation), rules)
+
+
+@lru_cache(maxsize=4096)
+def _odds_goal(rules: Rules, situation: Hashable) -> Goal:
+    first, later, limit, earlier = cast(_OddsSituation, situation)
+    below = [_chance_below(rules, entry) for entry in earlier]
+    beaten = _beaten_by_later(rules) if later else None
+
+    def payoff(evaluation: Evaluation, throws: int) -> float:
+        if throws == 0:
+            return 0.0
+        lowest = 1.0
+        for chance in below:
+            lowest *= chance(evaluation, throws)
+        if later and beaten is not None:
+            limit_for_later = min(throws, rules.max_throws) if first or limit is None else limit
+            lowest *= beaten(evaluation, throws, limit_for_later) ** later
+        return 1.0 - lowest
+
+    return goal_from(rules, payoff)
+
+
+def _chance_below(rules: Rules, entry: _Earlier) -> Callable[[Evaluation, int], float]:
+    """For an earlier result: the chance that a later result (evaluation, throws) is below it."""
+    throws, laid, dice, hand = entry
+    table = rank_table(rules)
+    if dice is not None:
+        spread = [(table.evaluate(dice, bool(hand)), 1.0)]
+    else:
+        hidden = rules.dice_count - len(laid)
+        spread = [
+            (table.evaluate(sorted_dice((*laid, *thrown)), not laid), float(p))
+            for thrown, p in sorted_throw_outcomes(hidden)
+        ]
+
+    def chance(evaluation: Evaluation, ours: int) -> float:
+        total = 0.0
+        for theirs, p in spread:
+            if evaluation.strength < theirs.strength or (
+                evaluation.strength == theirs.strength
+                and not (ties_by_throws(theirs.kind, rules) and ours < throws)
+            ):
+                total += p
+        return total
+
+    return chance
+
+
+@cache
+def _beaten_by_later(rules: Rules) -> Callable[[Evaluation, int, int], float]:
+    """The chance that one later player, playing to beat a result, beats it: by strength, tie
+    rule, the result's throws and the later player's limit. All solved in one batch."""
+    strengths = sorted({(e.strength, ties_by_throws(e.kind, rules)) for e in result_slots(rules)})
+    most = min(MAX_THROWS, rules.max_throws + 2)
+    keys: list[tuple[int, bool, int]] = []
+    for strength, by_throws in strengths:
+        for throws in range(1, most + 1) if by_throws else (0,):
+            keys.append((strength, by_throws, throws))
+    goals = [
+        Target(strength, throws or None, False, by_throws).goal(rules)
+        for strength, by_throws, throws in keys
+    ]
+    index = {key: i for i, key in enumerate(keys)}
+    by_limit = {limit: solve_start(rules, goals, limit) for limit in range(1, rules.max_throws + 1)}
+
+    def beaten(evaluation: Evaluation, throws: int, limit: int) -> float:
+        by_throws = ties_by_throws(evaluation.kind, rules)
+        key = (evaluation.strength, by_throws, min(throws, most) if by_throws else 0)
+        return float(by_limit[limit][index[key]])
+
+    return beaten
+
+
+# -- registry ------------------------------------------------------------------------------------
+
+#: Strategy name -> a function making a fresh strategy.
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "threshold": ThresholdStrategy,
+    "odds": OddsStrategy,
+}
+
+
+def strategy_names() -> list[str]:
+    return sorted(STRATEGIES)
+
+
+def make_strategy(name: str) -> Strategy:
+    """A strategy by name; unknown names raise IllegalActionError listing the known ones."""
+    try:
+        return STRATEGIES[name]()
+    except KeyError:
+        raise IllegalActionError(
+            f"unknown bot strategy {name!r}; strategies: {', '.join(strategy_names())}"
+        ) from None
+
+
+def make_bot(name: str) -> StrategyBot:
+    return StrategyBot(make_strategy(name))
+
+
+# -- driving the engine --------------------------------------------------------------------------
+
+
+def view_of(game: Game, shown: Iterable[Shown]) -> View:
+    """The view of the player whose turn it is, given the round's shown results so far."""
+    shown = tuple(shown)
+    return View(len(game.results), len(game.round_players), game.limit, shown)
+
+
+def _shown(before: TurnState, move: Move, events: list[Event], rules: Rules) -> Shown | None:
+    """The finished turn as others see it, if ``events`` ended the turn."""
+    over = next((e for e in events if isinstance(e, TurnOver)), None)
+    if over is None:
+        return None
+    if move.kind is MoveKind.ROLL:
+        laid = sorted_dice(v for i, v in enumerate(before.values) if i in move.keep and v)
+    else:
+        laid = before.laid_out_values
+    laid = sorted_dice(laid)
+    if rules.hidden_last_throw:
+        return Shown(over.player, over.throws, laid, None, None)
+    return Shown(over.player, over.throws, laid, sorted_dice(over.dice), over.hand)
+
+
+def apply_move(game: Game, move: Move, rng: RandomSource) -> list[Event]:
+    """Apply a bot's move, drawing the thrown dice from ``rng``."""
+    if move.kind is MoveKind.ROLL:
+        dice = tuple(rng.randint(1, 6) for _ in range(game.dice_to_throw(move.keep)))
+        return game.roll(dice, move.keep)
+    if move.kind is MoveKind.FLIP:
+        return game.flip()
+    if move.kind is MoveKind.BLIND:
+        return game.blind()
+    return game.stand()
+
+
+def play_turn(
+    game: Game, bot: Bot, shown: list[Shown], rng: RandomSource
+) -> list[Event]:
+    """Play the current player's whole turn; appends the finished turn to ``shown`` (which the
+    caller clears when a round starts) and returns every event caused."""
+    events: list[Event] = []
+    player = game.current_player
+    while game.phase is Phase.TURN and game.current_player == player:
+        before = game.turn
+        assert before is not None
+        move = bot.decide(game, view_of(game, shown), rng)
+        caused = apply_move(game, move, rng)
+        events.extend(caused)
+        finished = _shown(before, move, caused, game.rules)
+        if finished is not None:
+            shown.append(finished)
+            break
+    return events
+
+
+def play_game(
+    setup: GameSetup, bots: Mapping[str, Bot], rng: RandomSource, max_rounds: int = 100_000
+) -> Game:
+    """A whole game between bots (one per player name), dice from ``rng``."""
+    game = Game(setup)
+    while game.phase is Phase.ROLL_OFF:
+        game.roll_off([
+            tuple(rng.randint(1, 6) for _ in range(setup.rules.dice_count))
+            for _ in game.contenders
+        ])
+    shown: list[Shown] = []
+    rounds = 0
+    while not game.is_over:
+        player = game.current_player
+        assert player is not None
+        for event in play_turn(game, bots[player], shown, rng):
+            if isinstance(event, RoundOver):
+                shown.clear()
+                rounds += 1
+        if rounds > max_rounds:
+            raise IllegalActionError(f"no end after {max_rounds} rounds")
+    return game
+
+
+__all__ = [
+    "STRATEGIES", "Bot", "Move", "MoveKind", "OddsStrategy", "Shown", "Strategy",
+    "StrategyBot", "ThresholdStrategy", "View", "apply_move", "keep_positions", "make_bot",
+    "make_strategy", "play_game", "play_turn", "strategy_names", "view_of",
+]

@@ -1,0 +1,114 @@
+"""The hint (a long press on FLIP): the best action now and its chance, from the exact odds.
+
+The chance is to beat the strongest result the table has *seen* this round: under open rules the
+finished turns' throws (a blind turn's dice stay unseen); under ``hidden_last_throw`` nobody has
+seen anyone's result, so there is nothing to beat. With nothing to beat (the round's opener, or
+every result still under the cup) the hint plays for a Schock or better, the throw that usually
+keeps a player off the bottom, and says so. The position is the engine's (what is laid out and
+what was just thrown), so the hint does not depend on dice merely marked on the screen.
+
+:func:`best_hint` computes; :func:`hint_lines` words it. The odds tables are cached per rule set
+and target (:mod:`engine.odds`), so only the first hint of a kind costs a table build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.game import Game
+from engine.odds import (
+    ActionKind,
+    ActionOdds,
+    Number,
+    Position,
+    Target,
+    action_odds,
+    ties_by_throws,
+)
+from engine.settle import TurnResult
+from engine.throws import Evaluation, Kind, rank_table
+from firmware.i18n import Catalogue
+
+__all__ = ["Hint", "best_hint", "hint_lines", "percent", "strongest_seen"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The best action, its chance, and what the chance is for."""
+
+    action: ActionOdds
+    #: The result to beat, or None: the chance is for a Schock or better.
+    beat: Evaluation | None
+
+
+def strongest_seen(game: Game) -> TurnResult | None:
+    """The finished turn of this round that is hardest to beat, among those the table has seen."""
+    if game.rules.hidden_last_throw:
+        return None
+    seen = [result for result in game.results if not result.blind]
+    if not seen:
+        return None
+
+    def hardness(result: TurnResult) -> tuple[int, int]:
+        evaluation = game.evaluate(result.dice, result.hand)
+        # Equal strength: under a fewer-throws tie rule, fewer throws are harder to beat.
+        by_throws = ties_by_throws(evaluation.kind, game.rules)
+        return evaluation.strength, -result.throws if by_throws else 0
+
+    return max(seen, key=hardness)
+
+
+def best_hint(game: Game) -> Hint:
+    """The hint for the player whose turn it is (raises RuntimeError outside a turn)."""
+    turn = game.turn
+    if turn is None:
+        raise RuntimeError("no turn is in progress")
+    rules = game.rules
+    position = Position.from_turn(turn)
+    best = strongest_seen(game)
+    if best is not None:
+        evaluation = game.evaluate(best.dice, best.hand)
+        target = Target.beat(evaluation, rules, throws=best.throws)
+        beat: Evaluation | None = evaluation
+    else:
+        target = Target.at_least(_weakest_schock(game))
+        beat = None
+    return Hint(action_odds(position, target, rules)[0], beat)
+
+
+def _weakest_schock(game: Game) -> int:
+    table = rank_table(game.rules)
+    return min(e.strength for e in table.ranking if e.kind in (Kind.SCHOCK, Kind.SCHOCK_AUS))
+
+
+def percent(p: Number, catalogue: Catalogue) -> str:
+    """A chance as shown: whole percent from 10 % up, one decimal below (German: a comma)."""
+    value = 100 * float(p)
+    text = f"{value:.0f}" if value >= 9.95 or value == 0 else f"{value:.1f}"
+    if catalogue.language == "de":
+        text = text.replace(".", ",")
+    return f"{text} %"
+
+
+def hint_lines(hint: Hint, catalogue: Catalogue) -> tuple[str, str, str]:
+    """The headline (the chance), the action in words, and what the chance is for."""
+    t = catalogue.t
+    action = hint.action
+    if action.kind is ActionKind.STAND:
+        words = t("hint_stand")
+    elif action.kind is ActionKind.FLIP:
+        words = t("hint_flip")
+    elif action.keep:
+        words = t("hint_keep", dice=_join(action.keep, t("hint_and")))
+    else:
+        words = t("hint_throw_all")
+    goal = t("hint_beat", name=hint.beat.name) if hint.beat is not None else t("hint_reach")
+    return percent(action.p, catalogue), words, goal
+
+
+def _join(dice: Sequence[int], conjunction: str) -> str:
+    words = [str(value) for value in dice]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + f" {conjunction} " + words[-1]

@@ -1,0 +1,357 @@
+"""The link protocol's grammar: parsing host lines, formatting device lines, encoding frames.
+
+Pure functions and values, no I/O and no threads: the device side (:mod:`firmware.remote`) and
+any host (the simulator's remote panel, a test, a script) share them. The protocol itself is
+described for humans in docs/protocol.md; this module is its executable form.
+
+Every line is UTF-8 text ending in LF (a CR before the LF is ignored). A line is a command word,
+optionally followed by one space and an argument; JSON payloads are the rest of the line.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+import json
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from engine import Game, to_json, to_notation
+from hal.ports import SCREEN_SIZE, Button
+
+__all__ = [
+    "BUTTON_NAMES",
+    "COMMAND_HELP",
+    "DEVICE_WORDS",
+    "FRAME_BYTES",
+    "MAX_LINE",
+    "PROTOCOL_NAME",
+    "PROTOCOL_VERSION",
+    "Command",
+    "CommandName",
+    "DeviceLine",
+    "ProtocolError",
+    "decode_frame",
+    "encode_frame",
+    "format_line",
+    "game_log",
+    "game_snapshot",
+    "help_text",
+    "one_line",
+    "parse_command",
+    "parse_device_line",
+    "to_json_text",
+]
+
+#: The first word after ``hello``: tells a host it is talking to a Schockbesteck.
+PROTOCOL_NAME = "schockbesteck"
+#: Raised on incompatible changes; a host should refuse a version it does not know.
+PROTOCOL_VERSION = 1
+#: The longest host-to-device line in bytes, without its line ending.
+MAX_LINE = 1024
+#: Longest token ``ping`` echoes back.
+MAX_PING_TOKEN = 64
+
+#: The protocol's names of the buttons (the :class:`~hal.ports.Button` values).
+BUTTON_NAMES: dict[str, Button] = {button.value: button for button in Button}
+
+#: Words that begin device-to-host lines only. A device that receives one (its own output echoed
+#: back by a terminal or a tty in cooked mode, or a second device on the line) ignores the line
+#: instead of answering it with an error, so an echo can never start an endless exchange.
+DEVICE_WORDS = frozenset({"event", "frame", "ok", "error", "pong", "overrun", "end"})
+
+
+class ProtocolError(ValueError):
+    """A line that breaks the protocol; its message is the one-line reason sent after ``error``."""
+
+
+class CommandName(enum.Enum):
+    """The host-to-device commands."""
+
+    HELLO = "hello"
+    HELP = "help"
+    PING = "ping"
+    PRESS = "press"
+    HOLD = "hold"
+    SHAKE = "shake"
+    STATE = "state"
+    LOG = "log"
+    SETUP = "setup"
+    FRAMES = "frames"
+
+
+#: One line of help for each command, in the order ``help`` lists them.
+COMMAND_HELP: dict[CommandName, str] = {
+    CommandName.PRESS: "press BUTTON",
+    CommandName.HOLD: "hold BUTTON",
+    CommandName.SHAKE: "shake",
+    CommandName.STATE: "state",
+    CommandName.LOG: "log",
+    CommandName.SETUP: 'setup {"players": [...], "rules": "NAME" or {...}}',
+    CommandName.FRAMES: "frames on|off",
+    CommandName.PING: "ping [TOKEN]",
+    CommandName.HELLO: "hello",
+    CommandName.HELP: "help",
+}
+
+#: Commands that answer questions and take no argument. With an argument the same words are the
+#: device's answers (``hello schockbesteck 1 {...}``, ``state {...}``), i.e. an echo: ignored.
+_ANSWERED_WORDS = {CommandName.HELLO, CommandName.HELP, CommandName.STATE, CommandName.LOG}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A parsed host line. ``button`` for press/hold, ``flag`` for frames, ``token`` for ping,
+    ``payload`` (decoded JSON) for setup."""
+
+    name: CommandName
+    button: Button | None = None
+    flag: bool | None = None
+    token: str = ""
+    payload: Any = None
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut for quoting in an error line, with control characters made visible."""
+    shown = text if len(text) <= limit else text[: limit - 1] + "…"
+    return repr(shown)
+
+
+def parse_command(raw: bytes) -> Command | None:
+    """Parse one received line (without its LF).
+
+    Returns None for a line to ignore silently: an empty line (a terminal's Enter) or an echo of
+    a device line (see :data:`DEVICE_WORDS`). Raises :class:`ProtocolError` with a one-line reason
+    for anything else that is not a valid command.
+    """
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    if len(raw) > MAX_LINE:
+        raise ProtocolError(f"line too long: more than {MAX_LINE} bytes; send shorter lines")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ProtocolError(f"line is not UTF-8 (bad byte at {error.start})") from None
+    for index, char in enumerate(text):
+        if (char < " " and char != "\t") or char == "\x7f":
+            raise ProtocolError(
+                f"line contains control character {ord(char):#04x} at {index}; "
+                "send plain text lines"
+            )
+    text = text.strip(" \t")
+    if not text:
+        return None
+    if text.startswith("{"):
+        return None  # a log entry echoed back
+    word, _, rest = text.replace("\t", " ").partition(" ")
+    word = word.lower()
+    rest = rest.strip(" ")
+    if word in DEVICE_WORDS:
+        return None
+    try:
+        name = CommandName(word)
+    except ValueError:
+        allowed = ", ".join(c.value for c in COMMAND_HELP)
+        raise ProtocolError(f"unknown command {_shorten(word)}; commands: {allowed}") from None
+    if name in _ANSWERED_WORDS:
+        return None if rest else Command(name)
+    if name in (CommandName.PRESS, CommandName.HOLD):
+        return Command(name, button=_parse_button(name, rest))
+    if name is CommandName.SHAKE:
+        _no_argument(name, rest)
+        return Command(name)
+    if name is CommandName.PING:
+        if len(rest) > MAX_PING_TOKEN or " " in rest:
+            raise ProtocolError(f"ping takes one token of at most {MAX_PING_TOKEN} characters")
+        return Command(name, token=rest)
+    if name is CommandName.FRAMES:
+        if rest.lower() not in ("on", "off"):
+            raise ProtocolError(f"frames {_shorten(rest)}: use frames on or frames off")
+        return Command(name, flag=rest.lower() == "on")
+    return Command(name, payload=_parse_json(name, rest))
+
+
+def _parse_button(name: CommandName, rest: str) -> Button:
+    button = BUTTON_NAMES.get(rest.lower())
+    if button is None:
+        allowed = ", ".join(BUTTON_NAMES)
+        what = f"unknown button {_shorten(rest)}" if rest else "no button given"
+        raise ProtocolError(f"{name.value}: {what}; buttons: {allowed}")
+    return button
+
+
+def _no_argument(name: CommandName, rest: str) -> None:
+    if rest:
+        raise ProtocolError(f"{name.value} takes no argument, got {_shorten(rest)}")
+
+
+def _parse_json(name: CommandName, rest: str) -> Any:
+    if not rest:
+        raise ProtocolError(f"{name.value} needs a JSON object: {COMMAND_HELP[name]}")
+    try:
+        payload = json.loads(rest)
+    except json.JSONDecodeError as error:
+        raise ProtocolError(
+            f"{name.value}: not valid JSON at column {error.colno}: {error.msg}"
+        ) from None
+    except RecursionError:
+        raise ProtocolError(f"{name.value}: JSON nested too deeply") from None
+    if not isinstance(payload, dict):
+        raise ProtocolError(f"{name.value} needs a JSON object, got {type(payload).__name__}")
+    return payload
+
+
+def help_text() -> str:
+    """The ``help`` answer: every command on one line."""
+    return "commands: " + "; ".join(COMMAND_HELP.values()) + "; buttons: " + " ".join(BUTTON_NAMES)
+
+
+# -- device lines --------------------------------------------------------------------------------
+
+
+def to_json_text(value: Any) -> str:
+    """Compact JSON on one line, non-ASCII kept (the line is UTF-8)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def format_line(word: str, payload: Any = None) -> str:
+    """A device line: ``word``, then the payload (a string as is, anything else as JSON)."""
+    if payload is None:
+        return word
+    text = payload if isinstance(payload, str) else to_json_text(payload)
+    return f"{word} {text}"
+
+
+def one_line(reason: str) -> str:
+    """``reason`` with line breaks and control characters replaced, for an ``error`` line."""
+    return "".join(" " if ch < " " or ch == "\x7f" else ch for ch in reason).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceLine:
+    """A line a host received: its first word and the rest (``payload`` decoded where JSON)."""
+
+    word: str
+    text: str
+    payload: Any = None
+
+
+def parse_device_line(raw: bytes) -> DeviceLine:
+    """Split a device line for a host; JSON payloads (hello, state, event, log) are decoded.
+
+    Raises :class:`ProtocolError` for a line that is not UTF-8 or whose JSON is broken.
+    """
+    try:
+        text = raw.decode("utf-8").rstrip("\r")
+    except UnicodeDecodeError:
+        raise ProtocolError("device line is not UTF-8") from None
+    if text.startswith("{"):
+        return DeviceLine("", text, _loads(text))
+    word, _, rest = text.partition(" ")
+    payload: Any = None
+    if word in ("state", "event", "log") and rest:
+        payload = _loads(rest)
+    elif word == "hello" and rest:
+        parts = rest.split(" ", 2)
+        payload = {"name": parts[0], "version": parts[1] if len(parts) > 1 else None}
+        if len(parts) > 2:
+            payload["info"] = _loads(parts[2])
+    return DeviceLine(word, rest, payload)
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError(f"device line carries broken JSON: {_shorten(text)}") from None
+
+
+# -- frames --------------------------------------------------------------------------------------
+
+#: Bytes in one packed frame: 64 rows of 128 pixels, 8 pixels a byte.
+FRAME_BYTES = SCREEN_SIZE[0] * SCREEN_SIZE[1] // 8
+
+
+def encode_frame(image: Image.Image) -> str:
+    """The ``frame`` payload of a screen: base64 of the zlib-compressed packed bitmap.
+
+    The bitmap is 1024 bytes: rows top to bottom, 16 bytes a row, each byte eight pixels left to
+    right with the leftmost pixel in the most significant bit; a 1 bit is a lit pixel. (This is
+    exactly Pillow's packing of a mode "1" image, ``Image.tobytes()``.)
+    """
+    if image.size != SCREEN_SIZE:
+        raise ValueError(f"a frame must be {SCREEN_SIZE[0]}x{SCREEN_SIZE[1]}, not {image.size}")
+    packed = image.convert("1").tobytes()
+    return base64.b64encode(zlib.compress(packed, 9)).decode("ascii")
+
+
+def decode_frame(payload: str) -> Image.Image:
+    """The screen a ``frame`` payload carries, as a mode "1" image of :data:`SCREEN_SIZE`.
+
+    Raises :class:`ProtocolError` if the payload is not base64 of a zlib stream of 1024 bytes.
+    """
+    try:
+        packed = zlib.decompress(base64.b64decode(payload.strip(), validate=True))
+    except (binascii.Error, zlib.error, ValueError) as error:
+        raise ProtocolError(f"frame payload cannot be decoded: {error}") from None
+    if len(packed) != FRAME_BYTES:
+        raise ProtocolError(f"frame holds {len(packed)} bytes, expected {FRAME_BYTES}")
+    return Image.frombytes("1", SCREEN_SIZE, packed)
+
+
+# -- state ---------------------------------------------------------------------------------------
+
+
+def game_snapshot(game: Game) -> dict[str, Any]:
+    """A game's state as the JSON object of a ``state`` line (see docs/protocol.md)."""
+    turn = game.turn
+    return {
+        "players": list(game.players),
+        "rules": game.rules.name,
+        "phase": game.phase.value,
+        "section": game.section,
+        "round": game.round_number,
+        "pot": game.pot,
+        "holdings": dict(game.holdings),
+        "out": [player for player in game.participants if player in game.out],
+        "in_play": list(game.in_play()),
+        "limit": game.limit,
+        "turn": None
+        if turn is None
+        else {
+            "player": turn.player,
+            "dice": list(turn.values),
+            "laid_out": list(turn.laid_out),
+            "throws": turn.throws,
+            "limit": turn.limit,
+            "hand": turn.hand,
+            "flipped": turn.flipped,
+            "blind": turn.blind,
+        },
+        "can": {
+            "roll": game.can_roll(),
+            "flip": game.can_flip(),
+            "stand": game.can_stand(),
+            "blind": game.can_blind(),
+        },
+        "half_losers": list(game.half_losers),
+        "loser": game.loser,
+        "notation": to_notation(game),
+    }
+
+
+def game_log(game: Game) -> list[dict[str, Any]]:
+    """Every event of ``game`` so far, actions and outcomes, as JSON objects in order.
+
+    The outcomes are recomputed by replaying the actions on a fresh game, so the log is complete
+    however the game was stored.
+    """
+    replay = Game(game.setup)
+    log: list[dict[str, Any]] = []
+    for action in game.actions:
+        log.extend(to_json(event) for event in replay.apply(action))
+    return log

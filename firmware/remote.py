@@ -1,0 +1,362 @@
+"""The device side of the link protocol: a host mirrors and drives the device over a serial line.
+
+:class:`Remote` answers a host (a laptop, a second panel, a serial terminal) as docs/protocol.md
+describes: it greets every new connection with ``hello`` and the current state, turns ``press``,
+``hold`` and ``shake`` into the very :class:`~hal.ports.InputEvent` values the buttons and the
+tilt switch produce, answers ``state`` and ``log``, applies ``setup`` between games, and publishes
+engine events, state snapshots and (on request) every new OLED frame.
+
+Threads. The :class:`~hal.ports.Link` calls back on its reader thread; the app belongs to the main
+loop. So the two link callbacks do nothing but hand the work to ``call_soon`` (the main loop's
+thread-safe "run this on the loop" queue), and everything else in this class runs on the main loop
+thread, between input events, exactly like a button press. A host can never race the buttons, and
+a misbehaving host costs an ``error`` line, never an exception in the loop: every command is
+checked before it touches the app.
+
+Sending goes through ``link.send_line``, which only queues: the main loop never waits for a host.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PIL import Image
+
+from engine import Event, Game, GameSetup, RulesError, preset_names, rules_from_mapping, to_json
+from engine.errors import IllegalActionError
+from engine.rules import Rules, load_preset
+from firmware.protocol import (
+    BUTTON_NAMES,
+    PROTOCOL_NAME,
+    PROTOCOL_VERSION,
+    Command,
+    CommandName,
+    ProtocolError,
+    encode_frame,
+    format_line,
+    game_log,
+    game_snapshot,
+    help_text,
+    one_line,
+    parse_command,
+    to_json_text,
+)
+from hal.ports import SCREEN_SIZE, Clock, Display, InputEvent, InputKind, Link
+
+__all__ = ["DeviceHooks", "EventRelay", "LinkedDisplay", "Remote"]
+
+logger = logging.getLogger(__name__)
+
+
+class _App(Protocol):
+    """What the remote reads of the device app."""
+
+    @property
+    def game(self) -> Game | None: ...
+
+    def screen(self) -> Image.Image: ...
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceHooks:
+    """How the remote acts on the device; all are called on the main loop thread.
+
+    ``deliver`` takes an input event exactly as the decoder's events are taken (waking the
+    display, handling, redrawing). ``next_setup`` tells who plays the next game under which
+    rules; ``apply_setup`` changes it (called only while no game is running).
+    """
+
+    deliver: Callable[[InputEvent], None]
+    next_setup: Callable[[], GameSetup | None]
+    apply_setup: Callable[[GameSetup], None]
+
+
+class Remote:
+    """The protocol's device end, on a :class:`~hal.ports.Link`.
+
+    ``call_soon(fn)`` must run ``fn`` on the main loop thread and may be called from any thread.
+    ``info`` goes into the ``hello`` line (device name, software version, ...).
+    """
+
+    def __init__(
+        self,
+        link: Link,
+        app: _App,
+        hooks: DeviceHooks,
+        *,
+        clock: Clock,
+        call_soon: Callable[[Callable[[], None]], None],
+        info: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._link = link
+        self._app = app
+        self._hooks = hooks
+        self._clock = clock
+        self._call_soon = call_soon
+        self._info = dict(info or {})
+        self._frames = False
+        self._last_frame: bytes | None = None
+        self._screen: Image.Image | None = None
+        self._last_game: Game | None = None
+        self._state_due = False
+        self._started = False
+
+    @property
+    def link(self) -> Link:
+        """The link the remote speaks on."""
+        return self._link
+
+    # -- link side (reader thread) ---------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the link; from now on received lines are executed on the main loop."""
+        if not self._started:
+            self._started = True
+            self._link.start(self._received, self._connected)
+
+    def close(self) -> None:
+        """Close the link. Idempotent."""
+        self._link.close()
+
+    def _received(self, raw: bytes) -> None:
+        self._call_soon(lambda: self.handle_line(raw))
+
+    def _connected(self) -> None:
+        self._call_soon(self.greet)
+
+    # -- main loop side --------------------------------------------------------------------------
+
+    def greet(self) -> None:
+        """A new host: ``hello``, then the current state. Frames start switched off."""
+        self._frames = False
+        self._last_frame = None
+        info = {
+            "device": PROTOCOL_NAME,
+            "screen": list(SCREEN_SIZE),
+            "buttons": list(BUTTON_NAMES),
+            **self._info,
+        }
+        self._send(f"hello {PROTOCOL_NAME} {PROTOCOL_VERSION} {to_json_text(info)}")
+        self._send_state()
+
+    def handle_line(self, raw: bytes) -> None:
+        """Execute one received line: its answer, or exactly one ``error`` line."""
+        try:
+            command = parse_command(raw)
+            if command is None:
+                return
+            self._execute(command)
+        except ProtocolError as error:
+            self._send(format_line("error", one_line(str(error))))
+        except Exception as error:  # a bug of ours must not take the device down
+            logger.exception("link: command %r failed", raw[:80])
+            self._send(format_line("error", one_line(f"internal error: {error}")))
+
+    def publish_event(self, event: Mapping[str, Any] | Event) -> None:
+        """An engine event as it happens (the app's event sink): an ``event`` line now, and a
+        ``state`` snapshot once the whole batch is out (when the main loop is next free)."""
+        payload = to_json(event) if isinstance(event, Event) else dict(event)
+        self._send(format_line("event", payload))
+        if not self._state_due:
+            self._state_due = True
+            self._call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send the ``state`` snapshot that published events made due, if any."""
+        if self._state_due:
+            self._send_state()
+
+    def show(self, image: Image.Image) -> None:
+        """The display shows ``image``: send it as a ``frame`` if frames are on and it changed."""
+        self._screen = image
+        if self._frames:
+            self._send_frame(image)
+
+    # -- commands --------------------------------------------------------------------------------
+
+    def _execute(self, command: Command) -> None:
+        name = command.name
+        if name is CommandName.HELLO:
+            self.greet()
+        elif name is CommandName.HELP:
+            self._send(format_line("help", help_text()))
+        elif name is CommandName.PING:
+            self._send(format_line("pong", command.token or None))
+        elif name is CommandName.STATE:
+            self._send_state()
+        elif name is CommandName.LOG:
+            self._send_log()
+        elif name is CommandName.FRAMES:
+            self._frames = bool(command.flag)
+            self._last_frame = None
+            self._send(f"ok frames {'on' if self._frames else 'off'}")
+            if self._frames:
+                self._send_frame(self._screen if self._screen is not None else self._app.screen())
+        elif name is CommandName.SETUP:
+            self._setup(command.payload)
+        else:
+            self._input(command)
+
+    def _input(self, command: Command) -> None:
+        now = self._clock.now()
+        deliver = self._hooks.deliver
+        if command.name is CommandName.SHAKE:
+            deliver(InputEvent(InputKind.SHAKE_START, now))
+            deliver(InputEvent(InputKind.THROW, now))
+        else:
+            kind = InputKind.PRESS if command.name is CommandName.PRESS else InputKind.LONG_PRESS
+            deliver(InputEvent(kind, now, command.button))
+        self.flush()  # everything the input caused goes out before the ok
+        self._send(f"ok {command.name.value}")
+
+    def _setup(self, payload: dict[str, Any]) -> None:
+        game = self._app.game
+        if game is not None and not game.is_over:
+            raise ProtocolError(
+                "setup refused: a game is running; finish it (or end it on the device) first"
+            )
+        unknown = sorted(set(payload) - {"players", "rules"})
+        if unknown or not payload:
+            raise ProtocolError(
+                f"setup: {'unknown key ' + repr(unknown[0]) if unknown else 'nothing to set'}; "
+                'keys: "players" (2 to 10 names), "rules" (a preset name or an object of rules)'
+            )
+        current = self._hooks.next_setup()
+        rules = current.rules if current is not None else Rules()
+        if "rules" in payload:
+            rules = _rules_from_payload(payload["rules"], rules)
+        players = payload.get("players")
+        if players is None:
+            if current is None:
+                raise ProtocolError('setup: give "players" too (no players are set up yet)')
+            players = list(current.players)
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ProtocolError('setup: "players" must be a list of names, e.g. ["Anna", "Ben"]')
+        try:
+            setup = GameSetup(tuple(players), rules)
+        except IllegalActionError as error:
+            raise ProtocolError(f"setup: {error}") from None
+        try:
+            self._hooks.apply_setup(setup)
+        except RuntimeError as error:  # the app's own word that a game is under way
+            raise ProtocolError(f"setup refused: {error}") from None
+        self._send("ok setup")
+        self._send_state()
+
+    # -- answers ---------------------------------------------------------------------------------
+
+    def _send(self, line: str, *, droppable: bool = False) -> None:
+        self._link.send_line(line, droppable=droppable)
+
+    def _current_game(self) -> Game | None:
+        game = self._app.game
+        if game is not None:
+            self._last_game = game
+        return self._last_game
+
+    def _send_state(self) -> None:
+        self._state_due = False
+        game = self._app.game
+        if game is not None:
+            self._last_game = game
+        upcoming = self._hooks.next_setup()
+        state = {
+            "game": game_snapshot(game) if game is not None else None,
+            "next": None
+            if upcoming is None
+            else {"players": list(upcoming.players), "rules": upcoming.rules.name},
+        }
+        self._send(format_line("state", state))
+
+    def _send_log(self) -> None:
+        game = self._current_game()
+        if game is None:
+            raise ProtocolError("log: no game has been played since the device started")
+        entries = game_log(game)
+        header = {
+            "players": list(game.players),
+            "rules": game.rules.to_mapping(),
+            "events": len(entries),
+            "over": game.is_over,
+        }
+        self._send(format_line("log", header))
+        for entry in entries:
+            self._send(to_json_text(entry))
+        self._send("end")
+
+    def _send_frame(self, image: Image.Image) -> None:
+        packed = image.tobytes()
+        if packed == self._last_frame:
+            return
+        self._last_frame = packed
+        self._send(format_line("frame", encode_frame(image)), droppable=True)
+
+
+def _rules_from_payload(value: object, base: Rules) -> Rules:
+    """A preset name, or an object of overrides (on ``base``, or on its own ``preset``)."""
+    try:
+        if isinstance(value, str):
+            if value not in preset_names():
+                # Only presets: the link never makes the device read a file.
+                raise ProtocolError(
+                    f"setup: unknown rules {value!r}; presets: {', '.join(preset_names())}"
+                )
+            return load_preset(value)
+        if isinstance(value, dict):
+            return rules_from_mapping(value, base=base)
+    except RulesError as error:
+        raise ProtocolError(f"setup: {error}") from None
+    raise ProtocolError('setup: "rules" must be a preset name or an object of rules keys')
+
+
+class LinkedDisplay:
+    """A :class:`~hal.ports.Display` that also shows every frame to the remote.
+
+    Wrap the device's display with it, and the host sees exactly what the OLED shows, whenever
+    the main loop draws.
+    """
+
+    def __init__(self, display: Display, remote: Remote) -> None:
+        self._display = display
+        self._remote = remote
+        self.width = display.width
+        self.height = display.height
+        self.mode = display.mode
+
+    def display(self, image: Image.Image) -> None:
+        self._display.display(image)
+        self._remote.show(image)
+
+    def contrast(self, level: int) -> None:
+        self._display.contrast(level)
+
+    def show(self) -> None:
+        self._display.show()
+
+    def hide(self) -> None:
+        self._display.hide()
+
+
+class EventRelay:
+    """An event sink that passes each event on to listeners added later.
+
+    The app takes its event sink when it is made, and the remote needs the app: give the app a
+    relay, then :meth:`add` the remote's :meth:`Remote.publish_event` (and any other listener).
+    """
+
+    def __init__(self, *listeners: Callable[[dict[str, Any]], None]) -> None:
+        self._listeners = list(listeners)
+
+    def add(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Pass events to ``listener`` too."""
+        self._listeners.append(listener)
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        for listener in self._listeners:
+            try:
+                listener(event)
+            except Exception:  # one broken listener must not starve the others
+                logger.exception("an event listener failed on %s", event.get("event"))

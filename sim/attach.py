@@ -1,0 +1,266 @@
+"""A remote panel: the simulator's window (or terminal) as a second face of a device on a link.
+
+:class:`RemotePanel` stands in for the device app in the simulator's main loop. Instead of playing
+the game itself it forwards what the user does, decoded exactly as on the device (a press, a long
+press, a shake), as ``press``/``hold``/``shake`` commands, and shows the frames the device sends.
+The device may be a real Schockbesteck on a serial port or another simulator started with
+``--link tcp-listen://...``.
+
+Threads: the link's reader thread decodes frames and stores the newest one under a lock, then
+calls ``wake`` so the main loop redraws; the main loop reads :meth:`RemotePanel.screen`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from firmware.protocol import (
+    PROTOCOL_NAME,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode_frame,
+    parse_device_line,
+)
+from hal.ports import SCREEN_SIZE, Clock, Display, InputBackend, InputEvent, InputKind, Link
+
+if TYPE_CHECKING:
+    from firmware.config import DeviceConfig
+    from firmware.loop import MainLoop
+
+__all__ = ["PanelDevice", "RemotePanel", "attach_panel"]
+
+logger = logging.getLogger(__name__)
+
+_TEXTS = {
+    "de": {
+        "connecting": "Verbinde mit",
+        "waiting": "Warte auf Bild ...",
+        "version": "Protokoll {version} wird nicht unterstützt",
+        "other": "Kein Schockbesteck",
+    },
+    "en": {
+        "connecting": "Connecting to",
+        "waiting": "Waiting for a frame ...",
+        "version": "protocol {version} is not supported",
+        "other": "Not a Schockbesteck",
+    },
+}
+
+
+class RemotePanel:
+    """An app for the main loop that mirrors and drives a device at the other end of ``link``.
+
+    ``wake`` is called (on the link's thread) when a new frame has arrived; it should make the
+    main loop redraw, e.g. ``lambda: loop.call_soon(lambda: None)``.
+    """
+
+    #: A remote panel runs no game of its own.
+    game: Any = None
+    #: The panel's own brightness (the main loop sets the display's contrast from it).
+    contrast: int = 255
+
+    def __init__(
+        self,
+        link: Link,
+        *,
+        url: str = "",
+        language: str = "de",
+        wake: Callable[[], None] = lambda: None,
+    ) -> None:
+        self._link = link
+        self._url = url
+        self._texts = _TEXTS.get(language, _TEXTS["de"])
+        self.wake = wake
+        self._lock = threading.Lock()
+        self._frame: Image.Image | None = None
+        self._problem: str | None = None
+        self._greeted = False
+        self._message_cache: tuple[tuple[str | None, bool], Image.Image] | None = None
+        #: The device's latest ``state`` snapshot (decoded JSON), None until one arrives.
+        self.state: dict[str, Any] | None = None
+        #: The ``hello`` payload of the device: name, version and its info object.
+        self.device: dict[str, Any] | None = None
+        self._started = False
+
+    def start(self) -> None:
+        """Start the link: on every connection the panel asks for a greeting and frames."""
+        if not self._started:
+            self._started = True
+            self._link.start(self._received, self._connected)
+
+    def close(self) -> None:
+        """Close the link. Idempotent."""
+        self._link.close()
+
+    # -- the app's face towards the main loop ----------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        """Send what the user did to the device, as the device's own decoder would have seen it."""
+        if event.kind is InputKind.THROW:
+            self._link.send_line("shake")
+        elif event.button is not None and event.kind is InputKind.PRESS:
+            self._link.send_line(f"press {event.button.value}")
+        elif event.button is not None and event.kind is InputKind.LONG_PRESS:
+            self._link.send_line(f"hold {event.button.value}")
+        # SHAKE_START: the device gets the whole shake with the throw.
+
+    def advance(self, now: float) -> None:
+        """Nothing is timed on a panel: the device keeps its own time."""
+
+    def next_deadline(self) -> float | None:
+        """No timers: the panel waits for inputs and frames."""
+        return None
+
+    def screen(self) -> Image.Image:
+        """The device's newest frame, or a line saying what the panel waits for."""
+        with self._lock:
+            if self._frame is not None and self._problem is None:
+                return self._frame
+            problem = self._problem
+        return self._message(problem)
+
+    # -- the link's side (reader thread) ---------------------------------------------------------
+
+    def _connected(self) -> None:
+        with self._lock:
+            self._greeted = False
+        # On a serial line the device cannot see us arrive: ask for the greeting ourselves.
+        self._link.send_line("hello")
+        self._link.send_line("frames on")
+
+    def _received(self, raw: bytes) -> None:
+        try:
+            line = parse_device_line(raw)
+            if line.word == "hello":
+                self._hello(line.payload or {})
+            elif line.word == "frame":
+                frame = decode_frame(line.text)
+                with self._lock:
+                    self._frame = frame
+            elif line.word == "state" and isinstance(line.payload, dict):
+                self.state = line.payload
+                return  # the screen shows the frames, not the state
+            elif line.word == "error":
+                logger.warning("the device refused a command: %s", line.text)
+                return
+            else:
+                return  # events, acknowledgements, pongs: nothing to show
+        except ProtocolError as error:
+            logger.info("remote panel: %s", error)
+            return
+        self.wake()
+
+    def _hello(self, payload: dict[str, Any]) -> None:
+        problem = None
+        if payload.get("name") != PROTOCOL_NAME:
+            problem = self._texts["other"]
+        elif payload.get("version") != str(PROTOCOL_VERSION):
+            problem = self._texts["version"].format(version=payload.get("version"))
+        with self._lock:
+            self._problem = problem
+            self._greeted = True
+        self.device = payload
+
+    def _message(self, problem: str | None) -> Image.Image:
+        key = (problem, self._greeted)
+        if self._message_cache is not None and self._message_cache[0] == key:
+            return self._message_cache[1]  # the same image: the main loop sees nothing changed
+        image = Image.new("1", SCREEN_SIZE, 0)
+        draw = ImageDraw.Draw(image)
+        font = ImageFont.load_default(size=10)
+        if problem is not None:
+            lines = [problem]
+        elif self._greeted:
+            lines = [self._texts["waiting"]]
+        else:
+            lines = [self._texts["connecting"], self._url]
+        y = 16
+        for text in lines:
+            for chunk in _wrap(draw, text, font, SCREEN_SIZE[0] - 4):
+                draw.text((2, y), chunk, fill=1, font=font)
+                y += 12
+        self._message_cache = (key, image)
+        return image
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[str]:
+    """``text`` in pieces no wider than ``width`` pixels (long URLs are cut anywhere)."""
+    pieces: list[str] = []
+    current = ""
+    for char in text:
+        if current and draw.textlength(current + char, font=font) > width:
+            pieces.append(current)
+            current = ""
+        current += char
+    if current:
+        pieces.append(current)
+    return pieces[:3]
+
+
+@dataclass
+class PanelDevice:
+    """A remote panel wired up: the panel app, its main loop, the inputs and the display."""
+
+    panel: RemotePanel
+    loop: MainLoop
+    inputs: list[InputBackend]
+    display: Display
+
+    def run(self, until: float | None = None) -> None:
+        """Run the main loop (see :meth:`firmware.loop.MainLoop.run`)."""
+        self.loop.run(until)
+
+    def close(self) -> None:
+        """Close the link and the inputs. Idempotent."""
+        self.panel.close()
+        self.loop.close()
+
+
+def attach_panel(
+    config: DeviceConfig,
+    link: Link,
+    *,
+    url: str = "",
+    clock: Clock,
+    inputs: str,
+    display: str,
+    options: dict[str, dict[str, Any]] | None = None,
+) -> PanelDevice:
+    """A remote panel for the device at the other end of ``link`` (the wiring's ``serial`` link
+    to ``url``), on input and display backends named as in :mod:`firmware.wiring` (the simulator
+    registers its own there first).
+
+    The inputs are decoded with the config's ``[input]`` timing, exactly as on a device. The
+    panel takes ``link`` over and closes it, also when building the backends fails.
+    """
+    from firmware import wiring
+    from firmware.loop import MainLoop
+    from hal.inputs import InputDecoder
+
+    options = options or {}
+    hands: InputBackend | None = None
+    try:
+        hands = wiring.load_builder("input", inputs)(config, clock, **options.get(inputs, {}))
+        screen = wiring.load_builder("display", display)(config, clock, **options.get(display, {}))
+    except BaseException:
+        if hands is not None:
+            hands.close()
+        link.close()
+        raise
+    panel = RemotePanel(link, url=url, language=config.game.language)
+    loop = MainLoop(
+        panel, clock=clock, inputs=[hands], decoder=InputDecoder(config.input), display=screen
+    )
+    panel.wake = lambda: loop.call_soon(_redraw)
+    panel.start()
+    return PanelDevice(panel, loop, [hands], screen)
+
+
+def _redraw() -> None:
+    """Nothing to do: a turn of the main loop shows the panel's newest frame."""

@@ -1,0 +1,111 @@
+"""`schocken bench` works and reports every figure. No time is asserted: the figures belong in
+docs/performance.md."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware.cli import main
+from sim.bench_cli import as_table
+from sim.measure import Measurement, bus_speed
+
+#: Figures every machine reports, with a value above zero.
+POSITIVE = [
+    "throw_eval_ns",
+    "settle_round_us",
+    "render_ms",
+    "screen_changes",
+    "i2c_bytes_per_change_avg",
+    "i2c_full_frame_pct_avg",
+    "i2c_bytes_per_change_max",
+    "i2c_transactions_per_change_avg",
+    "first_frame_s",
+    "peak_rss_mb",
+]
+#: Figures of an idle loop: zero is the ideal.
+NOT_NEGATIVE = ["idle_cpu_pct", "idle_wakeups_per_s"]
+ODDS = ["odds_query_ms", "odds_table_build_ms", "simulate_rounds_per_s"]
+PI = ["pi_full_frames_per_s", "pi_game_frames_per_s", "i2c_bus_hz"]
+
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    """One `schocken bench --quick --json` run, through the CLI's entry point."""
+    capture = pytest.MonkeyPatch()
+    out = io.StringIO()
+    capture.setattr(sys, "stdout", out)
+    try:
+        status = main(["bench", "--quick", "--json"])
+    finally:
+        capture.undo()
+    assert status == 0
+    data: dict[str, Any] = json.loads(out.getvalue())
+    return data
+
+
+def test_every_figure_is_reported_with_a_number(report: dict[str, Any]) -> None:
+    for key in POSITIVE:
+        assert isinstance(report[key], int | float) and report[key] > 0, key
+    for key in NOT_NEGATIVE:
+        assert isinstance(report[key], int | float) and report[key] >= 0, key
+    # The worst screen change costs no more than a whole frame, and at least the average.
+    assert report["i2c_bytes_per_change_avg"] <= report["i2c_bytes_per_change_max"] <= 1030
+
+
+def test_odds_and_the_real_display_are_measured_or_skipped_with_a_reason(
+    report: dict[str, Any],
+) -> None:
+    odds_installed = importlib.util.find_spec("engine.odds") is not None
+    for key in ODDS + PI:
+        if key in report:
+            assert report[key] > 0, key
+        else:
+            assert report["skipped"][key].startswith(("skipped", "not available")), key
+    if not Path("/dev/i2c-1").exists():
+        assert all("no /dev/i2c-1" in report["skipped"][key] for key in PI)
+    if not odds_installed:
+        assert all(key in report["skipped"] for key in ODDS)
+
+
+def test_the_machine_and_the_targets_are_named(report: dict[str, Any]) -> None:
+    assert set(report["machine"]) == {"platform", "python", "cpu", "cores"}
+    assert report["targets"]["throw_eval_ns"] == 1000
+    assert report["targets"]["peak_rss_mb"] == 60
+    assert set(report["over_target"]) <= set(report["targets"])
+
+
+def test_the_table_marks_targets_and_sums_up_what_was_skipped() -> None:
+    table = as_table(
+        [
+            Measurement("throw_eval_ns", "throw evaluation", 420.0, "ns", target=1000),
+            Measurement("render_ms", "render a screen", 2.5, "ms", target=2),
+            Measurement("settle_round_us", "settling a round", 40.0, "µs"),
+            Measurement("i2c_bus_hz", "I2C bus speed", None, "Hz", note="skipped: no bus"),
+            Measurement("pi_full_frames_per_s", "frames", None, "fps", note="skipped: no bus"),
+        ]
+    )
+    lines = table.splitlines()
+    assert lines[0].split() == ["measurement", "value", "unit", "target"]
+    assert lines[2].split()[-1] == "OK" and "420" in lines[2]
+    assert lines[3].split()[-1] == "over"
+    assert lines[4].split()[-1] == "µs"  # no target, no verdict
+    assert lines[-1] == "skipped: no bus (I2C bus speed, frames)"
+
+
+def test_bus_speed_reads_the_device_tree_then_config_txt(tmp_path: Path) -> None:
+    node = tmp_path / "clock-frequency"
+    node.write_bytes((400_000).to_bytes(4, "big"))
+    config = tmp_path / "config.txt"
+    config.write_text("# i2c\ndtparam=audio=on\ndtparam=i2c_arm=on,i2c_arm_baudrate=100000\n")
+    missing = str(tmp_path / "nothing")
+    assert bus_speed(1, (missing, str(node), str(config))) == (400_000, str(node))
+    assert bus_speed(1, (missing, str(config))) == (100_000, f"{config} (dtparam)")
+    config.write_text("#dtparam=i2c_arm_baudrate=400000\n")
+    assert bus_speed(1, (missing, str(config))) is None

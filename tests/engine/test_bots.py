@@ -1,0 +1,275 @@
+"""Bots play only legal moves; the fast simulator plays exactly the bots' turns and settles like
+engine.settle."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from engine import Game, GameSetup, Rules, load_preset, preset_names, rank_table, settle
+from engine.bots import (
+    Move,
+    MoveKind,
+    Shown,
+    StrategyBot,
+    View,
+    make_bot,
+    make_strategy,
+    play_game,
+    play_turn,
+    strategy_names,
+    view_of,
+)
+from engine.chance import sorted_throw_outcomes
+from engine.events import TurnOver
+from engine.odds import ties_by_throws
+from engine.settle import TurnResult
+from engine.simulation import Simulator, score_of, settle_scores, turn_table
+
+STANDARD = load_preset("standard")
+
+HOUSE_RULES = [
+    {"take_back": True},
+    {"keep_only_ones": True},
+    {"keep_only_ones": True, "boerdeschock": True},
+    {"two_dice": True},
+    {"blind": True, "max_throws": 2},
+    {"flip_sixes": False, "hidden_last_throw": False},
+]
+
+
+def test_registry_names_and_unknown_name() -> None:
+    assert strategy_names() == ["odds", "threshold"]
+    with pytest.raises(ValueError, match="strategies: odds, threshold"):
+        make_bot("genius")
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_bots_play_only_legal_moves_under_every_preset(preset: str) -> None:
+    rules = load_preset(preset)
+    for seed in range(4):
+        rng = random.Random(seed)
+        names = ("A", "B", "C")
+        third = ["odds", "threshold"][seed % 2]
+        bots = {"A": make_bot("threshold"), "B": make_bot("odds"), "C": make_bot(third)}
+        game = play_game(GameSetup(names, rules), bots, rng)  # the Game raises on any illegal move
+        assert game.is_over and game.loser in names
+
+
+@pytest.mark.parametrize("overrides", HOUSE_RULES)
+def test_bots_play_only_legal_moves_under_house_rules(overrides: dict) -> None:
+    rules = replace(STANDARD, deckel=7, **overrides)
+    for seed in range(3):
+        bots = {"A": make_bot("odds"), "B": make_bot("threshold")}
+        game = play_game(GameSetup(("A", "B"), rules), bots, random.Random(seed))
+        assert game.is_over
+
+
+def test_odds_bot_as_last_player_stands_once_it_cannot_be_lowest() -> None:
+    """The opener stood on a shown 2-2-1 (the worst throw): anything beats it, so stand."""
+    rules = replace(STANDARD, hidden_last_throw=False)
+    game = Game(GameSetup(("P0", "P1"), rules))
+    game.roll_off([(1, 1, 1), (2, 2, 2)])
+    game.roll((2, 2, 1))
+    game.roll((2, 2, 1), keep=())
+    game.stand()
+    shown = [Shown("P0", 2, (), (2, 2, 1), True)]
+    game.roll((6, 4, 3))
+    move = make_bot("odds").decide(game, view_of(game, shown), random.Random(0))
+    assert move.kind is MoveKind.STAND
+    # The threshold bot does not look: it throws on.
+    move = make_bot("threshold").decide(game, view_of(game, shown), random.Random(0))
+    assert move.kind is MoveKind.ROLL
+
+
+# -- the fast path against the real Game ----------------------------------------------------------
+
+
+def exact_turn_via_game(game: Game, bot: StrategyBot, shown: list[Shown]) -> dict:
+    """Every way the current turn can end, with its probability, driving the real Game."""
+    ends: dict[tuple[tuple[int, ...], bool, int], float] = {}
+    player = game.current_player
+
+    def walk(g: Game, p: float) -> None:
+        move = bot.decide(g, view_of(g, shown), random.Random(0))
+        if move.kind is MoveKind.ROLL:
+            for dice, q in sorted_throw_outcomes(g.dice_to_throw(move.keep)):
+                copy = g.copy()
+                finish(copy, copy.roll(dice[::-1], move.keep), p * float(q))
+        elif move.kind is MoveKind.FLIP:
+            copy = g.copy()
+            finish(copy, copy.flip(), p)
+        else:
+            copy = g.copy()
+            finish(copy, copy.stand(), p)
+
+    def finish(g: Game, events: list, p: float) -> None:
+        over = next((e for e in events if isinstance(e, TurnOver) and e.player == player), None)
+        if over is None:
+            walk(g, p)
+        else:
+            key = (tuple(sorted(over.dice, reverse=True)), over.hand, over.throws)
+            ends[key] = ends.get(key, 0.0) + p
+
+    walk(game, 1.0)
+    return ends
+
+
+def fast_ends(rules: Rules, strategy: str, view: View, limit: int) -> dict:
+    """The fast path's table for the same situation, as {(dice, hand, throws): p}."""
+    chosen = make_strategy(strategy)
+    table = turn_table(rules, chosen, chosen.situation(view, rules), limit)
+    ends: dict[tuple[tuple[int, ...], bool, int], float] = {}
+    previous = 0.0
+    for cumulative, end in zip(table.cumulative, table.ends, strict=True):
+        ends[end] = ends.get(end, 0.0) + cumulative - previous
+        previous = cumulative
+    return ends
+
+
+def assert_same(game_ends: dict, table_ends: dict) -> None:
+    assert table_ends.keys() == game_ends.keys()
+    for key, p in game_ends.items():
+        assert table_ends[key] == pytest.approx(p, abs=1e-9), key
+
+
+@pytest.mark.parametrize("strategy", ["threshold", "odds"])
+@pytest.mark.parametrize("preset", ["standard", "boerde", "westfalen"])
+def test_fast_turn_tables_equal_the_real_game_exactly(strategy: str, preset: str) -> None:
+    # Two throws keep the walk through the Game short; the slow test below takes three.
+    check_turn_tables(strategy, replace(load_preset(preset), max_throws=2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("strategy", ["threshold", "odds"])
+@pytest.mark.parametrize("preset", ["standard", "boerde"])
+def test_fast_turn_tables_equal_the_real_game_with_three_throws(strategy: str, preset: str) -> None:
+    check_turn_tables(strategy, load_preset(preset))
+
+
+def check_turn_tables(strategy: str, rules: Rules) -> None:
+    rules = replace(rules, hidden_last_throw=False)
+    limit = rules.max_throws
+    # The opener's turn (two players still to come).
+    game = Game(GameSetup(("P0", "P1", "P2"), rules))
+    game.roll_off([(1, 1, 1), (2, 2, 2), (3, 3, 3)])
+    bot = make_bot(strategy)
+    view = view_of(game, [])
+    assert_same(exact_turn_via_game(game, bot, []), fast_ends(rules, strategy, view, limit))
+    # The second player's turn after the opener stood on 6-5-3 after two throws (limit 2).
+    game.roll((6, 5, 3))
+    game.roll((6, 5, 3), keep=())
+    if game.current_player == "P0":
+        game.stand()
+    shown = [Shown("P0", 2, (), (6, 5, 3), True)]
+    view = view_of(game, shown)
+    assert view.seat == 1 and view.limit == 2 and view.later == 1
+    assert_same(exact_turn_via_game(game, bot, shown), fast_ends(rules, strategy, view, 2))
+
+
+def test_fast_turn_table_with_hidden_last_throw_matches_the_game() -> None:
+    """The opener stood at once on a hidden throw: others see one throw and no laid-out dice."""
+    rules = STANDARD
+    game = Game(GameSetup(("P0", "P1"), rules))
+    game.roll_off([(1, 1, 1), (2, 2, 2)])
+    game.roll((1, 4, 3))
+    before = game.turn
+    shown: list[Shown] = []
+    play_turn(game, _StandingBot(), shown, random.Random(0))
+    assert before is not None and shown == [Shown("P0", 1, (), None, None)]
+    view = view_of(game, shown)
+    assert (view.seat, view.limit, view.later) == (1, 1, 0)
+    bot = make_bot("odds")
+    assert_same(exact_turn_via_game(game, bot, shown), fast_ends(rules, "odds", view, 1))
+
+
+class _StandingBot:
+    """Stands at once (sets up positions)."""
+
+    name = "stand"
+
+    def decide(self, game: Game, view: View, rng: random.Random) -> Move:
+        return Move(MoveKind.STAND)
+
+
+# -- settlement ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_fast_settlement_agrees_with_engine_settle_on_random_rounds(preset: str) -> None:
+    rules = load_preset(preset)
+    rng = random.Random(preset)
+    ranking = rank_dice(rules)
+    for _ in range(400):
+        players = rng.randint(2, 6)
+        seats = list(range(players))
+        pot = rng.choice([rules.deckel, rng.randint(0, rules.deckel)])
+        holdings = [0] * players
+        for _ in range(rules.deckel - pot):
+            holdings[rng.randrange(players)] += 1
+        order = [s for s in seats if pot > 0 or holdings[s] > 0]
+        if len(order) < 2:
+            continue
+        rng.shuffle(order)
+        results, scores, deckel = [], [], []
+        for seat in order:
+            dice, hand = rng.choice(ranking)
+            throws = rng.randint(1, 3)
+            results.append(TurnResult(f"P{seat}", dice, hand, throws))
+            evaluation = rank_table(rules).evaluate(dice, hand)
+            by_throws = ties_by_throws(evaluation.kind, rules)
+            scores.append(score_of(evaluation.strength, throws, by_throws))
+            deckel.append(0 if evaluation.deckel is None else evaluation.deckel)
+        expected = settle(rules, pot, {f"P{s}": holdings[s] for s in seats}, results)
+        fast_holdings = list(holdings)
+        loser, winner, moved, pot_after, out, over = settle_scores(
+            order, scores, deckel, pot, fast_holdings, rules.deckel
+        )
+        assert (f"P{loser}", f"P{winner}", moved, pot_after, over) == (
+            expected.loser, expected.winner, expected.moved, expected.pot_after, expected.half_over
+        )
+        assert tuple(f"P{s}" for s in out) == expected.out
+        assert {f"P{s}": fast_holdings[s] for s in seats} == dict(expected.holdings_after)
+
+
+def rank_dice(rules: Rules) -> list[tuple[tuple[int, ...], bool]]:
+    return [(e.dice, e.hand) for e in rank_table(rules).ranking]
+
+
+# -- whole games -----------------------------------------------------------------------------------
+
+
+def test_simulator_is_reproducible_with_a_seed() -> None:
+    strategy = make_strategy("threshold")
+    first = Simulator(STANDARD, [strategy, strategy, strategy])
+    second = Simulator(STANDARD, [make_strategy("threshold")] * 3)
+    a = [first.play_game(random.Random(5)) for _ in range(3)]
+    b = [second.play_game(random.Random(5)) for _ in range(3)]
+    assert a == b
+    records = [first.play_game(random.Random(seed)) for seed in range(200)]
+    assert {r.loser for r in records} == {0, 1, 2}
+    assert all(r.rounds >= 2 and r.throws >= r.rounds * 2 for r in records)
+
+
+@pytest.mark.slow
+def test_simulator_matches_bots_driving_the_real_game() -> None:
+    """Rounds per game and loss shares of the fast path agree with play through the Game."""
+    rules = STANDARD
+    rng = random.Random(11)
+    games = 1500
+    slow_losses = [0, 0, 0]
+    for _ in range(games):
+        game = play_game(
+            GameSetup(("A", "B", "C"), rules),
+            {"A": make_bot("odds"), "B": make_bot("threshold"), "C": make_bot("threshold")}, rng,
+        )
+        slow_losses["ABC".index(game.loser)] += 1
+    sim = Simulator(rules, [make_strategy(name) for name in ("odds", "threshold", "threshold")])
+    fast_losses = [0, 0, 0]
+    for _ in range(games * 4):
+        fast_losses[sim.play_game(rng).loser] += 1
+    for seat in range(3):
+        slow, fast = slow_losses[seat] / games, fast_losses[seat] / (games * 4)
+        assert abs(slow - fast) < 4 * (fast * (1 - fast) / games) ** 0.5 + 0.01

@@ -1,0 +1,77 @@
+"""`schocken run` on a machine without GPIO and I2C, and the builders' self-test on mock pins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from luma.core.device import dummy
+
+import firmware.cli as cli
+from firmware.check import CheckApp, TappedDecoder
+from firmware.config import DeviceConfig
+from firmware.loop import MainLoop
+from hal.gpio import GpioInput
+from hal.oled import ResilientDisplay
+from hal.ports import Button
+from sim.fakes import FakeClock
+
+
+@pytest.fixture
+def run_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registry with just `run`, so this branch's test does not depend on the others."""
+    monkeypatch.setattr(cli, "SUBCOMMANDS", {"run": cli.SUBCOMMANDS["run"]})
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+
+
+@pytest.mark.skipif(Path("/dev/i2c-1").exists(), reason="this machine has an I2C bus")
+@pytest.mark.parametrize("extra", [[], ["--check"]])
+def test_run_without_the_hardware_says_so_in_one_line(
+    run_only: None, extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["run", *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("schocken run: error: ")
+    assert "no I2C bus /dev/i2c-1" in err and "`schocken sim`" in err
+
+
+def test_run_with_a_bad_config_names_the_key(
+    run_only: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "config.toml").write_text("[display]\nrotate = 5\n")
+    assert cli.main(["run", "--config", str(tmp_path / "config.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "display.rotate = 5 is not allowed" in err
+
+
+def test_the_self_test_lists_presses_and_counts_tilt_edges(mock_factory: MockFactory) -> None:
+    config = DeviceConfig()
+    clock = FakeClock()
+    app = CheckApp(config)
+    gpio = GpioInput(clock, config.pins, pin_factory=mock_factory)
+    panel = dummy(width=128, height=64, mode="1")
+    loop = MainLoop(
+        app,
+        clock=clock,
+        inputs=[gpio],
+        decoder=TappedDecoder(config.input, app.note_edge),
+        display=ResilientDisplay(panel, clock),
+    )
+    loop.run()
+    blank = panel.image.tobytes()
+    assert panel.image.getpixel((0, 0)) and panel.image.getpixel((127, 63))  # the edge frame
+    flip = mock_factory.pin(config.pins.flip)
+    flip.drive_low()
+    loop.run(until=clock.now() + 0.1)
+    assert app.down == {Button.FLIP} and panel.image.tobytes() != blank
+    flip.drive_high()
+    loop.run(until=clock.now() + 0.1)
+    assert app.presses[Button.FLIP] == 1 and app.lines[-1] == "gedrückt: FLIP"
+    tilt = mock_factory.pin(config.pins.tilt)
+    for index in range(6):
+        tilt.drive_low() if index % 2 == 0 else tilt.drive_high()
+        loop.run(until=clock.now() + 0.05)
+    loop.run(until=clock.now() + 1)
+    assert app.tilt_edges == 6 and app.shakes == 1
+    gpio.close()

@@ -1,0 +1,87 @@
+"""The bitmap font, the message catalogue and the dice sources."""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from firmware.dice import DiceSource, SeededDice, SystemDice
+from firmware.font import FONT, GLYPH_ROWS, BitmapFont
+from firmware.i18n import MESSAGES, Catalogue
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+
+
+def test_the_font_covers_ascii_letters_digits_and_german() -> None:
+    assert FONT.covers(string.ascii_letters + string.digits + "ÄÖÜäöüß .,:;!?-+/()→·…▲▼◀▶")
+    assert FONT.missing("a€b") == {"€"}
+
+
+def test_glyph_metrics() -> None:
+    assert FONT.render("Hg").height == GLYPH_ROWS
+    assert FONT.width("1") == FONT.width("8") == 5  # digits line up in columns
+    assert FONT.width("i") < FONT.width("m")  # letters are proportional
+    assert FONT.width("ab") == FONT.width("a") + 1 + FONT.width("b")
+    assert FONT.render("Ab", scale=2).size == (2 * FONT.width("Ab"), 2 * GLYPH_ROWS)
+
+
+def test_fit_cuts_with_an_ellipsis() -> None:
+    assert FONT.fit("Anna", 100) == "Anna"
+    cut = FONT.fit("Hausnummer 653", 40)
+    assert cut.endswith("…") and FONT.width(cut) <= 40
+
+
+def test_a_malformed_sheet_is_refused() -> None:
+    with pytest.raises(ValueError, match="malformed"):
+        BitmapFont("\nA\n#...#\n")
+
+
+def test_every_text_exists_in_both_languages_with_the_same_placeholders() -> None:
+    for key, (german, english) in MESSAGES.items():
+        assert german and english, key
+        assert set(re.findall(r"{(\w+)}", german)) == set(re.findall(r"{(\w+)}", english)), key
+
+
+def test_every_text_renders_without_missing_glyphs() -> None:
+    for key, texts in MESSAGES.items():
+        for text in texts:
+            shown = re.sub(r"{\w+}", "", text)
+            assert FONT.covers(shown), f"{key}: {FONT.missing(shown)}"
+
+
+def test_every_key_is_used_and_every_used_key_exists() -> None:
+    source = "\n".join(p.read_text() for p in FIRMWARE.rglob("*.py"))
+    literals = set(re.findall(r'"([a-z][a-z0-9_]+)"', source))
+    unused = set(MESSAGES) - literals
+    assert not unused, f"texts no code uses: {sorted(unused)}"
+    called = set(re.findall(r'\bt\(\s*"([a-z0-9_]+)"', source))
+    assert called <= set(MESSAGES), sorted(called - set(MESSAGES))
+
+
+def test_catalogue_fills_placeholders_and_refuses_unknown_languages() -> None:
+    assert Catalogue().t("throw_of", n=2, limit=3) == "Wurf 2/3"
+    assert Catalogue("en").t("pot", n=9) == "Pot 9"
+    with pytest.raises(ValueError, match="use one of de, en"):
+        Catalogue("fr")
+
+
+@pytest.mark.parametrize("source", [SystemDice(), SeededDice(5)])
+def test_dice_are_six_sided_and_fair_enough(source: DiceSource) -> None:
+    counts = Counter(v for _ in range(3000) for v in source.throw(2))
+    assert set(counts) == {1, 2, 3, 4, 5, 6}
+    # 6000 dice: each face 1000 on average; 850-1150 is more than 5 standard deviations wide.
+    assert all(850 < n < 1150 for n in counts.values()), counts
+    assert source.throw(0) == ()
+    with pytest.raises(ValueError, match="allowed are 0 to 10"):
+        source.throw(-1)
+
+
+def test_seeded_dice_repeat_themselves() -> None:
+    one, two, other = SeededDice(3), SeededDice(3), SeededDice(4)
+    first = [one.throw(3) for _ in range(5)]
+    assert first == [two.throw(3) for _ in range(5)]
+    assert first != [other.throw(3) for _ in range(5)]

@@ -1,0 +1,157 @@
+"""Shared helpers for the link tests: a recording link and a small stand-in device app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine import Game, GameSetup, load_preset, to_json
+from firmware.remote import DeviceHooks, Remote
+from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
+from sim.fakes import FakeClock
+
+
+class RecordingLink:
+    """A Link that keeps what is sent; the test plays the reader thread itself."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, bool]] = []
+        self.on_line: Callable[[bytes], None] | None = None
+        self.on_connect: Callable[[], None] | None = None
+        self.closed = False
+
+    def start(self, on_line: Callable[[bytes], None], on_connect: Callable[[], None]) -> None:
+        self.on_line, self.on_connect = on_line, on_connect
+
+    def send_line(self, line: str, *, droppable: bool = False) -> None:
+        assert "\n" not in line
+        self.sent.append((line, droppable))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def take(self) -> list[str]:
+        lines = [line for line, _ in self.sent]
+        self.sent.clear()
+        return lines
+
+
+class TinyApp:
+    """Shake throws 6-5-2 (then 3s), STAND stands, a long STAND starts a new game."""
+
+    def __init__(self, publish: Callable[[dict[str, Any]], None]) -> None:
+        self.publish = publish
+        self.next = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"))
+        self.game: Game | None = None
+        self.inputs: list[InputEvent] = []
+
+    def handle(self, event: InputEvent) -> None:
+        self.inputs.append(event)
+        game = self.game
+        if event.kind is InputKind.LONG_PRESS and (game is None or game.is_over):
+            self.game = game = Game(self.next)
+            self._emit(game.roll_off([[2, 3, 5], [1, 1, 1], [4, 4, 5]]))
+        elif game is None:
+            return
+        elif event.kind is InputKind.THROW and game.can_roll():
+            turn = game.turn
+            assert turn is not None
+            if turn.throws == 0:
+                self._emit(game.roll([6, 5, 2]))
+            else:
+                self._emit(game.roll([3], keep=(0, 1)))
+        elif event.kind is InputKind.PRESS and event.button is Button.STAND and game.can_stand():
+            self._emit(game.stand())
+
+    def _emit(self, events: list[Any]) -> None:
+        for event in events:
+            self.publish(to_json(event))
+
+    def screen(self) -> Image.Image:
+        image = Image.new("1", SCREEN_SIZE, 0)
+        ImageDraw.Draw(image).text((0, 0), f"{len(self.inputs)} inputs", fill=1)
+        return image
+
+
+class Device:
+    """Remote + TinyApp + a queue standing in for the main loop's call_soon."""
+
+    def __init__(self) -> None:
+        self.link = RecordingLink()
+        self.pending: list[Callable[[], None]] = []
+        self.clock = FakeClock(100.0)
+        self.app = TinyApp(lambda event: self.remote.publish_event(event))
+        hooks = DeviceHooks(
+            deliver=self.app.handle,
+            next_setup=lambda: self.app.next,
+            apply_setup=self._apply,
+        )
+        self.remote = Remote(
+            self.link,
+            self.app,
+            hooks,
+            clock=self.clock,
+            call_soon=self.pending.append,
+            info={"version": "test"},
+        )
+        self.remote.start()
+
+    def _apply(self, setup: GameSetup) -> None:
+        self.app.next = setup
+
+    def run_pending(self) -> None:
+        while self.pending:
+            self.pending.pop(0)()
+
+    def host_sends(self, text: str | bytes) -> list[str]:
+        """One line from the host, through the link's callback and the loop; what came back."""
+        assert self.link.on_line is not None
+        raw = text.encode() if isinstance(text, str) else text
+        self.link.on_line(raw)
+        self.run_pending()
+        return self.link.take()
+
+    def connect(self) -> list[str]:
+        assert self.link.on_connect is not None
+        self.link.on_connect()
+        self.run_pending()
+        return self.link.take()
+
+
+class AppDevice:
+    """Remote + the real DeviceApp (seeded dice, fake clock), run by hand like :class:`Device`."""
+
+    def __init__(self, setup: GameSetup | None = None) -> None:
+        from firmware.app import DeviceApp
+        from firmware.config import DeviceConfig
+        from firmware.dice import SeededDice
+
+        self.link = RecordingLink()
+        self.pending: list[Callable[[], None]] = []
+        self.clock = FakeClock(100.0)
+        self.app = DeviceApp(
+            DeviceConfig(),
+            clock=self.clock,
+            dice=SeededDice(5),
+            setup=setup or GameSetup(("Anna", "Ben", "Carla"), load_preset("standard")),
+            event_sink=lambda event: self.remote.publish_event(event),
+        )
+        hooks = DeviceHooks(
+            deliver=self.app.handle,
+            next_setup=lambda: self.app.next_setup,
+            apply_setup=self.app.plan_next_game,
+        )
+        self.remote = Remote(
+            self.link, self.app, hooks, clock=self.clock, call_soon=self.pending.append
+        )
+        self.remote.start()
+
+    def host_sends(self, text: str | bytes) -> list[str]:
+        """One line from the host, through the link's callback and the loop; what came back."""
+        assert self.link.on_line is not None
+        self.link.on_line(text.encode() if isinstance(text, str) else text)
+        while self.pending:
+            self.pending.pop(0)()
+        return self.link.take()

@@ -1,0 +1,204 @@
+"""The protocol's grammar: host commands, device lines and the frame encoding."""
+
+from __future__ import annotations
+
+import base64
+import zlib
+
+import pytest
+from PIL import Image, ImageDraw
+
+from engine import Game, GameSetup, from_json, load_preset, to_notation
+from firmware.protocol import (
+    MAX_LINE,
+    Command,
+    CommandName,
+    ProtocolError,
+    decode_frame,
+    encode_frame,
+    game_log,
+    game_snapshot,
+    help_text,
+    parse_command,
+    parse_device_line,
+)
+from hal.ports import SCREEN_SIZE, Button
+
+
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        (b"press keep1", Command(CommandName.PRESS, button=Button.KEEP_1)),
+        (b"PRESS  Stand\r", Command(CommandName.PRESS, button=Button.STAND)),
+        (b"\thold flip ", Command(CommandName.HOLD, button=Button.FLIP)),
+        (b"shake", Command(CommandName.SHAKE)),
+        (b"state", Command(CommandName.STATE)),
+        (b"log", Command(CommandName.LOG)),
+        (b"hello", Command(CommandName.HELLO)),
+        (b"help", Command(CommandName.HELP)),
+        (b"ping", Command(CommandName.PING)),
+        (b"ping abc-1", Command(CommandName.PING, token="abc-1")),
+        (b"frames on", Command(CommandName.FRAMES, flag=True)),
+        (b"frames OFF", Command(CommandName.FRAMES, flag=False)),
+        (
+            'setup {"players": ["Änne", "Bö"], "rules": "bvb"}'.encode(),
+            Command(CommandName.SETUP, payload={"players": ["Änne", "Bö"], "rules": "bvb"}),
+        ),
+    ],
+)
+def test_commands(line: bytes, command: Command) -> None:
+    assert parse_command(line) == command
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"",
+        b"   ",
+        b'hello schockbesteck 1 {"device": "schockbesteck"}',
+        b'state {"game": null}',
+        b'event {"event": "stand", "player": "Anna"}',
+        b"frame eJzt",
+        b"ok press",
+        b"error unknown command 'foo'",
+        b"pong 7",
+        b"overrun 3",
+        b"end",
+        b'log {"players": []}',
+        b'{"event": "stand", "player": "Anna"}',
+        b"help commands: press BUTTON",
+    ],
+)
+def test_empty_lines_and_echoed_device_lines_are_ignored(line: bytes) -> None:
+    assert parse_command(line) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (b"jump", "unknown command 'jump'; commands: press, hold, shake, state, log, setup"),
+        (b"press", "press: no button given; buttons: keep1, keep2, keep3, flip, stand"),
+        (b"press keep4", "press: unknown button 'keep4'"),
+        (b"shake hard", "shake takes no argument"),
+        (b"frames maybe", "use frames on or frames off"),
+        (b"ping a b", "ping takes one token"),
+        (b"ping " + b"x" * 65, "ping takes one token"),
+        (b"setup", "setup needs a JSON object"),
+        (b"setup {players}", "setup: not valid JSON at column 2"),
+        (b"setup [1, 2]", "setup needs a JSON object, got list"),
+        (b"setup " + b"[" * 500 + b"]" * 500, "setup needs a JSON object, got list"),
+        (b"press \xff\xfe", "line is not UTF-8 (bad byte at 6)"),
+        (b"press\x00keep1", "control character 0x00 at 5"),
+        (b"press keep1\x08", "control character 0x08"),
+        (b"x" * (MAX_LINE + 1), f"line too long: more than {MAX_LINE} bytes"),
+    ],
+)
+def test_bad_lines_name_the_problem(line: bytes, reason: str) -> None:
+    with pytest.raises(ProtocolError) as error:
+        parse_command(line)
+    assert reason in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_a_line_of_exactly_the_limit_is_fine() -> None:
+    token_line = b"ping " + b"x" * 10 + b" " * (MAX_LINE - 15)
+    assert len(token_line) == MAX_LINE
+    assert parse_command(token_line) == Command(CommandName.PING, token="x" * 10)
+
+
+def test_help_lists_every_command() -> None:
+    text = help_text()
+    for name in CommandName:
+        assert name.value in text
+
+
+# -- frames --------------------------------------------------------------------------------------
+
+
+def test_frame_bit_order_is_documented_packing() -> None:
+    image = Image.new("1", SCREEN_SIZE, 0)
+    image.putpixel((0, 0), 1)  # leftmost pixel of the first byte: its top bit
+    image.putpixel((9, 0), 1)  # second byte, second pixel
+    image.putpixel((127, 63), 1)  # the very last bit of the frame
+    packed = zlib.decompress(base64.b64decode(encode_frame(image)))
+    assert len(packed) == 1024
+    assert packed[0] == 0b1000_0000
+    assert packed[1] == 0b0100_0000
+    assert packed[1023] == 0b0000_0001
+    assert sum(bin(byte).count("1") for byte in packed) == 3
+
+
+def test_frames_round_trip() -> None:
+    image = Image.new("1", SCREEN_SIZE, 0)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((3, 5, 40, 30), outline=1)
+    draw.text((50, 20), "Schock aus", fill=1)
+    decoded = decode_frame(encode_frame(image))
+    assert decoded.mode == "1" and decoded.size == SCREEN_SIZE
+    assert decoded.tobytes() == image.tobytes()
+
+
+def test_frame_encoding_is_compact() -> None:
+    blank = encode_frame(Image.new("1", SCREEN_SIZE, 0))
+    assert len(blank) < 40  # 1024 zero bytes compress to almost nothing
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        ("not base64!", "cannot be decoded"),
+        (base64.b64encode(b"no zlib").decode(), "cannot be decoded"),
+        (base64.b64encode(zlib.compress(b"\0" * 10)).decode(), "holds 10 bytes, expected 1024"),
+    ],
+)
+def test_bad_frames_are_protocol_errors(payload: str, reason: str) -> None:
+    with pytest.raises(ProtocolError, match=reason):
+        decode_frame(payload)
+
+
+def test_encode_frame_refuses_other_sizes() -> None:
+    with pytest.raises(ValueError, match="128x64"):
+        encode_frame(Image.new("1", (64, 32)))
+
+
+# -- device lines, state and log -----------------------------------------------------------------
+
+
+def test_device_lines_parse_for_hosts() -> None:
+    hello = parse_device_line(b'hello schockbesteck 1 {"version": "0.1.0"}\r')
+    assert hello.word == "hello"
+    assert hello.payload == {"name": "schockbesteck", "version": "1", "info": {"version": "0.1.0"}}
+    assert parse_device_line(b'state {"game": null}').payload == {"game": None}
+    assert parse_device_line(b'{"event": "stand"}').payload == {"event": "stand"}
+    assert parse_device_line(b"ok press").text == "press"
+    with pytest.raises(ProtocolError, match="broken JSON"):
+        parse_device_line(b"state {")
+
+
+def played_game() -> Game:
+    game = Game(GameSetup(("Anna", "Ben", "Carla"), load_preset("standard")))
+    game.roll_off([[2, 3, 5], [1, 1, 1], [4, 4, 5]])  # Ben throws highest and opens
+    game.roll([6, 5, 2])
+    game.roll([3], keep=(0, 1))
+    return game
+
+
+def test_snapshot_describes_the_position() -> None:
+    game = played_game()
+    snapshot = game_snapshot(game)
+    assert snapshot["phase"] == "turn"
+    assert snapshot["players"] == ["Anna", "Ben", "Carla"]
+    assert snapshot["turn"]["player"] == game.current_player
+    assert snapshot["turn"]["throws"] == 2
+    assert snapshot["notation"] == to_notation(game)
+    assert snapshot["can"]["stand"] is True
+
+
+def test_log_replays_to_the_same_game() -> None:
+    game = played_game()
+    log = game_log(game)
+    events = [from_json(entry) for entry in log]
+    assert [e for e in events if e.is_action] == game.actions
+    assert any(not e.is_action for e in events)  # outcomes are included
+    replayed = Game.replay(game.setup, events)
+    assert to_notation(replayed) == to_notation(game)

@@ -1,0 +1,188 @@
+"""The device side of the protocol, line by line, on a recording link and a small stand-in app.
+
+The stand-in app plays a real engine game with fixed dice so that commands have real effects;
+the whole device (DeviceApp and MainLoop) on real transports is in test_device_link.py.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engine import to_notation
+from firmware.protocol import decode_frame
+from firmware.remote import DeviceHooks, LinkedDisplay
+from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
+from tests.link.conftest import Device
+
+
+@pytest.fixture
+def device() -> Device:
+    return Device()
+
+
+def payload(line: str) -> Any:
+    return json.loads(line.split(" ", 1)[1])
+
+
+def test_a_connection_is_greeted_with_hello_and_state(device: Device) -> None:
+    hello, state = device.connect()
+    word, name, version, info = hello.split(" ", 3)
+    assert (word, name, version) == ("hello", "schockbesteck", "1")
+    assert json.loads(info)["version"] == "test"
+    assert json.loads(info)["screen"] == [128, 64]
+    assert payload(state) == {
+        "game": None,
+        "next": {"players": ["Anna", "Ben", "Carla"], "rules": "standard"},
+    }
+
+
+def test_nothing_runs_on_the_link_thread(device: Device) -> None:
+    assert device.link.on_line is not None
+    device.link.on_line(b"press stand")
+    assert device.app.inputs == [] and device.link.sent == []  # only queued for the loop
+    device.run_pending()
+    assert [e.kind for e in device.app.inputs] == [InputKind.PRESS]
+
+
+def test_inputs_become_the_buttons_events(device: Device) -> None:
+    assert device.host_sends("press keep2") == ["ok press"]
+    assert device.host_sends("hold stand")[-1] == "ok hold"
+    assert device.host_sends("shake")[-1] == "ok shake"
+    kinds = [(e.kind, e.button, e.at) for e in device.app.inputs]
+    assert kinds == [
+        (InputKind.PRESS, Button.KEEP_2, 100.0),
+        (InputKind.LONG_PRESS, Button.STAND, 100.0),
+        (InputKind.SHAKE_START, None, 100.0),
+        (InputKind.THROW, None, 100.0),
+    ]
+
+
+def test_effects_come_before_the_ok(device: Device) -> None:
+    lines = device.host_sends("hold stand")  # starts a game: roll-off and the first round
+    words = [line.split(" ", 1)[0] for line in lines]
+    assert words == ["event", "event", "state", "ok"]
+    assert payload(lines[0])["event"] == "roll_off"
+    assert payload(lines[1])["event"] == "round_started"
+    game = device.app.game
+    assert game is not None
+    assert payload(lines[2])["game"]["notation"] == to_notation(game)
+
+
+def test_events_from_the_buttons_are_published_with_one_state(device: Device) -> None:
+    device.host_sends("hold stand")
+    device.app.handle(InputEvent(InputKind.THROW, 1.0))  # the device's own tilt switch
+    device.run_pending()  # the main loop comes round
+    lines = device.link.take()
+    assert [line.split(" ", 1)[0] for line in lines] == ["event", "state"]
+    assert payload(lines[1])["game"]["turn"]["dice"] == [6, 5, 2]
+
+
+def test_state_log_ping_help(device: Device) -> None:
+    assert device.host_sends("ping") == ["pong"]
+    assert device.host_sends("ping x7") == ["pong x7"]
+    assert device.host_sends("help")[0].startswith("help commands: press BUTTON")
+    assert device.host_sends("log") == [
+        "error log: no game has been played since the device started"
+    ]
+    device.host_sends("hold stand")
+    device.host_sends("shake")
+    device.host_sends("shake")
+    (state,) = device.host_sends("state")
+    game = device.app.game
+    assert game is not None
+    assert payload(state)["game"]["notation"] == to_notation(game)
+    log = device.host_sends("log")
+    header = payload(log[0])
+    assert log[0].startswith("log ") and log[-1] == "end"
+    assert header["events"] == len(log) - 2
+    assert header["rules"]["name"] == "standard"
+    events = [json.loads(line) for line in log[1:-1]]
+    assert [e["event"] for e in events] == ["roll_off", "round_started", "roll", "roll"]
+
+
+def test_setup_between_games_and_refused_during_one(device: Device) -> None:
+    lines = device.host_sends('setup {"players": ["Änne", "Bö"], "rules": "bvb"}')
+    assert lines[0] == "ok setup"
+    assert payload(lines[1])["next"] == {"players": ["Änne", "Bö"], "rules": "bvb"}
+    lines = device.host_sends('setup {"rules": {"deckel": 15, "jule": true}}')
+    assert device.app.next.rules.deckel == 15 and device.app.next.rules.jule
+    assert device.app.next.rules.general_above_schock2  # still bvb underneath
+    device.host_sends("hold stand")  # a game starts
+    before = device.app.next
+    (refusal,) = device.host_sends('setup {"players": ["X", "Y"]}')
+    assert refusal.startswith("error setup refused: a game is running")
+    assert device.app.next == before
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ('setup {"players": ["Solo"]}', "error setup: 1 players: allowed are 2 to 10"),
+        ('setup {"players": "Anna"}', 'error setup: "players" must be a list of names'),
+        ('setup {"rules": "/etc/passwd"}', "error setup: unknown rules '/etc/passwd'; presets:"),
+        ('setup {"rules": {"deckel": 1}}', "error setup: deckel = 1: allowed are 2 to 99"),
+        ('setup {"rules": {"jule": "yes"}}', "error setup: jule = 'yes': must be true or false"),
+        ('setup {"rules": 3}', 'error setup: "rules" must be a preset name or an object'),
+        ('setup {"colour": "red"}', "error setup: unknown key 'colour'"),
+        ("setup {}", "error setup: nothing to set"),
+    ],
+)
+def test_bad_setups_are_refused_with_a_reason(device: Device, line: str, reason: str) -> None:
+    before = device.app.next
+    (answer,) = device.host_sends(line)
+    assert answer.startswith(reason)
+    assert device.app.next == before
+
+
+def test_frames_on_request_only_when_changed(device: Device) -> None:
+    display_log: list[Image.Image] = []
+
+    class Panel:
+        width, height, mode = 128, 64, "1"
+
+        def display(self, image: Image.Image) -> None:
+            display_log.append(image)
+
+        def contrast(self, level: int) -> None: ...
+        def show(self) -> None: ...
+        def hide(self) -> None: ...
+
+    display = LinkedDisplay(Panel(), device.remote)
+    first = device.app.screen()
+    display.display(first)
+    assert device.link.take() == []  # frames are off
+    lines = device.host_sends("frames on")
+    assert lines[0] == "ok frames on"
+    assert device.link.sent == [] and len(lines) == 2
+    assert decode_frame(lines[1].split(" ", 1)[1]).tobytes() == first.tobytes()
+    display.display(first)  # unchanged: nothing sent
+    assert device.link.take() == []
+    device.app.inputs.append(InputEvent(InputKind.PRESS, 0.0, Button.FLIP))
+    second = device.app.screen()
+    display.display(second)
+    ((line, droppable),) = device.link.sent
+    assert droppable and decode_frame(line.split(" ", 1)[1]).tobytes() == second.tobytes()
+    assert display_log == [first, first, second]  # the OLED itself saw every frame
+    device.link.take()
+    assert device.host_sends("frames off") == ["ok frames off"]
+    display.display(first)
+    assert device.link.take() == []
+
+
+def test_a_new_connection_switches_frames_off(device: Device) -> None:
+    device.host_sends("frames on")
+    device.connect()
+    device.remote.show(Image.new("1", SCREEN_SIZE, 1))
+    assert device.link.take() == []
+
+
+def test_a_crash_in_the_app_is_one_error_line(device: Device) -> None:
+    def broken(event: InputEvent) -> None:
+        raise RuntimeError("bug")
+
+    device.remote._hooks = DeviceHooks(broken, lambda: None, lambda setup: None)
+    assert device.host_sends("press keep1") == ["error internal error: bug"]
