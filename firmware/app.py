@@ -44,12 +44,16 @@ from engine.events import (
     Blind,
     Event,
     FinalStarts,
+    Flip,
     GameOver,
     HalfOver,
+    Penalty,
     PenaltyGiven,
+    Roll,
     RollOff,
     RoundOver,
     RoundStarted,
+    Stand,
     TurnOver,
     to_json,
 )
@@ -58,9 +62,12 @@ from engine.odds import sorted_dice
 from engine.rules import Rules, load_preset, preset_names
 from firmware.config import LANGUAGES, DeviceConfig
 from firmware.dice import DiceSource
+from firmware.gamestore import GameStore
 from firmware.hint import best_hint, hint_lines
 from firmware.i18n import Catalogue
+from firmware.journal import Recovery
 from firmware.screens import render
+from firmware.stats import PlayerStats
 from firmware.views import (
     BOT_MARK,
     BannerView,
@@ -296,11 +303,21 @@ class DeviceApp:
         self._bot_rng = random.Random(0)
         self._timer: _Timer | None = None
         self._stage: _Stage
-        if setup is not None:
+        #: The games on disk: None without a state directory that can hold journals.
+        self.store: GameStore | None = _game_store(storage)
+        self._recording = True
+        self._failure_shown: str | None = None
+        #: True while the game that was interrupted by a power cut goes on.
+        self.resumed = False
+        recovery = self.store.open() if self.store is not None else None
+        if recovery is not None:
+            self._resume(recovery)
+        elif setup is not None:
             self._start_game(setup)
         else:
             self._stage = self._new_setup()
         self._schedule()
+        self._show_storage_failure()
         self.view: View = self._build_view()
         self._image: Image.Image | None = None
         self._image_view: View | None = None
@@ -338,6 +355,7 @@ class DeviceApp:
         else:
             self._stage_input(event)
         self._schedule()
+        self._show_storage_failure()
         self._refresh()
 
     def advance(self, now: float) -> None:
@@ -560,6 +578,10 @@ class DeviceApp:
         if self._bots:
             started["bots"] = {name: bot.name for name, bot in self._bots.items()}
         self._emit(started)
+        self.resumed = False
+        if self.store is not None:
+            meta = {"language": self.language, "bots": list(self._seat_bots)}
+            self.store.begin(setup, meta)
         self._stage = _RollOff()
 
     def _require_game(self) -> Game:
@@ -576,6 +598,11 @@ class DeviceApp:
             logger.exception("the event sink failed on %s", data.get("event"))
 
     def _apply(self, events: list[Event]) -> None:
+        """An action was applied: write it durably first (the screen shows it only after this)."""
+        if self.store is not None and self._recording:
+            self.store.record(events)
+        if not self._recording:
+            return  # replaying a journal on resume: the listeners saw these events before
         for event in events:
             self._emit(to_json(event))
 
@@ -633,8 +660,12 @@ class DeviceApp:
 
     def _roll_off(self, stage: _RollOff) -> None:
         game = self._require_game()
+        throws = [self._dice.throw(game.rules.dice_count) for _ in game.contenders]
+        self._roll_off_with(stage, throws)
+
+    def _roll_off_with(self, stage: _RollOff, throws: Sequence[Sequence[int]]) -> None:
+        game = self._require_game()
         contenders = game.contenders
-        throws = [self._dice.throw(game.rules.dice_count) for _ in contenders]
         events = game.roll_off(throws)
         self._apply(events)
         leaders = game.contenders if game.phase is Phase.ROLL_OFF else ()
@@ -737,13 +768,20 @@ class DeviceApp:
             stage.notice = "notice_only_ones" if game.rules.keep_only_ones else "notice_not_allowed"
             return
         stage.marks = marks
+        if self.store is not None:
+            self.store.note_ui({"marks": marks})
 
     def _throw(self, stage: _Turn) -> None:
         game = self._require_game()
         before = game.turn
         assert before is not None
         keep = tuple(i for i, marked in enumerate(stage.marks) if marked) if before.throws else ()
-        dice = self._dice.throw(game.dice_to_throw(keep))
+        self._roll_with(stage, keep, self._dice.throw(game.dice_to_throw(keep)))
+
+    def _roll_with(self, stage: _Turn, keep: tuple[int, ...], dice: tuple[int, ...]) -> None:
+        game = self._require_game()
+        before = game.turn
+        assert before is not None
         events = game.roll(dice, keep)
         if not any(isinstance(event, TurnOver) for event in events):
             self._apply(events)
@@ -1126,6 +1164,10 @@ class DeviceApp:
         blind_allowed = isinstance(self._stage, _Turn) and not self._bot_plays()
         if in_game and game is not None and blind_allowed and game.can_blind():
             entries.append(("menu_blind", self._announce_blind))
+        if in_game and self.resumed and self._game_running():
+            entries.append(("menu_discard", self._ask_new_game))
+        if self.store is not None:
+            entries.append(("menu_stats", self._show_stats))
         entries.append(("menu_brightness", self._choose_brightness))
         entries.append(("menu_language", self._choose_language))
         if self._shutdown is not None:
@@ -1154,6 +1196,9 @@ class DeviceApp:
     def _abandon_game(self) -> None:
         self._overlays = []
         self._emit({"event": "game_abandoned", "game": self.game_number})
+        if self.store is not None:
+            self.store.discard()
+        self.resumed = False
         self._game = None
         self._stage = self._new_setup()
 
@@ -1371,6 +1416,111 @@ class DeviceApp:
     def _refresh(self) -> None:
         self.view = self._build_view()
 
+    # --- durable games: resume, statistics, storage failures ------------------------------------
+
+    def _resume(self, recovery: Recovery) -> None:
+        """Continue the game a power cut interrupted, on the screen its last action led to.
+
+        Every action but the last is replayed into the game (tracking rounds and sections); the
+        last one goes through the same code as when it was played, so the stage (hand-over,
+        reveal, banners) is the one the players saw. UI state after the last action that is not
+        an action (which dice were marked to lay out) comes from the journal's UI note.
+        """
+        assert self.store is not None
+        self._plan = recovery.setup
+        self._game = game = Game(recovery.setup)
+        self.game_number += 1
+        self._queue, self._round_turns = [], []
+        self._section, self._round_number = 1, 0
+        self._shown = []
+        seat_bots = recovery.meta.get("bots")
+        if isinstance(seat_bots, list) and all(isinstance(b, str) for b in seat_bots):
+            self._seat_bots = tuple(seat_bots)
+        seats = zip(recovery.setup.players, self._seat_bots, strict=False)
+        self._bots = {name: make_bot(strategy) for name, strategy in seats if strategy}
+        self._stage = _RollOff()
+        self._recording = False
+        try:
+            for action in recovery.actions[:-1]:
+                self._track(game.apply(action))
+            if recovery.actions:
+                self._replay_last(recovery.actions[-1])
+        finally:
+            self._recording = True
+        language = recovery.meta.get("language")
+        if language in LANGUAGES and language != self.language:
+            self.catalogue = Catalogue(language)
+        marks = (recovery.ui or {}).get("marks")
+        stage = self._stage
+        if isinstance(stage, _Turn) and isinstance(marks, list) and len(marks) == len(stage.marks):
+            keep = tuple(i for i, marked in enumerate(marks) if marked is True)
+            if keep in set(game.legal_keeps()):
+                stage.marks = [marked is True for marked in marks]
+        self.store.resume(recovery)
+        self.resumed = True
+        self._emit({"event": "game_resumed", "game": self.game_number,
+                    "actions": len(recovery.actions)})
+
+    def _replay_last(self, action: Event) -> None:
+        game = self._require_game()
+        turn = game.turn
+        if isinstance(action, RollOff):
+            stage = _RollOff()
+            self._stage = stage
+            self._roll_off_with(stage, action.dice)
+        elif isinstance(action, Roll):
+            assert turn is not None
+            stage_marks = [i in action.keep for i in range(game.rules.dice_count)]
+            turn_stage = _Turn(stage_marks)
+            self._stage = turn_stage
+            self._roll_with(turn_stage, action.keep, action.dice)
+        elif isinstance(action, Flip):
+            assert turn is not None
+            turn_stage = _Turn(list(turn.laid_out))
+            self._stage = turn_stage
+            self._flip(turn_stage)
+        elif isinstance(action, Stand | Blind):
+            assert turn is not None
+            step = game.stand if isinstance(action, Stand) else game.blind
+            self._end_turn_by(step, turn, tuple(turn.laid_out))
+        elif isinstance(action, Penalty):
+            events = game.apply(action)
+            stages = self._track(events)
+            after = game.turn
+            if after is not None and not any(isinstance(e, HalfOver) for e in events):
+                stages.append(_Turn(list(after.laid_out)) if after.throws else
+                              _HandOver(after.player))
+            self._stage, self._queue = stages[0], stages[1:]
+
+    def _show_stats(self) -> None:
+        assert self.store is not None
+        table = self.store.stats()
+        names = sorted(table, key=lambda name: (-table[name].games, name))
+        if not names:
+            self._overlays.append(_Message("menu_stats", (self.t("stats_none"),)))
+            return
+
+        def detail(index: int) -> str:
+            figures: PlayerStats = table[names[index]]
+            return self.t("stats_detail", **{key: getattr(figures, key) for key in (
+                "games", "lost", "halves_lost", "blattschuss", "schocks", "schock_aus")})
+
+        self._overlays.append(
+            _Picker("menu_stats", len(names), 0, lambda i: names[i], detail,
+                    lambda i: self._back())
+        )
+
+    def _show_storage_failure(self) -> None:
+        """Say once on the screen that the game is no longer saved (the log says why)."""
+        failure = self.store.failure if self.store is not None else None
+        if failure is None or failure == self._failure_shown:
+            return
+        self._failure_shown = failure
+        self._overlays.append(
+            _Message("storage_failed_title",
+                     (self.t("storage_failed_1"), self.t("storage_failed_2")))
+        )
+
     # --- remembering the setup ------------------------------------------------------------------
 
     def _recall(self) -> _Remembered:
@@ -1429,6 +1579,14 @@ class DeviceApp:
             )
         except OSError as error:
             logger.warning("cannot remember the setup: %s", error)
+
+
+def _game_store(storage: Storage | None) -> GameStore | None:
+    """A game store on ``storage`` if it can hold journals (a :class:`StateDirectory` can)."""
+    needed = ("read_bytes", "names", "rename", "remove", "truncate")
+    if storage is None or not all(callable(getattr(storage, name, None)) for name in needed):
+        return None
+    return GameStore(storage)  # type: ignore[arg-type]
 
 
 @dataclass

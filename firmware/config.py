@@ -75,6 +75,13 @@ class StorageConfig:
 
     state_dir: str = "/var/lib/schockbesteck"
 
+    def __post_init__(self) -> None:
+        if not self.state_dir.strip() or "\0" in self.state_dir:
+            raise ValueError(
+                f"storage.state_dir = {self.state_dir!r} is not allowed: use the path of a "
+                "writable directory, e.g. /var/lib/schockbesteck"
+            )
+
 
 @dataclass(frozen=True, slots=True)
 class LinkConfig:

@@ -118,6 +118,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "menu_brightness": ("Helligkeit", "Brightness"),
     "menu_language": ("Sprache", "Language"),
     "menu_shutdown": ("Ausschalten", "Shut down"),
+    "menu_discard": ("Spiel verwerfen", "Discard the game"),
+    "menu_stats": ("Statistik", "Statistics"),
+    "stats_none": ("Noch keine Spiele", "No games yet"),
+    "stats_detail": (
+        "{games} Sp., {lost} verl., {halves_lost} Hälften, {blattschuss} Blatt, "
+        "{schocks} Schock, {schock_aus} Schock aus",
+        "{games} games, {lost} lost, {halves_lost} Hälften, {blattschuss} Blatt, "
+        "{schocks} Schock, {schock_aus} Schock aus",
+    ),
+    "storage_failed_title": ("Speicher!", "Storage!"),
+    "storage_failed_1": ("Speichern geht nicht", "Cannot save"),
+    "storage_failed_2": ("Spiel läuft weiter", "Game goes on"),
     "confirm_new_game": ("Spiel abbrechen?", "Abandon the game?"),
     "yes_new_game": ("Ja, neues Spiel", "Yes, new game"),
     "confirm_shutdown": ("Ausschalten?", "Shut down?"),

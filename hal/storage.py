@@ -122,6 +122,64 @@ class StateDirectory:
         if created:
             self._sync_root(path)
 
+    def read_bytes(self, name: str) -> bytes | None:
+        """The file's raw content, or None if it does not exist (journals may end torn)."""
+        path = self.path(name)
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise _storage_error("read", path, error) from error
+
+    def names(self) -> list[str]:
+        """The plain files in the directory, sorted; none if it does not exist yet."""
+        try:
+            entries = list(os.scandir(self.root))
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            raise _storage_error("list", self.root, error) from error
+        return sorted(
+            entry.name for entry in entries
+            if entry.is_file(follow_symlinks=False) and not entry.name.endswith(".tmp")
+        )
+
+    def rename(self, old: str, new: str) -> None:
+        """Rename ``old`` to ``new`` (replacing it) in one step that survives a power cut."""
+        source, target = self.path(old), self.path(new)
+        try:
+            os.replace(source, target)
+        except OSError as error:
+            raise _storage_error("rename", source, error) from error
+        self._sync_root(target)
+
+    def remove(self, name: str) -> None:
+        """Delete the file if it exists; the deletion survives a power cut."""
+        path = self.path(name)
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            raise _storage_error("remove", path, error) from error
+        self._sync_root(path)
+
+    def truncate(self, name: str, length: int) -> None:
+        """Cut the file back to ``length`` bytes and fsync it (drops a journal's torn tail)."""
+        path = self.path(name)
+        try:
+            fd = os.open(path, os.O_WRONLY)
+        except OSError as error:
+            raise _storage_error("truncate", path, error) from error
+        try:
+            os.ftruncate(fd, length)
+            os.fsync(fd)
+        except OSError as error:
+            raise _storage_error("truncate", path, error) from error
+        finally:
+            os.close(fd)
+
     def _ensure_root(self) -> None:
         try:
             self.root.mkdir(parents=True, exist_ok=True)

@@ -25,6 +25,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("firmware.cli.run", "run the device on a Raspberry Pi (--check: self-test)"),
     "sim": ("sim.cli", "play on a laptop: in a window, in the terminal or from a script"),
     "bench": ("sim.bench_cli", "measure speed, memory and I2C traffic of this build"),
+    "stats": ("firmware.cli.stats", "statistics per player over the finished games"),
+    "replay": ("firmware.cli.replay", "print a game from its journal, round by round"),
 }
 
 

@@ -1,0 +1,106 @@
+"""Statistics per player name, counted from finished games.
+
+A game's figures come from replaying its actions: the outcomes (:class:`~engine.TurnOver`,
+:class:`~engine.HalfOver`, :class:`~engine.GameOver`) say who stood with which throw, who lost a
+half and who lost the game. Only finished games count; an abandoned game counts for nobody.
+
+"Schocks" and "Schock aus" count the throws a player *stood with* (the result of a turn that
+went into the reveal), not every intermediate throw: that is what the table saw and what people
+remember ("drei Schock aus heute Abend!").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from engine import Event, Game, GameOver, GameSetup, HalfOver, Kind, TurnOver
+
+__all__ = ["FIELDS", "PlayerStats", "count_game", "merge", "stats_from_mapping", "stats_to_mapping"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One player's figures over all counted games."""
+
+    games: int = 0
+    lost: int = 0
+    halves_lost: int = 0
+    blattschuss: int = 0
+    schocks: int = 0
+    schock_aus: int = 0
+
+    def __add__(self, other: PlayerStats) -> PlayerStats:
+        return PlayerStats(*(getattr(self, f) + getattr(other, f) for f in FIELDS))
+
+
+#: The figures in display and export order.
+FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerStats))
+
+
+def count_game(setup: GameSetup, actions: Iterable[Event]) -> dict[str, PlayerStats]:
+    """Each player's figures from one game; empty if the game did not finish."""
+    game = Game(setup)
+    halves: dict[str, int] = dict.fromkeys(setup.players, 0)
+    schocks: dict[str, int] = dict.fromkeys(setup.players, 0)
+    schock_aus: dict[str, int] = dict.fromkeys(setup.players, 0)
+    over: GameOver | None = None
+    for action in actions:
+        for event in game.apply(action):
+            if isinstance(event, TurnOver):
+                kind = game.evaluate(event.dice, event.hand).kind
+                if kind is Kind.SCHOCK:
+                    schocks[event.player] += 1
+                elif kind is Kind.SCHOCK_AUS:
+                    schock_aus[event.player] += 1
+            elif isinstance(event, HalfOver) and event.section in (1, 2):
+                halves[event.loser] += 1
+            elif isinstance(event, GameOver):
+                over = event
+    if over is None:
+        return {}
+    return {
+        name: PlayerStats(
+            games=1,
+            lost=int(name == over.loser),
+            halves_lost=halves[name],
+            blattschuss=int(over.blattschuss and name == over.loser),
+            schocks=schocks[name],
+            schock_aus=schock_aus[name],
+        )
+        for name in setup.players
+    }
+
+
+def merge(
+    total: Mapping[str, PlayerStats], more: Mapping[str, PlayerStats]
+) -> dict[str, PlayerStats]:
+    """The sum of two tables, by player name."""
+    result = dict(total)
+    for name, figures in more.items():
+        result[name] = result.get(name, PlayerStats()) + figures
+    return result
+
+
+def stats_to_mapping(table: Mapping[str, PlayerStats]) -> dict[str, dict[str, int]]:
+    """The table as JSON-ready data, players sorted by name."""
+    return {name: asdict(table[name]) for name in sorted(table)}
+
+
+def stats_from_mapping(data: object) -> dict[str, PlayerStats]:
+    """Read :func:`stats_to_mapping`'s form back; ValueError naming the first bad entry."""
+    if not isinstance(data, dict):
+        raise ValueError("statistics must be a JSON object of player names")
+    table: dict[str, PlayerStats] = {}
+    for name, figures in data.items():
+        if not isinstance(figures, dict) or set(figures) != set(FIELDS):
+            raise ValueError(f"statistics of {name!r}: expected the fields {', '.join(FIELDS)}")
+        values: dict[str, Any] = {}
+        for key in FIELDS:
+            value = figures[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"statistics of {name!r}: {key} = {value!r} is not a count")
+            values[key] = value
+        table[str(name)] = PlayerStats(**values)
+    return table

@@ -1,0 +1,207 @@
+"""The game store: resume, archive, statistics and storage failures on a real directory."""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+from pathlib import Path
+
+import pytest
+
+from engine import Game, GameSetup
+from firmware.gamestore import CURRENT, STATS, GameStore, StoreLimits, archive_name
+from firmware.journal import Journal, encode_record
+from firmware.stats import PlayerStats, count_game
+from hal.storage import StateDirectory
+from tests.durable.conftest import blattschuss_game, random_actions
+
+
+def play_through(store: GameStore, setup: GameSetup, actions: list) -> Game:
+    """Play ``actions`` as the device does: apply, then record before showing."""
+    game = Game(setup)
+    store.begin(setup, {"language": "de"})
+    for action in actions:
+        store.record(game.apply(action))
+    return game
+
+
+def test_counting_a_known_game() -> None:
+    setup, actions = blattschuss_game()
+    assert count_game(setup, actions) == {
+        "Anna": PlayerStats(games=1, lost=0, halves_lost=0, blattschuss=0, schocks=0, schock_aus=2),
+        "Ben": PlayerStats(games=1, lost=1, halves_lost=2, blattschuss=1, schocks=1, schock_aus=0),
+    }
+    assert count_game(setup, actions[:-1]) == {}, "an unfinished game counts for nobody"
+
+
+def test_a_finished_game_is_archived_and_counted(state: StateDirectory) -> None:
+    store = GameStore(state)
+    assert store.open() is None
+    setup, actions = blattschuss_game()
+    play_through(store, setup, actions)
+    assert not store.recording and store.failure is None
+    assert state.names() == [archive_name(1), STATS]
+    assert store.stats()["Ben"].blattschuss == 1
+    stored = json.loads(state.read_text(STATS) or "")
+    assert stored["counted_through"] == 1
+    assert stored["players"]["Anna"]["schock_aus"] == 2
+
+
+def test_an_interrupted_game_is_offered_for_resume_and_continues(state: StateDirectory) -> None:
+    setup, actions = random_actions(21)
+    play_through(GameStore(state), setup, actions[:15])
+    store = GameStore(state)
+    recovery = store.open()
+    assert recovery is not None and recovery.actions == actions[:15]
+    assert store.resume(recovery)
+    game = recovery.game
+    for action in actions[15:]:
+        store.record(game.apply(action))
+    assert game.is_over
+    assert [name for _, name in store.archived()] == [archive_name(1)]
+    assert sum(figures.lost for figures in store.stats().values()) == 1
+
+
+def test_discard_drops_the_interrupted_game(state: StateDirectory) -> None:
+    setup, actions = random_actions(22)
+    play_through(GameStore(state), setup, actions[:5])
+    store = GameStore(state)
+    assert store.open() is not None
+    store.discard()
+    assert GameStore(state).open() is None
+    assert store.stats() == {}
+
+
+def test_a_torn_tail_is_cut_reported_and_never_blocks_start(
+    state: StateDirectory, caplog: pytest.LogCaptureFixture
+) -> None:
+    setup, actions = random_actions(23)
+    play_through(GameStore(state), setup, actions[:8])
+    state.append_durable(CURRENT, encode_record({"n": 8, "event": "stand"})[:-7])
+    with caplog.at_level(logging.WARNING, logger="schockbesteck.storage"):
+        store = GameStore(state)
+        recovery = store.open()
+    assert recovery is not None and recovery.actions == actions[:8]
+    assert len(store.notices) == 1 and "damaged end cut off, 8 actions kept" in store.notices[0]
+    assert "damaged end cut off" in caplog.text
+    # The file itself is repaired: a second start finds nothing to report.
+    again = GameStore(state)
+    assert again.open() is not None and again.notices == []
+
+
+def test_garbage_instead_of_a_journal_is_removed(state: StateDirectory) -> None:
+    state.append_durable(CURRENT, b"\x00\x00\x00\x00 power cut during the header")
+    store = GameStore(state)
+    assert store.open() is None
+    assert "not a Schockbesteck journal" in store.notices[0]
+    assert CURRENT not in state.names()
+
+
+def test_power_cut_between_last_action_and_archive(state: StateDirectory) -> None:
+    setup, actions = blattschuss_game()
+    journal = Journal.create(state, CURRENT, setup)
+    for action in actions:
+        journal.append(action)  # the final action reached the disk, the rename did not
+    store = GameStore(state)
+    assert store.open() is None, "a finished game is not offered for resume"
+    assert [name for _, name in store.archived()] == [archive_name(1)]
+    assert store.stats()["Ben"].lost == 1
+    GameStore(state).open()
+    assert GameStore(state).stats()["Ben"].lost == 1, "counted exactly once"
+
+
+def test_power_cut_between_archive_and_statistics(state: StateDirectory) -> None:
+    store = GameStore(state)
+    setup, actions = blattschuss_game()
+    play_through(store, setup, actions)
+    before = state.read_text(STATS)
+    play_through(store, setup, actions)
+    assert before is not None
+    state.write_atomic(STATS, before)  # as if the plug was pulled before stats.json was replaced
+    assert GameStore(state).stats()["Ben"].games == 2, "read-only view counts the archive"
+    GameStore(state).open()
+    stored = json.loads(state.read_text(STATS) or "")
+    assert stored["counted_through"] == 2 and stored["players"]["Ben"]["games"] == 2
+    GameStore(state).open()
+    assert GameStore(state).stats()["Ben"].games == 2
+
+
+def test_archive_is_bounded_but_statistics_keep_every_game(state: StateDirectory) -> None:
+    store = GameStore(state, limits=StoreLimits(max_games=3))
+    setup, actions = blattschuss_game()
+    for _ in range(5):
+        play_through(store, setup, actions)
+    assert [number for number, _ in store.archived()] == [3, 4, 5]
+    assert store.stats()["Ben"] == PlayerStats(5, 5, 10, 5, 5, 0)
+
+
+def test_archive_is_bounded_in_bytes_and_keeps_the_newest(state: StateDirectory) -> None:
+    setup, actions = random_actions(30)
+    size = len(b"".join(encode_record({"n": i}) for i in range(len(actions))))
+    store = GameStore(state, limits=StoreLimits(max_bytes=size // 2))
+    play_through(store, setup, actions)
+    play_through(store, setup, actions)
+    assert [number for number, _ in store.archived()] == [2]
+
+
+def test_numbers_continue_after_rotation_removed_everything(state: StateDirectory) -> None:
+    setup, actions = blattschuss_game()
+    play_through(GameStore(state), setup, actions)
+    state.remove(archive_name(1))
+    play_through(GameStore(state), setup, actions)
+    assert [number for number, _ in GameStore(state).archived()] == [2]
+    assert GameStore(state).stats()["Ben"].games == 2
+
+
+def test_unreadable_statistics_start_again_from_the_archive(state: StateDirectory) -> None:
+    setup, actions = blattschuss_game()
+    play_through(GameStore(state), setup, actions)
+    state.write_atomic(STATS, "{ not json")
+    store = GameStore(state)
+    store.open()
+    assert "statistics start again" in store.notices[0]
+    assert store.stats()["Ben"].games == 1
+
+
+def test_disk_full_keeps_the_game_in_memory_with_one_message(
+    state: StateDirectory, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    setup, actions = random_actions(31)
+    store = GameStore(state)
+    game = Game(setup)
+    store.begin(setup)
+    for action in actions[:5]:
+        store.record(game.apply(action))
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    with caplog.at_level(logging.ERROR, logger="schockbesteck.storage"):
+        for action in actions[5:]:
+            store.record(game.apply(action))
+    assert game.is_over, "the game went on"
+    assert store.failure is not None and "no space left on device (ENOSPC)" in store.failure
+    assert caplog.text.count("state not saved") == 1
+    monkeypatch.undo()
+    recovery = GameStore(state).open()
+    assert recovery is not None and recovery.actions == actions[:5], "no torn record was left"
+    assert store.begin(setup) and store.failure is None, "a new game tries the disk again"
+
+
+def test_read_only_state_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = StateDirectory(tmp_path / "state")
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(os, "open", read_only)
+    store = GameStore(state)
+    assert store.open() is None
+    setup, _ = blattschuss_game()
+    assert not store.begin(setup)
+    assert store.failure is not None and "read-only file system (EROFS)" in store.failure

@@ -1,0 +1,131 @@
+"""The device app on a real state directory: write before show, resume on the same screen."""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import Game, GameSetup
+from firmware.app import DeviceApp
+from firmware.config import DeviceConfig
+from firmware.dice import SeededDice
+from firmware.gamestore import CURRENT
+from firmware.journal import recover
+from firmware.views import BannerView, MenuView, PickerView, TurnView
+from hal.ports import Button, InputEvent, InputKind
+from hal.storage import StateDirectory
+from sim.fakes import FakeClock
+from tests.durable.driver import random_inputs
+
+SETUP = GameSetup(("Anna", "Ben", "Carla"))
+
+
+def device(root: Path, seed: int = 1, setup: GameSetup | None = SETUP) -> DeviceApp:
+    return DeviceApp(
+        DeviceConfig(), clock=FakeClock(), dice=SeededDice(seed),
+        storage=StateDirectory(root), setup=setup,
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_action_resumes_on_the_same_screen(tmp_path: Path, seed: int) -> None:
+    app = device(tmp_path, seed)
+    rng = random.Random(seed)
+    inputs = random_inputs(rng, menus=False)
+    resumed_checks = 0
+    while resumed_checks < 40:
+        game = app.game
+        assert game is not None
+        count = len(game.actions)
+        app.handle(next(inputs))
+        game = app.game
+        if game is None or len(game.actions) == count:
+            continue
+        # The action is on disk before the frame that shows it is drawn.
+        recovery = recover(StateDirectory(tmp_path), CURRENT)
+        if game.is_over:
+            assert recovery is None, "a finished game is archived at once"
+            break
+        assert recovery is not None and recovery.actions == game.actions
+        again = device(tmp_path, seed=999)
+        assert again.resumed
+        assert again.game is not None and again.game.state() == game.state()
+        assert again.view == app.view, f"after action {len(game.actions)}"
+        resumed_checks += 1
+    assert resumed_checks >= 10
+
+
+def test_pending_keep_marks_survive(tmp_path: Path) -> None:
+    app = device(tmp_path, seed=3)
+    app.handle(InputEvent(InputKind.THROW, 1.0))  # the roll-off
+    app.handle(InputEvent(InputKind.PRESS, 2.0, Button.STAND))  # who opens: go on
+    app.handle(InputEvent(InputKind.PRESS, 3.0, Button.STAND))  # hand-over: take the cup
+    app.handle(InputEvent(InputKind.SHAKE_START, 4.0))
+    app.handle(InputEvent(InputKind.THROW, 5.0))
+    app.handle(InputEvent(InputKind.PRESS, 6.0, Button.KEEP_2))
+    view = app.view
+    assert isinstance(view, TurnView) and view.dice[1].out, "die 2 is marked to lay out"
+    again = device(tmp_path, seed=3)
+    assert again.view == app.view
+
+
+def test_an_interrupted_game_can_be_discarded_from_the_menu(tmp_path: Path) -> None:
+    app = device(tmp_path, seed=5)
+    app.handle(InputEvent(InputKind.THROW, 1.0))
+    again = device(tmp_path, seed=5, setup=None)
+    assert again.resumed and again.game is not None and again.game.actions
+    again.handle(InputEvent(InputKind.LONG_PRESS, 2.0, Button.STAND))
+    menu = again.view
+    assert isinstance(menu, MenuView)
+    discard = menu.items.index("Spiel verwerfen")
+    for at in range(discard):
+        again.handle(InputEvent(InputKind.PRESS, 3.0 + at, Button.KEEP_2))
+    again.handle(InputEvent(InputKind.PRESS, 10.0, Button.STAND))  # choose "discard"
+    again.handle(InputEvent(InputKind.PRESS, 11.0, Button.KEEP_2))  # "yes"
+    again.handle(InputEvent(InputKind.PRESS, 12.0, Button.STAND))
+    assert again.game is None, "back in the setup"
+    assert recover(StateDirectory(tmp_path), CURRENT) is None
+    assert not device(tmp_path, setup=None).resumed
+
+
+def test_statistics_screen_in_the_menu(tmp_path: Path) -> None:
+    app = device(tmp_path, seed=8)
+    inputs = random_inputs(random.Random(8), menus=False)
+    while app.game is not None and not app.game.is_over:
+        app.handle(next(inputs))
+    app.handle(InputEvent(InputKind.LONG_PRESS, 1e6, Button.STAND))
+    menu = app.view
+    assert isinstance(menu, MenuView)
+    for at in range(menu.items.index("Statistik")):
+        app.handle(InputEvent(InputKind.PRESS, 1e6 + 1 + at, Button.KEEP_2))
+    app.handle(InputEvent(InputKind.PRESS, 1e6 + 20, Button.STAND))
+    view = app.view
+    assert isinstance(view, PickerView) and view.title == "Statistik"
+    assert view.detail.startswith("1 Sp., ")
+    assert app.screen().size == (128, 64)
+
+
+def test_a_full_disk_shows_one_message_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = device(tmp_path, seed=2)
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    app.handle(InputEvent(InputKind.THROW, 1.0))
+    assert isinstance(app.view, BannerView) and app.view.title == "Speicher!"
+    assert app.store is not None and "no space left" in (app.store.failure or "")
+    app.handle(InputEvent(InputKind.PRESS, 2.0, Button.STAND))  # OK: the message goes away
+    game = app.game
+    assert game is not None and game.actions, "the roll-off happened in memory"
+    inputs = random_inputs(random.Random(2), start=3.0, menus=False)
+    for _ in range(200):
+        app.handle(next(inputs))
+        assert not (isinstance(app.view, BannerView) and app.view.title == "Speicher!")
+    assert Game.replay(SETUP, game.actions).state() == game.state()

@@ -1,0 +1,147 @@
+"""The kill harness's victim: the real firmware on simulator backends, telling what it shows.
+
+    python -m tests.durable.victim --state-dir DIR --seed S --input-seed I [--players N]
+
+It builds the device exactly as ``schocken run`` does (:func:`firmware.wiring.build_device`)
+with the headless script input, a fake clock, seeded dice and a real state directory, plays a
+long random script, and writes one line per fact to stdout, flushed at once:
+
+    R K NOTATION   the device resumed an interrupted game at action K, in this position
+    N              the device started without an interrupted game
+    G              a new game started
+    E JSON         an action was applied (and, by the promise, written before this line)
+    F K            a frame showing the game after K actions reached the display
+    O              the game is over (and archived)
+
+A line is a single ``write`` to the pipe or file, so a SIGKILL cannot tear one that was
+written; what the process had not written yet is simply missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from PIL import Image
+
+from engine import GameSetup, to_notation
+from engine.events import ACTION_TYPES
+from firmware import wiring
+from firmware.config import DeviceConfig
+from firmware.dice import SeededDice
+from hal.ports import Clock, Display
+from hal.storage import StateDirectory
+from sim.cli import SIM_INPUTS
+from sim.fakes import FakeClock
+from sim.script import parse_script
+
+NAMES = ("Anna", "Ben", "Carla", "Dieter", "Elke")
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def random_script(rng: random.Random, lines: int) -> str:
+    """A long, mostly playful script: shakes, KEEPs, STAND, sometimes the menu and back."""
+    out = []
+    for _ in range(lines):
+        roll = rng.random()
+        if roll < 0.4:
+            out.append("shake")
+        elif roll < 0.6:
+            out.append(rng.choice(["keep1", "keep2", "keep3"]))
+        elif roll < 0.9:
+            out.append("stand")
+        elif roll < 0.97:
+            out.append(rng.choice(["flip", "keep3", "wait 0.3"]))
+        else:
+            out += ["hold stand", rng.choice(["keep2", "keep1"]), "flip", "flip"]
+    return "\n".join(out) + "\n"
+
+
+class Witness:
+    """A display that reports each frame it is given, with the action count the app shows."""
+
+    width, height, mode = 128, 64, "1"
+
+    def __init__(self) -> None:
+        self.app: Any = None
+
+    def display(self, image: Image.Image) -> None:
+        game = self.app.game if self.app is not None else None
+        say(f"F {len(game.actions) if game is not None else -1}")
+
+    def contrast(self, level: int) -> None:
+        """The witness has no panel."""
+
+    def show(self) -> None:
+        """The witness has no panel."""
+
+    def hide(self) -> None:
+        """The witness has no panel."""
+
+
+WITNESS = Witness()
+
+
+def witness_display(config: DeviceConfig, clock: Clock) -> Display:
+    """The wiring's builder for the witness display."""
+    return WITNESS
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--state-dir", required=True)
+    parser.add_argument("--seed", type=int, required=True, help="dice seed")
+    parser.add_argument("--input-seed", type=int, required=True)
+    parser.add_argument("--players", type=int, default=3)
+    args = parser.parse_args()
+
+    witness = WITNESS
+
+    def sink(event: dict[str, Any]) -> None:
+        kind = event.get("event")
+        if kind in ACTION_TYPES:
+            say("E " + json.dumps(event, ensure_ascii=False, separators=(",", ":")))
+        elif kind == "game_started":
+            say("G")
+        elif kind == "game_over":
+            say("O")
+
+    for name, builder in SIM_INPUTS.items():
+        wiring.register_input(name, builder)
+    wiring.register_display("witness", f"{__name__}:witness_display")
+    rng = random.Random(args.input_seed)
+    actions = parse_script(random_script(rng, 20_000), "victim")
+    clock = FakeClock()
+    setup = GameSetup(NAMES[: args.players])
+    device = wiring.build_device(
+        DeviceConfig(), inputs=("script",), display="witness", clock=clock,
+        dice=SeededDice(args.seed), storage=StateDirectory(args.state_dir), setup=setup,
+        event_sink=sink, power=False, options={"script": {"actions": actions}},
+    )
+    app = device.app
+    witness.app = app
+    game = app.game
+    if app.resumed and game is not None:
+        say(f"R {len(game.actions)} {to_notation(game)}")
+    else:
+        say("N")
+    script = device.inputs[0]
+    device.loop.start()
+    while clock.now() < script.end:
+        step_end = min(script.end, clock.now() + 1.0)
+        script.play_until(step_end)
+        device.run(until=step_end)
+    device.close()
+    say("END")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
