@@ -1447,9 +1447,10 @@ class DeviceApp:
                 self._replay_last(recovery.actions[-1])
         finally:
             self._recording = True
+        # The language the game started in, unless the menu has chosen one since (remembered).
         language = recovery.meta.get("language")
-        if language in LANGUAGES and language != self.language:
-            self.catalogue = Catalogue(language)
+        if self._remembered.language is None and language in LANGUAGES:
+            self.catalogue = Catalogue(str(language))
         marks = (recovery.ui or {}).get("marks")
         stage = self._stage
         if isinstance(stage, _Turn) and isinstance(marks, list) and len(marks) == len(stage.marks):

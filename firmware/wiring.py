@@ -22,7 +22,8 @@ import logging
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from engine.game import GameSetup
 from firmware.app import DeviceApp, EventSink
@@ -45,6 +46,10 @@ __all__ = [
     "register_input",
     "system_poweroff",
 ]
+
+
+if TYPE_CHECKING:
+    from hal.storage import StateDirectory
 
 logger = logging.getLogger(__name__)
 
@@ -118,9 +123,14 @@ def serial_link(config: DeviceConfig, url: str, **options: Any) -> Link:
 
 def state_directory(config: DeviceConfig) -> Storage:
     """The state directory of the config (``[storage] state_dir``) on the real filesystem."""
+    return state_directory_at(config.storage.state_dir)
+
+
+def state_directory_at(path: str | Path) -> StateDirectory:
+    """A state directory on the real filesystem (for tools that read the device's games)."""
     from hal.storage import StateDirectory
 
-    return StateDirectory(config.storage.state_dir)
+    return StateDirectory(path)
 
 
 def system_poweroff() -> None:
