@@ -210,10 +210,14 @@ class InputDecoder:
             self._buttons[edge.button].on_edge(edge.active, at)
 
     def advance(self, now: float) -> list[InputEvent]:
-        """Fire every timer due at or before ``now`` and return all events decoded so far."""
-        if now > self._time:
-            self._run_timers(now)
-            self._time = now
+        """Fire every timer due at or before ``now`` and return all events decoded so far.
+
+        A deadline can lie before the last edge: a hold that elapsed while contact chatter hid it
+        shows up once the level settles back. It fires now, so it never stays due forever.
+        """
+        now = max(now, self._time)
+        self._run_timers(now)
+        self._time = now
         ready, self._ready = self._ready, []
         return ready
 

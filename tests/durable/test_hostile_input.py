@@ -58,7 +58,7 @@ class HostileHands(RuleBasedStateMachine):
 
     def _run_until(self, until: float) -> None:
         """The main loop's shape: fire every decoder and app deadline due by ``until``."""
-        while True:
+        for _ in range(100_000):  # a deadline that never clears would spin a real loop too
             deadlines = [d for d in (self.decoder.next_deadline(), self.app.next_deadline())
                          if d is not None and d <= until]
             now = min(deadlines) if deadlines else until
@@ -68,6 +68,8 @@ class HostileHands(RuleBasedStateMachine):
             self.app.advance(self.clock.now())
             if not deadlines:
                 return
+        raise AssertionError(f"a deadline stays due: decoder {self.decoder.next_deadline()}, "
+                             f"app {self.app.next_deadline()}, clock {self.clock.now()}")
 
     def _press(self, button: Button, held: float) -> list[Edge]:
         at = self.clock.now() + 0.01

@@ -69,6 +69,28 @@ def test_long_press_fires_at_hold_time_not_on_release() -> None:
     assert in_ms(decoded) == [(2800, LONG_PRESS, STAND, 2800)]
 
 
+def test_a_hold_that_elapses_during_chatter_fires_once_the_level_settles() -> None:
+    # Held since 0; a bounce up at 0.79 hides the hold deadline (0.8) behind its debounce, and
+    # the contact is back down at 0.81: the hold is overdue then and must fire, not stay due.
+    decoder = InputDecoder()
+    for edge in (down(STAND, 0.0), up(STAND, 0.79), down(STAND, 0.81)):
+        decoder.feed(edge)
+        decoder.advance(edge.at)
+    assert decoder.next_deadline() is None
+    assert decoder.advance(0.81) == []  # the long press came out with the edge at 0.81
+
+
+def test_an_overdue_hold_comes_out_when_the_clock_has_not_moved() -> None:
+    decoder = InputDecoder()
+    decoder.feed(down(STAND, 0.0))
+    decoder.advance(0.05)
+    decoder.feed(up(STAND, 0.79))
+    decoder.feed(down(STAND, 0.81))
+    events = decoder.advance(0.81)
+    assert [(e.kind, e.button, round(e.at, 3)) for e in events] == [(LONG_PRESS, STAND, 0.8)]
+    assert decoder.next_deadline() is None
+
+
 def test_long_press_counts_from_when_the_contact_settled() -> None:
     edges = [down(STAND, 0.0), up(STAND, 0.01), down(STAND, 0.02), up(STAND, 3.0)]
     assert in_ms(decode(edges)) == [(820, LONG_PRESS, STAND, 820)]
