@@ -211,7 +211,9 @@ class InputDecoder:
 
     def advance(self, now: float) -> list[InputEvent]:
         """Fire every timer due at or before ``now`` and return all events decoded so far."""
-        if now > self._time:
+        # ">=": an edge can bring back a deadline already passed (a release shorter than the
+        # debounce puts a held button's hold deadline back); it must fire now, not never.
+        if now >= self._time:
             self._run_timers(now)
             self._time = now
         ready, self._ready = self._ready, []

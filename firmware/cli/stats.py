@@ -10,12 +10,16 @@ import argparse
 import csv
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 from firmware.cli import CliError
+from firmware.config import DeviceConfig, StorageConfig
 from firmware.gamestore import GameStore
+from firmware.journal import JournalStorage
 from firmware.stats import FIELDS, PlayerStats, stats_to_mapping
-from hal.storage import StateDirectory
+from firmware.wiring import state_directory
 
 __all__ = ["DEFAULT_STATE_DIR", "add_arguments", "format_table", "run"]
 
@@ -65,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(
             f"state directory {root} does not exist; give the device's one with --state-dir DIR"
         )
-    table = GameStore(StateDirectory(root)).stats()
+    config = replace(DeviceConfig(), storage=StorageConfig(str(root)))
+    # The wiring's state directory is a hal StateDirectory, which also serves journals.
+    table = GameStore(cast(JournalStorage, state_directory(config))).stats()
     if args.json:
         json.dump({"players": stats_to_mapping(table)}, sys.stdout, ensure_ascii=False, indent=2)
         print()
