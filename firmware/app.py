@@ -310,6 +310,10 @@ class DeviceApp:
         #: True while the game that was interrupted by a power cut goes on.
         self.resumed = False
         recovery = self.store.open() if self.store is not None else None
+        if recovery is not None and not recovery.actions and self.store is not None:
+            # Nothing was played yet: the setup (remembered) or the planned game starts afresh.
+            self.store.discard()
+            recovery = None
         if recovery is not None:
             self._resume(recovery)
         elif setup is not None:
@@ -1447,9 +1451,6 @@ class DeviceApp:
                 self._replay_last(recovery.actions[-1])
         finally:
             self._recording = True
-        language = recovery.meta.get("language")
-        if language in LANGUAGES and language != self.language:
-            self.catalogue = Catalogue(language)
         marks = (recovery.ui or {}).get("marks")
         stage = self._stage
         if isinstance(stage, _Turn) and isinstance(marks, list) and len(marks) == len(stage.marks):
