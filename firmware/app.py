@@ -310,6 +310,10 @@ class DeviceApp:
         #: True while the game that was interrupted by a power cut goes on.
         self.resumed = False
         recovery = self.store.open() if self.store is not None else None
+        if recovery is not None and not recovery.actions and self.store is not None:
+            # Nothing was played yet: the setup (remembered) or the planned game starts afresh.
+            self.store.discard()
+            recovery = None
         if recovery is not None:
             self._resume(recovery)
         elif setup is not None:

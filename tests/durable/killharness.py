@@ -142,6 +142,7 @@ def check_run(
                 raise PromiseBroken(f"an interrupted game of {len(before)} actions was not resumed")
         elif tag == "G":
             current = []
+            shown = -1
         elif tag == "E":
             if current is None:
                 raise PromiseBroken(f"an action outside a game: {line}")
@@ -149,8 +150,10 @@ def check_run(
             tally.actions_seen += 1
         elif tag == "F":
             tally.frames_seen += 1
+            if current is None:
+                continue  # the banner of a finished game (archived and checked at "O")
             shown = int(rest)
-            if current is not None and shown not in (-1, len(current)):
+            if shown not in (-1, len(current)):
                 raise PromiseBroken(f"frame shows {shown} actions, {len(current)} were reported")
         elif tag == "O":
             assert current is not None
