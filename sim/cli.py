@@ -338,7 +338,7 @@ def _run_interactive(
     from hal.clock import MonotonicClock
 
     clock = MonotonicClock()
-    screen = "terminal" if args.terminal else _choose_screen()
+    screen, notice = ("terminal", "") if args.terminal else _choose_screen()
     display, options = _display_choice(args, screen)
     if display == "recorder":
         options["recorder"]["inner"] = load_display(screen, config, clock)
@@ -356,7 +356,7 @@ def _run_interactive(
     )
     if device.remote is not None:
         _say_where_the_link_is(device.remote.link, args.link)
-    return _play(device, screen, display, options, config)
+    return _play(device, screen, display, options, config, notice)
 
 
 def _say_where_the_link_is(link: Any, url: str) -> None:
@@ -391,7 +391,7 @@ def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) ->
     link = wiring.load_builder("link", "serial")(config, args.attach)  # a bad URL fails here
     try:
         clock = MonotonicClock()
-        screen = "terminal" if args.terminal else _choose_screen()
+        screen, notice = ("terminal", "") if args.terminal else _choose_screen()
         display, options = _display_choice(args, screen)
         if display == "recorder":
             options["recorder"]["inner"] = load_display(screen, config, clock)
@@ -402,11 +402,16 @@ def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) ->
     panel = attach_panel(
         config, link, url=args.attach, clock=clock, inputs="keys", display=display, options=options
     )
-    return _play(panel, screen, display, options, config)
+    return _play(panel, screen, display, options, config, notice)
 
 
 def _play(
-    device: Any, screen: str, display: str, options: dict[str, Any], config: DeviceConfig
+    device: Any,
+    screen: str,
+    display: str,
+    options: dict[str, Any],
+    config: DeviceConfig,
+    notice: str = "",
 ) -> int:
     """Run ``device``'s main loop in a thread and the front end on this one, until quit."""
     import threading
@@ -414,7 +419,7 @@ def _play(
     hands = device.inputs[0]
     shown = options["recorder"]["inner"] if display == "recorder" else device.display
     try:
-        ui = _open_front_end(screen, hands, shown, config)
+        ui = _open_front_end(screen, hands, shown, config, notice)
     except BaseException:
         device.close()
         raise
@@ -451,28 +456,28 @@ def load_display(name: str, config: DeviceConfig, clock: Clock) -> Any:
     return getattr(importlib.import_module(module_name), attribute)(config, clock)
 
 
-#: Why the simulator plays in the terminal, when it chose to; the terminal shows it too.
-_fallback_notice = ""
+def _choose_screen() -> tuple[str, str]:
+    """("window", "") if a window can be opened here; else ("terminal", why), said in one line.
 
-
-def _choose_screen() -> str:
-    """ "window" if a window can be opened here; else "terminal", said in one line."""
-    global _fallback_notice
+    The terminal shows the reason too: the line on stderr is soon covered by its full screen.
+    """
     from sim.window import window_problem
 
     problem = window_problem()
     if problem is None:
-        return "window"
+        return "window", ""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError(
             f"{problem}, and no terminal to play in: use --script FILE to play headless"
         )
-    _fallback_notice = f"{problem}: playing in the terminal instead"
-    print(f"schocken sim: {_fallback_notice}", file=sys.stderr)
-    return "terminal"
+    notice = f"{problem}: playing in the terminal instead"
+    print(f"schocken sim: {notice}", file=sys.stderr)
+    return "terminal", notice
 
 
-def _open_front_end(screen: str, hands: Any, shown: Any, config: DeviceConfig) -> Any:
+def _open_front_end(
+    screen: str, hands: Any, shown: Any, config: DeviceConfig, notice: str = ""
+) -> Any:
     if screen == "window":
         from sim.window import SimWindow
 
@@ -481,4 +486,4 @@ def _open_front_end(screen: str, hands: Any, shown: Any, config: DeviceConfig) -
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("--terminal needs a terminal: use --script FILE to play headless")
-    return TerminalUI(hands, shown, hold_s=config.input.hold_s + 0.2, notice=_fallback_notice)
+    return TerminalUI(hands, shown, hold_s=config.input.hold_s + 0.2, notice=notice)
