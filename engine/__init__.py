@@ -5,7 +5,7 @@ caller, so every game is a replayable list of actions. Start with :class:`Game`,
 :class:`GameSetup`, :func:`load_preset` and :func:`evaluate`.
 """
 
-from engine.errors import IllegalActionError, RulesError, SchockenError
+from engine.errors import IllegalActionError, Reason, Refusal, RulesError, SchockenError
 from engine.events import (
     Blind,
     Event,
@@ -24,7 +24,7 @@ from engine.events import (
     from_json,
     to_json,
 )
-from engine.game import Game, GameSetup, GameState, Phase, TurnState
+from engine.game import Game, GameSetup, GameState, Phase, SeenTurn, TableView, TurnState
 from engine.notation import from_notation, to_notation
 from engine.rules import (
     Rules,
@@ -42,8 +42,9 @@ from engine.throws import Evaluation, Kind, RankTable, evaluate, rank_table
 __all__ = [
     "Blind", "Evaluation", "Event", "FinalStarts", "Flip", "Game", "GameOver", "GameSetup",
     "GameState", "HalfOver", "IllegalActionError", "Kind", "Penalty", "PenaltyGiven", "Phase",
-    "RankTable", "Roll", "RollOff", "RoundOver", "RoundStarted", "Rules", "RulesError",
-    "SchockenError", "Settlement", "Stand", "StrasseOrder", "TieRule", "TurnOver", "TurnResult",
+    "RankTable", "Reason", "Refusal", "Roll", "RollOff", "RoundOver", "RoundStarted", "Rules",
+    "RulesError", "SchockenError", "SeenTurn", "Settlement", "Stand", "StrasseOrder",
+    "TableView", "TieRule", "TurnOver", "TurnResult",
     "TurnState", "TwoTwoOne", "evaluate", "from_json", "from_notation", "load_preset",
     "preset_names", "rank_table", "rules_from_mapping", "rules_from_toml", "settle", "to_json",
     "to_notation",

@@ -35,7 +35,7 @@ from typing import Protocol, cast
 from engine.chance import RandomSource, sorted_throw_outcomes
 from engine.errors import IllegalActionError
 from engine.events import Event, RoundOver, TurnOver
-from engine.game import Game, GameSetup, Phase, TurnState
+from engine.game import Game, GameSetup, Phase, SeenTurn, TurnState
 from engine.odds import (
     MAX_THROWS,
     ActionKind,
@@ -69,6 +69,12 @@ class Shown:
     #: The dice stood with, or None while the last throw stays under the cup.
     dice: Dice | None
     hand: bool | None
+
+    @classmethod
+    def of(cls, seen: SeenTurn) -> Shown:
+        """A finished turn of the engine's table view, as a strategy reads it."""
+        hand = seen.hand if seen.dice is not None else None
+        return cls(seen.player, seen.throws, seen.laid_out_values, seen.dice, hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,25 +345,15 @@ def make_bot(name: str) -> StrategyBot:
 # -- driving the engine --------------------------------------------------------------------------
 
 
-def view_of(game: Game, shown: Iterable[Shown]) -> View:
-    """The view of the player whose turn it is, given the round's shown results so far."""
-    shown = tuple(shown)
-    return View(len(game.results), len(game.round_players), game.limit, shown)
+def view_of(game: Game, shown: Iterable[Shown] | None = None) -> View:
+    """The view of the player whose turn it is.
 
-
-def _shown(before: TurnState, move: Move, events: list[Event], rules: Rules) -> Shown | None:
-    """The finished turn as others see it, if ``events`` ended the turn."""
-    over = next((e for e in events if isinstance(e, TurnOver)), None)
-    if over is None:
-        return None
-    if move.kind is MoveKind.ROLL:
-        laid = sorted_dice(v for i, v in enumerate(before.values) if i in move.keep and v)
-    else:
-        laid = before.laid_out_values
-    laid = sorted_dice(laid)
-    if rules.hidden_last_throw:
-        return Shown(over.player, over.throws, laid, None, None)
-    return Shown(over.player, over.throws, laid, sorted_dice(over.dice), over.hand)
+    The round's finished turns come from the engine's table view (:meth:`Game.table_view`), the
+    one account of what the table has seen; ``shown`` replaces them, for trying out positions.
+    """
+    if shown is None:
+        shown = map(Shown.of, game.table_view(game.current_player).finished)
+    return View(len(game.results), len(game.round_players), game.limit, tuple(shown))
 
 
 def apply_move(game: Game, move: Move, rng: RandomSource) -> list[Event]:
@@ -373,21 +369,23 @@ def apply_move(game: Game, move: Move, rng: RandomSource) -> list[Event]:
 
 
 def play_turn(
-    game: Game, bot: Bot, shown: list[Shown], rng: RandomSource
+    game: Game, bot: Bot, shown: list[Shown] | None, rng: RandomSource
 ) -> list[Event]:
-    """Play the current player's whole turn; appends the finished turn to ``shown`` (which the
-    caller clears when a round starts) and returns every event caused."""
+    """Play the current player's whole turn and return every event caused.
+
+    The bot sees the round through the engine's table view. The finished turn, as the table saw
+    it, is appended to ``shown`` if given (a record for the caller).
+    """
     events: list[Event] = []
     player = game.current_player
     while game.phase is Phase.TURN and game.current_player == player:
-        before = game.turn
-        assert before is not None
-        move = bot.decide(game, view_of(game, shown), rng)
+        move = bot.decide(game, view_of(game), rng)
         caused = apply_move(game, move, rng)
         events.extend(caused)
-        finished = _shown(before, move, caused, game.rules)
-        if finished is not None:
-            shown.append(finished)
+        if any(isinstance(event, TurnOver) for event in caused):
+            finished = game.last_turn()
+            if shown is not None and finished is not None:
+                shown.append(Shown.of(finished))
             break
     return events
 
@@ -402,14 +400,12 @@ def play_game(
             tuple(rng.randint(1, 6) for _ in range(setup.rules.dice_count))
             for _ in game.contenders
         ])
-    shown: list[Shown] = []
     rounds = 0
     while not game.is_over:
         player = game.current_player
         assert player is not None
-        for event in play_turn(game, bots[player], shown, rng):
+        for event in play_turn(game, bots[player], None, rng):
             if isinstance(event, RoundOver):
-                shown.clear()
                 rounds += 1
         if rounds > max_rounds:
             raise IllegalActionError(f"no end after {max_rounds} rounds")

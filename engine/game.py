@@ -17,7 +17,7 @@ import enum
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, Reason, Refusal
 from engine.events import (
     Blind,
     Event,
@@ -92,6 +92,67 @@ class GameState:
     loser: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class SeenTurn:
+    """A turn as one observer sees it: dice by position, None for a die still under the cup."""
+
+    player: str
+    values: tuple[int | None, ...]
+    laid_out: tuple[bool, ...]
+    throws: int
+    #: Thrown in one go (aus der Hand); None while that is under the cup.
+    hand: bool | None
+    blind: bool
+
+    @property
+    def covered(self) -> bool:
+        """Whether any die the player threw is still under the cup for this observer."""
+        return any(v is None for v, out in zip(self.values, self.laid_out, strict=True) if not out)
+
+    @property
+    def laid_out_values(self) -> tuple[int, ...]:
+        """The laid-out dice, highest first."""
+        pairs = zip(self.values, self.laid_out, strict=True)
+        return tuple(sorted((v for v, out in pairs if out and v is not None), reverse=True))
+
+    @property
+    def dice(self) -> tuple[int, ...] | None:
+        """Every die, highest first, once the observer can see all of them."""
+        if any(v is None for v in self.values):
+            return None
+        return tuple(sorted((v for v in self.values if v is not None), reverse=True))
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What one observer knows of the round (after OpenSpiel's observation of a game state)."""
+
+    #: Whose eyes: a player's name, or None for anyone at the table who is not throwing.
+    observer: str | None
+    #: This round's throw order.
+    round_players: tuple[str, ...]
+    #: The limit the opener set, None while the opener is still throwing.
+    limit: int | None
+    #: This round's finished turns, in throw order.
+    finished: tuple[SeenTurn, ...]
+    #: The turn in progress, or None between turns.
+    current: SeenTurn | None
+
+    @property
+    def seat(self) -> int:
+        """The current turn's place in the throw order: 0 opens the round and sets the limit."""
+        return len(self.finished)
+
+
+def _seen(turn: TurnState, *, covered: bool) -> SeenTurn:
+    values = tuple(
+        v if out or not covered else None
+        for v, out in zip(turn.values, turn.laid_out, strict=True)
+    )
+    hand = turn.hand if not covered or all(turn.laid_out) else None
+    return SeenTurn(turn.player, values, turn.laid_out, turn.throws, hand, turn.blind)
+
+
 @dataclass
 class _Turn:
     player: str
@@ -152,6 +213,10 @@ class Game:
         self.results: list[TurnResult] = []
         self.limit: int | None = None
         self._turn: _Turn | None = None
+        #: This round's finished turns by die position, parallel to ``results``.
+        self._finished: list[TurnState] = []
+        #: The turn that ended last, kept past the end of its round.
+        self._last_finished: TurnState | None = None
         self.last_settlement: Settlement | None = None
 
     # -- queries ---------------------------------------------------------------------------------
@@ -172,12 +237,80 @@ class Game:
     def turn(self) -> TurnState | None:
         """The current turn, or None outside a turn."""
         t = self._turn
+        return None if t is None else self._snapshot(t)
+
+    def table_view(self, observer: str | None = None) -> TableView:
+        """The round as ``observer`` sees it (None: anyone at the table who is not throwing).
+
+        One rule decides what is seen, for every screen, computer player and hint: laid-out dice
+        are on the table for all to see; the dice under the cup are seen by the thrower, and by
+        everyone else only under open rules. A finished turn's dice stay under the cup until the
+        reveal under ``hidden_last_throw``, and after Blind, which is announced without lifting
+        the cup ("blind"). A finished turn's thrower sees their own dice.
+        """
+        hidden = self.rules.hidden_last_throw
+        finished = tuple(
+            _seen(turn, covered=(hidden or turn.blind) and turn.player != observer)
+            for turn in self._finished
+        )
+        t = self.turn
+        current = None
+        if t is not None:
+            current = _seen(t, covered=hidden and t.player != observer)
+        return TableView(
+            observer=observer,
+            round_players=self.round_players,
+            limit=self.limit,
+            finished=finished,
+            current=current,
+        )
+
+    def last_turn(self, observer: str | None = None) -> SeenTurn | None:
+        """The turn that ended last as ``observer`` sees it (kept after its round is over)."""
+        t = self._last_finished
         if t is None:
             return None
-        return TurnState(
-            t.player, tuple(t.values), tuple(t.laid_out), t.throws, self._limit_for(t), t.hand,
-            t.flipped, t.bonus, t.blind,
-        )
+        covered = (self.rules.hidden_last_throw or t.blind) and t.player != observer
+        return _seen(t, covered=covered)
+
+    @classmethod
+    def from_state(
+        cls, setup: GameSetup, state: GameState, participants: Sequence[str] | None = None
+    ) -> Game:
+        """A game in the position ``state`` describes, without history (``actions`` is empty).
+
+        ``participants`` are the players of the current section (all players by default; in the
+        final, the two finalists). The caller checks that the position is consistent: this
+        builds it as given. Finished turns are known by their sorted dice only.
+        """
+        game = cls(setup)
+        game.phase = state.phase
+        game.section = state.section
+        game.round_number = state.round_number
+        game.pot = state.pot
+        game.participants = tuple(participants) if participants is not None else setup.players
+        game.holdings = dict(state.holdings)
+        game.out = set(state.out)
+        game.round_players = state.round_players
+        game.results = list(state.results)
+        game.limit = state.limit
+        game.contenders = state.contenders
+        game.half_losers = list(state.half_losers)
+        game.loser = state.loser
+        count = setup.rules.dice_count
+        game._finished = [
+            TurnState(r.player, tuple(r.dice), (False,) * count, r.throws, r.throws, r.hand,
+                      False, 0, r.blind)
+            for r in state.results
+        ]
+        game._last_finished = game._finished[-1] if game._finished else None
+        turn = state.turn
+        if turn is not None:
+            game._turn = _Turn(
+                turn.player, list(turn.values), list(turn.laid_out), turn.throws, turn.hand,
+                turn.flipped, turn.bonus, turn.blind,
+            )
+        return game
 
     def evaluate(self, dice: Sequence[int], hand: bool) -> Evaluation:
         """A throw's evaluation under this game's rules."""
@@ -214,12 +347,11 @@ class Game:
         return t is not None and t.throws < self._limit_for(t) and not all(t.laid_out)
 
     def can_flip(self) -> bool:
-        return self._flip_problem() is None
+        return self.flip_problem() is None
 
     def can_stand(self) -> bool:
         """True after the first throw, except right after a flip (the cup must be thrown)."""
-        t = self._turn
-        return t is not None and t.throws >= 1 and not t.flipped
+        return self.stand_problem() is None
 
     def can_blind(self) -> bool:
         t = self._turn
@@ -233,8 +365,54 @@ class Game:
         count = self.rules.dice_count
         for mask in range(1 << count):
             keep = tuple(i for i in range(count) if mask >> i & 1)
-            if len(keep) < count and self._keep_problem(t, keep) is None:
+            if self._keep_problem(t, keep) is None:
                 yield keep
+
+    # -- why an action is illegal ----------------------------------------------------------------
+
+    def why_not(self, action: Event) -> Refusal | None:
+        """Why :meth:`apply` would refuse ``action`` now, or None if it is legal.
+
+        The answer is exactly the one :meth:`apply` gives (it tries the action on a copy), so a
+        user interface can word the reason without knowing the rules.
+        """
+        try:
+            self.copy().apply(action)
+        except IllegalActionError as error:
+            return Refusal(error.reason, str(error))
+        return None
+
+    def keep_problem(self, keep: Iterable[int]) -> Refusal | None:
+        """Why the current player may not throw next with the dice at ``keep`` laid out.
+
+        Dice are not needed: this is the question a player asks while marking dice.
+        """
+        turn_problem = self._turn_problem()
+        if turn_problem is not None:
+            return turn_problem
+        assert self._turn is not None
+        return self._keep_problem(self._turn, tuple(sorted(set(keep))))
+
+    def flip_problem(self) -> Refusal | None:
+        """Why the current player may not turn two sixes into a one now, or None."""
+        return self._flip_problem()
+
+    def stand_problem(self) -> Refusal | None:
+        """Why the current player may not end the turn now, or None."""
+        turn_problem = self._turn_problem()
+        if turn_problem is not None:
+            return turn_problem
+        t = self._turn
+        assert t is not None
+        if t.throws == 0:
+            return Refusal(Reason.NOT_THROWN, f"{t.player} has not thrown yet; allowed: throw")
+        if t.flipped:
+            # "Das kostet keinen Extrawurf, man braucht aber noch einen Wurf übrig" (the guide
+            # "Schocken: Regeln und Varianten"): the other six went back into the cup.
+            return Refusal(
+                Reason.MUST_THROW, "after a flip the cup must be thrown again; allowed: throw"
+            )
+        return None
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -243,7 +421,9 @@ class Game:
         if not action.is_action:
             raise IllegalActionError(f"{action.kind!r} is an outcome, not an action")
         if self.phase is Phase.OVER:
-            raise IllegalActionError(f"the game is over (loser: {self.loser}); start a new game")
+            raise IllegalActionError(
+                f"the game is over (loser: {self.loser}); start a new game", Reason.GAME_OVER
+            )
         handler = {
             RollOff: self._roll_off,
             Roll: self._roll,
@@ -284,6 +464,7 @@ class Game:
         other.out = set(self.out)
         other.half_losers = list(self.half_losers)
         other.results = list(self.results)
+        other._finished = list(self._finished)
         if self._turn is not None:
             other._turn = replace(
                 self._turn, values=list(self._turn.values), laid_out=list(self._turn.laid_out)
@@ -303,7 +484,9 @@ class Game:
 
     def _roll_off(self, action: RollOff, outcomes: list[Event]) -> None:
         if self.phase is not Phase.ROLL_OFF:
-            raise IllegalActionError("the roll-off is over; the game is under way")
+            raise IllegalActionError(
+                "the roll-off is over; the game is under way", Reason.ROLL_OFF_OVER
+            )
         if tuple(action.players) != self.contenders:
             raise IllegalActionError(f"the roll-off is between {', '.join(self.contenders)}")
         if len(action.dice) != len(self.contenders):
@@ -325,9 +508,6 @@ class Game:
 
     def _roll(self, action: Roll, outcomes: list[Event]) -> None:
         t = self._require_turn(action.player)
-        limit = self._limit_for(t)
-        if t.throws >= limit:
-            raise IllegalActionError(f"{t.player} has used all {limit} throws; allowed: stand")
         keep = action.keep
         if not isinstance(keep, tuple) or any(
             not isinstance(i, int) or isinstance(i, bool) for i in keep
@@ -339,10 +519,8 @@ class Game:
             )
         problem = self._keep_problem(t, keep)
         if problem:
-            raise IllegalActionError(problem)
+            raise problem.error()
         count = self.rules.dice_count
-        if len(keep) >= count:
-            raise IllegalActionError("every die is laid out: nothing left to throw; allowed: stand")
         self._check_dice(action.dice, count - len(keep))
         thrown = iter(action.dice)
         for position in range(count):
@@ -356,10 +534,12 @@ class Game:
             self._end_turn(outcomes)
 
     def _flip(self, action: Flip, outcomes: list[Event]) -> None:
-        t = self._require_turn(action.player)
+        self._require_turn(action.player)
         problem = self._flip_problem()
         if problem:
-            raise IllegalActionError(problem)
+            raise problem.error()
+        t = self._turn
+        assert t is not None
         sixes = self._flippable_sixes(t)
         # Laid-out sixes turn first (Bördeschock), then the lowest positions.
         sixes.sort(key=lambda i: (not t.laid_out[i], i))
@@ -376,30 +556,33 @@ class Game:
             t.bonus += 1
 
     def _stand(self, action: Stand, outcomes: list[Event]) -> None:
-        t = self._require_turn(action.player)
-        if t.throws == 0:
-            raise IllegalActionError(f"{t.player} has not thrown yet; allowed: throw")
-        if t.flipped:
-            # "Das kostet keinen Extrawurf, man braucht aber noch einen Wurf übrig" (seed 002):
-            # the other six went back into the cup "für den nächsten Wurf" (seed 000).
-            raise IllegalActionError("after a flip the cup must be thrown again; allowed: throw")
+        self._require_turn(action.player)
+        problem = self.stand_problem()
+        if problem:
+            raise problem.error()
         self._end_turn(outcomes)
 
     def _blind(self, action: Blind, outcomes: list[Event]) -> None:
         t = self._require_turn(action.player)
         if not self.rules.blind:
-            raise IllegalActionError("these rules have no Blind (rules option blind = false)")
+            raise IllegalActionError(
+                "these rules have no Blind (rules option blind = false)", Reason.NO_BLIND
+            )
         if t.throws != 1 or t.flipped:
-            raise IllegalActionError("Blind is announced right after the first throw only")
+            raise IllegalActionError(
+                "Blind is announced right after the first throw only", Reason.BLIND_TOO_LATE
+            )
         t.blind = True
         self._end_turn(outcomes)
 
     def _penalty(self, action: Penalty, outcomes: list[Event]) -> None:
         if self.phase is not Phase.TURN:
-            raise IllegalActionError("a penalty can be given once the game is under way")
+            raise IllegalActionError(
+                "a penalty can be given once the game is under way", Reason.ROLL_OFF_FIRST
+            )
         if self.rules.penalty_deckel == 0:
             raise IllegalActionError(
-                "these rules have no penalty (rules option penalty_deckel = 0)"
+                "these rules have no penalty (rules option penalty_deckel = 0)", Reason.NO_PENALTY
             )
         player, amount = action.player, action.deckel
         if player not in self.participants:
@@ -446,6 +629,7 @@ class Game:
         self.out.update(players)
         self.round_players = tuple(p for p in self.round_players if p not in players)
         self.results = [r for r in self.results if r.player not in players]
+        self._finished = [f for f in self._finished if f.player not in players]
         if self._turn is not None and self._turn.player in players:
             self._turn = None
         if self._turn is not None:
@@ -458,16 +642,31 @@ class Game:
     # -- internals -------------------------------------------------------------------------------
 
     def _require_turn(self, player: str | None = None) -> _Turn:
+        problem = self._turn_problem(player)
+        if problem is not None:
+            raise problem.error()
+        assert self._turn is not None
+        return self._turn
+
+    def _turn_problem(self, player: str | None = None) -> Refusal | None:
+        """Why there is no turn to act in (for ``player``, if given), or None."""
         if self.phase is Phase.ROLL_OFF:
-            raise IllegalActionError(
-                f"first the roll-off (auswürfeln) between {', '.join(self.contenders)}"
+            return Refusal(
+                Reason.ROLL_OFF_FIRST,
+                f"first the roll-off (auswürfeln) between {', '.join(self.contenders)}",
             )
         t = self._turn
         if t is None:
-            raise IllegalActionError("no turn is in progress")
+            return Refusal(Reason.NO_TURN, "no turn is in progress")
         if player is not None and player != t.player:
-            raise IllegalActionError(f"it is {t.player}'s turn, not {player!r}'s")
-        return t
+            return Refusal(Reason.NOT_YOUR_TURN, f"it is {t.player}'s turn, not {player!r}'s")
+        return None
+
+    def _snapshot(self, t: _Turn) -> TurnState:
+        return TurnState(
+            t.player, tuple(t.values), tuple(t.laid_out), t.throws, self._limit_for(t), t.hand,
+            t.flipped, t.bonus, t.blind,
+        )
 
     def _limit_for(self, t: _Turn) -> int:
         base = self.rules.max_throws if self.limit is None else self.limit
@@ -479,48 +678,70 @@ class Game:
             if v == 6 and (self.rules.boerdeschock or not t.laid_out[i])
         ]
 
-    def _flip_problem(self) -> str | None:
+    def _flip_problem(self) -> Refusal | None:
         t = self._turn
         if t is None or self.phase is not Phase.TURN:
-            return "no turn is in progress"
+            return Refusal(Reason.NO_TURN, "no turn is in progress")
         if not self.rules.flip_sixes:
-            return "these rules do not flip sixes (rules option flip_sixes = false)"
+            return Refusal(
+                Reason.NO_FLIPPING,
+                "these rules do not flip sixes (rules option flip_sixes = false)",
+            )
         if t.throws == 0:
-            return "flipping needs two sixes from a throw; throw first"
+            return Refusal(Reason.NOT_THROWN, "flipping needs two sixes from a throw; throw first")
         if t.flipped:
-            return "already flipped since the last throw"
+            return Refusal(Reason.ALREADY_FLIPPED, "already flipped since the last throw")
         if t.throws >= self._limit_for(t):
-            return "no flip after the last allowed throw"
+            return Refusal(Reason.NO_THROWS_LEFT, "no flip after the last allowed throw")
         where = "among your dice" if self.rules.boerdeschock else "among the dice just thrown"
         if len(self._flippable_sixes(t)) < 2:
-            return f"flipping needs two sixes {where}"
+            return Refusal(Reason.NO_TWO_SIXES, f"flipping needs two sixes {where}")
         return None
 
-    def _keep_problem(self, t: _Turn, keep: tuple[int, ...]) -> str | None:
+    def _keep_problem(self, t: _Turn, keep: tuple[int, ...]) -> Refusal | None:
+        """Why the next throw may not leave the dice at ``keep`` (sorted, distinct) laid out."""
         count = self.rules.dice_count
         if any(not 0 <= i < count for i in keep):
-            return f"die positions are 0 to {count - 1}, got {list(keep)}"
+            return Refusal(Reason.INVALID, f"die positions are 0 to {count - 1}, got {list(keep)}")
         if t.throws == 0 and keep:
-            return "nothing to lay out before the first throw"
+            return Refusal(Reason.NOT_THROWN, "nothing to lay out before the first throw")
+        limit = self._limit_for(t)
+        if t.throws >= limit:
+            return Refusal(
+                Reason.NO_THROWS_LEFT, f"{t.player} has used all {limit} throws; allowed: stand"
+            )
+        if all(t.laid_out):
+            return Refusal(Reason.ALL_LAID_OUT, "every die is laid out; allowed: stand")
         if not self.rules.take_back:
             taken_back = [i for i in range(count) if t.laid_out[i] and i not in keep]
             if taken_back:
-                return (
+                return Refusal(
+                    Reason.STAYS_OUT,
                     f"die {taken_back[0] + 1} is laid out and stays out "
-                    "(rules option take_back = false)"
+                    "(rules option take_back = false)",
                 )
+        if len(keep) >= count:
+            return Refusal(
+                Reason.KEEPS_EVERY_DIE,
+                "every die is laid out: nothing left to throw; allowed: stand",
+            )
         if t.flipped:
-            # "Die andere Sechs kommt für den nächsten Wurf zurück in den Becher" (seed 000).
+            # "Die andere Sechs kommt für den nächsten Wurf zurück in den Becher" (Wikipedia,
+            # "Schocken").
             for i in keep:
                 if not t.laid_out[i] and t.values[i] == 6:
-                    return f"die {i + 1}, the other six, goes back into the cup after the flip"
+                    return Refusal(
+                        Reason.SIX_GOES_BACK,
+                        f"die {i + 1}, the other six, goes back into the cup after the flip",
+                    )
         if self.rules.keep_only_ones:
             allowed = (1, 6) if self.rules.boerdeschock else (1,)
             for i in keep:
                 if not t.laid_out[i] and t.values[i] not in allowed:
-                    return (
+                    return Refusal(
+                        Reason.ONLY_ONES,
                         "only ones may be laid out (rules option keep_only_ones); "
-                        f"die {i + 1} shows {t.values[i]}"
+                        f"die {i + 1} shows {t.values[i]}",
                     )
         return None
 
@@ -545,6 +766,7 @@ class Game:
         self.round_players = tuple(p for p in order if p not in self.out)
         self.round_number += 1
         self.results = []
+        self._finished = []
         self.limit = None
         self.last_settlement = None
         outcomes.append(RoundStarted(self.section, self.round_number, self.round_players))
@@ -557,6 +779,8 @@ class Game:
         result = TurnResult(t.player, dice, t.hand, t.throws, t.blind)
         self.results.append(result)
         limit = self._limit_for(t)
+        self._last_finished = self._snapshot(t)
+        self._finished.append(self._last_finished)
         if self.limit is None:
             # The first player's throws are the limit for everyone ("Obergrenze").
             self.limit = min(t.throws, self.rules.max_throws)
@@ -612,5 +836,6 @@ class Game:
         self.loser = loser
         self.round_players = ()
         self.results = []
+        self._finished = []
         self.limit = None
         outcomes.append(GameOver(loser, blattschuss, tuple(self.half_losers)))

@@ -22,9 +22,10 @@ or ``over LOSER FIRST_HALF_LOSER,SECOND_HALF_LOSER``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from engine.errors import IllegalActionError
-from engine.game import FINAL, Game, GameSetup, Phase, _Turn
+from engine.game import FINAL, Game, GameSetup, GameState, Phase, TurnState
 from engine.settle import TurnResult
 
 _SECTION_NAMES = {1: "1", 2: "2", FINAL: "F"}
@@ -72,7 +73,6 @@ def to_notation(game: Game) -> str:
 
 def from_notation(text: str, setup: GameSetup) -> Game:
     """A game in the position ``text`` describes (without history: ``actions`` is empty)."""
-    game = Game(setup)
     fields = text.split()
 
     def bad(problem: str) -> IllegalActionError:
@@ -84,26 +84,27 @@ def from_notation(text: str, setup: GameSetup) -> Game:
         contenders = tuple(fields[1].split(","))
         if not set(contenders) <= set(setup.players) or len(contenders) < 2:
             raise bad("roll-off contenders must be two or more of the players")
-        game.contenders = contenders
-        return game
+        return Game.from_state(setup, replace(Game(setup).state(), contenders=contenders))
     if fields[0] == "over" and len(fields) == 3:
         losers = fields[2].split(",")
         known = set(setup.players)
         if fields[1] not in known or len(losers) != 2 or not set(losers) <= known:
             raise bad("expected: over LOSER HALF1_LOSER,HALF2_LOSER")
-        game.phase, game.loser, game.half_losers = Phase.OVER, fields[1], losers
-        game.contenders, game._turn = (), None
-        return game
+        over = replace(
+            Game(setup).state(), phase=Phase.OVER, loser=fields[1], half_losers=tuple(losers),
+            contenders=(),
+        )
+        return Game.from_state(setup, over)
     if len(fields) != 6:
         raise bad("expected six fields: section pot players limit results turn")
     section_text, pot_text, holdings_text, limit_text, results_text, turn_text = fields
     sections = {v: k for k, v in _SECTION_NAMES.items()}
     if section_text not in sections:
         raise bad("section must be 1, 2 or F")
-    game.section = sections[section_text]
-    if not pot_text.isdigit():
+    section = sections[section_text]
+    if not pot_text.isascii() or not pot_text.isdigit():
         raise bad("pot must be a number")
-    game.pot = int(pot_text)
+    pot = int(pot_text)
     participants, holdings, out, first_loser = [], {}, set(), None
     for item in holdings_text.split(","):
         match = _HOLDING.match(item)
@@ -118,24 +119,21 @@ def from_notation(text: str, setup: GameSetup) -> Game:
             first_loser = name
     if tuple(participants) != tuple(p for p in setup.players if p in participants):
         raise bad("players must be listed in seat order")
-    if game.pot + sum(holdings.values()) != setup.rules.deckel:
+    if pot + sum(holdings.values()) != setup.rules.deckel:
         raise bad(f"pot and players' Deckel must add up to {setup.rules.deckel}")
-    game.participants, game.holdings, game.out = tuple(participants), holdings, out
-    game.holdings.update(
-        {p: 0 for p in setup.players if p not in holdings and game.section != FINAL}
-    )
-    if game.section == FINAL:
-        game.holdings = holdings
-    if game.section == 1:
-        game.half_losers = []
+    if section != FINAL:
+        holdings = {p: holdings.get(p, 0) for p in setup.players} | holdings
+    half_losers: tuple[str, ...]
+    if section == 1:
+        half_losers = ()
     elif first_loser is None:
         raise bad("after the first half, one player carries the marker ^")
-    elif game.section == 2:
-        game.half_losers = [first_loser]
+    elif section == 2:
+        half_losers = (first_loser,)
     else:
         others = [p for p in participants if p != first_loser]
-        game.half_losers = [first_loser, *others[:1]]
-    game.limit = None if limit_text == "-" else int(limit_text)
+        half_losers = (first_loser, *others[:1])
+    limit = None if limit_text == "-" else int(limit_text)
     results = []
     if results_text != "-":
         for item in results_text.split(","):
@@ -146,29 +144,32 @@ def from_notation(text: str, setup: GameSetup) -> Game:
                 TurnResult(match["name"], tuple(int(d) for d in match["dice"]), match["how"] == "h",
                            int(match["throws"]), bool(match["blind"]))
             )
-    game.results = results
     match = _TURN.match(turn_text)
     if not match or match["name"] not in participants:
         raise bad(f"turn {turn_text!r}; expected NAME:DICE/THROWS[h][f][+N]")
     dice_chars = re.findall(r"[1-6]\*?|-", match["dice"])
     if len(dice_chars) != setup.rules.dice_count:
         raise bad(f"the turn needs {setup.rules.dice_count} dice positions")
-    values: list[int | None] = [None if d == "-" else int(d[0]) for d in dice_chars]
-    laid_out = [d.endswith("*") for d in dice_chars]
-    game._turn = _Turn(
-        match["name"], values, laid_out, int(match["throws"]), bool(match["hand"]),
-        bool(match["flipped"]), int(match["bonus"] or 0),
+    values = tuple(None if d == "-" else int(d[0]) for d in dice_chars)
+    laid_out = tuple(d.endswith("*") for d in dice_chars)
+    throws = int(match["throws"])
+    turn = TurnState(
+        match["name"], values, laid_out, throws, throws, bool(match["hand"]),
+        bool(match["flipped"]), int(match["bonus"] or 0), False,
     )
     starter = results[0].player if results else match["name"]
     start = participants.index(starter)
     order = [participants[(start + k) % len(participants)] for k in range(len(participants))]
-    game.round_players = tuple(p for p in order if p not in out)
+    round_players = tuple(p for p in order if p not in out)
     expected = [*[r.player for r in results], match["name"]]
-    if list(game.round_players[: len(expected)]) != expected:
+    if list(round_players[: len(expected)]) != expected:
         raise bad(
             "the finished turns and the current player must follow seat order from the starter"
         )
-    game.round_number = 1
-    game.contenders = ()
-    game.phase = Phase.TURN
-    return game
+    state = GameState(
+        phase=Phase.TURN, section=section, round_number=1, pot=pot,
+        holdings=tuple(holdings.items()), out=tuple(p for p in participants if p in out),
+        round_players=round_players, results=tuple(results), limit=limit, turn=turn,
+        contenders=(), half_losers=half_losers, loser=None,
+    )
+    return Game.from_state(setup, state, participants)

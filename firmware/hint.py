@@ -1,8 +1,9 @@
 """The hint (a long press on FLIP): the best action now and its chance, from the exact odds.
 
-The chance is to beat the strongest result the table has *seen* this round: under open rules the
-finished turns' throws (a blind turn's dice stay unseen); under ``hidden_last_throw`` nobody has
-seen anyone's result, so there is nothing to beat. With nothing to beat (the round's opener, or
+The chance is to beat the strongest result the table has *seen* this round, as the engine's table
+view (:meth:`engine.game.Game.table_view`) tells it: under open rules the finished turns' throws (a
+blind turn's dice stay unseen); under ``hidden_last_throw`` nobody has seen anyone's result, so
+there is nothing to beat. With nothing to beat (the round's opener, or
 every result still under the cup) the hint plays for a Schock or better, the throw that usually
 keeps a player off the bottom, and says so. The position is the engine's (what is laid out and
 what was just thrown), so the hint does not depend on dice merely marked on the screen.
@@ -43,10 +44,14 @@ class Hint:
 
 
 def strongest_seen(game: Game) -> TurnResult | None:
-    """The finished turn of this round that is hardest to beat, among those the table has seen."""
-    if game.rules.hidden_last_throw:
-        return None
-    seen = [result for result in game.results if not result.blind]
+    """The finished turn of this round that is hardest to beat, among those the player whose
+    turn it is has seen (the engine's table view: covered dice are not seen)."""
+    view = game.table_view(game.current_player)
+    seen = [
+        TurnResult(turn.player, dice, bool(turn.hand), turn.throws, turn.blind)
+        for turn in view.finished
+        if (dice := turn.dice) is not None
+    ]
     if not seen:
         return None
 
