@@ -16,12 +16,24 @@ The seeds' rules, in short (seed 002, "Deckel: erst aus dem Topf, dann abgeben")
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.errors import IllegalActionError
 from engine.rules import Rules, StrasseOrder, TieRule
 from engine.throws import Evaluation, Kind, rank_table
+
+
+class DeckelSource(enum.StrEnum):
+    """Where a round's Deckel came from (its value is the word the event log uses)."""
+
+    #: From the pot (the Deckel in the middle), while it has any.
+    POT = "pot"
+    #: From the winner's own Deckel, once the pot is empty.
+    WINNER = "winner"
+    #: Schock aus: the loser takes every Deckel at once.
+    ALL = "all"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +60,8 @@ class Settlement:
     due: int | None
     #: Deckel that actually moved to the loser.
     moved: int
-    #: Where the Deckel came from: "pot", "winner", or "all" for Schock aus.
-    source: str
+    #: Where the Deckel came from.
+    source: DeckelSource
     #: Players without Deckel once the pot is empty, out for the rest of the half (this round's
     #: new ones only).
     out: tuple[str, ...]
@@ -113,17 +125,17 @@ def settle(
         new = {name: 0 for name in new}
         new[loser] = rules.deckel
         new_pot = 0
-        source = "all"
+        source = DeckelSource.ALL
     else:
         due = winning.deckel * (2 if any(r.blind for r in results) else 1)
         if pot > 0:
             moved = min(due, pot)
             new_pot -= moved
-            source = "pot"
+            source = DeckelSource.POT
         else:
             moved = min(due, new[winner])
             new[winner] -= moved
-            source = "winner"
+            source = DeckelSource.WINNER
         new[loser] += moved
     out: tuple[str, ...] = ()
     if new_pot == 0:

@@ -39,7 +39,9 @@ _WAKE = Edge(EdgeSource.TILT, False, float("-inf"))
 class App(Protocol):
     """What the loop needs from the device app (:class:`firmware.app.DeviceApp`)."""
 
-    contrast: int
+    @property
+    def contrast(self) -> int:
+        """The panel contrast the app wants (0-255)."""
 
     def handle(self, event: InputEvent) -> None: ...
 

@@ -12,6 +12,7 @@ wherever the app shows it.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 __all__ = [
@@ -112,13 +113,21 @@ class RollOffView:
     shaking: bool = False
 
 
+class RevealMark(enum.IntEnum):
+    """The reveal's mark beside a turn: ▲ the highest throw, ▼ the lowest."""
+
+    LOWEST = -1
+    NONE = 0
+    HIGHEST = 1
+
+
 @dataclass(frozen=True, slots=True)
 class RevealRow:
-    """One turn at the reveal; ``mark`` is +1 for the highest throw, -1 for the lowest."""
+    """One turn at the reveal, marked if it was the round's highest or lowest throw."""
 
     name: str
     throw: str
-    mark: int = 0
+    mark: RevealMark = RevealMark.NONE
     out: bool = False
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rules import Rules
-from engine.settle import Settlement, TurnResult, settle
+from engine.settle import DeckelSource, Settlement, TurnResult, settle
 from engine.throws import rank_table
 from firmware.cli import CliError
 from firmware.cli.common import (
@@ -244,10 +244,10 @@ def format_settlement(result: Settlement, round_input: RoundInput, rules: Rules)
         worth = f"{result.winning.name} is worth {result.winning.deckel}"
         if result.due != result.winning.deckel:
             worth += f", doubled by Blind to {result.due}"
-        origin = "the pot" if result.source == "pot" else result.winner
+        origin = "the pot" if result.source is DeckelSource.POT else result.winner
         short = ""
         if result.moved < result.due:
-            holder = "the pot held" if result.source == "pot" else f"{result.winner} had"
+            holder = "the pot held" if result.source is DeckelSource.POT else f"{result.winner} had"
             short = f"; {holder} only {result.moved}"
         lines.append(f"Deckel: {result.moved} from {origin} to {result.loser} ({worth}{short})")
     holdings = ", ".join(f"{name} {count}" for name, count in result.holdings_after)

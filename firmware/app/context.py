@@ -1,0 +1,196 @@
+"""The device's session: configuration, language, storage, the dice and the game under way.
+
+One :class:`AppContext` lives as long as the :class:`~firmware.app.DeviceApp`; the stages and the
+menu read and change the session through it. The game itself, with its computer players and its
+round log, is the :class:`~firmware.app.table.Table` of the context (None before the first game).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from engine.bots import make_bot
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
+from engine.rules import Rules, load_preset, preset_names
+from firmware.app.rolloff import RollOffStage
+from firmware.app.settings import SettingsFile, clamp_deckel
+from firmware.app.setup import SetupStage, SetupStep
+from firmware.app.stage import Stage
+from firmware.app.table import Table
+from firmware.config import LANGUAGES, DeviceConfig
+from firmware.dice import DiceSource
+from firmware.gamestore import GameStore
+from firmware.i18n import Catalogue
+from hal.ports import Clock
+
+__all__ = ["AppContext", "EventSink"]
+
+logger = logging.getLogger(__name__)
+
+#: Receives every engine event as JSON (``engine.to_json``) plus ``game_started``.
+EventSink = Callable[[dict[str, Any]], None]
+
+
+class AppContext:
+    """Everything the stages share: settings, language, brightness, storage and the game."""
+
+    def __init__(
+        self,
+        config: DeviceConfig,
+        *,
+        clock: Clock,
+        dice: DiceSource,
+        settings: SettingsFile,
+        store: GameStore | None,
+        plan: GameSetup | None,
+        event_sink: EventSink | None,
+        shutdown: Callable[[], None] | None,
+    ) -> None:
+        self.config = config
+        self.dice = dice
+        self.settings = settings
+        #: The games on disk: None without a state directory.
+        self.store = store
+        self.shutdown = shutdown
+        self._sink = event_sink
+        remembered = settings.remembered
+        language = remembered.language or config.game.language
+        self.catalogue = Catalogue(language if language in LANGUAGES else config.game.language)
+        self.contrast: int = (
+            remembered.brightness if remembered.brightness is not None else config.display.contrast
+        )
+        self.rule_options = _rule_options(config)
+        #: Players and rules of the next game, once known (the last game's, or a planned one).
+        self.plan = plan
+        #: Per seat of the next game: a strategy name, or "" for a person.
+        self.seat_bots: tuple[str, ...] = (
+            remembered.bots if plan is None and remembered.bots is not None else config.game.bots
+        )
+        self.game_number = 0
+        #: The game under way or just over; None before the first one and after abandoning one.
+        self.table: Table | None = None
+        #: True while the game that was interrupted by a power cut goes on.
+        self.resumed = False
+        self.now = clock.now()
+
+    def t(self, key: str, **values: object) -> str:
+        """A UI text in the current language."""
+        return self.catalogue.t(key, **values)
+
+    def emit(self, data: dict[str, Any]) -> None:
+        """Hand an event to the sink; a broken listener (a link, a log) never stops the game."""
+        if self._sink is None:
+            return
+        try:
+            self._sink(data)
+        except Exception:
+            logger.exception("the event sink failed on %s", data.get("event"))
+
+    def require_table(self) -> Table:
+        if self.table is None:
+            raise RuntimeError("no game is running")
+        return self.table
+
+    # --- starting games -------------------------------------------------------------------------
+
+    def open_table(self, setup: GameSetup) -> Table:
+        """A new table for ``setup`` with the seats' computer players (nothing recorded yet)."""
+        self.plan = setup
+        self.game_number += 1
+        seats = zip(setup.players, self.seat_bots, strict=False)
+        bots = {name: make_bot(strategy) for name, strategy in seats if strategy}
+        self.table = Table(self, Game(setup), bots)
+        return self.table
+
+    def start_game(self, setup: GameSetup) -> Stage:
+        """Start a game: announce it, open its journal; the roll-off comes first."""
+        table = self.open_table(setup)
+        started: dict[str, Any] = {
+            "event": "game_started",
+            "players": list(setup.players),
+            "rules": setup.rules.name,
+            "deckel": setup.rules.deckel,
+            "game": self.game_number,
+        }
+        if table.bots:
+            started["bots"] = {name: bot.name for name, bot in table.bots.items()}
+        self.emit(started)
+        self.resumed = False
+        if self.store is not None:
+            meta = {"language": self.catalogue.language, "bots": list(self.seat_bots)}
+            self.store.begin(setup, meta)
+        return RollOffStage(self, table)
+
+    def next_game(self) -> Stage:
+        """After a game: the same players and rules again, or the setup if none is planned."""
+        return self.new_setup() if self.plan is None else self.start_game(self.plan)
+
+    def abandon_game(self) -> Stage:
+        """Drop the game under way (its journal too) and go to the setup."""
+        self.emit({"event": "game_abandoned", "game": self.game_number})
+        if self.store is not None:
+            self.store.discard()
+        self.resumed = False
+        self.table = None
+        return self.new_setup()
+
+    # --- the setup ------------------------------------------------------------------------------
+
+    def new_setup(self) -> SetupStage:
+        """The setup, starting from the planned game, or else from what is remembered."""
+        remembered = self.settings.remembered
+        if self.plan is not None:
+            count = len(self.plan.players)
+            rules_index = self.rules_index(self.plan.rules.name)
+            deckel = self.plan.rules.deckel
+        else:
+            count = remembered.players or len(self.config.game.players)
+            rules_index = self.rules_index(remembered.rules)
+            deckel = remembered.deckel or self.rule_options[rules_index].deckel
+        count = min(max(count, MIN_PLAYERS), MAX_PLAYERS)
+        bots = list(self.seat_bots[:MAX_PLAYERS])
+        return SetupStage(
+            self,
+            SetupStep.PLAYERS,
+            count,
+            rules_index,
+            clamp_deckel(deckel),
+            bots + [""] * (MAX_PLAYERS - len(bots)),
+        )
+
+    def rules_index(self, name: str | None) -> int:
+        """The rule set called ``name`` among :attr:`rule_options` (else the configured one)."""
+        names = [rules.name for rules in self.rule_options]
+        if name in names:
+            return names.index(name)
+        configured = self.config.game.rule_set.name
+        return names.index(configured) if configured in names else 0
+
+    def names(self, count: int) -> tuple[str, ...]:
+        """The first ``count`` players' names: the configured ones, then numbered defaults."""
+        names = list(self.config.game.players[:count])
+        number = 1
+        while len(names) < count:
+            candidate = self.t("default_player", number=number)
+            if candidate not in names:
+                names.append(candidate)
+            number += 1
+        return tuple(names)
+
+    def with_deckel(self, rules: Rules, deckel: int) -> Rules:
+        """``rules`` played with ``deckel`` Deckel (a penalty never costs more than the pot)."""
+        if deckel == rules.deckel:
+            return rules
+        return replace(rules, deckel=deckel, penalty_deckel=min(rules.penalty_deckel, deckel))
+
+
+def _rule_options(config: DeviceConfig) -> list[Rules]:
+    """The presets, and before them the configured rules if they are not a preset as is."""
+    options = [load_preset(name) for name in preset_names()]
+    configured = config.game.rule_set
+    if configured.name not in preset_names() or configured != load_preset(configured.name):
+        options.insert(0, configured)
+    return options

@@ -1,0 +1,280 @@
+"""The device app's shell: routes inputs and timers to the current stage or the top overlay.
+
+:class:`DeviceApp` is event-driven and single-threaded. It owns no hardware and no thread: the main
+loop (:mod:`firmware.loop`) feeds it decoded inputs with :meth:`DeviceApp.handle`, runs its timers
+with :meth:`DeviceApp.advance` (the shaking animation, computer players, screens that go on by
+themselves), and shows :meth:`DeviceApp.screen`. Everything the players see is a frozen view
+(:mod:`firmware.views`) that the current stage or overlay builds, so a test can check what is on
+screen without pixels. Where a screen lives and what a button does on it: :mod:`firmware.app`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from PIL import Image
+
+from engine.game import Game, GameSetup
+from firmware.app.context import AppContext, EventSink
+from firmware.app.menu import MainMenu
+from firmware.app.overlays import Message, Overlay
+from firmware.app.resume import resume
+from firmware.app.settings import SettingsFile
+from firmware.app.stage import (
+    Close,
+    CloseAll,
+    Continue,
+    Goto,
+    PowerOff,
+    Push,
+    Stage,
+    Transition,
+)
+from firmware.config import DeviceConfig
+from firmware.dice import DiceSource
+from firmware.gamestore import GameStore
+from firmware.i18n import Catalogue
+from firmware.screens import render
+from firmware.views import View
+from hal.ports import Button, Clock, InputEvent, InputKind, Storage
+
+__all__ = ["DeviceApp"]
+
+logger = logging.getLogger(__name__)
+
+
+class DeviceApp:
+    """The Schockbesteck's logic: no threads, no hardware; time comes from events and ``advance``.
+
+    ``setup`` starts a game at once (skipping the setup menu), with the computer players of
+    ``config.game.bots``; ``storage`` remembers the last setup, language and brightness, and
+    keeps the games' journals; ``event_sink`` receives every engine event as JSON as it happens;
+    ``shutdown`` is called by the menu's "shut down" (the menu offers it only if given).
+    """
+
+    def __init__(
+        self,
+        config: DeviceConfig,
+        *,
+        clock: Clock,
+        dice: DiceSource,
+        storage: Storage | None = None,
+        setup: GameSetup | None = None,
+        event_sink: EventSink | None = None,
+        shutdown: Callable[[], None] | None = None,
+    ) -> None:
+        self.config = config
+        store = _game_store(storage)
+        self._ctx = ctx = AppContext(
+            config, clock=clock, dice=dice, settings=SettingsFile(storage), store=store,
+            plan=setup, event_sink=event_sink, shutdown=shutdown,
+        )
+        self._queue: list[Stage] = []
+        self._overlays: list[Overlay] = []
+        #: The stage whose timer is armed, and when it fires.
+        self._timer: tuple[Stage, float] | None = None
+        self._failure_shown: str | None = None
+        self.powered_off = False
+        recovery = store.open() if store is not None else None
+        if recovery is not None and not recovery.actions and store is not None:
+            # Nothing was played yet: the setup (remembered) or the planned game starts afresh.
+            store.discard()
+            recovery = None
+        if recovery is not None:
+            self._stage, *self._queue = resume(ctx, recovery)
+        elif setup is not None:
+            self._stage = ctx.start_game(setup)
+        else:
+            self._stage = ctx.new_setup()
+        self._schedule()
+        self._show_storage_failure()
+        self.view: View = self._build_view()
+        self._image: Image.Image | None = None
+        self._image_view: View | None = None
+
+    # --- what the loop, the link and the tests read ---------------------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        """The engine's game, or None while the setup runs."""
+        table = self._ctx.table
+        return table.game if table is not None and self._stage.in_game else None
+
+    @property
+    def stage(self) -> Stage:
+        """The current stage (under any open overlay)."""
+        return self._stage
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self._ctx.catalogue
+
+    @property
+    def language(self) -> str:
+        return self._ctx.catalogue.language
+
+    @property
+    def contrast(self) -> int:
+        """The panel contrast the menu has set (0-255)."""
+        return self._ctx.contrast
+
+    @property
+    def store(self) -> GameStore | None:
+        """The games on disk: None without a state directory."""
+        return self._ctx.store
+
+    @property
+    def resumed(self) -> bool:
+        """True while the game that was interrupted by a power cut goes on."""
+        return self._ctx.resumed
+
+    @property
+    def game_number(self) -> int:
+        return self._ctx.game_number
+
+    @property
+    def next_setup(self) -> GameSetup | None:
+        """Players and rules of the next game, once known (the last game's, or a planned one)."""
+        return self._ctx.plan
+
+    def t(self, key: str, **values: object) -> str:
+        """A UI text in the current language."""
+        return self._ctx.t(key, **values)
+
+    def screen(self) -> Image.Image:
+        """The current frame: the render of :attr:`view` (cached while the view is unchanged)."""
+        if self._image is None or self._image_view != self.view:
+            self._image = render(self.view)
+            self._image_view = self.view
+        return self._image
+
+    # --- what changes it ------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        """Act on one decoded input: the top overlay takes it, else the current stage."""
+        self._ctx.now = max(self._ctx.now, event.at)
+        if self.powered_off:
+            return
+        if self._overlays:
+            self._go(self._overlays[-1].on_input(event))
+        elif event.kind is InputKind.LONG_PRESS and event.button is Button.STAND:
+            self._go(Push(MainMenu(self._ctx, self._stage).open()))
+        elif self._stage.bot_plays:
+            if event.kind is InputKind.PRESS:  # someone is impatient: the bot acts at once
+                self._fire_timer()
+        else:
+            self._go(self._stage.on_input(event))
+        self._schedule()
+        self._show_storage_failure()
+        self._refresh()
+
+    def advance(self, now: float) -> None:
+        """Run the timers due by ``now``: the shaking animation and the stages' own steps."""
+        self._ctx.now = max(self._ctx.now, now)
+        changed = self._stage.advance_frames(now)
+        while not self._overlays and self._timer is not None and self._timer[1] <= now:
+            self._fire_timer()
+            self._schedule()
+            changed = True
+        if changed:
+            self._refresh()
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`advance` next has something to do, or None (never while a menu is open)."""
+        if self._overlays:
+            return None
+        deadlines = [] if self._timer is None else [self._timer[1]]
+        frame = self._stage.frame_deadline()
+        if frame is not None:
+            deadlines.append(frame)
+        return min(deadlines, default=None)
+
+    def plan_next_game(self, setup: GameSetup) -> None:
+        """Set who plays the next game under which rules (the serial link's ``setup``).
+
+        In the setup menu the game starts at once; after a game it is the next one. Raises
+        RuntimeError while a game is running: its players and rules cannot change.
+        """
+        table = self._ctx.table
+        if table is not None and not table.game.is_over and self._stage.in_game:
+            raise RuntimeError("a game is running")
+        self._ctx.plan = setup
+        if not self._stage.in_game:
+            self._go(Goto((self._ctx.start_game(setup),)))
+        self._schedule()
+        self._refresh()
+
+    # --- routing --------------------------------------------------------------------------------
+
+    def _go(self, transition: Transition | None) -> None:
+        """Carry out what a stage or an overlay asked for."""
+        match transition:
+            case None:
+                return
+            case Goto(stages, keep_queue):
+                self._overlays = []
+                queue = self._queue if keep_queue else []
+                self._stage, self._queue = stages[0], [*stages[1:], *queue]
+            case Continue():
+                self._overlays = []
+                table = self._ctx.require_table()
+                self._stage = self._queue.pop(0) if self._queue else table.next()
+            case Push(overlay):
+                self._overlays.append(overlay)
+            case Close():
+                self._overlays.pop()
+            case CloseAll():
+                self._overlays = []
+            case PowerOff(stage):
+                self._power_off(stage)
+
+    def _power_off(self, goodbye: Stage) -> None:
+        self._overlays = []
+        self._stage, self._queue = goodbye, []
+        self.powered_off = True
+        self._refresh()
+        shutdown = self._ctx.shutdown
+        if shutdown is not None:
+            try:
+                shutdown()
+            except Exception:  # the hook runs a system command; report, keep the screen
+                logger.exception("shutting down failed")
+
+    def _schedule(self) -> None:
+        """Arm the current stage's timer, unless it is armed already."""
+        if self._timer is not None and self._timer[0] is self._stage:
+            return
+        at = self._stage.auto_at(self._ctx.now)
+        self._timer = None if at is None else (self._stage, at)
+
+    def _fire_timer(self) -> None:
+        timer, self._timer = self._timer, None
+        if timer is not None and timer[0] is self._stage:
+            self._go(self._stage.auto_step())
+
+    def _show_storage_failure(self) -> None:
+        """Say once on the screen that the game is no longer saved (the log says why)."""
+        store = self._ctx.store
+        failure = store.failure if store is not None else None
+        if failure is None or failure == self._failure_shown:
+            return
+        self._failure_shown = failure
+        lines = (self.t("storage_failed_1"), self.t("storage_failed_2"))
+        self._overlays.append(Message("storage_failed_title", lines))
+
+    def _build_view(self) -> View:
+        if self._overlays:
+            return self._overlays[-1].view(self._ctx.catalogue)
+        return self._stage.view()
+
+    def _refresh(self) -> None:
+        self.view = self._build_view()
+
+
+def _game_store(storage: Storage | None) -> GameStore | None:
+    """A game store on ``storage`` if it can hold journals (a :class:`StateDirectory` can)."""
+    needed = ("read_bytes", "names", "rename", "remove", "truncate")
+    if storage is None or not all(callable(getattr(storage, name, None)) for name in needed):
+        return None
+    return GameStore(storage)  # type: ignore[arg-type]

@@ -1,0 +1,199 @@
+"""The menu (a long press on STAND, from anywhere) and its dialogs.
+
+Continue, a new game, the rules, a penalty (a dropped cup), Blind, discarding a resumed game,
+statistics, brightness, language and shutting down; each entry is offered only where it applies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.events import HalfOver, RoundOver
+from engine.game import GameSetup, Phase
+from firmware.app.overlays import Menu, Message, Picker
+from firmware.app.reveal import GoodbyeBanner
+from firmware.app.stage import CLOSE_ALL, Close, Goto, PowerOff, Push, Stage, Step, Transition
+from firmware.app.turn import HandOverStage
+from firmware.config import LANGUAGES
+from firmware.i18n import Catalogue
+from firmware.stats import PlayerStats
+
+if TYPE_CHECKING:
+    from firmware.app.context import AppContext
+
+__all__ = ["BRIGHTNESS_LEVELS", "MainMenu"]
+
+#: Panel contrast of the five brightness steps in the menu.
+BRIGHTNESS_LEVELS = (8, 40, 96, 170, 255)
+
+_LANGUAGE_NAMES = {"de": "Deutsch", "en": "English"}
+
+
+@dataclass(eq=False)
+class MainMenu:
+    """The menu's entries and dialogs for the stage it was opened on."""
+
+    ctx: AppContext
+    stage: Stage
+
+    def open(self) -> Menu:
+        """The menu, with the entries that apply now."""
+        ctx, stage = self.ctx, self.stage
+        entries: list[tuple[str, Step]] = [
+            ("menu_continue", _close_all),
+            ("menu_new_game", self._ask_new_game),
+            ("menu_rules", self._choose_rules),
+        ]
+        game = ctx.table.game if ctx.table is not None and stage.in_game else None
+        if game is not None and game.phase is Phase.TURN and game.rules.penalty_deckel:
+            entries.append(("menu_penalty", self._choose_penalty))
+        if game is not None and stage.allows_blind and game.can_blind():
+            entries.append(("menu_blind", self._announce_blind))
+        if game is not None and ctx.resumed and self._game_running():
+            entries.append(("menu_discard", self._ask_new_game))
+        if ctx.store is not None:
+            entries.append(("menu_stats", self._show_stats))
+        entries.append(("menu_brightness", self._choose_brightness))
+        entries.append(("menu_language", self._choose_language))
+        if ctx.shutdown is not None:
+            entries.append(("menu_shutdown", self._ask_shutdown))
+        return Menu("menu_title", entries)
+
+    def _game_running(self) -> bool:
+        table = self.ctx.table
+        return table is not None and not table.game.is_over and self.stage.in_game
+
+    def _ask_new_game(self) -> Transition:
+        if not self._game_running():
+            return Goto((self.ctx.new_setup(),))
+        confirm = Menu("confirm_new_game", [("no", _close), ("yes_new_game", self._abandon)])
+        return Push(confirm)
+
+    def _abandon(self) -> Transition:
+        return Goto((self.ctx.abandon_game(),))
+
+    def _choose_rules(self) -> Transition:
+        ctx = self.ctx
+        if self._game_running():
+            lines = (ctx.t("rules_between_games_1"), ctx.t("rules_between_games_2"))
+            return Push(Message("menu_rules", lines))
+        setup = self.stage.setup_choice()
+        current = (
+            setup.rules
+            if setup is not None
+            else ctx.rules_index(ctx.plan.rules.name if ctx.plan else None)
+        )
+
+        def choose(index: int) -> Transition:
+            rules = ctx.rule_options[index]
+            if setup is not None:
+                setup.choose_rules(index)
+            elif ctx.plan is not None:
+                ctx.plan = GameSetup(ctx.plan.players, rules)
+            ctx.settings.remembered.rules = rules.name
+            ctx.settings.remembered.deckel = rules.deckel
+            ctx.settings.save()
+            return CLOSE_ALL
+
+        options = ctx.rule_options
+        return Push(Picker("menu_rules", len(options), current, lambda i: options[i].name,
+                           lambda i: options[i].description, choose))
+
+    def _choose_penalty(self) -> Transition:
+        ctx, resume = self.ctx, self.stage
+        table = ctx.require_table()
+        game = table.game
+        players = game.in_play()
+
+        def give(index: int) -> Transition:
+            resume_player = game.current_player
+            events = game.penalty(players[index])
+            table.apply(events)
+            stages = table.follow(events)
+            if not any(isinstance(event, HalfOver | RoundOver) for event in events):
+                if game.current_player == resume_player:
+                    stages.append(resume)
+                else:
+                    # The penalty left the player at the cup without Deckel: the next one throws.
+                    assert game.current_player is not None
+                    stages.append(HandOverStage(table, game.current_player))
+            return Goto(tuple(stages), keep_queue=True)
+
+        detail = ctx.t("penalty_detail", n=game.rules.penalty_deckel)
+        return Push(Picker("menu_penalty", len(players), 0, lambda i: players[i],
+                           lambda i: detail, give))
+
+    def _announce_blind(self) -> Transition | None:
+        return self.stage.announce_blind()
+
+    def _show_stats(self) -> Transition:
+        ctx = self.ctx
+        assert ctx.store is not None
+        table = ctx.store.stats()
+        names = sorted(table, key=lambda name: (-table[name].games, name))
+        if not names:
+            return Push(Message("menu_stats", (ctx.t("stats_none"),)))
+
+        def detail(index: int) -> str:
+            figures: PlayerStats = table[names[index]]
+            return ctx.t("stats_detail", games=figures.games, lost=figures.lost,
+                         halves_lost=figures.halves_lost, blattschuss=figures.blattschuss,
+                         schocks=figures.schocks, schock_aus=figures.schock_aus)
+
+        return Push(Picker("menu_stats", len(names), 0, lambda i: names[i], detail,
+                           lambda i: _close()))
+
+    def _choose_brightness(self) -> Transition:
+        ctx = self.ctx
+        levels = BRIGHTNESS_LEVELS
+        before = ctx.contrast
+        current = min(range(len(levels)), key=lambda i: abs(levels[i] - before))
+
+        def preview(index: int) -> None:
+            ctx.contrast = levels[index]
+
+        def restore() -> None:
+            ctx.contrast = before
+
+        def choose(index: int) -> Transition:
+            ctx.contrast = levels[index]
+            ctx.settings.remembered.brightness = ctx.contrast
+            ctx.settings.save()
+            return CLOSE_ALL
+
+        return Push(Picker(
+            "menu_brightness", len(levels), current, lambda i: str(i + 1),
+            lambda i: ctx.t("brightness_detail", n=i + 1, of=len(levels)), choose, preview,
+            restore,
+        ))
+
+    def _choose_language(self) -> Transition:
+        ctx = self.ctx
+
+        def choose(index: int) -> Transition:
+            ctx.catalogue = Catalogue(LANGUAGES[index])
+            ctx.settings.remembered.language = ctx.catalogue.language
+            ctx.settings.save()
+            return CLOSE_ALL
+
+        return Push(Picker(
+            "menu_language", len(LANGUAGES), LANGUAGES.index(ctx.catalogue.language),
+            lambda i: _LANGUAGE_NAMES[LANGUAGES[i]],
+            lambda i: Catalogue(LANGUAGES[i]).t("language_detail"), choose,
+        ))
+
+    def _ask_shutdown(self) -> Transition:
+        confirm = Menu("confirm_shutdown", [("no", _close), ("yes_shutdown", self._power_off)])
+        return Push(confirm)
+
+    def _power_off(self) -> Transition:
+        return PowerOff(GoodbyeBanner(self.ctx))
+
+
+def _close() -> Transition:
+    return Close()
+
+
+def _close_all() -> Transition:
+    return CLOSE_ALL

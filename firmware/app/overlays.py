@@ -1,0 +1,113 @@
+"""The overlays: a menu, a picker and a message, shown on top of a stage while open.
+
+Buttons are the same on every overlay: KEEP_1 and KEEP_2 move (up and down, or - and +), KEEP_3
+and STAND are OK, FLIP goes back (closes the overlay). A message closes on any press.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from firmware.app.stage import OK_BUTTONS, Close, Step, Transition
+from firmware.i18n import Catalogue
+from firmware.views import BannerView, MenuView, PickerView, View
+from hal.ports import Button, InputEvent, InputKind
+
+__all__ = ["Menu", "Message", "Overlay", "Picker"]
+
+_CLOSE = Close()
+
+
+class Overlay:
+    """Something on top of the stage that takes the inputs while it is open."""
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        """Act on a decoded input; return what to do, or None to stay."""
+        raise NotImplementedError
+
+    def view(self, texts: Catalogue) -> View:
+        """What the screen shows, in the language of ``texts``."""
+        raise NotImplementedError
+
+
+@dataclass(eq=False)
+class Menu(Overlay):
+    """A list of entries (text keys), each with the step OK runs."""
+
+    title: str
+    entries: list[tuple[str, Step]]
+    selected: int = 0
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        if event.button is Button.FLIP:
+            return _CLOSE
+        if event.button is Button.KEEP_1:
+            self.selected = (self.selected - 1) % len(self.entries)
+        elif event.button is Button.KEEP_2:
+            self.selected = (self.selected + 1) % len(self.entries)
+        else:
+            return self.entries[self.selected][1]()
+        return None
+
+    def view(self, texts: Catalogue) -> MenuView:
+        items = tuple(texts.t(key) for key, _ in self.entries)
+        return MenuView(texts.t(self.title), items, self.selected, ("▲", "▼", "OK"))
+
+
+@dataclass(eq=False)
+class Picker(Overlay):
+    """One of ``count`` values, shown by ``label`` and ``detail``; OK runs ``on_ok``."""
+
+    title: str
+    count: int
+    index: int
+    label: Callable[[int], str]
+    detail: Callable[[int], str]
+    on_ok: Callable[[int], Transition | None]
+    #: Runs on every change of the value (a live preview).
+    on_change: Callable[[int], None] | None = None
+    #: Runs when FLIP closes the picker without OK (undo the preview).
+    on_cancel: Callable[[], None] | None = None
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        button = event.button
+        if button is Button.FLIP:
+            if self.on_cancel is not None:
+                self.on_cancel()
+            return _CLOSE
+        if button in OK_BUTTONS:
+            return self.on_ok(self.index)
+        step = -1 if button is Button.KEEP_1 else 1
+        self.index = (self.index + step) % self.count
+        if self.on_change is not None:
+            self.on_change(self.index)
+        return None
+
+    def view(self, texts: Catalogue) -> PickerView:
+        return PickerView(
+            texts.t(self.title),
+            f"{self.index + 1}/{self.count}",
+            self.label(self.index),
+            self.detail(self.index),
+            ("◀", "▶", "OK"),
+        )
+
+
+@dataclass(eq=False)
+class Message(Overlay):
+    """A titled message (title as a text key, lines already worded); any press closes it."""
+
+    title: str
+    lines: tuple[str, ...]
+    headline: str = ""
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        return _CLOSE if event.kind is InputKind.PRESS else None
+
+    def view(self, texts: Catalogue) -> BannerView:
+        return BannerView(texts.t(self.title), self.headline, self.lines, ("", "", "OK"))

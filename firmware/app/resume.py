@@ -1,0 +1,95 @@
+"""Resuming the game a power cut interrupted, on the screen its last action led to.
+
+Every action but the last is replayed into the game through the round log; the last one goes
+through the same stage code as when it was played, so the stage (hand-over, reveal, banners) is
+the one the players saw. UI state after the last action that is not an action (which dice were
+marked to lay out) comes from the journal's UI note. Nothing replayed is written or announced
+again.
+"""
+
+from __future__ import annotations
+
+from engine.events import Blind, Event, Flip, HalfOver, Penalty, Roll, RollOff, Stand
+from firmware.app.context import AppContext
+from firmware.app.rolloff import RollOffStage
+from firmware.app.stage import Stage
+from firmware.app.table import Table
+from firmware.app.turn import HandOverStage, TurnStage
+from firmware.config import LANGUAGES
+from firmware.i18n import Catalogue
+from firmware.journal import Recovery
+
+__all__ = ["resume"]
+
+
+def resume(ctx: AppContext, recovery: Recovery) -> list[Stage]:
+    """Rebuild the interrupted game in ``ctx``; return the current stage and those queued."""
+    assert ctx.store is not None
+    seat_bots = recovery.meta.get("bots")
+    if isinstance(seat_bots, list) and all(isinstance(b, str) for b in seat_bots):
+        ctx.seat_bots = tuple(seat_bots)
+    table = ctx.open_table(recovery.setup)
+    game = table.game
+    stages: list[Stage] = [RollOffStage(ctx, table)]
+    table.recording = False
+    try:
+        for action in recovery.actions[:-1]:
+            table.follow(game.apply(action))
+        if recovery.actions:
+            marks = (recovery.ui or {}).get("marks")
+            stages = _replay_last(ctx, table, recovery.actions[-1], marks)
+    finally:
+        table.recording = True
+    # The language the game started in, unless the menu has chosen one since (remembered).
+    language = recovery.meta.get("language")
+    if ctx.settings.remembered.language is None and language in LANGUAGES:
+        ctx.catalogue = Catalogue(str(language))
+    ctx.store.resume(recovery)
+    ctx.resumed = True
+    ctx.emit({"event": "game_resumed", "game": ctx.game_number, "actions": len(recovery.actions)})
+    return stages
+
+
+def _replay_last(ctx: AppContext, table: Table, action: Event, marks: object) -> list[Stage]:
+    """The stages after the last action; a turn that goes on gets its marks from the UI note."""
+    game = table.game
+    turn = game.turn
+    if isinstance(action, RollOff):
+        roll_off = RollOffStage(ctx, table)
+        roll_off.throw_with(action.dice)
+        return [roll_off]
+    if isinstance(action, Roll):
+        stage = TurnStage(table, [i in action.keep for i in range(game.rules.dice_count)])
+        transition = stage.throw_with(action.keep, action.dice)
+        if transition is not None:
+            return list(transition.stages)
+        _restore_marks(stage, marks)
+        return [stage]
+    if isinstance(action, Flip):
+        assert turn is not None
+        stage = TurnStage(table, list(turn.laid_out))
+        stage.flip()
+        _restore_marks(stage, marks)
+        return [stage]
+    if isinstance(action, Stand | Blind):
+        stage = TurnStage(table, list(turn.laid_out) if turn else [])
+        return list(stage.end_by(game.stand if isinstance(action, Stand) else game.blind).stages)
+    assert isinstance(action, Penalty)
+    events = game.apply(action)
+    stages = table.follow(events)
+    after = game.turn
+    if after is not None and not any(isinstance(event, HalfOver) for event in events):
+        stages.append(
+            TurnStage(table, list(after.laid_out)) if after.throws
+            else HandOverStage(table, after.player)
+        )
+    return stages
+
+
+def _restore_marks(stage: TurnStage, marks: object) -> None:
+    """Mark the dice the journal's UI note remembers, if they may be laid out."""
+    if not isinstance(marks, list) or len(marks) != len(stage.marks):
+        return
+    keep = tuple(i for i, marked in enumerate(marks) if marked is True)
+    if keep in set(stage.table.game.legal_keeps()):
+        stage.marks = [marked is True for marked in marks]

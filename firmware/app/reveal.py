@@ -1,0 +1,170 @@
+"""The reveal (Aufdecken) after every round, and the banners: a penalty, a lost half, the end.
+
+Every one of them goes on with a press. When only computer players are left to play, the reveal
+and the banners go on by themselves after a pause; the end of the game never does (the next game
+waits for a person).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
+from engine.settle import DeckelSource
+from firmware.app.stage import CONTINUE, Goto, Stage, Transition
+from firmware.app.timing import BOT_PAUSE_S
+from firmware.views import BannerView, RevealMark, RevealRow, RevealView
+from hal.ports import InputEvent, InputKind
+
+if TYPE_CHECKING:
+    from firmware.app.context import AppContext
+    from firmware.app.table import Table
+
+__all__ = [
+    "REVEAL_ROWS", "GameOverBanner", "GoodbyeBanner", "HalfOverBanner", "PenaltyBanner",
+    "RevealStage",
+]
+
+#: Rows on one page of the reveal.
+REVEAL_ROWS = 5
+
+
+class _GoesOn(Stage):
+    """A screen that a press moves on from, and that goes on by itself for a table of bots."""
+
+    table: Table
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        return self.auto_step() if event.kind is InputKind.PRESS else None
+
+    def auto_at(self, now: float) -> float | None:
+        return now + BOT_PAUSE_S if self.table.only_bots() else None
+
+    def auto_step(self) -> Transition | None:
+        return CONTINUE
+
+
+@dataclass(eq=False)
+class RevealStage(_GoesOn):
+    """Every throw of the round in order, then where the Deckel went; pages of five rows."""
+
+    name = "reveal"
+
+    table: Table
+    turns: tuple[TurnOver, ...]
+    result: RoundOver
+    round_number: int
+    page: int = 0
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.turns) // REVEAL_ROWS))
+
+    def auto_step(self) -> Transition | None:
+        if self.page + 1 < self.pages:
+            self.page += 1
+            return None
+        return CONTINUE
+
+    def view(self) -> RevealView:
+        table, result = self.table, self.result
+        t = table.ctx.t
+        start = self.page * REVEAL_ROWS
+        rows = tuple(
+            RevealRow(table.label(turn.player), turn.name, _mark(turn.player, result),
+                      turn.player in result.out)
+            for turn in self.turns[start : start + REVEAL_ROWS]
+        )
+        pages = self.pages
+        page_text = f"{self.page + 1}/{pages}" if pages > 1 else t("round_n", n=self.round_number)
+        if result.source == DeckelSource.ALL:
+            outcome = t("outcome_all", loser=result.loser)
+        elif result.source == DeckelSource.POT:
+            outcome = t("outcome_pot", loser=result.loser, n=result.deckel)
+        else:
+            outcome = t("outcome_winner", winner=result.winner, loser=result.loser, n=result.deckel)
+        if result.out:
+            outcome += " · " + t("outcome_out", names=", ".join(result.out))
+        return RevealView(t("reveal_title"), page_text, rows, outcome)
+
+
+def _mark(player: str, result: RoundOver) -> RevealMark:
+    if player == result.winner:
+        return RevealMark.HIGHEST
+    return RevealMark.LOWEST if player == result.loser else RevealMark.NONE
+
+
+@dataclass(eq=False)
+class PenaltyBanner(_GoesOn):
+    """A player was given penalty Deckel (a dropped cup)."""
+
+    name = "penalty"
+
+    table: Table
+    event: PenaltyGiven
+
+    def view(self) -> BannerView:
+        t = self.table.ctx.t
+        return BannerView(
+            t("penalty_title"), self.event.player, (t("penalty_given", n=self.event.deckel),),
+            ("", "", "OK"),
+        )
+
+
+@dataclass(eq=False)
+class HalfOverBanner(_GoesOn):
+    """A Hälfte (half), or the Finale, is lost; and who plays the final, if it comes."""
+
+    name = "half_over"
+
+    table: Table
+    event: HalfOver
+    #: The two finalists, if this half called for a final.
+    final: tuple[str, ...] = ()
+
+    def view(self) -> BannerView:
+        table, event = self.table, self.event
+        t = table.ctx.t
+        lines = [t("loses_section", section=table.section_name(event.section))]
+        if self.final:
+            lines.append(t("final_between", a=self.final[0], b=self.final[1]))
+        elif event.section == 1:
+            lines.append(t("next_section", section=table.section_name(2)))
+        return BannerView(table.section_name(event.section), event.loser, tuple(lines),
+                          ("", "", "OK"))
+
+
+@dataclass(eq=False)
+class GameOverBanner(Stage):
+    """The game is over: who lost it (by a Blattschuss, both halves), and who buys the round."""
+
+    name = "game_over"
+
+    table: Table
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        return Goto((self.table.ctx.next_game(),))
+
+    def view(self) -> BannerView:
+        t = self.table.ctx.t
+        over = self.table.game.state()
+        blattschuss = len(over.half_losers) == 2 and over.half_losers[0] == over.half_losers[1]
+        lines = (t("blattschuss" if blattschuss else "loses_game"), t("buys_round"))
+        return BannerView(t("game_over_title"), over.loser or "", lines,
+                          ("", "", t("key_new_game")))
+
+
+@dataclass(eq=False)
+class GoodbyeBanner(Stage):
+    """The device is shutting down: the last screen, kept by the panel."""
+
+    name = "goodbye"
+
+    ctx: AppContext
+
+    def view(self) -> BannerView:
+        t = self.ctx.t
+        return BannerView(t("goodbye_title"), t("goodbye"), (t("goodbye_hint"),))

@@ -1,0 +1,108 @@
+"""The roll-off (auswürfeln): one throw each decides who opens the first round.
+
+A shake, or OK, throws for everyone still contending; equal best throws roll off again. Once it is
+decided, a press or another shake goes on to the first hand-over. When only computer players
+contend, they throw by themselves after a pause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.game import Phase
+from engine.odds import sorted_dice
+from firmware.app.stage import CONTINUE, OK_BUTTONS, Stage, Transition
+from firmware.app.timing import BOT_PAUSE_S
+from firmware.views import RollOffRow, RollOffView
+from hal.ports import InputEvent, InputKind
+
+if TYPE_CHECKING:
+    from firmware.app.context import AppContext
+    from firmware.app.table import Table
+
+__all__ = ["RollOffStage"]
+
+
+@dataclass(eq=False)
+class RollOffStage(Stage):
+    """Everyone throws once; the best throw opens."""
+
+    name = "roll_off"
+
+    ctx: AppContext
+    table: Table
+    rows: tuple[RollOffRow, ...] = ()
+    shaking: bool = False
+    decided: bool = False
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if self.decided:
+            # A press or another shake goes on: people reach for the cup as often as a button.
+            if event.kind in (InputKind.PRESS, InputKind.THROW):
+                return CONTINUE
+            return None
+        if event.kind is InputKind.SHAKE_START:
+            self.shaking = True
+        elif event.kind is InputKind.THROW or (
+            event.kind is InputKind.PRESS and event.button in OK_BUTTONS
+        ):
+            self.throw()
+        return None
+
+    def throw(self) -> None:
+        """Throw the dice source's dice for every contender."""
+        game = self.table.game
+        dice = self.ctx.dice
+        self.throw_with([dice.throw(game.rules.dice_count) for _ in game.contenders])
+
+    def throw_with(self, throws: Sequence[Sequence[int]]) -> None:
+        """The roll-off with these throws, one per contender in seat order."""
+        table = self.table
+        game = table.game
+        contenders = game.contenders
+        events = game.roll_off(throws)
+        table.apply(events)
+        leaders = game.contenders if game.phase is Phase.ROLL_OFF else ()
+        opener = game.current_player
+        self.rows = tuple(
+            RollOffRow(table.label(name), sorted_dice(dice), name in leaders or name == opener)
+            for name, dice in zip(contenders, throws, strict=True)
+        )
+        self.shaking = False
+        self.decided = game.phase is not Phase.ROLL_OFF
+        table.follow(events)
+
+    def auto_at(self, now: float) -> float | None:
+        if self.shaking:
+            return None
+        table = self.table
+        if not self.decided and all(table.is_bot(name) for name in table.game.contenders):
+            return now + BOT_PAUSE_S
+        if self.decided and table.only_bots():
+            return now + BOT_PAUSE_S
+        return None
+
+    def auto_step(self) -> Transition | None:
+        if self.decided:
+            return CONTINUE
+        self.throw()
+        return None
+
+    def view(self) -> RollOffView:
+        t, table = self.ctx.t, self.table
+        game = table.game
+        rows = self.rows
+        if self.decided:
+            message = t("rolloff_opens", name=game.current_player)
+        elif rows:
+            message = t("rolloff_tie", names=", ".join(game.contenders))
+        else:
+            message = t("rolloff_shake")
+        waiting: tuple[str, ...] = ()
+        if not rows:
+            waiting = tuple(map(table.label, game.contenders))
+        elif self.shaking:
+            rows, waiting = (), tuple(map(table.label, game.contenders))
+        return RollOffView(t("rolloff_title"), rows, waiting, message, self.shaking)

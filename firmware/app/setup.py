@@ -1,0 +1,155 @@
+"""The setup: how many play, which seats the computer plays, the rules, the Deckel, start.
+
+KEEP_1 and KEEP_2 are - and + (on the computer step: the next seat, and who plays it), KEEP_3 and
+STAND go to the next step, FLIP goes back one. The last step starts the game and remembers the
+setup for the next power-up (``setup.json``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.bots import strategy_names
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
+from engine.rules import Rules
+from firmware.app.settings import clamp_deckel
+from firmware.app.stage import OK_BUTTONS, Goto, Stage, Transition
+from firmware.views import BOT_MARK, PickerView, SeatRow, SeatsView, SoftKeys
+from hal.ports import Button, InputEvent, InputKind
+
+if TYPE_CHECKING:
+    from firmware.app.context import AppContext
+
+__all__ = ["SetupStage", "SetupStep", "marked"]
+
+
+class SetupStep(enum.IntEnum):
+    """The setup's steps, in order."""
+
+    PLAYERS = 0
+    COMPUTERS = 1
+    RULES = 2
+    DECKEL = 3
+    START = 4
+
+
+@dataclass(eq=False)
+class SetupStage(Stage):
+    """The setup wizard; its choices are the next game's."""
+
+    name = "setup"
+    in_game = False
+
+    ctx: AppContext
+    step: SetupStep
+    players: int
+    #: Index into the context's rule options.
+    rules: int
+    deckel: int
+    #: One strategy name per seat ("" for a person), for every seat the setup can offer.
+    bots: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS)
+    #: The seat the computer step's keys change.
+    seat: int = 0
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        button = event.button
+        if button is Button.FLIP:
+            self.step = SetupStep(max(self.step - 1, SetupStep.PLAYERS))
+            return None
+        if button in OK_BUTTONS:
+            if self.step < SetupStep.START:
+                self.step = SetupStep(self.step + 1)
+                self.seat = 0
+                return None
+            return self._finish()
+        delta = -1 if button is Button.KEEP_1 else 1
+        if self.step is SetupStep.PLAYERS:
+            self.players = min(max(self.players + delta, MIN_PLAYERS), MAX_PLAYERS)
+        elif self.step is SetupStep.COMPUTERS:
+            # KEEP_1 walks down the seats, KEEP_2 changes who plays the chosen one.
+            if button is Button.KEEP_1:
+                self.seat = (self.seat + 1) % self.players
+            else:
+                roles = ["", *strategy_names()]
+                current = self.bots[self.seat]
+                index = roles.index(current) if current in roles else 0
+                self.bots[self.seat] = roles[(index + 1) % len(roles)]
+        elif self.step is SetupStep.RULES:
+            self.choose_rules((self.rules + delta) % len(self.ctx.rule_options))
+        elif self.step is SetupStep.DECKEL:
+            self.deckel = clamp_deckel(self.deckel + delta)
+        return None
+
+    def setup_choice(self) -> SetupStage:
+        return self
+
+    def choose_rules(self, index: int) -> None:
+        """Take the rule set at ``index``, with its own number of Deckel."""
+        self.rules = index
+        self.deckel = clamp_deckel(self.ctx.rule_options[index].deckel)
+
+    def game_rules(self) -> Rules:
+        """The chosen rules with the chosen Deckel."""
+        return self.ctx.with_deckel(self.ctx.rule_options[self.rules], self.deckel)
+
+    def _finish(self) -> Transition:
+        ctx = self.ctx
+        setup = GameSetup(ctx.names(self.players), self.game_rules())
+        bots = list(self.bots[: self.players])
+        while bots and not bots[-1]:
+            bots.pop()
+        ctx.seat_bots = tuple(bots)
+        remembered = ctx.settings.remembered
+        remembered.players = self.players
+        remembered.rules = ctx.rule_options[self.rules].name
+        remembered.deckel = self.deckel
+        remembered.bots = ctx.seat_bots
+        ctx.settings.save()
+        return Goto((ctx.start_game(setup),))
+
+    def view(self) -> PickerView | SeatsView:
+        t = self.ctx.t
+        step = f"{self.step + 1}/{len(SetupStep)}"
+        keys: SoftKeys = ("-", "+", t("key_next"))
+        names = self.ctx.names(self.players)
+        bots = self.bots[: self.players]
+        if self.step is SetupStep.PLAYERS:
+            shown = (marked(name, bool(bot)) for name, bot in zip(names, bots, strict=True))
+            return PickerView(t("setup_players"), step, str(self.players), " ".join(shown), keys)
+        if self.step is SetupStep.COMPUTERS:
+            rows = tuple(
+                SeatRow(name, self._role(bot)) for name, bot in zip(names, bots, strict=True)
+            )
+            seat_keys: SoftKeys = (t("key_seat"), t("key_change"), t("key_next"))
+            return SeatsView(t("setup_bots"), step, rows, self.seat, seat_keys)
+        rules = self.ctx.rule_options[self.rules]
+        if self.step is SetupStep.RULES:
+            return PickerView(t("setup_rules"), step, rules.name, rules.description, keys)
+        if self.step is SetupStep.DECKEL:
+            detail = t("setup_deckel_detail", preset=rules.deckel)
+            return PickerView(t("setup_deckel"), step, str(self.deckel), detail, keys)
+        computers = sum(1 for bot in bots if bot)
+        summary = t(
+            "setup_summary_bots" if computers else "setup_summary",
+            players=self.players,
+            bots=computers,
+            rules=rules.name,
+            deckel=self.deckel,
+        )
+        return PickerView(t("setup_start"), step, t("setup_go"), summary, ("", "", "OK"))
+
+    def _role(self, strategy: str) -> str:
+        """Who plays a seat, in words: a person, or the computer with a strategy."""
+        if not strategy:
+            return self.ctx.t("setup_human")
+        key = f"strategy_{strategy}"
+        return f"{BOT_MARK} " + (self.ctx.t(key) if self.ctx.catalogue.has(key) else strategy)
+
+
+def marked(name: str, bot: bool) -> str:
+    """A name with the computer mark if the device plays it."""
+    return f"{BOT_MARK}{name}" if bot else name

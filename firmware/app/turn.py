@@ -1,0 +1,382 @@
+"""A player's turn: the hand-over, the turn itself, and the dice after a last throw.
+
+* :class:`HandOverStage` ("Becher an Ben") hides the dice the previous player left under the cup;
+  a press or a shake takes the cup.
+* :class:`TurnStage`: shake to throw, KEEP_n to mark a die to lay out, FLIP to turn two sixes into
+  a one, STAND to end the turn, a long press on FLIP for the hint. Why a press is refused comes
+  from the engine (:meth:`engine.game.Game.keep_problem` and friends), worded here.
+* :class:`TurnDoneStage`: a turn ended by its last throw; the thrower sees the dice until a press.
+
+A computer player's turn runs on the same stage, driven by :class:`~firmware.app.bots.BotDriver`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.errors import Reason, Refusal
+from engine.events import Event, RoundOver, TurnOver
+from engine.game import TurnState
+from firmware.app.bots import BotDriver
+from firmware.app.overlays import Message
+from firmware.app.stage import CONTINUE, Goto, Push, Stage, Transition
+from firmware.app.timing import BOT_PAUSE_S, FRAME_S
+from firmware.hint import best_hint, hint_lines
+from firmware.views import DieFace, HandOverView, TurnView
+from hal.ports import Button, InputEvent, InputKind
+
+if TYPE_CHECKING:
+    from firmware.app.table import Table
+
+__all__ = ["HandOverStage", "TurnDoneStage", "TurnStage", "end_turn"]
+
+_KEEPS = {Button.KEEP_1: 0, Button.KEEP_2: 1, Button.KEEP_3: 2}
+
+#: What the turn screen says when the engine refuses a press, by the engine's reason.
+_KEEP_NOTICES = {
+    Reason.NOT_THROWN: "notice_shake_first",
+    Reason.NO_THROWS_LEFT: "notice_stand",
+    Reason.ALL_LAID_OUT: "notice_stand",
+    Reason.STAYS_OUT: "notice_stays_out",
+    Reason.KEEPS_EVERY_DIE: "notice_all_out",
+    Reason.ONLY_ONES: "notice_only_ones",
+}
+_STAND_NOTICES = {Reason.MUST_THROW: "notice_throw_after_flip"}
+
+
+def _notice(refusal: Refusal, notices: dict[Reason, str], default: str) -> str:
+    return notices.get(refusal.reason, default)
+
+
+@dataclass(eq=False)
+class HandOverStage(Stage):
+    """The cup goes to ``player``; ``shown`` is what ``previous`` left on the table."""
+
+    name = "hand_over"
+
+    table: Table
+    player: str
+    previous: str | None = None
+    shown: tuple[DieFace, ...] = ()
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.table.is_bot(self.player)
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is InputKind.PRESS:
+            return Goto((TurnStage(self.table),))
+        if event.kind is InputKind.SHAKE_START:
+            turn = TurnStage(self.table)
+            turn.start_shaking(event.at)
+            return Goto((turn,))
+        return None
+
+    def auto_at(self, now: float) -> float | None:
+        return now + BOT_PAUSE_S if self.bot_plays else None
+
+    def auto_step(self) -> Transition | None:
+        return Goto((TurnStage(self.table),))
+
+    def view(self) -> HandOverView:
+        table = self.table
+        t, game = table.ctx.t, table.game
+        if self.previous is not None:
+            info = t("limit", n=game.limit) if game.limit is not None else ""
+            note = self.previous + ":"
+        else:
+            info = table.section_name(table.section)
+            note = t("opens_round", n=table.round_number)
+        return HandOverView(
+            t("pass_cup"),
+            info,
+            table.label(self.player),
+            note,
+            self.shown,
+            t("bot_hand_over" if table.is_bot(self.player) else "hint_hand_over"),
+            table.board(self.player),
+        )
+
+
+@dataclass(eq=False)
+class TurnStage(Stage):
+    """The turn of the game's current player."""
+
+    name = "turn"
+
+    table: Table
+    #: The dice marked to lay out (or laid out), by position.
+    marks: list[bool] = field(default_factory=list)
+    shaking: bool = False
+    frame: int = 0
+    frame_at: float | None = None
+    #: Why the last press was refused (a text key), shown on the status line.
+    notice: str = ""
+    #: Drives a computer player's turn; None for a person's.
+    driver: BotDriver | None = None
+
+    def __post_init__(self) -> None:
+        if not self.marks:
+            self.marks = [False] * self.table.game.rules.dice_count
+        if self.table.is_bot(self.table.game.current_player):
+            self.driver = BotDriver(self)
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.driver is not None
+
+    @property
+    def allows_blind(self) -> bool:
+        return self.driver is None
+
+    def announce_blind(self) -> Transition:
+        return self.end_by(self.table.game.blind)
+
+    def start_shaking(self, at: float) -> None:
+        self.shaking = True
+        self.frame = 0
+        self.frame_at = at + FRAME_S
+
+    # --- a person's input -----------------------------------------------------------------------
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        game = self.table.game
+        self.notice = ""
+        kind, button = event.kind, event.button
+        if kind is InputKind.LONG_PRESS and button is Button.FLIP:
+            return None if self.shaking else self._hint()
+        if kind is InputKind.SHAKE_START:
+            if game.can_roll():
+                self.start_shaking(event.at)
+            else:
+                self.notice = "notice_stand"
+        elif kind is InputKind.THROW:
+            transition = self.throw() if self.shaking and game.can_roll() else None
+            self.shaking = False
+            return transition
+        elif kind is InputKind.PRESS and button in _KEEPS:
+            self._toggle(_KEEPS[button])
+        elif kind is InputKind.PRESS and button is Button.FLIP:
+            refusal = game.flip_problem()
+            if refusal is None:
+                self.flip()
+            else:
+                shake_first = refusal.reason is Reason.NOT_THROWN
+                self.notice = "notice_shake_first" if shake_first else "notice_no_flip"
+        elif kind is InputKind.PRESS and button is Button.STAND:
+            refusal = game.stand_problem()
+            if refusal is None:
+                return self.end_by(game.stand)
+            self.notice = _notice(refusal, _STAND_NOTICES, "notice_shake_first")
+        return None
+
+    def _toggle(self, index: int) -> None:
+        game = self.table.game
+        if index >= game.rules.dice_count:
+            return
+        marks = list(self.marks)
+        marks[index] = not marks[index]
+        keep = tuple(i for i, marked in enumerate(marks) if marked)
+        refusal = game.keep_problem(keep)
+        if refusal is not None:
+            self.notice = _notice(refusal, _KEEP_NOTICES, "notice_not_allowed")
+            return
+        self.marks = marks
+        store = self.table.ctx.store
+        if store is not None:
+            store.note_ui({"marks": marks})
+
+    def _hint(self) -> Transition:
+        """The best action now and its chance (a long press on FLIP), or why there is none."""
+        ctx = self.table.ctx
+        if not self.table.game.rules.hints:
+            return Push(Message("hint_title", (ctx.t("hint_refused_1"), ctx.t("hint_refused_2"))))
+        chance, action, goal = hint_lines(best_hint(self.table.game), ctx.catalogue)
+        return Push(Message("hint_title", (action, goal), chance))
+
+    # --- actions, for a person and a computer player alike --------------------------------------
+
+    def throw(self) -> Goto | None:
+        """Throw the dice that are not marked, from the dice source."""
+        game = self.table.game
+        turn = game.turn
+        assert turn is not None
+        keep = tuple(i for i, marked in enumerate(self.marks) if marked) if turn.throws else ()
+        return self.throw_with(keep, self.table.ctx.dice.throw(game.dice_to_throw(keep)))
+
+    def throw_with(self, keep: tuple[int, ...], dice: tuple[int, ...]) -> Goto | None:
+        """Throw ``dice`` with the dice at ``keep`` laid out; a last throw ends the turn."""
+        table = self.table
+        game = table.game
+        before = game.turn
+        assert before is not None
+        events = game.roll(dice, keep)
+        if not any(isinstance(event, TurnOver) for event in events):
+            table.apply(events)
+            after = game.turn
+            assert after is not None
+            self.marks = list(after.laid_out)
+            return None
+        return end_turn(table, events, before, shows_dice=not self.bot_plays)
+
+    def flip(self) -> None:
+        """Turn two sixes into a one; a six that was only marked goes back into the cup."""
+        game = self.table.game
+        before = game.turn
+        assert before is not None
+        self.table.apply(game.flip())
+        after = game.turn
+        assert after is not None
+        self.marks = [
+            after.laid_out[i] or (self.marks[i] and before.values[i] != 6)
+            for i in range(len(self.marks))
+        ]
+
+    def end_by(self, action: Callable[[], list[Event]]) -> Goto:
+        """End the turn by standing or by Blind."""
+        before = self.table.game.turn
+        assert before is not None
+        return end_turn(self.table, action(), before, shows_dice=False)
+
+    # --- timers ---------------------------------------------------------------------------------
+
+    def frame_deadline(self) -> float | None:
+        return self.frame_at if self.shaking else None
+
+    def advance_frames(self, now: float) -> bool:
+        frame_at = self.frame_at
+        if not self.shaking or frame_at is None or now < frame_at:
+            return False
+        steps = int((now - frame_at) / FRAME_S) + 1
+        self.frame += steps
+        self.frame_at = frame_at + steps * FRAME_S
+        return True
+
+    def auto_at(self, now: float) -> float | None:
+        return None if self.driver is None else self.driver.next_step_at(now)
+
+    def auto_step(self) -> Transition | None:
+        return None if self.driver is None else self.driver.step()
+
+    # --- the screen -----------------------------------------------------------------------------
+
+    def view(self) -> TurnView:
+        table = self.table
+        t, game = table.ctx.t, table.game
+        turn = game.turn
+        assert turn is not None
+        # What the table sees of the cup: a computer player's dice in the cup stay hidden under a
+        # hidden last throw, as at a real table; a person holding the device sees their own.
+        observer = None if self.driver is not None else turn.player
+        seen = game.table_view(observer).current
+        assert seen is not None
+        faces = []
+        for i, value in enumerate(turn.values):
+            covered = seen.values[i] is None
+            if turn.throws == 0 or ((self.shaking or covered) and not self.marks[i]):
+                faces.append(DieFace(None))
+            else:
+                fixed = turn.laid_out[i] and not game.rules.take_back
+                faces.append(DieFace(value, out=self.marks[i], fixed=fixed))
+        if self.driver is not None:
+            status = t(self.driver.activity or "bot_thinks")
+            if not self.driver.activity and not seen.covered and turn.throws:
+                status = _throw_name(table, turn)
+        elif self.notice:
+            status = t(self.notice)
+        elif self.shaking:
+            status = t("status_shaking")
+        elif turn.throws == 0:
+            status = t("status_shake")
+        elif game.can_flip():
+            status = t("status_flip")
+        elif not game.can_roll():
+            status = t("status_stand")
+        else:
+            status = _throw_name(table, turn)
+        return TurnView(
+            table.label(turn.player),
+            t("throw_of", n=turn.throws, limit=turn.limit),
+            tuple(faces),
+            status,
+            t("pot", n=game.pot),
+            table.board(turn.player),
+            shaking=self.shaking,
+            frame=self.frame,
+        )
+
+
+def _throw_name(table: Table, turn: TurnState) -> str:
+    values = [v for v in turn.values if v is not None]
+    return table.game.evaluate(values, turn.hand).name
+
+
+@dataclass(eq=False)
+class TurnDoneStage(Stage):
+    """A turn ended by its last throw: the thrower sees the dice until a press."""
+
+    name = "turn_done"
+
+    table: Table
+    player: str
+    throws: int
+    limit: int
+    faces: tuple[DieFace, ...]
+    throw_name: str
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        return CONTINUE if event.kind is InputKind.PRESS else None
+
+    def auto_at(self, now: float) -> float | None:
+        return now + BOT_PAUSE_S if self.table.only_bots() else None
+
+    def auto_step(self) -> Transition | None:
+        return CONTINUE
+
+    def view(self) -> TurnView:
+        t = self.table.ctx.t
+        return TurnView(
+            self.table.label(self.player),
+            t("throw_of", n=self.throws, limit=self.limit),
+            self.faces,
+            self.throw_name,
+            t("key_continue"),
+            self.table.board(self.player),
+        )
+
+
+def end_turn(table: Table, events: list[Event], before: TurnState, *, shows_dice: bool) -> Goto:
+    """A turn ended: record it, then go to what comes next (hand-over, or the reveal).
+
+    ``shows_dice``: the turn ended by a person's last throw, so they see those dice first.
+    """
+    table.apply(events)
+    game = table.game
+    over = next(event for event in events if isinstance(event, TurnOver))
+    stages = table.follow(events)
+    if any(isinstance(event, RoundOver) for event in events):
+        return Goto(tuple(stages))
+    queue: list[Stage] = []
+    if shows_dice:
+        own = game.last_turn(over.player)
+        assert own is not None
+        fixed = [out and not game.rules.take_back for out in before.laid_out]
+        faces = tuple(
+            DieFace(value, out=out, fixed=fix)
+            for value, out, fix in zip(own.values, own.laid_out, fixed, strict=True)
+        )
+        queue.append(
+            TurnDoneStage(table, over.player, before.throws + 1, before.limit, faces, over.name)
+        )
+    seen = game.last_turn()
+    assert seen is not None
+    shown = tuple(
+        DieFace(value, out=True) if out else DieFace(value)
+        for value, out in zip(seen.values, seen.laid_out, strict=True)
+    )
+    player = game.current_player
+    assert player is not None
+    queue.append(HandOverStage(table, player, before.player, shown))
+    return Goto(tuple(queue))
