@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -456,3 +457,23 @@ def test_english_texts_keep_the_german_game_terms(clock: FakeClock, inputs: Inpu
     view = app.view
     assert isinstance(view, TurnView) and view.throw_text == "Throw 1/3"
     assert view.status == "Schock aus" and view.pot_text == "Pot 13"
+
+
+def test_a_blind_turn_stays_under_the_cup_at_the_hand_over_even_under_open_rules(
+    clock: FakeClock, inputs: Inputs
+) -> None:
+    """Blind is announced without lifting the cup: the next player sees no dice of it.
+
+    The engine's table view decides this for the screen, the computer players and the hint alike.
+    """
+    rules = replace(load_preset("standard"), hidden_last_throw=False, blind=True)
+    dice = ScriptedDice([*ROLL_OFF, (6, 4, 3)])
+    app = DeviceApp(DeviceConfig(), clock=clock, dice=dice,
+                    setup=GameSetup(("Anna", "Ben", "Carla"), rules))
+    start_turns(app, inputs)
+    app.handle(inputs.press(STAND))
+    shake_and_throw(app, inputs)
+    menu_entry(app, inputs, "Blind ansagen")
+    view = app.view
+    assert isinstance(view, HandOverView) and view.player == "Ben" and view.note == "Anna:"
+    assert [(d.value, d.out) for d in view.shown] == [(None, False)] * 3
