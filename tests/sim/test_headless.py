@@ -9,10 +9,22 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from pytest_mock import MockerFixture
 
 import firmware.cli
+from firmware.app import DeviceApp
+from firmware.screens import render
+from firmware.views import BannerView, TurnView, View
+from sim.recorder import FrameRecorder
+from tests.sim.view_lines import view_line
 
 GOLDEN = Path(__file__).parent / "golden"
+#: The text golden: one line per frame of the whole game (see view_lines.py for the format).
+GOLDEN_VIEWS = GOLDEN / "whole-game.views.txt"
+REFRESH_HINT = (
+    "if the screens changed on purpose, refresh with SCHOCKEN_REFRESH_GOLDEN=1 and read the "
+    "diff (docs/simulator.md)"
+)
 SCRIPTS = Path(__file__).resolve().parents[2] / "sim" / "scripts"
 GAME = ["--players", "3", "--rules", str(SCRIPTS / "three-deckel.toml"), "--seed", "7"]
 WHOLE_GAME = SCRIPTS / "whole-game.txt"
@@ -51,24 +63,96 @@ def test_the_same_seed_plays_the_same_game_and_another_seed_another(tmp_path: Pa
     assert play(tmp_path, seed="8") != first
 
 
-def test_the_frames_match_the_golden_frames(tmp_path: Path) -> None:
+def play_and_watch(tmp_path: Path, mocker: MockerFixture) -> tuple[list[View], list[Path]]:
+    """Play the whole game with ``--frames``: the view behind each PNG written, and the PNGs.
+
+    The recorder writes a PNG when the picture the loop hands it differs from the last one; that
+    picture is :meth:`DeviceApp.screen` of the moment, so the app's view then is the frame's view.
+    """
+    screens = mocker.spy(DeviceApp, "screen")
+    display = FrameRecorder.display
+    views: list[View] = []
+
+    def display_and_note_the_view(recorder: FrameRecorder, image: Image.Image) -> None:
+        written = recorder.files_written
+        display(recorder, image)
+        if recorder.files_written > written:
+            assert image is screens.spy_return, "the recorder was handed another picture"
+            views.append(screens.call_args.args[0].view)
+
+    mocker.patch.object(
+        FrameRecorder, "display", autospec=True, side_effect=display_and_note_the_view
+    )
     frames = tmp_path / "frames"
     play(tmp_path, "--frames", str(frames))
-    produced = sorted(frames.glob("frame_*.png"))
-    if os.environ.get("SCHOCKEN_REFRESH_GOLDEN"):
-        for old in GOLDEN.glob("frame_*.png"):
-            old.unlink()
-        for path in produced:
-            shutil.copy(path, GOLDEN / path.name)
-    expected = sorted(GOLDEN.glob("frame_*.png"))
-    assert [p.name for p in produced] == [p.name for p in expected], (
-        "the game shows a different number of frames; if the screens changed on purpose, "
-        "refresh with SCHOCKEN_REFRESH_GOLDEN=1 (docs/simulator.md)"
+    return views, sorted(frames.glob("frame_*.png"))
+
+
+def first_thrown_turn(views: list[View]) -> int:
+    """A turn with dice on the table: the first with all three thrown."""
+    return next(
+        index
+        for index, view in enumerate(views)
+        if isinstance(view, TurnView) and all(die.value is not None for die in view.dice)
     )
-    for made, golden in zip(produced, expected, strict=True):
-        with Image.open(made) as a, Image.open(golden) as b:
+
+
+def last_banner(views: list[View]) -> int:
+    """The banner that ends the 2. Hälfte and announces the Finale."""
+    return max(index for index, view in enumerate(views) if isinstance(view, BannerView))
+
+
+def last_frame(views: list[View]) -> int:
+    """The final reveal, with its marks, the player who is out and the Deckel that went."""
+    return len(views) - 1
+
+
+#: The frames kept as pixel goldens, by their file in golden/ and how to find them in the game.
+PIXEL_GOLDENS = {
+    "turn.png": first_thrown_turn,
+    "banner.png": last_banner,
+    "reveal.png": last_frame,
+}
+
+
+def test_the_views_and_three_frames_match_the_golden_ones(
+    tmp_path: Path, mocker: MockerFixture
+) -> None:
+    """Every frame of the whole game as one line of its view, and three frames as pixels.
+
+    Line N of ``golden/whole-game.views.txt`` is the view of ``frame_N.png`` as
+    ``schocken sim --frames`` writes it: the views are noted at the very moment the recorder
+    writes a file, and each is checked to render to exactly the pixels of that file, so the lines
+    pin the same frames in the same order as the PNGs do (when the text golden replaced the 213
+    PNG goldens, its 213 lines rendered to those 213 PNGs, byte for byte). The rendering itself is
+    pinned by three frames kept as PNGs (a turn, a banner, a reveal) and by tests/firmware's
+    per-screen goldens.
+    """
+    views, frames = play_and_watch(tmp_path, mocker)
+    assert len(views) == len(frames), "a PNG was written without its view being noted"
+    for view, frame in zip(views, frames, strict=True):
+        with Image.open(frame) as written:
+            assert render(view).tobytes() == written.tobytes(), f"{frame.name} is not its view"
+    lines = [view_line(view) for view in views]
+    text = "".join(f"{line}\n" for line in lines)
+    if os.environ.get("SCHOCKEN_REFRESH_GOLDEN"):
+        GOLDEN_VIEWS.write_text(text, encoding="utf-8")
+        for name, find in PIXEL_GOLDENS.items():
+            shutil.copy(frames[find(views)], GOLDEN / name)
+    expected = GOLDEN_VIEWS.read_text(encoding="utf-8").splitlines()
+    if lines != expected:
+        produced = tmp_path / GOLDEN_VIEWS.name
+        produced.write_text(text, encoding="utf-8")
+        first = next(n for n in range(len(lines) + 1) if lines[n : n + 1] != expected[n : n + 1])
+        pytest.fail(
+            f"the game shows other screens from frame {first + 1} on ({len(lines)} frames, the "
+            f"golden has {len(expected)}): diff {GOLDEN_VIEWS} {produced}; {REFRESH_HINT}"
+        )
+    for name, find in PIXEL_GOLDENS.items():
+        made = frames[find(views)]
+        with Image.open(made) as a, Image.open(GOLDEN / name) as b:
             assert a.mode == b.mode == "1"
-            assert a.tobytes() == b.tobytes(), f"{made.name} differs from {golden}"
+            assert a.tobytes() == b.tobytes(), f"{made.name} differs from golden/{name}"
 
 
 def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> None:
