@@ -14,6 +14,8 @@ raises. The hardware sections reuse the hal's own settings classes (:class:`~hal
 
 from __future__ import annotations
 
+import json
+
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -243,7 +245,7 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"'
+        return json.dumps(value, ensure_ascii=False)  # escaped: an error stays one line
     if isinstance(value, dict):
         return "{...}"
     return repr(value)
