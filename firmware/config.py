@@ -15,7 +15,6 @@ raises. The hardware sections reuse the hal's own settings classes (:class:`~hal
 from __future__ import annotations
 
 import json
-
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
