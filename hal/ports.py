@@ -2,7 +2,8 @@
 
 Every backend (gpiozero, luma.oled, pyserial on the device; pygame, the terminal and scripts in
 the simulator) implements these protocols. The firmware depends on this module only, never on a
-concrete backend; backends are chosen by name in :mod:`firmware.wiring`.
+concrete backend: :func:`firmware.wiring.build_device` takes backends already built, and a name
+becomes a backend only at the edge (the ``schocken run`` and ``schocken sim`` commands, tests).
 
 Input is split in two layers, as gpiozero splits pins from devices:
 

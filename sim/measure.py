@@ -325,13 +325,6 @@ class _Tap:
         self.inner.advance(now)
 
 
-def tapped_oled(config: Any, clock: Any, *, bus: CountingBus, **options: Any) -> _Tap:
-    """The wiring's builder for the benchmark's display: the real OLED backend on ``bus``."""
-    from hal.oled import open_resilient_oled
-
-    return _Tap(open_resilient_oled(config.display, clock, bus=bus, **options), bus)
-
-
 def play_game(settings: Settings) -> _Tap:
     """A whole game (3 players) played by a seeded robot through the firmware's wiring.
 
@@ -343,28 +336,28 @@ def play_game(settings: Settings) -> _Tap:
     from firmware.config import DeviceConfig
     from firmware.dice import SeededDice
     from firmware.views import TurnView
-    from firmware.wiring import build_device, register_display
+    from firmware.wiring import build_device
+    from hal.oled import open_resilient_oled
     from hal.ports import Button
     from sim.fakes import FakeClock
     from sim.script import ActionKind, ScriptAction, script_edges
 
-    register_display("bench-oled", "sim.measure:tapped_oled")
     rules = dataclasses.replace(load_preset("standard"), deckel=settings.game_deckel)
     config = DeviceConfig()
     clock = FakeClock()
     over: list[dict[str, Any]] = []
     bus = CountingBus()
+    # The real OLED backend (luma's SSD1306 driver) on the counting bus, behind the tap.
+    tap = _Tap(open_resilient_oled(config.display, clock, bus=bus), bus)
     device = build_device(
         config,
-        inputs=(),
-        display="bench-oled",
         clock=clock,
+        inputs=[],
+        display=tap,
         dice=SeededDice(settings.seed),
         setup=GameSetup(("Anna", "Ben", "Carla"), rules),
         event_sink=lambda event: over.append(event) if event["event"] == "game_over" else None,
-        options={"bench-oled": {"bus": bus}},
     )
-    tap: _Tap = device.display  # type: ignore[assignment]
     tap.app = device.app
     rng = random.Random(settings.seed)
     shake = ScriptAction(ActionKind.SHAKE, 0)
@@ -458,6 +451,7 @@ def idle_loop(settings: Settings) -> list[Measurement]:
     from firmware.config import DeviceConfig
     from firmware.wiring import build_device
     from hal.clock import MonotonicClock
+    from hal.oled import open_dummy
 
     class CountingClock(MonotonicClock):
         def __init__(self) -> None:
@@ -469,7 +463,7 @@ def idle_loop(settings: Settings) -> list[Measurement]:
             return edge
 
     clock = CountingClock()
-    device = build_device(DeviceConfig(), inputs=(), display="dummy", clock=clock)
+    device = build_device(DeviceConfig(), clock=clock, inputs=[], display=open_dummy(clock))
     device.loop.start()
     measured: dict[str, float] = {}
 

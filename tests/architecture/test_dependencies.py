@@ -16,10 +16,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ("engine", "hal", "firmware", "sim")
 HARDWARE = {"gpiozero", "luma", "serial", "pygame"}
-#: The hal modules the firmware may use; the rest are backends, reached through the wiring.
+#: The hal modules the firmware may use; the rest are backends, built at the edge.
 HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings"}
-#: Where the app is wired together and backends are chosen by name.
-WIRING = {"firmware/wiring.py", "firmware/cli/run.py"}
+#: The firmware's edge: the commands that turn the config's names into backend objects.
+EDGE = {"firmware/cli/run.py", "firmware/cli/stats.py"}
 #: The one module allowed to import each hardware library (the sim's own hands and window too).
 HARDWARE_HOMES = {
     "gpiozero": {"hal/gpio.py", "sim/gpio_mock.py"},
@@ -69,10 +69,10 @@ def problems() -> list[str]:
             if (
                 package == "firmware"
                 and top == "hal"
-                and name not in WIRING
+                and name not in EDGE
                 and module not in HAL_PORT_LEVEL
             ):
-                found.append(f"{where}: the firmware uses hal's ports; backends go through wiring")
+                found.append(f"{where}: the firmware uses hal's ports; the edge builds backends")
     return found
 
 
@@ -84,7 +84,7 @@ def test_the_dependency_rules_hold() -> None:
     ("package", "source", "expected"),
     [
         ("engine", "import random\n", "no I/O, clock, randomness"),
-        ("firmware", "from hal.gpio import GpioInput\n", "backends go through wiring"),
+        ("firmware", "from hal.gpio import GpioInput\n", "the edge builds backends"),
         ("firmware", "import sim.fakes\n", "never imports the simulator"),
         ("hal", "from firmware.app import DeviceApp\n", "imports nothing above it"),
         ("sim", "import pygame\n", "pygame belongs in"),

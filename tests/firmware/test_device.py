@@ -16,6 +16,8 @@ from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
 from firmware.views import BannerView, HandOverView, MenuView, RevealView, RollOffView, TurnView
 from firmware.wiring import Device, build_device
+from hal.gpio import GpioInput
+from hal.oled import open_dummy, open_resilient_oled
 from hal.ports import Button
 from hal.power import PowerState
 from sim.fakes import FakeClock
@@ -42,17 +44,18 @@ class Table:
         self.config = config or DeviceConfig()
         self.clock = FakeClock(1000.0)
         self.events: list[dict[str, Any]] = []
-        options: dict[str, dict[str, Any]] = {"gpio": {"pin_factory": factory}}
-        if bus is not None:
-            options["oled"] = {"bus": bus}
+        if display == "oled":
+            screen = open_resilient_oled(self.config.display, self.clock, bus=bus)
+        else:
+            screen = open_dummy(self.clock)
         self.device: Device = build_device(
             self.config,
-            display=display,
             clock=self.clock,
+            inputs=[GpioInput(self.clock, self.config.pins, pin_factory=factory)],
+            display=screen,
             dice=dice,
             setup=GameSetup(players),
             event_sink=self.events.append,
-            options=options,
         )
         self.pins = {button: factory.pin(self.config.pins.of(button)) for button in Button}
         self.tilt = factory.pin(self.config.pins.tilt)

@@ -1,7 +1,7 @@
 """Two simulators on one machine: one offers the link (--link), the other is its panel (--attach).
 
-Both are built as `schocken sim` builds them (the firmware's wiring with the simulator's
-backends registered), with luma's dummy display standing in for the window, and run on the real
+Both are built as `schocken sim` builds them (the firmware's wiring on the simulator's
+backends), with luma's dummy display standing in for the window, and run on the real
 clock in their own threads. The panel's keys go through its own input decoder and over TCP.
 """
 
@@ -20,12 +20,14 @@ from engine import GameSetup, Phase, load_preset
 from firmware.cli import main
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.wiring import load_builder
+from firmware.wiring import build_device
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
+from hal.oled import open_dummy
 from hal.ports import Button
-from sim import cli as sim_cli
+from hal.serial_link import SerialLink
 from sim.attach import PanelDevice, attach_panel
+from sim.controls import EdgeHands
 
 TIMEOUT = 5.0
 
@@ -68,20 +70,29 @@ def _run(runner: Any) -> threading.Thread:
 @pytest.fixture
 def pair() -> Iterator[Pair]:
     config = replace(DeviceConfig(), input=FAST)
-    device = sim_cli.build_device(
+    clock = MonotonicClock()
+    listening = SerialLink("tcp-listen://127.0.0.1:0", baudrate=config.link.baudrate)
+    device = build_device(
         config,
-        GameSetup(("Anna", "Ben"), load_preset("standard")),
-        clock=MonotonicClock(),
+        clock=clock,
+        inputs=[EdgeHands(clock)],
+        display=open_dummy(clock),
+        link=listening,
         dice=SeededDice(3),
-        inputs="keys",
-        display="dummy",
-        link="tcp-listen://127.0.0.1:0",
+        setup=GameSetup(("Anna", "Ben"), load_preset("standard")),
     )
-    address = device.remote.link.address
+    address = listening.address
+    assert address is not None
     url = f"socket://127.0.0.1:{address[1]}"
-    link = load_builder("link", "serial")(config, url)
+    link = SerialLink(url, baudrate=config.link.baudrate)
+    panel_clock = MonotonicClock()
     panel = attach_panel(
-        config, link, url=url, clock=MonotonicClock(), inputs="keys", display="dummy"
+        config,
+        link,
+        url=url,
+        clock=panel_clock,
+        inputs=EdgeHands(panel_clock),
+        display=open_dummy(panel_clock),
     )
     threads = [_run(device), _run(panel)]
     yield Pair(device, panel)
