@@ -8,7 +8,8 @@ that runs the device (``firmware/cli/run.py`` on the Pi, ``sim/cli.py`` in the s
 tests: the firmware itself never imports a backend, and nothing is looked up by a module path.
 
 When a link is given, :class:`firmware.remote.Remote` speaks the protocol on it
-(docs/protocol.md): the host sees every frame the display is given and the app's events.
+(docs/protocol.md): it listens to every frame the main loop gives the display, and to the app's
+events.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from firmware.app import DeviceApp, EventSink
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
-from firmware.remote import DeviceHooks, EventRelay, LinkedDisplay, Remote
+from firmware.remote import DeviceHooks, EventRelay, Remote
 from hal.inputs import InputDecoder
-from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage
+from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage, Timed
 from hal.power import PowerManager
 
 __all__ = ["Device", "build_device", "system_poweroff"]
@@ -75,6 +76,7 @@ def build_device(
     clock: Clock,
     inputs: Sequence[InputBackend],
     display: Display,
+    timers: Sequence[Timed] = (),
     link: Link | None = None,
     dice: DiceSource | None = None,
     storage: Storage | None = None,
@@ -85,9 +87,12 @@ def build_device(
 ) -> Device:
     """Build the app and its main loop on the given backends, all running on ``clock``.
 
-    The device takes ``inputs`` and ``link`` over: :meth:`Device.close` closes them, and so does
-    a failure while building. ``link`` switches the serial link on (the edge builds it from the
-    config's ``[link] url``). ``power`` adds the :class:`~hal.power.PowerManager` (dim and sleep
+    ``timers`` are the backends with timers of their own (:class:`~hal.ports.Timed`), for the
+    main loop to drive: the OLED's :class:`~hal.oled.ResilientDisplay`, which retries an
+    unplugged panel. The device takes ``inputs`` and ``link`` over: :meth:`Device.close` closes
+    them, and so does a failure while building. ``link`` switches the serial link on (the edge
+    builds it from the config's ``[link] url``); its host then sees every frame the display is
+    given. ``power`` adds the :class:`~hal.power.PowerManager` (dim and sleep
     when idle). Without ``dice`` the system's random source is used.
     """
     backends = list(inputs)
@@ -111,13 +116,18 @@ def build_device(
         raise
     decoder = InputDecoder(config.input)
     remote: Remote | None = None
-    shown: Display = display
     if link is not None:
         remote = _remote(app, link, manager, clock, lambda call: loop.call_soon(call))
         relay.add(remote.publish_event)
-        shown = LinkedDisplay(display, remote)
     loop = MainLoop(
-        app, clock=clock, inputs=backends, decoder=decoder, display=shown, power=manager
+        app,
+        clock=clock,
+        inputs=backends,
+        decoder=decoder,
+        display=display,
+        power=manager,
+        timers=timers,
+        frame_listeners=[remote.show] if remote is not None else [],
     )
     device = Device(app, loop, backends, display, manager, decoder, clock, remote=remote)
     if remote is not None:

@@ -134,6 +134,23 @@ class Clock(Protocol):
         """
 
 
+class Timed(Protocol):
+    """Something with timers of its own: the app's animations, dimming the panel, retrying an
+    unplugged display.
+
+    The main loop sleeps until the earliest :meth:`next_deadline` of the objects it drives, then
+    calls :meth:`advance` on each. Having timers is declared by this protocol and the loop is
+    handed an explicit list of such objects (:class:`firmware.loop.MainLoop`'s ``timers``); the
+    loop never looks for these methods on an object by name.
+    """
+
+    def next_deadline(self) -> float | None:
+        """The clock time of the next timer due, or None if none is pending."""
+
+    def advance(self, now: float) -> None:
+        """Run whatever is due at ``now``."""
+
+
 class Storage(Protocol):
     """The state directory: small atomic files and append-only journals."""
 

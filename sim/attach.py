@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,16 @@ from firmware.protocol import (
     decode_frame,
     parse_device_line,
 )
-from hal.ports import SCREEN_SIZE, Clock, Display, InputBackend, InputEvent, InputKind, Link
+from hal.ports import (
+    SCREEN_SIZE,
+    Clock,
+    Display,
+    InputBackend,
+    InputEvent,
+    InputKind,
+    Link,
+    Timed,
+)
 
 if TYPE_CHECKING:
     from firmware.config import DeviceConfig
@@ -230,9 +239,11 @@ def attach_panel(
     clock: Clock,
     inputs: InputBackend,
     display: Display,
+    timers: Sequence[Timed] = (),
 ) -> PanelDevice:
     """A remote panel for the device at the other end of ``link`` (a link to ``url``), on the
-    given input backend and display, all built by the caller.
+    given input backend and display, all built by the caller; ``timers`` are those of them with
+    timers of their own (:class:`~hal.ports.Timed`), driven by the panel's main loop.
 
     The inputs are decoded with the config's ``[input]`` timing, exactly as on a device. The
     panel takes ``link`` and ``inputs`` over: :meth:`PanelDevice.close` closes them.
@@ -242,7 +253,12 @@ def attach_panel(
 
     panel = RemotePanel(link, url=url, language=config.game.language)
     loop = MainLoop(
-        panel, clock=clock, inputs=[inputs], decoder=InputDecoder(config.input), display=display
+        panel,
+        clock=clock,
+        inputs=[inputs],
+        decoder=InputDecoder(config.input),
+        display=display,
+        timers=timers,
     )
     panel.wake = lambda: loop.call_soon(_redraw)
     panel.start()

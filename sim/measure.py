@@ -317,13 +317,6 @@ class _Tap:
     def hide(self) -> None:
         self.inner.hide()
 
-    def next_deadline(self) -> float | None:
-        deadline: float | None = self.inner.next_deadline()
-        return deadline
-
-    def advance(self, now: float) -> None:
-        self.inner.advance(now)
-
 
 def play_game(settings: Settings) -> _Tap:
     """A whole game (3 players) played by a seeded robot through the firmware's wiring.
@@ -348,12 +341,14 @@ def play_game(settings: Settings) -> _Tap:
     over: list[dict[str, Any]] = []
     bus = CountingBus()
     # The real OLED backend (luma's SSD1306 driver) on the counting bus, behind the tap.
-    tap = _Tap(open_resilient_oled(config.display, clock, bus=bus), bus)
+    oled = open_resilient_oled(config.display, clock, bus=bus)
+    tap = _Tap(oled, bus)
     device = build_device(
         config,
         clock=clock,
         inputs=[],
         display=tap,
+        timers=[oled],
         dice=SeededDice(settings.seed),
         setup=GameSetup(("Anna", "Ben", "Carla"), rules),
         event_sink=lambda event: over.append(event) if event["event"] == "game_over" else None,
@@ -463,7 +458,10 @@ def idle_loop(settings: Settings) -> list[Measurement]:
             return edge
 
     clock = CountingClock()
-    device = build_device(DeviceConfig(), clock=clock, inputs=[], display=open_dummy(clock))
+    display = open_dummy(clock)
+    device = build_device(
+        DeviceConfig(), clock=clock, inputs=[], display=display, timers=[display]
+    )
     device.loop.start()
     measured: dict[str, float] = {}
 

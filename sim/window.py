@@ -210,7 +210,7 @@ class SimWindow:
             self._mouse_down(event.pos)
         elif event.type == pg.MOUSEBUTTONUP and event.button == 1:
             self._mouse_up()
-        elif event.type == getattr(pg, "WINDOWFOCUSLOST", -1):
+        elif event.type == pg.WINDOWFOCUSLOST:
             self._release_all()  # a key released in another window would stay down forever
 
     def _key_down(self, event: Any) -> None:

@@ -118,6 +118,7 @@ def _check(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
         decoder=TappedDecoder(config.input, app.note_edge),
         display=display,
         power=None,
+        timers=[display],  # retries an unplugged panel
     )
     logger.info("self-test: press every button, tilt and shake the cup; Ctrl+C ends it")
     logger.info("wiring expected by %s:\n%s", config.origin, format_wiring(config.pins))
@@ -147,6 +148,7 @@ def _play(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
         clock=clock,
         inputs=[gpio],
         display=display,
+        timers=[display],  # retries an unplugged panel
         link=link,
         storage=StateDirectory(config.storage.state_dir),
         event_sink=_log_event,

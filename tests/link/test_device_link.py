@@ -147,11 +147,13 @@ def setup_of_two() -> GameSetup:
 def start_device(url: str, *, setup: GameSetup | None = None) -> Device:
     config = DeviceConfig()
     clock = MonotonicClock()
+    display = open_dummy(clock)
     device = build_device(
         config,
         clock=clock,
         inputs=[],
-        display=open_dummy(clock),
+        display=display,
+        timers=[display],
         link=SerialLink(url, baudrate=config.link.baudrate),
         dice=SeededDice(2024),
         setup=setup if setup is not None else setup_of_two(),

@@ -72,11 +72,13 @@ def pair() -> Iterator[Pair]:
     config = replace(DeviceConfig(), input=FAST)
     clock = MonotonicClock()
     listening = SerialLink("tcp-listen://127.0.0.1:0", baudrate=config.link.baudrate)
+    display = open_dummy(clock)
     device = build_device(
         config,
         clock=clock,
         inputs=[EdgeHands(clock)],
-        display=open_dummy(clock),
+        display=display,
+        timers=[display],
         link=listening,
         dice=SeededDice(3),
         setup=GameSetup(("Anna", "Ben"), load_preset("standard")),
@@ -86,13 +88,15 @@ def pair() -> Iterator[Pair]:
     url = f"socket://127.0.0.1:{address[1]}"
     link = SerialLink(url, baudrate=config.link.baudrate)
     panel_clock = MonotonicClock()
+    panel_display = open_dummy(panel_clock)
     panel = attach_panel(
         config,
         link,
         url=url,
         clock=panel_clock,
         inputs=EdgeHands(panel_clock),
-        display=open_dummy(panel_clock),
+        display=panel_display,
+        timers=[panel_display],
     )
     threads = [_run(device), _run(panel)]
     yield Pair(device, panel)
