@@ -1587,11 +1587,8 @@ class DeviceApp:
 
 
 def _game_store(storage: Storage | None) -> GameStore | None:
-    """A game store on ``storage`` if it can hold journals (a :class:`StateDirectory` can)."""
-    needed = ("read_bytes", "names", "rename", "remove", "truncate")
-    if storage is None or not all(callable(getattr(storage, name, None)) for name in needed):
-        return None
-    return GameStore(storage)  # type: ignore[arg-type]
+    """The game store on ``storage``; without a storage the games are kept in memory only."""
+    return None if storage is None else GameStore(storage)
 
 
 @dataclass

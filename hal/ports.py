@@ -152,18 +152,42 @@ class Timed(Protocol):
 
 
 class Storage(Protocol):
-    """The state directory: small atomic files and append-only journals."""
+    """The state directory: small atomic files and append-only journals, by plain file name.
 
+    Everything the device keeps goes through these methods (the game journals and the archive of
+    :mod:`firmware.gamestore`, the remembered setup). Every change survives a pulled plug once the
+    method has returned; every failure is a :class:`StorageError` naming the file and the cause.
+    """
+
+    #: Where the files are, for messages that name a file.
     root: Path
 
     def read_text(self, name: str) -> str | None:
         """The file's content, or None if it does not exist."""
 
+    def read_bytes(self, name: str) -> bytes | None:
+        """The file's raw content, or None if it does not exist (a journal may end torn)."""
+
+    def size(self, name: str) -> int | None:
+        """The file's length in bytes, or None if it does not exist."""
+
+    def names(self) -> list[str]:
+        """The files in the directory, sorted; none if it does not exist yet."""
+
     def write_atomic(self, name: str, text: str) -> None:
         """Replace the file as one step (write, fsync, rename); a pulled plug leaves old or new."""
 
     def append_durable(self, name: str, data: bytes) -> None:
-        """Append ``data`` and fsync before returning."""
+        """Append ``data`` and fsync before returning; on failure the file keeps its length."""
+
+    def rename(self, old: str, new: str) -> None:
+        """Rename ``old`` to ``new`` (replacing it) in one durable step."""
+
+    def remove(self, name: str) -> None:
+        """Delete the file durably; a missing file is fine."""
+
+    def truncate(self, name: str, length: int) -> None:
+        """Cut the file back to ``length`` bytes, durably (drops a journal's torn tail)."""
 
 
 class StorageError(OSError):
