@@ -50,8 +50,8 @@ def test_append_durable_appends_exact_bytes(state: StateDirectory) -> None:
 def test_size_of_a_file_and_of_none(state: StateDirectory) -> None:
     storage: Storage = state
     assert storage.size("journal.log") is None  # not even the directory exists yet
-    storage.append_durable("journal.log", "Schock aus\n".encode())
-    assert storage.size("journal.log") == len("Schock aus\n".encode()) == 11
+    storage.append_durable("journal.log", "Hälfte\n".encode())
+    assert storage.size("journal.log") == 8  # bytes, not characters
     assert storage.size("missing.log") is None
 
 
