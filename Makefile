@@ -20,7 +20,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine
-	$(BIN)/mypy --strict hal firmware sim
+	$(BIN)/mypy --strict hal firmware sim schockbesteck
 
 unit: $(STAMP)
 	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
 LAUNCH = (
-    "import sys, firmware.cli as cli; "
+    "import sys, schockbesteck.cli as cli; "
     "cli.SUBCOMMANDS = {'sim': cli.SUBCOMMANDS['sim']}; "
     "sys.exit(cli.main(sys.argv[1:]))"
 )

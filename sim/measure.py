@@ -520,7 +520,7 @@ def peak():
         kb = kb // 1024 if sys.platform == "darwin" else kb  # bytes there, KiB on Linux
     print("PEAK_RSS_KB", kb, file=sys.stderr, flush=True)
 atexit.register(peak)
-from firmware.cli import main
+from schockbesteck.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 
-import firmware.cli
+import schockbesteck.cli
 from engine import GameSetup, Phase, load_preset
-from firmware.cli import main
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.wiring import build_device
@@ -26,6 +25,7 @@ from hal.inputs import InputTiming
 from hal.oled import open_dummy
 from hal.ports import Button
 from hal.serial_link import SerialLink
+from schockbesteck.cli import main
 from sim.attach import PanelDevice, attach_panel
 from sim.controls import EdgeHands
 
@@ -38,7 +38,8 @@ FAST = InputTiming(debounce_ms=0, hold_ms=300, shake_edges=2, shake_window_ms=30
 @pytest.fixture(autouse=True)
 def only_the_sim_subcommand(monkeypatch: pytest.MonkeyPatch) -> None:
     """`schocken` through its real main(), with just the sim registered (fewer imports)."""
-    monkeypatch.setattr(firmware.cli, "SUBCOMMANDS", {"sim": firmware.cli.SUBCOMMANDS["sim"]})
+    commands = schockbesteck.cli.SUBCOMMANDS
+    monkeypatch.setattr(schockbesteck.cli, "SUBCOMMANDS", {"sim": commands["sim"]})
 
 
 @dataclass

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-import firmware.cli
+import schockbesteck.cli
 
 GOLDEN = Path(__file__).parent / "golden"
 SCRIPTS = Path(__file__).resolve().parents[2] / "sim" / "scripts"
@@ -21,11 +21,12 @@ WHOLE_GAME = SCRIPTS / "whole-game.txt"
 @pytest.fixture(autouse=True)
 def only_the_sim_subcommand(monkeypatch: pytest.MonkeyPatch) -> None:
     """`schocken` through its real main(), with just the sim registered (fewer imports)."""
-    monkeypatch.setattr(firmware.cli, "SUBCOMMANDS", {"sim": firmware.cli.SUBCOMMANDS["sim"]})
+    commands = schockbesteck.cli.SUBCOMMANDS
+    monkeypatch.setattr(schockbesteck.cli, "SUBCOMMANDS", {"sim": commands["sim"]})
 
 
 def schocken(*argv: str) -> int:
-    return firmware.cli.main(["sim", *argv])
+    return schockbesteck.cli.main(["sim", *argv])
 
 
 def play(tmp_path: Path, *extra: str, seed: str = "7") -> list[dict[str, object]]:
