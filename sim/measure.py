@@ -4,8 +4,8 @@
 ``schocken bench`` (:mod:`sim.bench_cli`) prints them as a table or as JSON. What is
 measured, and how:
 
-* the engine: evaluating a throw, settling a round; the exact odds and ``simulate`` when the
-  odds engine (:mod:`engine.odds`, :mod:`engine.simulation`) is installed;
+* the engine: evaluating a throw, settling a round, the exact odds (:mod:`engine.odds`) and
+  ``simulate`` (:mod:`engine.simulation`);
 * a whole game played by a seeded robot on the simulator's fake clock, through the firmware's
   own wiring, with the OLED backend (luma's real SSD1306 driver) on a fake I2C bus that counts
   every byte: the render time of each distinct screen, and the bytes each screen change costs;
@@ -22,7 +22,6 @@ The firmware itself never imports it.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import os
 import platform
 import random
@@ -199,9 +198,7 @@ def _forever(items: list[Any]) -> Iterator[Any]:
         yield from items
 
 
-# --- odds and simulate (the odds engine, when installed) ---------------------------------------
-
-_NO_ODDS = "not available: this build has no odds engine (engine.odds, engine.simulation)"
+# --- odds and simulate --------------------------------------------------------------------------
 
 
 def odds_speed(settings: Settings) -> list[Measurement]:
@@ -211,24 +208,14 @@ def odds_speed(settings: Settings) -> list[Measurement]:
         ("odds_table_build_ms", "odds table build (standard rules)", "ms"),
         ("simulate_rounds_per_s", "simulate (3 threshold bots)", "rounds/s"),
     ]
-    try:
-        odds = importlib.import_module("engine.odds")
-        simulation = importlib.import_module("engine.simulation")
-        bots = importlib.import_module("engine.bots")
-    except ImportError:
-        return [Measurement(key, label, None, unit, note=_NO_ODDS) for key, label, unit in keys]
-    try:
-        measured = _odds_figures(odds, simulation, bots, settings)
-    except (AttributeError, TypeError) as error:  # an odds engine of another shape
-        note = f"not available: the odds engine's interface differs ({error})"
-        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    measured = _odds_figures(settings)
     return [
         Measurement(key, label, value, unit)
         for (key, label, unit), value in zip(keys, measured, strict=True)
     ]
 
 
-def _odds_figures(odds: Any, simulation: Any, bots: Any, settings: Settings) -> list[float]:
+def _odds_figures(settings: Settings) -> list[float]:
     """(ms per odds query, ms per table build, simulated rounds per second).
 
     A query is ``chance_to_beat`` from the start of a turn against a throw not asked about
@@ -236,6 +223,7 @@ def _odds_figures(odds: Any, simulation: Any, bots: Any, settings: Settings) -> 
     ``build_tables`` for a rule set seen for the first time (renamed, so no cache helps).
     ``simulate`` plays 3 threshold bots after one warm-up game that builds their turn tables.
     """
+    from engine import bots, odds, simulation
     from engine.rules import load_preset
     from engine.throws import rank_table
 
