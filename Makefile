@@ -25,7 +25,7 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
 
-## make test: ruff, mypy --strict on engine/, and the test suite (the slow selection excluded)
+## make test: ruff, mypy --strict on every package, and the test suite (the slow selection excluded)
 test: lint typecheck unit
 
 ## make test-long: the slow, exhaustive selection (statistics, long kill runs)
