@@ -92,8 +92,8 @@ def build_device(
     unplugged panel. The device takes ``inputs`` and ``link`` over: :meth:`Device.close` closes
     them, and so does a failure while building. ``link`` switches the serial link on (the edge
     builds it from the config's ``[link] url``); its host then sees every frame the display is
-    given. ``power`` adds the :class:`~hal.power.PowerManager` (dim and sleep
-    when idle). Without ``dice`` the system's random source is used.
+    given. ``power`` adds the :class:`~hal.power.PowerManager` (dim and sleep when idle).
+    Without ``dice`` the system's random source is used.
     """
     backends = list(inputs)
     try:
