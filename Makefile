@@ -20,12 +20,12 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine
-	$(BIN)/mypy --strict hal firmware sim
+	$(BIN)/mypy --strict hal firmware sim schockbesteck
 
 unit: $(STAMP)
 	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
 
-## make test: ruff, mypy --strict on engine/, and the test suite (the slow selection excluded)
+## make test: ruff, mypy --strict on every package, and the test suite (the slow selection excluded)
 test: lint typecheck unit
 
 ## make test-long: the slow, exhaustive selection (statistics, long kill runs)

@@ -28,7 +28,7 @@ readonly DEVICE_GROUPS=(gpio i2c dialout)
 # the shared libraries that piwheels' Pillow wheels for 32-bit Pi OS link against.
 readonly PACKAGES=(python3 python3-venv python3-lgpio i2c-tools python3-pil)
 # What of the checkout goes into the venv (and into the stamp that makes pip idempotent).
-readonly SOURCE_ITEMS=(pyproject.toml README.md engine hal firmware sim)
+readonly SOURCE_ITEMS=(pyproject.toml README.md engine hal firmware sim schockbesteck)
 
 # Exit codes (documented in docs/deploy.md and --help).
 readonly E_FAIL=1 E_USAGE=2 E_NOT_ROOT=3 E_NOT_PIOS=4 E_NO_NETWORK=5 E_PYTHON=6 E_CHECKOUT=7 E_PIP=8

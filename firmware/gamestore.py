@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Event, GameOver, GameSetup
-from firmware.journal import Journal, JournalError, JournalStorage, Recovery, recover
+from firmware.journal import Journal, JournalError, Recovery, recover
 from firmware.stats import PlayerStats, count_game, merge, stats_from_mapping, stats_to_mapping
-from hal.ports import StorageError
+from hal.ports import Storage, StorageError
 
 __all__ = ["CURRENT", "STATS", "GameStore", "StoreLimits", "archive_name"]
 
@@ -63,7 +63,7 @@ class StoreLimits:
 class GameStore:
     """The games of one state directory. Never raises a storage error at its caller."""
 
-    def __init__(self, storage: JournalStorage, *, limits: StoreLimits | None = None) -> None:
+    def __init__(self, storage: Storage, *, limits: StoreLimits | None = None) -> None:
         self.storage = storage
         self.limits = limits or StoreLimits()
         #: One line about the last storage failure, or None while everything is written.
@@ -281,9 +281,10 @@ class GameStore:
         self.notices.append(message)
 
 
-def _size(storage: JournalStorage, name: str) -> int:
-    """A file's size for the archive bound; a file that vanished counts as empty."""
+def _size(storage: Storage, name: str) -> int:
+    """A file's size for the archive bound; a file that vanished or cannot be read counts as
+    empty."""
     try:
-        return (storage.root / name).stat().st_size
-    except OSError:
+        return storage.size(name) or 0
+    except StorageError:
         return 0

@@ -28,7 +28,7 @@ import json
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from engine import Event, Game, GameSetup, from_json, rules_from_mapping, to_json
 from engine.errors import SchockenError
@@ -37,7 +37,6 @@ from hal.ports import Storage
 __all__ = [
     "FORMAT_VERSION",
     "JournalError",
-    "JournalStorage",
     "Recovery",
     "decode_records",
     "encode_record",
@@ -51,25 +50,6 @@ FORMAT_VERSION = 1
 _MAGIC = "schockbesteck"
 #: The longest LENGTH field we accept: a record is never near 10 MB.
 _MAX_LENGTH_DIGITS = 7
-
-
-class JournalStorage(Storage, Protocol):
-    """What the journal needs from the state directory (:class:`hal.storage.StateDirectory`)."""
-
-    def read_bytes(self, name: str) -> bytes | None:
-        """The file's raw content, or None if it does not exist."""
-
-    def names(self) -> list[str]:
-        """The plain files in the directory, sorted."""
-
-    def rename(self, old: str, new: str) -> None:
-        """Rename in one durable step."""
-
-    def remove(self, name: str) -> None:
-        """Delete durably; a missing file is fine."""
-
-    def truncate(self, name: str, length: int) -> None:
-        """Cut the file back to ``length`` bytes, durably."""
 
 
 class JournalError(ValueError):
@@ -270,7 +250,7 @@ def _record_offsets(data: bytes, count: int) -> list[int]:
     return offsets
 
 
-def recover(storage: JournalStorage, name: str) -> Recovery | None:
+def recover(storage: Storage, name: str) -> Recovery | None:
     """The game in journal ``name`` of ``storage``, or None if there is no such file.
 
     Raises :class:`JournalError` for a file without a readable header and
@@ -285,14 +265,14 @@ def recover(storage: JournalStorage, name: str) -> Recovery | None:
 class Journal:
     """An open journal of the game in progress: appends one fsync'd record per action."""
 
-    def __init__(self, storage: JournalStorage, name: str, next_index: int) -> None:
+    def __init__(self, storage: Storage, name: str, next_index: int) -> None:
         self.storage = storage
         self.name = name
         self.next_index = next_index
 
     @classmethod
     def create(
-        cls, storage: JournalStorage, name: str, setup: GameSetup,
+        cls, storage: Storage, name: str, setup: GameSetup,
         meta: Mapping[str, Any] | None = None,
     ) -> Journal:
         """Start a new journal (replacing any file called ``name``) with the game's header."""
@@ -301,7 +281,7 @@ class Journal:
         return cls(storage, name, 0)
 
     @classmethod
-    def resume(cls, storage: JournalStorage, name: str, recovery: Recovery) -> Journal:
+    def resume(cls, storage: Storage, name: str, recovery: Recovery) -> Journal:
         """Continue a recovered journal, first cutting off any damaged tail."""
         if recovery.file_length != recovery.intact_length:
             storage.truncate(name, recovery.intact_length)

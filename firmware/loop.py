@@ -3,11 +3,17 @@
 Input backends call :meth:`MainLoop.post` from their own threads (gpiozero's callback thread, a
 window's event thread, a serial reader); everything else happens here, in order::
 
-    wait until an edge arrives or the earliest deadline (decoder, app, power, display) passes
+    wait until an edge arrives or the earliest deadline (the decoder's or a timer's) passes
     feed the edge to the input decoder
     for each decoded input: wake the display (a press that only woke it is swallowed), app.handle
-    run the timers: app.advance, power.advance, display.advance
-    push app.screen() to the display if it changed
+    run the timers: the app, the power manager, then the other timers the loop was given
+    push app.screen() to the display if it changed, and show it to the frame listeners
+
+Timers (:class:`~hal.ports.Timed`) are an explicit list: the app and the power manager, plus
+whatever backends were handed over as ``timers`` (the OLED's reconnection). A wrapper in front
+of the display could hide the display's timers if the loop looked for them on the display; so
+the loop never looks, and whoever else wants to see the frames (the serial link's host) is a
+frame listener beside the display, not a wrapper around it.
 
 The loop sleeps in :meth:`~hal.ports.Clock.wait`; with nothing pending the real clock blocks on
 the queue without a timeout, so an idle device does not wake up at all. On a fake clock
@@ -25,10 +31,10 @@ from typing import Any, Protocol
 from PIL import Image
 
 from hal.inputs import InputDecoder
-from hal.ports import Clock, Display, Edge, EdgeSource, InputBackend, InputEvent
+from hal.ports import Clock, Display, Edge, EdgeSource, InputBackend, InputEvent, Timed
 from hal.power import PowerManager, PowerState
 
-__all__ = ["App", "MainLoop"]
+__all__ = ["App", "FrameListener", "MainLoop"]
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +42,9 @@ logger = logging.getLogger(__name__)
 _WAKE = Edge(EdgeSource.TILT, False, float("-inf"))
 
 
-class App(Protocol):
-    """What the loop needs from the device app (:class:`firmware.app.DeviceApp`)."""
+class App(Timed, Protocol):
+    """What the loop needs from the device app (:class:`firmware.app.DeviceApp`): its timers,
+    and these."""
 
     @property
     def contrast(self) -> int:
@@ -45,15 +52,20 @@ class App(Protocol):
 
     def handle(self, event: InputEvent) -> None: ...
 
-    def advance(self, now: float) -> None: ...
-
-    def next_deadline(self) -> float | None: ...
-
     def screen(self) -> Image.Image: ...
 
 
+#: Sees every frame the loop gives the display, right after the display (the serial link's host).
+FrameListener = Callable[[Image.Image], None]
+
+
 class MainLoop:
-    """Runs ``app`` against input backends, a decoder, a display and an optional power manager."""
+    """Runs ``app`` against input backends, a decoder, a display and an optional power manager.
+
+    ``timers`` are further objects with timers the loop drives after the app and the power
+    manager (a :class:`~hal.oled.ResilientDisplay` retrying an unplugged panel);
+    ``frame_listeners`` see every frame the display is given.
+    """
 
     def __init__(
         self,
@@ -64,6 +76,8 @@ class MainLoop:
         decoder: InputDecoder,
         display: Display,
         power: PowerManager | None = None,
+        timers: Sequence[Timed] = (),
+        frame_listeners: Sequence[FrameListener] = (),
     ) -> None:
         self.app = app
         self.clock = clock
@@ -71,6 +85,9 @@ class MainLoop:
         self.decoder = decoder
         self.display = display
         self.power = power
+        #: Everything with timers, advanced in this order once the inputs are handled.
+        self.timers: list[Timed] = [app, *([power] if power is not None else []), *timers]
+        self.frame_listeners = list(frame_listeners)
         self._queue: queue.SimpleQueue[Edge | Callable[[], Any] | None] = queue.SimpleQueue()
         self._calls: list[Callable[[], Any]] = []
         self._stopping = False
@@ -123,12 +140,7 @@ class MainLoop:
 
     def next_deadline(self) -> float | None:
         """The earliest time something is due: input timing, app timers, dimming, reconnecting."""
-        candidates = [self.decoder.next_deadline(), self.app.next_deadline()]
-        if self.power is not None:
-            candidates.append(self.power.next_deadline())
-        display_deadline = getattr(self.display, "next_deadline", None)
-        if display_deadline is not None:
-            candidates.append(display_deadline())
+        candidates = [self.decoder.next_deadline(), *(t.next_deadline() for t in self.timers)]
         return min((c for c in candidates if c is not None), default=None)
 
     def step(self, edge: Edge | None = None) -> None:
@@ -147,12 +159,8 @@ class MainLoop:
                 continue
             logger.debug("input %s %s", event.kind.value, event.button or "")
             self.app.handle(event)
-        self.app.advance(now)
-        if self.power is not None:
-            self.power.advance(now)
-        display_advance = getattr(self.display, "advance", None)
-        if display_advance is not None:
-            display_advance(now)
+        for timer in self.timers:
+            timer.advance(now)
         self._present()
 
     def close(self) -> None:
@@ -198,3 +206,5 @@ class MainLoop:
         if image is not self._shown:
             self._shown = image
             self.display.display(image)
+            for listener in self.frame_listeners:
+                listener(image)

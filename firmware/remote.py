@@ -44,9 +44,9 @@ from firmware.protocol import (
     parse_command,
     to_json_text,
 )
-from hal.ports import SCREEN_SIZE, Clock, Display, InputEvent, InputKind, Link
+from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
-__all__ = ["DeviceHooks", "EventRelay", "LinkedDisplay", "Remote"]
+__all__ = ["DeviceHooks", "EventRelay", "Remote"]
 
 logger = logging.getLogger(__name__)
 
@@ -170,7 +170,12 @@ class Remote:
             self._send_state()
 
     def show(self, image: Image.Image) -> None:
-        """The display shows ``image``: send it as a ``frame`` if frames are on and it changed."""
+        """The display shows ``image``: send it as a ``frame`` if frames are on and it changed.
+
+        The main loop calls this as a frame listener, beside the display rather than through a
+        wrapper around it: a wrapper would have to pass on everything the display can do (its
+        reconnection timers, say) and would hide whatever it forgot.
+        """
         self._screen = image
         if self._frames:
             self._send_frame(image)
@@ -310,34 +315,6 @@ def _rules_from_payload(value: object, base: Rules) -> Rules:
     except RulesError as error:
         raise ProtocolError(f"setup: {error}") from None
     raise ProtocolError('setup: "rules" must be a preset name or an object of rules keys')
-
-
-class LinkedDisplay:
-    """A :class:`~hal.ports.Display` that also shows every frame to the remote.
-
-    Wrap the device's display with it, and the host sees exactly what the OLED shows, whenever
-    the main loop draws.
-    """
-
-    def __init__(self, display: Display, remote: Remote) -> None:
-        self._display = display
-        self._remote = remote
-        self.width = display.width
-        self.height = display.height
-        self.mode = display.mode
-
-    def display(self, image: Image.Image) -> None:
-        self._display.display(image)
-        self._remote.show(image)
-
-    def contrast(self, level: int) -> None:
-        self._display.contrast(level)
-
-    def show(self) -> None:
-        self._display.show()
-
-    def hide(self) -> None:
-        self._display.hide()
 
 
 class EventRelay:

@@ -1,136 +1,37 @@
-"""Wiring: the one place where backends are chosen, by name, and the device is put together.
+"""Wiring: the device put together from backends that are already built.
 
-The firmware never imports a backend at module level. :data:`INPUTS` and :data:`DISPLAYS` map a
-backend's name to the dotted path of a *builder*, ``"module:function"``, imported with
-:mod:`importlib` only when :func:`build_device` asks for it; so ``schocken run`` loads gpiozero
-and luma but the simulator need not, and a laptop without either can still import the firmware.
+:func:`build_device` takes its backends as objects, the way every gpiozero device takes its
+``pin_factory``: the input backends (:class:`~hal.ports.InputBackend`), the display
+(:class:`~hal.ports.Display`), optionally the serial link (:class:`~hal.ports.Link`) and the state
+directory (:class:`~hal.ports.Storage`). A name becomes a backend only at the edge, in the command
+that runs the device (``firmware/cli/run.py`` on the Pi, ``sim/cli.py`` in the simulator) and in
+tests: the firmware itself never imports a backend, and nothing is looked up by a module path.
 
-A builder takes ``(config, clock, **options)`` and returns the backend: an
-:class:`~hal.ports.InputBackend` or a :class:`~hal.ports.Display`. The simulator registers its own
-(``window``, ``terminal``, ``script``) with :func:`register_input` and :func:`register_display`,
-or by adding entries to the tables.
-
-The serial link (docs/protocol.md) is added when ``[link] url`` is set (or ``link=`` is given):
-:data:`LINKS` names its builder, :class:`firmware.remote.Remote` speaks the protocol, the display
-is wrapped so the host sees every frame, and the app's events go to the host too.
+When a link is given, :class:`firmware.remote.Remote` speaks the protocol on it
+(docs/protocol.md): it listens to every frame the main loop gives the display, and to the app's
+events.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from engine.game import GameSetup
 from firmware.app import DeviceApp, EventSink
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
-from firmware.remote import DeviceHooks, EventRelay, LinkedDisplay, Remote
+from firmware.remote import DeviceHooks, EventRelay, Remote
 from hal.inputs import InputDecoder
-from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage
+from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage, Timed
 from hal.power import PowerManager
 
-__all__ = [
-    "DISPLAYS",
-    "INPUTS",
-    "LINKS",
-    "Device",
-    "build_device",
-    "load_builder",
-    "register_display",
-    "register_input",
-    "system_poweroff",
-]
-
-
-if TYPE_CHECKING:
-    from hal.storage import StateDirectory
+__all__ = ["Device", "build_device", "system_poweroff"]
 
 logger = logging.getLogger(__name__)
-
-#: Input backend name -> "module:builder".
-INPUTS: dict[str, str] = {
-    "gpio": "firmware.wiring:gpio_input",
-}
-#: Display backend name -> "module:builder".
-DISPLAYS: dict[str, str] = {
-    "oled": "firmware.wiring:oled_display",
-    "dummy": "firmware.wiring:dummy_display",
-}
-#: Link backend name -> "module:builder". The URL picks the transport (see hal.serial_link).
-LINKS: dict[str, str] = {
-    "serial": "firmware.wiring:serial_link",
-}
-
-
-def register_input(name: str, builder: str) -> None:
-    """Make an input backend available under ``name`` ("module:function")."""
-    INPUTS[name] = builder
-
-
-def register_display(name: str, builder: str) -> None:
-    """Make a display backend available under ``name`` ("module:function")."""
-    DISPLAYS[name] = builder
-
-
-def load_builder(kind: str, name: str) -> Callable[..., Any]:
-    """Import the builder registered for backend ``name`` of ``kind`` (input, display, link)."""
-    table = {"input": INPUTS, "display": DISPLAYS, "link": LINKS}[kind]
-    if name not in table:
-        raise ValueError(f"unknown {kind} backend {name!r}: use one of {', '.join(sorted(table))}")
-    module_name, _, attribute = table[name].partition(":")
-    module = importlib.import_module(module_name)
-    builder: Callable[..., Any] = getattr(module, attribute)
-    return builder
-
-
-# --- the device's own builders ------------------------------------------------------------------
-
-
-def gpio_input(config: DeviceConfig, clock: Clock, **options: Any) -> InputBackend:
-    """The five buttons and the tilt switch on the configured pins (options: ``pin_factory``)."""
-    from hal.gpio import GpioInput
-
-    return GpioInput(clock, config.pins, **options)
-
-
-def oled_display(config: DeviceConfig, clock: Clock, **options: Any) -> Display:
-    """The SSD1306/SH1106 on I2C, resilient to an unplugged panel (options: ``bus``)."""
-    from hal.oled import open_resilient_oled
-
-    return open_resilient_oled(config.display, clock, **options)
-
-
-def dummy_display(config: DeviceConfig, clock: Clock, **options: Any) -> Display:
-    """luma's in-memory dummy device, which keeps the last frame (for tests and scripts)."""
-    from hal.oled import open_dummy
-
-    return open_dummy(clock)
-
-
-def serial_link(config: DeviceConfig, url: str, **options: Any) -> Link:
-    """The link on pyserial (a device path, socket://, loop://) or tcp-listen:// (options are
-    :class:`~hal.serial_link.SerialLink`'s)."""
-    from hal.serial_link import SerialLink
-
-    return SerialLink(url, baudrate=config.link.baudrate, **options)
-
-
-def state_directory(config: DeviceConfig) -> Storage:
-    """The state directory of the config (``[storage] state_dir``) on the real filesystem."""
-    return state_directory_at(config.storage.state_dir)
-
-
-def state_directory_at(path: str | Path) -> StateDirectory:
-    """A state directory on the real filesystem (for tools that read the device's games)."""
-    from hal.storage import StateDirectory
-
-    return StateDirectory(path)
 
 
 def system_poweroff() -> None:
@@ -172,71 +73,63 @@ class Device:
 def build_device(
     config: DeviceConfig,
     *,
-    inputs: Sequence[str] = ("gpio",),
-    display: str = "oled",
-    clock: Clock | None = None,
+    clock: Clock,
+    inputs: Sequence[InputBackend],
+    display: Display,
+    timers: Sequence[Timed] = (),
+    link: Link | None = None,
     dice: DiceSource | None = None,
     storage: Storage | None = None,
     setup: GameSetup | None = None,
     event_sink: EventSink | None = None,
     shutdown: Callable[[], None] | None = None,
     power: bool = True,
-    options: dict[str, dict[str, Any]] | None = None,
-    link: str | None = None,
 ) -> Device:
-    """Build the app, its loop and the named backends.
+    """Build the app and its main loop on the given backends, all running on ``clock``.
 
-    ``options`` passes keyword arguments to a backend's builder by name, e.g.
-    ``{"gpio": {"pin_factory": MockFactory()}, "oled": {"bus": fake_bus}}``. ``power`` adds the
-    :class:`~hal.oled.PowerManager` (dim and sleep when idle). Without ``clock`` the real
-    monotonic clock is used, without ``dice`` the system's random source. ``link`` overrides
-    the config's ``[link] url`` ("" switches the link off); options for it go under "serial".
+    ``timers`` are the backends with timers of their own (:class:`~hal.ports.Timed`), for the
+    main loop to drive: the OLED's :class:`~hal.oled.ResilientDisplay`, which retries an
+    unplugged panel. The device takes ``inputs`` and ``link`` over: :meth:`Device.close` closes
+    them, and so does a failure while building. ``link`` switches the serial link on (the edge
+    builds it from the config's ``[link] url``); its host then sees every frame the display is
+    given. ``power`` adds the :class:`~hal.power.PowerManager` (dim and sleep when idle).
+    Without ``dice`` the system's random source is used.
     """
-    options = options or {}
-    if clock is None:
-        from hal.clock import MonotonicClock
-
-        clock = MonotonicClock()
-    built_inputs: list[InputBackend] = []
+    backends = list(inputs)
     try:
-        for name in inputs:
-            builder = load_builder("input", name)
-            built_inputs.append(builder(config, clock, **options.get(name, {})))
-        make_display = load_builder("display", display)
-        screen: Display = make_display(config, clock, **options.get(display, {}))
+        manager = PowerManager(display, clock, config.display) if power else None
+        relay = EventRelay(*([event_sink] if event_sink is not None else []))
+        app = DeviceApp(
+            config,
+            clock=clock,
+            dice=dice if dice is not None else SystemDice(),
+            storage=storage,
+            setup=setup,
+            event_sink=relay,
+            shutdown=shutdown,
+        )
     except BaseException:
-        for backend in built_inputs:
+        for backend in backends:
             backend.close()
+        if link is not None:
+            link.close()
         raise
-    manager = PowerManager(screen, clock, config.display) if power else None
-    relay = EventRelay(*([event_sink] if event_sink is not None else []))
-    app = DeviceApp(
-        config,
-        clock=clock,
-        dice=dice if dice is not None else SystemDice(),
-        storage=storage,
-        setup=setup,
-        event_sink=relay,
-        shutdown=shutdown,
-    )
     decoder = InputDecoder(config.input)
-    url = config.link.url if link is None else link
     remote: Remote | None = None
-    shown: Display = screen
-    if url:
-        try:
-            link_backend = load_builder("link", "serial")(config, url, **options.get("serial", {}))
-        except BaseException:
-            for backend in built_inputs:
-                backend.close()
-            raise
-        remote = _remote(app, link_backend, manager, clock, lambda call: loop.call_soon(call))
+    if link is not None:
+        remote = _remote(app, link, manager, clock, lambda call: loop.call_soon(call))
         relay.add(remote.publish_event)
-        shown = LinkedDisplay(screen, remote)
     loop = MainLoop(
-        app, clock=clock, inputs=built_inputs, decoder=decoder, display=shown, power=manager
+        app,
+        clock=clock,
+        inputs=backends,
+        decoder=decoder,
+        display=display,
+        power=manager,
+        timers=timers,
+        frame_listeners=[remote.show] if remote is not None else [],
     )
-    device = Device(app, loop, built_inputs, screen, manager, decoder, clock, remote=remote)
+    device = Device(app, loop, backends, display, manager, decoder, clock, remote=remote)
     if remote is not None:
         remote.start()
         device.closers.append(remote.close)

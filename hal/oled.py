@@ -31,6 +31,7 @@ from hal.settings import DRIVERS, OledSettings
 __all__ = [
     "DRIVERS",
     "FRAMEBUFFERS",
+    "DeviceFactory",
     "OledSettings",
     "ResilientDisplay",
     "bus_errors",
@@ -50,8 +51,19 @@ FRAMEBUFFERS = ("diff_to_previous", "full_frame")
 #: The SSD1306 and SH1106 "no operation" command: a harmless probe of whether the panel answers.
 _NOP = 0xE3
 
-#: Something that makes a ready luma device (init sequence sent), or raises if it cannot.
-DeviceFactory = Callable[[], Any]
+
+class DeviceFactory:
+    """Makes a ready luma device (init sequence sent) on each call, or raises if it cannot.
+
+    Given one instead of a device, :class:`ResilientDisplay` can re-initialise a display that was
+    unplugged. A class of its own, so that the two are told apart by type, not by their methods.
+    """
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+
+    def __call__(self) -> Any:
+        return self._make()
 
 
 def bus_errors() -> tuple[type[Exception], ...]:
@@ -134,7 +146,7 @@ def oled_factory(
         serial.command(_NOP)
         return _make_device(settings, serial, framebuffer)
 
-    return make
+    return DeviceFactory(make)
 
 
 def open_resilient_oled(
@@ -187,7 +199,7 @@ def open_dummy(clock: Clock) -> ResilientDisplay:
 class ResilientDisplay:
     """The :class:`~hal.ports.Display` port over a luma device that may come and go.
 
-    ``device`` is a luma device or a :data:`DeviceFactory`; only with a factory can the display be
+    ``device`` is a luma device or a :class:`DeviceFactory`; only with a factory can the display be
     re-initialised after it was unplugged (a plain device is retried as it is). Bus errors
     (:func:`bus_errors`) are logged once per outage and never raised; while offline the wanted
     frame, contrast and sleep state are kept and replayed when the display answers again. Retries
@@ -211,7 +223,7 @@ class ResilientDisplay:
         self.name = name
         self._clock = clock
         self._errors = bus_errors()
-        self._factory: DeviceFactory | None = device if _is_factory(device) else None
+        self._factory = device if isinstance(device, DeviceFactory) else None
         self._device: Any = None if self._factory is not None else device
         self._first_retry_s = retry_after_s
         self._max_retry_s = max_retry_after_s
@@ -358,11 +370,6 @@ class ResilientDisplay:
             self.frames_sent += 1
         if not first:
             logger.info("%s back online", self.name)
-
-
-def _is_factory(device: Any) -> bool:
-    """A luma device has ``display``; anything else callable is a factory."""
-    return callable(device) and not hasattr(device, "display")
 
 
 def _power_command(hidden: bool) -> Callable[[Any], object]:

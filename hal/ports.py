@@ -2,7 +2,8 @@
 
 Every backend (gpiozero, luma.oled, pyserial on the device; pygame, the terminal and scripts in
 the simulator) implements these protocols. The firmware depends on this module only, never on a
-concrete backend; backends are chosen by name in :mod:`firmware.wiring`.
+concrete backend: :func:`firmware.wiring.build_device` takes backends already built, and a name
+becomes a backend only at the edge (the ``schocken run`` and ``schocken sim`` commands, tests).
 
 Input is split in two layers, as gpiozero splits pins from devices:
 
@@ -133,19 +134,60 @@ class Clock(Protocol):
         """
 
 
-class Storage(Protocol):
-    """The state directory: small atomic files and append-only journals."""
+class Timed(Protocol):
+    """Something with timers of its own: the app's animations, dimming the panel, retrying an
+    unplugged display.
 
+    The main loop sleeps until the earliest :meth:`next_deadline` of the objects it drives, then
+    calls :meth:`advance` on each. Having timers is declared by this protocol and the loop is
+    handed an explicit list of such objects (:class:`firmware.loop.MainLoop`'s ``timers``); the
+    loop never looks for these methods on an object by name.
+    """
+
+    def next_deadline(self) -> float | None:
+        """The clock time of the next timer due, or None if none is pending."""
+
+    def advance(self, now: float) -> None:
+        """Run whatever is due at ``now``."""
+
+
+class Storage(Protocol):
+    """The state directory: small atomic files and append-only journals, by plain file name.
+
+    Everything the device keeps goes through these methods (the game journals and the archive of
+    :mod:`firmware.gamestore`, the remembered setup). Every change survives a pulled plug once the
+    method has returned; every failure is a :class:`StorageError` naming the file and the cause.
+    """
+
+    #: Where the files are, for messages that name a file.
     root: Path
 
     def read_text(self, name: str) -> str | None:
         """The file's content, or None if it does not exist."""
 
+    def read_bytes(self, name: str) -> bytes | None:
+        """The file's raw content, or None if it does not exist (a journal may end torn)."""
+
+    def size(self, name: str) -> int | None:
+        """The file's length in bytes, or None if it does not exist."""
+
+    def names(self) -> list[str]:
+        """The files in the directory, sorted; none if it does not exist yet."""
+
     def write_atomic(self, name: str, text: str) -> None:
         """Replace the file as one step (write, fsync, rename); a pulled plug leaves old or new."""
 
     def append_durable(self, name: str, data: bytes) -> None:
-        """Append ``data`` and fsync before returning."""
+        """Append ``data`` and fsync before returning; on failure the file keeps its length."""
+
+    def rename(self, old: str, new: str) -> None:
+        """Rename ``old`` to ``new`` (replacing it) in one durable step."""
+
+    def remove(self, name: str) -> None:
+        """Delete the file durably; a missing file is fine."""
+
+    def truncate(self, name: str, length: int) -> None:
+        """Cut the file back to ``length`` bytes, durably (drops a journal's torn tail)."""
 
 
 class StorageError(OSError):

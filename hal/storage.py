@@ -132,6 +132,16 @@ class StateDirectory:
         except OSError as error:
             raise _storage_error("read", path, error) from error
 
+    def size(self, name: str) -> int | None:
+        """The file's length in bytes, or None if it does not exist."""
+        path = self.path(name)
+        try:
+            return path.stat().st_size
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise _storage_error("read", path, error) from error
+
     def names(self) -> list[str]:
         """The plain files in the directory, sorted; none if it does not exist yet."""
         try:

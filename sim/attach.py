@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,16 @@ from firmware.protocol import (
     decode_frame,
     parse_device_line,
 )
-from hal.ports import SCREEN_SIZE, Clock, Display, InputBackend, InputEvent, InputKind, Link
+from hal.ports import (
+    SCREEN_SIZE,
+    Clock,
+    Display,
+    InputBackend,
+    InputEvent,
+    InputKind,
+    Link,
+    Timed,
+)
 
 if TYPE_CHECKING:
     from firmware.config import DeviceConfig
@@ -228,38 +237,32 @@ def attach_panel(
     *,
     url: str = "",
     clock: Clock,
-    inputs: str,
-    display: str,
-    options: dict[str, dict[str, Any]] | None = None,
+    inputs: InputBackend,
+    display: Display,
+    timers: Sequence[Timed] = (),
 ) -> PanelDevice:
-    """A remote panel for the device at the other end of ``link`` (the wiring's ``serial`` link
-    to ``url``), on input and display backends named as in :mod:`firmware.wiring` (the simulator
-    registers its own there first).
+    """A remote panel for the device at the other end of ``link`` (a link to ``url``), on the
+    given input backend and display, all built by the caller; ``timers`` are those of them with
+    timers of their own (:class:`~hal.ports.Timed`), driven by the panel's main loop.
 
     The inputs are decoded with the config's ``[input]`` timing, exactly as on a device. The
-    panel takes ``link`` over and closes it, also when building the backends fails.
+    panel takes ``link`` and ``inputs`` over: :meth:`PanelDevice.close` closes them.
     """
-    from firmware import wiring
     from firmware.loop import MainLoop
     from hal.inputs import InputDecoder
 
-    options = options or {}
-    hands: InputBackend | None = None
-    try:
-        hands = wiring.load_builder("input", inputs)(config, clock, **options.get(inputs, {}))
-        screen = wiring.load_builder("display", display)(config, clock, **options.get(display, {}))
-    except BaseException:
-        if hands is not None:
-            hands.close()
-        link.close()
-        raise
     panel = RemotePanel(link, url=url, language=config.game.language)
     loop = MainLoop(
-        panel, clock=clock, inputs=[hands], decoder=InputDecoder(config.input), display=screen
+        panel,
+        clock=clock,
+        inputs=[inputs],
+        decoder=InputDecoder(config.input),
+        display=display,
+        timers=timers,
     )
     panel.wake = lambda: loop.call_soon(_redraw)
     panel.start()
-    return PanelDevice(panel, loop, [hands], screen)
+    return PanelDevice(panel, loop, [inputs], display)
 
 
 def _redraw() -> None:

@@ -4,8 +4,9 @@
 
 * start-up: ``schocken sim --terminal`` is started in a pseudo-terminal, timed from the spawn to
   the first half-block frame on the screen, then quit with ``q`` (median of 7 runs);
-* headless: ``tests/sim/golden/game.txt`` (a whole 3-Deckel game) played with ``--script``,
-  simulated seconds per real second, without and with ``--record``.
+* headless: ``sim/scripts/whole-game.txt`` (a whole game of 3 players under the 3 Deckel of
+  ``sim/scripts/three-deckel.toml``, seed 7, as the golden frames are made) played with
+  ``--script``, simulated seconds per real second, without and with ``--record``.
 
 Results go to docs/performance.md by hand; nothing here asserts a time.
 """
@@ -26,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
 LAUNCH = (
-    "import sys, firmware.cli as cli; "
+    "import sys, schockbesteck.cli as cli; "
     "cli.SUBCOMMANDS = {'sim': cli.SUBCOMMANDS['sim']}; "
     "sys.exit(cli.main(sys.argv[1:]))"
 )

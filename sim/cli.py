@@ -13,13 +13,17 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
     from firmware.config import DeviceConfig
-    from hal.ports import Clock
+    from firmware.loop import MainLoop
+    from hal.ports import Clock, Display
+    from hal.serial_link import SerialLink
+    from sim.controls import HandsInput
+    from sim.recorder import FrameRecorder, LatestFrame
 
-__all__ = ["DEFAULT_NAMES", "SIM_DISPLAYS", "SIM_INPUTS", "add_arguments", "build_device", "run"]
+__all__ = ["DEFAULT_NAMES", "add_arguments", "run"]
 
 #: Names for --players N when the configuration names fewer players.
 DEFAULT_NAMES = ("Anna", "Ben", "Carla", "Dieter", "Elke", "Fritz", "Gabi", "Heinz", "Ilse", "Jupp")
@@ -199,75 +203,57 @@ def _event_output(target: str | None) -> Iterator[_EventSink]:
         yield _EventSink(stream)
 
 
-# --- the device --------------------------------------------------------------------------------
-
-#: The simulator's backends, registered with the firmware's wiring under these names.
-SIM_INPUTS = {
-    "keys": "sim.controls:keyboard_input",
-    "gpio-mock": "sim.gpio_mock:mock_pin_input",
-    "script": "sim.script:script_input",
-}
-SIM_DISPLAYS = {
-    "window": "sim.window:window_display",
-    "terminal": "sim.terminal:terminal_display",
-    "recorder": "sim.recorder:recording_display",
-}
+# --- the backends ------------------------------------------------------------------------------
+# The simulator's edge: its options become backend objects here, handed to the firmware's wiring
+# exactly as `schocken run` hands it the GPIO input and the OLED.
 
 
-def build_device(
-    config: DeviceConfig,
-    setup: Any,
-    *,
-    clock: Clock,
-    dice: Any,
-    inputs: str,
-    display: str,
-    options: dict[str, dict[str, Any]] | None = None,
-    event_sink: Callable[[dict[str, Any]], None] | None = None,
-    link: str = "",
-) -> Any:
-    """The device (:class:`firmware.wiring.Device`) on the simulator's backends, named as above.
+class _FrontEnd(Protocol):
+    """The window or the terminal: runs on the main thread until the user quits."""
 
-    The firmware's own wiring builds it, exactly as ``schocken run`` does on the Pi; only the
-    names of the backends differ.
-    """
-    from firmware import wiring
+    def run(self, keep_going: Callable[[], bool] = ...) -> None: ...
 
-    _register_backends()
-    return wiring.build_device(
-        config,
-        inputs=(inputs,),
-        display=display,
-        clock=clock,
-        dice=dice,
-        setup=setup,
-        event_sink=event_sink,
-        options=options,
-        link=link,
-    )
+    def close(self) -> None: ...
 
 
-def _register_backends() -> None:
-    """Make the simulator's backends known to the firmware's wiring by name."""
-    from firmware import wiring
+def _screen(
+    name: str, hands: HandsInput, config: DeviceConfig, notice: str
+) -> tuple[LatestFrame, Callable[[], _FrontEnd]]:
+    """The display the front end shows (``window`` or ``terminal``) and how to open that
+    front end on it, once the device is built."""
+    if name == "window":
+        from sim.window import SimWindow, WindowDisplay
 
-    for name, builder in SIM_INPUTS.items():
-        wiring.register_input(name, builder)
-    for name, builder in SIM_DISPLAYS.items():
-        wiring.register_display(name, builder)
+        window = WindowDisplay()
+        return window, lambda: SimWindow(hands, window)
+    from sim.terminal import TerminalDisplay, TerminalUI
+
+    terminal = TerminalDisplay()
+
+    def open_terminal() -> _FrontEnd:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise UsageError("--terminal needs a terminal: use --script FILE to play headless")
+        return TerminalUI(hands, terminal, hold_s=config.input.hold_s + 0.2, notice=notice)
+
+    return terminal, open_terminal
 
 
-def _display_choice(
-    args: argparse.Namespace, screen: str | None
-) -> tuple[str, dict[str, dict[str, Any]]]:
-    """The display backend's name and options: ``screen``, wrapped in a recorder if asked.
+def _recorder(args: argparse.Namespace, clock: Clock, inner: Display | None) -> FrameRecorder:
+    """A recorder of the frames for --frames and --record, passing them on to ``inner``."""
+    from sim.recorder import FrameRecorder
 
-    Headless (``screen`` None) the recorder is the display, recording or not.
-    """
-    if args.frames is None and args.record is None and screen is not None:
-        return screen, {}
-    recorder = {"frames_dir": args.frames, "gif_path": args.record, "inner": screen}
-    return "recorder", {"recorder": recorder}
+    return FrameRecorder(clock, inner, frames_dir=args.frames, gif_path=args.record)
+
+
+def _records(args: argparse.Namespace) -> bool:
+    return args.frames is not None or args.record is not None
+
+
+def _serial_link(url: str, config: DeviceConfig) -> SerialLink:
+    """The link on ``url`` at the config's baud rate; a bad URL fails here, in one line."""
+    from hal.serial_link import SerialLink
+
+    return SerialLink(url, baudrate=config.link.baudrate)
 
 
 # --- headless ----------------------------------------------------------------------------------
@@ -279,25 +265,24 @@ AFTER_GAME_OVER_S = 4.0
 def _run_script(
     args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
 ) -> int:
+    from firmware.wiring import build_device
     from sim.fakes import FakeClock
-    from sim.script import load_script
+    from sim.script import ScriptInput, load_script
 
     actions = load_script(args.script)
     clock = FakeClock()
     sink.now = clock.now
-    display, options = _display_choice(args, None)
-    options["script"] = {"actions": actions}
+    script = ScriptInput(actions, clock, config.input)
+    recorder = _recorder(args, clock, None)  # headless, the recorder is the display
     device = build_device(
         config,
-        setup,
         clock=clock,
+        inputs=[script],
+        display=recorder,
         dice=dice,
-        inputs="script",
-        display=display,
-        options=options,
+        setup=setup,
         event_sink=sink,
     )
-    script, recorder = device.inputs[0], device.display
     started = time.perf_counter()
     try:
         # In steps of a simulated second: once the game is over the script is fed no further
@@ -334,34 +319,45 @@ def _run_script(
 def _run_interactive(
     args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
 ) -> int:
-
+    from firmware.wiring import build_device
     from hal.clock import MonotonicClock
 
     clock = MonotonicClock()
     screen, notice = ("terminal", "") if args.terminal else _choose_screen()
-    display, options = _display_choice(args, screen)
-    if display == "recorder":
-        options["recorder"]["inner"] = load_display(screen, config, clock)
-    inputs = "gpio-mock" if args.gpio_mock else "keys"
+    hands: HandsInput
+    if args.gpio_mock:
+        from sim.gpio_mock import MockPinHands
+
+        hands = MockPinHands(clock, config.pins)
+    else:
+        from sim.controls import EdgeHands
+
+        hands = EdgeHands(clock)
+    try:
+        shown, open_ui = _screen(screen, hands, config, notice)
+        recorder = _recorder(args, clock, shown) if _records(args) else None
+        link = _serial_link(args.link, config) if args.link else None
+    except BaseException:
+        hands.close()
+        raise
     device = build_device(
         config,
-        setup,
         clock=clock,
+        inputs=[hands],
+        display=recorder if recorder is not None else shown,
+        link=link,
         dice=dice,
-        inputs=inputs,
-        display=display,
-        options=options,
+        setup=setup,
         event_sink=sink,
-        link=args.link or "",
     )
-    if device.remote is not None:
-        _say_where_the_link_is(device.remote.link, args.link)
-    return _play(device, screen, display, options, config, notice)
+    if link is not None:
+        _say_where_the_link_is(link, args.link)
+    return _play(device, open_ui, recorder)
 
 
-def _say_where_the_link_is(link: Any, url: str) -> None:
+def _say_where_the_link_is(link: SerialLink, url: str) -> None:
     """One line on stderr: where a host attaches (the real port when port 0 was asked for)."""
-    address = getattr(link, "address", None)
+    address = link.address
     where = f"tcp-listen://{address[0]}:{address[1]}" if address else url
     print(f"schocken sim: the link is on {where}", file=sys.stderr)
 
@@ -384,42 +380,50 @@ def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) ->
             f"--attach drives a device elsewhere: {conflicts[0]} cannot be used with it "
             "(set up the device's game with its menu or the link's setup command)"
         )
-    from firmware import wiring
     from hal.clock import MonotonicClock
     from sim.attach import attach_panel
+    from sim.controls import EdgeHands
 
-    link = wiring.load_builder("link", "serial")(config, args.attach)  # a bad URL fails here
+    link = _serial_link(args.attach, config)  # a bad URL fails here
     try:
         clock = MonotonicClock()
+        hands = EdgeHands(clock)
         screen, notice = ("terminal", "") if args.terminal else _choose_screen()
-        display, options = _display_choice(args, screen)
-        if display == "recorder":
-            options["recorder"]["inner"] = load_display(screen, config, clock)
-        _register_backends()
+        shown, open_ui = _screen(screen, hands, config, notice)
+        recorder = _recorder(args, clock, shown) if _records(args) else None
     except BaseException:
         link.close()
         raise
     panel = attach_panel(
-        config, link, url=args.attach, clock=clock, inputs="keys", display=display, options=options
+        config,
+        link,
+        url=args.attach,
+        clock=clock,
+        inputs=hands,
+        display=recorder if recorder is not None else shown,
     )
-    return _play(panel, screen, display, options, config, notice)
+    return _play(panel, open_ui, recorder)
+
+
+class _Runnable(Protocol):
+    """A device or a remote panel: a main loop to run on its own thread, then close."""
+
+    @property
+    def loop(self) -> MainLoop: ...
+
+    def run(self, until: float | None = None) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def _play(
-    device: Any,
-    screen: str,
-    display: str,
-    options: dict[str, Any],
-    config: DeviceConfig,
-    notice: str = "",
+    device: _Runnable, open_ui: Callable[[], _FrontEnd], recorder: FrameRecorder | None
 ) -> int:
     """Run ``device``'s main loop in a thread and the front end on this one, until quit."""
     import threading
 
-    hands = device.inputs[0]
-    shown = options["recorder"]["inner"] if display == "recorder" else device.display
     try:
-        ui = _open_front_end(screen, hands, shown, config, notice)
+        ui = open_ui()
     except BaseException:
         device.close()
         raise
@@ -440,20 +444,11 @@ def _play(
         thread.join(timeout=2)
         ui.close()
         device.close()
-        if display == "recorder":
-            device.display.close()
+        if recorder is not None:
+            recorder.close()
     if failure:
         raise failure[0]
     return 0
-
-
-def load_display(name: str, config: DeviceConfig, clock: Clock) -> Any:
-    """A display backend built by its registered name (the recorder wraps it)."""
-    builder = SIM_DISPLAYS[name]
-    module_name, _, attribute = builder.partition(":")
-    import importlib
-
-    return getattr(importlib.import_module(module_name), attribute)(config, clock)
 
 
 def _choose_screen() -> tuple[str, str]:
@@ -473,17 +468,3 @@ def _choose_screen() -> tuple[str, str]:
     notice = f"{problem}: playing in the terminal instead"
     print(f"schocken sim: {notice}", file=sys.stderr)
     return "terminal", notice
-
-
-def _open_front_end(
-    screen: str, hands: Any, shown: Any, config: DeviceConfig, notice: str = ""
-) -> Any:
-    if screen == "window":
-        from sim.window import SimWindow
-
-        return SimWindow(hands, shown)
-    from sim.terminal import TerminalUI
-
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError("--terminal needs a terminal: use --script FILE to play headless")
-    return TerminalUI(hands, shown, hold_s=config.input.hold_s + 0.2, notice=notice)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from hal.ports import Button, Clock, Edge, EdgeSink, EdgeSource
+from hal.ports import Button, Clock, Edge, EdgeSink, EdgeSource, InputBackend
 
 __all__ = [
     "BUTTON_KEYS",
@@ -26,8 +26,8 @@ __all__ = [
     "SHAKE_INTERVAL_S",
     "EdgeHands",
     "Hands",
+    "HandsInput",
     "Shaker",
-    "keyboard_input",
 ]
 
 #: The keyboard keys of the five buttons (the same in the window and the terminal).
@@ -76,6 +76,11 @@ class Hands(Protocol):
         """Move the tilt switch's ball: closed (True) or open (False)."""
 
 
+class HandsInput(Hands, InputBackend, Protocol):
+    """Hands that are also the input backend the device's main loop reads: what the simulator
+    builds for a front end (:class:`EdgeHands` or :class:`sim.gpio_mock.MockPinHands`)."""
+
+
 class EdgeHands:
     """:class:`Hands` that are also an :class:`~hal.ports.InputBackend`: edges on the clock.
 
@@ -107,11 +112,6 @@ class EdgeHands:
         sink = self._sink
         if sink is not None:
             sink(edge)
-
-
-def keyboard_input(config: object, clock: Clock, **options: object) -> EdgeHands:
-    """The wiring's builder for ``keys``: :class:`EdgeHands` on ``clock``."""
-    return EdgeHands(clock)
 
 
 class Shaker:

@@ -16,7 +16,7 @@ from typing import Any
 from hal.gpio import GpioInput, GpioPins
 from hal.ports import Button, Clock, EdgeSink
 
-__all__ = ["MockPinHands", "mock_pin_input"]
+__all__ = ["MockPinHands"]
 
 
 class MockPinHands:
@@ -59,8 +59,3 @@ class MockPinHands:
             pin.drive_low()
         else:
             pin.drive_high()
-
-
-def mock_pin_input(config: Any, clock: Clock, pin_factory: Any = None) -> MockPinHands:
-    """The wiring's builder for ``gpio-mock``: mock pins numbered as in the config's [pins]."""
-    return MockPinHands(clock, config.pins, pin_factory)

@@ -4,8 +4,8 @@
 ``schocken bench`` (:mod:`sim.bench_cli`) prints them as a table or as JSON. What is
 measured, and how:
 
-* the engine: evaluating a throw, settling a round; the exact odds and ``simulate`` when the
-  odds engine (:mod:`engine.odds`, :mod:`engine.simulation`) is installed;
+* the engine: evaluating a throw, settling a round, the exact odds (:mod:`engine.odds`) and
+  ``simulate`` (:mod:`engine.simulation`);
 * a whole game played by a seeded robot on the simulator's fake clock, through the firmware's
   own wiring, with the OLED backend (luma's real SSD1306 driver) on a fake I2C bus that counts
   every byte: the render time of each distinct screen, and the bytes each screen change costs;
@@ -22,7 +22,6 @@ The firmware itself never imports it.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import os
 import platform
 import random
@@ -199,9 +198,7 @@ def _forever(items: list[Any]) -> Iterator[Any]:
         yield from items
 
 
-# --- odds and simulate (the odds engine, when installed) ---------------------------------------
-
-_NO_ODDS = "not available: this build has no odds engine (engine.odds, engine.simulation)"
+# --- odds and simulate --------------------------------------------------------------------------
 
 
 def odds_speed(settings: Settings) -> list[Measurement]:
@@ -211,24 +208,14 @@ def odds_speed(settings: Settings) -> list[Measurement]:
         ("odds_table_build_ms", "odds table build (standard rules)", "ms"),
         ("simulate_rounds_per_s", "simulate (3 threshold bots)", "rounds/s"),
     ]
-    try:
-        odds = importlib.import_module("engine.odds")
-        simulation = importlib.import_module("engine.simulation")
-        bots = importlib.import_module("engine.bots")
-    except ImportError:
-        return [Measurement(key, label, None, unit, note=_NO_ODDS) for key, label, unit in keys]
-    try:
-        measured = _odds_figures(odds, simulation, bots, settings)
-    except (AttributeError, TypeError) as error:  # an odds engine of another shape
-        note = f"not available: the odds engine's interface differs ({error})"
-        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    measured = _odds_figures(settings)
     return [
         Measurement(key, label, value, unit)
         for (key, label, unit), value in zip(keys, measured, strict=True)
     ]
 
 
-def _odds_figures(odds: Any, simulation: Any, bots: Any, settings: Settings) -> list[float]:
+def _odds_figures(settings: Settings) -> list[float]:
     """(ms per odds query, ms per table build, simulated rounds per second).
 
     A query is ``chance_to_beat`` from the start of a turn against a throw not asked about
@@ -236,6 +223,7 @@ def _odds_figures(odds: Any, simulation: Any, bots: Any, settings: Settings) -> 
     ``build_tables`` for a rule set seen for the first time (renamed, so no cache helps).
     ``simulate`` plays 3 threshold bots after one warm-up game that builds their turn tables.
     """
+    from engine import bots, odds, simulation
     from engine.rules import load_preset
     from engine.throws import rank_table
 
@@ -317,20 +305,6 @@ class _Tap:
     def hide(self) -> None:
         self.inner.hide()
 
-    def next_deadline(self) -> float | None:
-        deadline: float | None = self.inner.next_deadline()
-        return deadline
-
-    def advance(self, now: float) -> None:
-        self.inner.advance(now)
-
-
-def tapped_oled(config: Any, clock: Any, *, bus: CountingBus, **options: Any) -> _Tap:
-    """The wiring's builder for the benchmark's display: the real OLED backend on ``bus``."""
-    from hal.oled import open_resilient_oled
-
-    return _Tap(open_resilient_oled(config.display, clock, bus=bus, **options), bus)
-
 
 def play_game(settings: Settings) -> _Tap:
     """A whole game (3 players) played by a seeded robot through the firmware's wiring.
@@ -343,28 +317,30 @@ def play_game(settings: Settings) -> _Tap:
     from firmware.config import DeviceConfig
     from firmware.dice import SeededDice
     from firmware.views import TurnView
-    from firmware.wiring import build_device, register_display
+    from firmware.wiring import build_device
+    from hal.oled import open_resilient_oled
     from hal.ports import Button
     from sim.fakes import FakeClock
     from sim.script import ActionKind, ScriptAction, script_edges
 
-    register_display("bench-oled", "sim.measure:tapped_oled")
     rules = dataclasses.replace(load_preset("standard"), deckel=settings.game_deckel)
     config = DeviceConfig()
     clock = FakeClock()
     over: list[dict[str, Any]] = []
     bus = CountingBus()
+    # The real OLED backend (luma's SSD1306 driver) on the counting bus, behind the tap.
+    oled = open_resilient_oled(config.display, clock, bus=bus)
+    tap = _Tap(oled, bus)
     device = build_device(
         config,
-        inputs=(),
-        display="bench-oled",
         clock=clock,
+        inputs=[],
+        display=tap,
+        timers=[oled],
         dice=SeededDice(settings.seed),
         setup=GameSetup(("Anna", "Ben", "Carla"), rules),
         event_sink=lambda event: over.append(event) if event["event"] == "game_over" else None,
-        options={"bench-oled": {"bus": bus}},
     )
-    tap: _Tap = device.display  # type: ignore[assignment]
     tap.app = device.app
     rng = random.Random(settings.seed)
     shake = ScriptAction(ActionKind.SHAKE, 0)
@@ -458,6 +434,7 @@ def idle_loop(settings: Settings) -> list[Measurement]:
     from firmware.config import DeviceConfig
     from firmware.wiring import build_device
     from hal.clock import MonotonicClock
+    from hal.oled import open_dummy
 
     class CountingClock(MonotonicClock):
         def __init__(self) -> None:
@@ -469,7 +446,10 @@ def idle_loop(settings: Settings) -> list[Measurement]:
             return edge
 
     clock = CountingClock()
-    device = build_device(DeviceConfig(), inputs=(), display="dummy", clock=clock)
+    display = open_dummy(clock)
+    device = build_device(
+        DeviceConfig(), clock=clock, inputs=[], display=display, timers=[display]
+    )
     device.loop.start()
     measured: dict[str, float] = {}
 
@@ -528,7 +508,7 @@ def peak():
         kb = kb // 1024 if sys.platform == "darwin" else kb  # bytes there, KiB on Linux
     print("PEAK_RSS_KB", kb, file=sys.stderr, flush=True)
 atexit.register(peak)
-from firmware.cli import main
+from schockbesteck.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -18,10 +18,11 @@ from engine.game import GameSetup
 from firmware.config import load_config
 from firmware.dice import SeededDice
 from firmware.rulesfile import load_rules
+from firmware.wiring import build_device
 from hal.ports import Button
-from sim.cli import build_device
 from sim.fakes import FakeClock
-from sim.script import load_script
+from sim.recorder import FrameRecorder
+from sim.script import ScriptInput, load_script
 
 ROOT = Path(__file__).parents[1]
 SCRIPT = ROOT / "sim" / "scripts" / "demo.txt"
@@ -34,20 +35,17 @@ def main() -> None:
     config = load_config(None)
     clock = FakeClock()
     moments: list[tuple[float, str]] = []
+    script = ScriptInput(load_script(SCRIPT), clock, config.input)
+    recorder = FrameRecorder(clock, gif_path=IMAGES / "demo.gif")
     device = build_device(
         config,
-        GameSetup(("Anna", "Ben", "Carla"), load_rules("standard")),
         clock=clock,
+        inputs=[script],
+        display=recorder,
         dice=SeededDice(SEED),
-        inputs="script",
-        display="recorder",
-        options={
-            "script": {"actions": load_script(SCRIPT)},
-            "recorder": {"gif_path": IMAGES / "demo.gif"},
-        },
+        setup=GameSetup(("Anna", "Ben", "Carla"), load_rules("standard")),
         event_sink=lambda event: moments.append((clock.now(), str(event["event"]))),
     )
-    script, recorder = device.inputs[0], device.display
     device.loop.start()
     script.play_until(script.end)
     device.run(until=script.end)

@@ -26,7 +26,6 @@ __all__ = [
     "FrameRecorder",
     "RecordedFrame",
     "check_frame",
-    "recording_display",
     "render_oled",
 ]
 
@@ -276,15 +275,3 @@ def write_gif(frames: list[RecordedFrame], path: str | Path, scale: int, end: fl
         max(round((stop - start) * 1000), 20) for start, stop in zip(starts, stops, strict=True)
     ]
     pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=durations, loop=0)
-
-
-def recording_display(
-    config: object,
-    clock: Clock,
-    *,
-    inner: Display | None = None,
-    frames_dir: str | Path | None = None,
-    gif_path: str | Path | None = None,
-) -> FrameRecorder:
-    """The wiring's builder for ``recorder``: a :class:`FrameRecorder` around ``inner``."""
-    return FrameRecorder(clock, inner, frames_dir=frames_dir, gif_path=gif_path)

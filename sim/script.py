@@ -25,7 +25,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from hal.inputs import InputTiming
 from hal.ports import Button, Clock, Edge, EdgeSink, EdgeSource
@@ -39,7 +38,6 @@ __all__ = [
     "load_script",
     "parse_script",
     "script_edges",
-    "script_input",
 ]
 
 _BUTTON_WORDS = {button.value: button for button in Button}
@@ -213,8 +211,3 @@ class ScriptInput:
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-def script_input(config: Any, clock: Clock, actions: Iterable[ScriptAction] = ()) -> ScriptInput:
-    """The wiring's builder for ``script``: ``actions`` timed for the config's [input]."""
-    return ScriptInput(actions, clock, config.input)

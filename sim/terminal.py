@@ -32,7 +32,7 @@ from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
 from sim.recorder import LatestFrame
 
-__all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks", "terminal_display"]
+__all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks"]
 
 #: How long a key press holds the button down (longer than the decoder's debounce).
 TAP_S = 0.1
@@ -88,11 +88,6 @@ class TerminalDisplay(LatestFrame):
     def _changed(self) -> None:
         with contextlib.suppress(OSError):  # a full pipe already holds a wake-up
             os.write(self._wake_write, b"!")
-
-
-def terminal_display(config: object, clock: object, **options: object) -> TerminalDisplay:
-    """The wiring's builder for ``terminal``."""
-    return TerminalDisplay()
 
 
 class TerminalUI:

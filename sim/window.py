@@ -29,7 +29,7 @@ from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
 from sim.recorder import LatestFrame, render_oled
 
-__all__ = ["WINDOW_SIZE", "SimWindow", "WindowDisplay", "window_display", "window_problem"]
+__all__ = ["WINDOW_SIZE", "SimWindow", "WindowDisplay", "window_problem"]
 
 #: The window's size in pixels.
 WINDOW_SIZE = (920, 640)
@@ -88,11 +88,6 @@ def _layout() -> tuple[tuple[int, int], list[_Control], tuple[int, int, int, int
     )
     cup = (oled_x + oled_w + 112, 170, 140, 190)
     return (oled_x, oled_y), controls, cup
-
-
-def window_display(config: object, clock: object, **options: object) -> WindowDisplay:
-    """The wiring's builder for ``window``: the display the window shows."""
-    return WindowDisplay()
 
 
 def window_problem() -> str | None:
@@ -215,7 +210,7 @@ class SimWindow:
             self._mouse_down(event.pos)
         elif event.type == pg.MOUSEBUTTONUP and event.button == 1:
             self._mouse_up()
-        elif event.type == getattr(pg, "WINDOWFOCUSLOST", -1):
+        elif event.type == pg.WINDOWFOCUSLOST:
             self._release_all()  # a key released in another window would stay down forever
 
     def _key_down(self, event: Any) -> None:

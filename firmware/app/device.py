@@ -65,7 +65,7 @@ class DeviceApp:
         shutdown: Callable[[], None] | None = None,
     ) -> None:
         self.config = config
-        store = _game_store(storage)
+        store = GameStore(storage) if storage is not None else None
         self._ctx = ctx = AppContext(
             config, clock=clock, dice=dice, settings=SettingsFile(storage), store=store,
             plan=setup, event_sink=event_sink, shutdown=shutdown,
@@ -271,10 +271,3 @@ class DeviceApp:
     def _refresh(self) -> None:
         self.view = self._build_view()
 
-
-def _game_store(storage: Storage | None) -> GameStore | None:
-    """A game store on ``storage`` if it can hold journals (a :class:`StateDirectory` can)."""
-    needed = ("read_bytes", "names", "rename", "remove", "truncate")
-    if storage is None or not all(callable(getattr(storage, name, None)) for name in needed):
-        return None
-    return GameStore(storage)  # type: ignore[arg-type]

@@ -1,37 +1,49 @@
-"""The `schocken` command line: one module per subcommand, imported only when it runs.
+"""The `schocken` command line's machinery: one module per subcommand, imported only when it runs.
 
-Each subcommand module defines ``add_arguments(parser)`` and ``run(args) -> int``. Modules are
-listed here by name so that ``schocken --help`` stays cheap and a subcommand pulls in only the
-libraries it needs (the simulator's start-up time depends on it).
+Each subcommand module defines ``add_arguments(parser)`` and ``run(args) -> int``
+(:class:`SubcommandModule`). Which subcommands exist is not decided here: the top-level
+:mod:`schockbesteck.cli` lists them (the firmware's and the simulator's) as :class:`Subcommand`
+values and hands them to :func:`run_command_line`, so the firmware never names the simulator.
+Only the subcommand that runs is imported, so ``schocken --help`` stays cheap and a subcommand
+pulls in only the libraries it needs (the simulator's start-up time depends on it).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
-
-#: subcommand name -> (module, one-line help)
-SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "rank": ("firmware.cli.rank", "name, kind, Deckel and strength of a throw"),
-    "rules": ("firmware.cli.rules", "list and show the house-rule presets"),
-    "judge": ("firmware.cli.judge", "settle a round given as JSON on stdin"),
-    "odds": ("firmware.cli.odds", "exact odds of every action, or the table of kinds"),
-    "simulate": ("firmware.cli.simulate", "play many games between computer players, headless"),
-    "run": ("firmware.cli.run", "run the device on a Raspberry Pi (--check: self-test)"),
-    "sim": ("sim.cli", "play on a laptop: in a window, in the terminal or from a script"),
-    "bench": ("sim.bench_cli", "measure speed, memory and I2C traffic of this build"),
-    "stats": ("firmware.cli.stats", "statistics per player over the finished games"),
-    "replay": ("firmware.cli.replay", "print a game from its journal, round by round"),
-}
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NoReturn, Protocol
 
 
 class CliError(Exception):
     """A problem with the user's input: printed as one line, exit status 2."""
+
+
+class SubcommandModule(Protocol):
+    """A subcommand's module: its docstring is the description ``--help`` shows."""
+
+    __doc__: str | None
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Subcommand:
+    """A subcommand: its one line in ``schocken --help``, and how to import its module.
+
+    ``load`` imports the module with a plain ``import`` statement inside a function, so that it
+    happens only when the subcommand runs, and every import stays visible to tools (and to
+    ``tests/architecture``).
+    """
+
+    help: str
+    load: Callable[[], SubcommandModule]
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -47,22 +59,24 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}{hint}\n")
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(
+    subcommands: Mapping[str, Subcommand], argv: Sequence[str] | None = None
+) -> argparse.ArgumentParser:
     """The parser; with ``argv``, only the subcommand it names is imported (start-up time)."""
     parser = ArgumentParser(
         prog="schocken",
         description="Schockbesteck: the pub dice game Schocken on a Raspberry Pi and a laptop.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    chosen = _named_subcommand(argv)
-    for name, (module_name, help_text) in SUBCOMMANDS.items():
+    chosen = _named_subcommand(subcommands, argv)
+    for name, subcommand in subcommands.items():
         if argv is not None and name != chosen:
-            sub.add_parser(name, help=help_text)  # listed in --help, never imported
+            sub.add_parser(name, help=subcommand.help)  # listed in --help, never imported
             continue
-        module = importlib.import_module(module_name)
+        module = subcommand.load()
         sub_parser = sub.add_parser(
             name,
-            help=help_text,
+            help=subcommand.help,
             description=module.__doc__,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
@@ -71,18 +85,26 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _named_subcommand(argv: Sequence[str] | None) -> str | None:
+def _named_subcommand(
+    subcommands: Mapping[str, Subcommand], argv: Sequence[str] | None
+) -> str | None:
     """The subcommand ``argv`` asks for: its first word that is not an option."""
     for word in argv or ():
         if not word.startswith("-"):
-            return word if word in SUBCOMMANDS else None
+            return word if word in subcommands else None
     return None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `schocken` console script."""
+def run_command_line(
+    subcommands: Mapping[str, Subcommand], argv: Sequence[str] | None = None
+) -> int:
+    """Parse ``argv`` (default: the process's arguments) and run the subcommand it names.
+
+    Returns the exit status: the subcommand's, 2 for bad input (one line on stderr naming the
+    problem), 130 for Ctrl+C.
+    """
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(words)
+    parser = build_parser(subcommands, words)
     try:
         args = parser.parse_args(words)
     except SystemExit as stop:  # --help (0) or a usage error (2, already reported)
@@ -102,7 +124,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = " ".join(str(error).split())  # one line, whatever the error carried
         print(f"schocken {args.command}: error: {message}", file=sys.stderr)
         return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

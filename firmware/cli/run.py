@@ -15,10 +15,13 @@ import signal
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware.cli import CliError
 from firmware.config import DEVICE_CONFIG_PATH, DeviceConfig, load_config
+
+if TYPE_CHECKING:
+    from hal.ports import Clock
 
 logger = logging.getLogger("schocken.run")
 
@@ -49,11 +52,14 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    gpio = _open_gpio(config)
+    from hal.clock import MonotonicClock
+
+    clock = MonotonicClock()
+    gpio = _open_gpio(config, clock)
     try:
         if args.check:
-            return _check(config, gpio)
-        return _play(config, gpio)
+            return _check(config, clock, gpio)
+        return _play(config, clock, gpio)
     finally:
         gpio.close()
 
@@ -73,10 +79,8 @@ def _missing_hardware(config: DeviceConfig, gpio_error: str | None) -> str | Non
     )
 
 
-def _open_gpio(config: DeviceConfig) -> Any:
+def _open_gpio(config: DeviceConfig, clock: Clock) -> Any:
     """The GPIO input, or a CliError naming what this machine lacks."""
-    from hal.clock import MonotonicClock
-
     error: str | None = None
     gpio = None
     try:
@@ -86,7 +90,7 @@ def _open_gpio(config: DeviceConfig) -> Any:
             from hal.gpio import GpioError, GpioInput
 
             try:
-                gpio = GpioInput(MonotonicClock(), config.pins)
+                gpio = GpioInput(clock, config.pins)
             except GpioError as failure:
                 error = str(failure.__cause__ or failure).splitlines()[0]
     except ImportError as failure:
@@ -99,16 +103,14 @@ def _open_gpio(config: DeviceConfig) -> Any:
     return gpio
 
 
-def _check(config: DeviceConfig, gpio: Any) -> int:
+def _check(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
     from firmware.check import CheckApp, TappedDecoder
     from firmware.loop import MainLoop
-    from firmware.wiring import load_builder
-    from hal.clock import MonotonicClock
     from hal.gpio import format_wiring
+    from hal.oled import open_resilient_oled
 
-    clock = MonotonicClock()
     app = CheckApp(config)
-    display = load_builder("display", "oled")(config, clock)
+    display = open_resilient_oled(config.display, clock)
     loop = MainLoop(
         app,
         clock=clock,
@@ -116,6 +118,7 @@ def _check(config: DeviceConfig, gpio: Any) -> int:
         decoder=TappedDecoder(config.input, app.note_edge),
         display=display,
         power=None,
+        timers=[display],  # retries an unplugged panel
     )
     logger.info("self-test: press every button, tilt and shake the cup; Ctrl+C ends it")
     logger.info("wiring expected by %s:\n%s", config.origin, format_wiring(config.pins))
@@ -127,17 +130,27 @@ def _check(config: DeviceConfig, gpio: Any) -> int:
     return 0
 
 
-def _play(config: DeviceConfig, gpio: Any) -> int:
-    from firmware.wiring import build_device, state_directory, system_poweroff
+def _play(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
+    """The game on the probed pins, the OLED, the state directory and, if [link] url is set,
+    the serial link: the names of the config become backends here, nowhere else."""
+    from firmware.wiring import build_device, system_poweroff
+    from hal.oled import open_resilient_oled
+    from hal.storage import StateDirectory
 
-    # The probe proved the pins usable; the device claims them again through its wiring, which
-    # also opens the display and, if [link] url is set, the serial link.
-    gpio.close()
+    display = open_resilient_oled(config.display, clock)
+    link = None
+    if config.link.url:
+        from hal.serial_link import SerialLink
+
+        link = SerialLink(config.link.url, baudrate=config.link.baudrate)
     device = build_device(
         config,
-        inputs=("gpio",),
-        display="oled",
-        storage=state_directory(config),
+        clock=clock,
+        inputs=[gpio],
+        display=display,
+        timers=[display],  # retries an unplugged panel
+        link=link,
+        storage=StateDirectory(config.storage.state_dir),
         event_sink=_log_event,
         shutdown=system_poweroff,
     )

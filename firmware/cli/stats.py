@@ -15,7 +15,7 @@ from pathlib import Path
 from firmware.cli import CliError
 from firmware.gamestore import GameStore
 from firmware.stats import FIELDS, PlayerStats, stats_to_mapping
-from firmware.wiring import state_directory_at
+from hal.storage import StateDirectory
 
 __all__ = ["DEFAULT_STATE_DIR", "add_arguments", "format_table", "run"]
 
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(
             f"state directory {root} does not exist; give the device's one with --state-dir DIR"
         )
-    table = GameStore(state_directory_at(root)).stats()
+    table = GameStore(StateDirectory(root)).stats()
     if args.json:
         json.dump({"players": stats_to_mapping(table)}, sys.stdout, ensure_ascii=False, indent=2)
         print()

@@ -1,7 +1,10 @@
-"""The dependency rules of DESIGN.md, checked on every module's imports.
+"""The dependency rules of docs/architecture.md, checked on every module's imports.
 
 ``engine <- firmware -> hal (ports) <- hal backends, sim backends``: nothing imports upward, the
 engine stays pure, and each hardware library is imported inside its own backend module only.
+The `schocken` command (``schockbesteck``) sits on top and nothing imports it. Every import is an
+import statement: one hidden in a string (``importlib.import_module("...")``, ``__import__``)
+is a violation wherever it is, because no reader and no rule here would see it.
 """
 
 from __future__ import annotations
@@ -9,17 +12,28 @@ from __future__ import annotations
 import ast
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PROJECT = ("engine", "hal", "firmware", "sim")
+PROJECT = ("engine", "hal", "firmware", "sim", "schockbesteck")
 HARDWARE = {"gpiozero", "luma", "serial", "pygame"}
-#: The hal modules the firmware may use; the rest are backends, reached through the wiring.
+#: The hal modules the firmware may use; the rest are backends, built at the edge.
 HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings"}
-#: Where the app is wired together and backends are chosen by name.
-WIRING = {"firmware/wiring.py", "firmware/cli/run.py"}
+#: The firmware's edge: the commands that turn the config's names into backend objects.
+EDGE = {"firmware/cli/run.py", "firmware/cli/stats.py"}
+#: The simulator's edge: its command, the remote panel, the benchmarks and the README pictures,
+#: which put the firmware together; every other sim module is a backend (or a fake) of hal's ports.
+SIM_EDGE = {
+    "sim/attach.py",
+    "sim/bench.py",
+    "sim/bench_cli.py",
+    "sim/cli.py",
+    "sim/measure.py",
+    "sim/readme_images.py",
+}
 #: The one module allowed to import each hardware library (the sim's own hands and window too).
 HARDWARE_HOMES = {
     "gpiozero": {"hal/gpio.py", "sim/gpio_mock.py"},
@@ -30,6 +44,17 @@ HARDWARE_HOMES = {
 #: What the engine may import besides itself: the standard library, nothing with side effects.
 ENGINE_FORBIDDEN = {"random", "time", "datetime", "threading", "socket", "os", "io", "logging",
                     "secrets", "subprocess", "pathlib", "asyncio", "PIL"}  # fmt: skip
+#: Calls that import a module named by a string.
+STRING_IMPORTERS = {"import_module", "__import__"}
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """One import of a module: where, what, and whether it hides in a string."""
+
+    line: int
+    module: str
+    hidden: bool = False
 
 
 def modules() -> Iterator[Path]:
@@ -37,13 +62,34 @@ def modules() -> Iterator[Path]:
         yield from sorted((ROOT / package).rglob("*.py"))
 
 
-def imports(path: Path) -> Iterator[tuple[int, str]]:
+def imports(path: Path) -> Iterator[Import]:
+    """Every import in ``path``: statements (relative ones resolved) and string imports."""
+    package = list(path.relative_to(ROOT).parent.parts)
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield node.lineno, alias.name
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            yield node.lineno, node.module
+                yield Import(node.lineno, alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            if node.module:
+                yield Import(node.lineno, ".".join([*base, node.module]))
+            else:
+                for alias in node.names:
+                    yield Import(node.lineno, ".".join([*base, alias.name]))
+        elif isinstance(node, ast.Call) and _called_name(node.func) in STRING_IMPORTERS:
+            first = node.args[0] if node.args else None
+            module = "a computed name"
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                module = first.value
+            yield Import(node.lineno, module, hidden=True)
+
+
+def _called_name(function: ast.expr) -> str | None:
+    if isinstance(function, ast.Name):
+        return function.id
+    if isinstance(function, ast.Attribute):
+        return function.attr
+    return None
 
 
 def problems() -> list[str]:
@@ -51,11 +97,17 @@ def problems() -> list[str]:
     for path in modules():
         name = path.relative_to(ROOT).as_posix()
         package = name.split("/")[0]
-        for line, module in imports(path):
+        for found_import in imports(path):
+            module, line = found_import.module, found_import.line
             top = module.split(".")[0]
             where = f"{name}:{line} imports {module}"
+            if found_import.hidden:
+                found.append(f"{where} hidden in a string: write an import statement")
+                continue
             if top in HARDWARE and name not in HARDWARE_HOMES[top]:
                 found.append(f"{where}: {top} belongs in {sorted(HARDWARE_HOMES[top])}")
+            if top in ("schockbesteck", "tests") and package != top:
+                found.append(f"{where}: nothing imports the command on top, or the tests")
             if package == "engine" and (top in PROJECT and top != "engine"):
                 found.append(f"{where}: the engine depends on nothing of ours")
             if package == "engine" and top in ENGINE_FORBIDDEN:
@@ -69,10 +121,12 @@ def problems() -> list[str]:
             if (
                 package == "firmware"
                 and top == "hal"
-                and name not in WIRING
+                and name not in EDGE
                 and module not in HAL_PORT_LEVEL
             ):
-                found.append(f"{where}: the firmware uses hal's ports; backends go through wiring")
+                found.append(f"{where}: the firmware uses hal's ports; the edge builds backends")
+            if package == "sim" and name not in SIM_EDGE and top in {"engine", "firmware"}:
+                found.append(f"{where}: a simulator backend uses hal's ports only")
     return found
 
 
@@ -84,10 +138,25 @@ def test_the_dependency_rules_hold() -> None:
     ("package", "source", "expected"),
     [
         ("engine", "import random\n", "no I/O, clock, randomness"),
-        ("firmware", "from hal.gpio import GpioInput\n", "backends go through wiring"),
+        ("firmware", "from hal.gpio import GpioInput\n", "the edge builds backends"),
         ("firmware", "import sim.fakes\n", "never imports the simulator"),
+        ("firmware", "from .. import sim\n", "never imports the simulator"),
         ("hal", "from firmware.app import DeviceApp\n", "imports nothing above it"),
+        ("hal", "from ..firmware import app\n", "imports nothing above it"),
         ("sim", "import pygame\n", "pygame belongs in"),
+        ("sim", "from firmware.app import DeviceApp\n", "a simulator backend uses hal's ports"),
+        ("sim", "from schockbesteck.cli import main\n", "nothing imports the command on top"),
+        (
+            "firmware",
+            "import importlib\n\nCLI = importlib.import_module('sim.cli')\n",
+            "imports sim.cli hidden in a string",
+        ),
+        (
+            "sim",
+            "from importlib import import_module\n\nimport_module(NAME)\n",
+            "imports a computed name hidden in a string",
+        ),
+        ("engine", "odds = __import__('engine.odds')\n", "imports engine.odds hidden in a string"),
     ],
 )
 def test_a_violation_is_reported(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from firmware.cli import main
+from schockbesteck.cli import main
 from sim.bench_cli import as_table
 from sim.measure import Measurement, bus_speed
 

@@ -8,29 +8,18 @@ from typing import Any
 
 import pytest
 
-import firmware.cli as cli
+from schockbesteck.cli import main
 
 
 @pytest.fixture
 def schocken(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> Callable[..., tuple[int, str, str]]:
-    """Call ``schocken ARGS`` via firmware.cli.main; returns (exit status, stdout, stderr).
-
-    Only subcommands whose modules exist are registered, so these tests do not depend on
-    subcommands other branches are still writing.
-    """
-    import importlib.util
-
-    present = {
-        name: entry for name, entry in cli.SUBCOMMANDS.items()
-        if importlib.util.find_spec(entry[0]) is not None
-    }
-    monkeypatch.setattr(cli, "SUBCOMMANDS", present)
+    """Call ``schocken ARGS`` via schockbesteck.cli.main; returns (exit status, stdout, stderr)."""
 
     def run(*args: str) -> tuple[int, str, str]:
         try:
-            status = cli.main(list(args))
+            status = main(list(args))
         except SystemExit as exit_:  # argparse
             status = int(exit_.code or 0)
         out, err = capsys.readouterr()

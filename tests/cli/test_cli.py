@@ -1,4 +1,4 @@
-"""The `schocken` command line through firmware.cli.main: rank, rules, judge and their errors."""
+"""The `schocken` command line through its real main(): rank, rules, judge and their errors."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import preset_names
-from firmware.cli import main
+from schockbesteck.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str | None = None,

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine import Game
-from firmware.cli import main
 from firmware.gamestore import CURRENT, GameStore
 from firmware.journal import Journal
 from hal.storage import StateDirectory
+from schockbesteck.cli import main
 from tests.durable.conftest import blattschuss_game, random_actions
 
 

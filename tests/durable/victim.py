@@ -32,11 +32,9 @@ from engine.events import ACTION_TYPES
 from firmware import wiring
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from hal.ports import Clock, Display
 from hal.storage import StateDirectory
-from sim.cli import SIM_INPUTS
 from sim.fakes import FakeClock
-from sim.script import parse_script
+from sim.script import ScriptInput, parse_script
 
 NAMES = ("Anna", "Ben", "Carla", "Dieter", "Elke")
 
@@ -86,14 +84,6 @@ class Witness:
         """The witness has no panel."""
 
 
-WITNESS = Witness()
-
-
-def witness_display(config: DeviceConfig, clock: Clock) -> Display:
-    """The wiring's builder for the witness display."""
-    return WITNESS
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--state-dir", required=True)
@@ -102,7 +92,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=3)
     args = parser.parse_args()
 
-    witness = WITNESS
+    witness = Witness()
 
     def sink(event: dict[str, Any]) -> None:
         kind = event.get("event")
@@ -113,17 +103,16 @@ def main() -> int:
         elif kind == "game_over":
             say("O")
 
-    for name, builder in SIM_INPUTS.items():
-        wiring.register_input(name, builder)
-    wiring.register_display("witness", f"{__name__}:witness_display")
     rng = random.Random(args.input_seed)
     actions = parse_script(random_script(rng, 20_000), "victim")
     clock = FakeClock()
     setup = GameSetup(NAMES[: args.players])
+    config = DeviceConfig()
+    script = ScriptInput(actions, clock, config.input)
     device = wiring.build_device(
-        DeviceConfig(), inputs=("script",), display="witness", clock=clock,
+        config, clock=clock, inputs=[script], display=witness,
         dice=SeededDice(args.seed), storage=StateDirectory(args.state_dir), setup=setup,
-        event_sink=sink, power=False, options={"script": {"actions": actions}},
+        event_sink=sink, power=False,
     )
     app = device.app
     witness.app = app
@@ -132,7 +121,6 @@ def main() -> int:
         say(f"R {len(game.actions)} {to_notation(game)}")
     else:
         say("N")
-    script = device.inputs[0]
     device.loop.start()
     while clock.now() < script.end:
         step_end = min(script.end, clock.now() + 1.0)

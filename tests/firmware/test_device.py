@@ -16,8 +16,11 @@ from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
 from firmware.views import BannerView, HandOverView, MenuView, RevealView, RollOffView, TurnView
 from firmware.wiring import Device, build_device
+from hal.gpio import GpioInput
+from hal.oled import open_dummy, open_resilient_oled
 from hal.ports import Button
 from hal.power import PowerState
+from hal.serial_link import SerialLink
 from sim.fakes import FakeClock
 from tests.hal.test_oled import FakeI2CBus
 
@@ -38,21 +41,25 @@ class Table:
         display: str = "dummy",
         bus: FakeI2CBus | None = None,
         players: tuple[str, ...] = ("Anna", "Ben", "Carla"),
+        link: str = "",
     ) -> None:
         self.config = config or DeviceConfig()
         self.clock = FakeClock(1000.0)
         self.events: list[dict[str, Any]] = []
-        options: dict[str, dict[str, Any]] = {"gpio": {"pin_factory": factory}}
-        if bus is not None:
-            options["oled"] = {"bus": bus}
+        if display == "oled":
+            screen = open_resilient_oled(self.config.display, self.clock, bus=bus)
+        else:
+            screen = open_dummy(self.clock)
         self.device: Device = build_device(
             self.config,
-            display=display,
             clock=self.clock,
+            inputs=[GpioInput(self.clock, self.config.pins, pin_factory=factory)],
+            display=screen,
+            timers=[screen],
             dice=dice,
             setup=GameSetup(players),
             event_sink=self.events.append,
-            options=options,
+            link=SerialLink(link) if link else None,
         )
         self.pins = {button: factory.pin(self.config.pins.of(button)) for button in Button}
         self.tilt = factory.pin(self.config.pins.tilt)
@@ -216,6 +223,30 @@ def test_the_game_goes_on_while_the_i2c_bus_fails_and_the_display_comes_back(
     assert bus.data_bytes - sent == 2 * 1024
     table.press(Button.KEEP_1)
     assert 0 < bus.data_bytes - sent - 2 * 1024 < 1024  # then only what the mark changed
+
+
+@pytest.mark.parametrize("link", ["", "loop://"], ids=["link off", "link on"])
+def test_the_panel_comes_back_on_a_static_screen(factory: MockFactory, link: str) -> None:
+    """The retries run in the background whatever else sees the frames (the serial link): the
+    panel is back within the back-off although nothing on the screen changes."""
+    bus = FakeI2CBus()
+    table = Table(factory, dice=ScriptedDice(ROLL_OFF), display="oled", bus=bus, link=link)
+    try:
+        assert (table.device.remote is not None) == bool(link)
+        display = table.device.display
+        table.shake()  # the roll-off: "Anna fängt an!"
+        bus.unplugged_errno = errno.EREMOTEIO
+        table.press(Button.STAND)  # the hand-over cannot be sent: the panel is offline
+        assert not display.online and isinstance(table.view, HandOverView)
+        bus.unplugged_errno = None
+        screen, sent = table.app.screen(), bus.data_bytes
+        table.wait(5.0)
+        assert table.app.screen() is screen  # nothing on the screen changed meanwhile
+        assert display.online
+        # Re-initialised (luma's init blanks the panel: one frame) and the hand-over sent once.
+        assert bus.data_bytes - sent == 2 * 1024
+    finally:
+        table.device.close()
 
 
 def test_dim_sleep_and_a_press_that_only_wakes(factory: MockFactory) -> None:

@@ -8,7 +8,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
-import firmware.cli as cli
+import schockbesteck.cli as cli
 from firmware.check import CheckApp, TappedDecoder
 from firmware.config import DeviceConfig
 from firmware.loop import MainLoop

@@ -47,6 +47,14 @@ def test_append_durable_appends_exact_bytes(state: StateDirectory) -> None:
     assert (state.root / "journal.log").read_bytes() == b"throw 6 6 1\nstand\n"
 
 
+def test_size_of_a_file_and_of_none(state: StateDirectory) -> None:
+    storage: Storage = state
+    assert storage.size("journal.log") is None  # not even the directory exists yet
+    storage.append_durable("journal.log", "Hälfte\n".encode())
+    assert storage.size("journal.log") == 8  # bytes, not characters
+    assert storage.size("missing.log") is None
+
+
 def test_writes_fsync_the_file_and_the_directory(
     state: StateDirectory, monkeypatch: pytest.MonkeyPatch
 ) -> None:

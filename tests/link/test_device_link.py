@@ -27,6 +27,7 @@ from firmware.dice import SeededDice
 from firmware.protocol import decode_frame, parse_device_line
 from firmware.wiring import Device, build_device
 from hal.clock import MonotonicClock
+from hal.oled import open_dummy
 from hal.serial_link import LineFramer, SerialLink
 
 TIMEOUT = 5.0
@@ -145,15 +146,18 @@ def setup_of_two() -> GameSetup:
 
 def start_device(url: str, *, setup: GameSetup | None = None) -> Device:
     config = DeviceConfig()
+    clock = MonotonicClock()
+    display = open_dummy(clock)
     device = build_device(
         config,
-        inputs=(),
-        display="dummy",
-        clock=MonotonicClock(),
+        clock=clock,
+        inputs=[],
+        display=display,
+        timers=[display],
+        link=SerialLink(url, baudrate=config.link.baudrate),
         dice=SeededDice(2024),
         setup=setup if setup is not None else setup_of_two(),
         power=False,
-        link=url,
     )
     thread = threading.Thread(target=device.run, name="device-loop", daemon=True)
     thread.start()

@@ -1,7 +1,7 @@
 """Two simulators on one machine: one offers the link (--link), the other is its panel (--attach).
 
-Both are built as `schocken sim` builds them (the firmware's wiring with the simulator's
-backends registered), with luma's dummy display standing in for the window, and run on the real
+Both are built as `schocken sim` builds them (the firmware's wiring on the simulator's
+backends), with luma's dummy display standing in for the window, and run on the real
 clock in their own threads. The panel's keys go through its own input decoder and over TCP.
 """
 
@@ -15,17 +15,19 @@ from typing import Any
 
 import pytest
 
-import firmware.cli
+import schockbesteck.cli
 from engine import GameSetup, Phase, load_preset
-from firmware.cli import main
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.wiring import load_builder
+from firmware.wiring import build_device
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
+from hal.oled import open_dummy
 from hal.ports import Button
-from sim import cli as sim_cli
+from hal.serial_link import SerialLink
+from schockbesteck.cli import main
 from sim.attach import PanelDevice, attach_panel
+from sim.controls import EdgeHands
 
 TIMEOUT = 5.0
 
@@ -36,7 +38,8 @@ FAST = InputTiming(debounce_ms=0, hold_ms=300, shake_edges=2, shake_window_ms=30
 @pytest.fixture(autouse=True)
 def only_the_sim_subcommand(monkeypatch: pytest.MonkeyPatch) -> None:
     """`schocken` through its real main(), with just the sim registered (fewer imports)."""
-    monkeypatch.setattr(firmware.cli, "SUBCOMMANDS", {"sim": firmware.cli.SUBCOMMANDS["sim"]})
+    commands = schockbesteck.cli.SUBCOMMANDS
+    monkeypatch.setattr(schockbesteck.cli, "SUBCOMMANDS", {"sim": commands["sim"]})
 
 
 @dataclass
@@ -68,20 +71,33 @@ def _run(runner: Any) -> threading.Thread:
 @pytest.fixture
 def pair() -> Iterator[Pair]:
     config = replace(DeviceConfig(), input=FAST)
-    device = sim_cli.build_device(
+    clock = MonotonicClock()
+    listening = SerialLink("tcp-listen://127.0.0.1:0", baudrate=config.link.baudrate)
+    display = open_dummy(clock)
+    device = build_device(
         config,
-        GameSetup(("Anna", "Ben"), load_preset("standard")),
-        clock=MonotonicClock(),
+        clock=clock,
+        inputs=[EdgeHands(clock)],
+        display=display,
+        timers=[display],
+        link=listening,
         dice=SeededDice(3),
-        inputs="keys",
-        display="dummy",
-        link="tcp-listen://127.0.0.1:0",
+        setup=GameSetup(("Anna", "Ben"), load_preset("standard")),
     )
-    address = device.remote.link.address
+    address = listening.address
+    assert address is not None
     url = f"socket://127.0.0.1:{address[1]}"
-    link = load_builder("link", "serial")(config, url)
+    link = SerialLink(url, baudrate=config.link.baudrate)
+    panel_clock = MonotonicClock()
+    panel_display = open_dummy(panel_clock)
     panel = attach_panel(
-        config, link, url=url, clock=MonotonicClock(), inputs="keys", display="dummy"
+        config,
+        link,
+        url=url,
+        clock=panel_clock,
+        inputs=EdgeHands(panel_clock),
+        display=panel_display,
+        timers=[panel_display],
     )
     threads = [_run(device), _run(panel)]
     yield Pair(device, panel)

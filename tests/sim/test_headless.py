@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 from pytest_mock import MockerFixture
 
-import firmware.cli
+import schockbesteck.cli
 from firmware.app import DeviceApp
 from firmware.screens import render
 from firmware.views import BannerView, TurnView, View
@@ -33,11 +33,12 @@ WHOLE_GAME = SCRIPTS / "whole-game.txt"
 @pytest.fixture(autouse=True)
 def only_the_sim_subcommand(monkeypatch: pytest.MonkeyPatch) -> None:
     """`schocken` through its real main(), with just the sim registered (fewer imports)."""
-    monkeypatch.setattr(firmware.cli, "SUBCOMMANDS", {"sim": firmware.cli.SUBCOMMANDS["sim"]})
+    commands = schockbesteck.cli.SUBCOMMANDS
+    monkeypatch.setattr(schockbesteck.cli, "SUBCOMMANDS", {"sim": commands["sim"]})
 
 
 def schocken(*argv: str) -> int:
-    return firmware.cli.main(["sim", *argv])
+    return schockbesteck.cli.main(["sim", *argv])
 
 
 def play(tmp_path: Path, *extra: str, seed: str = "7") -> list[dict[str, object]]:

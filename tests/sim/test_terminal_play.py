@@ -17,7 +17,7 @@ ROOT = Path(__file__).parents[2]
 
 # `schocken`'s real main() with only the sim registered (the other subcommands load more).
 LAUNCH = (
-    "import sys, firmware.cli as cli; "
+    "import sys, schockbesteck.cli as cli; "
     "cli.SUBCOMMANDS = {'sim': cli.SUBCOMMANDS['sim']}; "
     "sys.exit(cli.main(sys.argv[1:]))"
 )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import firmware.cli
+import schockbesteck.cli
 
 pygame = pytest.importorskip("pygame")
 
@@ -18,7 +18,8 @@ pygame = pytest.importorskip("pygame")
 def test_held_keys_play_through_the_window(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gpio_mock: bool
 ) -> None:
-    monkeypatch.setattr(firmware.cli, "SUBCOMMANDS", {"sim": firmware.cli.SUBCOMMANDS["sim"]})
+    commands = schockbesteck.cli.SUBCOMMANDS
+    monkeypatch.setattr(schockbesteck.cli, "SUBCOMMANDS", {"sim": commands["sim"]})
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     events = tmp_path / "events.jsonl"
 
@@ -37,6 +38,6 @@ def test_held_keys_play_through_the_window(
 
     threading.Thread(target=player, daemon=True).start()
     argv = ["sim", "--players", "2", "--seed", "1", "--events", str(events)]
-    assert firmware.cli.main(argv + (["--gpio-mock"] if gpio_mock else [])) == 0
+    assert schockbesteck.cli.main(argv + (["--gpio-mock"] if gpio_mock else [])) == 0
     played = [json.loads(line)["event"] for line in events.read_text(encoding="utf-8").splitlines()]
     assert played == ["game_started", "roll_off", "round_started", "roll"]
