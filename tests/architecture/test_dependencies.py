@@ -167,3 +167,37 @@ def test_a_violation_is_reported(
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     found = problems()
     assert len(found) == 1 and expected in found[0], found
+
+
+#: Where a stage may be told apart by its type: the stage modules of the device app.
+STAGE_MODULES = {
+    "firmware/app/setup.py", "firmware/app/rolloff.py", "firmware/app/turn.py",
+    "firmware/app/reveal.py",
+}
+
+
+def stage_type_checks() -> list[str]:
+    """``isinstance`` on a stage type outside the stages: the app asks a stage, never its type."""
+    stage_names = {
+        node.name
+        for module in STAGE_MODULES
+        for node in ast.walk(ast.parse((ROOT / module).read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+    } | {"Stage"}
+    found = []
+    for path in modules():
+        where = path.relative_to(ROOT).as_posix()
+        if where in STAGE_MODULES:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and _called_name(node.func) == "isinstance":
+                if len(node.args) != 2:
+                    continue
+                names = {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)}
+                for name in sorted(names & stage_names):
+                    found.append(f"{where}:{node.lineno}: isinstance on the stage type {name}")
+    return found
+
+
+def test_no_module_outside_the_stages_asks_a_stage_for_its_type() -> None:
+    assert stage_type_checks() == []
