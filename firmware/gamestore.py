@@ -91,6 +91,12 @@ class DamageReport:
         head = f"damaged {self.name}: {self.reason}"
         if self.kept_in is None:
             return f"{head}; it cannot be set aside and stays where it is"
+        if self.resumed_actions == 0:
+            return (
+                f"{head}; no action was intact, the device starts afresh; the whole file is "
+                f"copied to {self.kept_in}"
+                + (f" (with {self.intact_after} intact records)" if self.intact_after else "")
+            )
         if self.resumed_actions is not None:
             after = (
                 f" (with {self.intact_after} intact records after the damage)"

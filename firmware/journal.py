@@ -273,10 +273,15 @@ def _read_header(header: dict[str, Any], origin: str) -> tuple[GameSetup, dict[s
         raise JournalError(
             f"{origin}: header field 'rules' is {_clip(rules)}, not an object of rules keys"
         )
+    # SchockenError is a ValueError; a value of the wrong type may also raise TypeError.
     try:
-        setup = GameSetup(tuple(players), rules_from_mapping(rules))
-    except (TypeError, ValueError) as error:  # SchockenError is a ValueError
-        raise JournalError(f"{origin}: header does not describe a game: {_clip(error)}") from None
+        game_rules = rules_from_mapping(rules)
+    except (TypeError, ValueError) as error:
+        raise JournalError(f"{origin}: header field 'rules': {_clip(error)}") from None
+    try:
+        setup = GameSetup(tuple(players), game_rules)
+    except (TypeError, ValueError) as error:
+        raise JournalError(f"{origin}: header field 'players': {_clip(error)}") from None
     meta = {k: v for k, v in header.items() if k not in ("journal", "format", "players", "rules")}
     language = meta.get(_META_LANGUAGE)
     if language is not None and not isinstance(language, str):

@@ -45,7 +45,7 @@ def test_documents_at_the_limit_and_normal_ones_load() -> None:
 
 
 def test_size_bound() -> None:
-    with pytest.raises(InputLimitError, match="^13 bytes is too long: at most 10 bytes"):
+    with pytest.raises(InputLimitError, match=r"^13 bytes is too long: at most 10 bytes"):
         toml_loads("a = 'äöü'\n", max_bytes=10)
     with pytest.raises(InputLimitError, match="at most 4 bytes"):
         json_loads(b"[1, 2]", max_bytes=4)
