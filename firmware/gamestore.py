@@ -87,6 +87,24 @@ class DamageReport:
     #: Intact records after the damage that the game could not use (they are in the copy).
     intact_after: int = 0
 
+    def screen_lines(self, t: Callable[..., str]) -> tuple[str, str, str]:
+        """Three short lines for the device's message titled ``t("state_damaged_title")``.
+
+        ``t`` is the catalogue's lookup (:meth:`firmware.i18n.Catalogue.t`): the file's name,
+        what the device did, and where the damaged file went.
+        """
+        if self.kept_in is None:
+            return self.name, t("state_damaged_stuck"), ""
+        if self.resumed_actions:
+            outcome = t("state_damaged_resumed", n=self.resumed_actions)
+        elif self.name == CURRENT:
+            outcome = t("state_damaged_fresh")
+        elif self.name == STATS:
+            outcome = t("state_damaged_recounted")
+        else:
+            outcome = t("state_damaged_not_counted")
+        return self.name, outcome, t("state_damaged_kept")
+
     def __str__(self) -> str:
         head = f"damaged {self.name}: {self.reason}"
         if self.kept_in is None:
@@ -195,6 +213,13 @@ class GameStore:
             self.storage.truncate(CURRENT, recovery.intact_length)
             recovery.file_length = recovery.intact_length
         return recovery
+
+    def set_aside(self, name: str, reason: str) -> bool:
+        """Move another damaged state file (the device's ``setup.json``) into ``damaged/``.
+
+        Reported like the store's own files (:attr:`damage`, the log). True if it went there.
+        """
+        return self._set_aside(name, reason)
 
     def _set_aside(
         self, name: str, reason: str, *, copy: bool = False, resumed: int | None = None,

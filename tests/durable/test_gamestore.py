@@ -11,9 +11,20 @@ from pathlib import Path
 import pytest
 
 from engine import Game, GameSetup
-from firmware.gamestore import CURRENT, STATS, GameStore, StoreLimits, archive_name
+from firmware.font import FONT
+from firmware.gamestore import (
+    CURRENT,
+    STATS,
+    DamageReport,
+    GameStore,
+    StoreLimits,
+    archive_name,
+)
+from firmware.i18n import Catalogue
 from firmware.journal import Journal, encode_record
+from firmware.screens import render
 from firmware.stats import PlayerStats, count_game
+from firmware.views import BannerView
 from hal.storage import StateDirectory
 from tests.durable.conftest import blattschuss_game, random_actions
 
@@ -323,3 +334,28 @@ def test_statistics_that_are_not_utf8_do_not_stop_saving(state: StateDirectory) 
     assert [r.name for r in store.damage] == [STATS]
     play_through(store, setup, actions)
     assert store.failure is None and store.stats()["Ben"].games == 2
+
+
+def test_a_damage_report_fits_the_device_message_in_both_languages(
+    state: StateDirectory,
+) -> None:
+    setup, actions = random_actions(27)
+    play_through(GameStore(state), setup, actions[:9])
+    path = state.root / CURRENT
+    path.write_bytes(path.read_bytes()[:-3])
+    store = GameStore(state)
+    store.open()
+    [report] = store.damage
+    german, english = Catalogue("de"), Catalogue("en")
+    assert report.screen_lines(german.t) == (
+        "current.journal", "8 Aktionen gerettet", "Kopie in damaged/"
+    )
+    assert report.screen_lines(english.t)[1:] == ("8 actions kept", "Copy in damaged/")
+    stuck = DamageReport(archive_name(3), "checksum mismatch", None)
+    assert stuck.screen_lines(german.t) == (archive_name(3), "bleibt unverändert", "")
+    image = render(BannerView(german.t("state_damaged_title"), "",
+                              report.screen_lines(german.t), ("", "", "OK")))
+    assert image.size == (128, 64)
+    for line in (*report.screen_lines(german.t), *report.screen_lines(english.t),
+                 german.t("state_damaged_recounted")):
+        assert FONT.width(line) <= 126, f"{line!r} fits a line of the screen"
