@@ -75,10 +75,9 @@ def _read_json(file: str) -> object:
     source = "stdin" if file == "-" else file
     try:
         if file == "-":
-            data = sys.stdin.buffer.read(MAX_TEXT_FILE_BYTES + 1)
-            if len(data) > MAX_TEXT_FILE_BYTES:
+            text = sys.stdin.read(MAX_TEXT_FILE_BYTES + 1)
+            if len(text.encode("utf-8", "surrogateescape")) > MAX_TEXT_FILE_BYTES:
                 raise InputLimitError(f"stdin is longer than {MAX_TEXT_FILE_BYTES} bytes")
-            text = data.decode("utf-8")
         else:
             text = read_text_limited(file)
     except InputLimitError:
