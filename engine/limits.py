@@ -15,7 +15,10 @@ import json
 import tomllib
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "InputLimitError", "json_loads", "nesting_depth", "toml_loads"]
+__all__ = [
+    "MAX_DEPTH", "InputLimitError", "ascii_whole_number", "json_loads", "nesting_depth",
+    "toml_loads",
+]
 
 #: The deepest nesting of tables and arrays any of our documents needs (a config is 3 deep).
 MAX_DEPTH = 32
@@ -25,6 +28,17 @@ _JSON_NESTS = "objects and arrays"
 
 class InputLimitError(ValueError):
     """A document nested too deeply or too long; the message names the limit."""
+
+
+def ascii_whole_number(text: str) -> int | None:
+    """``text`` as a whole number if it is one or more ASCII digits ``0``-``9``, else None.
+
+    Python's ``int`` also takes other scripts' digits (``"１０"``), a sign, spaces and ``_``;
+    a whole number in our input is digits 0-9 and nothing else.
+    """
+    if not text or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
 
 
 def nesting_depth(value: object) -> int:

@@ -47,7 +47,7 @@ __all__ = [
 
 CURRENT = "current.journal"
 STATS = "stats.json"
-_ARCHIVED = re.compile(r"^game-(\d{6,})\.journal$")
+_ARCHIVED = re.compile(r"^game-([0-9]{6,})\.journal$")
 _STATS_FORMAT = 1
 
 log = logging.getLogger("schockbesteck.storage")

@@ -15,6 +15,9 @@ import time
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
+from engine.limits import ascii_whole_number
+from sim.outputs import PendingOutputs, pending_outputs
+
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
     from firmware.config import DeviceConfig
     from hal.ports import Clock
@@ -53,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="offer the serial link, e.g. tcp-listen://127.0.0.1:7777 (docs/protocol.md)",
     )
     game = parser.add_argument_group("game (any of these skips the setup menu)")
-    game.add_argument("--players", type=int, metavar="N", help="number of players, 2-10")
+    game.add_argument("--players", metavar="N", help="number of players, 2-10")
     game.add_argument("--names", metavar="A,B,C", help="player names in seat order")
     game.add_argument("--rules", metavar="NAME|FILE", help="a rules preset or a rules TOML file")
     game.add_argument("--seed", metavar="S", help="seed the dice: the same seed, the same game")
@@ -82,24 +85,29 @@ def run(args: argparse.Namespace) -> int:
         flag = "--terminal" if args.terminal else "--gpio-mock"
         raise UsageError(f"--script plays headless: {flag} cannot be used with it")
     if args.attach is not None:
-        return _run_attached(args, config, setup)
+        with pending_outputs() as outputs:
+            return _run_attached(args, config, setup, _recording(args, outputs))
     if args.link is not None and args.script is not None:
         raise UsageError("--link needs the window or the terminal: it cannot be used with --script")
     from firmware.dice import SeededDice, SystemDice
 
     dice = SeededDice(_seed(args.seed)) if args.seed is not None else SystemDice()
-    with _event_output(args.events) as sink:
+    with pending_outputs() as outputs, _event_output(args.events, outputs) as sink:
+        recording = _recording(args, outputs)
         if args.script is not None:
-            return _run_script(args, config, setup, dice, sink)
-        return _run_interactive(args, config, setup, dice, sink)
+            return _run_script(args, config, setup, dice, sink, recording)
+        return _run_interactive(args, config, setup, dice, sink, recording)
 
 
 def _seed(text: str) -> int | str:
-    """``--seed 7`` is the number 7 (as ``SeededDice(7)`` in Python); other text stays text."""
-    try:
-        return int(text)
-    except ValueError:
+    """``--seed 7`` is the number 7 (as ``SeededDice(7)`` in Python); other text stays text.
+
+    Only ASCII digits (with an optional ``-``) make a number: ``--seed ７`` is the text "７".
+    """
+    number = ascii_whole_number(text.removeprefix("-"))
+    if number is None:
         return text
+    return -number if text.startswith("-") else number
 
 
 # --- configuration -----------------------------------------------------------------------------
@@ -121,20 +129,28 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     chosen = (args.players, args.names, args.rules, args.seed, args.bots)
     if all(option is None for option in chosen):
         return config, None
-    if args.players is not None and not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
-        raise UsageError(
-            f"--players {args.players}: allowed are {MIN_PLAYERS} to {MAX_PLAYERS} players"
-        )
+    players: int | None = None
+    if args.players is not None:
+        players = ascii_whole_number(args.players)
+        if players is None:
+            raise UsageError(
+                f"--players {args.players!r}: must be a whole number {MIN_PLAYERS} to "
+                f"{MAX_PLAYERS} (digits 0-9)"
+            )
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise UsageError(
+                f"--players {players}: allowed are {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            )
     if args.names is not None:
         names = tuple(name.strip() for name in args.names.split(","))
-        if args.players is not None and args.players != len(names):
+        if players is not None and players != len(names):
             raise UsageError(
-                f"--players {args.players} but --names gives {len(names)} names: "
+                f"--players {players} but --names gives {len(names)} names: "
                 "give as many names as players, or leave one option out"
             )
     else:
-        count = args.players if args.players is not None else len(config.game.players)
-        if args.players is None and args.bots is not None:
+        count = players if players is not None else len(config.game.players)
+        if players is None and args.bots is not None:
             count = len(args.bots.split(","))
         pool = list(config.game.players)
         pool += [name for name in DEFAULT_NAMES if name not in pool]
@@ -190,13 +206,26 @@ class _EventSink:
 
 
 @contextlib.contextmanager
-def _event_output(target: str | None) -> Iterator[_EventSink]:
-    """An event sink writing to ``target`` (a path, "-" for stdout, None for nowhere)."""
+def _event_output(target: str | None, outputs: PendingOutputs) -> Iterator[_EventSink]:
+    """An event sink writing to ``target`` (a path, "-" for stdout, None for nowhere).
+
+    A path is written under a temporary name that ``outputs`` renames when the run succeeds.
+    """
     if target is None or target == "-":
         yield _EventSink(sys.stdout if target == "-" else None)
         return
-    with open(target, "w", encoding="utf-8") as stream:
+    with open(outputs.file(target, "--events"), "w", encoding="utf-8") as stream:
         yield _EventSink(stream)
+
+
+def _recording(args: argparse.Namespace, outputs: PendingOutputs) -> dict[str, Any]:
+    """The recorder's options for --frames and --record: temporary places until success."""
+    return {
+        "frames_dir": None
+        if args.frames is None
+        else outputs.folder(args.frames, "--frames", replaces="frame_*.png"),
+        "gif_path": None if args.record is None else outputs.file(args.record, "--record"),
+    }
 
 
 # --- the device --------------------------------------------------------------------------------
@@ -258,16 +287,15 @@ def _register_backends() -> None:
 
 
 def _display_choice(
-    args: argparse.Namespace, screen: str | None
+    recording: dict[str, Any], screen: str | None
 ) -> tuple[str, dict[str, dict[str, Any]]]:
     """The display backend's name and options: ``screen``, wrapped in a recorder if asked.
 
     Headless (``screen`` None) the recorder is the display, recording or not.
     """
-    if args.frames is None and args.record is None and screen is not None:
+    if not any(recording.values()) and screen is not None:
         return screen, {}
-    recorder = {"frames_dir": args.frames, "gif_path": args.record, "inner": screen}
-    return "recorder", {"recorder": recorder}
+    return "recorder", {"recorder": {**recording, "inner": screen}}
 
 
 # --- headless ----------------------------------------------------------------------------------
@@ -277,7 +305,12 @@ AFTER_GAME_OVER_S = 4.0
 
 
 def _run_script(
-    args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
+    args: argparse.Namespace,
+    config: DeviceConfig,
+    setup: Any,
+    dice: Any,
+    sink: _EventSink,
+    recording: dict[str, Any],
 ) -> int:
     from sim.fakes import FakeClock
     from sim.script import load_script
@@ -285,7 +318,7 @@ def _run_script(
     actions = load_script(args.script)
     clock = FakeClock()
     sink.now = clock.now
-    display, options = _display_choice(args, None)
+    display, options = _display_choice(recording, None)
     options["script"] = {"actions": actions}
     device = build_device(
         config,
@@ -332,14 +365,19 @@ def _run_script(
 
 
 def _run_interactive(
-    args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
+    args: argparse.Namespace,
+    config: DeviceConfig,
+    setup: Any,
+    dice: Any,
+    sink: _EventSink,
+    recording: dict[str, Any],
 ) -> int:
 
     from hal.clock import MonotonicClock
 
     clock = MonotonicClock()
     screen, notice = ("terminal", "") if args.terminal else _choose_screen()
-    display, options = _display_choice(args, screen)
+    display, options = _display_choice(recording, screen)
     if display == "recorder":
         options["recorder"]["inner"] = load_display(screen, config, clock)
     inputs = "gpio-mock" if args.gpio_mock else "keys"
@@ -366,7 +404,9 @@ def _say_where_the_link_is(link: Any, url: str) -> None:
     print(f"schocken sim: the link is on {where}", file=sys.stderr)
 
 
-def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) -> int:
+def _run_attached(
+    args: argparse.Namespace, config: DeviceConfig, setup: Any, recording: dict[str, Any]
+) -> int:
     """Be a remote panel for the device at ``--attach``: its screen, our buttons."""
     conflicts = [
         flag
@@ -392,7 +432,7 @@ def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) ->
     try:
         clock = MonotonicClock()
         screen, notice = ("terminal", "") if args.terminal else _choose_screen()
-        display, options = _display_choice(args, screen)
+        display, options = _display_choice(recording, screen)
         if display == "recorder":
             options["recorder"]["inner"] = load_display(screen, config, clock)
         _register_backends()
