@@ -25,6 +25,7 @@ from engine.errors import IllegalActionError, RulesError
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.limits import InputLimitError, toml_loads
 from engine.rules import Rules
+from firmware.names import PlayerNameError, check_player_names
 from firmware.rulesfile import load_rules
 from firmware.userfile import read_text_limited
 from hal.inputs import InputTiming
@@ -270,7 +271,8 @@ def _game(origin: str, values: dict[str, Any], base_dir: Path | None) -> GameCon
         )
     try:
         GameSetup(players)
-    except IllegalActionError as error:
+        check_player_names(players)
+    except (IllegalActionError, PlayerNameError) as error:
         raise ConfigError(f"{origin}: game.players: {error}") from None
     language = values.get("language", "de")
     if language not in LANGUAGES:

@@ -119,6 +119,7 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
 
     from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
     from firmware.config import load_config
+    from firmware.names import name_problem
     from firmware.rulesfile import load_rules
 
     config = load_config(args.config)
@@ -143,6 +144,9 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
             )
     if args.names is not None:
         names = tuple(name.strip() for name in args.names.split(","))
+        problem = next(filter(None, map(name_problem, names)), None)
+        if problem is not None:
+            raise UsageError(f"--names: {problem}")
         if players is not None and players != len(names):
             raise UsageError(
                 f"--players {players} but --names gives {len(names)} names: "

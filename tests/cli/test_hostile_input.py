@@ -168,3 +168,19 @@ def test_an_output_that_cannot_be_written_is_one_line(
     assert line.endswith(f"--events {missing}: cannot write there: No such file or directory")
     line = fails(capsys, "sim", "--script", str(good), "--frames", str(good))
     assert line.endswith(f"--frames {good}: is a file; give a directory")
+
+
+# -- player names --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("names", "named"),
+    [
+        ("Anna," + "x" * 900, "player name 'xxxxxxxxxxxx'… has 900 characters: at most 10"),
+        ("Anna,Be\u202en", "--names: player name 'Be\\u202en': holds the control or format"),
+    ],
+)
+def test_sim_refuses_names_the_screen_cannot_show(
+    capsys: pytest.CaptureFixture[str], names: str, named: str
+) -> None:
+    assert named in fails(capsys, "sim", "--names", names, "--script", "/dev/null")
