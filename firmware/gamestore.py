@@ -101,8 +101,10 @@ class DamageReport:
             outcome = t("state_damaged_fresh")
         elif self.name == STATS:
             outcome = t("state_damaged_recounted")
-        else:
+        elif _ARCHIVED.match(self.name):
             outcome = t("state_damaged_not_counted")
+        else:  # the device's own settings (setup.json)
+            outcome = t("state_damaged_reset")
         return self.name, outcome, t("state_damaged_kept")
 
     def __str__(self) -> str:

@@ -136,6 +136,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "state_damaged_fresh": ("Neues Spiel", "New game"),
     "state_damaged_recounted": ("Statistik neu gezählt", "Statistics recounted"),
     "state_damaged_not_counted": ("nicht mitgezählt", "not counted"),
+    "state_damaged_reset": ("Setup zurückgesetzt", "Setup reset"),
     "state_damaged_kept": ("Kopie in damaged/", "Copy in damaged/"),
     "state_damaged_stuck": ("bleibt unverändert", "left untouched"),
     "confirm_new_game": ("Spiel abbrechen?", "Abandon the game?"),

@@ -262,3 +262,18 @@ def test_every_damaged_byte_starts_and_keeps_everything(journal: Journal, tmp_pa
     started, reported = run_cases(journal, cases, tmp_path)
     print(f"damaged journals: {len(cases)} tried, {started} started, {reported} reported")
     assert started == reported == len(cases)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=RecursionError,
+    reason="firmware/app.py parses setup.json with json.loads; the app split is to use "
+    "engine.limits.json_loads and GameStore.set_aside (see the state branch's report)",
+)
+def test_a_deeply_nested_setup_file_does_not_stop_the_device(tmp_path: Path) -> None:
+    (tmp_path / "setup.json").write_text("[" * 100_000, encoding="utf-8")
+    app = start_device(tmp_path)
+    assert app.store is not None and [report.name for report in app.store.damage] == ["setup.json"]
+    assert [p.read_text(encoding="utf-8") for p in (tmp_path / "damaged").iterdir()] == [
+        "[" * 100_000
+    ]

@@ -353,9 +353,23 @@ def test_a_damage_report_fits_the_device_message_in_both_languages(
     assert report.screen_lines(english.t)[1:] == ("8 actions kept", "Copy in damaged/")
     stuck = DamageReport(archive_name(3), "checksum mismatch", None)
     assert stuck.screen_lines(german.t) == (archive_name(3), "bleibt unverändert", "")
+    archived = DamageReport(archive_name(3), "the game does not finish", "damaged/x")
+    assert archived.screen_lines(english.t)[1] == "not counted"
+    setup_file = DamageReport("setup.json", "unreadable", "damaged/y")
+    assert setup_file.screen_lines(german.t)[1] == "Setup zurückgesetzt"
     image = render(BannerView(german.t("state_damaged_title"), "",
                               report.screen_lines(german.t), ("", "", "OK")))
     assert image.size == (128, 64)
     for line in (*report.screen_lines(german.t), *report.screen_lines(english.t),
-                 german.t("state_damaged_recounted")):
+                 german.t("state_damaged_recounted"), german.t("state_damaged_reset")):
         assert FONT.width(line) <= 126, f"{line!r} fits a line of the screen"
+
+
+def test_the_device_sets_its_own_damaged_file_aside_the_same_way(state: StateDirectory) -> None:
+    state.write_atomic("setup.json", "[[[")
+    store = GameStore(state)
+    assert store.set_aside("setup.json", "unreadable (not JSON)")
+    [report] = store.damage
+    assert report.name == "setup.json" and "unreadable (not JSON)" in str(report)
+    assert damaged_files(state) == {report.kept_in.split("/")[1]: b"[[["} if report.kept_in else {}
+    assert "setup.json" not in state.names()
