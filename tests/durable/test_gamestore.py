@@ -371,5 +371,6 @@ def test_the_device_sets_its_own_damaged_file_aside_the_same_way(state: StateDir
     assert store.set_aside("setup.json", "unreadable (not JSON)")
     [report] = store.damage
     assert report.name == "setup.json" and "unreadable (not JSON)" in str(report)
-    assert damaged_files(state) == {report.kept_in.split("/")[1]: b"[[["} if report.kept_in else {}
+    assert report.kept_in is not None
+    assert damaged_files(state) == {report.kept_in.split("/")[1]: b"[[["}
     assert "setup.json" not in state.names()
