@@ -350,6 +350,9 @@ class GameStore:
             return None if data is None else read_journal(data, origin=origin)
         except (JournalError, StorageError) as error:
             return _without_origin(str(error), origin)
+        except Exception as error:  # a bug of ours must not stop the start or the statistics
+            log.exception("reading %s failed", origin)
+            return f"cannot be read: {type(error).__name__}: {error}"
 
     def _count_file(self, name: str, *, tidy: bool = True) -> dict[str, PlayerStats]:
         """The statistics of archived game ``name``; a damaged one is set aside if ``tidy``."""
