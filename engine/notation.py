@@ -33,10 +33,10 @@ _RESULT = re.compile(
     r"^(?P<name>[^:,=]+):(?P<dice>[1-6]{2,3})(?P<how>[hb])(?P<throws>[1-9])(?P<blind>!?)$"
 )
 _TURN = re.compile(
-    r"^(?P<name>[^:,=]+):(?P<dice>(?:[1-6]\*?|-){2,3})/(?P<throws>\d)"
-    r"(?P<hand>h?)(?P<flipped>f?)(?:\+(?P<bonus>\d))?$"
+    r"^(?P<name>[^:,=]+):(?P<dice>(?:[1-6]\*?|-){2,3})/(?P<throws>[0-9])"
+    r"(?P<hand>h?)(?P<flipped>f?)(?:\+(?P<bonus>[0-9]))?$"
 )
-_HOLDING = re.compile(r"^(?P<name>[^:,=]+)=(?P<deckel>\d+)(?P<marks>[x^]*)$")
+_HOLDING = re.compile(r"^(?P<name>[^:,=]+)=(?P<deckel>[0-9]+)(?P<marks>[x^]*)$")
 
 
 def to_notation(game: Game) -> str:

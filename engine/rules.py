@@ -24,6 +24,10 @@ from importlib import resources
 from typing import Any
 
 from engine.errors import RulesError
+from engine.limits import InputLimitError, toml_loads
+
+#: The longest rules TOML text we read (a complete rules file is about 1 kB).
+MAX_RULES_BYTES = 64 * 1024
 
 
 class StrasseOrder(enum.Enum):
@@ -223,9 +227,11 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
 def rules_from_toml(text: str, *, origin: str = "rules") -> Rules:
     """Rules from TOML text (a preset plus overrides); ``origin`` names it in errors."""
     try:
-        data = tomllib.loads(text)
+        data = toml_loads(text, max_bytes=MAX_RULES_BYTES)
     except tomllib.TOMLDecodeError as error:
         raise RulesError(f"{origin}: not valid TOML: {error}") from None
+    except InputLimitError as error:
+        raise RulesError(f"{origin}: {error}") from None
     try:
         return rules_from_mapping(data)
     except RulesError as error:

@@ -24,8 +24,11 @@ from typing import Any
 from engine.bots import strategy_names
 from engine.errors import IllegalActionError, RulesError
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
+from engine.limits import InputLimitError, toml_loads
 from engine.rules import Rules
+from firmware.names import PlayerNameError, check_player_names
 from firmware.rulesfile import load_rules
+from firmware.userfile import read_text_limited
 from hal.inputs import InputTiming
 from hal.settings import GpioPins, OledSettings
 
@@ -120,6 +123,9 @@ _FREE_FORM = {"game.bots"}
 #: What a game.bots entry may say for a seat a person plays.
 HUMAN_WORDS = ("", "human")
 
+#: The longest configuration file we read (deploy/config.toml is about 3 kB).
+MAX_CONFIG_BYTES = 256 * 1024
+
 _BAUDRATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 
 
@@ -134,7 +140,11 @@ def load_config(path: str | None = None) -> DeviceConfig:
         return DeviceConfig()
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_text_limited(file, MAX_CONFIG_BYTES)
+    except InputLimitError:
+        raise ConfigError(
+            f"config file {path} is too long: at most {MAX_CONFIG_BYTES} bytes are allowed"
+        ) from None
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
     except IsADirectoryError:
@@ -155,9 +165,11 @@ def config_from_toml(
     file's directory) first.
     """
     try:
-        data = tomllib.loads(text)
+        data = toml_loads(text, max_bytes=MAX_CONFIG_BYTES)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{origin}: not valid TOML: {error}") from None
+    except InputLimitError as error:
+        raise ConfigError(f"{origin}: {error}") from None
     try:
         return _build(data, origin, base_dir)
     except ConfigError:
@@ -260,7 +272,8 @@ def _game(origin: str, values: dict[str, Any], base_dir: Path | None) -> GameCon
         )
     try:
         GameSetup(players)
-    except IllegalActionError as error:
+        check_player_names(players)
+    except (IllegalActionError, PlayerNameError) as error:
         raise ConfigError(f"{origin}: game.players: {error}") from None
     language = values.get("language", "de")
     if language not in LANGUAGES:

@@ -14,6 +14,12 @@ Each step is a single atomic operation (append, rename, atomic replace), and
 ``current.journal`` is archived, archived games beyond ``counted_through`` are counted. So a game
 is counted exactly once, whenever the plug is pulled.
 
+Damaged state never stops the device and is never deleted. :meth:`GameStore.open` moves a file
+it cannot read (a journal without a usable header, an unreadable ``stats.json``, an archived game
+that does not finish) into ``damaged/`` under a timestamped name; a journal damaged after its
+header is first copied there whole, then cut back to its intact part, and the game resumes from
+that last good point. Each case is logged and kept in :attr:`GameStore.damage` for the screen.
+
 Storage errors never stop a game: the store logs one line, keeps the message in
 :attr:`GameStore.failure` for the screen, and the game goes on in memory. The next new game
 tries the disk again.
@@ -24,20 +30,24 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from engine import Event, GameOver, GameSetup
-from firmware.journal import Journal, JournalError, Recovery, recover
+from engine.limits import InputLimitError, json_loads
+from firmware.journal import Journal, JournalError, Recovery, read_journal
 from firmware.stats import PlayerStats, count_game, merge, stats_from_mapping, stats_to_mapping
 from hal.ports import Storage, StorageError
 
-__all__ = ["CURRENT", "STATS", "GameStore", "StoreLimits", "archive_name"]
+__all__ = [
+    "CURRENT", "STATS", "DamageReport", "GameStore", "StoreLimits", "archive_name",
+]
 
 CURRENT = "current.journal"
 STATS = "stats.json"
-_ARCHIVED = re.compile(r"^game-(\d{6,})\.journal$")
+_ARCHIVED = re.compile(r"^game-([0-9]{6,})\.journal$")
 _STATS_FORMAT = 1
 
 log = logging.getLogger("schockbesteck.storage")
@@ -46,6 +56,71 @@ log = logging.getLogger("schockbesteck.storage")
 def archive_name(number: int) -> str:
     """The file name of finished game number ``number``."""
     return f"game-{number:06d}.journal"
+
+
+#: The longest ``stats.json`` we read (a few hundred bytes per player).
+_MAX_STATS_BYTES = 4 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class DamageReport:
+    """Damaged state found by :meth:`GameStore.open`: which file, why, and what became of it."""
+
+    #: The file's name in the state directory (``current.journal``, ``stats.json``, ...).
+    name: str
+    #: One line naming the damage (where and what: "record 3 at byte 848: checksum mismatch").
+    reason: str
+    #: Where the damaged file (or, for a journal cut back, its complete copy) now is, relative to
+    #: the state directory (``damaged/20250101T201500Z-current.journal``); None if it could not
+    #: be set aside (the file then stays untouched).
+    kept_in: str | None
+    #: Actions of the interrupted game the device resumes with; None if no game is resumed
+    #: from this file.
+    resumed_actions: int | None = None
+    #: Intact records after the damage that the game could not use (they are in the copy).
+    intact_after: int = 0
+
+    def screen_lines(self, t: Callable[..., str]) -> tuple[str, str, str]:
+        """Three short lines for the device's message titled ``t("state_damaged_title")``.
+
+        ``t`` is the catalogue's lookup (:meth:`firmware.i18n.Catalogue.t`): the file's name,
+        what the device did, and where the damaged file went.
+        """
+        if self.kept_in is None:
+            return self.name, t("state_damaged_stuck"), ""
+        if self.resumed_actions:
+            outcome = t("state_damaged_resumed", n=self.resumed_actions)
+        elif self.name == CURRENT:
+            outcome = t("state_damaged_fresh")
+        elif self.name == STATS:
+            outcome = t("state_damaged_recounted")
+        elif _ARCHIVED.match(self.name):
+            outcome = t("state_damaged_not_counted")
+        else:  # the device's own settings (setup.json)
+            outcome = t("state_damaged_reset")
+        return self.name, outcome, t("state_damaged_kept")
+
+    def __str__(self) -> str:
+        head = f"damaged {self.name}: {self.reason}"
+        if self.kept_in is None:
+            return f"{head}; it cannot be set aside and stays where it is"
+        if self.resumed_actions == 0:
+            return (
+                f"{head}; no action was intact, the device starts afresh; the whole file is "
+                f"copied to {self.kept_in}"
+                + (f" (with {self.intact_after} intact records)" if self.intact_after else "")
+            )
+        if self.resumed_actions is not None:
+            after = (
+                f" (with {self.intact_after} intact records after the damage)"
+                if self.intact_after else ""
+            )
+            return (
+                f"{head}; damaged end cut off, the game resumes with {self.resumed_actions} "
+                f"actions; the whole file is copied to {self.kept_in}{after}"
+            )
+        outcome = "; the device starts afresh" if self.name == CURRENT else ""
+        return f"{head}{outcome}; moved to {self.kept_in}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,22 +138,35 @@ class StoreLimits:
 class GameStore:
     """The games of one state directory. Never raises a storage error at its caller."""
 
-    def __init__(self, storage: Storage, *, limits: StoreLimits | None = None) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        limits: StoreLimits | None = None,
+        now: Callable[[], datetime] | None = None,
+    ) -> None:
         self.storage = storage
         self.limits = limits or StoreLimits()
         #: One line about the last storage failure, or None while everything is written.
         self.failure: str | None = None
         #: Lines about damage found and repaired by :meth:`open` (for the log and the screen).
         self.notices: list[str] = []
+        #: The damaged files :meth:`open` (or the end of a game) found, in the order found.
+        self.damage: list[DamageReport] = []
         self._journal: Journal | None = None
+        self._now = now or (lambda: datetime.now(UTC))
+        #: True while a damaged ``current.journal`` could not be set aside: it must not be
+        #: replaced by a new game's journal until it is.
+        self._current_unsafe = False
 
     # -- start-up --------------------------------------------------------------------------------
 
     def open(self) -> Recovery | None:
         """Tidy up after whatever stopped the device, and return the interrupted game, if any.
 
-        A damaged journal tail is cut off and reported in :attr:`notices` (and the log); a
-        finished game left in ``current.journal`` is archived and counted.
+        Never raises. A damaged journal is copied into ``damaged/`` and cut back to its intact
+        part; a file that cannot be read at all is moved there (see :attr:`damage`); a finished
+        game left in ``current.journal`` is archived and counted.
         """
         recovery: Recovery | None = None
         try:
@@ -93,22 +181,67 @@ class GameStore:
         return recovery
 
     def _recover_current(self) -> Recovery | None:
+        origin = str(self.storage.root / CURRENT)
         try:
-            recovery = recover(self.storage, CURRENT)
-        except JournalError as error:
-            self._notice(f"{error}; the unreadable game journal was removed")
-            self.storage.remove(CURRENT)
+            data = self.storage.read_bytes(CURRENT)
+        except StorageError as error:
+            self._set_aside(CURRENT, f"cannot be read: {error}")
             return None
-        if recovery is None:
+        if data is None:
+            return None
+        try:
+            recovery = read_journal(data, origin=origin)
+        except JournalError as error:
+            self._set_aside(CURRENT, _without_origin(str(error), origin))
+            return None
+        except Exception as error:  # a bug of ours must not keep the device dark
+            log.exception("reading %s failed", origin)
+            self._set_aside(CURRENT, f"cannot be read: {type(error).__name__}: {error}")
             return None
         if recovery.problem:
-            self._notice(
-                f"{self.storage.root / CURRENT}: damaged end cut off, "
-                f"{len(recovery.actions)} actions kept: {recovery.problem}"
+            copied = self._set_aside(
+                CURRENT, recovery.problem, copy=True, resumed=len(recovery.actions),
+                intact_after=recovery.intact_after,
             )
+            if not copied:
+                return None  # the original stays whole; the game starts afresh in memory
             self.storage.truncate(CURRENT, recovery.intact_length)
             recovery.file_length = recovery.intact_length
         return recovery
+
+    def set_aside(self, name: str, reason: str) -> bool:
+        """Move another damaged state file (the device's ``setup.json``) into ``damaged/``.
+
+        Reported like the store's own files (:attr:`damage`, the log). True if it went there.
+        """
+        return self._set_aside(name, reason)
+
+    def _set_aside(
+        self, name: str, reason: str, *, copy: bool = False, resumed: int | None = None,
+        intact_after: int = 0,
+    ) -> bool:
+        """Move (or copy) a damaged file into ``damaged/`` and report it. True if it went there.
+
+        If it cannot be set aside the storage failure is reported too, and the file stays as it
+        is: a damaged file is never deleted.
+        """
+        stamp = self._now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+        kept_in: str | None = None
+        failure: StorageError | None = None
+        try:
+            kept_in = self.storage.set_aside(name, f"{stamp}-{name}", copy=copy)
+        except StorageError as error:
+            failure = error
+        report = DamageReport(
+            name, reason, kept_in, resumed if kept_in is not None else None, intact_after
+        )
+        self.damage.append(report)
+        self._notice(str(report))
+        if name == CURRENT:
+            self._current_unsafe = kept_in is None
+        if failure is not None:
+            self._fail(failure)
+        return kept_in is not None
 
     # -- the game in progress --------------------------------------------------------------------
 
@@ -118,8 +251,14 @@ class GameStore:
         return self._journal is not None
 
     def begin(self, setup: GameSetup, meta: Mapping[str, Any] | None = None) -> bool:
-        """Start the journal of a new game (an interrupted one is dropped). True if on disk."""
+        """Start the journal of a new game (an interrupted one is dropped). True if on disk.
+
+        A damaged ``current.journal`` that :meth:`open` could not set aside is tried again
+        first; while it stays, the new game runs in memory only.
+        """
         self._journal = None
+        if self._current_unsafe and not self._set_aside(CURRENT, "damaged at start-up"):
+            return False
         try:
             self._journal = Journal.create(self.storage, CURRENT, setup, meta)
         except StorageError as error:
@@ -140,6 +279,8 @@ class GameStore:
     def discard(self) -> None:
         """Drop the interrupted (or current) game: it is not archived and counts for nobody."""
         self._journal = None
+        if self._current_unsafe:
+            return  # a damaged journal is never deleted
         try:
             self.storage.remove(CURRENT)
         except StorageError as error:
@@ -185,49 +326,69 @@ class GameStore:
 
     def stats(self) -> dict[str, PlayerStats]:
         """Statistics over every finished game, without writing anything (safe for the CLI)."""
-        table, counted_through = self._read_stats()
+        table, counted_through = self._read_stats(tidy=False)
         for number, name in self.archived():
             if number > counted_through:
-                table = merge(table, self._count_file(name))
-        current = self._safe_recover(CURRENT)
-        if current is not None and current.game.is_over:
+                table = merge(table, self._count_file(name, tidy=False))
+        current = self._read_quietly(CURRENT)
+        if isinstance(current, Recovery) and current.game.is_over:
             table = merge(table, count_game(current.setup, current.actions))
         return table
 
-    def _safe_recover(self, name: str) -> Recovery | None:
+    def _read_quietly(self, name: str) -> Recovery | str | None:
+        """The journal ``name``; a line saying why it cannot be read; None if there is none."""
+        origin = str(self.storage.root / name)
         try:
-            return recover(self.storage, name)
-        except JournalError as error:
-            log.warning("%s", error)
-            return None
+            data = self.storage.read_bytes(name)
+            return None if data is None else read_journal(data, origin=origin)
+        except (JournalError, StorageError) as error:
+            return _without_origin(str(error), origin)
+        except Exception as error:  # a bug of ours must not stop the start or the statistics
+            log.exception("reading %s failed", origin)
+            return f"cannot be read: {type(error).__name__}: {error}"
 
-    def _count_file(self, name: str) -> dict[str, PlayerStats]:
-        recovery = self._safe_recover(name)
+    def _count_file(self, name: str, *, tidy: bool = True) -> dict[str, PlayerStats]:
+        """The statistics of archived game ``name``; a damaged one is set aside if ``tidy``."""
+        recovery = self._read_quietly(name)
         if recovery is None:
             return {}
-        if not recovery.game.is_over:
-            log.warning("%s: the game does not finish (%s); not counted",
-                        self.storage.root / name, recovery.problem or "journal ends early")
-            return {}
-        return count_game(recovery.setup, recovery.actions)
+        problem = recovery if isinstance(recovery, str) else None
+        if isinstance(recovery, Recovery) and not recovery.game.is_over:
+            problem = f"the game does not finish ({recovery.problem or 'the journal ends early'})"
+        if problem is None and isinstance(recovery, Recovery):
+            return count_game(recovery.setup, recovery.actions)
+        if tidy:
+            self._set_aside(name, f"{problem}; not counted")
+        else:
+            log.warning("%s: %s; not counted", self.storage.root / name, problem)
+        return {}
 
-    def _read_stats(self) -> tuple[dict[str, PlayerStats], int]:
-        text = self.storage.read_text(STATS)
-        if text is None:
-            return {}, 0
+    def _read_stats(self, *, tidy: bool = True) -> tuple[dict[str, PlayerStats], int]:
+        """The statistics file: (table, number of the last game it counts).
+
+        An unreadable file counts as none: with ``tidy`` it is set aside (and the statistics
+        start again from the games kept), else only logged.
+        """
         try:
-            data = json.loads(text)
+            text = self.storage.read_text(STATS)
+            if text is None:
+                return {}, 0
+            data = json_loads(text, max_bytes=_MAX_STATS_BYTES)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
             if data.get("format") != _STATS_FORMAT:
                 raise ValueError(f"format {data.get('format')!r} is not {_STATS_FORMAT}")
             counted = data["counted_through"]
             if isinstance(counted, bool) or not isinstance(counted, int) or counted < 0:
                 raise ValueError(f"counted_through = {counted!r} is not a game number")
             return stats_from_mapping(data["players"]), counted
-        except (ValueError, TypeError, KeyError, AttributeError) as error:
-            self._notice(
-                f"{self.storage.root / STATS} is unreadable ({error}); "
-                "statistics start again from the games kept"
-            )
+        except (StorageError, InputLimitError, ValueError, TypeError, KeyError,
+                AttributeError) as error:
+            reason = f"unreadable ({_without_origin(str(error), str(self.storage.root / STATS))})"
+            if tidy:
+                self._set_aside(STATS, f"{reason}; statistics start again from the games kept")
+            else:
+                log.warning("%s is %s", self.storage.root / STATS, reason)
             return {}, 0
 
     def _write_stats(self, table: Mapping[str, PlayerStats], counted_through: int) -> None:
@@ -281,9 +442,16 @@ class GameStore:
         self.notices.append(message)
 
 
+def _without_origin(message: str, origin: str) -> str:
+    """``message`` without the file path it starts with (the report names the file itself)."""
+    for prefix in (f"{origin}: ", f"{origin} is ", f"{origin} ", f"cannot read {origin}: "):
+        if message.startswith(prefix):
+            return message[len(prefix):]
+    return message
+
+
 def _size(storage: Storage, name: str) -> int:
-    """A file's size for the archive bound; a file that vanished or cannot be read counts as
-    empty."""
+    """A file's size for the archive bound; a file that vanished counts as empty."""
     try:
         return storage.size(name) or 0
     except StorageError:

@@ -18,8 +18,11 @@ an action (the KEEP marks a player has set but not yet thrown with).
 
 Reading (:func:`recover`) stops at the first record that is torn (a pulled plug during an append),
 fails its checksum, does not parse, or is not the next legal action of the game. Everything
-before it is kept; the rest is reported in :attr:`Recovery.problem` and can be cut off with
-:meth:`Recovery.repair`. A damaged journal never stops the device from starting.
+before it is kept; the rest is reported in :attr:`Recovery.problem`, and the intact records
+found after the damage are counted in :attr:`Recovery.intact_after` (the store keeps a copy of
+the whole file before it cuts the damaged tail off). A file without a usable header raises
+:class:`JournalError` and nothing else: no content, however damaged, makes the reader raise any
+other exception.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Event, Game, GameSetup, from_json, rules_from_mapping, to_json
+from engine.bots import strategy_names
 from engine.errors import SchockenError
+from engine.limits import InputLimitError, json_loads
 from hal.ports import Storage
 
 __all__ = [
@@ -127,9 +132,11 @@ def _decode_one(data: bytes, start: int) -> tuple[dict[str, Any] | None, int, st
     if zlib.crc32(body) != int(crc_field, 16):
         return None, start, "checksum mismatch"
     try:
-        record = json.loads(body.decode("utf-8"))
+        record = json_loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         return None, start, "checksum matches but the content is not JSON"
+    except InputLimitError as error:
+        return None, start, f"checksum matches but the content is {error}"
     if not isinstance(record, dict):
         return None, start, "record is not a JSON object"
     return record, body_end + 1, None
@@ -159,6 +166,9 @@ class Recovery:
     problem: str | None = None
     #: Records read, header included (for log lines).
     records: int = field(default=0)
+    #: Intact records (checksum and JSON fine) found after the damage, which the game could not
+    #: use; a copy of the file keeps them.
+    intact_after: int = 0
 
     @property
     def damaged(self) -> bool:
@@ -176,8 +186,7 @@ def read_journal(data: bytes, *, origin: str = "journal") -> Recovery:
     if not records:
         reason = problem or "the file is empty"
         raise JournalError(f"{origin} is not a Schockbesteck journal: {reason}")
-    header = records[0]
-    setup, meta = _read_header(header, origin)
+    setup, meta = _read_header(records[0], origin)
     game = Game(setup)
     actions: list[Event] = []
     ui: dict[str, Any] | None = None
@@ -198,24 +207,84 @@ def read_journal(data: bytes, *, origin: str = "journal") -> Recovery:
     return Recovery(
         setup=setup, meta=meta, actions=actions, game=game, ui=ui, intact_length=intact,
         file_length=len(data), problem=problem, records=len(records),
+        intact_after=count_intact_after(data, intact),
     )
 
 
+def count_intact_after(data: bytes, position: int) -> int:
+    """How many intact records start at line starts after the damaged record at ``position``.
+
+    Records never contain a raw newline, so after damage the next record can only begin after
+    one: each line start is tried in turn.
+    """
+    count = 0
+    start = data.find(b"\n", position) + 1
+    while 0 < start < len(data):
+        _, end, problem = _decode_one(data, start)
+        if problem is None:
+            count += 1
+            start = end
+        else:
+            start = data.find(b"\n", start) + 1
+    return count
+
+
+#: Header fields of the device's own (``meta``), and what each must hold.
+_META_LANGUAGE = "language"
+_META_BOTS = "bots"
+
+
 def _read_header(header: dict[str, Any], origin: str) -> tuple[GameSetup, dict[str, Any]]:
+    """The game a header describes; :class:`JournalError` naming the field for anything else."""
     if header.get("journal") != _MAGIC:
         raise JournalError(f"{origin} is not a Schockbesteck journal: no header record")
     version = header.get("format")
-    if version != FORMAT_VERSION:
+    if version != FORMAT_VERSION or isinstance(version, bool):
         raise JournalError(
-            f"{origin} has journal format {version!r}; this version reads format {FORMAT_VERSION}"
+            f"{origin} has journal format {_clip(version)}; "
+            f"this version reads format {FORMAT_VERSION}"
         )
+    players, rules = header.get("players"), header.get("rules")
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise JournalError(
+            f"{origin}: header field 'players' is {_clip(players)}, not a list of names"
+        )
+    if not isinstance(rules, dict):
+        raise JournalError(
+            f"{origin}: header field 'rules' is {_clip(rules)}, not an object of rules keys"
+        )
+    # SchockenError is a ValueError; a value of the wrong type may also raise TypeError.
     try:
-        rules = rules_from_mapping(header["rules"])
-        setup = GameSetup(tuple(header["players"]), rules)
-    except (KeyError, TypeError, SchockenError) as error:
-        raise JournalError(f"{origin}: header does not describe a game: {error}") from None
+        game_rules = rules_from_mapping(rules)
+    except (TypeError, ValueError) as error:
+        raise JournalError(f"{origin}: header field 'rules': {_clip(error)}") from None
+    try:
+        setup = GameSetup(tuple(players), game_rules)
+    except (TypeError, ValueError) as error:
+        raise JournalError(f"{origin}: header field 'players': {_clip(error)}") from None
     meta = {k: v for k, v in header.items() if k not in ("journal", "format", "players", "rules")}
+    language = meta.get(_META_LANGUAGE)
+    if language is not None and not isinstance(language, str):
+        raise JournalError(f"{origin}: header field 'language' is {_clip(language)}, not a name")
+    bots = meta.get(_META_BOTS)
+    known = {"", *strategy_names()}
+    if bots is not None and (
+        not isinstance(bots, list)
+        or len(bots) > len(players)
+        or not all(isinstance(bot, str) and bot in known for bot in bots)
+    ):
+        raise JournalError(
+            f"{origin}: header field 'bots' is {_clip(bots)}, not one strategy per seat "
+            f"(\"\" or {', '.join(sorted(known - {''}))})"
+        )
     return setup, meta
+
+
+def _clip(value: object, limit: int = 60) -> str:
+    """``value`` (its repr, or the text of an exception) cut short for a one-line report."""
+    text = str(value) if isinstance(value, BaseException) else repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _apply_record(
@@ -227,15 +296,15 @@ def _apply_record(
         return note if isinstance(note, dict) else "UI note is not a JSON object"
     body = dict(record)
     number = body.pop("n", None)
-    if number != len(actions):
-        return f"expected action number {len(actions)}, found {number!r}"
+    if number != len(actions) or isinstance(number, bool):
+        return f"expected action number {len(actions)}, found {_clip(number)}"
     try:
         action = from_json(body)
         if not action.is_action:
             return f"{action.kind!r} is an outcome, not an action"
         game.apply(action)
-    except SchockenError as error:
-        return f"not a legal next action: {error}"
+    except (SchockenError, TypeError, ValueError, KeyError, AttributeError) as error:
+        return f"not a legal next action: {_clip(error, 120)}"
     actions.append(action)
     return None
 

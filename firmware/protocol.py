@@ -5,7 +5,10 @@ any host (the simulator's remote panel, a test, a script) share them. The protoc
 described for humans in docs/protocol.md; this module is its executable form.
 
 Every line is UTF-8 text ending in LF (a CR before the LF is ignored). A line is a command word,
-optionally followed by one space and an argument; JSON payloads are the rest of the line.
+optionally followed by one space and an argument; JSON payloads are the rest of the line. A host
+line holds no control, format (bidi overrides, zero-width), separator, private-use or unassigned
+character, neither raw nor as a ``\\u`` escape in its JSON; words are ASCII and only ASCII
+letters fold to lower case, so a look-alike (a Kelvin sign for the K of ``keep1``) matches nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import base64
 import binascii
 import enum
 import json
+import unicodedata
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +25,7 @@ from typing import Any
 from PIL import Image
 
 from engine import Game, to_json, to_notation
+from engine.limits import InputLimitError, ascii_whole_number, json_loads
 from hal.ports import SCREEN_SIZE, Button
 
 __all__ = [
@@ -28,6 +33,7 @@ __all__ = [
     "COMMAND_HELP",
     "DEVICE_WORDS",
     "FRAME_BYTES",
+    "LOG_PAGE_BYTES",
     "MAX_LINE",
     "PROTOCOL_NAME",
     "PROTOCOL_VERSION",
@@ -41,6 +47,7 @@ __all__ = [
     "game_log",
     "game_snapshot",
     "help_text",
+    "log_page",
     "one_line",
     "parse_command",
     "parse_device_line",
@@ -55,6 +62,17 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 1024
 #: Longest token ``ping`` echoes back.
 MAX_PING_TOKEN = 64
+#: The most bytes of event lines in one ``log`` answer: an eighth of the link's send queue
+#: (256 KiB), so that no answer can overrun it. A longer log comes in pages (``log FROM``).
+LOG_PAGE_BYTES = 32 * 1024
+
+#: Unicode categories no host line may hold: controls (C0, DEL, C1 such as U+0085), format
+#: characters (bidi overrides such as U+202E, zero-width characters), line and paragraph
+#: separators (U+2028, U+2029), surrogates, private use and unassigned code points.
+_FORBIDDEN = {
+    "Cc": "control", "Cf": "format", "Zl": "line separator", "Zp": "paragraph separator",
+    "Cs": "surrogate", "Co": "private-use", "Cn": "unassigned",
+}
 
 #: The protocol's names of the buttons (the :class:`~hal.ports.Button` values).
 BUTTON_NAMES: dict[str, Button] = {button.value: button for button in Button}
@@ -90,7 +108,7 @@ COMMAND_HELP: dict[CommandName, str] = {
     CommandName.HOLD: "hold BUTTON",
     CommandName.SHAKE: "shake",
     CommandName.STATE: "state",
-    CommandName.LOG: "log",
+    CommandName.LOG: "log [FROM]",
     CommandName.SETUP: 'setup {"players": [...], "rules": "NAME" or {...}}',
     CommandName.FRAMES: "frames on|off",
     CommandName.PING: "ping [TOKEN]",
@@ -106,13 +124,14 @@ _ANSWERED_WORDS = {CommandName.HELLO, CommandName.HELP, CommandName.STATE, Comma
 @dataclass(frozen=True, slots=True)
 class Command:
     """A parsed host line. ``button`` for press/hold, ``flag`` for frames, ``token`` for ping,
-    ``payload`` (decoded JSON) for setup."""
+    ``payload`` (decoded JSON) for setup, ``start`` (the first event) for log."""
 
     name: CommandName
     button: Button | None = None
     flag: bool | None = None
     token: str = ""
     payload: Any = None
+    start: int = 0
 
 
 def _shorten(text: str, limit: int = 40) -> str:
@@ -137,18 +156,15 @@ def parse_command(raw: bytes) -> Command | None:
     except UnicodeDecodeError as error:
         raise ProtocolError(f"line is not UTF-8 (bad byte at {error.start})") from None
     for index, char in enumerate(text):
-        if (char < " " and char != "\t") or char == "\x7f":
-            raise ProtocolError(
-                f"line contains control character {ord(char):#04x} at {index}; "
-                "send plain text lines"
-            )
+        if char != "\t":
+            _check_char(char, f"at {index}")
     text = text.strip(" \t")
     if not text:
         return None
     if text.startswith("{"):
         return None  # a log entry echoed back
     word, _, rest = text.replace("\t", " ").partition(" ")
-    word = word.lower()
+    word = _ascii_lower(word)
     rest = rest.strip(" ")
     if word in DEVICE_WORDS:
         return None
@@ -157,6 +173,9 @@ def parse_command(raw: bytes) -> Command | None:
     except ValueError:
         allowed = ", ".join(c.value for c in COMMAND_HELP)
         raise ProtocolError(f"unknown command {_shorten(word)}; commands: {allowed}") from None
+    if name is CommandName.LOG and rest:
+        start = ascii_whole_number(rest)
+        return None if start is None else Command(name, start=start)  # else: a log line echoed
     if name in _ANSWERED_WORDS:
         return None if rest else Command(name)
     if name in (CommandName.PRESS, CommandName.HOLD):
@@ -169,14 +188,45 @@ def parse_command(raw: bytes) -> Command | None:
             raise ProtocolError(f"ping takes one token of at most {MAX_PING_TOKEN} characters")
         return Command(name, token=rest)
     if name is CommandName.FRAMES:
-        if rest.lower() not in ("on", "off"):
+        flag = _ascii_lower(rest)
+        if flag not in ("on", "off"):
             raise ProtocolError(f"frames {_shorten(rest)}: use frames on or frames off")
-        return Command(name, flag=rest.lower() == "on")
+        return Command(name, flag=flag == "on")
     return Command(name, payload=_parse_json(name, rest))
 
 
+def _check_char(char: str, where: str) -> None:
+    """Refuse a character the protocol forbids (see :data:`_FORBIDDEN`), naming it."""
+    kind = _FORBIDDEN.get(unicodedata.category(char))
+    if kind is None:
+        return
+    code = f"{ord(char):#04x}" if ord(char) < 0x100 else f"U+{ord(char):04X}"
+    raise ProtocolError(f"line contains {kind} character {code} {where}; send plain text lines")
+
+
+def _ascii_lower(word: str) -> str:
+    """``word`` in lower case if it is ASCII; other words stay as they are and match nothing
+    (``str.lower`` would turn a Kelvin sign into a k)."""
+    return word.lower() if word.isascii() else word
+
+
+def _check_strings(value: Any, name: CommandName) -> None:
+    """Refuse forbidden characters that came into JSON strings as ``\\u`` escapes."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            for char in item:
+                _check_char(char, f"in a JSON string of {name.value}")
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+
+
 def _parse_button(name: CommandName, rest: str) -> Button:
-    button = BUTTON_NAMES.get(rest.lower())
+    button = BUTTON_NAMES.get(_ascii_lower(rest))
     if button is None:
         allowed = ", ".join(BUTTON_NAMES)
         what = f"unknown button {_shorten(rest)}" if rest else "no button given"
@@ -193,15 +243,16 @@ def _parse_json(name: CommandName, rest: str) -> Any:
     if not rest:
         raise ProtocolError(f"{name.value} needs a JSON object: {COMMAND_HELP[name]}")
     try:
-        payload = json.loads(rest)
+        payload = json_loads(rest)
     except json.JSONDecodeError as error:
         raise ProtocolError(
             f"{name.value}: not valid JSON at column {error.colno}: {error.msg}"
         ) from None
-    except RecursionError:
-        raise ProtocolError(f"{name.value}: JSON nested too deeply") from None
+    except InputLimitError as error:
+        raise ProtocolError(f"{name.value}: JSON {error}") from None
     if not isinstance(payload, dict):
         raise ProtocolError(f"{name.value} needs a JSON object, got {type(payload).__name__}")
+    _check_strings(payload, name)
     return payload
 
 
@@ -342,6 +393,28 @@ def game_snapshot(game: Game) -> dict[str, Any]:
         "loser": game.loser,
         "notation": to_notation(game),
     }
+
+
+def log_page(
+    entries: list[dict[str, Any]], start: int, max_bytes: int = LOG_PAGE_BYTES
+) -> tuple[list[str], int | None]:
+    """The event lines of one ``log`` page from event ``start`` on, and where the next begins.
+
+    A page holds whole events of at most ``max_bytes`` (UTF-8, line ends included), and at
+    least one event while any are left; the next start is None after the last event.
+    """
+    lines: list[str] = []
+    size = 0
+    index = start
+    while index < len(entries):
+        line = to_json_text(entries[index])
+        length = len(line.encode("utf-8")) + 1
+        if lines and size + length > max_bytes:
+            break
+        lines.append(line)
+        size += length
+        index += 1
+    return lines, (index if index < len(entries) else None)
 
 
 def game_log(game: Game) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from PIL import Image
 from engine import Event, Game, GameSetup, RulesError, preset_names, rules_from_mapping, to_json
 from engine.errors import IllegalActionError
 from engine.rules import Rules, load_preset
+from firmware.names import PlayerNameError, check_player_names
 from firmware.protocol import (
     BUTTON_NAMES,
     PROTOCOL_NAME,
@@ -40,6 +41,7 @@ from firmware.protocol import (
     game_log,
     game_snapshot,
     help_text,
+    log_page,
     one_line,
     parse_command,
     to_json_text,
@@ -193,7 +195,7 @@ class Remote:
         elif name is CommandName.STATE:
             self._send_state()
         elif name is CommandName.LOG:
-            self._send_log()
+            self._send_log(command.start)
         elif name is CommandName.FRAMES:
             self._frames = bool(command.flag)
             self._last_frame = None
@@ -242,7 +244,8 @@ class Remote:
             raise ProtocolError('setup: "players" must be a list of names, e.g. ["Anna", "Ben"]')
         try:
             setup = GameSetup(tuple(players), rules)
-        except IllegalActionError as error:
+            check_player_names(players)
+        except (IllegalActionError, PlayerNameError) as error:
             raise ProtocolError(f"setup: {error}") from None
         try:
             self._hooks.apply_setup(setup)
@@ -276,20 +279,29 @@ class Remote:
         }
         self._send(format_line("state", state))
 
-    def _send_log(self) -> None:
+    def _send_log(self, start: int) -> None:
+        """One page of the log from event ``start`` (see :func:`~firmware.protocol.log_page`)."""
         game = self._current_game()
         if game is None:
             raise ProtocolError("log: no game has been played since the device started")
         entries = game_log(game)
+        if start > len(entries):
+            raise ProtocolError(
+                f"log {start}: the game has {len(entries)} events; give 0 to {len(entries)}"
+            )
+        lines, following = log_page(entries, start)
         header = {
             "players": list(game.players),
             "rules": game.rules.to_mapping(),
-            "events": len(entries),
+            "from": start,
+            "events": len(lines),
+            "total": len(entries),
+            "next": following,
             "over": game.is_over,
         }
         self._send(format_line("log", header))
-        for entry in entries:
-            self._send(to_json_text(entry))
+        for line in lines:
+            self._send(line)
         self._send("end")
 
     def _send_frame(self, image: Image.Image) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.errors import RulesError
-from engine.rules import Rules, load_preset, preset_names, rules_from_toml
+from engine.limits import InputLimitError
+from engine.rules import MAX_RULES_BYTES, Rules, load_preset, preset_names, rules_from_toml
+from firmware.userfile import read_text_limited
 
 
 def load_rules(name_or_path: str) -> Rules:
@@ -24,9 +26,19 @@ def load_rules(name_or_path: str) -> Rules:
             "or the path of a .toml file"
         )
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_limited(path, MAX_RULES_BYTES)
     except FileNotFoundError:
         raise RulesError(f"rules file {name_or_path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise RulesError(f"rules file {name_or_path} cannot be read: {error}") from None
+    except InputLimitError:
+        raise RulesError(
+            f"rules file {name_or_path} is too long: at most {MAX_RULES_BYTES} bytes are allowed"
+        ) from None
+    except UnicodeDecodeError as error:
+        raise RulesError(
+            f"rules file {name_or_path} is not UTF-8 text (at byte {error.start})"
+        ) from None
+    except OSError as error:
+        raise RulesError(
+            f"rules file {name_or_path} cannot be read: {error.strerror or error}"
+        ) from None
     return rules_from_toml(text, origin=str(path))

@@ -189,6 +189,13 @@ class Storage(Protocol):
     def truncate(self, name: str, length: int) -> None:
         """Cut the file back to ``length`` bytes, durably (drops a journal's torn tail)."""
 
+    def set_aside(self, name: str, new_name: str, *, copy: bool = False) -> str:
+        """Move (or, with ``copy``, copy) a damaged ``name`` into ``damaged/`` as ``new_name``.
+
+        Never replaces a file there, never deletes anything; returns the path it went to,
+        relative to the state directory.
+        """
+
 
 class StorageError(OSError):
     """The state directory cannot be written (full, read-only, missing)."""

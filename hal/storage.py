@@ -7,6 +7,9 @@ append fails half-way the file is cut back to its old length, so a journal never
 record written by us. Every failure is a :class:`~hal.ports.StorageError` with a one-line message
 naming the path and the cause ("no space left on device", "read-only file system", ...).
 
+Damaged files are never deleted: :meth:`StateDirectory.set_aside` moves (or copies) one into the
+``damaged/`` subdirectory under a new name, never replacing a file there.
+
 Writes go through ``os.write``/``os.fsync`` directly (no buffered file objects), so what reaches
 the kernel is exactly what was asked for and each step's error is seen where it happens.
 """
@@ -21,7 +24,10 @@ from pathlib import Path
 
 from hal.ports import StorageError
 
-__all__ = ["StateDirectory"]
+__all__ = ["DAMAGED_DIR", "StateDirectory"]
+
+#: The subdirectory of the state directory that keeps damaged files (never emptied by us).
+DAMAGED_DIR = "damaged"
 
 
 def _storage_error(action: str, path: Path, cause: OSError) -> StorageError:
@@ -190,6 +196,58 @@ class StateDirectory:
         finally:
             os.close(fd)
 
+    def set_aside(self, name: str, new_name: str, *, copy: bool = False) -> str:
+        """Move ``name`` into ``damaged/`` as ``new_name``; with ``copy`` keep the original too.
+
+        An existing file in ``damaged/`` is never replaced: ``-2``, ``-3``, ... go before the
+        new name's suffix until it is free. Returns the path relative to the state directory
+        (``damaged/NAME``). The move or copy is durable (data and directories fsync'd) before
+        this returns, so a caller may then change or remove the original.
+        """
+        source = self.path(name)
+        self.path(new_name)  # the same rule for the new plain name
+        folder = self.root / DAMAGED_DIR
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as error:
+            raise _storage_error("create", folder, error) from error
+        temporary: str | None = None
+        if copy:
+            temporary = self._copy_into(source, folder)
+        try:
+            target = _free_name(folder, new_name)
+            os.rename(temporary if temporary is not None else source, target)
+        except OSError as error:
+            if temporary is not None:
+                _remove_quietly(temporary)
+            raise _storage_error("set aside", source, error) from error
+        self._sync_dir(folder, target)
+        if not copy:
+            self._sync_root(source)
+        return f"{DAMAGED_DIR}/{target.name}"
+
+    def _copy_into(self, source: Path, folder: Path) -> str:
+        """A durable copy of ``source`` in ``folder`` under a temporary name."""
+        try:
+            data = source.read_bytes()
+        except OSError as error:
+            raise _storage_error("copy", source, error) from error
+        try:
+            fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{source.name}.", suffix=".tmp")
+        except OSError as error:
+            raise _storage_error("copy", source, error) from error
+        try:
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.chmod(temporary, 0o644)
+        except OSError as error:
+            _remove_quietly(temporary)
+            raise _storage_error("copy", source, error) from error
+        return temporary
+
     def _ensure_root(self) -> None:
         try:
             self.root.mkdir(parents=True, exist_ok=True)
@@ -200,14 +258,28 @@ class StateDirectory:
 
     def _sync_root(self, path: Path) -> None:
         """fsync the directory so that a rename or a new file survives a power cut."""
+        self._sync_dir(self.root, path)
+
+    def _sync_dir(self, folder: Path, path: Path) -> None:
+        """fsync ``folder`` after a change of its entry ``path`` (named in an error)."""
         try:
-            fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
             try:
                 os.fsync(fd)
             finally:
                 os.close(fd)
         except OSError as error:
             raise _storage_error("write", path, error) from error
+
+
+def _free_name(folder: Path, name: str) -> Path:
+    """``folder / name``, or with ``-2``, ``-3``, ... before its suffix if that is taken."""
+    stem, dot, suffix = name.partition(".")
+    candidate, number = folder / name, 1
+    while os.path.lexists(candidate):
+        number += 1
+        candidate = folder / f"{stem}-{number}{dot}{suffix}"
+    return candidate
 
 
 def _remove_quietly(path: str) -> None:

@@ -15,6 +15,9 @@ import time
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
+from engine.limits import ascii_whole_number
+from sim.outputs import PendingOutputs, pending_outputs
+
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
     from firmware.config import DeviceConfig
     from firmware.loop import MainLoop
@@ -57,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="offer the serial link, e.g. tcp-listen://127.0.0.1:7777 (docs/protocol.md)",
     )
     game = parser.add_argument_group("game (any of these skips the setup menu)")
-    game.add_argument("--players", type=int, metavar="N", help="number of players, 2-10")
+    game.add_argument("--players", metavar="N", help="number of players, 2-10")
     game.add_argument("--names", metavar="A,B,C", help="player names in seat order")
     game.add_argument("--rules", metavar="NAME|FILE", help="a rules preset or a rules TOML file")
     game.add_argument("--seed", metavar="S", help="seed the dice: the same seed, the same game")
@@ -86,24 +89,29 @@ def run(args: argparse.Namespace) -> int:
         flag = "--terminal" if args.terminal else "--gpio-mock"
         raise UsageError(f"--script plays headless: {flag} cannot be used with it")
     if args.attach is not None:
-        return _run_attached(args, config, setup)
+        with pending_outputs() as outputs:
+            return _run_attached(args, config, setup, _recording(args, outputs))
     if args.link is not None and args.script is not None:
         raise UsageError("--link needs the window or the terminal: it cannot be used with --script")
     from firmware.dice import SeededDice, SystemDice
 
     dice = SeededDice(_seed(args.seed)) if args.seed is not None else SystemDice()
-    with _event_output(args.events) as sink:
+    with pending_outputs() as outputs, _event_output(args.events, outputs) as sink:
+        recording = _recording(args, outputs)
         if args.script is not None:
-            return _run_script(args, config, setup, dice, sink)
-        return _run_interactive(args, config, setup, dice, sink)
+            return _run_script(args, config, setup, dice, sink, recording)
+        return _run_interactive(args, config, setup, dice, sink, recording)
 
 
 def _seed(text: str) -> int | str:
-    """``--seed 7`` is the number 7 (as ``SeededDice(7)`` in Python); other text stays text."""
-    try:
-        return int(text)
-    except ValueError:
+    """``--seed 7`` is the number 7 (as ``SeededDice(7)`` in Python); other text stays text.
+
+    Only ASCII digits (with an optional ``-``) make a number: ``--seed ７`` is the text "７".
+    """
+    number = ascii_whole_number(text.removeprefix("-"))
+    if number is None:
         return text
+    return -number if text.startswith("-") else number
 
 
 # --- configuration -----------------------------------------------------------------------------
@@ -115,6 +123,7 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
 
     from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
     from firmware.config import load_config
+    from firmware.names import name_problem
     from firmware.rulesfile import load_rules
 
     config = load_config(args.config)
@@ -125,20 +134,31 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     chosen = (args.players, args.names, args.rules, args.seed, args.bots)
     if all(option is None for option in chosen):
         return config, None
-    if args.players is not None and not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
-        raise UsageError(
-            f"--players {args.players}: allowed are {MIN_PLAYERS} to {MAX_PLAYERS} players"
-        )
+    players: int | None = None
+    if args.players is not None:
+        players = ascii_whole_number(args.players)
+        if players is None:
+            raise UsageError(
+                f"--players {args.players!r}: must be a whole number {MIN_PLAYERS} to "
+                f"{MAX_PLAYERS} (digits 0-9)"
+            )
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise UsageError(
+                f"--players {players}: allowed are {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            )
     if args.names is not None:
         names = tuple(name.strip() for name in args.names.split(","))
-        if args.players is not None and args.players != len(names):
+        problem = next(filter(None, map(name_problem, names)), None)
+        if problem is not None:
+            raise UsageError(f"--names: {problem}")
+        if players is not None and players != len(names):
             raise UsageError(
-                f"--players {args.players} but --names gives {len(names)} names: "
+                f"--players {players} but --names gives {len(names)} names: "
                 "give as many names as players, or leave one option out"
             )
     else:
-        count = args.players if args.players is not None else len(config.game.players)
-        if args.players is None and args.bots is not None:
+        count = players if players is not None else len(config.game.players)
+        if players is None and args.bots is not None:
             count = len(args.bots.split(","))
         pool = list(config.game.players)
         pool += [name for name in DEFAULT_NAMES if name not in pool]
@@ -194,13 +214,26 @@ class _EventSink:
 
 
 @contextlib.contextmanager
-def _event_output(target: str | None) -> Iterator[_EventSink]:
-    """An event sink writing to ``target`` (a path, "-" for stdout, None for nowhere)."""
+def _event_output(target: str | None, outputs: PendingOutputs) -> Iterator[_EventSink]:
+    """An event sink writing to ``target`` (a path, "-" for stdout, None for nowhere).
+
+    A path is written under a temporary name that ``outputs`` renames when the run succeeds.
+    """
     if target is None or target == "-":
         yield _EventSink(sys.stdout if target == "-" else None)
         return
-    with open(target, "w", encoding="utf-8") as stream:
+    with open(outputs.file(target, "--events"), "w", encoding="utf-8") as stream:
         yield _EventSink(stream)
+
+
+def _recording(args: argparse.Namespace, outputs: PendingOutputs) -> dict[str, Any]:
+    """The recorder's options for --frames and --record: temporary places until success."""
+    return {
+        "frames_dir": None
+        if args.frames is None
+        else outputs.folder(args.frames, "--frames", replaces="frame_*.png"),
+        "gif_path": None if args.record is None else outputs.file(args.record, "--record"),
+    }
 
 
 # --- the backends ------------------------------------------------------------------------------
@@ -238,15 +271,16 @@ def _screen(
     return terminal, open_terminal
 
 
-def _recorder(args: argparse.Namespace, clock: Clock, inner: Display | None) -> FrameRecorder:
-    """A recorder of the frames for --frames and --record, passing them on to ``inner``."""
+def _recorder(recording: dict[str, Any], clock: Clock, inner: Display | None) -> FrameRecorder:
+    """A recorder of the frames for --frames and --record (written to their temporary places
+    until the run succeeds), passing them on to ``inner``."""
     from sim.recorder import FrameRecorder
 
-    return FrameRecorder(clock, inner, frames_dir=args.frames, gif_path=args.record)
+    return FrameRecorder(clock, inner, **recording)
 
 
-def _records(args: argparse.Namespace) -> bool:
-    return args.frames is not None or args.record is not None
+def _records(recording: dict[str, Any]) -> bool:
+    return any(value is not None for value in recording.values())
 
 
 def _serial_link(url: str, config: DeviceConfig) -> SerialLink:
@@ -263,7 +297,12 @@ AFTER_GAME_OVER_S = 4.0
 
 
 def _run_script(
-    args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
+    args: argparse.Namespace,
+    config: DeviceConfig,
+    setup: Any,
+    dice: Any,
+    sink: _EventSink,
+    recording: dict[str, Any],
 ) -> int:
     from firmware.wiring import build_device
     from sim.fakes import FakeClock
@@ -273,7 +312,7 @@ def _run_script(
     clock = FakeClock()
     sink.now = clock.now
     script = ScriptInput(actions, clock, config.input)
-    recorder = _recorder(args, clock, None)  # headless, the recorder is the display
+    recorder = _recorder(recording, clock, None)  # headless, the recorder is the display
     device = build_device(
         config,
         clock=clock,
@@ -317,7 +356,12 @@ def _run_script(
 
 
 def _run_interactive(
-    args: argparse.Namespace, config: DeviceConfig, setup: Any, dice: Any, sink: _EventSink
+    args: argparse.Namespace,
+    config: DeviceConfig,
+    setup: Any,
+    dice: Any,
+    sink: _EventSink,
+    recording: dict[str, Any],
 ) -> int:
     from firmware.wiring import build_device
     from hal.clock import MonotonicClock
@@ -335,7 +379,7 @@ def _run_interactive(
         hands = EdgeHands(clock)
     try:
         shown, open_ui = _screen(screen, hands, config, notice)
-        recorder = _recorder(args, clock, shown) if _records(args) else None
+        recorder = _recorder(recording, clock, shown) if _records(recording) else None
         link = _serial_link(args.link, config) if args.link else None
     except BaseException:
         hands.close()
@@ -362,7 +406,9 @@ def _say_where_the_link_is(link: SerialLink, url: str) -> None:
     print(f"schocken sim: the link is on {where}", file=sys.stderr)
 
 
-def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) -> int:
+def _run_attached(
+    args: argparse.Namespace, config: DeviceConfig, setup: Any, recording: dict[str, Any]
+) -> int:
     """Be a remote panel for the device at ``--attach``: its screen, our buttons."""
     conflicts = [
         flag
@@ -390,7 +436,7 @@ def _run_attached(args: argparse.Namespace, config: DeviceConfig, setup: Any) ->
         hands = EdgeHands(clock)
         screen, notice = ("terminal", "") if args.terminal else _choose_screen()
         shown, open_ui = _screen(screen, hands, config, notice)
-        recorder = _recorder(args, clock, shown) if _records(args) else None
+        recorder = _recorder(recording, clock, shown) if _records(recording) else None
     except BaseException:
         link.close()
         raise

@@ -585,13 +585,14 @@ def bus_speed(
                 line = line.split("#", 1)[0].strip()
                 for part in line.removeprefix("dtparam=").split(","):
                     name, _, value = part.partition("=")
-                    if name.strip() in ("i2c_arm_baudrate", "i2c_baudrate") and value.isdigit():
+                    known = name.strip() in ("i2c_arm_baudrate", "i2c_baudrate")
+                    if known and value.isascii() and value.isdigit():
                         return int(value), f"{path} (dtparam)"
             continue
         if path.name == "clock-frequency" and len(raw) == 4:
             return int.from_bytes(raw, "big"), str(path)
         text = raw.decode("ascii", "replace").strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             return int(text), str(path)
     return None
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import enum
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,9 @@ from hal.inputs import InputTiming
 from hal.ports import Button, Clock, Edge, EdgeSink, EdgeSource
 
 __all__ = [
+    "MAX_SCRIPT_BYTES",
+    "MAX_SCRIPT_S",
+    "MAX_WAIT_S",
     "ActionKind",
     "ScriptAction",
     "ScriptError",
@@ -40,6 +44,14 @@ __all__ = [
     "script_edges",
 ]
 
+#: The longest script file read (a whole game is a few kilobytes).
+MAX_SCRIPT_BYTES = 1024 * 1024
+#: The longest ``wait``: an hour of simulated time, longer than any of the device's timers'
+#: defaults (the display sleeps after 10 minutes).
+MAX_WAIT_S = 3600
+#: The whole script's simulated time: a day.
+MAX_SCRIPT_S = 24 * 3600
+_SECONDS = re.compile(r"[0-9]+(?:\.[0-9]+)?", re.ASCII)
 _BUTTON_WORDS = {button.value: button for button in Button}
 _ALLOWED = "keep1, keep2, keep3, flip, stand, hold BUTTON, shake, wait SECONDS"
 
@@ -70,33 +82,56 @@ class ScriptAction:
 def parse_script(text: str, source: str = "script") -> list[ScriptAction]:
     """The actions of ``text``; a :class:`ScriptError` names ``source`` and the bad line."""
     actions: list[ScriptAction] = []
+    waited = 0.0
     for number, raw in enumerate(text.splitlines(), start=1):
         words = raw.split("#", 1)[0].split()
         if not words:
             continue
-        actions.append(_parse_line(words, number, source, raw.strip()))
+        action = _parse_line(words, number, source, raw.strip())
+        waited += action.seconds
+        if waited > MAX_SCRIPT_S:
+            raise ScriptError(
+                f"{source} line {number}: the waits add up to more than {MAX_SCRIPT_S} seconds "
+                "(a day of simulated time); split the script"
+            )
+        actions.append(action)
     return actions
 
 
 def load_script(path: str | Path) -> list[ScriptAction]:
-    """Read and parse a script file (UTF-8); an unreadable file is an OSError."""
+    """Read and parse a script file (UTF-8, at most :data:`MAX_SCRIPT_BYTES`).
+
+    An unreadable file is an OSError; one that is too long or not UTF-8 text, or a bad line, a
+    :class:`ScriptError`.
+    """
     path = Path(path)
-    return parse_script(path.read_text(encoding="utf-8"), str(path))
+    with open(path, "rb") as stream:  # bounded: a mistaken --script /dev/zero ends at once
+        data = stream.read(MAX_SCRIPT_BYTES + 1)
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise ScriptError(f"{path} is longer than {MAX_SCRIPT_BYTES} bytes: not a script")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        bad = f"byte {error.start} is 0x{data[error.start]:02x}"
+        raise ScriptError(f"{path} is not a script: not UTF-8 text ({bad})") from None
+    return parse_script(text, str(path))
 
 
 def _parse_line(words: list[str], number: int, source: str, shown: str) -> ScriptAction:
     def problem(what: str) -> ScriptError:
         return ScriptError(f"{source} line {number}: {what} in {shown!r}; use {_ALLOWED}")
 
-    verb, arguments = words[0].lower(), words[1:]
+    # Only ASCII letters fold to lower case: "\u212aeep1" (a Kelvin sign) is no "keep1".
+    verb, arguments = _ascii_lower(words[0]), words[1:]
     if verb in _BUTTON_WORDS:
         if arguments:
             raise problem(f"{verb} takes nothing after it")
         return ScriptAction(ActionKind.PRESS, number, button=_BUTTON_WORDS[verb])
     if verb == "hold":
-        if len(arguments) != 1 or arguments[0].lower() not in _BUTTON_WORDS:
+        button = _ascii_lower(arguments[0]) if len(arguments) == 1 else ""
+        if button not in _BUTTON_WORDS:
             raise problem("hold needs one button (keep1, keep2, keep3, flip or stand)")
-        return ScriptAction(ActionKind.HOLD, number, button=_BUTTON_WORDS[arguments[0].lower()])
+        return ScriptAction(ActionKind.HOLD, number, button=_BUTTON_WORDS[button])
     if verb == "shake":
         if arguments:
             raise problem("shake takes nothing after it")
@@ -104,19 +139,22 @@ def _parse_line(words: list[str], number: int, source: str, shown: str) -> Scrip
     if verb == "wait":
         seconds = _seconds(arguments)
         if seconds is None:
-            raise problem("wait needs a number of seconds, 0 or more")
+            raise problem(f"wait needs seconds from 0 to {MAX_WAIT_S}, in digits 0-9 (e.g. 2.5)")
         return ScriptAction(ActionKind.WAIT, number, seconds=seconds)
     raise problem(f"unknown action {words[0]!r}")
 
 
+def _ascii_lower(word: str) -> str:
+    """``word`` in lower case if it is ASCII; other words stay as they are (and match nothing)."""
+    return word.lower() if word.isascii() else word
+
+
 def _seconds(arguments: list[str]) -> float | None:
-    if len(arguments) != 1:
+    """``wait``'s seconds: ASCII digits with an optional fraction, at most :data:`MAX_WAIT_S`."""
+    if len(arguments) != 1 or not _SECONDS.fullmatch(arguments[0]):
         return None
-    try:
-        seconds = float(arguments[0])
-    except ValueError:
-        return None
-    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+    seconds = float(arguments[0])
+    return seconds if seconds <= MAX_WAIT_S else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from firmware.app.context import AppContext, EventSink
 from firmware.app.menu import MainMenu
 from firmware.app.overlays import Message, Overlay
 from firmware.app.resume import resume
-from firmware.app.settings import SettingsFile
+from firmware.app.settings import SETUP_FILE, SettingsFile
 from firmware.app.stage import (
     Close,
     CloseAll,
@@ -66,8 +66,12 @@ class DeviceApp:
     ) -> None:
         self.config = config
         store = GameStore(storage) if storage is not None else None
+        settings = SettingsFile(storage)
+        if store is not None and settings.damage is not None:
+            reason = f"{settings.damage}; the setup starts from the configuration"
+            store.set_aside(SETUP_FILE, reason)
         self._ctx = ctx = AppContext(
-            config, clock=clock, dice=dice, settings=SettingsFile(storage), store=store,
+            config, clock=clock, dice=dice, settings=settings, store=store,
             plan=setup, event_sink=event_sink, shutdown=shutdown,
         )
         self._queue: list[Stage] = []
@@ -88,6 +92,8 @@ class DeviceApp:
         else:
             self._stage = ctx.new_setup()
         self._schedule()
+        for report in store.damage if store is not None else ():  # damaged state, set aside
+            self._overlays.append(Message("state_damaged_title", report.screen_lines(self.t)))
         self._show_storage_failure()
         self.view: View = self._build_view()
         self._image: Image.Image | None = None

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.bots import strategy_names
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.limits import json_loads
 from firmware.config import LANGUAGES
 from hal.ports import Storage
 
@@ -23,6 +24,8 @@ logger = logging.getLogger(__name__)
 
 #: The state file that remembers the last setup, language and brightness.
 SETUP_FILE = "setup.json"
+#: The longest ``setup.json`` read; a longer one is damage.
+MAX_SETUP_BYTES = 64 * 1024
 #: Deckel counts the setup offers.
 DECKEL_RANGE = (3, 40)
 
@@ -51,6 +54,8 @@ class SettingsFile:
 
     def __init__(self, storage: Storage | None) -> None:
         self._storage = storage
+        #: Why the file could not be read (not JSON, too deep, too long), or None.
+        self.damage: str | None = None
         self.remembered = self._read()
 
     def save(self) -> None:
@@ -83,9 +88,12 @@ class SettingsFile:
         if text is None:
             return Remembered()
         try:
-            data = json.loads(text)
-        except ValueError:
-            logger.warning("%s is not valid JSON; starting from the configuration", SETUP_FILE)
+            data = json_loads(text, max_bytes=MAX_SETUP_BYTES)
+        except ValueError as error:  # not JSON, or nested too deeply (InputLimitError)
+            logger.warning(
+                "%s is unreadable (%s); starting from the configuration", SETUP_FILE, error
+            )
+            self.damage = f"unreadable ({error})"
             return Remembered()
         if not isinstance(data, dict):
             return Remembered()

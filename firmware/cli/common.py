@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from engine.limits import ascii_whole_number
 from engine.rules import Rules, preset_names
 from engine.throws import Evaluation
 from firmware.cli import CliError
@@ -29,10 +30,11 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 def whole_number(text: str, option: str, low: int, high: int) -> int:
     """``text`` as a whole number from ``low`` to ``high``, or a CliError naming ``option``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise CliError(f"{option} {text!r}: must be a whole number {low} to {high}") from None
+    value = ascii_whole_number(text)
+    if value is None:
+        raise CliError(
+            f"{option} {text!r}: must be a whole number {low} to {high} (digits 0-9)"
+        )
     if not low <= value <= high:
         raise CliError(f"{option} {value}: allowed are {low} to {high}")
     return value

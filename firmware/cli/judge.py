@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.limits import InputLimitError, json_loads
 from engine.rules import Rules
 from engine.settle import DeckelSource, Settlement, TurnResult, settle
 from engine.throws import rank_table
@@ -32,6 +33,7 @@ from firmware.cli.common import (
     evaluation_json,
     rules_from_args,
 )
+from firmware.userfile import MAX_TEXT_FILE_BYTES, read_text_limited
 
 ROUND_KEYS = ("pot", "deckel", "players")
 PLAYER_KEYS = ("name", "dice", "throws", "hand", "blind")
@@ -73,20 +75,27 @@ def _read_json(file: str) -> object:
     source = "stdin" if file == "-" else file
     try:
         if file == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.read(MAX_TEXT_FILE_BYTES + 1)
+            if len(text.encode("utf-8", "surrogateescape")) > MAX_TEXT_FILE_BYTES:
+                raise InputLimitError(f"stdin is longer than {MAX_TEXT_FILE_BYTES} bytes")
         else:
-            with open(file, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise CliError(f"cannot read {source}: {error}") from None
+            text = read_text_limited(file)
+    except InputLimitError:
+        raise CliError(
+            f"{source} is too long: at most {MAX_TEXT_FILE_BYTES} bytes are allowed"
+        ) from None
+    except UnicodeDecodeError as error:
+        raise CliError(f"cannot read {source}: not UTF-8 text (at byte {error.start})") from None
+    except OSError as error:
+        raise CliError(f"cannot read {source}: {error.strerror or error}") from None
     if not text.strip():
         raise CliError(f"{source} is empty: expected the round as a JSON object")
     try:
-        return json.loads(text)
+        return json_loads(text)
     except json.JSONDecodeError as error:
         raise CliError(f"{source} is not valid JSON: {error}") from None
-    except RecursionError:
-        raise CliError(f"{source}: JSON nested too deeply") from None
+    except InputLimitError as error:
+        raise CliError(f"{source}: {error}") from None
 
 
 def _whole(value: object, where: str, *, low: int, high: int | None = None) -> int:

@@ -29,8 +29,13 @@ from engine import (
     RoundStarted,
     TurnOver,
 )
+from engine.limits import InputLimitError
 from firmware.cli import CliError
 from firmware.journal import JournalError, read_journal
+from firmware.userfile import read_bytes_limited
+
+#: The longest journal ``replay`` reads: a whole game is 10 to 30 kB.
+MAX_JOURNAL_BYTES = 16 * 1024 * 1024
 
 __all__ = ["add_arguments", "narrate", "run"]
 
@@ -208,11 +213,17 @@ def _ending(game: Game, steps: list[str], text: dict[str, Any]) -> Iterator[str]
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
-        data = path.read_bytes()
+        data = read_bytes_limited(path, MAX_JOURNAL_BYTES)
     except FileNotFoundError:
         raise CliError(f"{path} does not exist; give a game journal (*.journal)") from None
     except IsADirectoryError:
         raise CliError(f"{path} is a directory; give a game journal (*.journal)") from None
+    except InputLimitError:
+        raise CliError(
+            f"{path} is too long for a game journal: at most {MAX_JOURNAL_BYTES} bytes"
+        ) from None
+    except OSError as error:
+        raise CliError(f"cannot read {path}: {error.strerror or error}") from None
     try:
         recovery = read_journal(data, origin=str(path))
     except JournalError as error:

@@ -11,9 +11,20 @@ from pathlib import Path
 import pytest
 
 from engine import Game, GameSetup
-from firmware.gamestore import CURRENT, STATS, GameStore, StoreLimits, archive_name
+from firmware.font import FONT
+from firmware.gamestore import (
+    CURRENT,
+    STATS,
+    DamageReport,
+    GameStore,
+    StoreLimits,
+    archive_name,
+)
+from firmware.i18n import Catalogue
 from firmware.journal import Journal, encode_record
+from firmware.screens import render
 from firmware.stats import PlayerStats, count_game
+from firmware.views import BannerView
 from hal.storage import StateDirectory
 from tests.durable.conftest import blattschuss_game, random_actions
 
@@ -84,19 +95,24 @@ def test_a_torn_tail_is_cut_reported_and_never_blocks_start(
         store = GameStore(state)
         recovery = store.open()
     assert recovery is not None and recovery.actions == actions[:8]
-    assert len(store.notices) == 1 and "damaged end cut off, 8 actions kept" in store.notices[0]
+    assert len(store.notices) == 1
+    assert "damaged end cut off, the game resumes with 8 actions" in store.notices[0]
     assert "damaged end cut off" in caplog.text
     # The file itself is repaired: a second start finds nothing to report.
     again = GameStore(state)
     assert again.open() is not None and again.notices == []
 
 
-def test_garbage_instead_of_a_journal_is_removed(state: StateDirectory) -> None:
-    state.append_durable(CURRENT, b"\x00\x00\x00\x00 power cut during the header")
+def test_garbage_instead_of_a_journal_is_moved_aside(state: StateDirectory) -> None:
+    garbage = b"\x00\x00\x00\x00 power cut during the header"
+    state.append_durable(CURRENT, garbage)
     store = GameStore(state)
     assert store.open() is None
     assert "not a Schockbesteck journal" in store.notices[0]
     assert CURRENT not in state.names()
+    [report] = store.damage
+    assert report.kept_in is not None and report.resumed_actions is None
+    assert (state.root / report.kept_in).read_bytes() == garbage
 
 
 def test_power_cut_between_last_action_and_archive(state: StateDirectory) -> None:
@@ -163,6 +179,9 @@ def test_unreadable_statistics_start_again_from_the_archive(state: StateDirector
     store.open()
     assert "statistics start again" in store.notices[0]
     assert store.stats()["Ben"].games == 1
+    [report] = store.damage
+    assert report.name == STATS and report.kept_in is not None
+    assert (state.root / report.kept_in).read_text() == "{ not json", "kept, not overwritten"
 
 
 def test_disk_full_keeps_the_game_in_memory_with_one_message(
@@ -205,3 +224,153 @@ def test_read_only_state_directory(
     setup, _ = blattschuss_game()
     assert not store.begin(setup)
     assert store.failure is not None and "read-only file system (EROFS)" in store.failure
+
+
+def damaged_files(state: StateDirectory) -> dict[str, bytes]:
+    folder = state.root / "damaged"
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())} if folder.exists() else {}
+
+
+def test_damage_in_the_middle_keeps_a_whole_copy_and_resumes_before_it(
+    state: StateDirectory,
+) -> None:
+    setup, actions = random_actions(24)
+    play_through(GameStore(state), setup, actions[:40])
+    path = state.root / CURRENT
+    original = path.read_bytes()
+    lines = original.split(b"\n")
+    offset = sum(len(line) + 1 for line in lines[:3]) + 12  # inside the record of action 2
+    damaged = bytearray(original)
+    damaged[offset] ^= 0x01
+    path.write_bytes(bytes(damaged))
+    store = GameStore(state)
+    recovery = store.open()
+    assert recovery is not None and recovery.actions == actions[:2]
+    [report] = store.damage
+    assert report.resumed_actions == 2 and "checksum mismatch" in report.reason
+    assert report.intact_after == 37, "actions 3 to 39: every record after the damaged one"
+    assert "37 intact records after the damage" in str(report)
+    assert report.kept_in is not None
+    assert damaged_files(state) == {report.kept_in.split("/")[1]: bytes(damaged)}
+    assert path.read_bytes() == bytes(damaged[: sum(len(line) + 1 for line in lines[:3])])
+
+
+@pytest.mark.parametrize(
+    ("header_change", "named"),
+    [
+        ({"rules": "standard"}, "header field 'rules' is 'standard'"),
+        ({"players": "AnnaBen"}, "header field 'players'"),
+        ({"format": 2}, "journal format 2"),
+        ({"bots": ["nobody"]}, "header field 'bots'"),
+        ({"language": 7}, "header field 'language'"),
+    ],
+)
+def test_a_checksummed_header_that_is_no_game_is_moved_aside(
+    state: StateDirectory, header_change: dict[str, object], named: str
+) -> None:
+    setup, actions = random_actions(25)
+    play_through(GameStore(state), setup, actions[:6])
+    path = state.root / CURRENT
+    first, rest = path.read_bytes().split(b"\n", 1)
+    header = json.loads(first.split(b" ", 2)[2])
+    original = encode_record({**header, **header_change}) + rest
+    path.write_bytes(original)
+    store = GameStore(state)
+    assert store.open() is None
+    [report] = store.damage
+    assert named in report.reason and report.resumed_actions is None
+    assert "the device starts afresh" in str(report)
+    assert list(damaged_files(state).values()) == [original]
+    assert CURRENT not in state.names()
+
+
+def test_damage_that_cannot_be_set_aside_is_left_alone(state: StateDirectory) -> None:
+    setup, actions = random_actions(26)
+    play_through(GameStore(state), setup, actions[:6])
+    path = state.root / CURRENT
+    damaged = path.read_bytes().replace(b'"format":1', b'"format":9')
+    path.write_bytes(damaged)
+    (state.root / "damaged").write_text("a file where the folder should be")
+    store = GameStore(state)
+    assert store.open() is None
+    [report] = store.damage
+    assert report.kept_in is None and "cannot be set aside" in str(report)
+    assert store.failure is not None and "damaged" in store.failure
+    store.discard()
+    assert not store.begin(setup), "a new game must not replace the damaged journal"
+    assert path.read_bytes() == damaged
+    (state.root / "damaged").unlink()
+    assert store.begin(setup), "once it can be set aside, the new game goes to disk"
+    assert list(damaged_files(state).values()) == [damaged]
+
+
+def test_a_damaged_archive_is_set_aside_at_start_not_by_the_statistics(
+    state: StateDirectory,
+) -> None:
+    setup, actions = blattschuss_game()
+    play_through(GameStore(state), setup, actions)
+    play_through(GameStore(state), setup, actions)
+    (state.root / STATS).unlink()  # both archived games must be counted again
+    archive = state.root / archive_name(2)
+    damaged = archive.read_bytes()[:-5]
+    archive.write_bytes(damaged)
+    assert GameStore(state).stats()["Ben"].games == 1, "the CLI's read-only statistics"
+    assert archive.exists()
+    store = GameStore(state)
+    store.open()
+    [report] = store.damage
+    assert report.name == archive_name(2) and "the game does not finish" in report.reason
+    assert list(damaged_files(state).values()) == [damaged]
+    assert store.stats()["Ben"].games == 1
+
+
+def test_statistics_that_are_not_utf8_do_not_stop_saving(state: StateDirectory) -> None:
+    setup, actions = blattschuss_game()
+    play_through(GameStore(state), setup, actions)
+    (state.root / STATS).write_bytes(b'{"format": 1, "\xff"}')
+    store = GameStore(state)
+    store.open()
+    assert store.failure is None
+    assert [r.name for r in store.damage] == [STATS]
+    play_through(store, setup, actions)
+    assert store.failure is None and store.stats()["Ben"].games == 2
+
+
+def test_a_damage_report_fits_the_device_message_in_both_languages(
+    state: StateDirectory,
+) -> None:
+    setup, actions = random_actions(27)
+    play_through(GameStore(state), setup, actions[:9])
+    path = state.root / CURRENT
+    path.write_bytes(path.read_bytes()[:-3])
+    store = GameStore(state)
+    store.open()
+    [report] = store.damage
+    german, english = Catalogue("de"), Catalogue("en")
+    assert report.screen_lines(german.t) == (
+        "current.journal", "8 Aktionen gerettet", "Kopie in damaged/"
+    )
+    assert report.screen_lines(english.t)[1:] == ("8 actions kept", "Copy in damaged/")
+    stuck = DamageReport(archive_name(3), "checksum mismatch", None)
+    assert stuck.screen_lines(german.t) == (archive_name(3), "bleibt unverändert", "")
+    archived = DamageReport(archive_name(3), "the game does not finish", "damaged/x")
+    assert archived.screen_lines(english.t)[1] == "not counted"
+    setup_file = DamageReport("setup.json", "unreadable", "damaged/y")
+    assert setup_file.screen_lines(german.t)[1] == "Setup zurückgesetzt"
+    image = render(BannerView(german.t("state_damaged_title"), "",
+                              report.screen_lines(german.t), ("", "", "OK")))
+    assert image.size == (128, 64)
+    for line in (*report.screen_lines(german.t), *report.screen_lines(english.t),
+                 german.t("state_damaged_recounted"), german.t("state_damaged_reset")):
+        assert FONT.width(line) <= 126, f"{line!r} fits a line of the screen"
+
+
+def test_the_device_sets_its_own_damaged_file_aside_the_same_way(state: StateDirectory) -> None:
+    state.write_atomic("setup.json", "[[[")
+    store = GameStore(state)
+    assert store.set_aside("setup.json", "unreadable (not JSON)")
+    [report] = store.damage
+    assert report.name == "setup.json" and "unreadable (not JSON)" in str(report)
+    assert report.kept_in is not None
+    assert damaged_files(state) == {report.kept_in.split("/")[1]: b"[[["}
+    assert "setup.json" not in state.names()

@@ -158,6 +158,13 @@ def test_ui_notes_hold_until_the_next_action(state: StateDirectory) -> None:
     assert recovery is not None and recovery.ui is None and recovery.actions == actions[:2]
 
 
+def nested(levels: int) -> object:
+    value: object = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -169,6 +176,18 @@ def test_ui_notes_hold_until_the_next_action(state: StateDirectory) -> None:
          "1 players"),
         (encode_record({"journal": "schockbesteck", "format": 1, "players": ["A", "B"],
                         "rules": {"deckel": "many"}}), "deckel"),
+        (encode_record({"journal": "schockbesteck", "format": 1, "players": ["A", "B"],
+                        "rules": "standard"}), "header field 'rules' is 'standard'"),
+        (encode_record({"journal": "schockbesteck", "format": 1, "players": "AB",
+                        "rules": {}}), "header field 'players' is 'AB'"),
+        (encode_record({"journal": "schockbesteck", "format": True}), "format True"),
+        (encode_record({"journal": "schockbesteck", "format": 1, "players": ["A", "B"],
+                        "rules": {}, "bots": ["", "cheat"]}), "header field 'bots'"),
+        (encode_record({"journal": "schockbesteck", "format": 1, "players": ["A", "B"],
+                        "rules": {}, "language": ["de"]}), "header field 'language'"),
+        (encode_record({"journal": "schockbesteck", "format": 1, "players": ["A", "B"],
+                        "rules": {"deckel": nested(40)}}),
+         "nested deeper than 32 levels"),
     ],
 )
 def test_files_without_a_usable_header(content: bytes, message: str) -> None:

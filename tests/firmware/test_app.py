@@ -320,7 +320,10 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
 def test_a_broken_setup_file_is_ignored(clock: FakeClock, tmp_path: Path) -> None:
     (tmp_path / SETUP_FILE).write_text("{not json")
     app, _ = make_app(clock, SeededDice(1), players=(), storage=StateDirectory(tmp_path))
+    assert isinstance(app.view, BannerView), "the damage is reported first"
+    app.handle(Inputs(clock).press(STAND))
     assert isinstance(app.view, PickerView) and app.view.value == "3"
+    assert [p.read_text() for p in (tmp_path / "damaged").iterdir()] == ["{not json"]
 
 
 def test_menu_refuses_rules_during_a_game_and_continues(clock: FakeClock, inputs: Inputs) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from pytest_mock import MockerFixture
 
 from hal.ports import Storage, StorageError
 from hal.storage import StateDirectory
@@ -194,3 +195,36 @@ def test_unreadable_file_is_a_storage_error(state: StateDirectory) -> None:
 def test_only_plain_file_names_are_allowed(state: StateDirectory, name: str) -> None:
     with pytest.raises(ValueError, match="is not allowed: use a plain file name"):
         state.write_atomic(name, "x")
+
+
+def test_set_aside_moves_into_damaged_and_never_replaces(state: StateDirectory) -> None:
+    state.append_durable("current.journal", b"first damage\n")
+    first = state.set_aside("current.journal", "T1-current.journal")
+    assert first == "damaged/T1-current.journal"
+    assert "current.journal" not in state.names()
+    state.append_durable("current.journal", b"second damage\n")
+    second = state.set_aside("current.journal", "T1-current.journal")
+    assert second == "damaged/T1-current-2.journal", "the first one is not replaced"
+    assert (state.root / first).read_bytes() == b"first damage\n"
+    assert (state.root / second).read_bytes() == b"second damage\n"
+    assert "damaged" not in state.names(), "the folder is no state file"
+
+
+def test_set_aside_copy_keeps_the_original_and_fsyncs_before_returning(
+    state: StateDirectory, mocker: MockerFixture
+) -> None:
+    state.append_durable("stats.json", b'{"format": 1, broken')
+    fsync = mocker.spy(os, "fsync")
+    kept = state.set_aside("stats.json", "T2-stats.json", copy=True)
+    assert (state.root / "stats.json").read_bytes() == b'{"format": 1, broken'
+    assert (state.root / kept).read_bytes() == b'{"format": 1, broken'
+    assert fsync.call_count == 2, "the copy's data, then the damaged/ directory"
+    assert leftovers(state.root / "damaged") == []
+
+
+def test_set_aside_that_cannot_create_the_folder_leaves_the_file(state: StateDirectory) -> None:
+    state.append_durable("current.journal", b"damaged\n")
+    (state.root / "damaged").write_text("a file where the folder should be")
+    with pytest.raises(StorageError, match=r"^cannot create .*damaged: file exists \(EEXIST\)$"):
+        state.set_aside("current.journal", "T3-current.journal")
+    assert (state.root / "current.journal").read_bytes() == b"damaged\n"

@@ -86,7 +86,7 @@ def test_empty_lines_and_echoed_device_lines_are_ignored(line: bytes) -> None:
         (b"setup", "setup needs a JSON object"),
         (b"setup {players}", "setup: not valid JSON at column 2"),
         (b"setup [1, 2]", "setup needs a JSON object, got list"),
-        (b"setup " + b"[" * 500 + b"]" * 500, "setup needs a JSON object, got list"),
+        (b"setup " + b"[" * 500 + b"]" * 500, "setup: JSON nested deeper than 32 levels"),
         (b"press \xff\xfe", "line is not UTF-8 (bad byte at 6)"),
         (b"press\x00keep1", "control character 0x00 at 5"),
         (b"press keep1\x08", "control character 0x08"),

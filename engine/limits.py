@@ -1,0 +1,106 @@
+"""Bounded reading of TOML and JSON text: how deep a document may nest and how long it may be.
+
+The standard parsers recurse once per level of nesting, so a hostile document such as
+``deckel = [[[[...]]]]`` 5,000 levels deep ends in a RecursionError and a traceback thousands of
+lines long. Every document this project reads (rules, configuration, a link command, a journal
+record, a judge's game) is shallow, so these readers refuse anything nested deeper than
+:data:`MAX_DEPTH` or longer than a caller's size bound, with one :class:`InputLimitError` line.
+Syntax errors are left to the parser's own exception (``tomllib.TOMLDecodeError``,
+``json.JSONDecodeError``), which callers already turn into one line.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from typing import Any
+
+__all__ = [
+    "MAX_DEPTH", "InputLimitError", "ascii_whole_number", "json_loads", "nesting_depth",
+    "toml_loads",
+]
+
+#: The deepest nesting of tables and arrays any of our documents needs (a config is 3 deep).
+MAX_DEPTH = 32
+_TOML_NESTS = "tables and arrays"
+_JSON_NESTS = "objects and arrays"
+
+
+class InputLimitError(ValueError):
+    """A document nested too deeply or too long; the message names the limit."""
+
+
+def ascii_whole_number(text: str) -> int | None:
+    """``text`` as a whole number if it is one or more ASCII digits ``0``-``9``, else None.
+
+    Python's ``int`` also takes other scripts' digits (``"１０"``), a sign, spaces and ``_``;
+    a whole number in our input is digits 0-9 and nothing else.
+    """
+    if not text or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
+def nesting_depth(value: object) -> int:
+    """How many levels of dicts and lists ``value`` nests (a scalar is 0), without recursion."""
+    deepest = 0
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        children: list[Any]
+        if isinstance(item, dict):
+            children = list(item.values())
+        elif isinstance(item, list | tuple):
+            children = list(item)
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        pending.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _check_size(text: str | bytes, max_bytes: int | None) -> None:
+    if max_bytes is None:
+        return
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise InputLimitError(f"{size} bytes is too long: at most {max_bytes} bytes are allowed")
+
+
+def _check_depth(value: object, max_depth: int, what: str) -> None:
+    if nesting_depth(value) > max_depth:
+        raise InputLimitError(f"nested deeper than {max_depth} levels of {what}")
+
+
+def toml_loads(
+    text: str, *, max_bytes: int | None = None, max_depth: int = MAX_DEPTH
+) -> dict[str, Any]:
+    """``tomllib.loads`` with a bound on size and nesting.
+
+    Raises :class:`InputLimitError` for a document over the bounds and
+    ``tomllib.TOMLDecodeError`` for bad syntax.
+    """
+    _check_size(text, max_bytes)
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise InputLimitError(f"nested deeper than {max_depth} levels of {_TOML_NESTS}") from None
+    _check_depth(data, max_depth, _TOML_NESTS)
+    return data
+
+
+def json_loads(
+    text: str | bytes, *, max_bytes: int | None = None, max_depth: int = MAX_DEPTH
+) -> Any:
+    """``json.loads`` with a bound on size and nesting.
+
+    Raises :class:`InputLimitError` for a document over the bounds and ``json.JSONDecodeError``
+    (a ValueError) for bad syntax.
+    """
+    _check_size(text, max_bytes)
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise InputLimitError(f"nested deeper than {max_depth} levels of {_JSON_NESTS}") from None
+    _check_depth(value, max_depth, _JSON_NESTS)
+    return value

@@ -1,0 +1,72 @@
+"""The device's limit on player names: what the screen shows whole, the same in every entry path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from engine import GameSetup, load_preset, preset_names
+from firmware.config import ConfigError, config_from_toml
+from firmware.font import FONT
+from firmware.i18n import Catalogue
+from firmware.names import MAX_NAME_LENGTH, PlayerNameError, check_player_names, name_problem
+from firmware.screens import TITLE_HEIGHT, render
+from firmware.views import BOT_MARK, TurnView
+
+#: The widest letters of the bitmap font (5 pixels plus one of spacing).
+WIDEST = "W"
+
+
+def title_shows_whole(label: str, throw_text: str) -> bool:
+    """Whether the turn screen's title bar shows ``label`` uncut, as the device draws it."""
+    drawn = render(TurnView(label, throw_text, (), "", "", ())).crop((0, 0, 128, TITLE_HEIGHT))
+    expected = Image.new("1", (128, TITLE_HEIGHT), 0)
+    draw = ImageDraw.Draw(expected)
+    draw.rectangle((0, 0, 127, TITLE_HEIGHT - 1), fill=1)
+    FONT.draw(draw, (2, 1), label, fill=0)
+    box = (0, 0, 2 + FONT.width(label) + 1, TITLE_HEIGHT)
+    return ImageChops.difference(drawn.crop(box), expected.crop(box)).getbbox() is None
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_longest_name_of_the_widest_letters_fits_the_turn_title_whole(language: str) -> None:
+    limit = max(load_preset(name).max_throws for name in preset_names())
+    throws = Catalogue(language).t("throw_of", n=limit, limit=limit)
+    label = BOT_MARK + WIDEST * MAX_NAME_LENGTH  # a computer player's name carries its mark
+    assert title_shows_whole(label, throws)
+    if language == "en":  # the tighter title: the limit is the longest that fits
+        assert not title_shows_whole(label + WIDEST, throws)
+
+
+def test_names_up_to_the_limit_pass_and_longer_ones_are_named() -> None:
+    check_player_names(["Anna", "Jürgen", "W" * MAX_NAME_LENGTH, "Spieler10"])
+    assert name_problem("x" * 900) == (
+        f"player name 'xxxxxxxxxxxx'… has 900 characters: at most {MAX_NAME_LENGTH} "
+        "(what the screen shows)"
+    )
+    with pytest.raises(PlayerNameError, match="holds the control or format character U\\+202E"):
+        check_player_names(["Anna", "Be\u202en"])
+    with pytest.raises(PlayerNameError, match="U\\+2028"):
+        check_player_names(["Be\u2028n"])
+
+
+def test_the_config_refuses_a_long_name(tmp_path: Path) -> None:
+    long_name = "Maximiliane"
+    assert len(long_name) == MAX_NAME_LENGTH + 1
+    with pytest.raises(ConfigError) as refused:
+        config_from_toml(f'[game]\nplayers = ["Anna", "{long_name}"]\n', origin="config.toml")
+    assert str(refused.value) == (
+        f"config.toml: game.players: player name '{long_name}' has 11 characters: "
+        f"at most {MAX_NAME_LENGTH} (what the screen shows)"
+    )
+    assert config_from_toml('[game]\nplayers = ["Anna", "Maximilian"]\n').game.players == (
+        "Anna", "Maximilian"
+    )
+
+
+def test_the_engine_itself_still_takes_longer_names() -> None:
+    """A journal written before the limit still replays: the limit is the device's, not the
+    engine's."""
+    assert GameSetup(("Anna", "x" * 40)).players[1] == "x" * 40
