@@ -107,6 +107,8 @@ class SeenTurn:
     @property
     def covered(self) -> bool:
         """Whether any die the player threw is still under the cup for this observer."""
+        if self.throws == 0:
+            return False
         return any(v is None for v, out in zip(self.values, self.laid_out, strict=True) if not out)
 
     @property

@@ -89,10 +89,17 @@ class StorageConfig:
 
 @dataclass(frozen=True, slots=True)
 class LinkConfig:
-    """Section ``[link]``: the serial link to a host; an empty ``url`` switches it off."""
+    """Section ``[link]``: the serial link to a host; an empty ``url`` switches it off.
+
+    A host changes the game only once paired (a PIN from the menu); ``trust_serial`` waives that
+    on a serial cable (never on a network URL). ``referee`` lets the link show every die, also
+    those under the cup; the OLED says so while it is on.
+    """
 
     url: str = ""
     baudrate: int = 115200
+    trust_serial: bool = False
+    referee: bool = False
 
 
 @dataclass(frozen=True, slots=True)

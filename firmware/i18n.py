@@ -63,6 +63,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status_shaking": ("…und abstellen", "…and put down"),
     "status_flip": ("FLIP: 6+6 → 1", "FLIP: 6+6 → 1"),
     "status_stand": ("Fertig: STAND", "Done: STAND"),
+    # what the table sees of someone else's turn while the dice are under the cup
+    "status_covered": ("Würfel im Becher", "Dice in the cup"),
     "notice_shake_first": ("Erst schütteln", "Shake first"),
     "notice_stand": ("Kein Wurf mehr", "No throws left"),
     "notice_throw_after_flip": ("Gedreht: nun werfen", "Flipped: throw now"),
@@ -120,6 +122,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "menu_shutdown": ("Ausschalten", "Shut down"),
     "menu_discard": ("Spiel verwerfen", "Discard the game"),
     "menu_stats": ("Statistik", "Statistics"),
+    # pairing a host (firmware.pairing): its PIN, and forgetting every pairing
+    "menu_pair": ("Koppeln", "Pair"),
+    "menu_unpair": ("Kopplungen löschen", "Forget pairings"),
+    "pair_title": ("Koppeln", "Pairing"),
+    "pair_send": ("Am Rechner senden:", "Send from the host:"),
+    "pair_valid": ("gilt 2 Minuten", "valid for 2 minutes"),
+    "unpaired_lines": ("Alle Kopplungen", "Every pairing"),
+    "unpaired_lines_2": ("sind gelöscht", "is forgotten"),
+    "referee_mark": ("SR", "REF"),
     "stats_none": ("Noch keine Spiele", "No games yet"),
     "stats_detail": (
         "{games} Sp., {lost} verl., {halves_lost} Hälften, {blattschuss} Blatt, "

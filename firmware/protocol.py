@@ -24,12 +24,12 @@ from typing import Any
 
 from PIL import Image
 
-from engine import Game, to_json, to_notation
 from engine.limits import InputLimitError, ascii_whole_number, json_loads
 from hal.ports import SCREEN_SIZE, Button
 
 __all__ = [
     "BUTTON_NAMES",
+    "CHANGING",
     "COMMAND_HELP",
     "DEVICE_WORDS",
     "FRAME_BYTES",
@@ -44,8 +44,6 @@ __all__ = [
     "decode_frame",
     "encode_frame",
     "format_line",
-    "game_log",
-    "game_snapshot",
     "help_text",
     "log_page",
     "one_line",
@@ -57,7 +55,7 @@ __all__ = [
 #: The first word after ``hello``: tells a host it is talking to a Schockbesteck.
 PROTOCOL_NAME = "schockbesteck"
 #: Raised on incompatible changes; a host should refuse a version it does not know.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 #: The longest host-to-device line in bytes, without its line ending.
 MAX_LINE = 1024
 #: Longest token ``ping`` echoes back.
@@ -100,6 +98,8 @@ class CommandName(enum.Enum):
     LOG = "log"
     SETUP = "setup"
     FRAMES = "frames"
+    PAIR = "pair"
+    AUTH = "auth"
 
 
 #: One line of help for each command, in the order ``help`` lists them.
@@ -111,6 +111,8 @@ COMMAND_HELP: dict[CommandName, str] = {
     CommandName.LOG: "log [FROM]",
     CommandName.SETUP: 'setup {"players": [...], "rules": "NAME" or {...}}',
     CommandName.FRAMES: "frames on|off",
+    CommandName.PAIR: "pair PIN",
+    CommandName.AUTH: "auth TOKEN",
     CommandName.PING: "ping [TOKEN]",
     CommandName.HELLO: "hello",
     CommandName.HELP: "help",
@@ -124,7 +126,8 @@ _ANSWERED_WORDS = {CommandName.HELLO, CommandName.HELP, CommandName.STATE, Comma
 @dataclass(frozen=True, slots=True)
 class Command:
     """A parsed host line. ``button`` for press/hold, ``flag`` for frames, ``token`` for ping,
-    ``payload`` (decoded JSON) for setup, ``start`` (the first event) for log."""
+    pair (the PIN) and auth, ``payload`` (decoded JSON) for setup, ``start`` (the first event)
+    for log."""
 
     name: CommandName
     button: Button | None = None
@@ -132,6 +135,12 @@ class Command:
     token: str = ""
     payload: Any = None
     start: int = 0
+
+
+_HEX = frozenset("0123456789abcdef")
+
+#: Commands that change the device: only a paired host may send them (see firmware.pairing).
+CHANGING = frozenset({CommandName.PRESS, CommandName.HOLD, CommandName.SHAKE, CommandName.SETUP})
 
 
 def _shorten(text: str, limit: int = 40) -> str:
@@ -186,6 +195,14 @@ def parse_command(raw: bytes) -> Command | None:
     if name is CommandName.PING:
         if len(rest) > MAX_PING_TOKEN or " " in rest:
             raise ProtocolError(f"ping takes one token of at most {MAX_PING_TOKEN} characters")
+        return Command(name, token=rest)
+    if name is CommandName.PAIR:
+        if not (rest.isascii() and rest.isdigit() and len(rest) <= MAX_PING_TOKEN):
+            raise ProtocolError("pair takes the PIN the device shows, e.g. pair 123456")
+        return Command(name, token=rest)
+    if name is CommandName.AUTH:
+        if not rest or len(rest) > MAX_PING_TOKEN or not all(c in _HEX for c in rest):
+            raise ProtocolError("auth takes the token a pair answered, e.g. auth 3f9c...")
         return Command(name, token=rest)
     if name is CommandName.FRAMES:
         flag = _ascii_lower(rest)
@@ -357,44 +374,6 @@ def decode_frame(payload: str) -> Image.Image:
 # -- state ---------------------------------------------------------------------------------------
 
 
-def game_snapshot(game: Game) -> dict[str, Any]:
-    """A game's state as the JSON object of a ``state`` line (see docs/protocol.md)."""
-    turn = game.turn
-    return {
-        "players": list(game.players),
-        "rules": game.rules.name,
-        "phase": game.phase.value,
-        "section": game.section,
-        "round": game.round_number,
-        "pot": game.pot,
-        "holdings": dict(game.holdings),
-        "out": [player for player in game.participants if player in game.out],
-        "in_play": list(game.in_play()),
-        "limit": game.limit,
-        "turn": None
-        if turn is None
-        else {
-            "player": turn.player,
-            "dice": list(turn.values),
-            "laid_out": list(turn.laid_out),
-            "throws": turn.throws,
-            "limit": turn.limit,
-            "hand": turn.hand,
-            "flipped": turn.flipped,
-            "blind": turn.blind,
-        },
-        "can": {
-            "roll": game.can_roll(),
-            "flip": game.can_flip(),
-            "stand": game.can_stand(),
-            "blind": game.can_blind(),
-        },
-        "half_losers": list(game.half_losers),
-        "loser": game.loser,
-        "notation": to_notation(game),
-    }
-
-
 def log_page(
     entries: list[dict[str, Any]], start: int, max_bytes: int = LOG_PAGE_BYTES
 ) -> tuple[list[str], int | None]:
@@ -415,16 +394,3 @@ def log_page(
         size += length
         index += 1
     return lines, (index if index < len(entries) else None)
-
-
-def game_log(game: Game) -> list[dict[str, Any]]:
-    """Every event of ``game`` so far, actions and outcomes, as JSON objects in order.
-
-    The outcomes are recomputed by replaying the actions on a fresh game, so the log is complete
-    however the game was stored.
-    """
-    replay = Game(game.setup)
-    log: list[dict[str, Any]] = []
-    for action in game.actions:
-        log.extend(to_json(event) for event in replay.apply(action))
-    return log

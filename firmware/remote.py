@@ -29,8 +29,10 @@ from engine import Event, Game, GameSetup, RulesError, preset_names, rules_from_
 from engine.errors import IllegalActionError
 from engine.rules import Rules, load_preset
 from firmware.names import PlayerNameError, check_player_names
+from firmware.pairing import Pairing, PairingRefused
 from firmware.protocol import (
     BUTTON_NAMES,
+    CHANGING,
     PROTOCOL_NAME,
     PROTOCOL_VERSION,
     Command,
@@ -38,14 +40,13 @@ from firmware.protocol import (
     ProtocolError,
     encode_frame,
     format_line,
-    game_log,
-    game_snapshot,
     help_text,
     log_page,
     one_line,
     parse_command,
     to_json_text,
 )
+from firmware.tablefeed import TableFeed, rules_changed, table_log, table_snapshot
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
 __all__ = ["DeviceHooks", "EventRelay", "Remote"]
@@ -60,6 +61,8 @@ class _App(Protocol):
     def game(self) -> Game | None: ...
 
     def screen(self) -> Image.Image: ...
+
+    def table_screen(self) -> Image.Image: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,9 @@ class Remote:
         *,
         clock: Clock,
         call_soon: Callable[[Callable[[], None]], None],
+        pairing: Pairing,
+        trust_serial: bool = False,
+        referee: bool = False,
         info: Mapping[str, Any] | None = None,
     ) -> None:
         self._link = link
@@ -98,6 +104,13 @@ class Remote:
         self._hooks = hooks
         self._clock = clock
         self._call_soon = call_soon
+        self._pairing = pairing
+        #: A cable is physical: the config may waive pairing on it, never on a network.
+        self._trusted = trust_serial and not link.network
+        self._feed = TableFeed(referee=referee)
+        self._referee = referee
+        #: The token this connection paired with (``pair`` or ``auth``), if any.
+        self._token: str | None = None
         self._info = dict(info or {})
         self._frames = False
         self._last_frame: bytes | None = None
@@ -132,13 +145,17 @@ class Remote:
     # -- main loop side --------------------------------------------------------------------------
 
     def greet(self) -> None:
-        """A new host: ``hello``, then the current state. Frames start switched off."""
+        """A new host: ``hello``, then the current state. Frames start switched off, and a new
+        connection starts unpaired."""
         self._frames = False
         self._last_frame = None
+        self._token = None
         info = {
             "device": PROTOCOL_NAME,
             "screen": list(SCREEN_SIZE),
             "buttons": list(BUTTON_NAMES),
+            "pairing": "waived" if self._trusted else "required",
+            "referee": self._referee,
             **self._info,
         }
         self._send(f"hello {PROTOCOL_NAME} {PROTOCOL_VERSION} {to_json_text(info)}")
@@ -158,10 +175,11 @@ class Remote:
             self._send(format_line("error", one_line(f"internal error: {error}")))
 
     def publish_event(self, event: Mapping[str, Any] | Event) -> None:
-        """An engine event as it happens (the app's event sink): an ``event`` line now, and a
-        ``state`` snapshot once the whole batch is out (when the main loop is next free)."""
+        """An engine event as it happens (the app's event sink), as the table may see it
+        (:mod:`firmware.tablefeed`): an ``event`` line now, and a ``state`` snapshot once the
+        whole batch is out (when the main loop is next free)."""
         payload = to_json(event) if isinstance(event, Event) else dict(event)
-        self._send(format_line("event", payload))
+        self._send(format_line("event", self._feed.event(self._current_game(), payload)))
         if not self._state_due:
             self._state_due = True
             self._call_soon(self.flush)
@@ -172,7 +190,11 @@ class Remote:
             self._send_state()
 
     def show(self, image: Image.Image) -> None:
-        """The display shows ``image``: send it as a ``frame`` if frames are on and it changed.
+        """The display shows ``image``: send a ``frame`` if frames are on and it changed.
+
+        A paired host (it stands in for the player holding the device) and a referee get the
+        OLED's own image; any other host the table's (``DeviceApp.table_screen``), in which no
+        die under the cup, no hint and no pairing PIN shows.
 
         The main loop calls this as a frame listener, beside the display rather than through a
         wrapper around it: a wrapper would have to pass on everything the display can do (its
@@ -180,12 +202,43 @@ class Remote:
         """
         self._screen = image
         if self._frames:
-            self._send_frame(image)
+            self._send_frame(self._frame())
+
+    @property
+    def paired(self) -> bool:
+        """Whether this connection may change the device (paired, or pairing waived)."""
+        token = self._token
+        return self._trusted or (token is not None and self._pairing.knows(token))
+
+    def _frame(self) -> Image.Image:
+        if self._referee or self.paired:
+            return self._screen if self._screen is not None else self._app.screen()
+        return self._app.table_screen()
 
     # -- commands --------------------------------------------------------------------------------
 
     def _execute(self, command: Command) -> None:
         name = command.name
+        if name in CHANGING and not self.paired:
+            raise ProtocolError(
+                f"{name.value} needs pairing: open Koppeln (pair) in the device's menu, then send "
+                "pair PIN (or auth TOKEN from an earlier pairing)"
+            )
+        if name is CommandName.PAIR:
+            try:
+                self._token = self._pairing.pair(command.token, self._clock.now())
+            except PairingRefused as error:
+                raise ProtocolError(f"pair: {error}") from None
+            self._send(f"ok pair {self._token}")
+            return
+        if name is CommandName.AUTH:
+            if not self._pairing.knows(command.token):
+                raise ProtocolError(
+                    "auth: unknown token (revoked, or the device restarted); pair again"
+                )
+            self._token = command.token
+            self._send("ok auth")
+            return
         if name is CommandName.HELLO:
             self.greet()
         elif name is CommandName.HELP:
@@ -201,7 +254,7 @@ class Remote:
             self._last_frame = None
             self._send(f"ok frames {'on' if self._frames else 'off'}")
             if self._frames:
-                self._send_frame(self._screen if self._screen is not None else self._app.screen())
+                self._send_frame(self._frame())
         elif name is CommandName.SETUP:
             self._setup(command.payload)
         else:
@@ -272,10 +325,14 @@ class Remote:
             self._last_game = game
         upcoming = self._hooks.next_setup()
         state = {
-            "game": game_snapshot(game) if game is not None else None,
+            "game": table_snapshot(game, referee=self._referee) if game is not None else None,
             "next": None
             if upcoming is None
-            else {"players": list(upcoming.players), "rules": upcoming.rules.name},
+            else {
+                "players": list(upcoming.players),
+                "rules": upcoming.rules.name,
+                "rules_changed": rules_changed(upcoming.rules),
+            },
         }
         self._send(format_line("state", state))
 
@@ -284,7 +341,7 @@ class Remote:
         game = self._current_game()
         if game is None:
             raise ProtocolError("log: no game has been played since the device started")
-        entries = game_log(game)
+        entries = table_log(game, referee=self._referee)
         if start > len(entries):
             raise ProtocolError(
                 f"log {start}: the game has {len(entries)} events; give 0 to {len(entries)}"

@@ -31,7 +31,7 @@ from firmware.views import (
 )
 from hal.ports import SCREEN_SIZE
 
-__all__ = ["KEY_CENTRES", "draw_die", "render"]
+__all__ = ["KEY_CENTRES", "draw_die", "mark_corner", "render"]
 
 WIDTH, HEIGHT = SCREEN_SIZE
 #: x of the middle of each KEEP button (and of the die above it).
@@ -57,6 +57,17 @@ def render(view: View) -> Image.Image:
     image = Image.new("1", SCREEN_SIZE, 0)
     _draw(view, ImageDraw.Draw(image))
     return image
+
+
+def mark_corner(image: Image.Image, text: str) -> Image.Image:
+    """A copy of ``image`` with ``text`` lit in a dark box in the top right corner (a mode that
+    must stay visible on every screen, such as the link's referee mode)."""
+    marked = image.copy()
+    draw = ImageDraw.Draw(marked)
+    width = FONT.width(text) + 4
+    draw.rectangle((WIDTH - width, 0, WIDTH - 1, TITLE_HEIGHT - 1), fill=0)
+    FONT.draw(draw, (WIDTH - width + 2, 1), text, fill=1)
+    return marked
 
 
 @singledispatch

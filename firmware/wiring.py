@@ -24,6 +24,7 @@ from firmware.app import DeviceApp, EventSink
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
+from firmware.pairing import Pairing
 from firmware.remote import DeviceHooks, EventRelay, Remote
 from hal.inputs import InputDecoder
 from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage, Timed
@@ -57,6 +58,8 @@ class Device:
     closers: list[Callable[[], None]] = field(default_factory=list)
     #: The serial link's protocol end, when the link is on.
     remote: Remote | None = None
+    #: Who may change the game over the link (PIN from the menu), when the link is on.
+    pairing: Pairing | None = None
 
     def run(self, until: float | None = None) -> None:
         """Run the main loop (see :meth:`MainLoop.run`)."""
@@ -99,6 +102,8 @@ def build_device(
     try:
         manager = PowerManager(display, clock, config.display) if power else None
         relay = EventRelay(*([event_sink] if event_sink is not None else []))
+        # One pairing for every way in from outside (the link today): PIN from the menu.
+        pairing = Pairing() if link is not None else None
         app = DeviceApp(
             config,
             clock=clock,
@@ -107,6 +112,7 @@ def build_device(
             setup=setup,
             event_sink=relay,
             shutdown=shutdown,
+            pairing=pairing,
         )
     except BaseException:
         for backend in backends:
@@ -116,8 +122,8 @@ def build_device(
         raise
     decoder = InputDecoder(config.input)
     remote: Remote | None = None
-    if link is not None:
-        remote = _remote(app, link, manager, clock, lambda call: loop.call_soon(call))
+    if link is not None and pairing is not None:
+        remote = _remote(app, pairing, link, manager, clock, lambda call: loop.call_soon(call))
         relay.add(remote.publish_event)
     loop = MainLoop(
         app,
@@ -129,7 +135,9 @@ def build_device(
         timers=timers,
         frame_listeners=[remote.show] if remote is not None else [],
     )
-    device = Device(app, loop, backends, display, manager, decoder, clock, remote=remote)
+    device = Device(
+        app, loop, backends, display, manager, decoder, clock, remote=remote, pairing=pairing
+    )
     if remote is not None:
         remote.start()
         device.closers.append(remote.close)
@@ -138,6 +146,7 @@ def build_device(
 
 def _remote(
     app: DeviceApp,
+    pairing: Pairing,
     link: Link,
     power: PowerManager | None,
     clock: Clock,
@@ -165,4 +174,8 @@ def _remote(
         software = "unknown"
     hooks = DeviceHooks(deliver=deliver, next_setup=next_setup, apply_setup=app.plan_next_game)
     info = {"version": software, "language": app.language}
-    return Remote(link, app, hooks, clock=clock, call_soon=call_soon, info=info)
+    settings = app.config.link
+    return Remote(
+        link, app, hooks, clock=clock, call_soon=call_soon, pairing=pairing,
+        trust_serial=settings.trust_serial, referee=settings.referee, info=info,
+    )

@@ -211,6 +211,10 @@ class Link(Protocol):
     Both callbacks run on the link's reader thread: they must only hand work to the main loop.
     """
 
+    #: True when hosts reach the link over a network (``tcp-listen://``, ``socket://``): anyone
+    #: on that network could connect, so changing the game always needs pairing there.
+    network: bool
+
     def start(self, on_line: Callable[[bytes], None], on_connect: Callable[[], None]) -> None:
         """Begin reading; ``on_line`` gets each received line (without its LF or CRLF).
 

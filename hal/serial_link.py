@@ -312,6 +312,10 @@ class _PyserialEndpoint:
 # -- the link ------------------------------------------------------------------------------------
 
 
+#: URL schemes whose hosts come over a network rather than a cable.
+NETWORK_SCHEMES = frozenset({LISTEN_SCHEME, "socket", "rfc2217"})
+
+
 class SerialLink:
     """The :class:`~hal.ports.Link` port on pyserial URLs and ``tcp-listen://``.
 
@@ -334,6 +338,7 @@ class SerialLink:
         if isinstance(baudrate, bool) or not isinstance(baudrate, int) or baudrate <= 0:
             raise LinkError(f"link baudrate must be a positive whole number, not {baudrate!r}")
         self.url = url
+        self.network = url.lower().split("://", 1)[0] in NETWORK_SCHEMES
         self._endpoint: _Endpoint
         if url.lower().startswith(LISTEN_SCHEME + "://"):
             self._endpoint = _ListenEndpoint(url)

@@ -80,10 +80,15 @@ class RemotePanel:
         *,
         url: str = "",
         language: str = "de",
+        pin: str | None = None,
         wake: Callable[[], None] = lambda: None,
     ) -> None:
         self._link = link
         self._url = url
+        #: The pairing PIN the device shows (its menu's Koppeln), sent once connected.
+        self._pin = pin
+        #: The token a pairing gave: later connections pair with it (``auth``).
+        self.token: str | None = None
         self._texts = _TEXTS.get(language, _TEXTS["de"])
         self.wake = wake
         self._lock = threading.Lock()
@@ -141,6 +146,12 @@ class RemotePanel:
             self._greeted = False
         # On a serial line the device cannot see us arrive: ask for the greeting ourselves.
         self._link.send_line("hello")
+        # Pair first: a paired panel is the player's hands and eyes, and gets the OLED's frames;
+        # unpaired it mirrors the table's view and its presses are refused.
+        if self.token is not None:
+            self._link.send_line(f"auth {self.token}")
+        elif self._pin is not None:
+            self._link.send_line(f"pair {self._pin}")
         self._link.send_line("frames on")
 
     def _received(self, raw: bytes) -> None:
@@ -155,6 +166,9 @@ class RemotePanel:
             elif line.word == "state" and isinstance(line.payload, dict):
                 self.state = line.payload
                 return  # the screen shows the frames, not the state
+            elif line.word == "ok" and line.text.startswith("pair "):
+                self.token = line.text.split(" ", 1)[1].strip()
+                return
             elif line.word == "error":
                 logger.warning("the device refused a command: %s", line.text)
                 return
@@ -240,10 +254,12 @@ def attach_panel(
     inputs: InputBackend,
     display: Display,
     timers: Sequence[Timed] = (),
+    pin: str | None = None,
 ) -> PanelDevice:
     """A remote panel for the device at the other end of ``link`` (a link to ``url``), on the
     given input backend and display, all built by the caller; ``timers`` are those of them with
-    timers of their own (:class:`~hal.ports.Timed`), driven by the panel's main loop.
+    timers of their own (:class:`~hal.ports.Timed`), driven by the panel's main loop. ``pin``
+    pairs the panel (the PIN the device's menu shows under Koppeln), so that it may press.
 
     The inputs are decoded with the config's ``[input]`` timing, exactly as on a device. The
     panel takes ``link`` and ``inputs`` over: :meth:`PanelDevice.close` closes them.
@@ -251,7 +267,7 @@ def attach_panel(
     from firmware.loop import MainLoop
     from hal.inputs import InputDecoder
 
-    panel = RemotePanel(link, url=url, language=config.game.language)
+    panel = RemotePanel(link, url=url, language=config.game.language, pin=pin)
     loop = MainLoop(
         panel,
         clock=clock,

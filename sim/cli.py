@@ -55,6 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "show its screen, send it the buttons and shakes",
     )
     parser.add_argument(
+        "--pin",
+        metavar="PIN",
+        help="with --attach: pair with the device, giving the PIN its menu shows under Koppeln "
+        "(Pair); unpaired, the panel shows the table's view and cannot press",
+    )
+    parser.add_argument(
         "--link",
         metavar="URL",
         help="offer the serial link, e.g. tcp-listen://127.0.0.1:7777 (docs/protocol.md)",
@@ -88,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
     if args.script is not None and (args.terminal or args.gpio_mock):
         flag = "--terminal" if args.terminal else "--gpio-mock"
         raise UsageError(f"--script plays headless: {flag} cannot be used with it")
+    if args.pin is not None and args.attach is None:
+        raise UsageError("--pin pairs a remote panel: give --attach PORT|URL too")
+    if args.pin is not None and not (args.pin.isascii() and args.pin.isdigit()):
+        raise UsageError(f"--pin {args.pin!r}: the PIN is the digits the device shows")
     if args.attach is not None:
         with pending_outputs() as outputs:
             return _run_attached(args, config, setup, _recording(args, outputs))
@@ -447,6 +457,7 @@ def _run_attached(
         clock=clock,
         inputs=hands,
         display=recorder if recorder is not None else shown,
+        pin=args.pin,
     )
     return _play(panel, open_ui, recorder)
 

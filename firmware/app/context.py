@@ -24,6 +24,7 @@ from firmware.config import LANGUAGES, DeviceConfig
 from firmware.dice import DiceSource
 from firmware.gamestore import GameStore
 from firmware.i18n import Catalogue
+from firmware.pairing import Pairing
 from hal.ports import Clock
 
 __all__ = ["AppContext", "EventSink"]
@@ -48,6 +49,7 @@ class AppContext:
         plan: GameSetup | None,
         event_sink: EventSink | None,
         shutdown: Callable[[], None] | None,
+        pairing: Pairing | None = None,
     ) -> None:
         self.config = config
         self.dice = dice
@@ -55,6 +57,8 @@ class AppContext:
         #: The games on disk: None without a state directory.
         self.store = store
         self.shutdown = shutdown
+        #: Who may change the game from outside (the link's hosts); None without a link.
+        self.pairing = pairing
         self._sink = event_sink
         remembered = settings.remembered
         language = remembered.language or config.game.language

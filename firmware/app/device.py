@@ -35,7 +35,8 @@ from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.gamestore import GameStore
 from firmware.i18n import Catalogue
-from firmware.screens import render
+from firmware.pairing import Pairing
+from firmware.screens import mark_corner, render
 from firmware.views import View
 from hal.ports import Button, Clock, InputEvent, InputKind, Storage
 
@@ -63,6 +64,7 @@ class DeviceApp:
         setup: GameSetup | None = None,
         event_sink: EventSink | None = None,
         shutdown: Callable[[], None] | None = None,
+        pairing: Pairing | None = None,
     ) -> None:
         self.config = config
         store = GameStore(storage) if storage is not None else None
@@ -72,7 +74,7 @@ class DeviceApp:
             store.set_aside(SETUP_FILE, reason)
         self._ctx = ctx = AppContext(
             config, clock=clock, dice=dice, settings=settings, store=store,
-            plan=setup, event_sink=event_sink, shutdown=shutdown,
+            plan=setup, event_sink=event_sink, shutdown=shutdown, pairing=pairing,
         )
         self._queue: list[Stage] = []
         self._overlays: list[Overlay] = []
@@ -98,6 +100,8 @@ class DeviceApp:
         self.view: View = self._build_view()
         self._image: Image.Image | None = None
         self._image_view: View | None = None
+        self._table_image: Image.Image | None = None
+        self._table_image_view: View | None = None
 
     # --- what the loop, the link and the tests read ---------------------------------------------
 
@@ -149,11 +153,32 @@ class DeviceApp:
         return self._ctx.t(key, **values)
 
     def screen(self) -> Image.Image:
-        """The current frame: the render of :attr:`view` (cached while the view is unchanged)."""
+        """The current frame: the render of :attr:`view` (cached while the view is unchanged).
+
+        While the link's referee mode is on, every frame says so in its corner.
+        """
         if self._image is None or self._image_view != self.view:
-            self._image = render(self.view)
+            image = render(self.view)
+            if self.config.link.referee and self.config.link.url:
+                image = mark_corner(image, self.t("referee_mark"))
+            self._image = image
             self._image_view = self.view
         return self._image
+
+    def table_screen(self) -> Image.Image:
+        """The current frame as anyone at the table may see it: no die under the cup, no hint,
+        no pairing PIN (what the link mirrors to a host that is not paired)."""
+        view = self._table_view()
+        if self._table_image is None or self._table_image_view != view:
+            self._table_image = render(view)
+            self._table_image_view = view
+        return self._table_image
+
+    def _table_view(self) -> View:
+        public = [overlay for overlay in self._overlays if not overlay.private]
+        if public:
+            return public[-1].view(self._ctx.catalogue)
+        return self._stage.table_view()
 
     # --- what changes it ------------------------------------------------------------------------
 

@@ -11,13 +11,16 @@ from typing import TYPE_CHECKING
 
 from engine.events import HalfOver, RoundOver
 from engine.game import GameSetup, Phase
-from firmware.app.overlays import Menu, Message, Picker
+from firmware.app.overlays import Menu, Message, Overlay, Picker
 from firmware.app.reveal import GoodbyeBanner
 from firmware.app.stage import CLOSE_ALL, Close, Goto, PowerOff, Push, Stage, Step, Transition
 from firmware.app.turn import HandOverStage
 from firmware.config import LANGUAGES
 from firmware.i18n import Catalogue
+from firmware.pairing import Pairing
 from firmware.stats import PlayerStats
+from firmware.views import BannerView
+from hal.ports import InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.app.context import AppContext
@@ -54,6 +57,10 @@ class MainMenu:
             entries.append(("menu_discard", self._ask_new_game))
         if ctx.store is not None:
             entries.append(("menu_stats", self._show_stats))
+        if ctx.pairing is not None:
+            entries.append(("menu_pair", self._show_pin))
+            if ctx.pairing.paired_hosts:
+                entries.append(("menu_unpair", self._forget_pairings))
         entries.append(("menu_brightness", self._choose_brightness))
         entries.append(("menu_language", self._choose_language))
         if ctx.shutdown is not None:
@@ -144,6 +151,17 @@ class MainMenu:
         return Push(Picker("menu_stats", len(names), 0, lambda i: names[i], detail,
                            lambda i: _close()))
 
+    def _show_pin(self) -> Transition:
+        pairing = self.ctx.pairing
+        assert pairing is not None
+        return Push(PinOverlay(pairing, pairing.show_pin(self.ctx.now)))
+
+    def _forget_pairings(self) -> Transition:
+        ctx = self.ctx
+        assert ctx.pairing is not None
+        ctx.pairing.revoke_all()
+        return Push(Message("menu_unpair", (ctx.t("unpaired_lines"), ctx.t("unpaired_lines_2"))))
+
     def _choose_brightness(self) -> Transition:
         ctx = self.ctx
         levels = BRIGHTNESS_LEVELS
@@ -189,6 +207,28 @@ class MainMenu:
 
     def _power_off(self) -> Transition:
         return PowerOff(GoodbyeBanner(self.ctx))
+
+
+@dataclass(eq=False)
+class PinOverlay(Overlay):
+    """The pairing PIN: valid while shown; any press closes it and withdraws the PIN.
+
+    Private: the link's table view never mirrors it, or any host could read it.
+    """
+
+    pairing: Pairing
+    pin: str
+    private: bool = True
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        self.pairing.withdraw_pin()
+        return Close()
+
+    def view(self, texts: Catalogue) -> BannerView:
+        lines = (texts.t("pair_send"), f"pair {self.pin}", texts.t("pair_valid"))
+        return BannerView(texts.t("pair_title"), "", lines, ("", "", "OK"))
 
 
 def _close() -> Transition:

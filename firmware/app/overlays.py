@@ -22,6 +22,9 @@ _CLOSE = Close()
 class Overlay:
     """Something on top of the stage that takes the inputs while it is open."""
 
+    #: Only for the player holding the device: the table's view shows what lies under it.
+    private: bool = False
+
     def on_input(self, event: InputEvent) -> Transition | None:
         """Act on a decoded input; return what to do, or None to stay."""
         raise NotImplementedError
@@ -105,6 +108,8 @@ class Message(Overlay):
     title: str
     lines: tuple[str, ...]
     headline: str = ""
+    #: Only for the player holding the device (the hint): the table sees the stage instead.
+    private: bool = False
 
     def on_input(self, event: InputEvent) -> Transition | None:
         return _CLOSE if event.kind is InputKind.PRESS else None

@@ -58,6 +58,11 @@ class Stage:
         """What the screen shows now."""
         raise NotImplementedError
 
+    def table_view(self) -> View:
+        """What anyone at the table may see of this screen: no die under the cup (the link's
+        frames for an unpaired host). Most screens show nothing private."""
+        return self.view()
+
     def auto_at(self, now: float) -> float | None:
         """When this stage, if it became current at ``now``, acts by itself; None: it waits.
 

@@ -194,7 +194,8 @@ class TurnStage(Stage):
         if not self.table.game.rules.hints:
             return Push(Message("hint_title", (ctx.t("hint_refused_1"), ctx.t("hint_refused_2"))))
         chance, action, goal = hint_lines(best_hint(self.table.game), ctx.catalogue)
-        return Push(Message("hint_title", (action, goal), chance))
+        # The hint speaks of the dice in the cup: only the player holding the device sees it.
+        return Push(Message("hint_title", (action, goal), chance, private=True))
 
     # --- actions, for a person and a computer player alike --------------------------------------
 
@@ -263,13 +264,19 @@ class TurnStage(Stage):
     # --- the screen -----------------------------------------------------------------------------
 
     def view(self) -> TurnView:
+        # A computer player's dice in the cup stay hidden under a hidden last throw, as at a
+        # real table; a person holding the device sees their own.
+        return self._view(None if self.driver is not None else self.table.game.current_player)
+
+    def table_view(self) -> TurnView:
+        return self._view(None)
+
+    def _view(self, observer: str | None) -> TurnView:
+        """The turn screen as ``observer`` sees the cup (None: anyone who is not throwing)."""
         table = self.table
         t, game = table.ctx.t, table.game
         turn = game.turn
         assert turn is not None
-        # What the table sees of the cup: a computer player's dice in the cup stay hidden under a
-        # hidden last throw, as at a real table; a person holding the device sees their own.
-        observer = None if self.driver is not None else turn.player
         seen = game.table_view(observer).current
         assert seen is not None
         faces = []
@@ -280,10 +287,13 @@ class TurnStage(Stage):
             else:
                 fixed = turn.laid_out[i] and not game.rules.take_back
                 faces.append(DieFace(value, out=self.marks[i], fixed=fixed))
+        hidden = seen.covered and turn.throws > 0
         if self.driver is not None:
             status = t(self.driver.activity or "bot_thinks")
-            if not self.driver.activity and not seen.covered and turn.throws:
+            if not self.driver.activity and not hidden and turn.throws:
                 status = _throw_name(table, turn)
+        elif hidden and not self.shaking:
+            status = t("status_covered")
         elif self.notice:
             status = t(self.notice)
         elif self.shaking:
@@ -336,12 +346,25 @@ class TurnDoneStage(Stage):
         return CONTINUE
 
     def view(self) -> TurnView:
+        return self._view(self.faces, self.throw_name)
+
+    def table_view(self) -> TurnView:
+        seen = self.table.game.last_turn()
+        if seen is None or seen.player != self.player or not seen.covered:
+            return self.view()
+        faces = tuple(
+            face if value is not None else DieFace(None)
+            for face, value in zip(self.faces, seen.values, strict=True)
+        )
+        return self._view(faces, self.table.ctx.t("status_covered"))
+
+    def _view(self, faces: tuple[DieFace, ...], status: str) -> TurnView:
         t = self.table.ctx.t
         return TurnView(
             self.table.label(self.player),
             t("throw_of", n=self.throws, limit=self.limit),
-            self.faces,
-            self.throw_name,
+            faces,
+            status,
             t("key_continue"),
             self.table.board(self.player),
         )

@@ -8,6 +8,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine import Game, GameSetup, load_preset, to_json
+from firmware.pairing import Pairing
 from firmware.remote import DeviceHooks, Remote
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from sim.fakes import FakeClock
@@ -18,6 +19,8 @@ class RecordingLink:
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, bool]] = []
+        #: A cable, as far as pairing goes (the fixtures trust it; see test_pairing.py).
+        self.network = False
         self.on_line: Callable[[bytes], None] | None = None
         self.on_connect: Callable[[], None] | None = None
         self.closed = False
@@ -74,9 +77,16 @@ class TinyApp:
         ImageDraw.Draw(image).text((0, 0), f"{len(self.inputs)} inputs", fill=1)
         return image
 
+    def table_screen(self) -> Image.Image:
+        return self.screen()
+
 
 class Device:
-    """Remote + TinyApp + a queue standing in for the main loop's call_soon."""
+    """Remote + TinyApp + a queue standing in for the main loop's call_soon.
+
+    The protocol's mechanics are tested as a trusted cable with a referee's view (every die);
+    pairing and the table's view have tests of their own.
+    """
 
     def __init__(self) -> None:
         self.link = RecordingLink()
@@ -94,6 +104,9 @@ class Device:
             hooks,
             clock=self.clock,
             call_soon=self.pending.append,
+            pairing=Pairing(),
+            trust_serial=True,
+            referee=True,
             info={"version": "test"},
         )
         self.remote.start()
@@ -121,22 +134,46 @@ class Device:
 
 
 class AppDevice:
-    """Remote + the real DeviceApp (seeded dice, fake clock), run by hand like :class:`Device`."""
+    """Remote + the real DeviceApp (seeded dice, fake clock), run by hand like :class:`Device`.
 
-    def __init__(self, setup: GameSetup | None = None) -> None:
+    By default a trusted cable with a referee's view; ``trust_serial=False, referee=False`` is a
+    device as shipped. ``events`` keeps every event the app emitted, in full.
+    """
+
+    def __init__(
+        self,
+        setup: GameSetup | None = None,
+        *,
+        config: Any = None,
+        trust_serial: bool = True,
+        referee: bool = True,
+        network: bool = False,
+        seed: int = 5,
+    ) -> None:
         from firmware.app import DeviceApp
         from firmware.config import DeviceConfig
         from firmware.dice import SeededDice
 
         self.link = RecordingLink()
+        self.link.network = network
         self.pending: list[Callable[[], None]] = []
         self.clock = FakeClock(100.0)
+        self.pairing = Pairing()
+        self.events: list[dict[str, Any]] = []
+        self.remote: Remote | None = None
+
+        def sink(event: dict[str, Any]) -> None:
+            self.events.append(event)
+            if self.remote is not None:  # the app announces its first game while it is made
+                self.remote.publish_event(event)
+
         self.app = DeviceApp(
-            DeviceConfig(),
+            config or DeviceConfig(),
             clock=self.clock,
-            dice=SeededDice(5),
+            dice=SeededDice(seed),
             setup=setup or GameSetup(("Anna", "Ben", "Carla"), load_preset("standard")),
-            event_sink=lambda event: self.remote.publish_event(event),
+            event_sink=sink,
+            pairing=self.pairing,
         )
         hooks = DeviceHooks(
             deliver=self.app.handle,
@@ -144,14 +181,25 @@ class AppDevice:
             apply_setup=self.app.plan_next_game,
         )
         self.remote = Remote(
-            self.link, self.app, hooks, clock=self.clock, call_soon=self.pending.append
+            self.link, self.app, hooks, clock=self.clock, call_soon=self.pending.append,
+            pairing=self.pairing, trust_serial=trust_serial, referee=referee,
         )
         self.remote.start()
+
+    def run_pending(self) -> None:
+        while self.pending:
+            self.pending.pop(0)()
 
     def host_sends(self, text: str | bytes) -> list[str]:
         """One line from the host, through the link's callback and the loop; what came back."""
         assert self.link.on_line is not None
         self.link.on_line(text.encode() if isinstance(text, str) else text)
-        while self.pending:
-            self.pending.pop(0)()
+        self.run_pending()
+        return self.link.take()
+
+    def connect(self) -> list[str]:
+        """A host (re)connects: what the device greets it with."""
+        assert self.link.on_connect is not None
+        self.link.on_connect()
+        self.run_pending()
         return self.link.take()

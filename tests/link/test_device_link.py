@@ -15,6 +15,7 @@ import queue
 import select
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any, Protocol
 
 import pytest
@@ -22,9 +23,9 @@ from PIL import Image
 
 from engine import GameSetup, from_json, load_preset, rules_from_mapping, to_notation
 from engine.game import Game
-from firmware.config import DeviceConfig
+from firmware.config import DeviceConfig, LinkConfig
 from firmware.dice import SeededDice
-from firmware.protocol import decode_frame, parse_device_line
+from firmware.protocol import PROTOCOL_VERSION, decode_frame, parse_device_line
 from firmware.wiring import Device, build_device
 from hal.clock import MonotonicClock
 from hal.oled import open_dummy
@@ -144,8 +145,11 @@ def setup_of_two() -> GameSetup:
     return GameSetup(("Anna", "Ben"), load_preset("standard"))
 
 
-def start_device(url: str, *, setup: GameSetup | None = None) -> Device:
-    config = DeviceConfig()
+def start_device(url: str, *, setup: GameSetup | None = None, referee: bool = True) -> Device:
+    """A device with its link on ``url``. These tests replay whole games from the link, so they
+    run it as a referee sees it (every die); tests/link/test_table_view.py covers the table's
+    view."""
+    config = replace(DeviceConfig(), link=LinkConfig(referee=referee, url=url))
     clock = MonotonicClock()
     display = open_dummy(clock)
     device = build_device(
@@ -213,6 +217,23 @@ def ends() -> Iterator[list[LinkEnd]]:
         end.close()
 
 
+def pair(host: Host, device: Device) -> str:
+    """Pair ``host`` with the PIN the device shows (as its menu's Koppeln would); the token."""
+    shown: list[str] = []
+    ready = threading.Event()
+
+    def show_pin() -> None:
+        assert device.pairing is not None
+        shown.append(device.pairing.show_pin(device.clock.now()))
+        ready.set()
+
+    device.loop.call_soon(show_pin)
+    assert ready.wait(TIMEOUT)
+    lines = host.command(f"pair {shown[0]}")
+    assert lines and lines[0].startswith("ok pair "), lines
+    return lines[0].split()[2]
+
+
 def connect(transport: str, devices: list[Device], ends: list[LinkEnd]) -> tuple[Device, Host]:
     """A device with its link on ``transport`` and a greeted host at the other end."""
     end: LinkEnd
@@ -232,7 +253,9 @@ def connect(transport: str, devices: list[Device], ends: list[LinkEnd]) -> tuple
         device = start_device(pty.path)
     devices.append(device)
     ends.append(end)
-    return device, Host(end).start()
+    host = Host(end).start()
+    pair(host, device)
+    return device, host
 
 
 @pytest.mark.parametrize("transport", ["tcp-listen", "socket", "pty"])
@@ -291,6 +314,7 @@ def test_a_whole_game_through_loop_url(devices: list[Device]) -> None:
 
     end = LoopEnd()
     host = Host(end).start()
+    pair(host, device)
     try:
         play_to_the_end(host)
         game = device.app.game
@@ -306,6 +330,7 @@ def test_reconnect_mid_game_gets_a_fresh_hello_and_the_state(
     devices: list[Device], ends: list[LinkEnd]
 ) -> None:
     device, host = connect("tcp-listen", devices, ends)
+    token = pair(host, device)
     for command in ("shake", "press stand", "shake", "press stand", "shake"):
         host.command(command)
     position = host.game["notation"]
@@ -318,7 +343,10 @@ def test_reconnect_mid_game_gets_a_fresh_hello_and_the_state(
     again = Host(SerialLink(f"socket://{address[0]}:{address[1]}"))
     ends.append(again.end)
     again.start()
-    assert again.hello is not None and again.hello.startswith("hello schockbesteck 1 {")
+    assert again.hello is not None
+    assert again.hello.startswith(f"hello schockbesteck {PROTOCOL_VERSION} {{")
+    assert again.command("shake")[0].startswith("error shake needs pairing")  # a new connection
+    assert again.command(f"auth {token}") == ["ok auth"]
     assert again.game["notation"] == position
     game = device.app.game
     assert game is not None and to_notation(game) == position

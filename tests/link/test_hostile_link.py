@@ -29,6 +29,7 @@ from tests.link.test_device_link import (
     Host,
     device_link,
     devices,  # noqa: F401 - a fixture
+    pair,
     play_to_the_end,
     start_device,
 )
@@ -132,6 +133,7 @@ def test_a_long_log_comes_in_pages_that_never_outgrow_the_queue(devices: list) -
     end = SerialLink(f"socket://{address[0]}:{address[1]}", max_line=1 << 20)
     try:
         host = Host(end).start()
+        pair(host, device)
         play_to_the_end(host, limit=20_000)
         entries: list[str] = []
         pages = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from firmware.protocol import encode_frame
+from firmware.protocol import PROTOCOL_VERSION, encode_frame
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from sim.attach import RemotePanel
 from tests.link.conftest import RecordingLink
@@ -40,7 +40,7 @@ def test_it_shows_the_devices_frames() -> None:
     waiting = panel.screen()
     assert panel.screen() is waiting  # unchanged: the main loop redraws nothing
     assert link.on_line is not None
-    link.on_line(b'hello schockbesteck 1 {"device": "schockbesteck"}')
+    link.on_line(f'hello schockbesteck {PROTOCOL_VERSION} {{"device": "schockbesteck"}}'.encode())
     image = Image.new("1", SCREEN_SIZE, 0)
     ImageDraw.Draw(image).ellipse((10, 10, 50, 50), outline=1)
     link.on_line(b"frame " + encode_frame(image).encode())
@@ -55,8 +55,8 @@ def test_it_shows_the_devices_frames() -> None:
 def test_an_unknown_protocol_version_is_shown_not_mirrored() -> None:
     panel, link, _ = started()
     assert link.on_line is not None
-    link.on_line(b"hello schockbesteck 2 {}")
+    link.on_line(f"hello schockbesteck {PROTOCOL_VERSION + 1} {{}}".encode())
     link.on_line(b"frame " + encode_frame(Image.new("1", SCREEN_SIZE, 1)).encode())
     shown = panel.screen()
     assert shown.getbbox() is not None and shown.tobytes() != b"\xff" * 1024
-    assert panel.device is not None and panel.device["version"] == "2"
+    assert panel.device is not None and panel.device["version"] == str(PROTOCOL_VERSION + 1)

@@ -16,12 +16,11 @@ from firmware.protocol import (
     ProtocolError,
     decode_frame,
     encode_frame,
-    game_log,
-    game_snapshot,
     help_text,
     parse_command,
     parse_device_line,
 )
+from firmware.tablefeed import table_log, table_snapshot
 from hal.ports import SCREEN_SIZE, Button
 
 
@@ -185,7 +184,7 @@ def played_game() -> Game:
 
 def test_snapshot_describes_the_position() -> None:
     game = played_game()
-    snapshot = game_snapshot(game)
+    snapshot = table_snapshot(game, referee=True)
     assert snapshot["phase"] == "turn"
     assert snapshot["players"] == ["Anna", "Ben", "Carla"]
     assert snapshot["turn"]["player"] == game.current_player
@@ -196,7 +195,7 @@ def test_snapshot_describes_the_position() -> None:
 
 def test_log_replays_to_the_same_game() -> None:
     game = played_game()
-    log = game_log(game)
+    log = table_log(game, referee=True)
     events = [from_json(entry) for entry in log]
     assert [e for e in events if e.is_action] == game.actions
     assert any(not e.is_action for e in events)  # outcomes are included

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from engine import to_notation
-from firmware.protocol import decode_frame
+from firmware.protocol import PROTOCOL_VERSION, decode_frame
 from firmware.remote import DeviceHooks
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from tests.link.conftest import Device
@@ -31,12 +31,12 @@ def payload(line: str) -> Any:
 def test_a_connection_is_greeted_with_hello_and_state(device: Device) -> None:
     hello, state = device.connect()
     word, name, version, info = hello.split(" ", 3)
-    assert (word, name, version) == ("hello", "schockbesteck", "1")
+    assert (word, name, version) == ("hello", "schockbesteck", str(PROTOCOL_VERSION))
     assert json.loads(info)["version"] == "test"
     assert json.loads(info)["screen"] == [128, 64]
     assert payload(state) == {
         "game": None,
-        "next": {"players": ["Anna", "Ben", "Carla"], "rules": "standard"},
+        "next": {"players": ["Anna", "Ben", "Carla"], "rules": "standard", "rules_changed": {}},
     }
 
 
@@ -107,7 +107,9 @@ def test_state_log_ping_help(device: Device) -> None:
 def test_setup_between_games_and_refused_during_one(device: Device) -> None:
     lines = device.host_sends('setup {"players": ["Änne", "Bö"], "rules": "bvb"}')
     assert lines[0] == "ok setup"
-    assert payload(lines[1])["next"] == {"players": ["Änne", "Bö"], "rules": "bvb"}
+    assert payload(lines[1])["next"] == {
+        "players": ["Änne", "Bö"], "rules": "bvb", "rules_changed": {}
+    }
     lines = device.host_sends('setup {"rules": {"deckel": 15, "jule": true}}')
     assert device.app.next.rules.deckel == 15 and device.app.next.rules.jule
     assert device.app.next.rules.general_above_schock2  # still bvb underneath

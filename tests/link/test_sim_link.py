@@ -85,8 +85,9 @@ def pair() -> Iterator[Pair]:
         setup=GameSetup(("Anna", "Ben"), load_preset("standard")),
     )
     address = listening.address
-    assert address is not None
+    assert address is not None and device.pairing is not None
     url = f"socket://127.0.0.1:{address[1]}"
+    pin = device.pairing.show_pin(clock.now())  # as the device's menu shows it (Koppeln)
     link = SerialLink(url, baudrate=config.link.baudrate)
     panel_clock = MonotonicClock()
     panel_display = open_dummy(panel_clock)
@@ -98,6 +99,7 @@ def pair() -> Iterator[Pair]:
         inputs=EdgeHands(panel_clock),
         display=panel_display,
         timers=[panel_display],
+        pin=pin,
     )
     threads = [_run(device), _run(panel)]
     yield Pair(device, panel)

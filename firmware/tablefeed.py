@@ -1,0 +1,145 @@
+"""What the table may see: the device's events, state and log as they may leave the device.
+
+The app's event sink carries every die (the journal needs them to resume a game). A die under the
+cup must not leave the device before the reveal, so whatever goes out over the link, or to any
+later listener such as a web page, passes through here first. What is covered is the engine's
+answer (:meth:`engine.game.Game.table_view`, :meth:`~engine.game.Game.last_turn` with no
+observer), never a rule of our own:
+
+* a ``roll`` under ``hidden_last_throw`` goes out without its dice (the laid-out positions are
+  on the table and stay in ``keep``);
+* a ``turn_over`` whose dice stay under the cup (``hidden_last_throw``, or a Blind turn) goes out
+  without ``dice``, ``hand`` and ``name``, with the laid-out dice instead;
+* a ``round_over`` is the reveal: it carries every turn of the round in full (``turns``);
+* a ``state`` shows the current turn as the table sees it, and its one-line ``notation`` only
+  while nothing is covered.
+
+A referee (``[link] referee = true``) sees everything; the OLED says so while it is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.events import to_json
+from engine.game import Game
+from engine.notation import to_notation
+from engine.rules import Rules, load_preset, preset_names
+
+__all__ = ["TableFeed", "rules_changed", "table_log", "table_snapshot"]
+
+
+class TableFeed:
+    """Turns the device's events into what the table may see, one event at a time.
+
+    ``game`` is the game as it stands after the action that caused the event (the app publishes
+    an action's events right after applying it, and a replay for the log does the same).
+    """
+
+    def __init__(self, *, referee: bool = False) -> None:
+        self.referee = referee
+        #: This round's turns in full, for the reveal.
+        self._turns: list[dict[str, Any]] = []
+
+    def event(self, game: Game | None, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """``payload`` (an event as JSON) as the table may see it."""
+        event = dict(payload)
+        kind = event.get("event")
+        if kind in ("game_started", "round_started"):
+            self._turns = []
+        if self.referee or game is None:
+            return event
+        if kind == "roll" and game.rules.hidden_last_throw:
+            event["dice"] = None
+        elif kind == "turn_over":
+            self._turns.append(dict(payload))
+            seen = game.last_turn()
+            if seen is not None and seen.player == event.get("player") and seen.covered:
+                event.update(dice=None, hand=None, name=None, laid_out=list(seen.laid_out_values))
+        elif kind == "penalty_given":
+            out = set(event.get("out") or ())
+            self._turns = [turn for turn in self._turns if turn.get("player") not in out]
+        elif kind == "round_over":
+            event["turns"] = self._turns
+            self._turns = []
+        return event
+
+
+def rules_changed(rules: Rules) -> dict[str, Any]:
+    """What ``rules`` play differently from the preset they are named after (all their keys if
+    the name is no preset): with ``state``'s rule name, the rules in force."""
+    mapping = rules.to_mapping()
+    base = load_preset(rules.name).to_mapping() if rules.name in preset_names() else {}
+    return {
+        key: value
+        for key, value in mapping.items()
+        if key not in ("name", "description", "source") and base.get(key, _NOTHING) != value
+    }
+
+
+_NOTHING = object()
+
+
+def table_snapshot(game: Game, *, referee: bool = False) -> dict[str, Any]:
+    """A game's state as the JSON object of a ``state`` line (see docs/protocol.md)."""
+    turn = game.turn
+    view = game.table_view()
+    seen = view.current
+    turn_covered = not referee and seen is not None and seen.covered
+    covered = turn_covered or (not referee and any(result.covered for result in view.finished))
+    values = list(turn.values) if turn is not None else []
+    if seen is not None and not referee:
+        values = list(seen.values)
+    return {
+        "players": list(game.players),
+        "rules": game.rules.name,
+        "rules_changed": rules_changed(game.rules),
+        "phase": game.phase.value,
+        "section": game.section,
+        "round": game.round_number,
+        "pot": game.pot,
+        "holdings": dict(game.holdings),
+        "out": [player for player in game.participants if player in game.out],
+        "in_play": list(game.in_play()),
+        "limit": game.limit,
+        "turn": None
+        if turn is None
+        else {
+            "player": turn.player,
+            "dice": values,
+            "laid_out": list(turn.laid_out),
+            "throws": turn.throws,
+            "limit": turn.limit,
+            "hand": None if turn_covered else turn.hand,
+            "flipped": turn.flipped,
+            "blind": turn.blind,
+        },
+        # What the player may do next tells about the dice (a flip needs two sixes): covered too.
+        "can": None
+        if turn_covered
+        else {
+            "roll": game.can_roll(),
+            "flip": game.can_flip(),
+            "stand": game.can_stand(),
+            "blind": game.can_blind(),
+        },
+        "half_losers": list(game.half_losers),
+        "loser": game.loser,
+        "notation": None if covered else to_notation(game),
+    }
+
+
+def table_log(game: Game, *, referee: bool = False) -> list[dict[str, Any]]:
+    """Every event of ``game`` so far as the table saw it, actions and outcomes, in order.
+
+    The outcomes are recomputed by replaying the actions on a fresh game, so the log is complete
+    however the game was stored; each event is filtered as it was when it happened.
+    """
+    replay = Game(game.setup)
+    feed = TableFeed(referee=referee)
+    log: list[dict[str, Any]] = []
+    for action in game.actions:
+        events = replay.apply(action)
+        log.extend(feed.event(replay, to_json(event)) for event in events)
+    return log
