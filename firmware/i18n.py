@@ -64,7 +64,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status_flip": ("FLIP: 6+6 → 1", "FLIP: 6+6 → 1"),
     "status_stand": ("Fertig: STAND", "Done: STAND"),
     # what the table sees of someone else's turn while the dice are under the cup
-    "status_covered": ("Würfel im Becher", "Dice in the cup"),
+    "status_covered": ("Im Becher", "In the cup"),
     "notice_shake_first": ("Erst schütteln", "Shake first"),
     "notice_stand": ("Kein Wurf mehr", "No throws left"),
     "notice_throw_after_flip": ("Gedreht: nun werfen", "Flipped: throw now"),

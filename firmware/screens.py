@@ -10,6 +10,7 @@ TrueType), so a view renders to the same pixels on every Pillow version and the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from functools import singledispatch
 
 from PIL import Image, ImageDraw
@@ -31,7 +32,7 @@ from firmware.views import (
 )
 from hal.ports import SCREEN_SIZE
 
-__all__ = ["KEY_CENTRES", "draw_die", "mark_corner", "render"]
+__all__ = ["KEY_CENTRES", "draw_die", "render"]
 
 WIDTH, HEIGHT = SCREEN_SIZE
 #: x of the middle of each KEEP button (and of the die above it).
@@ -52,22 +53,24 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-def render(view: View) -> Image.Image:
-    """The 128x64 mode "1" image of ``view``."""
+#: The mark of the frame being drawn (see :func:`render`).
+_MARK: ContextVar[str] = ContextVar("mark", default="")
+
+
+def render(view: View, *, mark: str = "") -> Image.Image:
+    """The 128x64 mode "1" image of ``view``.
+
+    ``mark`` is lit in a dark box at the right end of the title bar, the title's own right text
+    moved left of it: a mode that must stay visible on every screen (the link's referee mode).
+    """
     image = Image.new("1", SCREEN_SIZE, 0)
-    _draw(view, ImageDraw.Draw(image))
+    token = _MARK.set(mark)
+    try:
+        _draw(view, ImageDraw.Draw(image))
+    finally:
+        _MARK.reset(token)
     return image
 
-
-def mark_corner(image: Image.Image, text: str) -> Image.Image:
-    """A copy of ``image`` with ``text`` lit in a dark box in the top right corner (a mode that
-    must stay visible on every screen, such as the link's referee mode)."""
-    marked = image.copy()
-    draw = ImageDraw.Draw(marked)
-    width = FONT.width(text) + 4
-    draw.rectangle((WIDTH - width, 0, WIDTH - 1, TITLE_HEIGHT - 1), fill=0)
-    FONT.draw(draw, (WIDTH - width + 2, 1), text, fill=1)
-    return marked
 
 
 @singledispatch
@@ -79,10 +82,16 @@ def _draw(view: object, draw: ImageDraw.ImageDraw) -> None:
 
 
 def _title_bar(draw: ImageDraw.ImageDraw, left: str, right: str = "") -> None:
-    """An inverted bar across the top with ``left`` and ``right`` text in it."""
+    """An inverted bar across the top with ``left`` and ``right`` text in it (and the mark)."""
     draw.rectangle((0, 0, WIDTH - 1, TITLE_HEIGHT - 1), fill=1)
+    end = WIDTH
+    mark = _MARK.get()
+    if mark:
+        end = WIDTH - FONT.width(mark) - 4
+        draw.rectangle((end, 0, WIDTH - 1, TITLE_HEIGHT - 1), fill=0)
+        FONT.draw(draw, (end + 2, 1), mark, fill=1)
     right_width = FONT.width(right)
-    right_x = WIDTH - 2 - right_width
+    right_x = end - 2 - right_width
     room = (right_x - 6 if right else WIDTH - 2) - 2
     FONT.draw(draw, (2, 1), FONT.fit(left, room), fill=0)
     if right:

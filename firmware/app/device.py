@@ -36,7 +36,7 @@ from firmware.dice import DiceSource
 from firmware.gamestore import GameStore
 from firmware.i18n import Catalogue
 from firmware.pairing import Pairing
-from firmware.screens import mark_corner, render
+from firmware.screens import render
 from firmware.views import View
 from hal.ports import Button, Clock, InputEvent, InputKind, Storage
 
@@ -158,10 +158,8 @@ class DeviceApp:
         While the link's referee mode is on, every frame says so in its corner.
         """
         if self._image is None or self._image_view != self.view:
-            image = render(self.view)
-            if self.config.link.referee and self.config.link.url:
-                image = mark_corner(image, self.t("referee_mark"))
-            self._image = image
+            referee = self.config.link.referee and bool(self.config.link.url)
+            self._image = render(self.view, mark=self.t("referee_mark") if referee else "")
             self._image_view = self.view
         return self._image
 
