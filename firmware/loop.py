@@ -6,7 +6,7 @@ window's event thread, a serial reader); everything else happens here, in order:
     wait until an edge arrives or the earliest deadline (decoder, app, power, display) passes
     feed the edge to the input decoder
     for each decoded input: wake the display (a press that only woke it is swallowed), app.handle
-    run the timers: app.advance, power.advance, display.advance
+    run the timers: app.advance, power.advance, display.advance, then each of ``timers``
     push app.screen() to the display if it changed
 
 The loop sleeps in :meth:`~hal.ports.Clock.wait`; with nothing pending the real clock blocks on
@@ -28,7 +28,7 @@ from hal.inputs import InputDecoder
 from hal.ports import Clock, Display, Edge, EdgeSource, InputBackend, InputEvent
 from hal.power import PowerManager, PowerState
 
-__all__ = ["App", "MainLoop"]
+__all__ = ["App", "MainLoop", "Timed"]
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +50,14 @@ class App(Protocol):
     def screen(self) -> Image.Image: ...
 
 
+class Timed(Protocol):
+    """Something the loop runs on its clock, such as :class:`hal.watchdog.WatchdogPinger`."""
+
+    def next_deadline(self) -> float | None: ...
+
+    def advance(self, now: float) -> None: ...
+
+
 class MainLoop:
     """Runs ``app`` against input backends, a decoder, a display and an optional power manager."""
 
@@ -62,6 +70,7 @@ class MainLoop:
         decoder: InputDecoder,
         display: Display,
         power: PowerManager | None = None,
+        timers: Sequence[Timed] = (),
     ) -> None:
         self.app = app
         self.clock = clock
@@ -69,6 +78,8 @@ class MainLoop:
         self.decoder = decoder
         self.display = display
         self.power = power
+        #: Further timed objects, run after the display in every step (may be appended to).
+        self.timers = list(timers)
         self._queue: queue.SimpleQueue[Edge | Callable[[], Any] | None] = queue.SimpleQueue()
         self._calls: list[Callable[[], Any]] = []
         self._stopping = False
@@ -127,6 +138,7 @@ class MainLoop:
         display_deadline = getattr(self.display, "next_deadline", None)
         if display_deadline is not None:
             candidates.append(display_deadline())
+        candidates.extend(timer.next_deadline() for timer in self.timers)
         return min((c for c in candidates if c is not None), default=None)
 
     def step(self, edge: Edge | None = None) -> None:
@@ -151,6 +163,8 @@ class MainLoop:
         display_advance = getattr(self.display, "advance", None)
         if display_advance is not None:
             display_advance(now)
+        for timer in self.timers:
+            timer.advance(now)
         self._present()
 
     def close(self) -> None:
