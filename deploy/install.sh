@@ -410,9 +410,13 @@ edit_file() {  # edit_file FILE DESCRIPTION FUNC: FUNC filters stdin to stdout; 
 # Install steps
 
 apt_offers() {  # apt_offers PACKAGE: the target's apt has a candidate; status 2 if it cannot tell
-    local lists=("$ROOT"/var/lib/apt/lists/*_Packages)
+    # Package lists are *_Packages files (compressed ones, as Ubuntu may keep them, end in .lz4
+    # or similar: apt-cache reads those, the --root grep cannot).
+    local lists=("$ROOT"/var/lib/apt/lists/*_Packages*)
     [[ -e ${lists[0]} ]] || return 2  # no package lists yet (before the first apt-get update)
     if [[ -n $ROOT ]]; then
+        lists=("$ROOT"/var/lib/apt/lists/*_Packages)
+        [[ -e ${lists[0]} ]] || return 2
         grep -qx "Package: $1" "${lists[@]}"
         return
     fi
