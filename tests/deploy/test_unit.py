@@ -181,14 +181,8 @@ def test_logs_go_to_the_journal() -> None:
     assert values("StandardError") in ([], ["journal"], ["inherit"])
 
 
-systemd_analyze = pytest.mark.skipif(
-    shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed"
-)
-
-
-@systemd_analyze
 @pytest.mark.parametrize("unit", [UNIT_FILE, ERROR_UNIT_FILE], ids=lambda path: path.name)
-def test_systemd_analyze_verify(tmp_path: Path, unit: Path) -> None:
+def test_systemd_analyze_verify(systemd_analyze: str, tmp_path: Path, unit: Path) -> None:
     # verify insists that ExecStart's binary exists; the venv is not built here, so check copies
     # whose ExecStart points at a binary that does (same arguments, same everything else).
     for original in (UNIT_FILE, ERROR_UNIT_FILE):
@@ -199,7 +193,7 @@ def test_systemd_analyze_verify(tmp_path: Path, unit: Path) -> None:
         )
 
     proc = subprocess.run(
-        ["systemd-analyze", "verify", str(tmp_path / unit.name)],
+        [systemd_analyze, "verify", str(tmp_path / unit.name)],
         capture_output=True,
         text=True,
         check=False,
@@ -211,11 +205,12 @@ def test_systemd_analyze_verify(tmp_path: Path, unit: Path) -> None:
     assert proc.returncode == 0 and problems == [], proc.stdout + proc.stderr
 
 
-@systemd_analyze
 @pytest.mark.parametrize("unit", [UNIT_FILE, ERROR_UNIT_FILE], ids=lambda path: path.name)
-def test_systemd_analyze_verify_original_only_misses_the_venv(unit: Path) -> None:
+def test_systemd_analyze_verify_original_only_misses_the_venv(
+    systemd_analyze: str, unit: Path
+) -> None:
     proc = subprocess.run(
-        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False
+        [systemd_analyze, "verify", str(unit)], capture_output=True, text=True, check=False
     )
 
     lines = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
@@ -223,10 +218,10 @@ def test_systemd_analyze_verify_original_only_misses_the_venv(unit: Path) -> Non
     assert unexpected == [], "\n".join(lines)
 
 
-def exposure(root: Path, unit: str) -> float:
+def exposure(systemd_analyze: str, root: Path, unit: str) -> float:
     """`systemd-analyze security --offline=true` of ``unit`` as installed under ``root``."""
     proc = subprocess.run(
-        ["systemd-analyze", "security", "--offline=true", "--no-pager", f"--root={root}", unit],
+        [systemd_analyze, "security", "--offline=true", "--no-pager", f"--root={root}", unit],
         capture_output=True,
         text=True,
         check=False,
@@ -249,13 +244,13 @@ def installed_root(tmp_path: Path, *, network: bool) -> Path:
     return tmp_path
 
 
-@systemd_analyze
 @pytest.mark.parametrize("network", [False, True], ids=["closed", "network-drop-in"])
-def test_security_exposure_level(tmp_path: Path, network: bool) -> None:
+def test_security_exposure_level(systemd_analyze: str, tmp_path: Path, network: bool) -> None:
     root = installed_root(tmp_path, network=network)
-    closed = exposure(installed_root(tmp_path / "closed", network=False), "schockbesteck.service")
+    closed_root = installed_root(tmp_path / "closed", network=False)
+    closed = exposure(systemd_analyze, closed_root, "schockbesteck.service")
 
-    level = exposure(root, "schockbesteck.service")
+    level = exposure(systemd_analyze, root, "schockbesteck.service")
 
     assert single("WatchdogSec")  # measured with the watchdog on
     assert level <= MAX_EXPOSURE
@@ -263,8 +258,7 @@ def test_security_exposure_level(tmp_path: Path, network: bool) -> None:
     assert (level > closed) is network
 
 
-@systemd_analyze
-def test_error_unit_exposure_level(tmp_path: Path) -> None:
+def test_error_unit_exposure_level(systemd_analyze: str, tmp_path: Path) -> None:
     root = installed_root(tmp_path, network=False)
 
-    assert exposure(root, "schockbesteck-error.service") <= MAX_EXPOSURE
+    assert exposure(systemd_analyze, root, "schockbesteck-error.service") <= MAX_EXPOSURE
