@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import signal
 import sys
 import warnings
@@ -172,8 +173,6 @@ def _play(config: DeviceConfig, gpio: Any) -> int:
 
 def _error_screen(path: str | None) -> int:
     """Draw why the service stopped; exit 0 once it is on the panel, 1 if no panel answers."""
-    import os
-
     from firmware.error_screen import error_image, failure_reason
     from firmware.i18n import Catalogue
     from hal.oled import bus_errors, show_and_keep
