@@ -13,7 +13,6 @@
 #   $CACHE/base      debootstrap --variant=minbase + systemd: built once, reused ("cached")
 #   $CACHE/work      a fresh copy of base for every run: install.sh sees a clean Pi-like system
 #   $CACHE/apt       downloaded .deb files, shared by every run (bound to /var/cache/apt/archives)
-#   $CACHE/pip       pip's cache, likewise (bound to /root/.cache/pip)
 #   $CACHE/report    the last run's timings (also printed at the end)
 #
 # CACHE is ${SCHOCKBESTECK_CACHE:-~/.cache/schockbesteck}/arm64. See docs/deploy.md for what this
@@ -100,7 +99,6 @@ in_root() {  # in_root ROOT [ENV=VALUE...] COMMAND...: run as (fake) root inside
         -b /etc/resolv.conf -b /etc/hosts
     )
     [[ -d $root/var/cache/apt/archives ]] && binds+=(-b "$CACHE/apt:/var/cache/apt/archives")
-    [[ -d $root/root ]] && binds+=(-b "$CACHE/pip:/root/.cache/pip")
     [[ -d $root/home/pi ]] && binds+=(-b "$REPO:$CHECKOUT")
     # This machine may reach PyPI through a TLS-inspecting proxy whose CA only the host trusts:
     # pip in the root gets the host's CA bundle (a Pi on an ordinary network needs none of this).
@@ -368,7 +366,7 @@ main() {
     esac
     need_host_tools
     host_pts_check
-    mkdir -p "$CACHE/apt/partial" "$CACHE/pip"
+    mkdir -p "$CACHE/apt/partial"
     build_base
     [[ ${1:-all} == base ]] && { write_report; return 0; }
     fresh_work_root
