@@ -14,6 +14,7 @@ raises. The hardware sections reuse the hal's own settings classes (:class:`~hal
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -242,8 +243,8 @@ def _typed(origin: str, key: str, value: Any, expected: str) -> Any:
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
+    if isinstance(value, str):  # escaped as TOML writes it, so the message stays one line
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, dict):
         return "{...}"
     return repr(value)
