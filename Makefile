@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 SIM_ARGS ?=
 
-.PHONY: test test-long lint typecheck unit sim clean
+.PHONY: test test-long test-deploy lint typecheck unit sim clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Schockbesteck needs Python 3.11 or newer; found " + sys.version.split()[0])'
@@ -31,6 +31,11 @@ test: lint typecheck unit
 ## make test-long: the slow, exhaustive selection (statistics, long kill runs)
 test-long: $(STAMP)
 	$(BIN)/pytest -q -m slow $(PYTEST_ARGS)
+
+## make test-deploy: deploy/install.sh in a Debian Bookworm arm64 root under proot and qemu-user,
+## as on a Pi (slow: about 10 minutes cold; needs root; cached in ~/.cache/schockbesteck/arm64)
+test-deploy: $(STAMP)
+	bash tests/deploy/arm64/run.sh
 
 ## make sim: play a 3-player game under the standard rules in a window (no display: the terminal)
 sim: $(STAMP)

@@ -21,12 +21,21 @@ readonly CONFIG_DIR=/etc/schockbesteck
 readonly CONFIG=/etc/schockbesteck/config.toml
 readonly STATE_DIR=/var/lib/schockbesteck
 readonly UNIT_PATH=/etc/systemd/system/schockbesteck.service
+readonly ERROR_UNIT=schockbesteck-error.service
+readonly ERROR_UNIT_PATH=/etc/systemd/system/schockbesteck-error.service
+readonly DROPIN_DIR=/etc/systemd/system/schockbesteck.service.d
+readonly NETWORK_DROPIN=/etc/systemd/system/schockbesteck.service.d/network.conf
 readonly WANTS_LINK=/etc/systemd/system/multi-user.target.wants/schockbesteck.service
 readonly MIN_PYTHON=3.11
 readonly DEVICE_GROUPS=(gpio i2c dialout)
 # python3-pil is not imported (the venv needs Pillow >= 10.1, newer than Bookworm's), but it pulls in
-# the shared libraries that piwheels' Pillow wheels for 32-bit Pi OS link against.
-readonly PACKAGES=(python3 python3-venv python3-lgpio i2c-tools python3-pil)
+# the shared libraries that piwheels' Pillow wheels for 32-bit Pi OS link against. python3-systemd
+# sends the unit's READY=1 and watchdog pings. python3-lgpio comes only from the Raspberry Pi OS
+# archive: where apt does not have it, lgpio comes from PyPI into the venv instead (LGPIO_PYPI).
+readonly PACKAGES=(python3 python3-venv python3-lgpio python3-systemd i2c-tools python3-pil)
+# PyPI's lgpio: 0.0.0.2 is an empty package, and there are wheels for CPython 3.11 only (no
+# compiler on a Pi needed, none wanted): never build it from source.
+readonly LGPIO_PYPI_SPEC='lgpio>=0.2.2'
 # What of the checkout goes into the venv (and into the stamp that makes pip idempotent).
 readonly SOURCE_ITEMS=(pyproject.toml README.md engine hal firmware sim schockbesteck)
 
@@ -46,6 +55,8 @@ FORCE=0
 NO_PIP="${SCHOCKBESTECK_NO_PIP:-0}"
 PYTHON=""
 PYTHON_VERSION=""
+LGPIO_PYPI=0       # 1: python3-lgpio is not to be had from apt here, pip installs lgpio
+PYTHON_FROM_APT=0  # 1: no python3 yet; checked after the packages step installed it
 
 # Bookkeeping
 CHANGES=0          # things changed (or, with --dry-run, that would change)
@@ -71,7 +82,8 @@ Options:
   --dry-run, -n  print every action without doing it
   --root DIR     install into DIR as if it were / (for tests and packagers): files are written
                  under DIR, system commands (apt-get, raspi-config, modprobe, useradd, usermod,
-                 systemctl) are printed, not run; no root needed
+                 systemctl) are printed, not run; no root needed. DIR must not be empty
+                 ("--root /" is the running system)
   --no-pip       build the venv but skip `pip install` of the checkout (prints the command);
                  the same as SCHOCKBESTECK_NO_PIP=1
   --python PATH  interpreter for the venv (default: /usr/bin/python3)
@@ -158,10 +170,10 @@ parse_args() {
             --no-pip) NO_PIP=1 ;;
             --root | --python)
                 (($# >= 2)) || die "$E_USAGE" "$1 needs an argument (see --help)"
-                if [[ $1 == --root ]]; then ROOT=$2; else PYTHON=$2; fi
+                if [[ $1 == --root ]]; then set_root "$2"; else PYTHON=$2; fi
                 shift
                 ;;
-            --root=*) ROOT=${1#--root=} ;;
+            --root=*) set_root "${1#--root=}" ;;
             --python=*) PYTHON=${1#--python=} ;;
             -h | --help)
                 usage
@@ -184,6 +196,13 @@ parse_args() {
     fi
 }
 
+set_root() {  # set_root DIR: --root's value; an empty one is refused, never taken for "/"
+    # A packager's `--root "$DESTDIR"` with DESTDIR unset must not install into, or purge, the
+    # running system.
+    [[ -n $1 ]] || die "$E_USAGE" "--root needs a directory, not an empty string (an unset \$DESTDIR?); use --root / for the running system"
+    ROOT=$1
+}
+
 check_root() {
     # SCHOCKBESTECK_EUID stands in for the real id in tests of this very check.
     local euid="${SCHOCKBESTECK_EUID:-$EUID}"
@@ -194,26 +213,52 @@ check_root() {
 
 check_checkout() {
     local f
-    for f in pyproject.toml deploy/config.toml deploy/schockbesteck.service; do
+    for f in pyproject.toml deploy/config.toml deploy/schockbesteck.service \
+        deploy/schockbesteck-error.service deploy/network.conf; do
         [[ -f $REPO/$f ]] || die "$E_CHECKOUT" "incomplete checkout: $REPO/$f is missing"
     done
 }
 
+os_release_value() {  # os_release_value FILE KEY: KEY's value, read as data (never executed)
+    # os-release(5): KEY=value lines, the value optionally in single or double quotes with
+    # backslash escapes inside double quotes. Anything else on the line is not evaluated.
+    local file=$1 key=$2 line value found=""
+    [[ -f $file ]] || return 0
+    while IFS= read -r line || [[ -n $line ]]; do
+        [[ $line == "$key="* ]] || continue
+        value=${line#"$key="}
+        if [[ $value == \"*\" && ${#value} -ge 2 ]]; then
+            value=${value:1:${#value}-2}
+            value=${value//\\\"/\"}
+            value=${value//\\\\/\\}
+        elif [[ $value == \'*\' && ${#value} -ge 2 ]]; then
+            value=${value:1:${#value}-2}
+        fi
+        found=$value  # a later line wins, as it would in a shell
+    done <"$file"
+    printf '%s' "$found"
+}
+
+is_pi_os() {
+    # 32-bit Pi OS says ID=raspbian; 64-bit Pi OS says ID=debian but ships /etc/rpi-issue.
+    [[ "$(os_release_value "$ROOT/etc/os-release" ID)" == raspbian || -f $ROOT/etc/rpi-issue ]]
+}
+
 check_os() {
     ((FORCE)) && return 0
-    local os_release="$ROOT/etc/os-release" id=""
-    if [[ -f $os_release ]]; then
-        # shellcheck source=/dev/null
-        id="$(. "$os_release" && printf '%s' "${ID:-}")"
-    fi
-    # 32-bit Pi OS says ID=raspbian; 64-bit Pi OS says ID=debian but ships /etc/rpi-issue.
-    if [[ $id == raspbian || -f $ROOT/etc/rpi-issue ]]; then
-        return 0
-    fi
+    is_pi_os && return 0
+    local id
+    id="$(os_release_value "$ROOT/etc/os-release" ID)"
     die "$E_NOT_PIOS" "this is not Raspberry Pi OS (no ${ROOT}/etc/rpi-issue, ID='${id}'); use --force to go on anyway"
 }
 
-pick_python() {
+pick_python() {  # pick_python [early]: early may leave it to apt on a system without python3
+    if [[ ${1:-} == early && -z $PYTHON && -z $ROOT && ! -e /usr/bin/python3 ]]; then
+        # A minimal Debian (DietPi, a container) may have no python3 at all: the packages step
+        # installs Debian's, then it is checked. Raspberry Pi OS always has it.
+        PYTHON_FROM_APT=1
+        return 0
+    fi
     if [[ -z $PYTHON ]]; then
         if [[ -z $ROOT && -x /usr/bin/python3 ]]; then
             PYTHON=/usr/bin/python3  # Debian's: the one python3-lgpio is built for
@@ -364,18 +409,52 @@ edit_file() {  # edit_file FILE DESCRIPTION FUNC: FUNC filters stdin to stdout; 
 # ---------------------------------------------------------------------------------------------
 # Install steps
 
+apt_offers() {  # apt_offers PACKAGE: the target's apt has a candidate; status 2 if it cannot tell
+    # Package lists are *_Packages files (compressed ones, as Ubuntu may keep them, end in .lz4
+    # or similar: apt-cache reads those, the --root grep cannot).
+    local lists=("$ROOT"/var/lib/apt/lists/*_Packages*)
+    [[ -e ${lists[0]} ]] || return 2  # no package lists yet (before the first apt-get update)
+    if [[ -n $ROOT ]]; then
+        lists=("$ROOT"/var/lib/apt/lists/*_Packages)
+        [[ -e ${lists[0]} ]] || return 2
+        grep -qx "Package: $1" "${lists[@]}"
+        return
+    fi
+    command -v apt-cache >/dev/null || return 2
+    local candidate
+    candidate="$(apt-cache policy "$1" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')"
+    [[ -n $candidate && $candidate != "(none)" ]]
+}
+
+lgpio_from_pypi() {  # lgpio_from_pypi FINAL: 0 = from PyPI, 1 = from apt, 2 = not known yet
+    local rc=0
+    apt_offers python3-lgpio || rc=$?
+    ((rc != 2)) && return $((rc == 0 ? 1 : 0))
+    # No package lists to ask. Before apt-get update: not known yet. After it (or under --root,
+    # where nothing is updated): Raspberry Pi OS has python3-lgpio, anything else does not.
+    [[ $1 == final ]] || return 2
+    is_pi_os && return 1
+    return 0
+}
+
 step_packages() {
     section "System packages"
     local pkg missing=()
     for pkg in "${PACKAGES[@]}"; do
         if package_installed "$pkg"; then ok "$pkg is installed"; else missing+=("$pkg"); fi
     done
+    # With current package lists, a missing python3-lgpio that apt cannot offer needs no update.
+    drop_unavailable_lgpio early
     ((${#missing[@]})) || return 0
     if [[ -z $ROOT ]] && ! ((DRY_RUN)); then
         command -v apt-get >/dev/null || die "$E_FAIL" "apt-get not found: install ${missing[*]} by hand"
         printf '  run: apt-get update\n'
         apt-get update -qq ||
             die "$E_NO_NETWORK" "apt-get update failed: no network? Check the connection and try again"
+    fi
+    drop_unavailable_lgpio final
+    ((${#missing[@]})) || return 0
+    if [[ -z $ROOT ]] && ! ((DRY_RUN)); then
         printf '  run: %s\n' "$(quote_cmd apt-get install -y --no-install-recommends "${missing[@]}")"
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
             die "$E_NO_NETWORK" "apt-get install ${missing[*]} failed: no network, or a broken apt source? See above"
@@ -384,6 +463,19 @@ step_packages() {
     fi
     sys_cmd apt-get update
     sys_cmd apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+drop_unavailable_lgpio() {  # drop_unavailable_lgpio early|final: edits step_packages' missing
+    local pkg rest=() wanted=0 rc=0
+    for pkg in "${missing[@]}"; do
+        if [[ $pkg == python3-lgpio ]]; then wanted=1; else rest+=("$pkg"); fi
+    done
+    ((wanted)) || return 0
+    lgpio_from_pypi "$1" || rc=$?
+    ((rc == 0)) || return 0
+    LGPIO_PYPI=1
+    missing=(${rest[@]+"${rest[@]}"})
+    note "python3-lgpio is not available from apt here (it comes from the Raspberry Pi OS archive): pip installs $LGPIO_PYPI_SPEC from PyPI into the venv instead"
 }
 
 enable_i2c_lines() {  # filter for config.txt: dtparam=i2c_arm=on in effect for all models
@@ -443,6 +535,7 @@ step_i2c() {
         fi
     else
         # No raspi-config (a --force install elsewhere, or a bare root): do what it does by hand.
+        note "skipped: raspi-config (not installed here): enabling I2C by hand instead"
         if [[ -z $config ]]; then
             note "no boot config (/boot/firmware/config.txt or /boot/config.txt): enable I2C yourself"
         elif edit_file "$config" "dtparam=i2c_arm=on" enable_i2c_lines; then
@@ -455,9 +548,9 @@ step_i2c() {
                 install -d -m 0755 "$ROOT/etc"
                 printf 'i2c-dev\n' >"$modules"
             fi
-            sys_cmd modprobe i2c-dev
+            load_i2c_dev
         elif edit_file "$modules" "i2c-dev loaded at boot" i2c_dev_module_line; then
-            sys_cmd modprobe i2c-dev
+            load_i2c_dev
         fi
     fi
     if ((FAST_I2C)); then
@@ -466,6 +559,22 @@ step_i2c() {
         elif edit_file "$config" "dtparam=i2c_arm_baudrate=400000 (400 kHz)" fast_i2c_lines; then
             REBOOT_NEEDED=1
         fi
+    fi
+}
+
+target_has_modprobe() {
+    if [[ -n $ROOT ]]; then
+        [[ -x $ROOT/usr/sbin/modprobe || -x $ROOT/sbin/modprobe ]]
+    else
+        command -v modprobe >/dev/null
+    fi
+}
+
+load_i2c_dev() {  # load i2c-dev now if modprobe is there; /etc/modules loads it at every boot
+    if target_has_modprobe; then
+        sys_cmd modprobe i2c-dev
+    else
+        note "skipped: modprobe i2c-dev (no modprobe here, e.g. a minimal system or a container): i2c-dev loads at the next boot from /etc/modules"
     fi
 }
 
@@ -507,6 +616,7 @@ source_hash() {  # a hash of what pip would install, plus the interpreter and th
     done
     {
         printf 'python %s extra pi\n' "$PYTHON_VERSION"
+        ((LGPIO_PYPI)) && printf '%s from PyPI\n' "$LGPIO_PYPI_SPEC"
         (cd "$REPO" && find "${items[@]}" -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 |
             LC_ALL=C sort -z | xargs -0 sha256sum)
     } | sha256sum | cut -d' ' -f1
@@ -537,7 +647,9 @@ step_venv() {
         fi
     fi
 
-    local pip_cmd=("$VENV_DIR/bin/python" -m pip install "${REPO}[pi]")
+    local pip_extra=()
+    ((LGPIO_PYPI)) && pip_extra=(--only-binary=lgpio "$LGPIO_PYPI_SPEC")
+    local pip_cmd=("$VENV_DIR/bin/python" -m pip install "${REPO}[pi]" ${pip_extra[@]+"${pip_extra[@]}"})
     if ((NO_PIP)); then
         note "skipped (--no-pip / SCHOCKBESTECK_NO_PIP=1): $(quote_cmd "${pip_cmd[@]}")"
         return 0
@@ -560,10 +672,13 @@ step_venv() {
     done
     find "$build" -name __pycache__ -prune -exec rm -rf {} +
     [[ -x $venv/bin/pip ]] || "$venv/bin/python" -m ensurepip --default-pip >/dev/null
-    printf '  run: %s\n' "$(quote_cmd "$VENV_DIR/bin/python" -m pip install "${build}[pi]")"
+    printf '  run: %s\n' "$(quote_cmd "$VENV_DIR/bin/python" -m pip install "${build}[pi]" ${pip_extra[@]+"${pip_extra[@]}"})"
     if ! PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 \
-        "$venv/bin/python" -m pip install --quiet "${build}[pi]"; then
+        "$venv/bin/python" -m pip install --quiet "${build}[pi]" ${pip_extra[@]+"${pip_extra[@]}"}; then
         rm -rf -- "$build"
+        if ((LGPIO_PYPI)); then
+            die "$E_PIP" "pip install failed (see above): no network, or no wheel for this Pi (PyPI's lgpio has wheels for CPython 3.11 only; on Raspberry Pi OS apt has python3-lgpio)"
+        fi
         die "$E_PIP" "pip install of the checkout failed (see above): no network, or a package without a wheel for this Pi?"
     fi
     rm -rf -- "$build"
@@ -589,11 +704,73 @@ step_config() {
 }
 
 step_unit() {
-    section "systemd unit $UNIT"
+    section "systemd units $UNIT, $ERROR_UNIT"
     if put_file "$REPO/deploy/schockbesteck.service" "$UNIT_PATH" 0644; then
         UNIT_CHANGED=1
     fi
+    # Started by the game unit's OnFailure= only; it has no [Install] section to enable.
+    if put_file "$REPO/deploy/schockbesteck-error.service" "$ERROR_UNIT_PATH" 0644; then
+        UNIT_CHANGED=1
+    fi
     return 0
+}
+
+# Reads a configuration file; prints "yes REASONS", "no" or "error MESSAGE". Only the standard
+# library (tomllib, Python 3.11), so it works before pip and under --no-pip. Network URLs of the
+# link: pyserial's socket:// and rfc2217://, and tcp-listen://. [web]: any [web] table that does
+# not say enabled = false.
+readonly NETWORK_QUERY='
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as file:
+        data = tomllib.load(file)
+except (OSError, ValueError, RecursionError) as error:
+    print("error", " ".join(str(error).split()) or type(error).__name__)
+    sys.exit(0)
+reasons = []
+link = data.get("link")
+url = link.get("url", "") if isinstance(link, dict) else ""
+if isinstance(url, str) and url.split("://")[0] in ("socket", "rfc2217", "tcp-listen") and "://" in url:
+    reasons.append("[link] url = " + url)
+web = data.get("web")
+if isinstance(web, dict) and web and web.get("enabled", True) is not False:
+    reasons.append("[web]")
+print("yes " + ", ".join(reasons) if reasons else "no")
+'
+
+step_network() {
+    section "Network access ($NETWORK_DROPIN)"
+    local config=$ROOT$CONFIG answer
+    [[ -f $config ]] || config=$REPO/deploy/config.toml  # a dry run that would install it
+    answer="$("$PYTHON" -c "$NETWORK_QUERY" "$config")" ||
+        die "$E_FAIL" "could not read $CONFIG with $PYTHON to see whether the service needs the network"
+    case $answer in
+        yes*)
+            note "the configuration needs the network (${answer#yes }): the service may use AF_INET/AF_INET6 to this machine and local networks"
+            if put_file "$REPO/deploy/network.conf" "$NETWORK_DROPIN" 0644; then
+                UNIT_CHANGED=1
+            fi
+            ;;
+        *)
+            if [[ $answer == error* ]]; then
+                note "$CONFIG cannot be read (${answer#error }): the service stays without network; fix it and run this again"
+            else
+                ok "the configuration needs no network: the service has none (no [link] network URL, no [web])"
+            fi
+            if [[ -e $ROOT$NETWORK_DROPIN ]]; then
+                remove_path "$NETWORK_DROPIN" && UNIT_CHANGED=1
+                remove_empty_dir "$DROPIN_DIR"
+            fi
+            ;;
+    esac
+    return 0
+}
+
+remove_empty_dir() {  # remove_empty_dir TARGET_PATH: only if empty (a `systemctl edit` drop-in stays)
+    local dir=$ROOT$1
+    [[ -d $dir ]] || return 0
+    [[ -z "$(ls -A "$dir")" ]] || return 0
+    ((DRY_RUN)) || rmdir -- "$dir"
 }
 
 step_service() {
@@ -629,9 +806,14 @@ uninstall() {
     else
         ok "$UNIT is not installed"
     fi
-    if remove_path "$UNIT_PATH"; then
-        sys_cmd systemctl daemon-reload
+    local removed=0
+    remove_path "$UNIT_PATH" && removed=1
+    remove_path "$ERROR_UNIT_PATH" && removed=1
+    if [[ -e $ROOT$NETWORK_DROPIN ]]; then
+        remove_path "$NETWORK_DROPIN" && removed=1
+        remove_empty_dir "$DROPIN_DIR"
     fi
+    ((removed)) && sys_cmd systemctl daemon-reload
     section "Program"
     remove_path "$APP_DIR" || true
     if ! ((PURGE)); then
@@ -685,14 +867,23 @@ main() {
     check_checkout
     if [[ $MODE == install ]]; then
         check_os
-        pick_python
+        pick_python early
         ((DRY_RUN)) && echo "Dry run: nothing will be changed."
         step_packages
+        if ((PYTHON_FROM_APT)); then
+            if ((DRY_RUN)); then
+                note "python3 is not installed yet: the steps after the packages depend on the Python that apt would install; a dry run stops here"
+                summary
+                return 0
+            fi
+            pick_python
+        fi
         step_i2c
         step_user
         step_venv
         step_config
         step_unit
+        step_network
         step_service
     else
         ((DRY_RUN)) && echo "Dry run: nothing will be changed."

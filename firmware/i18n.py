@@ -168,6 +168,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "check_pressed": ("gedrückt: {name}", "pressed: {name}"),
     "check_held": ("gehalten: {name}", "held: {name}"),
     "check_shake": ("Neigung: {n} Flanken", "tilt: {n} edges"),
+    # the error screen after the service gave up (schocken run --error-screen)
+    "fault_title": ("Schockbesteck: Störung", "Schockbesteck: fault"),
+    "fault_config": ("Konfiguration: {problem}", "Configuration: {problem}"),
+    "fault_result": ("Dienst gestoppt: {result}", "Service stopped: {result}"),
+    "fault_unknown": ("Dienst gestoppt", "Service stopped"),
+    "fault_log": ("Log: journalctl -u schockbesteck", "Log: journalctl -u schockbesteck"),
 }
 
 LANGUAGE_INDEX = {"de": 0, "en": 1}

@@ -40,6 +40,7 @@ __all__ = [
     "open_oled",
     "open_resilient_oled",
     "probe_display",
+    "show_and_keep",
 ]
 
 logger = logging.getLogger(__name__)
@@ -164,6 +165,19 @@ def open_resilient_oled(
         clock = MonotonicClock()
     factory = oled_factory(settings, bus=bus, framebuffer=framebuffer)
     return ResilientDisplay(factory, clock, size=settings.size)
+
+
+def show_and_keep(settings: OledSettings, image: Image.Image, *, bus: Any = None) -> Any:
+    """Show ``image`` whole and leave it on the panel after this process exits; the luma device.
+
+    luma switches a display off when the program ends; a device marked ``persist`` keeps its
+    last picture (used for the error screen that a crash loop ends on). Raises luma's errors
+    (:func:`bus_errors`) if no display answers.
+    """
+    device = open_oled(settings, bus=bus, framebuffer="full_frame")
+    device.persist = True
+    device.display(image.convert(device.mode))
+    return device
 
 
 def probe_display(port: int, address: int) -> str | None:

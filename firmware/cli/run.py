@@ -3,6 +3,8 @@
 Without --config, /etc/schockbesteck/config.toml is read if it exists, else the built-in
 defaults (as in deploy/config.toml). --check runs the builders' self-test instead of a game: it
 draws a test pattern and lists every button press and tilt edge (see docs/build.md).
+--error-screen draws why the service stopped and exits (systemd runs it when the service fails
+for good; see docs/deploy.md).
 On a computer without GPIO or I2C, play with `schocken sim` instead.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import signal
 import sys
 import warnings
@@ -38,6 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="self-test for builders: test pattern, button presses and tilt edges",
     )
     parser.add_argument(
+        "--error-screen",
+        action="store_true",
+        help="draw why the service stopped on the display and exit (run by systemd)",
+    )
+    parser.add_argument(
         "--verbose", "-v", action="store_true", help="log every input and game event"
     )
 
@@ -46,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
     path = args.config
     if path is None and Path(DEVICE_CONFIG_PATH).exists():
         path = DEVICE_CONFIG_PATH
+    if args.error_screen:
+        if args.check:
+            raise CliError("--error-screen and --check exclude each other")
+        return _error_screen(path)
     config = load_config(path)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
@@ -136,6 +148,7 @@ def _play(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
     from firmware.wiring import build_device, system_poweroff
     from hal.oled import open_resilient_oled
     from hal.storage import StateDirectory
+    from hal.watchdog import systemd_pinger
 
     display = open_resilient_oled(config.display, clock)
     link = None
@@ -157,11 +170,45 @@ def _play(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
     logger.info("Schockbesteck running (config: %s)", config.origin)
     if device.remote is not None:
         logger.info("serial link on %s", config.link.url)
+    # Under systemd (Type=notify, WatchdogSec=): READY=1 after the first frame, then pings.
+    pinger = systemd_pinger()
+    if pinger is not None:
+        device.loop.timers.append(pinger)
     _stop_on_sigterm(device.loop)
     try:
         device.run()
     finally:
+        if pinger is not None:
+            pinger.stopping()
         device.close()
+    return 0
+
+
+def _error_screen(path: str | None) -> int:
+    """Draw why the service stopped; exit 0 once it is on the panel, 1 if no panel answers."""
+    from firmware.error_screen import error_image, failure_reason
+    from firmware.i18n import Catalogue
+    from hal.oled import bus_errors, show_and_keep
+
+    logging.basicConfig(
+        level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+    )
+    problem: str | None = None
+    try:
+        config = load_config(path)
+    except Exception as error:  # whatever stops the config, show it; draw with the defaults
+        problem = " ".join(str(error).split()) or type(error).__name__
+        if path is not None:  # the panel is small: the file is known, keep the key and value
+            problem = problem.removeprefix(f"{path}: ")
+        config = load_config(None)
+    reason = failure_reason(os.environ)
+    image = error_image(Catalogue(config.game.language), problem, reason)
+    logger.error("service stopped: %s", problem or reason or "reason unknown")
+    try:
+        show_and_keep(config.display, image)
+    except bus_errors() as error:
+        logger.error("no display answers, the error screen stays dark: %s", error)
+        return 1
     return 0
 
 

@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ("engine", "hal", "firmware", "sim", "schockbesteck")
-HARDWARE = {"gpiozero", "luma", "serial", "pygame"}
+HARDWARE = {"gpiozero", "luma", "serial", "pygame", "systemd", "sdnotify"}
 #: The hal modules the firmware may use; the rest are backends, built at the edge.
 HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings"}
 #: The firmware's edge: the commands that turn the config's names into backend objects.
@@ -40,6 +40,8 @@ HARDWARE_HOMES = {
     "luma": {"hal/oled.py"},
     "serial": {"hal/serial_link.py"},
     "pygame": {"sim/window.py"},
+    "systemd": {"hal/watchdog.py"},
+    "sdnotify": {"hal/watchdog.py"},
 }
 #: What the engine may import besides itself: the standard library, nothing with side effects.
 ENGINE_FORBIDDEN = {"random", "time", "datetime", "threading", "socket", "os", "io", "logging",

@@ -1,6 +1,6 @@
 """Hostile command lines and input files: each gives one clear line and exit status 2.
 
-Every case goes through the real entry point (:func:`firmware.cli.main`) with real files in a
+Every case goes through the real entry point (:func:`schockbesteck.cli.main`) with real files in a
 temporary directory; nothing is mocked.
 """
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import stat
 import subprocess
 import sys
@@ -14,6 +16,7 @@ from .conftest import (
     DEFAULT_CONFIG,
     INSTALL_SH,
     UNIT_FILE,
+    Result,
     Runner,
     run_install,
     snapshot,
@@ -62,7 +65,6 @@ def test_fresh_install_prints_the_system_commands(install: Runner) -> None:
     assert "--system" in useradd
     assert "--groups gpio,i2c,dialout" in useradd
     assert useradd.endswith(" schockbesteck")
-    assert "modprobe i2c-dev" in commands  # no raspi-config in the root: done by hand
     assert commands[-2:] == [
         "systemctl daemon-reload",
         "systemctl enable --now schockbesteck.service",
@@ -101,8 +103,9 @@ def test_raspi_config_enables_i2c_when_present(install: Runner, target: Path) ->
 
 
 def test_i2c_enabled_by_hand_without_raspi_config(install: Runner, target: Path) -> None:
-    install()
+    result = install()
 
+    assert "note: skipped: raspi-config (not installed here)" in result.stdout
     text = (target / BOOT_CONFIG).read_text()
     assert "#dtparam=i2c_arm=on" not in text  # the commented default line was switched on
     assert text.count("\ndtparam=i2c_arm=on\n") == 1
@@ -489,3 +492,247 @@ def test_shellcheck_clean(shellcheck: str) -> None:
     )
 
     assert proc.returncode == 0, proc.stdout
+
+
+# --- hostile or unusual targets (issue: trust nothing that comes in) ---------------------------
+
+
+@pytest.mark.parametrize("args", [["--root", ""], ["--root="], ["--purge", "--root", ""]])
+def test_empty_root_is_refused_before_anything_happens(args: list[str]) -> None:
+    """A packager's `--root "$DESTDIR"` with DESTDIR unset must never act on the live system."""
+    result = run_install(*args, env={"SCHOCKBESTECK_EUID": "0"})
+
+    assert result.returncode == 2
+    assert "--root needs a directory, not an empty string" in one_line_error(result.stderr)
+    assert result.stdout == ""
+
+
+def test_os_release_is_parsed_not_executed(install: Runner, target: Path, tmp_path: Path) -> None:
+    (target / "etc/rpi-issue").unlink()
+    ran = [tmp_path / f"ran-{n}" for n in range(4)]
+    (target / "etc/os-release").write_text(
+        f"NAME=$(touch {ran[0]})\n"
+        f"`touch {ran[1]}`\n"
+        f"touch {ran[2]}\n"
+        f'PRETTY_NAME="x"; touch {ran[3]}\n'
+        "ID=debian\n"
+        'ID="raspbian"\n'  # a later line wins, as it would in a shell
+    )
+
+    result = install()
+
+    assert result.returncode == 0, result.stderr
+    assert [path for path in ran if path.exists()] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "recognised"),
+    [
+        ("ID=raspbian", True),
+        ("ID='raspbian'", True),
+        ('ID="raspbian"', True),
+        ('ID="raspbian', False),  # not a quoted value: taken as it stands
+        ("ID=raspbian-ish", False),
+        ("ID=$(echo raspbian)", False),
+        ("XID=raspbian", False),
+    ],
+)
+def test_os_release_values(target: Path, line: str, recognised: bool) -> None:
+    (target / "etc/rpi-issue").unlink()
+    (target / "etc/os-release").write_text(line + "\n")
+
+    result = run_install("--root", str(target), "--no-pip", "--python", sys.executable, "-n")
+
+    assert result.returncode == (0 if recognised else 4), result.stderr
+
+
+def apt_lists(target: Path, *packages: str) -> None:
+    """The target's apt package lists, as apt-get update leaves them, naming ``packages``."""
+    lists = target / "var/lib/apt/lists"
+    lists.mkdir(parents=True)
+    (lists / "deb.debian.org_debian_dists_bookworm_main_binary-arm64_Packages").write_text(
+        "".join(f"Package: {name}\nVersion: 1.0\nArchitecture: arm64\n\n" for name in packages)
+    )
+
+
+def apt_install_line(result: Result) -> list[str]:
+    return next(c for c in result.target_commands if c.startswith("apt-get install")).split()
+
+
+def test_lgpio_from_pypi_where_apt_has_no_python3_lgpio(install: Runner, target: Path) -> None:
+    apt_lists(target, "python3", "python3-venv", "python3-systemd", "i2c-tools", "python3-pil")
+
+    result = install()
+
+    assert result.returncode == 0, result.stderr
+    assert "python3-lgpio" not in apt_install_line(result)
+    assert "python3-systemd" in apt_install_line(result)
+    assert "python3-lgpio is not available from apt here" in result.stdout
+    pip = next(line for line in result.stdout.splitlines() if "-m pip install" in line)
+    words = shlex.split(pip.split(": ", 1)[1])
+    # Never the empty lgpio 0.0.0.2, never a build from source.
+    assert words[-2:] == ["--only-binary=lgpio", "lgpio>=0.2.2"]
+
+
+def test_python3_lgpio_from_apt_where_apt_has_it(install: Runner, target: Path) -> None:
+    (target / "etc/rpi-issue").unlink()  # even on plain Debian: what apt offers decides
+    apt_lists(target, "python3-lgpio", "python3-systemd")
+
+    result = install("--force")
+
+    assert "python3-lgpio" in apt_install_line(result)
+    assert "lgpio>=" not in result.stdout
+
+
+@pytest.mark.parametrize(("pi_os", "from_apt"), [(True, True), (False, False)])
+def test_lgpio_without_package_lists_follows_the_os(
+    install: Runner, target: Path, pi_os: bool, from_apt: bool
+) -> None:
+    """No lists to ask (an empty --root): Raspberry Pi OS has python3-lgpio, others do not."""
+    if not pi_os:
+        (target / "etc/rpi-issue").unlink()
+
+    result = install("--force")
+
+    assert ("python3-lgpio" in apt_install_line(result)) is from_apt
+    assert ("python3-lgpio is not available" in result.stdout) is not from_apt
+
+
+def test_lgpio_from_pypi_is_part_of_the_install_stamp(target: Path) -> None:
+    """Switching lgpio's source changes what pip must install, so the stamp must differ."""
+    hashes = []
+    for lists in (("python3-lgpio",), ("python3",)):
+        root = target.parent / f"root-{lists[0]}"
+        shutil.copytree(target, root)
+        apt_lists(root, *lists)
+        script = (
+            f"source <(sed -e '/^main \"\\$@\"$/d' {INSTALL_SH}); ROOT={root}; "
+            f"PYTHON={sys.executable}; PYTHON_VERSION=3.11.2; missing=(python3-lgpio); "
+            "drop_unavailable_lgpio final >/dev/null; source_hash"
+        )
+        proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False)
+        assert proc.returncode == 0, proc.stderr
+        hashes.append(proc.stdout.strip())
+
+    assert len(hashes[0]) == 64 and hashes[0] != hashes[1]
+
+
+def test_modprobe_runs_only_where_there_is_one(install: Runner, target: Path) -> None:
+    without = install()
+    assert "modprobe i2c-dev" not in without.target_commands
+    assert "note: skipped: modprobe i2c-dev (no modprobe here" in without.stdout
+    assert (target / "etc/modules").read_text() == "i2c-dev\n"  # loaded at the next boot
+
+    (target / "etc/modules").unlink()
+    modprobe = target / "usr/sbin/modprobe"
+    modprobe.parent.mkdir(parents=True)
+    modprobe.write_text("#!/bin/sh\nexit 0\n")
+    modprobe.chmod(0o755)
+    with_modprobe = install()
+
+    assert "modprobe i2c-dev" in with_modprobe.target_commands
+    assert "skipped: modprobe" not in with_modprobe.stdout
+
+
+# --- the error screen unit and the network drop-in ---------------------------------------------
+
+ERROR_UNIT = Path("etc/systemd/system/schockbesteck-error.service")
+DROPIN = Path("etc/systemd/system/schockbesteck.service.d/network.conf")
+NETWORK_CONF = INSTALL_SH.parent / "network.conf"
+
+
+def test_error_unit_is_installed_and_removed(install: Runner, target: Path) -> None:
+    install()
+    assert (target / ERROR_UNIT).read_bytes() == (
+        INSTALL_SH.parent / "schockbesteck-error.service"
+    ).read_bytes()
+
+    install("--uninstall")
+
+    assert not (target / ERROR_UNIT).exists()
+
+
+def write_config(target: Path, text: str) -> None:
+    config = target / CONFIG
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text)
+
+
+def test_default_config_gets_no_network(install: Runner, target: Path) -> None:
+    result = install()
+
+    assert not (target / DROPIN).exists()
+    assert "the configuration needs no network" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("config", "reason"),
+    [
+        ('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n', "[link] url = tcp-listen://0.0.0.0:7777"),
+        ('[link]\nurl = "socket://192.0.2.1:7777"\n', "[link] url = socket://192.0.2.1:7777"),
+        ("[web]\nport = 8080\n", "[web]"),
+    ],
+)
+def test_network_drop_in_follows_the_config(
+    install: Runner, target: Path, config: str, reason: str
+) -> None:
+    write_config(target, config)
+    opened = install()
+
+    assert (target / DROPIN).read_bytes() == NETWORK_CONF.read_bytes()
+    assert f"the configuration needs the network ({reason})" in opened.stdout
+    assert "systemctl daemon-reload" in opened.target_commands
+    assert install().changes == []  # idempotent
+
+    write_config(target, '[link]\nurl = "/dev/ttyGS0"\n')
+    closed = install()
+
+    assert not (target / DROPIN).exists()
+    assert not (target / DROPIN).parent.exists()
+    assert "systemctl daemon-reload" in closed.target_commands
+
+
+@pytest.mark.parametrize(
+    "config",
+    ['[link]\nurl = "/dev/serial0"\n', '[link]\nurl = "loop://"\n', "[web]\nenabled = false\n"],
+)
+def test_no_network_for_local_links(install: Runner, target: Path, config: str) -> None:
+    write_config(target, config)
+
+    install()
+
+    assert not (target / DROPIN).exists()
+
+
+def test_own_drop_ins_stay_when_the_network_closes(install: Runner, target: Path) -> None:
+    write_config(target, '[link]\nurl = "tcp-listen://0.0.0.0:7777"\n')
+    install()
+    override = target / DROPIN.parent / "override.conf"  # what `systemctl edit` writes
+    override.write_text("[Service]\nEnvironment=X=1\n")
+    write_config(target, "")
+
+    install()
+
+    assert not (target / DROPIN).exists()
+    assert override.read_text() == "[Service]\nEnvironment=X=1\n"
+
+
+def test_unreadable_config_keeps_the_network_closed(install: Runner, target: Path) -> None:
+    write_config(target, '[link]\nurl = "tcp-listen://0.0.0.0:7777"\n')
+    install()
+    write_config(target, "[link\nurl = ")
+
+    result = install()
+
+    assert result.returncode == 0, result.stderr
+    assert not (target / DROPIN).exists()
+    assert "cannot be read" in result.stdout
+
+
+def test_uninstall_removes_the_network_drop_in(install: Runner, target: Path) -> None:
+    write_config(target, "[web]\nport = 8080\n")
+    install()
+
+    install("--uninstall")
+
+    assert not (target / DROPIN.parent).exists()
