@@ -53,6 +53,7 @@ from engine.odds import (
     sorted_dice,
     ties_by_throws,
 )
+from engine.odds import clear_caches as clear_odds_caches
 from engine.rules import Rules
 from engine.throws import Evaluation, rank_table
 
@@ -342,6 +343,14 @@ def make_bot(name: str) -> StrategyBot:
     return StrategyBot(make_strategy(name))
 
 
+def clear_caches() -> None:
+    """Forget every table the strategies and the odds built (for benchmarks that time a start)."""
+    _weakest.cache_clear()
+    _odds_goal.cache_clear()
+    _beaten_by_later.cache_clear()
+    clear_odds_caches()
+
+
 # -- driving the engine --------------------------------------------------------------------------
 
 
@@ -414,6 +423,7 @@ def play_game(
 
 __all__ = [
     "STRATEGIES", "Bot", "Move", "MoveKind", "OddsStrategy", "Shown", "Strategy",
-    "StrategyBot", "ThresholdStrategy", "View", "apply_move", "keep_positions", "make_bot",
+    "StrategyBot", "ThresholdStrategy", "View", "apply_move", "clear_caches", "keep_positions",
+    "make_bot",
     "make_strategy", "play_game", "play_turn", "strategy_names", "view_of",
 ]

@@ -6,12 +6,16 @@ measured, and how:
 
 * the engine: evaluating a throw, settling a round; the exact odds and ``simulate`` when the
   odds engine (:mod:`engine.odds`, :mod:`engine.simulation`) is installed;
-* a whole game played by a seeded robot on the simulator's fake clock, through the firmware's
-  own wiring, with the OLED backend (luma's real SSD1306 driver) on a fake I2C bus that counts
-  every byte: the render time of each distinct screen, and the bytes each screen change costs;
+* two whole games with two people and two odds bots on the device's own wiring (gpiozero's mock
+  pins, luma's SSD1306 driver on a counting bus, the journal with fsync, the odds worker's
+  thread), one played by a random robot and one by a human-like player
+  (:mod:`sim.bench_game`): the main loop's longest step, the latency from an edge to the last
+  I2C byte, the bytes and transactions each screen change costs on the Pi's bus, and the render
+  time of each distinct screen;
 * the idle main loop on the real monotonic clock: CPU time and wake-ups;
-* a fresh ``schocken sim --script`` process: the time from its start to its first frame and its
-  peak resident memory;
+* fresh ``schocken sim --script`` and ``schocken run`` processes (the latter on mock pins and a
+  counting bus): the time from the start to the first frame and the peak resident memory; and
+  the CPU time of ``schocken rank`` and ``schocken odds`` against a bare interpreter;
 * on a Raspberry Pi with the display attached: real frames per second and the I2C bus speed.
 
 It lives in :mod:`sim` because it wires the whole stack together like the tests do: the
@@ -23,9 +27,11 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -40,16 +46,12 @@ from typing import Any
 from PIL import Image
 
 __all__ = [
-    "FULL_FRAME_BYTES",
     "Measurement",
     "Settings",
     "bus_speed",
     "machine",
     "run_benchmarks",
 ]
-
-#: What luma's SSD1306 driver sends for one whole frame: 6 addressing command bytes, 1024 pixels.
-FULL_FRAME_BYTES = 6 + 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,14 +125,17 @@ def run_benchmarks(
     results += engine_speed(settings)
     say("odds and simulation")
     results += odds_speed(settings)
-    say("a whole game on the simulated SSD1306")
-    results += game_on_the_oled(settings)
+    say("two whole games on the device's wiring")
+    records = play_games(settings)
+    results += game_figures(records)
+    say("the screens")
+    results += render_speed(settings, records)
     say(f"the idle main loop ({settings.idle_s:g} s)")
     results += idle_loop(settings)
-    say("start-up of `schocken sim`")
+    say("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
     results += start_up(settings)
     say("the display on this machine's I2C bus")
-    results += real_display(settings)
+    results += real_display(settings, records)
     return results
 
 
@@ -269,179 +274,134 @@ def _odds_figures(odds: Any, simulation: Any, bots: Any, settings: Settings) -> 
     return [query_s * 1e3, build_s * 1e3, rounds_per_s]
 
 
-# --- a whole game on the SSD1306 ---------------------------------------------------------------
+# --- whole games on the device's wiring --------------------------------------------------------
+
+#: The players of the bench's two games: key, label, and how to make one.
+_PLAYERS: tuple[tuple[str, str], ...] = (("robot", "random robot"), ("human", "human-like"))
 
 
-class CountingBus:
-    """An smbus-like bus for luma's ``i2c(bus=...)`` that counts what is written and ignores it.
+def _player(key: str, seed: int) -> Any:
+    from sim.bench_game import HumanLike, RandomRobot
 
-    luma treats a bus it was given as unmanaged and writes at most 32 bytes per call, each call
-    one I2C transaction with a control byte (0x00 commands, 0x40 data) before the payload.
+    return RandomRobot(seed) if key == "robot" else HumanLike(seed)
+
+
+def play_games(settings: Settings) -> dict[str, Any]:
+    """The bench's two whole games on the device's wiring (:mod:`sim.bench_game`), by player.
+
+    Four seats, two people and two odds bots, under the standard rules with ``game_deckel``
+    Deckel; before each game every odds table is forgotten, as after a boot.
     """
-
-    def __init__(self) -> None:
-        self.payload_bytes = 0
-        self.transactions = 0
-
-    def write_i2c_block_data(self, address: int, control: int, data: list[int]) -> None:
-        self.payload_bytes += len(data)
-        self.transactions += 1
-
-
-class _Tap:
-    """A :class:`~hal.ports.Display` in front of the OLED that notes the screens and their cost."""
-
-    def __init__(self, inner: Any, bus: CountingBus) -> None:
-        self.inner = inner
-        self.bus = bus
-        self.app: Any = None
-        self.views: list[Any] = []
-        self.changes: list[tuple[int, int]] = []  # (payload bytes, transactions) per change
-        self.width, self.height, self.mode = inner.width, inner.height, inner.mode
-
-    def display(self, image: Image.Image) -> None:
-        before = (self.bus.payload_bytes, self.bus.transactions)
-        self.inner.display(image)
-        cost = (self.bus.payload_bytes - before[0], self.bus.transactions - before[1])
-        if cost[0]:
-            self.changes.append(cost)
-        if self.app is not None and self.app.view not in self.views:
-            self.views.append(self.app.view)
-
-    def contrast(self, level: int) -> None:
-        self.inner.contrast(level)
-
-    def show(self) -> None:
-        self.inner.show()
-
-    def hide(self) -> None:
-        self.inner.hide()
-
-    def next_deadline(self) -> float | None:
-        deadline: float | None = self.inner.next_deadline()
-        return deadline
-
-    def advance(self, now: float) -> None:
-        self.inner.advance(now)
-
-
-def tapped_oled(config: Any, clock: Any, *, bus: CountingBus, **options: Any) -> _Tap:
-    """The wiring's builder for the benchmark's display: the real OLED backend on ``bus``."""
-    from hal.oled import open_resilient_oled
-
-    return _Tap(open_resilient_oled(config.display, clock, bus=bus, **options), bus)
-
-
-def play_game(settings: Settings) -> _Tap:
-    """A whole game (3 players) played by a seeded robot through the firmware's wiring.
-
-    On a turn screen the robot shakes, keeps a die or stands at random; on any other screen it
-    presses OK (KEEP_3). Edges are timed as ``schocken sim --script`` times them.
-    """
-    from engine.game import GameSetup
+    from engine.bots import clear_caches
     from engine.rules import load_preset
-    from firmware.config import DeviceConfig
-    from firmware.dice import SeededDice
-    from firmware.views import TurnView
-    from firmware.wiring import build_device, register_display
-    from hal.ports import Button
-    from sim.fakes import FakeClock
-    from sim.script import ActionKind, ScriptAction, script_edges
+    from sim.bench_game import play_on_the_wiring
 
-    register_display("bench-oled", "sim.measure:tapped_oled")
     rules = dataclasses.replace(load_preset("standard"), deckel=settings.game_deckel)
-    config = DeviceConfig()
-    clock = FakeClock()
-    over: list[dict[str, Any]] = []
-    bus = CountingBus()
-    device = build_device(
-        config,
-        inputs=(),
-        display="bench-oled",
-        clock=clock,
-        dice=SeededDice(settings.seed),
-        setup=GameSetup(("Anna", "Ben", "Carla"), rules),
-        event_sink=lambda event: over.append(event) if event["event"] == "game_over" else None,
-        options={"bench-oled": {"bus": bus}},
-    )
-    tap: _Tap = device.display  # type: ignore[assignment]
-    tap.app = device.app
-    rng = random.Random(settings.seed)
-    shake = ScriptAction(ActionKind.SHAKE, 0)
-    presses = {
-        button: ScriptAction(ActionKind.PRESS, 0, button)
-        for button in (Button.KEEP_1, Button.KEEP_2, Button.KEEP_3, Button.STAND)
-    }
-    try:
-        device.loop.start()
-        for _ in range(20_000):
-            if over:
-                break
-            if isinstance(device.app.view, TurnView):
-                choice = rng.random()
-                action = (
-                    shake
-                    if choice < 0.5
-                    else presses[rng.choice((Button.KEEP_1, Button.KEEP_2, Button.KEEP_3))]
-                    if choice < 0.7
-                    else presses[Button.STAND]
-                )
-            else:
-                action = presses[Button.KEEP_3]
-            edges, end = script_edges([action], clock.now(), config.input)
-            for edge in edges:
-                device.loop.post(edge)
-            device.run(until=end)
-        else:
-            raise RuntimeError("the benchmark's game did not end")
-    finally:
-        device.close()
-    return tap
+    records = {}
+    for key, _ in _PLAYERS:
+        clear_caches()
+        player = _player(key, settings.seed)
+        records[key] = play_on_the_wiring(player, rules=rules, seed=settings.seed)
+    return records
 
 
-def game_on_the_oled(settings: Settings) -> list[Measurement]:
-    """Render time of the game's screens and the I2C bytes of each screen change."""
+def _percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
+def game_figures(records: dict[str, Any]) -> list[Measurement]:
+    """Per game: the main loop's longest step, the latency of inputs, the I2C traffic."""
+    from sim.bench_game import FULL_FRAME_WIRE_BYTES
+
+    results: list[Measurement] = []
+    for key, label in _PLAYERS:
+        record = records[key]
+        # The first frame after the display's initialisation is sent whole, by design.
+        changes = record.changes[1:] or record.changes
+        wire = [change[0] for change in changes]
+        average = statistics.fmean(wire)
+        results += [
+            Measurement(
+                f"{key}_longest_step_ms",
+                f"{label}: longest main-loop step (wall)",
+                max(record.step_wall) * 1e3,
+                "ms",
+                target=20,
+            ),
+            Measurement(
+                f"{key}_longest_step_cpu_ms",
+                f"{label}: longest main-loop step (CPU)",
+                max(record.step_cpu) * 1e3,
+                "ms",
+                target=20,
+            ),
+            Measurement(
+                f"{key}_latency_p99_ms",
+                f"{label}: edge to last I2C byte, p99",
+                _percentile(record.latencies, 0.99) * 1e3,
+                "ms",
+            ),
+            Measurement(
+                f"{key}_screen_changes",
+                f"{label}: screen changes ({record.inputs} inputs, {record.hints} hints)",
+                len(changes),
+                "changes",
+            ),
+            Measurement(
+                f"{key}_i2c_wire_bytes_avg",
+                f"{label}: I2C bytes on the wire per change",
+                average,
+                "bytes",
+            ),
+            Measurement(
+                f"{key}_i2c_full_frame_pct",
+                f"{label}: ... of a whole frame ({FULL_FRAME_WIRE_BYTES:,} bytes)",
+                100 * average / FULL_FRAME_WIRE_BYTES,
+                "%",
+                target=40,
+            ),
+            Measurement(
+                f"{key}_i2c_wire_bytes_max",
+                f"{label}: I2C bytes on the wire, worst change",
+                max(wire),
+                "bytes",
+            ),
+            Measurement(
+                f"{key}_i2c_transactions_avg",
+                f"{label}: I2C transactions per change (managed)",
+                statistics.fmean(change[1] for change in changes),
+                "writes",
+            ),
+        ]
+    return results
+
+
+def render_speed(settings: Settings, records: dict[str, Any]) -> list[Measurement]:
+    """The median time to render one of the screens the games showed (each view ``render_repeats``
+    times, the fastest of them counting)."""
     from firmware.screens import render
 
-    tap = play_game(settings)
+    views: dict[Any, None] = {}
+    for record in records.values():
+        views.update(record.views)
     samples = []
-    for view in tap.views:
+    for view in views:
+        fastest = float("inf")
         for _ in range(settings.render_repeats):
             started = time.perf_counter()
             render(view)
-            samples.append(time.perf_counter() - started)
-    # The first frame after the display's initialisation is sent whole, by design.
-    changes = tap.changes[1:] or tap.changes
-    sent = [payload for payload, _ in changes]
-    average = statistics.fmean(sent)
+            fastest = min(fastest, time.perf_counter() - started)
+        samples.append(fastest)
     return [
         Measurement(
             "render_ms",
-            f"render a screen (median, {len(tap.views)} screens)",
+            f"render a screen (median, {len(views):,} screens)",
             statistics.median(samples) * 1e3,
             "ms",
-            target=2,
-        ),
-        Measurement("screen_changes", "screen changes in the game", len(changes), "changes"),
-        Measurement(
-            "i2c_bytes_per_change_avg", "I2C bytes per screen change, average", average, "bytes"
-        ),
-        Measurement(
-            "i2c_full_frame_pct_avg",
-            f"... of a full frame ({FULL_FRAME_BYTES} bytes)",
-            100 * average / FULL_FRAME_BYTES,
-            "%",
-            target=40,
-        ),
-        Measurement(
-            "i2c_bytes_per_change_max", "I2C bytes per screen change, worst", max(sent), "bytes"
-        ),
-        Measurement(
-            "i2c_transactions_per_change_avg",
-            "I2C transactions per change (32-byte blocks)",
-            statistics.fmean(count for _, count in changes),
-            "writes",
-        ),
+            target=0.06,
+        )
     ]
 
 
@@ -504,21 +464,12 @@ def idle_loop(settings: Settings) -> list[Measurement]:
 
 # --- start-up and memory -----------------------------------------------------------------------
 
-#: ``schocken sim`` as the console script runs it, noting when its first frame is shown and, at
-#: exit, its peak resident memory. The peak is the kernel's VmHWM of this process image: Linux
-#: carries ``ru_maxrss`` over from the parent across fork and exec, so the parent's size (a
-#: benchmark that played a long game) would show up as the child's.
-_LAUNCH = """
-import atexit, sys, time
-import sim.recorder
-shown = sim.recorder.FrameRecorder.display
-def first(self, image):
-    if not sys.__dict__.get("_first_frame_noted"):
-        sys._first_frame_noted = True
-        print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
-    return shown(self, image)
-sim.recorder.FrameRecorder.display = first
-def peak():
+#: Notes, at exit, the process's peak resident memory: the kernel's VmHWM of this process image
+#: (Linux carries ``ru_maxrss`` over from the parent across fork and exec, so the parent's size,
+#: a benchmark that played long games, would show up as the child's).
+_PEAK = """
+import atexit, sys
+def _peak():
     try:
         with open("/proc/self/status") as status:
             kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
@@ -527,7 +478,48 @@ def peak():
         kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         kb = kb // 1024 if sys.platform == "darwin" else kb  # bytes there, KiB on Linux
     print("PEAK_RSS_KB", kb, file=sys.stderr, flush=True)
-atexit.register(peak)
+atexit.register(_peak)
+"""
+
+#: ``schocken sim`` as the console script runs it, noting when its first frame is shown.
+_SIM_LAUNCH = _PEAK + """
+import time
+import sim.recorder
+shown = sim.recorder.FrameRecorder.display
+def first(self, image):
+    if not sys.__dict__.get("_first_frame_noted"):
+        sys._first_frame_noted = True
+        print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
+    return shown(self, image)
+sim.recorder.FrameRecorder.display = first
+from firmware.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+#: ``schocken run`` as the console script runs it on the device's wiring, with gpiozero's mock
+#: pins (GPIOZERO_PIN_FACTORY=mock) and the OLED backend on a bus that notes when the last byte of
+#: the first frame arrives (luma's driver blanks the panel first: 1024 pixel bytes of set-up, then
+#: the first frame is sent whole); then it stops as systemd stops it, with SIGTERM.
+_RUN_LAUNCH = _PEAK + """
+import os, signal, time
+class FirstFrameBus:
+    def __init__(self):
+        self.pixels = 0
+    def write_i2c_block_data(self, address, control, data):
+        if control != 0x40 or self.pixels >= 2048:
+            return
+        self.pixels += len(data)
+        if self.pixels >= 2048:
+            print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
+            os.kill(os.getpid(), signal.SIGTERM)
+import firmware.cli.run as run
+import firmware.wiring as wiring
+oled_display = wiring.oled_display
+wiring.oled_display = lambda config, clock, **options: oled_display(
+    config, clock, bus=FirstFrameBus(), **options)
+missing_hardware = run._missing_hardware
+run._missing_hardware = lambda config, gpio_error: (
+    None if gpio_error is None else missing_hardware(config, gpio_error))
 from firmware.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -535,47 +527,113 @@ sys.exit(main(sys.argv[1:]))
 #: A short game for the start-up run: the roll-off and one round.
 _SHORT_SCRIPT = "shake\nstand\n" + "shake\nstand\nstand\nstand\n" * 3
 
+#: What the command-line start-up figures run: a bare interpreter, and two subcommands.
+_COMMANDS = {
+    "bare": ["-c", "pass"],
+    "rank": ["-c", "import sys; from firmware.cli import main; sys.exit(main(sys.argv[1:]))",
+             "rank", "1", "1", "4"],
+    "odds": ["-c", "import sys; from firmware.cli import main; sys.exit(main(sys.argv[1:]))",
+             "odds", "--beat", "2", "1", "1", "--thrown", "6", "3", "1"],
+}  # fmt: skip
+
 
 def start_up(settings: Settings) -> list[Measurement]:
-    """Seconds from spawning ``schocken sim --script`` to its first frame; its peak memory."""
-    firsts, peaks = [], []
+    """Seconds from spawning ``schocken sim`` and ``schocken run`` to their first frames, their
+    peak memory, and the CPU time of ``schocken rank`` and ``schocken odds`` against a bare
+    interpreter."""
+    sim_firsts, sim_peaks, run_firsts, run_peaks = [], [], [], []
     with tempfile.TemporaryDirectory() as scratch:
         script = Path(scratch) / "short.txt"
         script.write_text(_SHORT_SCRIPT, encoding="utf-8")
-        argv = ["sim", "--script", str(script), "--seed", "1", "--players", "3"]
+        sim_argv = ["sim", "--script", str(script), "--seed", "1", "--players", "3"]
+        config = Path(scratch) / "config.toml"
+        config.write_text(
+            f'[storage]\nstate_dir = "{Path(scratch) / "state"}"\n', encoding="utf-8"
+        )
+        run_argv = ["run", "--config", str(config)]
         for _ in range(settings.starts):
-            first, peak_kb = _start_once(argv)
-            firsts.append(first)
-            peaks.append(peak_kb)
+            first, peak_kb = _start_once(_SIM_LAUNCH, sim_argv)
+            sim_firsts.append(first)
+            sim_peaks.append(peak_kb)
+            first, peak_kb = _start_once(_RUN_LAUNCH, run_argv, {"GPIOZERO_PIN_FACTORY": "mock"})
+            run_firsts.append(first)
+            run_peaks.append(peak_kb)
+    cpu = {name: _fastest_cpu(argv, settings.starts + 2) for name, argv in _COMMANDS.items()}
+    count = len(sim_firsts)
     return [
         Measurement(
             "first_frame_s",
-            f"start to first frame (`schocken sim`, median of {len(firsts)})",
-            statistics.median(firsts),
+            f"`schocken sim`: start to first frame (median of {count})",
+            statistics.median(sim_firsts),
             "s",
             target=0.6,
         ),
         Measurement(
-            "peak_rss_mb", "peak resident memory (simulator)", max(peaks) / 1024, "MB", target=60
+            "run_first_frame_s",
+            f"`schocken run`: start to first frame (median of {count})",
+            statistics.median(run_firsts),
+            "s",
+            target=0.25,
         ),
-    ]
+        Measurement(
+            "peak_rss_mb", "peak resident memory (`schocken sim`)", max(sim_peaks) / 1024, "MB",
+            target=60,
+        ),
+        Measurement(
+            "run_peak_rss_mb", "peak resident memory (`schocken run`)", max(run_peaks) / 1024,
+            "MB", target=60,
+        ),
+        Measurement("bare_cpu_ms", "a bare interpreter (`python -c pass`), CPU", cpu["bare"] * 1e3,
+                    "ms"),
+        Measurement(
+            "rank_cpu_ratio",
+            "`schocken rank 1 1 4`, CPU per bare interpreter",
+            cpu["rank"] / cpu["bare"],
+            "×",
+            target=2,
+        ),
+        Measurement(
+            "odds_cpu_ratio",
+            "`schocken odds --beat 2 1 1 --thrown 6 3 1`, CPU per bare",
+            cpu["odds"] / cpu["bare"],
+            "×",
+            target=2,
+        ),
+    ]  # fmt: skip
 
 
-def _start_once(argv: list[str]) -> tuple[float, int]:
+def _start_once(
+    launch: str, argv: list[str], env: dict[str, str] | None = None
+) -> tuple[float, int]:
     """(seconds to the first frame, peak resident set in KiB) of one process."""
     started = time.monotonic()
     process = subprocess.run(
-        [sys.executable, "-c", _LAUNCH, *argv],
+        [sys.executable, "-c", launch, *argv],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         check=False,
+        env={**os.environ, **(env or {})},
     )
     noted = dict(line.split(" ", 1) for line in process.stderr.splitlines() if " " in line)
     if process.returncode != 0 or "FIRST_FRAME" not in noted or "PEAK_RSS_KB" not in noted:
         last = process.stderr.strip().splitlines()[-1:] or ["no output"]
-        raise RuntimeError(f"`schocken sim` showed no frame (exit {process.returncode}): {last[0]}")
+        raise RuntimeError(
+            f"`schocken {argv[0]}` showed no frame (exit {process.returncode}): {last[0]}"
+        )
     return float(noted["FIRST_FRAME"]) - started, int(noted["PEAK_RSS_KB"])
+
+
+def _fastest_cpu(argv: list[str], runs: int) -> float:
+    """The least CPU time (user and system) of ``runs`` runs of ``python argv``."""
+    fastest = float("inf")
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, *argv], stdout=subprocess.DEVNULL, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        fastest = min(fastest, used)
+    return fastest
 
 
 # --- the real display --------------------------------------------------------------------------
@@ -616,7 +674,7 @@ def bus_speed(
     return None
 
 
-def real_display(settings: Settings) -> list[Measurement]:
+def real_display(settings: Settings, records: dict[str, Any]) -> list[Measurement]:
     """Frames per second on the real panel, and the bus speed, when a display answers here.
 
     The display settings are the installed device's (``/etc/schockbesteck/config.toml``) or the
@@ -642,7 +700,7 @@ def real_display(settings: Settings) -> list[Measurement]:
     blank, lit = Image.new("1", (128, 64), 0), Image.new("1", (128, 64), 1)
     whole = open_oled(display, framebuffer="full_frame")
     full_fps = 1 / _per_call(settings.pi_frames, _cycle(whole, [blank, lit]), repeats=1)
-    game_images = _game_frames(settings)
+    game_images = _game_frames(records)
     partial = open_oled(display)
     game_fps = 1 / _per_call(len(game_images), _cycle(partial, game_images), repeats=1)
     return [
@@ -674,11 +732,10 @@ def _cycle(device: Any, images: list[Image.Image]) -> Callable[[], None]:
     return lambda: device.display(next(frames))
 
 
-def _game_frames(settings: Settings) -> list[Image.Image]:
+def _game_frames(records: dict[str, Any]) -> list[Image.Image]:
     from firmware.screens import render
 
-    tap = play_game(settings)
-    return [render(view) for view in tap.views]
+    return [render(view) for view in records["human"].views]
 
 
 # --- the machine -------------------------------------------------------------------------------
