@@ -31,6 +31,7 @@ from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
 from firmware.remote import DeviceHooks, EventRelay, LinkedDisplay, Remote
+from firmware.work import BackgroundWork, InlineWork, Work
 from hal.inputs import InputDecoder
 from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage
 from hal.power import PowerManager
@@ -183,6 +184,7 @@ def build_device(
     power: bool = True,
     options: dict[str, dict[str, Any]] | None = None,
     link: str | None = None,
+    odds_worker: bool | None = None,
 ) -> Device:
     """Build the app, its loop and the named backends.
 
@@ -191,12 +193,18 @@ def build_device(
     :class:`~hal.oled.PowerManager` (dim and sleep when idle). Without ``clock`` the real
     monotonic clock is used, without ``dice`` the system's random source. ``link`` overrides
     the config's ``[link] url`` ("" switches the link off); options for it go under "serial".
+    ``odds_worker`` computes odds tables and computer players' decisions on a worker thread
+    (:class:`~firmware.work.BackgroundWork`) rather than on the main loop; by default it does
+    on the real clock, and not on a fake one (tests, scripts), where a game must go the same way
+    on every run.
     """
+    from hal.clock import MonotonicClock
+
     options = options or {}
     if clock is None:
-        from hal.clock import MonotonicClock
-
         clock = MonotonicClock()
+    if odds_worker is None:
+        odds_worker = isinstance(clock, MonotonicClock)
     built_inputs: list[InputBackend] = []
     try:
         for name in inputs:
@@ -210,6 +218,7 @@ def build_device(
         raise
     manager = PowerManager(screen, clock, config.display) if power else None
     relay = EventRelay(*([event_sink] if event_sink is not None else []))
+    work: Work = BackgroundWork() if odds_worker else InlineWork()
     app = DeviceApp(
         config,
         clock=clock,
@@ -218,6 +227,7 @@ def build_device(
         setup=setup,
         event_sink=relay,
         shutdown=shutdown,
+        work=work,
     )
     decoder = InputDecoder(config.input)
     url = config.link.url if link is None else link
@@ -237,6 +247,9 @@ def build_device(
         app, clock=clock, inputs=built_inputs, decoder=decoder, display=shown, power=manager
     )
     device = Device(app, loop, built_inputs, screen, manager, decoder, clock, remote=remote)
+    if isinstance(work, BackgroundWork):
+        work.start(loop.call_soon, app.work_done)
+    device.closers.append(work.close)
     if remote is not None:
         remote.start()
         device.closers.append(remote.close)

@@ -320,7 +320,7 @@ def play_on_the_wiring(
     register_display("bench-oled", "sim.bench_game:tapped_oled")
     config = DeviceConfig(game=GameConfig(players=players, bots=bots, rule_set=rules))
     app_ref: list[Any] = []
-    clock = PatientClock(lambda: bool(app_ref) and bool(getattr(app_ref[0], "thinking", False)))
+    clock = PatientClock(lambda: bool(app_ref) and app_ref[0].thinking)
     over: list[dict[str, Any]] = []
     bus = CountingBus()
     record = GameRecord()
@@ -335,6 +335,7 @@ def play_on_the_wiring(
             setup=GameSetup(players, rules),
             event_sink=lambda event: over.append(event) if event["event"] == "game_over" else None,
             options={"bench-oled": {"bus": bus}},
+            odds_worker=True,
         )
         app = device.app
         app_ref.append(app)
