@@ -55,6 +55,7 @@ from engine.odds import (
 )
 from engine.odds import clear_caches as clear_odds_caches
 from engine.rules import Rules
+from engine.strategy_names import strategy_names
 from engine.throws import Evaluation, rank_table
 
 # -- what a bot sees and does --------------------------------------------------------------------
@@ -352,15 +353,12 @@ def _beaten_by_later(rules: Rules) -> Callable[[Evaluation, int, int], float]:
 
 # -- registry ------------------------------------------------------------------------------------
 
-#: Strategy name -> a function making a fresh strategy.
+#: Strategy name -> a function making a fresh strategy (the names are those of
+#: :mod:`engine.strategy_names`, which lists them without loading the strategies).
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "threshold": ThresholdStrategy,
     "odds": OddsStrategy,
 }
-
-
-def strategy_names() -> list[str]:
-    return sorted(STRATEGIES)
 
 
 def make_strategy(name: str) -> Strategy:

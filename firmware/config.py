@@ -21,10 +21,10 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from engine.bots import strategy_names
 from engine.errors import IllegalActionError, RulesError
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.rules import Rules
+from engine.strategy_names import strategy_names
 from firmware.rulesfile import load_rules
 from hal.inputs import InputTiming
 from hal.settings import GpioPins, OledSettings

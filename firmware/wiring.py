@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import importlib
 import logging
-import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +29,6 @@ from firmware.app import DeviceApp, EventSink
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
-from firmware.remote import DeviceHooks, EventRelay, LinkedDisplay, Remote
 from firmware.work import BackgroundWork, InlineWork, Work
 from hal.inputs import InputDecoder
 from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage
@@ -50,6 +48,7 @@ __all__ = [
 
 
 if TYPE_CHECKING:
+    from firmware.remote import Remote
     from hal.storage import StateDirectory
 
 logger = logging.getLogger(__name__)
@@ -136,6 +135,8 @@ def state_directory_at(path: str | Path) -> StateDirectory:
 
 def system_poweroff() -> None:
     """The device's shutdown hook: ask systemd to power the Pi off."""
+    import subprocess
+
     logger.info("shutting down on request from the menu")
     subprocess.run(["systemctl", "poweroff"], check=True, timeout=30)
 
@@ -217,7 +218,13 @@ def build_device(
             backend.close()
         raise
     manager = PowerManager(screen, clock, config.display) if power else None
-    relay = EventRelay(*([event_sink] if event_sink is not None else []))
+    url = config.link.url if link is None else link
+    sink = event_sink
+    if url:  # the serial link (and its protocol) load only when it is on
+        from firmware.remote import EventRelay, LinkedDisplay
+
+        relay = EventRelay(*([event_sink] if event_sink is not None else []))
+        sink = relay
     work: Work = BackgroundWork() if odds_worker else InlineWork()
     app = DeviceApp(
         config,
@@ -225,12 +232,11 @@ def build_device(
         dice=dice if dice is not None else SystemDice(),
         storage=storage,
         setup=setup,
-        event_sink=relay,
+        event_sink=sink,
         shutdown=shutdown,
         work=work,
     )
     decoder = InputDecoder(config.input)
-    url = config.link.url if link is None else link
     remote: Remote | None = None
     shown: Display = screen
     if url:
@@ -265,6 +271,8 @@ def _remote(
 ) -> Remote:
     """The protocol's device end, acting on ``app`` from the main loop."""
     from importlib.metadata import PackageNotFoundError, version
+
+    from firmware.remote import DeviceHooks, Remote
 
     def deliver(event: InputEvent) -> None:
         # A remote input counts as activity (it wakes a dimmed or sleeping panel) but is never

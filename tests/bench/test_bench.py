@@ -37,6 +37,7 @@ POSITIVE = [
     ),
     "first_frame_s",
     "run_first_frame_s",
+    "run_first_frame_cpu_s",
     "peak_rss_mb",
     "run_peak_rss_mb",
     "bare_cpu_ms",
