@@ -163,6 +163,11 @@ class Device:
         """Run the main loop (see :meth:`MainLoop.run`)."""
         self.loop.run(until)
 
+    def add_input(self, backend: InputBackend) -> None:
+        """An input backend built later (see :meth:`MainLoop.add_input`); closed with the rest."""
+        self.inputs.append(backend)
+        self.loop.add_input(backend)
+
     def close(self) -> None:
         """Release pins and other resources. Idempotent."""
         self.loop.close()

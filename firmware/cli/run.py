@@ -49,11 +49,11 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    if not args.check:
+        return _play(config)
     gpio = _open_gpio(config)
     try:
-        if args.check:
-            return _check(config, gpio)
-        return _play(config, gpio)
+        return _check(config, gpio)
     finally:
         gpio.close()
 
@@ -73,7 +73,7 @@ def _missing_hardware(config: DeviceConfig, gpio_error: str | None) -> str | Non
     )
 
 
-def _open_gpio(config: DeviceConfig) -> Any:
+def _open_gpio(config: DeviceConfig, clock: Any = None) -> Any:
     """The GPIO input, or a CliError naming what this machine lacks."""
     from hal.clock import MonotonicClock
 
@@ -86,7 +86,7 @@ def _open_gpio(config: DeviceConfig) -> Any:
             from hal.gpio import GpioError, GpioInput
 
             try:
-                gpio = GpioInput(MonotonicClock(), config.pins)
+                gpio = GpioInput(clock if clock is not None else MonotonicClock(), config.pins)
             except GpioError as failure:
                 error = str(failure.__cause__ or failure).splitlines()[0]
     except ImportError as failure:
@@ -127,25 +127,32 @@ def _check(config: DeviceConfig, gpio: Any) -> int:
     return 0
 
 
-def _play(config: DeviceConfig, gpio: Any) -> int:
+def _play(config: DeviceConfig) -> int:
+    """The device: its first frame as soon as the display is up, then the buttons.
+
+    The GPIO library is the largest import of all (about a third of the start-up), and the
+    first screen does not need it, so the pins are claimed right after the first frame. Without
+    an I2C bus nothing starts, and the error names everything this machine lacks.
+    """
+    if _missing_hardware(config, None) is not None:
+        _open_gpio(config).close()  # raises the CliError naming the bus, and the GPIO if missing
     from firmware.wiring import build_device, state_directory, system_poweroff
 
-    # The probe proved the pins usable; the device claims them again through its wiring, which
-    # also opens the display and, if [link] url is set, the serial link.
-    gpio.close()
     device = build_device(
         config,
-        inputs=("gpio",),
+        inputs=(),
         display="oled",
         storage=state_directory(config),
         event_sink=_log_event,
         shutdown=system_poweroff,
     )
-    logger.info("Schockbesteck running (config: %s)", config.origin)
-    if device.remote is not None:
-        logger.info("serial link on %s", config.link.url)
     _stop_on_sigterm(device.loop)
     try:
+        device.loop.start()  # the first frame
+        device.add_input(_open_gpio(config, device.clock))
+        logger.info("Schockbesteck running (config: %s)", config.origin)
+        if device.remote is not None:
+            logger.info("serial link on %s", config.link.url)
         device.run()
     finally:
         device.close()
