@@ -16,19 +16,22 @@ The journal is a real state directory in a temporary folder (every action fsync'
 worker is a real thread. A player (:class:`RandomRobot` or :class:`HumanLike`) picks the next
 actions from what the app shows; their edges are driven on the mock pins one at a time, each at
 its moment on the fake clock. :func:`play_on_the_wiring` returns what was measured: the wall and
-CPU time of every main-loop step, the latency from the last edge of each input to the last I2C
-byte of the frame it changed, the bytes and transactions of every screen change, and the views
-shown (to time their rendering).
+CPU time of every main-loop step and how long it waited for fsync, the latency from the last
+edge of each input to the last I2C byte of the frame it changed, the bytes and transactions of
+every screen change, and the views shown (to time their rendering).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from unittest.mock import patch
 
 from PIL import Image
 
@@ -234,9 +237,10 @@ class HumanLike(Player):
 class GameRecord:
     """What one game on the wiring measured (times in seconds)."""
 
-    #: Wall and CPU time of every main-loop step.
+    #: Wall and CPU time of every main-loop step, and the time it waited for fsync.
     step_wall: list[float] = field(default_factory=list)
     step_cpu: list[float] = field(default_factory=list)
+    step_fsync: list[float] = field(default_factory=list)
     #: From the last edge of an input to the last I2C byte of the frame it changed.
     latencies: list[float] = field(default_factory=list)
     #: Every screen change: (wire bytes, transactions, payload bytes, 32-byte blocks).
@@ -249,6 +253,8 @@ class GameRecord:
     #: Seconds of game time, and of real time the game took.
     game_s: float = 0.0
     real_s: float = 0.0
+    #: fsync time of the step running now.
+    waited: float = 0.0
 
 
 class _Tap:
@@ -324,7 +330,7 @@ def play_on_the_wiring(
     over: list[dict[str, Any]] = []
     bus = CountingBus()
     record = GameRecord()
-    with tempfile.TemporaryDirectory(prefix="schocken-bench-") as state:
+    with tempfile.TemporaryDirectory(prefix="schocken-bench-") as state, ExitStack() as stack:
         device = build_device(
             config,
             inputs=("gpio-mock",),
@@ -346,6 +352,7 @@ def play_on_the_wiring(
         _instrument(device, bus, record, last_edge)
         started = time.perf_counter()
         try:
+            stack.enter_context(_timed_fsync(record))
             device.loop.start()
             for _ in range(max_actions):
                 if over:
@@ -365,6 +372,22 @@ def play_on_the_wiring(
             record.game_s = clock.now()
             device.close()
     return record
+
+
+@contextmanager
+def _timed_fsync(record: GameRecord) -> Iterator[None]:
+    """Add the time each ``os.fsync`` takes (the journal's, the state files') to the step."""
+    fsync = os.fsync
+
+    def timed(fd: int) -> None:
+        started = time.perf_counter()
+        try:
+            fsync(fd)
+        finally:
+            record.waited += time.perf_counter() - started
+
+    with patch.object(os, "fsync", timed):
+        yield
 
 
 def _drive(hands: Any, edge: Edge) -> None:
@@ -390,10 +413,12 @@ def _instrument(device: Any, bus: CountingBus, record: GameRecord, last_edge: li
 
     def step_timed(edge: Edge | None = None) -> None:
         handled[0] = False
+        record.waited = 0.0
         wall, cpu, writes = time.perf_counter(), time.thread_time(), bus.last_write
         step(edge)
         record.step_cpu.append(time.thread_time() - cpu)
         record.step_wall.append(time.perf_counter() - wall)
+        record.step_fsync.append(record.waited)
         if handled[0] and bus.last_write != writes:
             record.latencies.append(bus.last_write - last_edge[0])
 
