@@ -53,7 +53,9 @@ from engine.odds import (
     sorted_dice,
     ties_by_throws,
 )
+from engine.odds import clear_caches as clear_odds_caches
 from engine.rules import Rules
+from engine.strategy_names import strategy_names
 from engine.throws import Evaluation, rank_table
 
 # -- what a bot sees and does --------------------------------------------------------------------
@@ -126,6 +128,11 @@ class Strategy(Protocol):
         """The next action in ``position`` (after at least one throw, before the limit)."""
         ...
 
+    def prepare(self, rules: Rules) -> None:
+        """Build the tables :meth:`choose` needs under ``rules`` ahead of play (a caller may do
+        it on another thread; later choices find them built)."""
+        ...
+
 
 class Bot(Protocol):
     """A computer player for the engine's Game."""
@@ -145,6 +152,14 @@ class StrategyBot:
         self.name = strategy.name
 
     def decide(self, game: Game, view: View, rng: RandomSource) -> Move:
+        move = self.obvious_move(game)
+        if move is not None:
+            return move
+        return self.move_for(game, self.question(game, view)())
+
+    def obvious_move(self, game: Game) -> Move | None:
+        """The move that needs no thought (the first throw; standing with no throw left), or
+        None: then the strategy must choose (:meth:`question`)."""
         turn = game.turn
         if turn is None:
             raise IllegalActionError("no turn is in progress")
@@ -152,9 +167,24 @@ class StrategyBot:
             return Move(MoveKind.ROLL)
         if not game.can_roll():
             return Move(MoveKind.STAND)
+        return None
+
+    def question(self, game: Game, view: View) -> Callable[[], Choice]:
+        """The strategy's choice in the game's position, as a call that reads nothing of
+        ``game`` (a caller may run it on another thread while the game waits)."""
+        turn = game.turn
+        if turn is None:
+            raise IllegalActionError("no turn is in progress")
+        strategy, rules = self.strategy, game.rules
         position = Position.from_turn(turn)
-        situation = self.strategy.situation(view, game.rules)
-        choice = self.strategy.choose(position, situation, game.rules)
+        situation = strategy.situation(view, rules)
+        return lambda: strategy.choose(position, situation, rules)
+
+    def move_for(self, game: Game, choice: Choice) -> Move:
+        """The move that carries out ``choice`` on the game's dice."""
+        turn = game.turn
+        if turn is None:
+            raise IllegalActionError("no turn is in progress")
         if choice.kind is ActionKind.STAND:
             return Move(MoveKind.STAND)
         if choice.kind is ActionKind.FLIP:
@@ -190,6 +220,9 @@ class ThresholdStrategy:
 
     def situation(self, view: View, rules: Rules) -> Hashable:
         return None
+
+    def prepare(self, rules: Rules) -> None:
+        _weakest(rules, self.stand_at)
 
     def choose(self, position: Position, situation: Hashable, rules: Rules) -> Choice:
         table = rank_table(rules)
@@ -239,6 +272,9 @@ class OddsStrategy:
             (s.throws, s.laid_out, s.dice, s.hand) for s in view.shown
         ))
         return view.seat == 0, view.later, view.limit, earlier
+
+    def prepare(self, rules: Rules) -> None:
+        _beaten_by_later(rules)  # solves on the position graph, so that is built too
 
     def choose(self, position: Position, situation: Hashable, rules: Rules) -> Choice:
         return best_choice(position, _odds_goal(rules, situation), rules)
@@ -317,15 +353,12 @@ def _beaten_by_later(rules: Rules) -> Callable[[Evaluation, int, int], float]:
 
 # -- registry ------------------------------------------------------------------------------------
 
-#: Strategy name -> a function making a fresh strategy.
+#: Strategy name -> a function making a fresh strategy (the names are those of
+#: :mod:`engine.strategy_names`, which lists them without loading the strategies).
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "threshold": ThresholdStrategy,
     "odds": OddsStrategy,
 }
-
-
-def strategy_names() -> list[str]:
-    return sorted(STRATEGIES)
 
 
 def make_strategy(name: str) -> Strategy:
@@ -340,6 +373,14 @@ def make_strategy(name: str) -> Strategy:
 
 def make_bot(name: str) -> StrategyBot:
     return StrategyBot(make_strategy(name))
+
+
+def clear_caches() -> None:
+    """Forget every table the strategies and the odds built (for benchmarks that time a start)."""
+    _weakest.cache_clear()
+    _odds_goal.cache_clear()
+    _beaten_by_later.cache_clear()
+    clear_odds_caches()
 
 
 # -- driving the engine --------------------------------------------------------------------------
@@ -414,6 +455,7 @@ def play_game(
 
 __all__ = [
     "STRATEGIES", "Bot", "Move", "MoveKind", "OddsStrategy", "Shown", "Strategy",
-    "StrategyBot", "ThresholdStrategy", "View", "apply_move", "keep_positions", "make_bot",
+    "StrategyBot", "ThresholdStrategy", "View", "apply_move", "clear_caches", "keep_positions",
+    "make_bot",
     "make_strategy", "play_game", "play_turn", "strategy_names", "view_of",
 ]

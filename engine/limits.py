@@ -11,7 +11,6 @@ Syntax errors are left to the parser's own exception (``tomllib.TOMLDecodeError`
 
 from __future__ import annotations
 
-import json
 import tomllib
 from typing import Any
 
@@ -97,6 +96,8 @@ def json_loads(
     Raises :class:`InputLimitError` for a document over the bounds and ``json.JSONDecodeError``
     (a ValueError) for bad syntax.
     """
+    import json  # only readers of JSON pay for it (a rules file is TOML)
+
     _check_size(text, max_bytes)
     try:
         value = json.loads(text)

@@ -29,13 +29,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from engine.chance import sorted_throw_outcomes
 from engine.errors import IllegalActionError
-from engine.game import TurnState
 from engine.rules import Rules, StrasseOrder, TieRule
 from engine.throws import Evaluation, Kind, describe_bad_dice, rank_table
+
+if TYPE_CHECKING:  # a position is read from a turn, but computing odds needs no game
+    from engine.game import TurnState
 
 #: The most throws the solver follows in one turn (see the module docstring).
 MAX_THROWS = 8

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from engine.bots import strategy_names
 from engine.errors import IllegalActionError, RulesError
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.limits import InputLimitError, toml_loads
 from engine.rules import Rules
+from engine.strategy_names import strategy_names
 from firmware.names import PlayerNameError, check_player_names
 from firmware.rulesfile import load_rules
 from firmware.userfile import read_text_limited

@@ -7,7 +7,6 @@ each throw and hands them to the engine as part of the action, so a game's journ
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Protocol, runtime_checkable
 
 __all__ = ["DiceSource", "SeededDice", "SystemDice"]
@@ -33,6 +32,8 @@ class SystemDice:
     """
 
     def throw(self, count: int) -> tuple[int, ...]:
+        import secrets  # loaded with the first throw, not before the first frame (it costs 4 ms)
+
         _check_count(count)
         return tuple(secrets.randbelow(6) + 1 for _ in range(count))
 

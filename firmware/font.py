@@ -223,6 +223,8 @@ class BitmapFont:
         self._pictures = _parse_sheet(sheet)
         self._glyphs = {name: _glyph_image(p) for name, p in self._pictures.items()}
         self._fallback = fallback
+        #: Each glyph's width plus the column of spacing after it.
+        self._advance = {name: glyph.width + 1 for name, glyph in self._glyphs.items()}
         self.height = GLYPH_ROWS
         self.ascent = ASCENT
 
@@ -239,10 +241,7 @@ class BitmapFont:
 
     def width(self, text: str, scale: int = 1) -> int:
         """The width of ``text`` in pixels (no trailing spacing)."""
-        if not text:
-            return 0
-        total = sum(self._glyph(char).width for char in text) + len(text) - 1
-        return total * scale
+        return _width(self, text) * scale
 
     def fit(self, text: str, max_width: int, scale: int = 1) -> str:
         """``text``, cut and ended with "…" if wider than ``max_width``."""
@@ -271,6 +270,14 @@ class BitmapFont:
         mask = self.render(text, scale)
         draw.bitmap(xy, mask, fill=fill)
         return xy[0] + mask.width
+
+
+@lru_cache(maxsize=4096)
+def _width(font: BitmapFont, text: str) -> int:
+    if not text:
+        return 0
+    advance, fallback = font._advance, font._advance[font._fallback]
+    return sum(advance.get(char, fallback) for char in text) - 1
 
 
 @lru_cache(maxsize=1024)

@@ -9,7 +9,9 @@ keeps a player off the bottom, and says so. The position is the engine's (what i
 what was just thrown), so the hint does not depend on dice merely marked on the screen.
 
 :func:`best_hint` computes; :func:`hint_lines` words it. The odds tables are cached per rule set
-and target (:mod:`engine.odds`), so only the first hint of a kind costs a table build.
+and target (:mod:`engine.odds`), so only the first hint of a kind costs a table build. To compute a
+hint off the main loop, :func:`hint_question` reads what it needs from the game on the loop, and
+:meth:`HintQuestion.answer` computes it anywhere (it reads nothing of the game).
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ from engine.odds import (
     action_odds,
     ties_by_throws,
 )
+from engine.rules import Rules
 from engine.settle import TurnResult
 from engine.throws import Evaluation, Kind, rank_table
 from firmware.i18n import Catalogue
 
-__all__ = ["Hint", "best_hint", "hint_lines", "percent", "strongest_seen"]
+__all__ = ["Hint", "HintQuestion", "best_hint", "hint_lines", "hint_question", "percent",
+           "strongest_seen"]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +68,27 @@ def strongest_seen(game: Game) -> TurnResult | None:
     return max(seen, key=hardness)
 
 
-def best_hint(game: Game) -> Hint:
-    """The hint for the player whose turn it is (raises RuntimeError outside a turn)."""
+@dataclass(frozen=True, slots=True)
+class HintQuestion:
+    """What a hint is about: the position, what to play for, and the rules."""
+
+    position: Position
+    target: Target
+    #: The result to beat, or None: the chance is for a Schock or better.
+    beat: Evaluation | None
+    rules: Rules
+
+    def answer(self) -> Hint:
+        """The best action and its chance (builds the odds tables it needs; any thread)."""
+        return Hint(action_odds(self.position, self.target, self.rules)[0], self.beat)
+
+
+def hint_question(game: Game) -> HintQuestion:
+    """The hint to compute for the player whose turn it is (RuntimeError outside a turn)."""
     turn = game.turn
     if turn is None:
         raise RuntimeError("no turn is in progress")
     rules = game.rules
-    position = Position.from_turn(turn)
     best = strongest_seen(game)
     if best is not None:
         evaluation = game.evaluate(best.dice, best.hand)
@@ -79,7 +97,12 @@ def best_hint(game: Game) -> Hint:
     else:
         target = Target.at_least(_weakest_schock(game))
         beat = None
-    return Hint(action_odds(position, target, rules)[0], beat)
+    return HintQuestion(Position.from_turn(turn), target, beat, rules)
+
+
+def best_hint(game: Game) -> Hint:
+    """The hint for the player whose turn it is (raises RuntimeError outside a turn)."""
+    return hint_question(game).answer()
 
 
 def _weakest_schock(game: Game) -> int:

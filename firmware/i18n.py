@@ -83,6 +83,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_title": ("Tipp", "Hint"),
     "hint_refused_1": ("Keine Tipps", "No hints"),
     "hint_refused_2": ("im Turnier", "in tournaments"),
+    "hint_wait": ("Einen Moment …", "One moment …"),
     "hint_stand": ("Stehen lassen", "Stand"),
     "hint_throw_all": ("Alle werfen", "Throw all dice"),
     "hint_keep": ("{dice} liegen lassen", "Keep {dice}"),

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Event, Game, GameSetup, from_json, rules_from_mapping, to_json
-from engine.bots import strategy_names
 from engine.errors import SchockenError
 from engine.limits import InputLimitError, json_loads
+from engine.strategy_names import strategy_names
 from hal.ports import Storage
 
 __all__ = [

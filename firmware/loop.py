@@ -111,6 +111,13 @@ class MainLoop:
         """Make :meth:`run` return after the current step. Safe from any thread."""
         self._queue.put(None)
 
+    def add_input(self, backend: InputBackend) -> None:
+        """Read ``backend`` too, from now on if the loop has started (``schocken run`` shows its
+        first frame before it loads the GPIO library)."""
+        self.inputs.append(backend)
+        if self._started:
+            backend.start(self.post)
+
     # --- running --------------------------------------------------------------------------------
 
     def start(self) -> None:

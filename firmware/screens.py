@@ -5,13 +5,17 @@ Everything is drawn with rectangles, lines, points and our own bitmap font
 TrueType), so a view renders to the same pixels on every Pillow version and the golden images in
 ``tests/firmware/golden/`` stay valid. Dice are drawn as pips, as large as the layout allows:
 25 pixels on the turn screen, under the KEEP button that marks each of them.
+
+A screen is drawn anew for every change, so what repeats is drawn once and then copied: each
+kind of die (size, face, marks, the rattle of a "?") is painted point by point the first time it
+is needed and blitted as one image afterwards, as the font does with its lines of text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from functools import singledispatch
+from functools import lru_cache, singledispatch
 
 from PIL import Image, ImageDraw
 
@@ -83,9 +87,19 @@ def _draw(view: object, draw: ImageDraw.ImageDraw) -> None:
 
 def _title_bar(draw: ImageDraw.ImageDraw, left: str, right: str = "") -> None:
     """An inverted bar across the top with ``left`` and ``right`` text in it (and the mark)."""
+    draw.bitmap((0, 0), _title_mask(left, right, _MARK.get()), fill=1)
+
+
+@lru_cache(maxsize=512)
+def _title_mask(left: str, right: str, mark: str) -> Image.Image:
+    mask = Image.new("1", (WIDTH, TITLE_HEIGHT), 0)
+    _paint_title_bar(ImageDraw.Draw(mask), left, right, mark)
+    return mask
+
+
+def _paint_title_bar(draw: ImageDraw.ImageDraw, left: str, right: str, mark: str) -> None:
     draw.rectangle((0, 0, WIDTH - 1, TITLE_HEIGHT - 1), fill=1)
     end = WIDTH
-    mark = _MARK.get()
     if mark:
         end = WIDTH - FONT.width(mark) - 4
         draw.rectangle((end, 0, WIDTH - 1, TITLE_HEIGHT - 1), fill=0)
@@ -148,12 +162,32 @@ def draw_die(
     *,
     rattle: tuple[int, int] = (0, 0),
 ) -> None:
-    """One die with its top-left corner at (x, y).
+    """One die with its top-left corner at (x, y), on a blank part of the screen.
 
     A die in the cup is a dotted outline around a "?" (moved by ``rattle`` while the cup is
     shaken); a thrown die an outline with lit pips; a laid-out (or marked) die is solid with dark
     pips; a die that stays out is also underlined.
     """
+    draw.bitmap((x - _DIE_MARGIN, y - _DIE_MARGIN), _die_mask(size, face, rattle), fill=1)
+
+
+#: Room around a die's painting for the rattling "?" and the underline.
+_DIE_MARGIN = 3
+
+
+@lru_cache(maxsize=256)
+def _die_mask(size: int, face: DieFace, rattle: tuple[int, int]) -> Image.Image:
+    """The lit pixels of one die, painted once (:func:`_paint_die`) with a margin around it."""
+    room = size + 2 * _DIE_MARGIN
+    mask = Image.new("1", (room, room), 0)
+    _paint_die(ImageDraw.Draw(mask), _DIE_MARGIN, _DIE_MARGIN, size, face, rattle)
+    return mask
+
+
+def _paint_die(
+    draw: ImageDraw.ImageDraw, x: int, y: int, size: int, face: DieFace, rattle: tuple[int, int]
+) -> None:
+    """Paint a die point by point on a blank image (see :func:`draw_die`)."""
     right, bottom = x + size - 1, y + size - 1
     if face.value is None:
         for offset in range(2, size - 2, 2):
@@ -205,8 +239,19 @@ def _board(draw: ImageDraw.ImageDraw, board: Sequence[Tally], top: int, lines: i
 
     The current player's slot is inverted; a player who is out is struck through.
     """
-    if not board:
-        return
+    if board:
+        draw.bitmap((0, top - 1), _board_mask(tuple(board), lines), fill=1)
+
+
+@lru_cache(maxsize=256)
+def _board_mask(board: tuple[Tally, ...], lines: int) -> Image.Image:
+    """The board's lit pixels from the row above it down (an inverted slot starts there)."""
+    mask = Image.new("1", (WIDTH, lines * LINE + 1), 0)
+    _paint_board(ImageDraw.Draw(mask), board, 1, lines)
+    return mask
+
+
+def _paint_board(draw: ImageDraw.ImageDraw, board: Sequence[Tally], top: int, lines: int) -> None:
     per_line = -(-len(board) // lines)
     slot = WIDTH // per_line
     for index, tally in enumerate(board):

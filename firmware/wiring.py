@@ -15,20 +15,23 @@ events.
 from __future__ import annotations
 
 import logging
-import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.game import GameSetup
 from firmware.app import DeviceApp, EventSink
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
-from firmware.pairing import Pairing
-from firmware.remote import DeviceHooks, EventRelay, Remote
+from firmware.work import BackgroundWork, InlineWork, Work
 from hal.inputs import InputDecoder
 from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage, Timed
 from hal.power import PowerManager
+
+if TYPE_CHECKING:
+    from firmware.pairing import Pairing
+    from firmware.remote import Remote
 
 __all__ = ["Device", "build_device", "system_poweroff"]
 
@@ -37,6 +40,8 @@ logger = logging.getLogger(__name__)
 
 def system_poweroff() -> None:
     """The device's shutdown hook: ask systemd to power the Pi off."""
+    import subprocess
+
     logger.info("shutting down on request from the menu")
     subprocess.run(["systemctl", "poweroff"], check=True, timeout=30)
 
@@ -65,6 +70,11 @@ class Device:
         """Run the main loop (see :meth:`MainLoop.run`)."""
         self.loop.run(until)
 
+    def add_input(self, backend: InputBackend) -> None:
+        """An input backend built later (see :meth:`MainLoop.add_input`); closed with the rest."""
+        self.inputs.append(backend)
+        self.loop.add_input(backend)
+
     def close(self) -> None:
         """Release pins and other resources. Idempotent."""
         self.loop.close()
@@ -87,6 +97,7 @@ def build_device(
     event_sink: EventSink | None = None,
     shutdown: Callable[[], None] | None = None,
     power: bool = True,
+    odds_worker: bool = False,
 ) -> Device:
     """Build the app and its main loop on the given backends, all running on ``clock``.
 
@@ -96,23 +107,36 @@ def build_device(
     them, and so does a failure while building. ``link`` switches the serial link on (the edge
     builds it from the config's ``[link] url``); its host then sees every frame the display is
     given. ``power`` adds the :class:`~hal.power.PowerManager` (dim and sleep when idle).
-    Without ``dice`` the system's random source is used.
+    Without ``dice`` the system's random source is used. ``odds_worker`` computes odds
+    tables and computer players' decisions on a worker thread
+    (:class:`~firmware.work.BackgroundWork`) rather than on the main loop: the edge asks for it
+    on the real clock (``schocken run``, the interactive simulator), never on a fake one (tests,
+    scripts), where a game must go the same way on every run.
     """
+    work: Work = BackgroundWork() if odds_worker else InlineWork()
     backends = list(inputs)
     try:
         manager = PowerManager(display, clock, config.display) if power else None
-        relay = EventRelay(*([event_sink] if event_sink is not None else []))
-        # One pairing for every way in from outside (the link today): PIN from the menu.
-        pairing = Pairing() if link is not None else None
+        sink = event_sink
+        pairing: Pairing | None = None
+        if link is not None:  # the link's protocol, and pairing, load only when it is on
+            from firmware.pairing import Pairing
+            from firmware.remote import EventRelay
+
+            relay = EventRelay(*([event_sink] if event_sink is not None else []))
+            sink = relay
+            # One pairing for every way in from outside (the link today): PIN from the menu.
+            pairing = Pairing()
         app = DeviceApp(
             config,
             clock=clock,
             dice=dice if dice is not None else SystemDice(),
             storage=storage,
             setup=setup,
-            event_sink=relay,
+            event_sink=sink,
             shutdown=shutdown,
             pairing=pairing,
+            work=work,
         )
     except BaseException:
         for backend in backends:
@@ -141,6 +165,9 @@ def build_device(
     if remote is not None:
         remote.start()
         device.closers.append(remote.close)
+    if isinstance(work, BackgroundWork):
+        work.start(loop.call_soon, app.work_done)
+    device.closers.append(work.close)
     return device
 
 
@@ -154,6 +181,8 @@ def _remote(
 ) -> Remote:
     """The protocol's device end, acting on ``app`` from the main loop."""
     from importlib.metadata import PackageNotFoundError, version
+
+    from firmware.remote import DeviceHooks, Remote
 
     def deliver(event: InputEvent) -> None:
         # A remote input counts as activity (it wakes a dimmed or sleeping panel) but is never

@@ -182,7 +182,7 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
 
 def _bots(text: str, seats: int) -> tuple[str, ...]:
     """``--bots``: one strategy per seat, "" for a person."""
-    from engine.bots import strategy_names
+    from engine.strategy_names import strategy_names
     from firmware.config import HUMAN_WORDS
 
     entries = [entry.strip() for entry in text.split(",")]
@@ -403,6 +403,7 @@ def _run_interactive(
         dice=dice,
         setup=setup,
         event_sink=sink,
+        odds_worker=True,  # on the real clock: computer players think beside the loop
     )
     if link is not None:
         _say_where_the_link_is(link, args.link)

@@ -4,14 +4,18 @@
 ``schocken bench`` (:mod:`sim.bench_cli`) prints them as a table or as JSON. What is
 measured, and how:
 
-* the engine: evaluating a throw, settling a round, the exact odds (:mod:`engine.odds`) and
-  ``simulate`` (:mod:`engine.simulation`);
-* a whole game played by a seeded robot on the simulator's fake clock, through the firmware's
-  own wiring, with the OLED backend (luma's real SSD1306 driver) on a fake I2C bus that counts
-  every byte: the render time of each distinct screen, and the bytes each screen change costs;
+* the engine: evaluating a throw, settling a round, the exact odds (a query, the tables of a rule
+  set and those an odds bot needs) and ``simulate``;
+* two whole games with two people and two odds bots on the device's own wiring (gpiozero's mock
+  pins, luma's SSD1306 driver on a counting bus, the journal with fsync, the odds worker's
+  thread), one played by a random robot and one by a human-like player
+  (:mod:`sim.bench_game`): the main loop's longest step, the latency from an edge to the last
+  I2C byte, the bytes and transactions each screen change costs on the Pi's bus, and the render
+  time of each distinct screen;
 * the idle main loop on the real monotonic clock: CPU time and wake-ups;
-* a fresh ``schocken sim --script`` process: the time from its start to its first frame and its
-  peak resident memory;
+* fresh ``schocken sim --script`` and ``schocken run`` processes (the latter on mock pins and a
+  counting bus): the time from the start to the first frame and the peak resident memory; and
+  the CPU time of ``schocken rank`` and ``schocken odds`` against a bare interpreter;
 * on a Raspberry Pi with the display attached: real frames per second and the I2C bus speed.
 
 It lives in :mod:`sim` because it wires the whole stack together like the tests do: the
@@ -22,9 +26,12 @@ The firmware itself never imports it.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import platform
 import random
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -39,16 +46,12 @@ from typing import Any
 from PIL import Image
 
 __all__ = [
-    "FULL_FRAME_BYTES",
     "Measurement",
     "Settings",
     "bus_speed",
     "machine",
     "run_benchmarks",
 ]
-
-#: What luma's SSD1306 driver sends for one whole frame: 6 addressing command bytes, 1024 pixels.
-FULL_FRAME_BYTES = 6 + 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,14 +125,17 @@ def run_benchmarks(
     results += engine_speed(settings)
     say("odds and simulation")
     results += odds_speed(settings)
-    say("a whole game on the simulated SSD1306")
-    results += game_on_the_oled(settings)
+    say("two whole games on the device's wiring")
+    records = play_games(settings)
+    results += game_figures(records)
+    say("the screens")
+    results += render_speed(settings, records)
     say(f"the idle main loop ({settings.idle_s:g} s)")
     results += idle_loop(settings)
-    say("start-up of `schocken sim`")
+    say("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
     results += start_up(settings)
     say("the display on this machine's I2C bus")
-    results += real_display(settings)
+    results += real_display(settings, records)
     return results
 
 
@@ -198,34 +204,25 @@ def _forever(items: list[Any]) -> Iterator[Any]:
         yield from items
 
 
-# --- odds and simulate --------------------------------------------------------------------------
+# --- odds and simulate ------------------------------------------------------------------------
 
 
 def odds_speed(settings: Settings) -> list[Measurement]:
-    """An odds query, the odds tables built from scratch, and ``simulate``'s rounds per second."""
-    keys = [
-        ("odds_query_ms", "odds query, a throw not asked before", "ms"),
-        ("odds_table_build_ms", "odds table build (standard rules)", "ms"),
-        ("simulate_rounds_per_s", "simulate (3 threshold bots)", "rounds/s"),
-    ]
-    measured = _odds_figures(settings)
-    return [
-        Measurement(key, label, value, unit)
-        for (key, label, unit), value in zip(keys, measured, strict=True)
-    ]
-
-
-def _odds_figures(settings: Settings) -> list[float]:
-    """(ms per odds query, ms per table build, simulated rounds per second).
+    """An odds query, the odds tables built from scratch (a hint's, and an odds bot's as the odds
+    worker builds them when a game begins), and ``simulate``'s rounds per second.
 
     A query is ``chance_to_beat`` from the start of a turn against a throw not asked about
     before (a goal's table is memoised, so a repeated query costs next to nothing). A build is
-    ``build_tables`` for a rule set seen for the first time (renamed, so no cache helps).
+    ``build_tables`` for a rule set seen for the first time (renamed, so no cache helps); the odds
+    bot's tables are :func:`firmware.work.prepare_tables` after every table was forgotten.
     ``simulate`` plays 3 threshold bots after one warm-up game that builds their turn tables.
     """
-    from engine import bots, odds, simulation
+    from engine import odds
+    from engine.bots import clear_caches, make_strategy
     from engine.rules import load_preset
+    from engine.simulation import Simulator
     from engine.throws import rank_table
+    from firmware.work import prepare_tables
 
     rules = load_preset("standard")
     builds = max(1, min(3, settings.odds_queries // 50))
@@ -233,6 +230,13 @@ def _odds_figures(settings: Settings) -> list[float]:
     for index in range(builds):
         odds.build_tables(dataclasses.replace(rules, name=f"bench-{os.getpid()}-{index}"))
     build_s = (time.perf_counter() - started) / builds
+
+    bot_tables_s = float("inf")
+    for _ in range(builds):
+        clear_caches()
+        started = time.perf_counter()
+        prepare_tables(rules, ["odds"])
+        bot_tables_s = min(bot_tables_s, time.perf_counter() - started)
 
     odds.build_tables(rules)
     targets = [
@@ -246,7 +250,7 @@ def _odds_figures(settings: Settings) -> list[float]:
         odds.chance_to_beat(start, target, rules)
     query_s = (time.perf_counter() - started) / len(targets)
 
-    simulator = simulation.Simulator(rules, [bots.make_strategy("threshold")] * 3)
+    simulator = Simulator(rules, [make_strategy("threshold")] * 3)
     rng = random.Random(settings.seed)
     simulator.play_game(rng)
     rounds = 0
@@ -254,170 +258,159 @@ def _odds_figures(settings: Settings) -> list[float]:
     for _ in range(settings.simulate_games):
         rounds += simulator.play_game(rng).rounds
     rounds_per_s = rounds / (time.perf_counter() - started)
-    return [query_s * 1e3, build_s * 1e3, rounds_per_s]
+    return [
+        Measurement("odds_query_ms", "odds query, a throw not asked before", query_s * 1e3, "ms"),
+        Measurement(
+            "odds_table_build_ms", "odds tables of a rule set (standard)", build_s * 1e3, "ms",
+            target=100,
+        ),
+        Measurement(
+            "odds_bot_tables_ms", "... and an odds bot's (the worker's job)", bot_tables_s * 1e3,
+            "ms",
+        ),
+        Measurement(
+            "simulate_rounds_per_s", "simulate (3 threshold bots)", rounds_per_s, "rounds/s",
+            target=100_000, at_least=True,
+        ),
+    ]  # fmt: skip
 
 
-# --- a whole game on the SSD1306 ---------------------------------------------------------------
+# --- whole games on the device's wiring --------------------------------------------------------
+
+#: The players of the bench's two games: key, label, and how to make one.
+_PLAYERS: tuple[tuple[str, str], ...] = (("robot", "random robot"), ("human", "human-like"))
 
 
-class CountingBus:
-    """An smbus-like bus for luma's ``i2c(bus=...)`` that counts what is written and ignores it.
+def _player(key: str, seed: int) -> Any:
+    from sim.bench_game import HumanLike, RandomRobot
 
-    luma treats a bus it was given as unmanaged and writes at most 32 bytes per call, each call
-    one I2C transaction with a control byte (0x00 commands, 0x40 data) before the payload.
+    return RandomRobot(seed) if key == "robot" else HumanLike(seed)
+
+
+def play_games(settings: Settings) -> dict[str, Any]:
+    """The bench's two whole games on the device's wiring (:mod:`sim.bench_game`), by player.
+
+    Four seats, two people and two odds bots, under the standard rules with ``game_deckel``
+    Deckel; before each game every odds table is forgotten, as after a boot.
     """
-
-    def __init__(self) -> None:
-        self.payload_bytes = 0
-        self.transactions = 0
-
-    def write_i2c_block_data(self, address: int, control: int, data: list[int]) -> None:
-        self.payload_bytes += len(data)
-        self.transactions += 1
-
-
-class _Tap:
-    """A :class:`~hal.ports.Display` in front of the OLED that notes the screens and their cost."""
-
-    def __init__(self, inner: Any, bus: CountingBus) -> None:
-        self.inner = inner
-        self.bus = bus
-        self.app: Any = None
-        self.views: list[Any] = []
-        self.changes: list[tuple[int, int]] = []  # (payload bytes, transactions) per change
-        self.width, self.height, self.mode = inner.width, inner.height, inner.mode
-
-    def display(self, image: Image.Image) -> None:
-        before = (self.bus.payload_bytes, self.bus.transactions)
-        self.inner.display(image)
-        cost = (self.bus.payload_bytes - before[0], self.bus.transactions - before[1])
-        if cost[0]:
-            self.changes.append(cost)
-        if self.app is not None and self.app.view not in self.views:
-            self.views.append(self.app.view)
-
-    def contrast(self, level: int) -> None:
-        self.inner.contrast(level)
-
-    def show(self) -> None:
-        self.inner.show()
-
-    def hide(self) -> None:
-        self.inner.hide()
-
-
-def play_game(settings: Settings) -> _Tap:
-    """A whole game (3 players) played by a seeded robot through the firmware's wiring.
-
-    On a turn screen the robot shakes, keeps a die or stands at random; on any other screen it
-    presses OK (KEEP_3). Edges are timed as ``schocken sim --script`` times them.
-    """
-    from engine.game import GameSetup
+    from engine.bots import clear_caches
     from engine.rules import load_preset
-    from firmware.config import DeviceConfig
-    from firmware.dice import SeededDice
-    from firmware.views import TurnView
-    from firmware.wiring import build_device
-    from hal.oled import open_resilient_oled
-    from hal.ports import Button
-    from sim.fakes import FakeClock
-    from sim.script import ActionKind, ScriptAction, script_edges
+    from sim.bench_game import play_on_the_wiring
 
     rules = dataclasses.replace(load_preset("standard"), deckel=settings.game_deckel)
-    config = DeviceConfig()
-    clock = FakeClock()
-    over: list[dict[str, Any]] = []
-    bus = CountingBus()
-    # The real OLED backend (luma's SSD1306 driver) on the counting bus, behind the tap.
-    oled = open_resilient_oled(config.display, clock, bus=bus)
-    tap = _Tap(oled, bus)
-    device = build_device(
-        config,
-        clock=clock,
-        inputs=[],
-        display=tap,
-        timers=[oled],
-        dice=SeededDice(settings.seed),
-        setup=GameSetup(("Anna", "Ben", "Carla"), rules),
-        event_sink=lambda event: over.append(event) if event["event"] == "game_over" else None,
-    )
-    tap.app = device.app
-    rng = random.Random(settings.seed)
-    shake = ScriptAction(ActionKind.SHAKE, 0)
-    presses = {
-        button: ScriptAction(ActionKind.PRESS, 0, button)
-        for button in (Button.KEEP_1, Button.KEEP_2, Button.KEEP_3, Button.STAND)
-    }
-    try:
-        device.loop.start()
-        for _ in range(20_000):
-            if over:
-                break
-            if isinstance(device.app.view, TurnView):
-                choice = rng.random()
-                action = (
-                    shake
-                    if choice < 0.5
-                    else presses[rng.choice((Button.KEEP_1, Button.KEEP_2, Button.KEEP_3))]
-                    if choice < 0.7
-                    else presses[Button.STAND]
-                )
-            else:
-                action = presses[Button.KEEP_3]
-            edges, end = script_edges([action], clock.now(), config.input)
-            for edge in edges:
-                device.loop.post(edge)
-            device.run(until=end)
-        else:
-            raise RuntimeError("the benchmark's game did not end")
-    finally:
-        device.close()
-    return tap
+    records = {}
+    for key, _ in _PLAYERS:
+        clear_caches()
+        player = _player(key, settings.seed)
+        records[key] = play_on_the_wiring(player, rules=rules, seed=settings.seed)
+    return records
 
 
-def game_on_the_oled(settings: Settings) -> list[Measurement]:
-    """Render time of the game's screens and the I2C bytes of each screen change."""
+def _percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
+def game_figures(records: dict[str, Any]) -> list[Measurement]:
+    """Per game: the main loop's longest step, the latency of inputs, the I2C traffic."""
+    from sim.bench_game import FULL_FRAME_WIRE_BYTES
+
+    results: list[Measurement] = []
+    for key, label in _PLAYERS:
+        record = records[key]
+        # The first frame after the display's initialisation is sent whole, by design.
+        changes = record.changes[1:] or record.changes
+        wire = [change[0] for change in changes]
+        average = statistics.fmean(wire)
+        steps = zip(record.step_wall, record.step_fsync, strict=True)
+        own = [wall - waited for wall, waited in steps]
+        results += [
+            Measurement(
+                f"{key}_longest_step_ms",
+                f"{label}: longest main-loop step, less fsync (wall)",
+                max(own) * 1e3,
+                "ms",
+                target=20,
+            ),
+            Measurement(
+                f"{key}_longest_step_cpu_ms",
+                f"{label}: longest main-loop step (CPU)",
+                max(record.step_cpu) * 1e3,
+                "ms",
+                target=20,
+            ),
+            Measurement(
+                f"{key}_longest_fsync_ms",
+                f"{label}: longest wait for fsync in a step",
+                max(record.step_fsync) * 1e3,
+                "ms",
+            ),
+            Measurement(
+                f"{key}_latency_p99_ms",
+                f"{label}: edge to last I2C byte, p99",
+                _percentile(record.latencies, 0.99) * 1e3,
+                "ms",
+            ),
+            Measurement(
+                f"{key}_screen_changes",
+                f"{label}: screen changes ({record.inputs} inputs, {record.hints} hints)",
+                len(changes),
+                "changes",
+            ),
+            Measurement(
+                f"{key}_i2c_wire_bytes_avg",
+                f"{label}: I2C bytes on the wire per change",
+                average,
+                "bytes",
+            ),
+            Measurement(
+                f"{key}_i2c_full_frame_pct",
+                f"{label}: ... of a whole frame ({FULL_FRAME_WIRE_BYTES:,} bytes)",
+                100 * average / FULL_FRAME_WIRE_BYTES,
+                "%",
+                target=40,
+            ),
+            Measurement(
+                f"{key}_i2c_wire_bytes_max",
+                f"{label}: I2C bytes on the wire, worst change",
+                max(wire),
+                "bytes",
+            ),
+            Measurement(
+                f"{key}_i2c_transactions_avg",
+                f"{label}: I2C transactions per change (managed)",
+                statistics.fmean(change[1] for change in changes),
+                "writes",
+            ),
+        ]
+    return results
+
+
+def render_speed(settings: Settings, records: dict[str, Any]) -> list[Measurement]:
+    """The median time to render one of the screens the games showed (each view ``render_repeats``
+    times, the fastest of them counting)."""
     from firmware.screens import render
 
-    tap = play_game(settings)
+    views: dict[Any, None] = {}
+    for record in records.values():
+        views.update(record.views)
     samples = []
-    for view in tap.views:
+    for view in views:
+        fastest = float("inf")
         for _ in range(settings.render_repeats):
             started = time.perf_counter()
             render(view)
-            samples.append(time.perf_counter() - started)
-    # The first frame after the display's initialisation is sent whole, by design.
-    changes = tap.changes[1:] or tap.changes
-    sent = [payload for payload, _ in changes]
-    average = statistics.fmean(sent)
+            fastest = min(fastest, time.perf_counter() - started)
+        samples.append(fastest)
     return [
         Measurement(
             "render_ms",
-            f"render a screen (median, {len(tap.views)} screens)",
+            f"render a screen (median, {len(views):,} screens)",
             statistics.median(samples) * 1e3,
             "ms",
-            target=2,
-        ),
-        Measurement("screen_changes", "screen changes in the game", len(changes), "changes"),
-        Measurement(
-            "i2c_bytes_per_change_avg", "I2C bytes per screen change, average", average, "bytes"
-        ),
-        Measurement(
-            "i2c_full_frame_pct_avg",
-            f"... of a full frame ({FULL_FRAME_BYTES} bytes)",
-            100 * average / FULL_FRAME_BYTES,
-            "%",
-            target=40,
-        ),
-        Measurement(
-            "i2c_bytes_per_change_max", "I2C bytes per screen change, worst", max(sent), "bytes"
-        ),
-        Measurement(
-            "i2c_transactions_per_change_avg",
-            "I2C transactions per change (32-byte blocks)",
-            statistics.fmean(count for _, count in changes),
-            "writes",
-        ),
+            target=0.06,
+        )
     ]
 
 
@@ -484,21 +477,12 @@ def idle_loop(settings: Settings) -> list[Measurement]:
 
 # --- start-up and memory -----------------------------------------------------------------------
 
-#: ``schocken sim`` as the console script runs it, noting when its first frame is shown and, at
-#: exit, its peak resident memory. The peak is the kernel's VmHWM of this process image: Linux
-#: carries ``ru_maxrss`` over from the parent across fork and exec, so the parent's size (a
-#: benchmark that played a long game) would show up as the child's.
-_LAUNCH = """
-import atexit, sys, time
-import sim.recorder
-shown = sim.recorder.FrameRecorder.display
-def first(self, image):
-    if not sys.__dict__.get("_first_frame_noted"):
-        sys._first_frame_noted = True
-        print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
-    return shown(self, image)
-sim.recorder.FrameRecorder.display = first
-def peak():
+#: Notes, at exit, the process's peak resident memory: the kernel's VmHWM of this process image
+#: (Linux carries ``ru_maxrss`` over from the parent across fork and exec, so the parent's size,
+#: a benchmark that played long games, would show up as the child's).
+_PEAK = """
+import atexit, sys
+def _peak():
     try:
         with open("/proc/self/status") as status:
             kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
@@ -507,7 +491,49 @@ def peak():
         kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         kb = kb // 1024 if sys.platform == "darwin" else kb  # bytes there, KiB on Linux
     print("PEAK_RSS_KB", kb, file=sys.stderr, flush=True)
-atexit.register(peak)
+atexit.register(_peak)
+"""
+
+#: ``schocken sim`` as the console script runs it, noting when its first frame is shown.
+_SIM_LAUNCH = _PEAK + """
+import time
+import sim.recorder
+shown = sim.recorder.FrameRecorder.display
+def first(self, image):
+    if not sys.__dict__.get("_first_frame_noted"):
+        sys._first_frame_noted = True
+        print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
+    return shown(self, image)
+sim.recorder.FrameRecorder.display = first
+from schockbesteck.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+#: ``schocken run`` as the console script runs it on the device's wiring, with gpiozero's mock
+#: pins (GPIOZERO_PIN_FACTORY=mock) and the OLED backend on a bus that notes when the last byte of
+#: the first frame arrives (luma's driver blanks the panel first: 1024 pixel bytes of set-up, then
+#: the first frame is sent whole); then it stops as systemd stops it, with SIGTERM.
+_RUN_LAUNCH = _PEAK + """
+import os, signal, time
+class FirstFrameBus:
+    def __init__(self):
+        self.pixels = 0
+    def write_i2c_block_data(self, address, control, data):
+        if control != 0x40 or self.pixels >= 2048:
+            return
+        self.pixels += len(data)
+        if self.pixels >= 2048:
+            print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
+            print("FIRST_FRAME_CPU", time.process_time(), file=sys.stderr, flush=True)
+            os.kill(os.getpid(), signal.SIGTERM)
+import firmware.cli.run as run
+import hal.oled as oled
+open_resilient_oled = oled.open_resilient_oled
+oled.open_resilient_oled = lambda settings=None, clock=None, **options: open_resilient_oled(
+    settings, clock, bus=FirstFrameBus(), **options)
+missing_hardware = run._missing_hardware
+run._missing_hardware = lambda config, gpio_error: (
+    None if gpio_error is None else missing_hardware(config, gpio_error))
 from schockbesteck.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -515,47 +541,133 @@ sys.exit(main(sys.argv[1:]))
 #: A short game for the start-up run: the roll-off and one round.
 _SHORT_SCRIPT = "shake\nstand\n" + "shake\nstand\nstand\nstand\n" * 3
 
+#: What the command-line start-up figures run: a bare interpreter, and two subcommands.
+_COMMANDS = {
+    "bare": ["-c", "pass"],
+    "rank": ["-c", "import sys; from schockbesteck.cli import main; sys.exit(main(sys.argv[1:]))",
+             "rank", "1", "1", "4"],
+    "odds": ["-c", "import sys; from schockbesteck.cli import main; sys.exit(main(sys.argv[1:]))",
+             "odds", "--beat", "2", "1", "1", "--thrown", "6", "3", "1"],
+}  # fmt: skip
+
 
 def start_up(settings: Settings) -> list[Measurement]:
-    """Seconds from spawning ``schocken sim --script`` to its first frame; its peak memory."""
-    firsts, peaks = [], []
+    """Seconds from spawning ``schocken sim`` and ``schocken run`` to their first frames, their
+    peak memory, and the CPU time of ``schocken rank`` and ``schocken odds`` against a bare
+    interpreter.
+
+    Every process runs with compiled bytecode, as an installed device does: the children get a
+    private bytecode cache (``PYTHONPYCACHEPREFIX``, whatever ``PYTHONDONTWRITEBYTECODE`` says
+    here) and each command runs once to fill it before it is measured.
+    """
+    sim_firsts, sim_peaks, run_firsts, run_peaks, run_cpus = [], [], [], [], []
     with tempfile.TemporaryDirectory() as scratch:
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(scratch) / "bytecode")
         script = Path(scratch) / "short.txt"
         script.write_text(_SHORT_SCRIPT, encoding="utf-8")
-        argv = ["sim", "--script", str(script), "--seed", "1", "--players", "3"]
+        sim_argv = ["sim", "--script", str(script), "--seed", "1", "--players", "3"]
+        config = Path(scratch) / "config.toml"
+        state = Path(scratch) / "state"
+        config.write_text(f'[storage]\nstate_dir = "{state}"\n', encoding="utf-8")
+        run_argv = ["run", "--config", str(config)]
+        run_env = {**env, "GPIOZERO_PIN_FACTORY": "mock"}
+        _start_once(_SIM_LAUNCH, sim_argv, env)  # fills the bytecode cache
+        _start_once(_RUN_LAUNCH, run_argv, run_env)
         for _ in range(settings.starts):
-            first, peak_kb = _start_once(argv)
-            firsts.append(first)
-            peaks.append(peak_kb)
+            first, peak_kb, _ = _start_once(_SIM_LAUNCH, sim_argv, env)
+            sim_firsts.append(first)
+            sim_peaks.append(peak_kb)
+            shutil.rmtree(state, ignore_errors=True)  # a device's first start: no saved game
+            first, peak_kb, cpu_s = _start_once(_RUN_LAUNCH, run_argv, run_env)
+            run_firsts.append(first)
+            run_peaks.append(peak_kb)
+            run_cpus.append(cpu_s)
+        cpu = {}
+        for name, argv in _COMMANDS.items():
+            _fastest_cpu(argv, 1, env)
+            cpu[name] = _fastest_cpu(argv, settings.starts + 2, env)
+    count = len(sim_firsts)
     return [
         Measurement(
             "first_frame_s",
-            f"start to first frame (`schocken sim`, median of {len(firsts)})",
-            statistics.median(firsts),
+            f"`schocken sim`: start to first frame (median of {count})",
+            statistics.median(sim_firsts),
             "s",
             target=0.6,
         ),
         Measurement(
-            "peak_rss_mb", "peak resident memory (simulator)", max(peaks) / 1024, "MB", target=60
+            "run_first_frame_s",
+            f"`schocken run`: start to first frame (median of {count})",
+            statistics.median(run_firsts),
+            "s",
+            target=0.25,
         ),
-    ]
+        Measurement(
+            "run_first_frame_cpu_s",
+            "`schocken run`: CPU time to the first frame",
+            min(run_cpus),
+            "s",
+        ),
+        Measurement(
+            "peak_rss_mb", "peak resident memory (`schocken sim`)", max(sim_peaks) / 1024, "MB",
+            target=60,
+        ),
+        Measurement(
+            "run_peak_rss_mb", "peak resident memory (`schocken run`)", max(run_peaks) / 1024,
+            "MB", target=60,
+        ),
+        Measurement("bare_cpu_ms", "a bare interpreter (`python -c pass`), CPU", cpu["bare"] * 1e3,
+                    "ms"),
+        Measurement(
+            "rank_cpu_ratio",
+            "`schocken rank 1 1 4`, CPU per bare interpreter",
+            cpu["rank"] / cpu["bare"],
+            "×",
+            target=2,
+        ),
+        Measurement(
+            "odds_cpu_ratio",
+            "`schocken odds --beat 2 1 1 --thrown 6 3 1`, CPU per bare",
+            cpu["odds"] / cpu["bare"],
+            "×",
+            target=2,
+        ),
+    ]  # fmt: skip
 
 
-def _start_once(argv: list[str]) -> tuple[float, int]:
-    """(seconds to the first frame, peak resident set in KiB) of one process."""
+def _start_once(launch: str, argv: list[str], env: dict[str, str]) -> tuple[float, int, float]:
+    """(seconds to the first frame, peak resident set in KiB, CPU seconds to the first frame if
+    the process notes them, else NaN) of one process."""
     started = time.monotonic()
     process = subprocess.run(
-        [sys.executable, "-c", _LAUNCH, *argv],
+        [sys.executable, "-c", launch, *argv],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         check=False,
+        env=env,
     )
     noted = dict(line.split(" ", 1) for line in process.stderr.splitlines() if " " in line)
     if process.returncode != 0 or "FIRST_FRAME" not in noted or "PEAK_RSS_KB" not in noted:
         last = process.stderr.strip().splitlines()[-1:] or ["no output"]
-        raise RuntimeError(f"`schocken sim` showed no frame (exit {process.returncode}): {last[0]}")
-    return float(noted["FIRST_FRAME"]) - started, int(noted["PEAK_RSS_KB"])
+        raise RuntimeError(
+            f"`schocken {argv[0]}` showed no frame (exit {process.returncode}): {last[0]}"
+        )
+    cpu = float(noted.get("FIRST_FRAME_CPU", "nan"))
+    return float(noted["FIRST_FRAME"]) - started, int(noted["PEAK_RSS_KB"]), cpu
+
+
+def _fastest_cpu(argv: list[str], runs: int, env: dict[str, str]) -> float:
+    """The least CPU time (user and system) of ``runs`` runs of ``python argv``."""
+    fastest = float("inf")
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, *argv], stdout=subprocess.DEVNULL, check=True, env=env)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        fastest = min(fastest, used)
+    return fastest
 
 
 # --- the real display --------------------------------------------------------------------------
@@ -585,19 +697,18 @@ def bus_speed(
                 line = line.split("#", 1)[0].strip()
                 for part in line.removeprefix("dtparam=").split(","):
                     name, _, value = part.partition("=")
-                    known = name.strip() in ("i2c_arm_baudrate", "i2c_baudrate")
-                    if known and value.isascii() and value.isdigit():
+                    if name.strip() in ("i2c_arm_baudrate", "i2c_baudrate") and value.isdigit():
                         return int(value), f"{path} (dtparam)"
             continue
         if path.name == "clock-frequency" and len(raw) == 4:
             return int.from_bytes(raw, "big"), str(path)
         text = raw.decode("ascii", "replace").strip()
-        if text.isascii() and text.isdigit():
+        if text.isdigit():
             return int(text), str(path)
     return None
 
 
-def real_display(settings: Settings) -> list[Measurement]:
+def real_display(settings: Settings, records: dict[str, Any]) -> list[Measurement]:
     """Frames per second on the real panel, and the bus speed, when a display answers here.
 
     The display settings are the installed device's (``/etc/schockbesteck/config.toml``) or the
@@ -623,7 +734,7 @@ def real_display(settings: Settings) -> list[Measurement]:
     blank, lit = Image.new("1", (128, 64), 0), Image.new("1", (128, 64), 1)
     whole = open_oled(display, framebuffer="full_frame")
     full_fps = 1 / _per_call(settings.pi_frames, _cycle(whole, [blank, lit]), repeats=1)
-    game_images = _game_frames(settings)
+    game_images = _game_frames(records)
     partial = open_oled(display)
     game_fps = 1 / _per_call(len(game_images), _cycle(partial, game_images), repeats=1)
     return [
@@ -655,11 +766,10 @@ def _cycle(device: Any, images: list[Image.Image]) -> Callable[[], None]:
     return lambda: device.display(next(frames))
 
 
-def _game_frames(settings: Settings) -> list[Image.Image]:
+def _game_frames(records: dict[str, Any]) -> list[Image.Image]:
     from firmware.screens import render
 
-    tap = play_game(settings)
-    return [render(view) for view in tap.views]
+    return [render(view) for view in records["human"].views]
 
 
 # --- the machine -------------------------------------------------------------------------------

@@ -10,9 +10,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.bots import make_bot
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
 from engine.rules import Rules, load_preset, preset_names
 from firmware.app.rolloff import RollOffStage
@@ -24,8 +23,12 @@ from firmware.config import LANGUAGES, DeviceConfig
 from firmware.dice import DiceSource
 from firmware.gamestore import GameStore
 from firmware.i18n import Catalogue
-from firmware.pairing import Pairing
+from firmware.work import InlineWork, Work
 from hal.ports import Clock
+
+if TYPE_CHECKING:
+    from engine.bots import StrategyBot
+    from firmware.pairing import Pairing
 
 __all__ = ["AppContext", "EventSink"]
 
@@ -33,6 +36,8 @@ logger = logging.getLogger(__name__)
 
 #: Receives every engine event as JSON (``engine.to_json``) plus ``game_started``.
 EventSink = Callable[[dict[str, Any]], None]
+
+Answer = TypeVar("Answer")
 
 
 class AppContext:
@@ -50,6 +55,7 @@ class AppContext:
         event_sink: EventSink | None,
         shutdown: Callable[[], None] | None,
         pairing: Pairing | None = None,
+        work: Work | None = None,
     ) -> None:
         self.config = config
         self.dice = dice
@@ -59,6 +65,10 @@ class AppContext:
         self.shutdown = shutdown
         #: Who may change the game from outside (the link's hosts); None without a link.
         self.pairing = pairing
+        #: Where odds tables and computer players' decisions are computed (:mod:`firmware.work`).
+        self.work: Work = work if work is not None else InlineWork()
+        #: Questions asked of :attr:`work` and not answered yet.
+        self.asking = 0
         self._sink = event_sink
         remembered = settings.remembered
         language = remembered.language or config.game.language
@@ -93,6 +103,16 @@ class AppContext:
         except Exception:
             logger.exception("the event sink failed on %s", data.get("event"))
 
+    def ask(self, job: Callable[[], Answer], done: Callable[[Answer], None]) -> None:
+        """Have the odds worker compute ``job``; ``done(answer)`` runs on the main loop after."""
+        self.asking += 1
+
+        def answered(answer: Answer) -> None:
+            self.asking -= 1
+            done(answer)
+
+        self.work.submit(job, answered)
+
     def require_table(self) -> Table:
         if self.table is None:
             raise RuntimeError("no game is running")
@@ -105,7 +125,14 @@ class AppContext:
         self.plan = setup
         self.game_number += 1
         seats = zip(setup.players, self.seat_bots, strict=False)
-        bots = {name: make_bot(strategy) for name, strategy in seats if strategy}
+        strategies = {name: strategy for name, strategy in seats if strategy}
+        bots: dict[str, StrategyBot] = {}
+        if strategies:
+            from engine.bots import make_bot  # the odds load only for games with computer players
+
+            bots = {name: make_bot(strategy) for name, strategy in strategies.items()}
+        if bots or setup.rules.hints:  # the tables are built while the roll-off is on screen
+            self.work.prepare(setup.rules, set(strategies.values()))
         self.table = Table(self, Game(setup), bots)
         return self.table
 

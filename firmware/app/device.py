@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
@@ -35,10 +36,13 @@ from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.gamestore import GameStore
 from firmware.i18n import Catalogue
-from firmware.pairing import Pairing
 from firmware.screens import render
 from firmware.views import View
+from firmware.work import Work
 from hal.ports import Button, Clock, InputEvent, InputKind, Storage
+
+if TYPE_CHECKING:
+    from firmware.pairing import Pairing
 
 __all__ = ["DeviceApp"]
 
@@ -51,7 +55,10 @@ class DeviceApp:
     ``setup`` starts a game at once (skipping the setup menu), with the computer players of
     ``config.game.bots``; ``storage`` remembers the last setup, language and brightness, and
     keeps the games' journals; ``event_sink`` receives every engine event as JSON as it happens;
-    ``shutdown`` is called by the menu's "shut down" (the menu offers it only if given).
+    ``shutdown`` is called by the menu's "shut down" (the menu offers it only if given);
+    ``work`` computes odds tables and computer players' decisions (:mod:`firmware.work`; by
+    default at once, on the caller's thread). A worker that answers later hands each answer to the
+    loop and then calls :meth:`work_done`.
     """
 
     def __init__(
@@ -65,8 +72,10 @@ class DeviceApp:
         event_sink: EventSink | None = None,
         shutdown: Callable[[], None] | None = None,
         pairing: Pairing | None = None,
+        work: Work | None = None,
     ) -> None:
         self.config = config
+        self._clock = clock
         store = GameStore(storage) if storage is not None else None
         settings = SettingsFile(storage)
         if store is not None and settings.damage is not None:
@@ -74,7 +83,7 @@ class DeviceApp:
             store.set_aside(SETUP_FILE, reason)
         self._ctx = ctx = AppContext(
             config, clock=clock, dice=dice, settings=settings, store=store,
-            plan=setup, event_sink=event_sink, shutdown=shutdown, pairing=pairing,
+            plan=setup, event_sink=event_sink, shutdown=shutdown, pairing=pairing, work=work,
         )
         self._queue: list[Stage] = []
         self._overlays: list[Overlay] = []
@@ -115,6 +124,11 @@ class DeviceApp:
     def stage(self) -> Stage:
         """The current stage (under any open overlay)."""
         return self._stage
+
+    @property
+    def thinking(self) -> bool:
+        """True while a question to the odds worker (a decision, a hint) waits for its answer."""
+        return self._ctx.asking > 0
 
     @property
     def catalogue(self) -> Catalogue:
@@ -218,6 +232,13 @@ class DeviceApp:
         if frame is not None:
             deadlines.append(frame)
         return min(deadlines, default=None)
+
+    def work_done(self) -> None:
+        """The odds worker's answer was handed over: re-arm the stage's timer (a computer player
+        acts on it), and show what changed (a hint)."""
+        self._ctx.now = max(self._ctx.now, self._clock.now())
+        self._schedule()
+        self._refresh()
 
     def plan_next_game(self, setup: GameSetup) -> None:
         """Set who plays the next game under which rules (the serial link's ``setup``).

@@ -17,13 +17,13 @@ from firmware.app.stage import CLOSE_ALL, Close, Goto, PowerOff, Push, Stage, St
 from firmware.app.turn import HandOverStage
 from firmware.config import LANGUAGES
 from firmware.i18n import Catalogue
-from firmware.pairing import Pairing
 from firmware.stats import PlayerStats
 from firmware.views import BannerView
 from hal.ports import InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.app.context import AppContext
+    from firmware.pairing import Pairing
 
 __all__ = ["BRIGHTNESS_LEVELS", "MainMenu"]
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.game import Phase
-from engine.odds import sorted_dice
 from firmware.app.stage import CONTINUE, OK_BUTTONS, Stage, Transition
 from firmware.app.timing import BOT_PAUSE_S
 from firmware.views import RollOffRow, RollOffView
@@ -67,7 +66,11 @@ class RollOffStage(Stage):
         leaders = game.contenders if game.phase is Phase.ROLL_OFF else ()
         opener = game.current_player
         self.rows = tuple(
-            RollOffRow(table.label(name), sorted_dice(dice), name in leaders or name == opener)
+            RollOffRow(
+                table.label(name),
+                tuple(sorted(dice, reverse=True)),
+                name in leaders or name == opener,
+            )
             for name, dice in zip(contenders, throws, strict=True)
         )
         self.shaking = False

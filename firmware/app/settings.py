@@ -12,9 +12,9 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots import strategy_names
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.limits import json_loads
+from engine.strategy_names import strategy_names
 from firmware.config import LANGUAGES
 from hal.ports import Storage
 

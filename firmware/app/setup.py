@@ -11,9 +11,9 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.bots import strategy_names
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.rules import Rules
+from engine.strategy_names import strategy_names
 from firmware.app.settings import clamp_deckel
 from firmware.app.stage import OK_BUTTONS, Goto, Stage, Transition
 from firmware.views import BOT_MARK, PickerView, SeatRow, SeatsView, SoftKeys

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.bots import StrategyBot
 from engine.events import (
     Event,
     FinalStarts,
@@ -33,6 +32,7 @@ from firmware.app.turn import HandOverStage
 from firmware.views import Tally
 
 if TYPE_CHECKING:
+    from engine.bots import StrategyBot
     from firmware.app.context import AppContext
 
 __all__ = ["Table"]

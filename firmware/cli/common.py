@@ -23,6 +23,14 @@ def add_rules_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def print_json(value: Any, *, ensure_ascii: bool = True) -> None:
+    """Print ``value`` as JSON on one line (:mod:`json` loads only for a command that prints it,
+    which keeps the start of the others a millisecond shorter)."""
+    import json
+
+    print(json.dumps(value, ensure_ascii=ensure_ascii))
+
+
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The rules ``--rules`` names; a bad name or file raises RulesError (one line, exit 2)."""
     return load_rules(str(args.rules))

@@ -10,7 +10,6 @@ Examples:
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections.abc import Sequence
 from fractions import Fraction
@@ -31,7 +30,7 @@ from engine.odds import (
 from engine.rules import Rules
 from engine.throws import rank_table
 from firmware.cli import CliError
-from firmware.cli.common import whole_number
+from firmware.cli.common import print_json, whole_number
 from firmware.rulesfile import load_rules
 
 
@@ -109,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     target = Target.beat(evaluation, rules, ties_win=args.ties_win)
     actions = action_odds(position, target, rules)
     if args.json:
-        print(json.dumps({
+        print_json({
             "rules": rules.name,
             "beat": {
                 "dice": list(evaluation.dice), "hand": evaluation.hand, "name": evaluation.name,
@@ -120,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             },
             "p_beat": float(actions[0].p),
             "actions": [_action_json(a) for a in actions],
-        }, ensure_ascii=False))
+        }, ensure_ascii=False)
         return 0
     tie = "equal strength wins" if args.ties_win else "equal strength loses"
     print(f"Beat {evaluation.name} ({tie}), rules {rules.name}")
@@ -160,7 +159,7 @@ def _print_table(rules: Rules, as_json: bool) -> int:
     shares = single_throw(rules)
     rows = reach_table(rules)
     if as_json:
-        print(json.dumps({
+        print_json({
             "rules": rules.name,
             "single_throw": [
                 {"kind": s.kind.value, "name": s.name, "outcomes": s.outcomes, "of": s.total,
@@ -172,7 +171,7 @@ def _print_table(rules: Rules, as_json: bool) -> int:
                  "p": [float(p) for p in r.chances]}
                 for r in rows
             ],
-        }, ensure_ascii=False))
+        }, ensure_ascii=False)
         return 0
     total = shares[0].total
     print(f"One throw from the hand ({total} outcomes), rules {rules.name}:")
@@ -213,7 +212,7 @@ def _benchmark(rules: Rules, as_json: bool) -> int:
         "query_ms": 1000 * cached,
     }
     if as_json:
-        print(json.dumps(report))
+        print_json(report)
         return 0
     print(f"rules {rules.name}: all tables built in {report['build_tables_ms']:.1f} ms (best of 5)")
     print(f"  first query for a new target: {report['first_query_new_target_ms']:.2f} ms average")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 from dataclasses import dataclass
 
 from engine.rules import Rules
@@ -25,6 +24,7 @@ from firmware.cli.common import (
     dashed,
     evaluation_json,
     parse_dice,
+    print_json,
     rules_from_args,
 )
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         rows = ranking(rules, hand)
         if args.json:
             objects = [evaluation_json(row.evaluation, row.thrown) for row in rows]
-            print(json.dumps(objects, ensure_ascii=False))
+            print_json(objects, ensure_ascii=False)
         else:
             print(format_table(rows, rules, hand))
         return 0
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     dice = parse_dice(args.dice, rules)
     evaluation = rank_table(rules).evaluate(dice, hand)
     if args.json:
-        print(json.dumps(evaluation_json(evaluation, dice), ensure_ascii=False))
+        print_json(evaluation_json(evaluation, dice), ensure_ascii=False)
     else:
         print(format_throw(evaluation, dice, rules))
     return 0

@@ -64,14 +64,14 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    if not args.check:
+        return _play(config)
     from hal.clock import MonotonicClock
 
     clock = MonotonicClock()
     gpio = _open_gpio(config, clock)
     try:
-        if args.check:
-            return _check(config, clock, gpio)
-        return _play(config, clock, gpio)
+        return _check(config, clock, gpio)
     finally:
         gpio.close()
 
@@ -91,7 +91,7 @@ def _missing_hardware(config: DeviceConfig, gpio_error: str | None) -> str | Non
     )
 
 
-def _open_gpio(config: DeviceConfig, clock: Clock) -> Any:
+def _open_gpio(config: DeviceConfig, clock: Any = None) -> Any:
     """The GPIO input, or a CliError naming what this machine lacks."""
     error: str | None = None
     gpio = None
@@ -99,10 +99,11 @@ def _open_gpio(config: DeviceConfig, clock: Clock) -> Any:
         with warnings.catch_warnings():
             # gpiozero warns on stderr for every pin factory it tries and cannot use.
             warnings.simplefilter("ignore")
+            from hal.clock import MonotonicClock
             from hal.gpio import GpioError, GpioInput
 
             try:
-                gpio = GpioInput(clock, config.pins)
+                gpio = GpioInput(clock if clock is not None else MonotonicClock(), config.pins)
             except GpioError as failure:
                 error = str(failure.__cause__ or failure).splitlines()[0]
     except ImportError as failure:
@@ -142,14 +143,24 @@ def _check(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
     return 0
 
 
-def _play(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
-    """The game on the probed pins, the OLED, the state directory and, if [link] url is set,
-    the serial link: the names of the config become backends here, nowhere else."""
+def _play(config: DeviceConfig) -> int:
+    """The device: its first frame as soon as the display is up, then the buttons.
+
+    The names of the config become backends here, nowhere else: the OLED, the state directory
+    and, if ``[link] url`` is set, the serial link. The GPIO library is the largest import of all
+    (about a third of the start-up) and the first screen does not need it, so the pins are
+    claimed right after the first frame. Without an I2C bus nothing starts, and the error names
+    everything this machine lacks.
+    """
+    if _missing_hardware(config, None) is not None:
+        _open_gpio(config).close()  # raises the CliError naming the bus, and the GPIO if missing
     from firmware.wiring import build_device, system_poweroff
+    from hal.clock import MonotonicClock
     from hal.oled import open_resilient_oled
     from hal.storage import StateDirectory
     from hal.watchdog import systemd_pinger
 
+    clock = MonotonicClock()
     display = open_resilient_oled(config.display, clock)
     link = None
     if config.link.url:
@@ -159,23 +170,26 @@ def _play(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
     device = build_device(
         config,
         clock=clock,
-        inputs=[gpio],
+        inputs=[],
         display=display,
         timers=[display],  # retries an unplugged panel
         link=link,
         storage=StateDirectory(config.storage.state_dir),
         event_sink=_log_event,
         shutdown=system_poweroff,
+        odds_worker=True,  # computer players think beside the loop, never stalling it
     )
-    logger.info("Schockbesteck running (config: %s)", config.origin)
-    if device.remote is not None:
-        logger.info("serial link on %s", config.link.url)
     # Under systemd (Type=notify, WatchdogSec=): READY=1 after the first frame, then pings.
     pinger = systemd_pinger()
     if pinger is not None:
         device.loop.timers.append(pinger)
     _stop_on_sigterm(device.loop)
     try:
+        device.loop.start()  # the first frame
+        device.add_input(_open_gpio(config, device.clock))
+        logger.info("Schockbesteck running (config: %s)", config.origin)
+        if device.remote is not None:
+            logger.info("serial link on %s", config.link.url)
         device.run()
     finally:
         if pinger is not None:

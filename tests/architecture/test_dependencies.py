@@ -28,7 +28,7 @@ EDGE = {"firmware/cli/run.py", "firmware/cli/stats.py"}
 #: which put the firmware together; every other sim module is a backend (or a fake) of hal's ports.
 SIM_EDGE = {
     "sim/attach.py",
-    "sim/bench.py",
+    "sim/bench_game.py",
     "sim/bench_cli.py",
     "sim/cli.py",
     "sim/measure.py",

@@ -273,3 +273,10 @@ def test_simulator_matches_bots_driving_the_real_game() -> None:
     for seat in range(3):
         slow, fast = slow_losses[seat] / games, fast_losses[seat] / (games * 4)
         assert abs(slow - fast) < 4 * (fast * (1 - fast) / games) ** 0.5 + 0.01
+
+
+def test_the_strategy_names_are_those_of_the_strategies() -> None:
+    from engine.bots import STRATEGIES
+    from engine.strategy_names import STRATEGY_NAMES
+
+    assert sorted(STRATEGIES) == list(STRATEGY_NAMES) == strategy_names()

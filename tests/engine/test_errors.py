@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine import (
@@ -17,6 +19,7 @@ from engine import (
     load_preset,
     rules_from_toml,
 )
+from engine.rules import PRESET_NAMES
 
 STANDARD = load_preset("standard")
 SETUP = GameSetup(("Anna", "Ben"), STANDARD)
@@ -90,6 +93,12 @@ def test_unknown_preset_lists_the_presets() -> None:
     with pytest.raises(RulesError) as error:
         load_preset("kneipe")
     assert "unknown rules preset 'kneipe'; presets: boerde, bvb, dsm" in one_line(error)
+
+
+def test_the_preset_names_are_the_files_in_the_presets_folder() -> None:
+    folder = Path(__file__).parents[2] / "engine" / "presets"
+    assert list(PRESET_NAMES) == sorted(path.stem for path in folder.glob("*.toml"))
+    assert all(load_preset(name).name == name for name in PRESET_NAMES)
 
 
 @pytest.mark.parametrize(

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
+from pytest_mock import MockerFixture
 
 import schockbesteck.cli as cli
 from firmware.check import CheckApp, TappedDecoder
@@ -15,6 +18,7 @@ from firmware.loop import MainLoop
 from hal.gpio import GpioInput
 from hal.oled import ResilientDisplay
 from hal.ports import Button
+from sim.bench_game import CountingBus
 from sim.fakes import FakeClock
 
 
@@ -43,6 +47,46 @@ def test_run_with_a_bad_config_names_the_key(
     assert cli.main(["run", "--config", str(tmp_path / "config.toml")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "display.rotate = 5 is not allowed" in err
+
+
+def test_run_shows_its_first_frame_before_it_loads_the_gpio_and_stops_on_sigterm(
+    run_only: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    mocker: MockerFixture,
+    mock_factory: MockFactory,
+) -> None:
+    """The device's own wiring on mock pins and a counting bus (the bench's first frame)."""
+    import firmware.cli.run as run
+    import hal.oled
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    claims = mocker.spy(GpioInput, "__init__")
+    frame_after_claims: list[int] = []
+
+    class Bus(CountingBus):
+        def write_i2c_block_data(self, address: int, control: int, data: list[int]) -> None:
+            super().write_i2c_block_data(address, control, data)
+            # luma blanks the panel when it starts (1024 pixel bytes), then the first frame.
+            if self.payload_bytes >= 2 * 1030 and not frame_after_claims:
+                frame_after_claims.append(claims.call_count)
+                os.kill(os.getpid(), signal.SIGTERM)  # as systemd stops the service
+
+    oled = hal.oled.open_resilient_oled
+    monkeypatch.setattr(
+        hal.oled,
+        "open_resilient_oled",
+        lambda settings, clock, **options: oled(settings, clock, bus=Bus(), **options),
+    )
+    monkeypatch.setattr(run, "_missing_hardware", lambda config, gpio_error: gpio_error)
+    (tmp_path / "config.toml").write_text(f'[storage]\nstate_dir = "{tmp_path / "state"}"\n')
+    usual = signal.getsignal(signal.SIGTERM)
+    try:
+        assert cli.main(["run", "--config", str(tmp_path / "config.toml")]) == 0
+    finally:
+        signal.signal(signal.SIGTERM, usual)
+    assert frame_after_claims == [0]  # the first frame went out before any pin was claimed
+    assert claims.call_count == 1  # then the buttons, once
 
 
 def test_the_self_test_lists_presses_and_counts_tilt_edges(mock_factory: MockFactory) -> None:

@@ -1,0 +1,71 @@
+"""Start-up loads only what it needs: checked on the modules a fresh interpreter has loaded."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running ``code``."""
+    report = "import sys; loaded = sorted(sys.modules); import json; print(json.dumps(loaded))"
+    result = subprocess.run(
+        [sys.executable, "-c", f"{code}\n{report}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def test_import_engine_loads_nothing_else() -> None:
+    assert {name for name in loaded_after("import engine") if name.startswith("engine.")} == set()
+
+
+def test_a_public_name_loads_its_module_and_settle_stays_the_function() -> None:
+    code = (
+        "import engine.game\n"  # binds the submodule engine.settle on the package on the way
+        "from engine import GameSetup, settle\n"
+        "import engine\n"
+        "assert callable(settle) and engine.settle is settle, engine.settle\n"
+        "assert GameSetup is engine.game.GameSetup\n"
+    )
+    assert "engine.game" in loaded_after(code)
+
+
+def test_ranking_a_throw_loads_neither_the_game_nor_the_odds() -> None:
+    loaded = loaded_after(
+        "import io, contextlib\n"
+        "from schockbesteck.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['rank', '1', '1', '4'])\n"
+    )
+    assert "engine.throws" in loaded
+    assert not loaded & {"engine.game", "engine.events", "engine.odds", "engine.bots", "json"}
+
+
+def test_the_device_starts_without_the_odds_the_computer_players_and_the_link() -> None:
+    loaded = loaded_after(
+        "from firmware.config import DeviceConfig, GameConfig\n"
+        "from firmware.wiring import build_device\n"
+        "from hal.oled import open_dummy\n"
+        "from sim.fakes import FakeClock\n"
+        # Computer players are configured, the setup screen comes first: nothing of them yet.
+        "config = DeviceConfig(game=GameConfig(bots=('', 'odds')))\n"
+        "clock = FakeClock()\n"
+        "display = open_dummy(clock)\n"
+        "device = build_device(config, clock=clock, inputs=[], display=display, timers=[display])\n"
+        "device.loop.start()\n"
+        "device.close()\n"
+    )
+    assert "firmware.app.device" in loaded and "firmware.screens" in loaded
+    unwanted = {
+        "engine.odds", "engine.bots", "engine.simulation", "fractions", "firmware.hint",
+        "firmware.app.bots", "firmware.remote", "firmware.protocol", "secrets", "subprocess",
+    }  # fmt: skip
+    assert not loaded & unwanted

@@ -1,0 +1,271 @@
+"""The odds worker: tables and computer players' decisions off the main loop, with real threads.
+
+The loop runs in the test's thread on a fake clock; the worker is a real thread. Nothing waits by
+sleeping: the loop blocks on its own queue for the worker's answers (:class:`PatientClock`), and
+a job that must not finish yet waits for an event the test sets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from pytest_mock import MockerFixture
+
+from engine import GameSetup, load_preset
+from engine.bots import OddsStrategy, clear_caches
+from engine.rules import Rules
+from firmware import work as work_module
+from firmware.config import DeviceConfig, GameConfig
+from firmware.dice import SeededDice
+from firmware.hint import best_hint, hint_lines
+from firmware.i18n import Catalogue
+from firmware.views import BannerView, MenuView, TurnView
+from firmware.wiring import Device, build_device
+from firmware.work import BackgroundWork, InlineWork
+from hal.oled import open_dummy
+from hal.ports import Button, InputEvent, InputKind
+from sim.bench_game import PatientClock
+from sim.fakes import FakeClock
+
+from .conftest import ScriptedDice
+
+GERMAN = Catalogue("de")
+
+
+@pytest.fixture(autouse=True)
+def fresh_tables() -> None:
+    """Every test starts as after a boot: no odds table built yet."""
+    clear_caches()
+
+
+def _device(
+    clock: FakeClock,
+    players: tuple[str, ...],
+    bots: tuple[str, ...],
+    dice: Any,
+    *,
+    worker: bool,
+    rules: Rules | None = None,
+    events: list[dict[str, Any]] | None = None,
+) -> Device:
+    config = DeviceConfig(game=GameConfig(players=players, bots=bots))
+    setup = GameSetup(players, rules or load_preset("standard"))
+    display = open_dummy(clock)
+    device = build_device(
+        config,
+        clock=clock,
+        inputs=[],
+        display=display,
+        timers=[display],
+        dice=dice,
+        setup=setup,
+        event_sink=events.append if events is not None else None,
+        odds_worker=worker,
+    )
+    device.loop.start()
+    return device
+
+
+def _patient(device_ref: list[Device]) -> PatientClock:
+    """A fake clock that stands still while the app waits for the worker's answer."""
+    return PatientClock(lambda: bool(device_ref) and device_ref[0].app.thinking)
+
+
+def _blocked_preparation(mocker: MockerFixture) -> threading.Event:
+    """Make the worker's table building wait for the returned event."""
+    release = threading.Event()
+    build = work_module.prepare_tables
+
+    def waiting(rules: Rules, strategies: Any) -> None:
+        release.wait()
+        build(rules, strategies)
+
+    mocker.patch("firmware.work.prepare_tables", side_effect=waiting)
+    return release
+
+
+def _act(device: Device, kind: InputKind, button: Button | None = None) -> None:
+    device.app.handle(InputEvent(kind, device.clock.now(), button))
+    device.run(until=device.clock.now() + 0.01)
+
+
+def test_a_game_of_computer_players_goes_the_same_way_with_the_worker(
+    mocker: MockerFixture,
+) -> None:
+    rules = dataclasses.replace(load_preset("standard"), deckel=3)
+    players, bots = ("Ben", "Carla", "Dieter"), ("odds", "odds", "threshold")
+    inline_events: list[dict[str, Any]] = []
+    inline = _device(
+        FakeClock(), players, bots, SeededDice(4), worker=False, rules=rules, events=inline_events
+    )
+    inline.run()
+    inline.close()
+    assert inline_events[-1]["event"] == "game_over"
+
+    clear_caches()
+    threads: list[str] = []
+    choose = OddsStrategy.choose
+
+    def noted(self: OddsStrategy, *args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return choose(self, *args)
+
+    mocker.patch.object(OddsStrategy, "choose", autospec=True, side_effect=noted)
+    ref: list[Device] = []
+    worker_events: list[dict[str, Any]] = []
+    device = _device(
+        _patient(ref), players, bots, SeededDice(4), worker=True, rules=rules, events=worker_events
+    )
+    ref.append(device)
+    device.run()
+    device.close()
+    assert worker_events == inline_events
+    assert threads and set(threads) == {"odds-worker"}
+
+
+def test_the_loop_serves_the_player_while_the_tables_are_built_and_the_hint_waits_for_them(
+    mocker: MockerFixture,
+) -> None:
+    release = _blocked_preparation(mocker)
+    # Anna wins the roll-off with a Schock, then throws 6-3-1.
+    dice = ScriptedDice([(1, 1, 2), (6, 5, 4), (6, 3, 1)])
+    patient = [False]
+    ref: list[Device] = []
+    clock = PatientClock(lambda: patient[0] and ref[0].app.thinking)
+    device = _device(clock, ("Anna", "Ben"), ("", "odds"), dice, worker=True)
+    ref.append(device)
+    try:
+        _act(device, InputKind.SHAKE_START)
+        _act(device, InputKind.THROW)  # the roll-off
+        _act(device, InputKind.PRESS, Button.KEEP_3)  # on to the hand-over
+        _act(device, InputKind.SHAKE_START)  # Anna takes the cup
+        _act(device, InputKind.THROW)
+        game = device.app.game
+        assert game is not None and game.turn is not None and game.turn.throws == 1
+        _act(device, InputKind.LONG_PRESS, Button.FLIP)  # the hint, before any table is built
+        view = device.app.view
+        assert isinstance(view, BannerView) and view.lines == ("Einen Moment …",)
+        assert device.app.thinking and not release.is_set()
+
+        release.set()
+        patient[0] = True
+        device.run(until=device.clock.now() + 0.01)  # waits on the loop's queue for the answer
+        expected = hint_lines(best_hint(game), GERMAN)
+        assert device.app.view == BannerView("Tipp", expected[0], expected[1:], ("", "", "OK"))
+        assert not device.app.thinking
+        # Now the tables are built: the next hint is computed at once on the loop.
+        _act(device, InputKind.PRESS, Button.KEEP_3)
+        _act(device, InputKind.LONG_PRESS, Button.FLIP)
+        assert device.app.view == BannerView("Tipp", expected[0], expected[1:], ("", "", "OK"))
+    finally:
+        release.set()
+        device.close()
+
+
+def test_a_computer_player_keeps_thinking_while_the_menu_still_opens(
+    mocker: MockerFixture,
+) -> None:
+    release = _blocked_preparation(mocker)
+    # Ben wins the roll-off and opens; his first throw needs no thought, the next one does.
+    dice = ScriptedDice([(3, 5, 4), (1, 1, 2), (6, 3, 1)])
+    patient = [False]
+    ref: list[Device] = []
+    clock = PatientClock(lambda: patient[0] and ref[0].app.thinking)
+    device = _device(clock, ("Anna", "Ben"), ("", "odds"), dice, worker=True)
+    ref.append(device)
+    try:
+        _act(device, InputKind.SHAKE_START)
+        _act(device, InputKind.THROW)
+        _act(device, InputKind.PRESS, Button.KEEP_3)
+        device.run(until=clock.now() + 30)  # the hand-over, Ben's first throw, then he thinks
+        game = device.app.game
+        assert game is not None and game.turn is not None
+        assert game.current_player == "Ben" and game.turn.throws == 1
+        assert device.app.thinking
+        view = device.app.view
+        assert isinstance(view, TurnView) and view.status == "überlegt…"
+        _act(device, InputKind.LONG_PRESS, Button.STAND)  # the menu opens meanwhile
+        assert isinstance(device.app.view, MenuView)
+        _act(device, InputKind.PRESS, Button.FLIP)  # and closes
+        assert game.turn.throws == 1  # Ben has not moved: the answer is not in
+
+        release.set()
+        patient[0] = True
+        device.run(until=clock.now() + 0.01)  # the answer arrives; Ben acts on it at once
+        assert not device.app.thinking
+        view = device.app.view
+        assert isinstance(view, TurnView) and view.dice[2].out  # he lays out the 1
+        device.run(until=clock.now() + 2)  # and throws again
+        assert game.turn is not None and game.turn.throws == 2
+    finally:
+        release.set()
+        device.close()
+
+
+def _loop_queue() -> tuple[queue.SimpleQueue[Callable[[], None]], Callable[[], None]]:
+    calls: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+
+    def run_next() -> None:
+        calls.get(timeout=30)()
+
+    return calls, run_next
+
+
+def test_jobs_wait_for_the_start_and_answers_come_through_the_call_queue() -> None:
+    calls, run_next = _loop_queue()
+    work = BackgroundWork()
+    answers: list[tuple[str, int]] = []
+    after: list[str] = []
+    work.submit(lambda: threading.current_thread().name, lambda name: answers.append((name, 1)))
+    work.start(calls.put, lambda: after.append(threading.current_thread().name))
+    work.submit(lambda: threading.current_thread().name, lambda name: answers.append((name, 2)))
+    run_next()
+    run_next()
+    assert answers == [("odds-worker", 1), ("odds-worker", 2)]
+    assert after == [threading.current_thread().name] * 2  # on the "loop", after each answer
+    thread = work._thread
+    work.close()
+    assert thread is not None and not thread.is_alive()
+
+
+def test_a_job_that_fails_raises_on_the_loop() -> None:
+    calls, run_next = _loop_queue()
+    work = BackgroundWork()
+    work.start(calls.put)
+    work.submit(lambda: 1 // 0, lambda _: None)
+    with pytest.raises(ZeroDivisionError):
+        run_next()
+    work.close()
+
+
+def test_the_worker_prepares_each_rule_set_once(mocker: MockerFixture) -> None:
+    calls, run_next = _loop_queue()
+    built = mocker.patch("firmware.work.prepare_tables")
+    work = BackgroundWork()
+    work.start(calls.put)
+    rules = load_preset("bvb")
+    assert not work.ready(rules)
+    work.prepare(rules, {"odds"})
+    work.prepare(rules, {"odds"})  # asked again: nothing more to build
+    run_next()
+    assert work.ready(rules)
+    work.prepare(rules, {"odds", "threshold"})
+    run_next()
+    asked = [call.args for call in built.call_args_list]
+    assert asked == [(rules, ["odds"]), (rules, ["threshold"])]
+    work.close()
+
+
+def test_inline_work_answers_at_once_and_builds_nothing_ahead(mocker: MockerFixture) -> None:
+    built = mocker.patch("firmware.work.prepare_tables")
+    work = InlineWork()
+    work.prepare(load_preset("standard"), {"odds"})
+    answers: list[int] = []
+    work.submit(lambda: 6 * 7, answers.append)
+    assert answers == [42] and work.ready(load_preset("standard"))
+    built.assert_not_called()
