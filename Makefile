@@ -22,15 +22,16 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine
 	$(BIN)/mypy --strict hal firmware sim schockbesteck
 
+# -n auto: one pytest-xdist worker per core (PYTEST_ARGS=-n0 runs in one process, e.g. for --pdb)
 unit: $(STAMP)
-	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/pytest -q -m "not slow" -n auto $(PYTEST_ARGS)
 
 ## make test: ruff, mypy --strict on every package, and the test suite (the slow selection excluded)
 test: lint typecheck unit
 
-## make test-long: the slow, exhaustive selection (statistics, long kill runs)
+## make test-long: the slow, exhaustive selection (statistics, long kill runs, 1,000-example properties)
 test-long: $(STAMP)
-	$(BIN)/pytest -q -m slow $(PYTEST_ARGS)
+	$(BIN)/pytest -q -m slow -n auto $(PYTEST_ARGS)
 
 ## make test-deploy: deploy/install.sh in a Debian Bookworm arm64 root under proot and qemu-user,
 ## as on a Pi (slow: about 10 minutes cold; needs root; cached in ~/.cache/schockbesteck/arm64)

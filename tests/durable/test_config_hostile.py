@@ -10,7 +10,7 @@ import string
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware.config import ConfigError, DeviceConfig, config_from_toml, load_config
@@ -125,7 +125,6 @@ def _toml_value(value: object) -> str:
     return "[" + ", ".join(_toml_value(item) for item in value) + "]"
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     document=st.dictionaries(
         st.sampled_from(_SECTIONS),

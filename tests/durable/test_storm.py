@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -167,7 +168,18 @@ class DeviceStorm(RuleBasedStateMachine):
         self.lines = [line for line in self.lines if line.startswith("state ")][-1:]
 
 
-DeviceStorm.TestCase.settings = settings(
-    stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-test_device_storm = DeviceStorm.TestCase
+_STORM = {"stateful_step_count": 60, "deadline": None,
+          "suppress_health_check": [HealthCheck.too_slow]}
+
+
+class TestDeviceStorm(DeviceStorm.TestCase):
+    """100 sequences in `make test`."""
+
+    settings = settings(max_examples=100, **_STORM)
+
+
+@pytest.mark.slow
+class TestDeviceStormExhaustive(DeviceStorm.TestCase):
+    """1,000 sequences in the slow selection (`make test-long`)."""
+
+    settings = settings(max_examples=1000, **_STORM)

@@ -1,4 +1,4 @@
-"""Property tests: thousands of seeded random games under every preset and random house rules."""
+"""Property tests: seeded random games under every preset and random house rules (hypothesis)."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def check_whole_game(rules: Rules, players: int, seed: int) -> None:
     assert Game.replay(setup, parsed).state() == game.state()
 
 
-@settings(max_examples=1000, deadline=None, derandomize=True)
+@settings(derandomize=True)
 @given(
     preset=st.sampled_from(preset_names()), players=st.integers(2, 10), seed=st.integers(0, 2**32)
 )
@@ -102,7 +102,7 @@ def test_random_games_under_every_preset(preset: str, players: int, seed: int) -
     check_whole_game(load_preset(preset), players, seed)
 
 
-@settings(max_examples=1000, deadline=None, derandomize=True)
+@settings(derandomize=True)
 @given(rules=house_rules, players=st.integers(2, 6), seed=st.integers(0, 2**32))
 def test_random_games_under_random_house_rules(rules: Rules, players: int, seed: int) -> None:
     check_whole_game(rules, players, seed)

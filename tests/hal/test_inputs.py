@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from hal.inputs import InputDecoder, InputTiming
@@ -123,7 +123,6 @@ def test_repeated_reports_of_the_same_level_do_not_restart_the_hold() -> None:
     assert [e.at for _, e in decode(edges)] == [pytest.approx(0.8)]
 
 
-@settings(max_examples=60, deadline=None)
 @given(gaps=st.lists(st.integers(min_value=1, max_value=29), min_size=1, max_size=20))
 def test_any_chatter_faster_than_debounce_is_ignored(gaps: list[int]) -> None:
     edges = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import to_notation
@@ -86,7 +86,6 @@ def _started_device() -> AppDevice:
     return device
 
 
-@settings(max_examples=100, deadline=None)
 @given(lines=st.lists(bad_line, min_size=1, max_size=8))
 def test_bad_lines_get_one_error_each_and_change_nothing(lines: list[bytes]) -> None:
     device = _started_device()
@@ -104,7 +103,6 @@ def test_bad_lines_get_one_error_each_and_change_nothing(lines: list[bytes]) -> 
     assert device.host_sends("ping still-here") == ["pong still-here"]
 
 
-@settings(max_examples=100, deadline=None)
 @given(stream=st.binary(max_size=4000), cut=st.integers(1, 64))
 def test_random_bytes_never_crash_the_device(stream: bytes, cut: int) -> None:
     """Any byte stream, in any chunks: at most one error per line, and the device lives."""

@@ -7,6 +7,7 @@ import termios
 import threading
 import time
 
+import pytest
 from PIL import Image, ImageDraw
 
 from hal.clock import MonotonicClock
@@ -40,7 +41,12 @@ def test_the_terminal_display_is_a_display_port() -> None:
     display.close()
 
 
-def test_keys_typed_into_a_pty_press_buttons_and_the_frame_is_drawn() -> None:
+def test_keys_typed_into_a_pty_press_buttons_and_the_frame_is_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The size comes from COLUMNS/LINES when they are set (pytest-xdist's workers set 80x24).
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
     timing = InputTiming(hold_ms=200)
     master, slave = os.openpty()
     reader = os.fdopen(slave, "r", closefd=False)

@@ -41,7 +41,9 @@ def test_turns_played_in_the_terminal(tmp_path: Path) -> None:
     events = tmp_path / "events.jsonl"
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
+    # The pty's size, not COLUMNS/LINES of the caller's environment (pytest-xdist sets 80x24).
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env |= {"PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
     argv = ["sim", "--terminal", "--players", "2", "--seed", "3", "--events", str(events)]
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCH, *argv],

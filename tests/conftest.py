@@ -1,0 +1,46 @@
+"""How many examples the hypothesis tests try: few in `make test`, many in the slow selection.
+
+Two settings profiles, chosen by the marker selection:
+
+* ``quick`` (100 examples): when ``-m`` leaves the slow tests out, as ``make test`` does;
+* ``exhaustive`` (1,000 examples): when the slow tests are selected (``make test-long`` runs
+  ``-m slow``; a bare ``pytest`` selects everything). Every ``@given`` test then also counts as
+  slow, so ``-m slow`` runs the same properties again with ten times the examples.
+
+A test that sets ``max_examples`` itself keeps its own count. ``--hypothesis-profile NAME``
+still picks a profile by hand.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _pytest.mark.expression import Expression
+from hypothesis import settings
+
+settings.register_profile("quick", max_examples=100, deadline=None)
+settings.register_profile("exhaustive", max_examples=1000, deadline=None)
+
+_EXHAUSTIVE = pytest.StashKey[bool]()
+
+
+def _selects_slow_tests(mark_expression: str) -> bool:
+    """Whether ``-m mark_expression`` selects a test marked ``slow`` (and nothing else)."""
+    if not mark_expression.strip():
+        return True
+    return Expression.compile(mark_expression).evaluate(lambda name, **_: name == "slow")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    exhaustive = _selects_slow_tests(config.option.markexpr)
+    config.stash[_EXHAUSTIVE] = exhaustive
+    # Hypothesis's own plugin runs after this hook and loads --hypothesis-profile if given.
+    settings.load_profile("exhaustive" if exhaustive else "quick")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest deselects by marker
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.stash[_EXHAUSTIVE]:
+        return
+    for item in items:
+        if isinstance(item, pytest.Function) and hasattr(item.obj, "hypothesis"):
+            item.add_marker(pytest.mark.slow)
