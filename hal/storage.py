@@ -30,6 +30,29 @@ __all__ = ["DAMAGED_DIR", "StateDirectory"]
 DAMAGED_DIR = "damaged"
 
 
+def _durable_temporary(folder: Path, name: str, data: bytes, *, action: str, path: Path) -> str:
+    """``data`` in a new file in ``folder`` under a temporary name, written and fsync'd: its path.
+
+    On failure the file is gone and a :class:`StorageError` says it could not ``action``
+    ``path``.
+    """
+    try:
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+    except OSError as error:
+        raise _storage_error(action, path, error) from error
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(temporary, 0o644)
+    except OSError as error:
+        _remove_quietly(temporary)
+        raise _storage_error(action, path, error) from error
+    return temporary
+
+
 def _storage_error(action: str, path: Path, cause: OSError) -> StorageError:
     """A one-line error: what failed, on which path, and why (with the errno's name)."""
     reason = cause.strerror or str(cause) or type(cause).__name__
@@ -87,17 +110,8 @@ class StateDirectory:
         path = self.path(name)
         data = text.encode("utf-8")
         self._ensure_root()
+        temporary = _durable_temporary(self.root, name, data, action="write", path=path)
         try:
-            fd, temporary = tempfile.mkstemp(dir=self.root, prefix=f".{name}.", suffix=".tmp")
-        except OSError as error:
-            raise _storage_error("write", path, error) from error
-        try:
-            try:
-                _write_all(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.chmod(temporary, 0o644)
             os.replace(temporary, path)
         except OSError as error:
             _remove_quietly(temporary)
@@ -232,21 +246,7 @@ class StateDirectory:
             data = source.read_bytes()
         except OSError as error:
             raise _storage_error("copy", source, error) from error
-        try:
-            fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{source.name}.", suffix=".tmp")
-        except OSError as error:
-            raise _storage_error("copy", source, error) from error
-        try:
-            try:
-                _write_all(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.chmod(temporary, 0o644)
-        except OSError as error:
-            _remove_quietly(temporary)
-            raise _storage_error("copy", source, error) from error
-        return temporary
+        return _durable_temporary(folder, source.name, data, action="copy", path=source)
 
     def _ensure_root(self) -> None:
         try:

@@ -81,7 +81,32 @@ class TinyApp:
         return self.screen()
 
 
-class Device:
+class HostSide:
+    """A recording link and the main loop's call queue, run by hand: what a host sees."""
+
+    link: RecordingLink
+    pending: list[Callable[[], None]]
+
+    def run_pending(self) -> None:
+        while self.pending:
+            self.pending.pop(0)()
+
+    def host_sends(self, text: str | bytes) -> list[str]:
+        """One line from the host, through the link's callback and the loop; what came back."""
+        assert self.link.on_line is not None
+        self.link.on_line(text.encode() if isinstance(text, str) else text)
+        self.run_pending()
+        return self.link.take()
+
+    def connect(self) -> list[str]:
+        """A host (re)connects: what the device greets it with."""
+        assert self.link.on_connect is not None
+        self.link.on_connect()
+        self.run_pending()
+        return self.link.take()
+
+
+class Device(HostSide):
     """Remote + TinyApp + a queue standing in for the main loop's call_soon.
 
     The protocol's mechanics are tested as a trusted cable with a referee's view (every die);
@@ -114,26 +139,8 @@ class Device:
     def _apply(self, setup: GameSetup) -> None:
         self.app.next = setup
 
-    def run_pending(self) -> None:
-        while self.pending:
-            self.pending.pop(0)()
 
-    def host_sends(self, text: str | bytes) -> list[str]:
-        """One line from the host, through the link's callback and the loop; what came back."""
-        assert self.link.on_line is not None
-        raw = text.encode() if isinstance(text, str) else text
-        self.link.on_line(raw)
-        self.run_pending()
-        return self.link.take()
-
-    def connect(self) -> list[str]:
-        assert self.link.on_connect is not None
-        self.link.on_connect()
-        self.run_pending()
-        return self.link.take()
-
-
-class AppDevice:
+class AppDevice(HostSide):
     """Remote + the real DeviceApp (seeded dice, fake clock), run by hand like :class:`Device`.
 
     By default a trusted cable with a referee's view; ``trust_serial=False, referee=False`` is a
@@ -185,21 +192,3 @@ class AppDevice:
             pairing=self.pairing, trust_serial=trust_serial, referee=referee,
         )
         self.remote.start()
-
-    def run_pending(self) -> None:
-        while self.pending:
-            self.pending.pop(0)()
-
-    def host_sends(self, text: str | bytes) -> list[str]:
-        """One line from the host, through the link's callback and the loop; what came back."""
-        assert self.link.on_line is not None
-        self.link.on_line(text.encode() if isinstance(text, str) else text)
-        self.run_pending()
-        return self.link.take()
-
-    def connect(self) -> list[str]:
-        """A host (re)connects: what the device greets it with."""
-        assert self.link.on_connect is not None
-        self.link.on_connect()
-        self.run_pending()
-        return self.link.take()
