@@ -12,6 +12,7 @@ module                                 what it holds
                                        dice after a last throw
 :mod:`~firmware.app.reveal`            the reveal after a round, and the banners (penalty, lost
                                        half, end of the game, goodbye)
+:mod:`~firmware.app.hint`              the hint overlay (long press on FLIP), private to the holder
 :mod:`~firmware.app.menu`              the menu (long press on STAND) and its dialogs
 :mod:`~firmware.app.overlays`          menu, picker and message overlays: their buttons
 :mod:`~firmware.app.bots`              computer players' turns, one visible step at a time

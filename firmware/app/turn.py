@@ -19,19 +19,17 @@ from typing import TYPE_CHECKING
 from engine.errors import Reason, Refusal
 from engine.events import Event, RoundOver, TurnOver
 from engine.game import TurnState
-from firmware.app.overlays import Message, Overlay
-from firmware.app.stage import CONTINUE, Close, Goto, Push, Stage, Transition
+from firmware.app.hint import hint_for
+from firmware.app.stage import CONTINUE, Goto, Stage, Transition
 from firmware.app.timing import BOT_PAUSE_S, FRAME_S
-from firmware.i18n import Catalogue
-from firmware.views import BannerView, DieFace, HandOverView, TurnView
+from firmware.views import DieFace, HandOverView, TurnView
 from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.app.bots import BotDriver
     from firmware.app.table import Table
-    from firmware.hint import Hint
 
-__all__ = ["HandOverStage", "PendingHint", "TurnDoneStage", "TurnStage", "end_turn"]
+__all__ = ["HandOverStage", "TurnDoneStage", "TurnStage", "end_turn"]
 
 _KEEPS = {Button.KEEP_1: 0, Button.KEEP_2: 1, Button.KEEP_3: 2}
 
@@ -192,25 +190,7 @@ class TurnStage(Stage):
             store.note_ui({"marks": marks})
 
     def _hint(self) -> Transition:
-        """The best action now and its chance (a long press on FLIP), or why there is none.
-
-        Before the odds worker has built the rule set's tables, the hint says "one moment" and is
-        computed there; afterwards it costs a millisecond or two, and is computed here.
-        """
-        ctx = self.table.ctx
-        game = self.table.game
-        if not game.rules.hints:
-            return Push(Message("hint_title", (ctx.t("hint_refused_1"), ctx.t("hint_refused_2"))))
-        from firmware.hint import hint_lines, hint_question  # the odds load with the first hint
-
-        question = hint_question(game)
-        if ctx.work.ready(game.rules):
-            chance, action, goal = hint_lines(question.answer(), ctx.catalogue)
-            # The hint speaks of the dice in the cup: only the player holding the device sees it.
-            return Push(Message("hint_title", (action, goal), chance, private=True))
-        pending = PendingHint()
-        ctx.ask(question.answer, pending.answer)
-        return Push(pending)
+        return hint_for(self.table.ctx, self.table.game)
 
     # --- actions, for a person and a computer player alike --------------------------------------
 
@@ -331,31 +311,6 @@ class TurnStage(Stage):
             shaking=self.shaking,
             frame=self.frame,
         )
-
-
-@dataclass(eq=False)
-class PendingHint(Overlay):
-    """The hint asked of the odds worker: "one moment" until the answer is in; a press closes.
-
-    Private, as the hint itself: the table's view shows the turn under it.
-    """
-
-    hint: Hint | None = None
-    private = True
-
-    def answer(self, hint: Hint) -> None:
-        self.hint = hint
-
-    def on_input(self, event: InputEvent) -> Transition | None:
-        return Close() if event.kind is InputKind.PRESS else None
-
-    def view(self, texts: Catalogue) -> BannerView:
-        if self.hint is None:
-            return BannerView(texts.t("hint_title"), "", (texts.t("hint_wait"),), ("", "", "OK"))
-        from firmware.hint import hint_lines
-
-        chance, action, goal = hint_lines(self.hint, texts)
-        return BannerView(texts.t("hint_title"), chance, (action, goal), ("", "", "OK"))
 
 
 def _throw_name(table: Table, turn: TurnState) -> str:

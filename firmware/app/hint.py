@@ -1,0 +1,65 @@
+"""The hint on the device (a long press on FLIP during a person's turn): an overlay.
+
+The best action now and its exact chance (:mod:`firmware.hint`). Before the odds worker has built
+the rule set's tables, the hint says "one moment" and is computed there; afterwards it costs a
+millisecond or two and is computed at once. The hint speaks of the dice in the cup, so it is
+private: the link's table view never shows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.game import Game
+from firmware.app.overlays import Message, Overlay
+from firmware.app.stage import Close, Push, Transition
+from firmware.i18n import Catalogue
+from firmware.views import BannerView
+from hal.ports import InputEvent, InputKind
+
+if TYPE_CHECKING:
+    from firmware.app.context import AppContext
+    from firmware.hint import Hint
+
+__all__ = ["PendingHint", "hint_for"]
+
+
+def hint_for(ctx: AppContext, game: Game) -> Transition:
+    """The hint's overlay for the player whose turn it is, or why there is none."""
+    if not game.rules.hints:
+        return Push(Message("hint_title", (ctx.t("hint_refused_1"), ctx.t("hint_refused_2"))))
+    from firmware.hint import hint_lines, hint_question  # the odds load with the first hint
+
+    question = hint_question(game)
+    if ctx.work.ready(game.rules):
+        chance, action, goal = hint_lines(question.answer(), ctx.catalogue)
+        return Push(Message("hint_title", (action, goal), chance, private=True))
+    pending = PendingHint()
+    ctx.ask(question.answer, pending.answer)
+    return Push(pending)
+
+
+@dataclass(eq=False)
+class PendingHint(Overlay):
+    """The hint asked of the odds worker: "one moment" until the answer is in; a press closes.
+
+    Private, as the hint itself: the table's view shows the turn under it.
+    """
+
+    hint: Hint | None = None
+    private = True
+
+    def answer(self, hint: Hint) -> None:
+        self.hint = hint
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        return Close() if event.kind is InputKind.PRESS else None
+
+    def view(self, texts: Catalogue) -> BannerView:
+        if self.hint is None:
+            return BannerView(texts.t("hint_title"), "", (texts.t("hint_wait"),), ("", "", "OK"))
+        from firmware.hint import hint_lines
+
+        chance, action, goal = hint_lines(self.hint, texts)
+        return BannerView(texts.t("hint_title"), chance, (action, goal), ("", "", "OK"))
