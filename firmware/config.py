@@ -104,7 +104,11 @@ class LinkConfig:
 
 @dataclass(frozen=True, slots=True)
 class DeviceConfig:
-    """The whole configuration; ``origin`` names where it came from (a path or "defaults")."""
+    """The whole configuration; ``origin`` names where it came from (a path or "defaults").
+
+    ``given`` holds the keys the file set, as ``section.key`` (``storage.state_dir``): the
+    simulator keeps its games in the file's state directory only if the file names one.
+    """
 
     game: GameConfig = field(default_factory=GameConfig)
     pins: GpioPins = field(default_factory=GpioPins)
@@ -113,6 +117,7 @@ class DeviceConfig:
     storage: StorageConfig = field(default_factory=StorageConfig)
     link: LinkConfig = field(default_factory=LinkConfig)
     origin: str = field(default="defaults", compare=False)
+    given: frozenset[str] = field(default=frozenset(), compare=False)
 
 
 #: Section name -> the settings class it builds.
@@ -212,6 +217,12 @@ def _build(data: Mapping[str, Any], origin: str, base_dir: Path | None) -> Devic
         storage=StorageConfig(**sections["storage"]),
         link=link,
         origin=origin,
+        given=frozenset(
+            f"{section}.{key}"
+            for section, table in data.items()
+            if isinstance(table, dict)
+            for key in table
+        ),
     )
 
 
