@@ -87,6 +87,7 @@ def build_device(
     event_sink: EventSink | None = None,
     shutdown: Callable[[], None] | None = None,
     power: bool = True,
+    ask_to_resume: bool = False,
 ) -> Device:
     """Build the app and its main loop on the given backends, all running on ``clock``.
 
@@ -96,7 +97,8 @@ def build_device(
     them, and so does a failure while building. ``link`` switches the serial link on (the edge
     builds it from the config's ``[link] url``); its host then sees every frame the display is
     given. ``power`` adds the :class:`~hal.power.PowerManager` (dim and sleep when idle).
-    Without ``dice`` the system's random source is used.
+    Without ``dice`` the system's random source is used. ``ask_to_resume`` asks before an
+    unfinished game in ``storage`` goes on (see :class:`~firmware.app.DeviceApp`).
     """
     backends = list(inputs)
     try:
@@ -113,6 +115,7 @@ def build_device(
             event_sink=relay,
             shutdown=shutdown,
             pairing=pairing,
+            ask_to_resume=ask_to_resume,
         )
     except BaseException:
         for backend in backends:

@@ -19,7 +19,7 @@ from engine.game import Game, GameSetup
 from firmware.app.context import AppContext, EventSink
 from firmware.app.menu import MainMenu
 from firmware.app.overlays import Message, Overlay
-from firmware.app.resume import resume
+from firmware.app.resume import ResumeQuestion, resume
 from firmware.app.settings import SETUP_FILE, SettingsFile
 from firmware.app.stage import (
     Close,
@@ -52,6 +52,8 @@ class DeviceApp:
     ``config.game.bots``; ``storage`` remembers the last setup, language and brightness, and
     keeps the games' journals; ``event_sink`` receives every engine event as JSON as it happens;
     ``shutdown`` is called by the menu's "shut down" (the menu offers it only if given).
+    ``ask_to_resume`` puts "Weiterspielen?" over an unfinished game found in ``storage`` (the
+    simulator); without it the game simply goes on (the device after a pulled plug).
     """
 
     def __init__(
@@ -65,6 +67,7 @@ class DeviceApp:
         event_sink: EventSink | None = None,
         shutdown: Callable[[], None] | None = None,
         pairing: Pairing | None = None,
+        ask_to_resume: bool = False,
     ) -> None:
         self.config = config
         store = GameStore(storage) if storage is not None else None
@@ -89,6 +92,8 @@ class DeviceApp:
             recovery = None
         if recovery is not None:
             self._stage, *self._queue = resume(ctx, recovery)
+            if ask_to_resume:
+                self._overlays.append(ResumeQuestion(ctx, setup))
         elif setup is not None:
             self._stage = ctx.start_game(setup)
         else:
