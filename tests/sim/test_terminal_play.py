@@ -42,7 +42,8 @@ def test_turns_played_in_the_terminal(tmp_path: Path) -> None:
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
-    argv = ["sim", "--terminal", "--players", "2", "--seed", "3", "--events", str(events)]
+    argv = ["sim", "--terminal", "--players", "2", "--seed", "3", "--events", str(events),
+            "--no-save"]
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCH, *argv],
         stdin=slave,
