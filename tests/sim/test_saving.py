@@ -228,3 +228,59 @@ def test_a_state_dir_that_cannot_be_used(
     err = capsys.readouterr().err
     assert message.format(tmp=tmp_path) in err and err.count("\n") == 1
     assert not (tmp_path / "no").exists() and not (tmp_path / "games").exists()
+
+
+# -- stats and replay find the laptop's games without flags ------------------------------------
+
+
+@pytest.fixture
+def no_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """This computer is no Schockbesteck (whatever the machine running the tests is)."""
+    monkeypatch.setattr("firmware.cli.common.DEVICE_STATE_DIR", str(tmp_path / "no-device"))
+
+
+def test_stats_and_replay_find_the_laptops_games(
+    no_device: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from schockbesteck.cli import main
+
+    home = Path(os.environ["XDG_STATE_HOME"]) / "schockbesteck"
+    assert main(["stats"]) == 0
+    assert capsys.readouterr().out == "Noch keine beendeten Spiele.\n"
+    assert main(["replay"]) == 2
+    assert "no games on this computer yet: play one with `schocken sim`" in (
+        capsys.readouterr().err
+    )
+
+    assert sim(*WHOLE_GAME, "--state-dir", str(home)) == 0
+    capsys.readouterr()
+    assert main(["stats", "--lang", "en"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split()[:3] == ["Player", "Games", "Lost"]
+    assert sorted(line.split()[0] for line in table[1:]) == ["Anna", "Ben", "Carla"]
+
+    assert main(["replay", "--list", "--lang", "en"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) == 1 and listed[0].startswith("    1  Anna, Ben, Carla – loser: ")
+    assert main(["replay"]) == 0
+    newest = capsys.readouterr()
+    assert newest.err == f"schocken replay: {home / 'game-000001.journal'}\n"
+    assert newest.out.startswith("Spiel: Anna, Ben, Carla")
+    assert "Verlierer des Spiels" in newest.out
+    assert main(["replay", "1"]) == 0
+    assert capsys.readouterr().out == newest.out
+
+    # An unfinished game comes first: it is the one people ask about.
+    short = tmp_path / "short.txt"
+    short.write_text("shake\nstand\nshake\n")
+    assert sim("--players", "2", "--script", str(short), "--state-dir", str(home)) == 0
+    capsys.readouterr()
+    assert main(["replay"]) == 0
+    going = capsys.readouterr()
+    assert going.err == f"schocken replay: {home / CURRENT}\n"
+    assert going.out.splitlines()[-1].startswith("(Spiel unterbrochen")
+    assert main(["replay", "7"]) == 2
+    assert capsys.readouterr().err == (
+        f"schocken replay: error: game 7 is not in {home}: `schocken replay --list` shows "
+        "the games there\n"
+    )
