@@ -34,7 +34,7 @@ from engine import (
 )
 from engine.limits import InputLimitError, ascii_whole_number
 from firmware.cli import CliError
-from firmware.cli.common import add_state_dir_argument, state_dir_from_args
+from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.gamestore import CURRENT, GameStore, archive_name
 from firmware.journal import JournalError, Recovery, read_journal
 from firmware.userfile import path_problem, read_bytes_limited

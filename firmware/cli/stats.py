@@ -14,7 +14,7 @@ import csv
 import json
 import sys
 
-from firmware.cli.common import add_state_dir_argument, state_dir_from_args
+from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.gamestore import GameStore
 from firmware.stats import FIELDS, PlayerStats, stats_to_mapping
 from hal.storage import StateDirectory

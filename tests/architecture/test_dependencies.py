@@ -23,7 +23,12 @@ HARDWARE = {"gpiozero", "luma", "serial", "pygame"}
 #: The hal modules the firmware may use; the rest are backends, built at the edge.
 HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings"}
 #: The firmware's edge: the commands that turn the config's names into backend objects.
-EDGE = {"firmware/cli/run.py", "firmware/cli/stats.py"}
+EDGE = {
+    "firmware/cli/run.py",
+    "firmware/cli/stats.py",
+    "firmware/cli/replay.py",
+    "firmware/cli/statedir.py",
+}
 #: The simulator's edge: its command, the remote panel, the benchmarks and the README pictures,
 #: which put the firmware together; every other sim module is a backend (or a fake) of hal's ports.
 SIM_EDGE = {

@@ -236,7 +236,7 @@ def test_a_state_dir_that_cannot_be_used(
 @pytest.fixture
 def no_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """This computer is no Schockbesteck (whatever the machine running the tests is)."""
-    monkeypatch.setattr("firmware.cli.common.DEVICE_STATE_DIR", str(tmp_path / "no-device"))
+    monkeypatch.setattr("firmware.cli.statedir.DEVICE_STATE_DIR", str(tmp_path / "no-device"))
 
 
 def test_stats_and_replay_find_the_laptops_games(
