@@ -28,7 +28,7 @@ from engine.limits import InputLimitError, toml_loads
 from engine.rules import Rules
 from firmware.names import PlayerNameError, check_player_names
 from firmware.rulesfile import load_rules
-from firmware.userfile import read_text_limited
+from firmware.userfile import path_problem, read_text_limited
 from hal.inputs import InputTiming
 from hal.settings import GpioPins, OledSettings
 
@@ -157,14 +157,16 @@ def load_config(path: str | None = None) -> DeviceConfig:
         raise ConfigError(
             f"config file {path} is too long: at most {MAX_CONFIG_BYTES} bytes are allowed"
         ) from None
-    except FileNotFoundError:
-        raise ConfigError(f"config file {path} does not exist") from None
-    except IsADirectoryError:
-        raise ConfigError(f"config file {path} is a directory, not a file") from None
     except UnicodeDecodeError as error:
-        raise ConfigError(f"{path}: not UTF-8 text (at byte {error.start})") from None
+        raise ConfigError(
+            f"config file {path} is not UTF-8 text (at byte {error.start}); give a config.toml "
+            "(deploy/config.toml shows every key)"
+        ) from None
     except OSError as error:
-        raise ConfigError(f"config file {path} cannot be read: {error.strerror or error}") from None
+        raise ConfigError(
+            f"config file {path}: {path_problem(path, error)}; give a config.toml "
+            "(deploy/config.toml shows every key)"
+        ) from None
     return config_from_toml(text, origin=str(path), base_dir=file.parent)
 
 

@@ -410,9 +410,9 @@ def _run_script(
 ) -> int:
     from firmware.wiring import build_device
     from sim.fakes import FakeClock
-    from sim.script import ScriptInput, load_script
+    from sim.script import ScriptInput
 
-    actions = load_script(args.script)
+    actions = _load_script(args.script)
     clock = FakeClock()
     sink.now = clock.now
     script = ScriptInput(actions, clock, config.input)
@@ -458,6 +458,20 @@ def _run_script(
         file=sys.stderr,
     )
     return 0
+
+
+def _load_script(path: str) -> list[Any]:
+    """The script's actions; a file that cannot be read is a UsageError naming --script."""
+    from firmware.userfile import path_problem
+    from sim.script import load_script
+
+    try:
+        return load_script(path)
+    except OSError as error:
+        raise UsageError(
+            f"--script {path}: {path_problem(path, error)}; give a text file with one action "
+            "per line (docs/simulator.md)"
+        ) from None
 
 
 # --- window and terminal -----------------------------------------------------------------------

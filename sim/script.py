@@ -107,13 +107,16 @@ def load_script(path: str | Path) -> list[ScriptAction]:
     path = Path(path)
     with open(path, "rb") as stream:  # bounded: a mistaken --script /dev/zero ends at once
         data = stream.read(MAX_SCRIPT_BYTES + 1)
+    advice = "give a text file with one action per line"
     if len(data) > MAX_SCRIPT_BYTES:
-        raise ScriptError(f"{path} is longer than {MAX_SCRIPT_BYTES} bytes: not a script")
+        raise ScriptError(
+            f"{path} is longer than {MAX_SCRIPT_BYTES} bytes, too long for a script; {advice}"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         bad = f"byte {error.start} is 0x{data[error.start]:02x}"
-        raise ScriptError(f"{path} is not a script: not UTF-8 text ({bad})") from None
+        raise ScriptError(f"{path} is not a script: not UTF-8 text ({bad}); {advice}") from None
     return parse_script(text, str(path))
 
 

@@ -29,14 +29,16 @@ EDGE = {
     "firmware/cli/replay.py",
     "firmware/cli/statedir.py",
 }
-#: The simulator's edge: its command, the remote panel, the benchmarks and the README pictures,
-#: which put the firmware together; every other sim module is a backend (or a fake) of hal's ports.
+#: The simulator's edge: its command and the files it writes, the remote panel, the benchmarks and
+#: the README pictures, which put the firmware together; every other sim module is a backend (or a
+#: fake) of hal's ports.
 SIM_EDGE = {
     "sim/attach.py",
     "sim/bench.py",
     "sim/bench_cli.py",
     "sim/cli.py",
     "sim/measure.py",
+    "sim/outputs.py",
     "sim/readme_images.py",
 }
 #: The one module allowed to import each hardware library (the sim's own hands and window too).

@@ -97,7 +97,7 @@ def test_errors_are_one_line_naming_the_key(text: str, message: str) -> None:
 def test_a_missing_or_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(str(tmp_path / "nope.toml"))
-    with pytest.raises(ConfigError, match="is a directory"):
+    with pytest.raises(ConfigError, match="is a folder, not a file"):
         load_config(str(tmp_path))
     (tmp_path / "latin1.toml").write_bytes(b'[game]\nplayers = ["J\xf6rg", "Ben"]\n')
     with pytest.raises(ConfigError, match="not UTF-8"):
