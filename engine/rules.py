@@ -202,6 +202,11 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
 
     Unknown keys and ill-typed values raise :class:`RulesError` naming the key and what is
     allowed.
+
+    Without ``preset`` and without ``base`` the mapping overrides the ``standard`` preset. Rules
+    that differ from their preset are named after it with a ``+`` (``standard+``) and described
+    by what differs, in the words of :func:`describe_option` ("wie standard, aber 15 Deckel"),
+    unless the mapping names and describes them itself.
     """
     values = dict(mapping)
     preset = values.pop("preset", None)
@@ -209,19 +214,83 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
         if not isinstance(preset, str):
             raise RulesError(f"preset = {preset!r}: must be a preset name")
         base = load_preset(preset)
-    base = base or Rules()
+    elif base is None:
+        preset, base = "standard", load_preset("standard")
     unknown = sorted(set(values) - set(_FIELD_TYPES))
     if unknown:
         raise RulesError(
             f"unknown rules key {unknown[0]!r}; allowed keys: preset, {', '.join(_FIELD_TYPES)}"
         )
     converted = {key: _convert(key, value) for key, value in values.items()}
-    changed = sorted(set(converted) - {"name", "description", "source"})
+    rules = replace(base, **converted)  # type: ignore[arg-type]
+    changed = differences(base, rules)
     if preset is not None and "name" not in converted:
-        converted["name"] = f"{base.name}+" if converted else base.name
+        rules = replace(rules, name=f"{base.name}+" if changed else base.name)
     if preset is not None and changed and "description" not in converted:
-        converted["description"] = f"{base.description} (changed: {', '.join(changed)})"
-    return replace(base, **converted)  # type: ignore[arg-type]
+        wording = ", ".join(describe_option(key, getattr(rules, key)) for key in changed)
+        rules = replace(rules, description=f"wie {base.name}, aber {wording}")
+    return rules
+
+
+#: The fields that say what rules are called, not how the game goes.
+_LABELS = ("name", "description", "source")
+
+
+def differences(base: Rules, rules: Rules) -> list[str]:
+    """The options (field names, in field order) in which ``rules`` differ from ``base``."""
+    return [
+        field.name
+        for field in fields(Rules)
+        if field.name not in _LABELS and getattr(base, field.name) != getattr(rules, field.name)
+    ]
+
+
+#: How each yes/no option reads in a description, for true and for false (German, as the
+#: presets' descriptions and the device's menus).
+_SWITCH_WORDS: dict[str, tuple[str, str]] = {
+    "general_above_schock2": ("General über Schock 2", "Schock 2 über dem General"),
+    "general_hand_only": ("General nur aus der Hand", "General auch zusammengewürfelt"),
+    "strasse_hand_only": ("Straße nur aus der Hand", "Straße auch zusammengewürfelt"),
+    "naturschock_above_built": (
+        "Naturschock über gebautem Schock aus", "jeder Schock aus gleich"
+    ),
+    "jule": ("Jule 4-2-1 (7 Deckel)", "keine Jule"),
+    "achter": ("3-3-1 als Achter (8 Deckel)", "kein Achter"),
+    "flip_sixes": ("Sechsen drehen", "kein Sechsen-Drehen"),
+    "blind": ("Blind ansagen", "kein Blind"),
+    "boerdeschock": ("Bördeschock: Sechsen sammeln", "kein Bördeschock"),
+    "two_dice": ("zwei Würfel", "drei Würfel"),
+    "keep_only_ones": ("nur Einsen rauslegen", "jeder Würfel darf raus"),
+    "take_back": ("Zurücknehmen erlaubt", "was liegt, liegt"),
+    "hidden_last_throw": ("letzter Wurf verdeckt", "letzter Wurf offen"),
+    "hints": ("Tipps an", "keine Tipps"),
+}
+_CHOICE_WORDS: dict[enum.Enum, str] = {
+    StrasseOrder.ASCENDING: "höhere Straße gewinnt",
+    StrasseOrder.EQUAL: "alle Straßen gleich",
+    StrasseOrder.FIRST_THROWN: "zuerst gewürfelte Straße gewinnt",
+    StrasseOrder.FEWER_THROWS: "Straße aus weniger Würfen gewinnt",
+    TieRule.FEWER_THROWS: "Gleichstand: weniger Würfe gewinnt",
+    TieRule.NACHGELEGT: "Gleichstand: wer zuerst warf, gewinnt",
+    TwoTwoOne.LOWEST: "2-2-1 niedrigster Wurf",
+    TwoTwoOne.NEUNER: "2-2-1 als Neuner (9 Deckel)",
+    TwoTwoOne.SIEBENER: "2-2-1 als Siebener (7 Deckel)",
+}
+
+
+def describe_option(key: str, value: object) -> str:
+    """One option's value in a few German words, as a rules description says it."""
+    if key in _SWITCH_WORDS:
+        return _SWITCH_WORDS[key][0 if value else 1]
+    if isinstance(value, enum.Enum):
+        return _CHOICE_WORDS[value]
+    if key == "deckel":
+        return f"{value} Deckel"
+    if key == "max_throws":
+        return f"höchstens {value} {'Wurf' if value == 1 else 'Würfe'}"
+    if key == "penalty_deckel":
+        return f"Strafe {value} Deckel" if value else "keine Strafen"
+    raise KeyError(f"no words for the rules option {key!r}")
 
 
 def rules_from_toml(text: str, *, origin: str = "rules") -> Rules:
