@@ -451,8 +451,11 @@ def _run_script(
     wrote = [f"{recorder.files_written} frames to {args.frames}"] if args.frames else []
     wrote += [str(args.record)] if args.record else []
     kept = _left_unfinished(storage)
+    played = min(script.played, len(actions))
+    rest = len(actions) - played
+    unplayed = f" (the game was over before the other {rest})" if rest and outcome else ""
     print(
-        f"schocken sim: {len(actions)} actions played, {clock.now():.1f} s of game time "
+        f"schocken sim: {played} script actions played{unplayed}, {clock.now():.1f} s of game time "
         f"in {elapsed:.2f} s{outcome}" + (f"; wrote {', '.join(wrote)}" if wrote else "")
         + (f"; {kept}" if kept else ""),
         file=sys.stderr,
