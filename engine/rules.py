@@ -1,7 +1,8 @@
-"""House rules: one frozen :class:`Rules` value with every option the seeds leave open.
+"""House rules: one frozen :class:`Rules` value with every option the sources leave open.
 
-The seeds disagree in places (see docs/rules.md, which quotes them); each disagreement is an
-option here. Presets ship as TOML files in ``engine/presets/`` and each cites its seed. A user's
+The sources disagree in places (see docs/rules.md, which quotes them and lists them under
+"Sources"); each disagreement is an option here. Presets ship as TOML files in
+``engine/presets/`` and each cites its source. A user's
 own rules are a preset plus overrides::
 
     preset = "bvb"
@@ -31,9 +32,10 @@ MAX_RULES_BYTES = 64 * 1024
 
 
 class StrasseOrder(enum.Enum):
-    """How Straßen (straights) rank among each other: the four ways seed 000 lists."""
+    """How Straßen (straights) rank among each other: the four ways Wikipedia lists."""
 
-    #: "aufsteigend sortiert": 6-5-4 beats 5-4-3 beats 4-3-2 beats 3-2-1 (seeds 002, 003; BVB).
+    #: "aufsteigend sortiert": 6-5-4 beats 5-4-3 beats 4-3-2 beats 3-2-1 (Regeln und
+    #: Varianten, "Was ist Schocken?"; BVB).
     ASCENDING = "ascending"
     #: "alle gleich": every Straße is equally strong; the tie rule decides.
     EQUAL = "equal"
@@ -46,17 +48,18 @@ class StrasseOrder(enum.Enum):
 class TieRule(enum.Enum):
     """Who is ahead when two throws are equally strong."""
 
-    #: Fewer throws wins; equal throws: the earlier thrower (seed 002; Wikipedia and DSM in 000).
+    #: Fewer throws wins; equal throws: the earlier thrower (Regeln und Varianten; Wikipedia, DSM).
     FEWER_THROWS = "fewer_throws"
-    #: The later throw is "nachgelegt", always lower: the earlier thrower wins (seed 003; BVB in
-    #: seed 000, which notes that "earlier thrower wins" is "dasselbe andersherum").
+    #: The later throw is "nachgelegt", always lower: the earlier thrower wins ("Was ist
+    #: Schocken?"; BVB: "Bei gleichem Wurf gewinnt, wer ihn zuerst geworfen hat").
     NACHGELEGT = "nachgelegt"
 
 
 class TwoTwoOne(enum.Enum):
-    """What the throw 2-2-1 is worth (seed 000, "Regionale Regeln")."""
+    """What the throw 2-2-1 is worth (Wikipedia's regional rules)."""
 
-    #: The lowest Hausnummer, the worst throw of all (standard; seed 003's table ends with it).
+    #: The lowest Hausnummer, the worst throw of all (standard; the table of
+    #: "Was ist Schocken?" ends with it).
     LOWEST = "lowest"
     #: "Neuner": the second-highest throw, just below Schock aus, nine Deckel.
     NEUNER = "neuner"
@@ -70,13 +73,14 @@ class Rules:
 
     name: str = "standard"
     description: str = ""
-    #: Where the preset's choices come from (seed and section).
+    #: Where the preset's choices come from (source and section).
     source: str = ""
-    #: Deckel (beer mats, the penalty points) in the pot at the start of a half (seed 000: 13-17).
+    #: Deckel (beer mats, the penalty points) in the pot at the start of a half (Wikipedia: 13-17).
     deckel: int = 13
     #: Throws a turn may use; the round's first player may set a lower limit for everyone.
     max_throws: int = 3
-    #: True: General beats Schock 2 (BVB, DSM); False: Schock 2 beats every General (seed 003).
+    #: True: General beats Schock 2 (BVB, DSM); False: Schock 2 beats every General
+    #: ("Was ist Schocken?").
     general_above_schock2: bool = False
     strasse_order: StrasseOrder = StrasseOrder.ASCENDING
     #: A General counts only from the hand (all three dice in one throw), else as a Hausnummer.
@@ -103,9 +107,10 @@ class Rules:
     two_dice: bool = False
     #: Only ones may be laid out ("In manchen Runden dürfen nur Einsen herausgelegt werden").
     keep_only_ones: bool = False
-    #: Comfort: laid-out dice may be taken back into the cup (the app in seed 002 allows it).
+    #: Comfort: laid-out dice may be taken back into the cup (the app of
+    #: "Schocken: Regeln und Varianten" allows it).
     take_back: bool = False
-    #: Deckel a manual penalty costs, for example for a dropped cup (seed 000: "meist zwei").
+    #: Deckel a manual penalty costs, for example for a dropped cup (Wikipedia: "meist zwei").
     penalty_deckel: int = 2
     #: The last throw stays under the cup until the reveal; others see only laid-out dice.
     hidden_last_throw: bool = True

@@ -37,7 +37,7 @@ from firmware.userfile import MAX_TEXT_FILE_BYTES, path_problem, read_text_limit
 
 ROUND_KEYS = ("pot", "deckel", "players")
 PLAYER_KEYS = ("name", "dice", "throws", "hand", "blind")
-#: Bördeschock: each flip earns a throw; at most two flips fit in a turn (seed 000: "bis zu
+#: Bördeschock: each flip earns a throw; at most two flips fit in a turn (Wikipedia: "bis zu
 #: fünfmal").
 BOERDE_EXTRA_THROWS = 2
 
@@ -204,7 +204,8 @@ def _parse_player(item: object, index: int, rules: Rules) -> TurnResult:
 
 
 def _check_throw_limit(results: tuple[TurnResult, ...], rules: Rules) -> None:
-    """The first player's throws are the limit for everyone ("Obergrenze", seeds 000, 002)."""
+    """The first player's throws are the limit for everyone ("Obergrenze": Wikipedia, BVB;
+    Regeln und Varianten)."""
     first = results[0]
     limit = min(first.throws, rules.max_throws)
     extra = BOERDE_EXTRA_THROWS if rules.boerdeschock else 0

@@ -184,7 +184,7 @@ def test_rules_show_preset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "show", "bvb")
     assert code == 0
     assert out.startswith("rules:       bvb\n")
-    assert "source:      seed 000" in out
+    assert 'source:      Borussia Dortmund, "Schocken is the name of the game"' in out
     lines = {line.split()[0]: line for line in out.splitlines()[4:] if line}
     assert len(lines) == 20, "every option but name, description and source"
     assert lines["ties"].split()[1:] == ['"nachgelegt"', "(standard:", '"fewer_throws")']
