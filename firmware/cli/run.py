@@ -22,6 +22,7 @@ from firmware.config import DEVICE_CONFIG_PATH, DeviceConfig, load_config
 
 if TYPE_CHECKING:
     from hal.ports import Clock
+    from hal.storage import StateDirectory
 
 logger = logging.getLogger("schocken.run")
 
@@ -135,8 +136,8 @@ def _play(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
     the serial link: the names of the config become backends here, nowhere else."""
     from firmware.wiring import build_device, system_poweroff
     from hal.oled import open_resilient_oled
-    from hal.storage import StateDirectory
 
+    storage = locked_state_directory(config)
     display = open_resilient_oled(config.display, clock)
     link = None
     if config.link.url:
@@ -150,7 +151,7 @@ def _play(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
         display=display,
         timers=[display],  # retries an unplugged panel
         link=link,
-        storage=StateDirectory(config.storage.state_dir),
+        storage=storage,
         event_sink=_log_event,
         shutdown=system_poweroff,
     )
@@ -162,7 +163,31 @@ def _play(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
         device.run()
     finally:
         device.close()
+        storage.unlock()
     return 0
+
+
+def locked_state_directory(config: DeviceConfig) -> StateDirectory:
+    """The config's state directory, held for this process alone.
+
+    Another program holding it (a second ``schocken run``, a simulator) is a CliError naming
+    it. A directory that cannot be locked at all (read-only, missing) is only logged: the device
+    plays on, and the game store shows on the screen that it cannot save.
+    """
+    from hal.ports import StorageError
+    from hal.storage import StateDirectory, StateDirectoryBusy
+
+    storage = StateDirectory(config.storage.state_dir)
+    try:
+        storage.lock()
+    except StateDirectoryBusy as busy:
+        raise CliError(
+            f"{busy}: stop that one first (the service: sudo systemctl stop schockbesteck), or "
+            "give this one another [storage] state_dir"
+        ) from None
+    except StorageError as error:
+        logger.warning("%s; playing on without the lock", error)
+    return storage
 
 
 def _log_event(data: dict[str, Any]) -> None:
