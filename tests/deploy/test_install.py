@@ -489,3 +489,22 @@ def test_shellcheck_clean(shellcheck: str) -> None:
     )
 
     assert proc.returncode == 0, proc.stdout
+
+
+def test_a_dry_run_on_another_linux_warns_and_shows_every_step(target: Path) -> None:
+    (target / "etc/rpi-issue").unlink()
+    (target / "etc/os-release").write_text('ID=ubuntu\nVERSION_ID="24.04"\n')
+    before = sorted(str(path.relative_to(target)) for path in target.rglob("*"))
+
+    result = run_install(
+        "--root", str(target), "--no-pip", "--python", sys.executable, "--dry-run"
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (
+        f"install.sh: warning: this is not Raspberry Pi OS (no {target}/etc/rpi-issue, "
+        "ID='ubuntu'); a real install would stop here (exit 4) unless --force\n"
+    )
+    assert "Dry run: nothing will be changed." in result.stdout
+    assert "  would: " in result.stdout
+    assert sorted(str(path.relative_to(target)) for path in target.rglob("*")) == before
