@@ -6,7 +6,9 @@ STAMP  := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 SIM_ARGS ?=
 
-.PHONY: test test-long test-deploy lint typecheck unit sim clean
+# `make` alone lists the targets.
+.DEFAULT_GOAL := help
+.PHONY: help test test-long test-deploy lint typecheck unit sim clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Schockbesteck needs Python 3.11 or newer; found " + sys.version.split()[0])'
@@ -15,13 +17,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[pi,sim,dev]'
 	@touch $(STAMP)
 
+## make lint: ruff on the whole tree
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+## make typecheck: mypy --strict on every package
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine
 	$(BIN)/mypy --strict hal firmware sim schockbesteck
 
+## make unit: the test suite without the slow selection (PYTEST_ARGS=... passes options)
 # -n auto: one pytest-xdist worker per core (PYTEST_ARGS=-n0 runs in one process, e.g. for --pdb)
 unit: $(STAMP)
 	$(BIN)/pytest -q -m "not slow" -n auto $(PYTEST_ARGS)
@@ -42,5 +47,12 @@ test-deploy: $(STAMP)
 sim: $(STAMP)
 	$(BIN)/schocken sim --players 3 --rules standard $(SIM_ARGS)
 
+## make clean: remove everything the targets create (.venv, caches, .hypothesis, *.egg-info)
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info build dist
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+## make help: this list (also what `make` alone prints)
+help:
+	@echo "Targets (those that run Python build .venv on first use):"
+	@sed -n 's/^## make \([a-z-]*\): \(.*\)/  make \1\t\2/p' $(MAKEFILE_LIST) | expand -t 18

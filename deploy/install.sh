@@ -79,7 +79,8 @@ Options:
   --fast-i2c     also set the I2C bus to 400 kHz (dtparam=i2c_arm_baudrate=400000; needs a reboot)
   --uninstall    remove the service and the venv; keep config, game state and the user
   --purge        uninstall and also remove /etc/schockbesteck, /var/lib/schockbesteck and the user
-  --dry-run, -n  print every action without doing it
+  --dry-run, -n  print every action without doing it (on any Linux: not Raspberry Pi OS is
+                 a warning then)
   --root DIR     install into DIR as if it were / (for tests and packagers): files are written
                  under DIR, system commands (apt-get, raspi-config, modprobe, useradd, usermod,
                  systemctl) are printed, not run; no root needed. DIR must not be empty
@@ -249,6 +250,12 @@ check_os() {
     is_pi_os && return 0
     local id
     id="$(os_release_value "$ROOT/etc/os-release" ID)"
+    if ((DRY_RUN)); then
+        # A dry run changes nothing: show every step on any Linux, and say what a real run does.
+        printf '%s: warning: this is not Raspberry Pi OS (no %s/etc/rpi-issue, ID=%s); a real install would stop here (exit 4) unless --force\n' \
+            "$PROG" "$ROOT" "'${id}'" >&2
+        return 0
+    fi
     die "$E_NOT_PIOS" "this is not Raspberry Pi OS (no ${ROOT}/etc/rpi-issue, ID='${id}'); use --force to go on anyway"
 }
 

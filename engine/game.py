@@ -554,7 +554,7 @@ class Game:
         t.flipped = True
         t.hand = False
         if self.rules.boerdeschock and t.bonus < BOERDE_MAX_BONUS:
-            # "im Extremfall wird bis zu fünfmal gewürfelt" (seed 000): at most two extra throws.
+            # "im Extremfall wird bis zu fünfmal gewürfelt" (Wikipedia): at most two extra throws.
             t.bonus += 1
 
     def _stand(self, action: Stand, outcomes: list[Event]) -> None:
@@ -614,7 +614,7 @@ class Game:
             taken.append((donor, given))
         newly_out: tuple[str, ...] = ()
         if self.pot == 0:
-            # "Wer keine Deckel mehr hat, ist für den Rest der Hälfte raus" (seed 002).
+            # "Wer keine Deckel mehr hat, ist für den Rest der Hälfte raus" (Regeln und Varianten).
             newly_out = tuple(
                 p for p in self.participants if self.holdings[p] == 0 and p not in self.out
             )

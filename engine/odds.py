@@ -216,7 +216,8 @@ class Target:
     """A throw to beat, thrown *earlier* in the round.
 
     Equal strength loses, unless ``ties_win``, or the tie rules decide by fewer throws and the
-    target's ``throws`` are known and more than ours (seed 002: "gewinnt der mit weniger Würfen").
+    target's ``throws`` are known and more than ours (Regeln und Varianten:
+    "gewinnt der mit weniger Würfen").
     """
 
     strength: int

@@ -1,7 +1,8 @@
-"""House rules: one frozen :class:`Rules` value with every option the seeds leave open.
+"""House rules: one frozen :class:`Rules` value with every option the sources leave open.
 
-The seeds disagree in places (see docs/rules.md, which quotes them); each disagreement is an
-option here. Presets ship as TOML files in ``engine/presets/`` and each cites its seed. A user's
+The sources disagree in places (see docs/rules.md, which quotes them and lists them under
+"Sources"); each disagreement is an option here. Presets ship as TOML files in
+``engine/presets/`` and each cites its source. A user's
 own rules are a preset plus overrides::
 
     preset = "bvb"
@@ -32,9 +33,10 @@ MAX_RULES_BYTES = 64 * 1024
 
 
 class StrasseOrder(enum.Enum):
-    """How Straßen (straights) rank among each other: the four ways seed 000 lists."""
+    """How Straßen (straights) rank among each other: the four ways Wikipedia lists."""
 
-    #: "aufsteigend sortiert": 6-5-4 beats 5-4-3 beats 4-3-2 beats 3-2-1 (seeds 002, 003; BVB).
+    #: "aufsteigend sortiert": 6-5-4 beats 5-4-3 beats 4-3-2 beats 3-2-1 (Regeln und
+    #: Varianten, "Was ist Schocken?"; BVB).
     ASCENDING = "ascending"
     #: "alle gleich": every Straße is equally strong; the tie rule decides.
     EQUAL = "equal"
@@ -47,17 +49,18 @@ class StrasseOrder(enum.Enum):
 class TieRule(enum.Enum):
     """Who is ahead when two throws are equally strong."""
 
-    #: Fewer throws wins; equal throws: the earlier thrower (seed 002; Wikipedia and DSM in 000).
+    #: Fewer throws wins; equal throws: the earlier thrower (Regeln und Varianten; Wikipedia, DSM).
     FEWER_THROWS = "fewer_throws"
-    #: The later throw is "nachgelegt", always lower: the earlier thrower wins (seed 003; BVB in
-    #: seed 000, which notes that "earlier thrower wins" is "dasselbe andersherum").
+    #: The later throw is "nachgelegt", always lower: the earlier thrower wins ("Was ist
+    #: Schocken?"; BVB: "Bei gleichem Wurf gewinnt, wer ihn zuerst geworfen hat").
     NACHGELEGT = "nachgelegt"
 
 
 class TwoTwoOne(enum.Enum):
-    """What the throw 2-2-1 is worth (seed 000, "Regionale Regeln")."""
+    """What the throw 2-2-1 is worth (Wikipedia's regional rules)."""
 
-    #: The lowest Hausnummer, the worst throw of all (standard; seed 003's table ends with it).
+    #: The lowest Hausnummer, the worst throw of all (standard; the table of
+    #: "Was ist Schocken?" ends with it).
     LOWEST = "lowest"
     #: "Neuner": the second-highest throw, just below Schock aus, nine Deckel.
     NEUNER = "neuner"
@@ -71,13 +74,14 @@ class Rules:
 
     name: str = "standard"
     description: str = ""
-    #: Where the preset's choices come from (seed and section).
+    #: Where the preset's choices come from (source and section).
     source: str = ""
-    #: Deckel (beer mats, the penalty points) in the pot at the start of a half (seed 000: 13-17).
+    #: Deckel (beer mats, the penalty points) in the pot at the start of a half (Wikipedia: 13-17).
     deckel: int = 13
     #: Throws a turn may use; the round's first player may set a lower limit for everyone.
     max_throws: int = 3
-    #: True: General beats Schock 2 (BVB, DSM); False: Schock 2 beats every General (seed 003).
+    #: True: General beats Schock 2 (BVB, DSM); False: Schock 2 beats every General
+    #: ("Was ist Schocken?").
     general_above_schock2: bool = False
     strasse_order: StrasseOrder = StrasseOrder.ASCENDING
     #: A General counts only from the hand (all three dice in one throw), else as a Hausnummer.
@@ -104,9 +108,10 @@ class Rules:
     two_dice: bool = False
     #: Only ones may be laid out ("In manchen Runden dürfen nur Einsen herausgelegt werden").
     keep_only_ones: bool = False
-    #: Comfort: laid-out dice may be taken back into the cup (the app in seed 002 allows it).
+    #: Comfort: laid-out dice may be taken back into the cup (the app of
+    #: "Schocken: Regeln und Varianten" allows it).
     take_back: bool = False
-    #: Deckel a manual penalty costs, for example for a dropped cup (seed 000: "meist zwei").
+    #: Deckel a manual penalty costs, for example for a dropped cup (Wikipedia: "meist zwei").
     penalty_deckel: int = 2
     #: The last throw stays under the cup until the reveal; others see only laid-out dice.
     hidden_last_throw: bool = True
@@ -203,6 +208,11 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
 
     Unknown keys and ill-typed values raise :class:`RulesError` naming the key and what is
     allowed.
+
+    Without ``preset`` and without ``base`` the mapping overrides the ``standard`` preset. Rules
+    that differ from their preset are named after it with a ``+`` (``standard+``) and described
+    by what differs, in the words of :func:`describe_option` ("wie standard, aber 15 Deckel"),
+    unless the mapping names and describes them itself.
     """
     values = dict(mapping)
     preset = values.pop("preset", None)
@@ -210,19 +220,83 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
         if not isinstance(preset, str):
             raise RulesError(f"preset = {preset!r}: must be a preset name")
         base = load_preset(preset)
-    base = base or Rules()
+    elif base is None:
+        preset, base = "standard", load_preset("standard")
     unknown = sorted(set(values) - set(_FIELD_TYPES))
     if unknown:
         raise RulesError(
             f"unknown rules key {unknown[0]!r}; allowed keys: preset, {', '.join(_FIELD_TYPES)}"
         )
     converted = {key: _convert(key, value) for key, value in values.items()}
-    changed = sorted(set(converted) - {"name", "description", "source"})
+    rules = replace(base, **converted)  # type: ignore[arg-type]
+    changed = differences(base, rules)
     if preset is not None and "name" not in converted:
-        converted["name"] = f"{base.name}+" if converted else base.name
+        rules = replace(rules, name=f"{base.name}+" if changed else base.name)
     if preset is not None and changed and "description" not in converted:
-        converted["description"] = f"{base.description} (changed: {', '.join(changed)})"
-    return replace(base, **converted)  # type: ignore[arg-type]
+        wording = ", ".join(describe_option(key, getattr(rules, key)) for key in changed)
+        rules = replace(rules, description=f"wie {base.name}, aber {wording}")
+    return rules
+
+
+#: The fields that say what rules are called, not how the game goes.
+_LABELS = ("name", "description", "source")
+
+
+def differences(base: Rules, rules: Rules) -> list[str]:
+    """The options (field names, in field order) in which ``rules`` differ from ``base``."""
+    return [
+        field.name
+        for field in fields(Rules)
+        if field.name not in _LABELS and getattr(base, field.name) != getattr(rules, field.name)
+    ]
+
+
+#: How each yes/no option reads in a description, for true and for false (German, as the
+#: presets' descriptions and the device's menus).
+_SWITCH_WORDS: dict[str, tuple[str, str]] = {
+    "general_above_schock2": ("General über Schock 2", "Schock 2 über dem General"),
+    "general_hand_only": ("General nur aus der Hand", "General auch zusammengewürfelt"),
+    "strasse_hand_only": ("Straße nur aus der Hand", "Straße auch zusammengewürfelt"),
+    "naturschock_above_built": (
+        "Naturschock über gebautem Schock aus", "jeder Schock aus gleich"
+    ),
+    "jule": ("Jule 4-2-1 (7 Deckel)", "keine Jule"),
+    "achter": ("3-3-1 als Achter (8 Deckel)", "kein Achter"),
+    "flip_sixes": ("Sechsen drehen", "kein Sechsen-Drehen"),
+    "blind": ("Blind ansagen", "kein Blind"),
+    "boerdeschock": ("Bördeschock: Sechsen sammeln", "kein Bördeschock"),
+    "two_dice": ("zwei Würfel", "drei Würfel"),
+    "keep_only_ones": ("nur Einsen rauslegen", "jeder Würfel darf raus"),
+    "take_back": ("Zurücknehmen erlaubt", "was liegt, liegt"),
+    "hidden_last_throw": ("letzter Wurf verdeckt", "letzter Wurf offen"),
+    "hints": ("Tipps an", "keine Tipps"),
+}
+_CHOICE_WORDS: dict[enum.Enum, str] = {
+    StrasseOrder.ASCENDING: "höhere Straße gewinnt",
+    StrasseOrder.EQUAL: "alle Straßen gleich",
+    StrasseOrder.FIRST_THROWN: "zuerst gewürfelte Straße gewinnt",
+    StrasseOrder.FEWER_THROWS: "Straße aus weniger Würfen gewinnt",
+    TieRule.FEWER_THROWS: "Gleichstand: weniger Würfe gewinnt",
+    TieRule.NACHGELEGT: "Gleichstand: wer zuerst warf, gewinnt",
+    TwoTwoOne.LOWEST: "2-2-1 niedrigster Wurf",
+    TwoTwoOne.NEUNER: "2-2-1 als Neuner (9 Deckel)",
+    TwoTwoOne.SIEBENER: "2-2-1 als Siebener (7 Deckel)",
+}
+
+
+def describe_option(key: str, value: object) -> str:
+    """One option's value in a few German words, as a rules description says it."""
+    if key in _SWITCH_WORDS:
+        return _SWITCH_WORDS[key][0 if value else 1]
+    if isinstance(value, enum.Enum):
+        return _CHOICE_WORDS[value]
+    if key == "deckel":
+        return f"{value} Deckel"
+    if key == "max_throws":
+        return f"höchstens {value} {'Wurf' if value == 1 else 'Würfe'}"
+    if key == "penalty_deckel":
+        return f"Strafe {value} Deckel" if value else "keine Strafen"
+    raise KeyError(f"no words for the rules option {key!r}")
 
 
 def rules_from_toml(text: str, *, origin: str = "rules") -> Rules:

@@ -3,7 +3,8 @@
 A pure function of the pot, the Deckel each player holds and the round's results in throw order,
 used by :class:`engine.game.Game` and by ``schocken judge``.
 
-The seeds' rules, in short (seed 002, "Deckel: erst aus dem Topf, dann abgeben"):
+The rules, in short (the guide "Schocken: Regeln und Varianten", "Deckel: erst aus dem Topf, dann
+abgeben"; see docs/rules.md):
 
 * The highest throw's Deckel value goes to the player with the lowest throw.
 * While the pot (the Deckel in the middle) has any, they come from the pot, and only what is left
@@ -76,7 +77,7 @@ def rank_key(result: TurnResult, position: int, rules: Rules) -> tuple[int, int,
     """A key that sorts the round's results from lowest to highest.
 
     ``position`` is the result's place in throw order (0 = the round's first player). Equal
-    strength is decided by the tie rule; Straßen may carry their own rule (seed 000 lists four).
+    strength is decided by the tie rule; Straßen may carry their own rule (Wikipedia lists four).
     """
     evaluation = rank_table(rules).evaluate(result.dice, result.hand)
     earlier = -position

@@ -28,7 +28,7 @@ from engine.rules import Rules
 from engine.strategy_names import strategy_names
 from firmware.names import PlayerNameError, check_player_names
 from firmware.rulesfile import load_rules
-from firmware.userfile import read_text_limited
+from firmware.userfile import path_problem, read_text_limited
 from hal.inputs import InputTiming
 from hal.settings import GpioPins, OledSettings
 
@@ -104,7 +104,11 @@ class LinkConfig:
 
 @dataclass(frozen=True, slots=True)
 class DeviceConfig:
-    """The whole configuration; ``origin`` names where it came from (a path or "defaults")."""
+    """The whole configuration; ``origin`` names where it came from (a path or "defaults").
+
+    ``given`` holds the keys the file set, as ``section.key`` (``storage.state_dir``): the
+    simulator keeps its games in the file's state directory only if the file names one.
+    """
 
     game: GameConfig = field(default_factory=GameConfig)
     pins: GpioPins = field(default_factory=GpioPins)
@@ -113,6 +117,7 @@ class DeviceConfig:
     storage: StorageConfig = field(default_factory=StorageConfig)
     link: LinkConfig = field(default_factory=LinkConfig)
     origin: str = field(default="defaults", compare=False)
+    given: frozenset[str] = field(default=frozenset(), compare=False)
 
 
 #: Section name -> the settings class it builds.
@@ -152,14 +157,16 @@ def load_config(path: str | None = None) -> DeviceConfig:
         raise ConfigError(
             f"config file {path} is too long: at most {MAX_CONFIG_BYTES} bytes are allowed"
         ) from None
-    except FileNotFoundError:
-        raise ConfigError(f"config file {path} does not exist") from None
-    except IsADirectoryError:
-        raise ConfigError(f"config file {path} is a directory, not a file") from None
     except UnicodeDecodeError as error:
-        raise ConfigError(f"{path}: not UTF-8 text (at byte {error.start})") from None
+        raise ConfigError(
+            f"config file {path} is not UTF-8 text (at byte {error.start}); give a config.toml "
+            "(deploy/config.toml shows every key)"
+        ) from None
     except OSError as error:
-        raise ConfigError(f"config file {path} cannot be read: {error.strerror or error}") from None
+        raise ConfigError(
+            f"config file {path}: {path_problem(path, error)}; give a config.toml "
+            "(deploy/config.toml shows every key)"
+        ) from None
     return config_from_toml(text, origin=str(path), base_dir=file.parent)
 
 
@@ -212,6 +219,12 @@ def _build(data: Mapping[str, Any], origin: str, base_dir: Path | None) -> Devic
         storage=StorageConfig(**sections["storage"]),
         link=link,
         origin=origin,
+        given=frozenset(
+            f"{section}.{key}"
+            for section, table in data.items()
+            if isinstance(table, dict)
+            for key in table
+        ),
     )
 
 

@@ -151,6 +151,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "state_damaged_reset": ("Setup zurückgesetzt", "Setup reset"),
     "state_damaged_kept": ("Kopie in damaged/", "Copy in damaged/"),
     "state_damaged_stuck": ("bleibt unverändert", "left untouched"),
+    # the simulator's question when it finds an unfinished game (firmware.app.resume)
+    "resume_title": ("Weiterspielen?", "Continue the game?"),
+    "resume_turn": ("{name} ist dran", "{name} to throw"),
+    "key_resume": ("Weiter", "Resume"),
     "confirm_new_game": ("Spiel abbrechen?", "Abandon the game?"),
     "yes_new_game": ("Ja, neues Spiel", "Yes, new game"),
     "confirm_shutdown": ("Ausschalten?", "Shut down?"),

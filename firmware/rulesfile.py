@@ -7,7 +7,7 @@ from pathlib import Path
 from engine.errors import RulesError
 from engine.limits import InputLimitError
 from engine.rules import MAX_RULES_BYTES, Rules, load_preset, preset_names, rules_from_toml
-from firmware.userfile import read_text_limited
+from firmware.userfile import path_problem, read_text_limited
 
 
 def load_rules(name_or_path: str) -> Rules:
@@ -25,20 +25,18 @@ def load_rules(name_or_path: str) -> Rules:
             f"unknown rules {name_or_path!r}: give a preset ({', '.join(preset_names())}) "
             "or the path of a .toml file"
         )
+    advice = f"give a preset ({', '.join(preset_names())}) or a rules .toml file (docs/rules.md)"
     try:
         text = read_text_limited(path, MAX_RULES_BYTES)
-    except FileNotFoundError:
-        raise RulesError(f"rules file {name_or_path} does not exist") from None
     except InputLimitError:
         raise RulesError(
             f"rules file {name_or_path} is too long: at most {MAX_RULES_BYTES} bytes are allowed"
         ) from None
     except UnicodeDecodeError as error:
         raise RulesError(
-            f"rules file {name_or_path} is not UTF-8 text (at byte {error.start})"
+            f"rules file {name_or_path} is not UTF-8 text (at byte {error.start}); {advice}"
         ) from None
     except OSError as error:
-        raise RulesError(
-            f"rules file {name_or_path} cannot be read: {error.strerror or error}"
-        ) from None
+        problem = path_problem(path, error)
+        raise RulesError(f"rules file {name_or_path}: {problem}; {advice}") from None
     return rules_from_toml(text, origin=str(path))

@@ -3,15 +3,26 @@
 A rules file, a configuration, a sim script or a judge's game is a few kilobytes. Reading one
 never takes more than ``max_bytes`` (plus one) from it, so a mistaken ``--rules /dev/zero`` or a
 huge file gives one clear line instead of filling the memory.
+
+:func:`path_problem` words what the operating system said about a path the user gave, for a
+message that names the option and what to do: no errno numbers, no Python wording.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 from engine.limits import InputLimitError
 
-__all__ = ["MAX_TEXT_FILE_BYTES", "read_bytes_limited", "read_text_limited"]
+__all__ = [
+    "MAX_TEXT_FILE_BYTES",
+    "missing_folder",
+    "path_problem",
+    "read_bytes_limited",
+    "read_text_limited",
+]
 
 #: The default bound: far above any rules, configuration or script file.
 MAX_TEXT_FILE_BYTES = 1024 * 1024
@@ -33,3 +44,53 @@ def read_text_limited(path: str | Path, max_bytes: int = MAX_TEXT_FILE_BYTES) ->
     """The UTF-8 text of ``path`` (see :func:`read_bytes_limited`); ``UnicodeDecodeError`` if
     it is not UTF-8."""
     return read_bytes_limited(path, max_bytes).decode("utf-8")
+
+
+def missing_folder(path: str | Path) -> Path | None:
+    """The outermost folder on the way to ``path`` that does not exist, or None if its folder
+    does (``/nonexistent`` for ``/nonexistent/a/b.gif``)."""
+    missing = None
+    folder = Path(path).parent
+    while not folder.exists() and folder != folder.parent:
+        missing, folder = folder, folder.parent
+    return missing
+
+
+def _file_on_the_way(path: Path) -> Path | None:
+    """The first part of ``path`` that is a file where a folder should be."""
+    for folder in reversed(path.parents):
+        if folder.exists() and not folder.is_dir():
+            return folder
+    return None
+
+
+def path_problem(path: str | Path, error: OSError, doing: str = "read") -> str:
+    """What is wrong with ``path``, to follow "OPTION PATH: " in a message.
+
+    ``doing`` is what was tried ("read", "write", "use"). For example ``is a folder, not a
+    file``, ``its folder /nonexistent does not exist``, ``no permission to write it``.
+    """
+    path = Path(path)
+    code = error.errno
+    if code == errno.ENOENT:
+        missing = missing_folder(path)
+        return "does not exist" if missing is None else f"its folder {missing} does not exist"
+    if code == errno.EISDIR:
+        return "is a folder, not a file"
+    if code == errno.ENOTDIR:
+        blocking = _file_on_the_way(path)
+        return f"{blocking or path} is a file, not a folder"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"no permission to {doing} it"
+    if code == errno.EROFS:
+        return "is on a read-only file system"
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        return "the disk is full"
+    if code == errno.ENAMETOOLONG:
+        return "the name is too long"
+    if code == errno.ELOOP:
+        return "is a loop of symbolic links"
+    if code == errno.EEXIST:
+        return "exists already"
+    reason = os.strerror(code).lower() if code else type(error).__name__
+    return f"cannot {doing} it ({reason})"

@@ -98,6 +98,7 @@ def build_device(
     shutdown: Callable[[], None] | None = None,
     power: bool = True,
     odds_worker: bool = False,
+    ask_to_resume: bool = False,
 ) -> Device:
     """Build the app and its main loop on the given backends, all running on ``clock``.
 
@@ -111,7 +112,8 @@ def build_device(
     tables and computer players' decisions on a worker thread
     (:class:`~firmware.work.BackgroundWork`) rather than on the main loop: the edge asks for it
     on the real clock (``schocken run``, the interactive simulator), never on a fake one (tests,
-    scripts), where a game must go the same way on every run.
+    scripts), where a game must go the same way on every run. ``ask_to_resume`` asks
+    before an unfinished game in ``storage`` goes on (see :class:`~firmware.app.DeviceApp`).
     """
     work: Work = BackgroundWork() if odds_worker else InlineWork()
     backends = list(inputs)
@@ -137,6 +139,7 @@ def build_device(
             shutdown=shutdown,
             pairing=pairing,
             work=work,
+            ask_to_resume=ask_to_resume,
         )
     except BaseException:
         for backend in backends:

@@ -31,8 +31,10 @@ pyserial is imported inside this module only.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
+import re
 import select
 import socket
 import threading
@@ -233,6 +235,33 @@ def parse_listen_url(url: str) -> tuple[str, int]:
     return parts.hostname, port
 
 
+def _listen_problem(error: OSError) -> str:
+    """Why a port cannot be listened on, and what to do, in words."""
+    if isinstance(error, socket.gaierror):
+        return "the host name is not known; give an address such as 127.0.0.1"
+    if error.errno == errno.EADDRINUSE:
+        return "the port is in use by another program; pick another (0: any free port)"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return "this computer has no such address; give 127.0.0.1 or one of its own addresses"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "ports below 1024 need root; pick a port from 1024 on"
+    return (error.strerror or str(error)).lower()
+
+
+def _open_problem(error: Exception) -> str:
+    """Why a serial port or URL does not open (yet), in words."""
+    code = getattr(error, "errno", None)
+    if code == errno.ENOENT:
+        return "it does not exist (yet)"
+    if code in (errno.EACCES, errno.EPERM):
+        return "no permission to open it; is the user in the dialout group?"
+    if code == errno.EBUSY:
+        return "another program has it open"
+    if code == errno.ECONNREFUSED or "refused" in str(error).lower():
+        return "nobody listens there (yet)"
+    return re.sub(r"\[Errno -?\d+\] ", "", str(error))
+
+
 class _Endpoint(Protocol):
     def connect(self, stop: threading.Event) -> _Channel | None:
         """Block until a channel is open, or return None once ``stop`` is set."""
@@ -252,7 +281,7 @@ class _ListenEndpoint:
             listener.bind(address)
             listener.listen(2)
         except OSError as error:
-            raise LinkError(f"link url {url!r}: cannot listen: {error.strerror or error}") from None
+            raise LinkError(f"link url {url!r}: cannot listen: {_listen_problem(error)}") from None
         listener.setblocking(False)
         self._listener = listener
         bound = listener.getsockname()
@@ -297,7 +326,9 @@ class _PyserialEndpoint:
                 )
             except (OSError, ValueError) as error:  # SerialException is an OSError
                 if not warned:
-                    logger.warning("link %s not available (%s); retrying", self._url, error)
+                    logger.warning(
+                        "link %s not available: %s; retrying", self._url, _open_problem(error)
+                    )
                     warned = True
                 stop.wait(self._retry_s)
                 continue

@@ -10,6 +10,11 @@ naming the path and the cause ("no space left on device", "read-only file system
 Damaged files are never deleted: :meth:`StateDirectory.set_aside` moves (or copies) one into the
 ``damaged/`` subdirectory under a new name, never replacing a file there.
 
+One program writes a state directory at a time: :meth:`StateDirectory.lock` takes an exclusive
+``fcntl.flock`` on its ``lock`` file for as long as the program runs (the kernel lets go when the
+process ends, however it ends), and a second one gets :class:`StateDirectoryBusy`. Readers (the
+statistics, a replay) do not lock. :func:`user_state_dir` is where a laptop keeps its games.
+
 Writes go through ``os.write``/``os.fsync`` directly (no buffered file objects), so what reaches
 the kernel is exactly what was asked for and each step's error is seen where it happens.
 """
@@ -18,16 +23,38 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from hal.ports import StorageError
 
-__all__ = ["DAMAGED_DIR", "StateDirectory"]
+__all__ = ["DAMAGED_DIR", "LOCK_FILE", "StateDirectory", "StateDirectoryBusy", "user_state_dir"]
 
 #: The subdirectory of the state directory that keeps damaged files (never emptied by us).
 DAMAGED_DIR = "damaged"
+#: The file :meth:`StateDirectory.lock` locks; it holds the process id of the holder.
+LOCK_FILE = "lock"
+#: The state directory's name under the user's state home.
+_APP_DIR = "schockbesteck"
+
+
+def user_state_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where a user's games are kept on a laptop: ``$XDG_STATE_HOME/schockbesteck``, or
+    ``~/.local/state/schockbesteck`` when that variable is unset or not an absolute path (the
+    XDG Base Directory rules)."""
+    env = os.environ if environ is None else environ
+    state_home = env.get("XDG_STATE_HOME", "")
+    if state_home and os.path.isabs(state_home):
+        return Path(state_home) / _APP_DIR
+    home = env.get("HOME") or os.path.expanduser("~")
+    return Path(home) / ".local" / "state" / _APP_DIR
+
+
+class StateDirectoryBusy(StorageError):
+    """Another program holds the state directory's lock; the message names it and what to do."""
 
 
 def _durable_temporary(folder: Path, name: str, data: bytes, *, action: str, path: Path) -> str:
@@ -83,6 +110,48 @@ class StateDirectory:
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
+        self._lock_fd: int | None = None
+
+    def lock(self) -> None:
+        """Hold the directory for this process alone (created if missing) until :meth:`unlock`.
+
+        Raises :class:`StateDirectoryBusy` when another process holds it, and a
+        :class:`~hal.ports.StorageError` when the directory cannot be created or locked.
+        Locking twice is fine.
+        """
+        if self._lock_fd is not None:
+            return
+        self._ensure_root()
+        path = self.root / LOCK_FILE
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise _storage_error("lock", self.root, error) from error
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            holder = _lock_holder(fd)
+            os.close(fd)
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                who = f" (process {holder})" if holder else ""
+                raise StateDirectoryBusy(
+                    f"the state directory {self.root} is in use by another Schockbesteck{who}"
+                ) from None
+            raise _storage_error("lock", self.root, error) from error
+        try:
+            os.ftruncate(fd, 0)
+            _write_all(fd, f"{os.getpid()}\n".encode())
+        except OSError:
+            pass  # the process id is only for the message of a second program
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        """Let go of the lock taken by :meth:`lock` (the lock file stays). Idempotent."""
+        fd, self._lock_fd = self._lock_fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
+            os.close(fd)  # closing the descriptor releases the flock
 
     def path(self, name: str) -> Path:
         """The full path of ``name``; ValueError if it is not a plain file name."""
@@ -172,7 +241,9 @@ class StateDirectory:
             raise _storage_error("list", self.root, error) from error
         return sorted(
             entry.name for entry in entries
-            if entry.is_file(follow_symlinks=False) and not entry.name.endswith(".tmp")
+            if entry.is_file(follow_symlinks=False)
+            and not entry.name.endswith(".tmp")
+            and entry.name != LOCK_FILE
         )
 
     def rename(self, old: str, new: str) -> None:
@@ -270,6 +341,15 @@ class StateDirectory:
                 os.close(fd)
         except OSError as error:
             raise _storage_error("write", path, error) from error
+
+
+def _lock_holder(fd: int) -> str:
+    """The process id written in a lock file, or "" if it holds none."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return text if text.isdigit() else ""
 
 
 def _free_name(folder: Path, name: str) -> Path:

@@ -8,6 +8,12 @@ The device may be a real Schockbesteck on a serial port or another simulator sta
 
 Threads: the link's reader thread decodes frames and stores the newest one under a lock, then
 calls ``wake`` so the main loop redraws; the main loop reads :meth:`RemotePanel.screen`.
+
+A panel must never look live when it is not. It sends ``ping`` every second; when nothing has
+come from the device for three seconds (it was switched off, its cable pulled, its program
+ended) the panel greys its last frame and says so on the panel itself: "Verbindung getrennt –
+verbinde neu…". The link reconnects by itself, and the first line the device sends brings the
+panel back.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from firmware.font import FONT
 from firmware.protocol import (
     PROTOCOL_NAME,
     PROTOCOL_VERSION,
@@ -42,9 +49,14 @@ if TYPE_CHECKING:
     from firmware.config import DeviceConfig
     from firmware.loop import MainLoop
 
-__all__ = ["PanelDevice", "RemotePanel", "attach_panel"]
+__all__ = ["PING_S", "SILENCE_S", "PanelDevice", "RemotePanel", "attach_panel"]
 
 logger = logging.getLogger(__name__)
+
+#: How often a panel asks the device for a sign of life (``ping``), in seconds.
+PING_S = 1.0
+#: How long the device may say nothing before the panel shows the link as lost, in seconds.
+SILENCE_S = 3.0
 
 _TEXTS = {
     "de": {
@@ -52,12 +64,14 @@ _TEXTS = {
         "waiting": "Warte auf Bild ...",
         "version": "Protokoll {version} wird nicht unterstützt",
         "other": "Kein Schockbesteck",
+        "lost": "Verbindung getrennt – verbinde neu…",
     },
     "en": {
         "connecting": "Connecting to",
         "waiting": "Waiting for a frame ...",
         "version": "protocol {version} is not supported",
         "other": "Not a Schockbesteck",
+        "lost": "Connection lost – reconnecting…",
     },
 }
 
@@ -66,7 +80,9 @@ class RemotePanel:
     """An app for the main loop that mirrors and drives a device at the other end of ``link``.
 
     ``wake`` is called (on the link's thread) when a new frame has arrived; it should make the
-    main loop redraw, e.g. ``lambda: loop.call_soon(lambda: None)``.
+    main loop redraw, e.g. ``lambda: loop.call_soon(lambda: None)``. With a ``clock`` the panel
+    checks that the device is alive: a ``ping`` every ``ping_s`` seconds, and after ``silence_s``
+    seconds without a line from the device the last frame is shown greyed, as lost.
     """
 
     #: A remote panel runs no game of its own.
@@ -82,8 +98,20 @@ class RemotePanel:
         language: str = "de",
         pin: str | None = None,
         wake: Callable[[], None] = lambda: None,
+        clock: Clock | None = None,
+        ping_s: float = PING_S,
+        silence_s: float = SILENCE_S,
     ) -> None:
         self._link = link
+        self._clock = clock
+        self._ping_s = ping_s
+        self._silence_s = silence_s
+        #: When the device last sent a line (None before the first); guarded by the lock.
+        self._heard_at: float | None = None
+        self._next_ping: float | None = None
+        #: True while the device has been silent too long: the frame is shown greyed.
+        self.lost = False
+        self._lost_cache: tuple[Image.Image, Image.Image] | None = None
         self._url = url
         #: The pairing PIN the device shows (its menu's Koppeln), sent once connected.
         self._pin = pin
@@ -95,7 +123,7 @@ class RemotePanel:
         self._frame: Image.Image | None = None
         self._problem: str | None = None
         self._greeted = False
-        self._message_cache: tuple[tuple[str | None, bool], Image.Image] | None = None
+        self._message_cache: tuple[tuple[str | None, bool, bool], Image.Image] | None = None
         #: The device's latest ``state`` snapshot (decoded JSON), None until one arrives.
         self.state: dict[str, Any] | None = None
         #: The ``hello`` payload of the device: name, version and its info object.
@@ -125,18 +153,40 @@ class RemotePanel:
         # SHAKE_START: the device gets the whole shake with the throw.
 
     def advance(self, now: float) -> None:
-        """Nothing is timed on a panel: the device keeps its own time."""
+        """Ask the device for a sign of life when it is time; note a device gone silent."""
+        with self._lock:
+            heard_at = self._heard_at
+            silent = heard_at is not None and not self.lost and now - heard_at >= self._silence_s
+            if silent:
+                self.lost = True
+        if heard_at is None:
+            return  # not yet connected: the screen says so already
+        if silent:
+            logger.info("remote panel: the device has said nothing for %.0f s", now - heard_at)
+        if self._next_ping is None:
+            self._next_ping = heard_at + self._ping_s
+        if now >= self._next_ping:
+            self._link.send_line("ping")
+            self._next_ping = now + self._ping_s
 
     def next_deadline(self) -> float | None:
-        """No timers: the panel waits for inputs and frames."""
-        return None
+        """The next ``ping``, or the moment the device's silence would count as a lost link."""
+        with self._lock:
+            heard_at = self._heard_at
+        if heard_at is None:
+            return None
+        deadlines = [self._next_ping if self._next_ping is not None else heard_at + self._ping_s]
+        if not self.lost:
+            deadlines.append(heard_at + self._silence_s)
+        return min(deadlines)
 
     def screen(self) -> Image.Image:
-        """The device's newest frame, or a line saying what the panel waits for."""
+        """The device's newest frame (greyed while the link is lost), or a line saying what the
+        panel waits for."""
         with self._lock:
-            if self._frame is not None and self._problem is None:
-                return self._frame
-            problem = self._problem
+            frame, problem = self._frame, self._problem
+        if problem is None and frame is not None:
+            return self._greyed(frame) if self.lost else frame
         return self._message(problem)
 
     # -- the link's side (reader thread) ---------------------------------------------------------
@@ -155,6 +205,12 @@ class RemotePanel:
         self._link.send_line("frames on")
 
     def _received(self, raw: bytes) -> None:
+        if self._clock is not None:
+            with self._lock:
+                self._heard_at = self._clock.now()
+                back, self.lost = self.lost, False
+            if back:
+                self.wake()
         try:
             line = parse_device_line(raw)
             if line.word == "hello":
@@ -190,8 +246,28 @@ class RemotePanel:
             self._greeted = True
         self.device = payload
 
+    def _greyed(self, frame: Image.Image) -> Image.Image:
+        """``frame`` with every other pixel off, and the lost link said across it."""
+        if self._lost_cache is not None and self._lost_cache[0] is frame:
+            return self._lost_cache[1]
+        width, height = SCREEN_SIZE
+        checker = Image.new("1", SCREEN_SIZE, 0)
+        checker.putdata([(x + y) % 2 for y in range(height) for x in range(width)])
+        image = Image.composite(frame, checker, checker)  # the frame where the checker is on
+        draw = ImageDraw.Draw(image)
+        lines = [part.strip() for part in self._texts["lost"].split("–")]
+        top = (height - len(lines) * (FONT.height + 2) - 6) // 2
+        bottom = top + len(lines) * (FONT.height + 2) + 5
+        draw.rectangle((1, top, width - 2, bottom), fill=0, outline=1)
+        for index, line in enumerate(lines):
+            text = FONT.fit(line, width - 8)
+            x = (width - FONT.width(text)) // 2
+            FONT.draw(draw, (x, top + 4 + index * (FONT.height + 2)), text, fill=1)
+        self._lost_cache = (frame, image)
+        return image
+
     def _message(self, problem: str | None) -> Image.Image:
-        key = (problem, self._greeted)
+        key = (problem, self._greeted, self.lost)
         if self._message_cache is not None and self._message_cache[0] == key:
             return self._message_cache[1]  # the same image: the main loop sees nothing changed
         image = Image.new("1", SCREEN_SIZE, 0)
@@ -199,6 +275,8 @@ class RemotePanel:
         font = ImageFont.load_default(size=10)
         if problem is not None:
             lines = [problem]
+        elif self.lost:
+            lines = [self._texts["lost"]]
         elif self._greeted:
             lines = [self._texts["waiting"]]
         else:
@@ -255,11 +333,15 @@ def attach_panel(
     display: Display,
     timers: Sequence[Timed] = (),
     pin: str | None = None,
+    ping_s: float = PING_S,
+    silence_s: float = SILENCE_S,
 ) -> PanelDevice:
     """A remote panel for the device at the other end of ``link`` (a link to ``url``), on the
     given input backend and display, all built by the caller; ``timers`` are those of them with
     timers of their own (:class:`~hal.ports.Timed`), driven by the panel's main loop. ``pin``
     pairs the panel (the PIN the device's menu shows under Koppeln), so that it may press.
+    ``ping_s`` and ``silence_s`` set how the panel notices a lost device (see
+    :class:`RemotePanel`).
 
     The inputs are decoded with the config's ``[input]`` timing, exactly as on a device. The
     panel takes ``link`` and ``inputs`` over: :meth:`PanelDevice.close` closes them.
@@ -267,7 +349,10 @@ def attach_panel(
     from firmware.loop import MainLoop
     from hal.inputs import InputDecoder
 
-    panel = RemotePanel(link, url=url, language=config.game.language, pin=pin)
+    panel = RemotePanel(
+        link, url=url, language=config.game.language, pin=pin, clock=clock, ping_s=ping_s,
+        silence_s=silence_s,
+    )
     loop = MainLoop(
         panel,
         clock=clock,

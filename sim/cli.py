@@ -3,6 +3,11 @@
 Without a display (or with --terminal) the device is drawn in the terminal; with --script FILE
 the game runs headless on a simulated clock, much faster than real time, and --frames,
 --record and --events write what happened. See docs/simulator.md.
+
+Games are kept as on the device: journal, resume, statistics. In the window and the terminal
+they go to the user's state directory (~/.local/state/schockbesteck); a game left unfinished
+is offered again at the next start ("Weiterspielen?"). --script runs keep nothing unless
+--state-dir (or the config's [storage] state_dir) asks them to; --no-save keeps nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from engine.limits import ascii_whole_number
@@ -23,6 +29,7 @@ if TYPE_CHECKING:  # the modes import what they need when they run, to start qui
     from firmware.loop import MainLoop
     from hal.ports import Clock, Display
     from hal.serial_link import SerialLink
+    from hal.storage import StateDirectory
     from sim.controls import HandsInput
     from sim.recorder import FrameRecorder, LatestFrame
 
@@ -78,6 +85,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     game.add_argument("--lang", choices=("de", "en"), help="screen language (default: de)")
     parser.add_argument("--config", metavar="PATH", help="a device config.toml (default: built-in)")
+    saving = parser.add_argument_group("saving (as on the device: journal, resume, statistics)")
+    keep = saving.add_mutually_exclusive_group()
+    keep.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="keep the games in DIR (default: the config's [storage] state_dir if it names one, "
+        "else ~/.local/state/schockbesteck; --script runs keep nothing unless asked)",
+    )
+    keep.add_argument(
+        "--no-save", action="store_true", help="keep nothing: no resume, no statistics"
+    )
     output = parser.add_argument_group("output")
     output.add_argument("--frames", metavar="DIR", help="write every distinct frame as a PNG")
     output.add_argument("--record", metavar="FILE.gif", help="write an animated GIF")
@@ -106,11 +124,15 @@ def run(args: argparse.Namespace) -> int:
     from firmware.dice import SeededDice, SystemDice
 
     dice = SeededDice(_seed(args.seed)) if args.seed is not None else SystemDice()
-    with pending_outputs() as outputs, _event_output(args.events, outputs) as sink:
+    with (
+        _state_directory(_state_dir(args, config)) as storage,
+        pending_outputs() as outputs,
+        _event_output(args.events, outputs) as sink,
+    ):
         recording = _recording(args, outputs)
         if args.script is not None:
-            return _run_script(args, config, setup, dice, sink, recording)
-        return _run_interactive(args, config, setup, dice, sink, recording)
+            return _run_script(args, config, setup, dice, sink, recording, storage)
+        return _run_interactive(args, config, setup, dice, sink, recording, storage)
 
 
 def _seed(text: str) -> int | str:
@@ -122,6 +144,77 @@ def _seed(text: str) -> int | str:
     if number is None:
         return text
     return -number if text.startswith("-") else number
+
+
+# --- where the games are kept -------------------------------------------------------------------
+
+
+def _state_dir(args: argparse.Namespace, config: DeviceConfig) -> Path | None:
+    """The folder that keeps the games, or None to keep nothing (see the module's doc)."""
+    from hal.storage import user_state_dir
+
+    if args.no_save:
+        return None
+    if args.state_dir is not None:
+        return _named_state_dir(args.state_dir, f"--state-dir {args.state_dir}")
+    if "storage.state_dir" in config.given:
+        named = config.storage.state_dir
+        return _named_state_dir(named, f"{config.origin}: storage.state_dir = {named!r}")
+    if args.script is not None:
+        return None
+    return user_state_dir()
+
+
+def _named_state_dir(text: str, where: str) -> Path:
+    """A state directory the user named: a folder, or a new one in a folder that exists."""
+    from firmware.userfile import missing_folder
+
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{where}: is a file, not a folder; give a folder to keep the games in")
+    missing = missing_folder(path)
+    if not path.exists() and missing is not None:
+        raise UsageError(
+            f"{where}: its folder {missing} does not exist; create it first, or give another"
+        )
+    return path
+
+
+@contextlib.contextmanager
+def _state_directory(path: Path | None) -> Iterator[StateDirectory | None]:
+    """The state directory at ``path``, locked for this run alone (None: keep nothing)."""
+    if path is None:
+        yield None
+        return
+    from firmware.userfile import path_problem
+    from hal.ports import StorageError
+    from hal.storage import StateDirectory, StateDirectoryBusy
+
+    storage = StateDirectory(path)
+    try:
+        storage.lock()
+    except StateDirectoryBusy as busy:
+        raise UsageError(
+            f"{busy}: end that game first, or play with --state-dir DIR or --no-save"
+        ) from None
+    except StorageError as error:
+        raise UsageError(
+            f"state directory {path}: {path_problem(path, error, 'write')}; give another with "
+            "--state-dir DIR, or play with --no-save"
+        ) from None
+    try:
+        yield storage
+    finally:
+        storage.unlock()
+
+
+def _left_unfinished(storage: StateDirectory | None) -> str:
+    """A note that a game waits in ``storage`` for the next start, or ""."""
+    from firmware.gamestore import CURRENT
+
+    if storage is None or storage.size(CURRENT) is None:
+        return ""
+    return f"the unfinished game is kept in {storage.root}"
 
 
 # --- configuration -----------------------------------------------------------------------------
@@ -313,12 +406,13 @@ def _run_script(
     dice: Any,
     sink: _EventSink,
     recording: dict[str, Any],
+    storage: StateDirectory | None,
 ) -> int:
     from firmware.wiring import build_device
     from sim.fakes import FakeClock
-    from sim.script import ScriptInput, load_script
+    from sim.script import ScriptInput
 
-    actions = load_script(args.script)
+    actions = _load_script(args.script)
     clock = FakeClock()
     sink.now = clock.now
     script = ScriptInput(actions, clock, config.input)
@@ -329,8 +423,10 @@ def _run_script(
         inputs=[script],
         display=recorder,
         dice=dice,
+        storage=storage,
         setup=setup,
         event_sink=sink,
+        ask_to_resume=True,
     )
     started = time.perf_counter()
     try:
@@ -354,12 +450,31 @@ def _run_script(
         outcome = f"; game over, {sink.last.get('loser')} lost"
     wrote = [f"{recorder.files_written} frames to {args.frames}"] if args.frames else []
     wrote += [str(args.record)] if args.record else []
+    kept = _left_unfinished(storage)
+    played = min(script.played, len(actions))
+    rest = len(actions) - played
+    unplayed = f" (the game was over before the other {rest})" if rest and outcome else ""
     print(
-        f"schocken sim: {len(actions)} actions played, {clock.now():.1f} s of game time "
-        f"in {elapsed:.2f} s{outcome}" + (f"; wrote {', '.join(wrote)}" if wrote else ""),
+        f"schocken sim: {played} script actions played{unplayed}, {clock.now():.1f} s of game time "
+        f"in {elapsed:.2f} s{outcome}" + (f"; wrote {', '.join(wrote)}" if wrote else "")
+        + (f"; {kept}" if kept else ""),
         file=sys.stderr,
     )
     return 0
+
+
+def _load_script(path: str) -> list[Any]:
+    """The script's actions; a file that cannot be read is a UsageError naming --script."""
+    from firmware.userfile import path_problem
+    from sim.script import load_script
+
+    try:
+        return load_script(path)
+    except OSError as error:
+        raise UsageError(
+            f"--script {path}: {path_problem(path, error)}; give a text file with one action "
+            "per line (docs/simulator.md)"
+        ) from None
 
 
 # --- window and terminal -----------------------------------------------------------------------
@@ -372,6 +487,7 @@ def _run_interactive(
     dice: Any,
     sink: _EventSink,
     recording: dict[str, Any],
+    storage: StateDirectory | None,
 ) -> int:
     from firmware.wiring import build_device
     from hal.clock import MonotonicClock
@@ -401,13 +517,19 @@ def _run_interactive(
         display=recorder if recorder is not None else shown,
         link=link,
         dice=dice,
+        storage=storage,
         setup=setup,
         event_sink=sink,
         odds_worker=True,  # on the real clock: computer players think beside the loop
+        ask_to_resume=True,
     )
     if link is not None:
         _say_where_the_link_is(link, args.link)
-    return _play(device, open_ui, recorder)
+    status = _play(device, open_ui, recorder)
+    kept = _left_unfinished(storage)
+    if kept:
+        print(f"schocken sim: {kept}; `schocken sim` offers to go on with it", file=sys.stderr)
+    return status
 
 
 def _say_where_the_link_is(link: SerialLink, url: str) -> None:
@@ -428,6 +550,8 @@ def _run_attached(
             ("--gpio-mock", args.gpio_mock or None),
             ("--link", args.link),
             ("--events", args.events),
+            ("--state-dir", args.state_dir),
+            ("--no-save", args.no_save or None),
             ("--players/--names/--rules/--seed/--bots", setup),
         )
         if given is not None

@@ -6,16 +6,22 @@ written to a temporary name next to its target (``.out.jsonl.k3j2.tmp.jsonl``; a
 ``.frames.k3j2.tmp``); :func:`pending_outputs` renames them to their targets when the run ends
 normally (or is interrupted with Ctrl-C: what was played up to then is still a true record) and
 removes them when it fails.
+
+Nothing is created that the user did not name: ``--frames out`` makes the folder ``out`` (in a
+folder that exists), never the folders above it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+from firmware.userfile import missing_folder, path_problem
 
 __all__ = ["OutputError", "PendingOutputs", "pending_outputs"]
 
@@ -40,15 +46,13 @@ class PendingOutputs:
         """
         path = Path(target)
         if path.is_dir():
-            raise OutputError(f"{option} {target}: is a directory; give a file name")
+            raise OutputError(f"{option} {target}: is a folder; give a file name")
         try:
             fd, temporary = tempfile.mkstemp(
                 dir=path.parent, prefix=f".{path.name}.", suffix=f".tmp{path.suffix}"
             )
         except OSError as error:
-            raise OutputError(
-                f"{option} {target}: cannot write there: {error.strerror or error}"
-            ) from None
+            raise OutputError(_cannot_write(option, target, error)) from None
         os.close(fd)
         self._files[path] = Path(temporary)
         return Path(temporary)
@@ -61,16 +65,19 @@ class PendingOutputs:
         """
         path = Path(target)
         if path.exists() and not path.is_dir():
-            raise OutputError(f"{option} {target}: is a file; give a directory")
-        parent = path.parent
-        while not parent.exists() and parent != parent.parent:
-            parent = parent.parent  # the nearest existing ancestor; the rest is made on success
-        try:
-            temporary = tempfile.mkdtemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
-        except OSError as error:
+            raise OutputError(f"{option} {target}: is a file; give a folder")
+        missing = missing_folder(path)
+        if missing is not None:
             raise OutputError(
-                f"{option} {target}: cannot write there: {error.strerror or error}"
-            ) from None
+                f"{option} {target}: its folder {missing} does not exist; create it first, "
+                "or give another folder"
+            )
+        try:
+            temporary = tempfile.mkdtemp(
+                dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+            )
+        except OSError as error:
+            raise OutputError(_cannot_write(option, target, error)) from None
         self._folders[path] = (Path(temporary), replaces)
         return Path(temporary)
 
@@ -79,7 +86,7 @@ class PendingOutputs:
         for target, temporary in self._files.items():
             os.replace(temporary, target)
         for target, (temporary, replaces) in self._folders.items():
-            target.mkdir(parents=True, exist_ok=True)
+            target.mkdir(exist_ok=True)  # its folder exists: checked in folder()
             for old in target.glob(replaces):
                 old.unlink()
             for new in sorted(temporary.iterdir()):
@@ -97,6 +104,14 @@ class PendingOutputs:
             shutil.rmtree(temporary, ignore_errors=True)
         self._files.clear()
         self._folders.clear()
+
+
+def _cannot_write(option: str, target: str | Path, error: OSError) -> str:
+    """One line: the option, its path, what is wrong and what to do."""
+    problem = path_problem(Path(target), error, "write")
+    if error.errno == errno.ENOENT:
+        return f"{option} {target}: {problem}; create it first, or give another path"
+    return f"{option} {target}: {problem}; give another path"
 
 
 @contextlib.contextmanager

@@ -20,6 +20,7 @@ jumps from one moment to the next, so a script plays much faster than it describ
 
 from __future__ import annotations
 
+import bisect
 import enum
 import math
 import re
@@ -107,13 +108,16 @@ def load_script(path: str | Path) -> list[ScriptAction]:
     path = Path(path)
     with open(path, "rb") as stream:  # bounded: a mistaken --script /dev/zero ends at once
         data = stream.read(MAX_SCRIPT_BYTES + 1)
+    advice = "give a text file with one action per line"
     if len(data) > MAX_SCRIPT_BYTES:
-        raise ScriptError(f"{path} is longer than {MAX_SCRIPT_BYTES} bytes: not a script")
+        raise ScriptError(
+            f"{path} is longer than {MAX_SCRIPT_BYTES} bytes, too long for a script; {advice}"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         bad = f"byte {error.start} is 0x{data[error.start]:02x}"
-        raise ScriptError(f"{path} is not a script: not UTF-8 text ({bad})") from None
+        raise ScriptError(f"{path} is not a script: not UTF-8 text ({bad}); {advice}") from None
     return parse_script(text, str(path))
 
 
@@ -231,8 +235,20 @@ class ScriptInput:
     ) -> None:
         self.actions = list(actions)
         self.edges, self.end = script_edges(self.actions, clock.now(), timing, pacing)
+        #: When each action begins (its first edge; a wait, when it starts waiting).
+        self.starts: list[float] = []
+        at = clock.now()
+        for action in self.actions:
+            self.starts.append(at)
+            _, at = script_edges([action], at, timing, pacing)
+        self._fed_until = clock.now()
         self._next = 0
         self._sink: EdgeSink | None = None
+
+    @property
+    def played(self) -> int:
+        """How many actions have begun: those the runner has fed (see :meth:`play_until`)."""
+        return bisect.bisect_left(self.starts, self._fed_until)
 
     def start(self, sink: EdgeSink) -> None:
         """Report edges to ``sink`` from now on (see :meth:`play_until`)."""
@@ -246,6 +262,7 @@ class ScriptInput:
         while self._next < len(self.edges) and self.edges[self._next].at < until:
             sink(self.edges[self._next])
             self._next += 1
+        self._fed_until = max(self._fed_until, until)
 
     def close(self) -> None:
         """Nothing to release."""

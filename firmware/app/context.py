@@ -159,14 +159,14 @@ class AppContext:
         """After a game: the same players and rules again, or the setup if none is planned."""
         return self.new_setup() if self.plan is None else self.start_game(self.plan)
 
-    def abandon_game(self) -> Stage:
-        """Drop the game under way (its journal too) and go to the setup."""
+    def abandon_game(self, then: GameSetup | None = None) -> Stage:
+        """Drop the game under way (its journal too); start ``then``, or go to the setup."""
         self.emit({"event": "game_abandoned", "game": self.game_number})
         if self.store is not None:
             self.store.discard()
         self.resumed = False
         self.table = None
-        return self.new_setup()
+        return self.new_setup() if then is None else self.start_game(then)
 
     # --- the setup ------------------------------------------------------------------------------
 

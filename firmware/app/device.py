@@ -20,7 +20,7 @@ from engine.game import Game, GameSetup
 from firmware.app.context import AppContext, EventSink
 from firmware.app.menu import MainMenu
 from firmware.app.overlays import Message, Overlay
-from firmware.app.resume import resume
+from firmware.app.resume import ResumeQuestion, resume
 from firmware.app.settings import SETUP_FILE, SettingsFile
 from firmware.app.stage import (
     Close,
@@ -59,6 +59,8 @@ class DeviceApp:
     ``work`` computes odds tables and computer players' decisions (:mod:`firmware.work`; by
     default at once, on the caller's thread). A worker that answers later hands each answer to the
     loop and then calls :meth:`work_done`.
+    ``ask_to_resume`` puts "Weiterspielen?" over an unfinished game found in ``storage`` (the
+    simulator); without it the game simply goes on (the device after a pulled plug).
     """
 
     def __init__(
@@ -73,6 +75,7 @@ class DeviceApp:
         shutdown: Callable[[], None] | None = None,
         pairing: Pairing | None = None,
         work: Work | None = None,
+        ask_to_resume: bool = False,
     ) -> None:
         self.config = config
         self._clock = clock
@@ -98,6 +101,8 @@ class DeviceApp:
             recovery = None
         if recovery is not None:
             self._stage, *self._queue = resume(ctx, recovery)
+            if ask_to_resume:
+                self._overlays.append(ResumeQuestion(ctx, setup))
         elif setup is not None:
             self._stage = ctx.start_game(setup)
         else:

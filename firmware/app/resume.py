@@ -5,21 +5,40 @@ through the same stage code as when it was played, so the stage (hand-over, reve
 the one the players saw. UI state after the last action that is not an action (which dice were
 marked to lay out) comes from the journal's UI note. Nothing replayed is written or announced
 again.
+
+The device goes on by itself (the plug was pulled, the players are still at the table). The
+simulator asks first: :class:`ResumeQuestion` lies over the resumed game and says whose game it
+is and where it stands; OK goes on, "Neu" (after a confirmation) drops it for a new game.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.events import Blind, Event, Flip, HalfOver, Penalty, Roll, RollOff, Stand
+from engine.game import GameSetup
 from firmware.app.context import AppContext
+from firmware.app.overlays import Menu, Overlay
 from firmware.app.rolloff import RollOffStage
-from firmware.app.stage import Stage
+from firmware.app.stage import (
+    CLOSE_ALL,
+    OK_BUTTONS,
+    Close,
+    Goto,
+    Push,
+    Stage,
+    Step,
+    Transition,
+)
 from firmware.app.table import Table
 from firmware.app.turn import HandOverStage, TurnStage
 from firmware.config import LANGUAGES
 from firmware.i18n import Catalogue
 from firmware.journal import Recovery
+from firmware.views import BannerView
+from hal.ports import Button, InputEvent, InputKind
 
-__all__ = ["resume"]
+__all__ = ["ResumeQuestion", "resume"]
 
 
 def resume(ctx: AppContext, recovery: Recovery) -> list[Stage]:
@@ -93,3 +112,46 @@ def _restore_marks(stage: TurnStage, marks: object) -> None:
     keep = tuple(i for i, marked in enumerate(marks) if marked is True)
     if keep in set(stage.table.game.legal_keeps()):
         stage.marks = [marked is True for marked in marks]
+
+
+@dataclass(eq=False)
+class ResumeQuestion(Overlay):
+    """"Weiterspielen?" over a resumed game: its players, its half and round, who throws.
+
+    KEEP_3 or STAND (OK) and FLIP (back) go on with the game; KEEP_1 ("Neu") asks once more,
+    then drops the game and starts ``instead`` (the game the command line asked for) or, without
+    one, the setup.
+    """
+
+    ctx: AppContext
+    instead: GameSetup | None = None
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        if event.button in (*OK_BUTTONS, Button.FLIP):
+            return CLOSE_ALL
+        if event.button is Button.KEEP_1:
+            entries: list[tuple[str, Step]] = [("no", _close), ("yes_new_game", self._new_game)]
+            return Push(Menu("confirm_new_game", entries))
+        return None
+
+    def _new_game(self) -> Transition:
+        return Goto((self.ctx.abandon_game(then=self.instead),))
+
+    def view(self, texts: Catalogue) -> BannerView:
+        game = self.ctx.require_table().game
+        lines = [", ".join(game.players)]
+        if game.round_number == 0:
+            lines.append(texts.t("rolloff_title"))
+        else:
+            section = {1: "section_1", 2: "section_2"}.get(game.section, "section_final")
+            lines.append(f"{texts.t(section)}, {texts.t('round_n', n=game.round_number)}")
+        if game.current_player is not None:
+            lines.append(texts.t("resume_turn", name=game.current_player))
+        keys = (texts.t("key_new_game"), "", texts.t("key_resume"))
+        return BannerView(texts.t("resume_title"), "", tuple(lines), keys)
+
+
+def _close() -> Transition:
+    return Close()

@@ -58,6 +58,55 @@ class ArgumentParser(argparse.ArgumentParser):
         hint = "" if "choose from" in message else f" (see '{self.prog} --help')"
         self.exit(2, f"{self.prog}: error: {message}{hint}\n")
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """As argparse's, noting the innermost parser that left words over (see parse_args)."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and getattr(parsed, _LEFT_OVER_BY, None) is None:
+            setattr(parsed, _LEFT_OVER_BY, self)
+        return parsed, extras
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """As argparse's, but words nobody knows are reported by the subcommand they follow:
+        ``schocken sim: error: unrecognized arguments: --playres``, not ``schocken: ...``."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            owner = getattr(parsed, _LEFT_OVER_BY, None) or self
+            owner.error(f"unrecognized arguments: {' '.join(extras)}")
+        if hasattr(parsed, _LEFT_OVER_BY):
+            delattr(parsed, _LEFT_OVER_BY)
+        return parsed
+
+
+#: The attribute that names the parser that left words over.
+_LEFT_OVER_BY = "_left_over_by"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("schockbesteck")
+        except PackageNotFoundError:
+            number = "unknown (not installed: run `make` or `pip install -e .`)"
+        print(f"schocken {number}")
+        parser.exit(0)
+
 
 def build_parser(
     subcommands: Mapping[str, Subcommand], argv: Sequence[str] | None = None
@@ -67,6 +116,7 @@ def build_parser(
         prog="schocken",
         description="Schockbesteck: the pub dice game Schocken on a Raspberry Pi and a laptop.",
     )
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     chosen = _named_subcommand(subcommands, argv)
     for name, subcommand in subcommands.items():

@@ -33,11 +33,11 @@ from firmware.cli.common import (
     evaluation_json,
     rules_from_args,
 )
-from firmware.userfile import MAX_TEXT_FILE_BYTES, read_text_limited
+from firmware.userfile import MAX_TEXT_FILE_BYTES, path_problem, read_text_limited
 
 ROUND_KEYS = ("pot", "deckel", "players")
 PLAYER_KEYS = ("name", "dice", "throws", "hand", "blind")
-#: Bördeschock: each flip earns a throw; at most two flips fit in a turn (seed 000: "bis zu
+#: Bördeschock: each flip earns a throw; at most two flips fit in a turn (Wikipedia: "bis zu
 #: fünfmal").
 BOERDE_EXTRA_THROWS = 2
 
@@ -71,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+_GIVE_A_ROUND = "give the round as one JSON object, in a file or on stdin (docs/cli.md)"
+
+
 def _read_json(file: str) -> object:
     source = "stdin" if file == "-" else file
     try:
@@ -85,15 +88,20 @@ def _read_json(file: str) -> object:
             f"{source} is too long: at most {MAX_TEXT_FILE_BYTES} bytes are allowed"
         ) from None
     except UnicodeDecodeError as error:
-        raise CliError(f"cannot read {source}: not UTF-8 text (at byte {error.start})") from None
+        raise CliError(
+            f"{source} is not UTF-8 text (at byte {error.start}); {_GIVE_A_ROUND}"
+        ) from None
     except OSError as error:
-        raise CliError(f"cannot read {source}: {error.strerror or error}") from None
+        raise CliError(f"{source}: {path_problem(file, error)}; {_GIVE_A_ROUND}") from None
     if not text.strip():
         raise CliError(f"{source} is empty: expected the round as a JSON object")
     try:
         return json_loads(text)
     except json.JSONDecodeError as error:
-        raise CliError(f"{source} is not valid JSON: {error}") from None
+        raise CliError(
+            f"{source} is not valid JSON ({error.msg.lower()} at line {error.lineno}, column "
+            f"{error.colno}); {_GIVE_A_ROUND}"
+        ) from None
     except InputLimitError as error:
         raise CliError(f"{source}: {error}") from None
 
@@ -196,7 +204,8 @@ def _parse_player(item: object, index: int, rules: Rules) -> TurnResult:
 
 
 def _check_throw_limit(results: tuple[TurnResult, ...], rules: Rules) -> None:
-    """The first player's throws are the limit for everyone ("Obergrenze", seeds 000, 002)."""
+    """The first player's throws are the limit for everyone ("Obergrenze": Wikipedia, BVB;
+    Regeln und Varianten)."""
     first = results[0]
     limit = min(first.throws, rules.max_throws)
     extra = BOERDE_EXTRA_THROWS if rules.boerdeschock else 0

@@ -1,8 +1,11 @@
 """Print a finished or interrupted game from its journal, round by round.
 
-FILE is a game journal from the state directory: ``current.journal`` (the game in progress) or
-an archived ``game-NNNNNN.journal``. A damaged end is reported on stderr and the intact part is
-printed.
+Without GAME: the game in progress in the state directory, else the newest finished one. GAME
+is the number of a finished game there (--list shows them), or a journal file: a state
+directory's ``current.journal`` or an archived ``game-NNNNNN.journal``. The state directory is
+the device's (/var/lib/schockbesteck) if this is one, else the one `schocken sim` keeps on this
+computer (~/.local/state/schockbesteck), or --state-dir DIR. A damaged end is reported on
+stderr and the intact part is printed.
 """
 
 from __future__ import annotations
@@ -29,10 +32,13 @@ from engine import (
     RoundStarted,
     TurnOver,
 )
-from engine.limits import InputLimitError
+from engine.limits import InputLimitError, ascii_whole_number
 from firmware.cli import CliError
-from firmware.journal import JournalError, read_journal
-from firmware.userfile import read_bytes_limited
+from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
+from firmware.gamestore import CURRENT, GameStore, archive_name
+from firmware.journal import JournalError, Recovery, read_journal
+from firmware.userfile import path_problem, read_bytes_limited
+from hal.storage import StateDirectory
 
 #: The longest journal ``replay`` reads: a whole game is 10 to 30 kB.
 MAX_JOURNAL_BYTES = 16 * 1024 * 1024
@@ -68,6 +74,10 @@ _TEXT: dict[str, dict[str, Any]] = {
         "turn_so_far": "  {player}: {steps} …",
         "interrupted": "(Spiel unterbrochen: {player} ist dran, {throws}. von {limit} Würfen)",
         "interrupted_roll_off": "(Spiel unterbrochen beim Auswürfeln: {players})",
+        "listed": "{number:>5}  {players} – Verlierer: {loser}",
+        "listed_current": "läuft  {players} – {actions} Aktionen",
+        "listed_damaged": "{number:>5}  (beschädigt: {problem})",
+        "none": "Noch keine Spiele in {root}.",
     },
     "en": {
         "header": "Game: {players} – rules: {rules} ({deckel} Deckel)",
@@ -97,12 +107,26 @@ _TEXT: dict[str, dict[str, Any]] = {
         "turn_so_far": "  {player}: {steps} …",
         "interrupted": "(game interrupted: {player} to throw, throw {throws} of {limit})",
         "interrupted_roll_off": "(game interrupted during the roll-off: {players})",
+        "listed": "{number:>5}  {players} – loser: {loser}",
+        "listed_current": "going  {players} – {actions} actions",
+        "listed_damaged": "{number:>5}  (damaged: {problem})",
+        "none": "No games in {root} yet.",
     },
 }
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game journal (*.journal)")
+    parser.add_argument(
+        "game",
+        nargs="?",
+        metavar="GAME",
+        help="a finished game's number, or a journal file (*.journal); default: the game in "
+        "progress, else the newest finished one",
+    )
+    parser.add_argument(
+        "--list", action="store_true", help="list the games in the state directory"
+    )
+    add_state_dir_argument(parser)
     parser.add_argument(
         "--lang", choices=("de", "en"), default="de", help="language of the game terms (de)"
     )
@@ -211,26 +235,94 @@ def _ending(game: Game, steps: list[str], text: dict[str, Any]) -> Iterator[str]
 
 
 def run(args: argparse.Namespace) -> int:
-    path = Path(args.file)
+    number = None if args.game is None else ascii_whole_number(args.game)
+    if args.list:
+        if args.game is not None:
+            raise CliError("--list lists every game: give no GAME with it")
+        return _list(args)
+    if args.game is not None and number is None:
+        path = Path(args.game)
+    else:
+        path = _game_in_state_dir(args, number)
+        print(f"schocken replay: {path}", file=sys.stderr)
+    recovery = _read(path)
+    if recovery.problem:
+        print(f"schocken replay: note: {path}: damaged end ignored: {recovery.problem}",
+              file=sys.stderr)
+    for line in narrate(recovery.setup, recovery.actions, args.lang):
+        print(line)
+    return 0
+
+
+def _read(path: Path) -> Recovery:
+    """The journal at ``path``; CliError naming the file and what to give instead."""
+    advice = "give a game journal (*.journal), or a game's number from --list"
     try:
         data = read_bytes_limited(path, MAX_JOURNAL_BYTES)
-    except FileNotFoundError:
-        raise CliError(f"{path} does not exist; give a game journal (*.journal)") from None
-    except IsADirectoryError:
-        raise CliError(f"{path} is a directory; give a game journal (*.journal)") from None
     except InputLimitError:
         raise CliError(
             f"{path} is too long for a game journal: at most {MAX_JOURNAL_BYTES} bytes"
         ) from None
     except OSError as error:
-        raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+        raise CliError(f"{path}: {path_problem(path, error)}; {advice}") from None
     try:
-        recovery = read_journal(data, origin=str(path))
+        return read_journal(data, origin=str(path))
     except JournalError as error:
-        raise CliError(str(error)) from None
-    if recovery.problem:
-        print(f"schocken replay: note: {path}: damaged end ignored: {recovery.problem}",
-              file=sys.stderr)
-    for line in narrate(recovery.setup, recovery.actions, args.lang):
+        raise CliError(f"{error}; {advice}") from None
+
+
+def _store(args: argparse.Namespace) -> GameStore:
+    root = state_dir_from_args(args)
+    if root is None:
+        raise CliError(
+            "no games on this computer yet: play one with `schocken sim`, or give a journal "
+            "file or --state-dir DIR"
+        )
+    return GameStore(StateDirectory(root))
+
+
+def _game_in_state_dir(args: argparse.Namespace, number: int | None) -> Path:
+    """The journal of game ``number`` in the state directory (None: the newest)."""
+    store = _store(args)
+    root = store.storage.root
+    if number is not None:
+        name = archive_name(number)
+        if store.storage.size(name) is None:
+            raise CliError(
+                f"game {number} is not in {root}: `schocken replay --list` shows the games there"
+            )
+        return root / name
+    if store.storage.size(CURRENT) is not None:
+        return root / CURRENT
+    archived = store.archived()
+    if not archived:
+        raise CliError(f"no games in {root} yet: play one, or give a journal file")
+    return root / archived[-1][1]
+
+
+def _list(args: argparse.Namespace) -> int:
+    """One line per game in the state directory: its number, players and loser."""
+    text = _TEXT[args.lang]
+    store = _store(args)
+    root = store.storage.root
+    lines = []
+    for number, name in store.archived():
+        try:
+            recovery = _read(root / name)
+        except CliError as error:
+            lines.append(text["listed_damaged"].format(number=number, problem=error))
+            continue
+        loser = recovery.game.loser or "?"
+        players = ", ".join(recovery.setup.players)
+        lines.append(text["listed"].format(number=number, players=players, loser=loser))
+    if store.storage.size(CURRENT) is not None:
+        try:
+            current = _read(root / CURRENT)
+            lines.append(text["listed_current"].format(
+                players=", ".join(current.setup.players), actions=len(current.actions)
+            ))
+        except CliError as error:
+            lines.append(text["listed_damaged"].format(number=CURRENT, problem=error))
+    for line in lines or [text["none"].format(root=root)]:
         print(line)
     return 0

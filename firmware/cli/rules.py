@@ -15,7 +15,7 @@ import argparse
 import json
 from typing import Any
 
-from engine.rules import Rules, load_preset, preset_names
+from engine.rules import Rules, differences, load_preset, preset_names
 from firmware.rulesfile import load_rules
 
 #: Shown in the header, not in the option list.
@@ -60,15 +60,22 @@ def _toml_value(value: Any) -> str:
 
 
 def format_rules(rules: Rules, origin: str | None = None) -> str:
-    """Header (name, file, description, source), then one line per option with a note where it
-    differs from the ``standard`` preset."""
-    standard = load_preset("standard").to_mapping()
+    """Header (name, file, what it is based on, description, source), then one line per option
+    with a note where it differs from its base: the preset a ``NAME+`` extends, else
+    ``standard``."""
+    base_name = rules.name.removesuffix("+")
+    extended = rules.name.endswith("+") and base_name in preset_names()
+    base = load_preset(base_name if extended else "standard")
+    reference = base.to_mapping()
     options = {k: v for k, v in rules.to_mapping().items() if k not in _HEADER_FIELDS}
     key_width = max(map(len, options))
     value_width = max(len(_toml_value(v)) for v in options.values())
     lines = [f"rules:       {rules.name}"]
     if origin is not None:
         lines.append(f"file:        {origin}")
+    if extended:
+        changed = ", ".join(differences(base, rules))
+        lines.append(f"based on:    {base.name}, changed: {changed}")
     lines += [
         f"description: {rules.description or '-'}",
         f"source:      {rules.source or '-'}",
@@ -76,8 +83,8 @@ def format_rules(rules: Rules, origin: str | None = None) -> str:
     ]
     for key, value in options.items():
         line = f"{key.ljust(key_width)}  {_toml_value(value)}"
-        if value != standard[key]:
-            note = f"(standard: {_toml_value(standard[key])})"
+        if value != reference[key]:
+            note = f"({base.name}: {_toml_value(reference[key])})"
             line = f"{line.ljust(key_width + 2 + value_width)}  {note}"
         lines.append(line)
     return "\n".join(lines)

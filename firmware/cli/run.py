@@ -25,6 +25,7 @@ from firmware.config import DEVICE_CONFIG_PATH, DeviceConfig, load_config
 
 if TYPE_CHECKING:
     from hal.ports import Clock
+    from hal.storage import StateDirectory
 
 logger = logging.getLogger("schocken.run")
 
@@ -157,9 +158,9 @@ def _play(config: DeviceConfig) -> int:
     from firmware.wiring import build_device, system_poweroff
     from hal.clock import MonotonicClock
     from hal.oled import open_resilient_oled
-    from hal.storage import StateDirectory
     from hal.watchdog import systemd_pinger
 
+    storage = locked_state_directory(config)
     clock = MonotonicClock()
     display = open_resilient_oled(config.display, clock)
     link = None
@@ -174,7 +175,7 @@ def _play(config: DeviceConfig) -> int:
         display=display,
         timers=[display],  # retries an unplugged panel
         link=link,
-        storage=StateDirectory(config.storage.state_dir),
+        storage=storage,
         event_sink=_log_event,
         shutdown=system_poweroff,
         odds_worker=True,  # computer players think beside the loop, never stalling it
@@ -195,6 +196,7 @@ def _play(config: DeviceConfig) -> int:
         if pinger is not None:
             pinger.stopping()
         device.close()
+        storage.unlock()
     return 0
 
 
@@ -224,6 +226,29 @@ def _error_screen(path: str | None) -> int:
         logger.error("no display answers, the error screen stays dark: %s", error)
         return 1
     return 0
+
+
+def locked_state_directory(config: DeviceConfig) -> StateDirectory:
+    """The config's state directory, held for this process alone.
+
+    Another program holding it (a second ``schocken run``, a simulator) is a CliError naming
+    it. A directory that cannot be locked at all (read-only, missing) is only logged: the device
+    plays on, and the game store shows on the screen that it cannot save.
+    """
+    from hal.ports import StorageError
+    from hal.storage import StateDirectory, StateDirectoryBusy
+
+    storage = StateDirectory(config.storage.state_dir)
+    try:
+        storage.lock()
+    except StateDirectoryBusy as busy:
+        raise CliError(
+            f"{busy}: stop that one first (the service: sudo systemctl stop schockbesteck), or "
+            "give this one another [storage] state_dir"
+        ) from None
+    except StorageError as error:
+        logger.warning("%s; playing on without the lock", error)
+    return storage
 
 
 def _log_event(data: dict[str, Any]) -> None:

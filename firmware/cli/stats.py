@@ -2,6 +2,9 @@
 
 Counts games played and lost, halves lost, Blattschüsse (both halves lost), and the Schocks
 and Schock aus each player stood with. Reads only: safe next to the running device.
+
+Without --state-dir the games are those of the device (/var/lib/schockbesteck) if this is
+one, else those `schocken sim` kept on this computer (~/.local/state/schockbesteck).
 """
 
 from __future__ import annotations
@@ -10,17 +13,13 @@ import argparse
 import csv
 import json
 import sys
-from pathlib import Path
 
-from firmware.cli import CliError
+from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.gamestore import GameStore
 from firmware.stats import FIELDS, PlayerStats, stats_to_mapping
 from hal.storage import StateDirectory
 
-__all__ = ["DEFAULT_STATE_DIR", "add_arguments", "format_table", "run"]
-
-#: The device's state directory (deploy/config.toml, [storage] state_dir).
-DEFAULT_STATE_DIR = "/var/lib/schockbesteck"
+__all__ = ["add_arguments", "format_table", "run"]
 
 _HEADINGS = {
     "de": ("Spieler", "Spiele", "verloren", "Hälften verloren", "Blattschüsse", "Schocks",
@@ -34,10 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print JSON")
     form.add_argument("--csv", action="store_true", help="print CSV with a header line")
-    parser.add_argument(
-        "--state-dir", metavar="DIR", default=DEFAULT_STATE_DIR,
-        help=f"the device's state directory (default: {DEFAULT_STATE_DIR})",
-    )
+    add_state_dir_argument(parser)
     parser.add_argument(
         "--lang", choices=("de", "en"), default="de", help="language of the table's headings"
     )
@@ -60,12 +56,8 @@ def format_table(table: dict[str, PlayerStats], lang: str = "de") -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = Path(args.state_dir)
-    if not root.is_dir():
-        raise CliError(
-            f"state directory {root} does not exist; give the device's one with --state-dir DIR"
-        )
-    table = GameStore(StateDirectory(root)).stats()
+    root = state_dir_from_args(args)
+    table = GameStore(StateDirectory(root)).stats() if root is not None else {}
     if args.json:
         json.dump({"players": stats_to_mapping(table)}, sys.stdout, ensure_ascii=False, indent=2)
         print()

@@ -23,15 +23,22 @@ HARDWARE = {"gpiozero", "luma", "serial", "pygame", "systemd", "sdnotify"}
 #: The hal modules the firmware may use; the rest are backends, built at the edge.
 HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings"}
 #: The firmware's edge: the commands that turn the config's names into backend objects.
-EDGE = {"firmware/cli/run.py", "firmware/cli/stats.py"}
-#: The simulator's edge: its command, the remote panel, the benchmarks and the README pictures,
-#: which put the firmware together; every other sim module is a backend (or a fake) of hal's ports.
+EDGE = {
+    "firmware/cli/run.py",
+    "firmware/cli/stats.py",
+    "firmware/cli/replay.py",
+    "firmware/cli/statedir.py",
+}
+#: The simulator's edge: its command and the files it writes, the remote panel, the benchmarks and
+#: the README pictures, which put the firmware together; every other sim module is a backend (or a
+#: fake) of hal's ports.
 SIM_EDGE = {
     "sim/attach.py",
     "sim/bench_game.py",
     "sim/bench_cli.py",
     "sim/cli.py",
     "sim/measure.py",
+    "sim/outputs.py",
     "sim/readme_images.py",
 }
 #: The one module allowed to import each hardware library (the sim's own hands and window too).

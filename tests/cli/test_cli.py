@@ -44,7 +44,9 @@ def fails(capsys: pytest.CaptureFixture[str], *argv: str, **kwargs: object) -> s
         (("rules",), "schocken rules: error: the following arguments are required: ACTION"),
         (("rules", "drop"), "schocken rules: error: argument ACTION: invalid choice: 'drop'"),
         (("rules", "show"), "schocken rules show: error: the following arguments are required"),
-        (("judge", "a.json", "b.json"), "unrecognized arguments: b.json"),
+        (("judge", "a.json", "b.json"), "schocken judge: error: unrecognized arguments: b.json"),
+        (("rank", "--bogus"), "schocken rank: error: unrecognized arguments: --bogus"),
+        (("rules", "show", "bvb", "-x"), "schocken rules show: error: unrecognized arguments: -x"),
     ],
 )
 def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
@@ -149,7 +151,8 @@ def test_rank_all_equal_strassen_share_a_place(capsys: pytest.CaptureFixture[str
         (("rank",), "give the dice"),
         (("rank", "--all", "1", "1", "1"), "give either dice or --all, not both"),
         (("rank", "1", "1", "1", "--rules", "kneipe"), "unknown rules 'kneipe'"),
-        (("rank", "1", "1", "1", "--rules", "gone.toml"), "rules file gone.toml does not exist"),
+        (("rank", "1", "1", "1", "--rules", "gone.toml"),
+         "rules file gone.toml: does not exist; give a preset"),
     ],
 )
 def test_rank_bad_input(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
@@ -181,7 +184,7 @@ def test_rules_show_preset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "show", "bvb")
     assert code == 0
     assert out.startswith("rules:       bvb\n")
-    assert "source:      seed 000" in out
+    assert 'source:      Borussia Dortmund, "Schocken is the name of the game"' in out
     lines = {line.split()[0]: line for line in out.splitlines()[4:] if line}
     assert len(lines) == 20, "every option but name, description and source"
     assert lines["ties"].split()[1:] == ['"nachgelegt"', "(standard:", '"fewer_throws")']
@@ -197,6 +200,35 @@ def test_rules_show_file_round_trips(capsys: pytest.CaptureFixture[str], tmp_pat
     assert data["strasse_hand_only"] is True
     code, out, _ = run(capsys, "rules", "show", str(mine))
     assert f"file:        {mine}" in out
+
+
+def test_rules_show_names_what_a_file_changes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    mine = tmp_path / "fifteen.toml"
+    mine.write_text("deckel = 15\n", encoding="utf-8")  # no preset: standard, changed
+    code, out, _ = run(capsys, "rules", "show", str(mine))
+    assert code == 0
+    assert out.splitlines()[:4] == [
+        "rules:       standard+",
+        f"file:        {mine}",
+        "based on:    standard, changed: deckel",
+        "description: wie standard, aber 15 Deckel",
+    ]
+    assert "13 Deckel" not in out
+    mine.write_text('preset = "bvb"\njule = true\n', encoding="utf-8")
+    code, out, _ = run(capsys, "rules", "show", str(mine))
+    lines = {line.split()[0]: line for line in out.splitlines() if line}
+    assert lines["rules:"] == "rules:       bvb+"
+    assert lines["jule"].split()[1:] == ["true", "(bvb:", "false)"]  # against its own preset
+    assert lines["ties"].split()[1:] == ['"nachgelegt"']  # as in bvb: no note
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    code, out, _ = run(capsys, "--version")
+    assert (code, out) == (0, f"schocken {version('schockbesteck')}\n")
 
 
 def test_rules_show_unknown(capsys: pytest.CaptureFixture[str]) -> None:
@@ -349,7 +381,10 @@ def test_judge_refuses_out_players_and_finished_halves(
 
 def test_judge_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     message = fails(capsys, "judge", str(tmp_path / "nope.json"))
-    assert "cannot read" in message and "nope.json" in message
+    assert message.endswith(
+        "nope.json: does not exist; give the round as one JSON object, in a file or on stdin "
+        "(docs/cli.md)"
+    )
 
 
 def test_a_closed_pipe_is_not_an_error(capsys: pytest.CaptureFixture[str],

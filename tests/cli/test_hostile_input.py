@@ -165,9 +165,12 @@ def test_an_output_that_cannot_be_written_is_one_line(
     good.write_text("shake\n", encoding="utf-8")
     missing = tmp_path / "no" / "such" / "out.jsonl"
     line = fails(capsys, "sim", "--script", str(good), "--events", str(missing))
-    assert line.endswith(f"--events {missing}: cannot write there: No such file or directory")
+    assert line.endswith(
+        f"--events {missing}: its folder {tmp_path / 'no'} does not exist; create it first, or "
+        "give another path"
+    )
     line = fails(capsys, "sim", "--script", str(good), "--frames", str(good))
-    assert line.endswith(f"--frames {good}: is a file; give a directory")
+    assert line.endswith(f"--frames {good}: is a file; give a folder")
 
 
 # -- player names --------------------------------------------------------------------------------

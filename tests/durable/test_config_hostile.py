@@ -83,7 +83,7 @@ def test_a_bad_value_names_its_key_in_one_line(toml: str, names: list[str]) -> N
 def test_unreadable_files(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(str(tmp_path / "missing.toml"))
-    with pytest.raises(ConfigError, match="is a directory"):
+    with pytest.raises(ConfigError, match="is a folder, not a file"):
         load_config(str(tmp_path))
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\xff\xfe[game]\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 from tests.durable.driver import random_inputs
+from tests.firmware.conftest import ScriptedDice
 
 SETUP = GameSetup(("Anna", "Ben", "Carla"))
 
@@ -129,3 +131,100 @@ def test_a_full_disk_shows_one_message_and_the_game_goes_on(
         app.handle(next(inputs))
         assert not (isinstance(app.view, BannerView) and app.view.title == "Speicher!")
     assert Game.replay(SETUP, game.actions).state() == game.state()
+
+
+# -- the simulator asks first: "Weiterspielen?" ------------------------------------------------
+
+
+def in_language(language: str) -> DeviceConfig:
+    config = DeviceConfig()
+    return replace(config, game=replace(config.game, language=language))
+
+
+def asking(root: Path, setup: GameSetup | None = SETUP) -> DeviceApp:
+    return DeviceApp(
+        DeviceConfig(), clock=FakeClock(), dice=SeededDice(8), storage=StateDirectory(root),
+        setup=setup, ask_to_resume=True,
+    )
+
+
+def played_into_round_one(root: Path, language: str = "de") -> DeviceApp:
+    app = DeviceApp(
+        in_language(language), clock=FakeClock(), dice=SeededDice(8),
+        storage=StateDirectory(root), setup=SETUP,
+    )
+    app.handle(InputEvent(InputKind.THROW, 1.0))  # the roll-off
+    app.handle(InputEvent(InputKind.PRESS, 2.0, Button.STAND))  # who opens: go on
+    app.handle(InputEvent(InputKind.PRESS, 3.0, Button.STAND))  # hand-over: take the cup
+    app.handle(InputEvent(InputKind.SHAKE_START, 3.5))
+    app.handle(InputEvent(InputKind.THROW, 4.0))
+    assert app.game is not None and len(app.game.actions) == 2
+    return app
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "round_line", "turn_line", "keys"),
+    [
+        ("de", "Weiterspielen?", "1. Hälfte, Runde 1", "{p} ist dran", ("Neu", "", "Weiter")),
+        ("en", "Continue the game?", "Hälfte 1, Round 1", "{p} to throw", ("New", "", "Resume")),
+    ],
+)
+def test_an_unfinished_game_is_offered_with_where_it_stands(
+    tmp_path: Path, language: str, title: str, round_line: str, turn_line: str,
+    keys: tuple[str, str, str],
+) -> None:
+    before = played_into_round_one(tmp_path, language)
+    assert before.game is not None
+    player = before.game.current_player
+    again = asking(tmp_path)  # in the language the game started in
+    assert again.view == BannerView(
+        title, "", ("Anna, Ben, Carla", round_line, turn_line.format(p=player)), keys
+    )
+    assert again.game is not None and again.game.state() == before.game.state()
+    again.handle(InputEvent(InputKind.PRESS, 5.0, Button.KEEP_3))  # OK: go on
+    assert again.view == before.view  # the screen the game was left on
+    assert recover(StateDirectory(tmp_path), CURRENT) is not None
+
+
+def test_a_new_game_instead_needs_a_confirmation_and_drops_the_old_one(tmp_path: Path) -> None:
+    old = played_into_round_one(tmp_path)
+    assert old.game is not None
+    again = asking(tmp_path, setup=GameSetup(("Dora", "Emil")))
+    again.handle(InputEvent(InputKind.PRESS, 5.0, Button.KEEP_1))  # "Neu"
+    assert isinstance(again.view, MenuView) and again.view.title == "Spiel abbrechen?"
+    again.handle(InputEvent(InputKind.PRESS, 6.0, Button.KEEP_3))  # "Nein": back to the question
+    assert isinstance(again.view, BannerView) and again.view.title == "Weiterspielen?"
+    again.handle(InputEvent(InputKind.PRESS, 7.0, Button.KEEP_1))
+    again.handle(InputEvent(InputKind.PRESS, 8.0, Button.KEEP_2))  # down to "Ja, neues Spiel"
+    again.handle(InputEvent(InputKind.PRESS, 9.0, Button.KEEP_3))
+    assert again.game is not None and again.game.players == ("Dora", "Emil")
+    assert not again.game.actions and not again.resumed
+    recovery = recover(StateDirectory(tmp_path), CURRENT)
+    assert recovery is not None and recovery.setup.players == ("Dora", "Emil")
+
+
+def test_without_a_planned_game_new_means_the_setup(tmp_path: Path) -> None:
+    played_into_round_one(tmp_path)
+    again = asking(tmp_path, setup=None)
+    for at, button in ((5.0, Button.KEEP_1), (6.0, Button.KEEP_2), (7.0, Button.STAND)):
+        again.handle(InputEvent(InputKind.PRESS, at, button))
+    assert again.game is None and again.stage.name == "setup"
+    assert recover(StateDirectory(tmp_path), CURRENT) is None
+
+
+def test_the_roll_off_is_named_while_it_is_undecided(tmp_path: Path) -> None:
+    app = DeviceApp(
+        DeviceConfig(), clock=FakeClock(), dice=ScriptedDice([(2, 3, 4)] * 3),
+        storage=StateDirectory(tmp_path), setup=SETUP,
+    )
+    app.handle(InputEvent(InputKind.THROW, 1.0))  # a three-way tie: nobody opens yet
+    assert app.game is not None and app.game.contenders and app.game.current_player is None
+    again = asking(tmp_path)
+    assert again.view == BannerView(
+        "Weiterspielen?", "", ("Anna, Ben, Carla", "Auswürfeln"), ("Neu", "", "Weiter")
+    )
+
+
+def test_the_device_itself_does_not_ask(tmp_path: Path) -> None:
+    before = played_into_round_one(tmp_path)
+    assert device(tmp_path, seed=2).view == before.view

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -25,6 +25,7 @@ from engine import (
     TwoTwoOne,
     evaluate,
     from_notation,
+    load_preset,
     settle,
 )
 
@@ -317,3 +318,48 @@ def test_every_field_that_changes_play_is_tested_here() -> None:
         "penalty_deckel",
     }
     assert {f.name for f in fields(Rules)} == display_only | covered
+
+
+# -- a rules file names what it changes ----------------------------------------------------------
+
+
+def test_a_file_without_preset_extends_standard_and_says_so() -> None:
+    from engine import rules_from_toml
+
+    rules = rules_from_toml("deckel = 15\n")
+    assert (rules.name, rules.deckel) == ("standard+", 15)
+    assert rules.description == "wie standard, aber 15 Deckel"
+    assert "13 Deckel" not in rules.description
+    unchanged = rules_from_toml("deckel = 13\n")  # the same as the preset: nothing to name
+    assert unchanged == load_preset("standard") and unchanged.name == "standard"
+
+
+def test_a_changed_preset_is_described_by_its_effective_options() -> None:
+    from engine import rules_from_toml
+
+    rules = rules_from_toml('preset = "westfalen"\ndeckel = 7\njule = false\nties = "nachgelegt"\n')
+    assert rules.name == "westfalen+"
+    assert rules.description == (
+        "wie westfalen, aber 7 Deckel, Gleichstand: wer zuerst warf, gewinnt, keine Jule"
+    )
+    named = rules_from_toml(
+        'preset = "bvb"\nname = "Zum Anker"\ndescription = "unsere"\nblind = true\n'
+    )
+    assert (named.name, named.description, named.blind) == ("Zum Anker", "unsere", True)
+
+
+@pytest.mark.parametrize(
+    "key", [f.name for f in fields(Rules) if f.name not in ("name", "description", "source")]
+)
+def test_every_option_has_words_for_each_value(key: str) -> None:
+    from engine.rules import describe_option
+
+    default = getattr(Rules(), key)
+    if isinstance(default, bool):
+        values: list[object] = [True, False]
+    elif isinstance(default, int):
+        values = [0, 1, 15]
+    else:
+        values = list(type(default))
+    words = [describe_option(key, value) for value in values]
+    assert len(set(words)) == len(values) and all(words), words

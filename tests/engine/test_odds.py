@@ -56,7 +56,8 @@ def test_single_throw_matches_a_brute_force_count_of_216_outcomes() -> None:
     assert {s.name: s.outcomes for s in shares} == counts
     assert [s.name for s in shares] == ["Schock aus", "Schock", "General", "Straße", "Hausnummer"]
     assert {s.total for s in shares} == {216}
-    # Seed 000: a Schock from the hand three times as often as a General; Schock aus 1 in 216.
+    # "Schocken: Regeln, Wertigkeiten der Würfe und Deckel" (its own count): a Schock from the
+    # hand three times as often as a General; Schock aus 1 in 216.
     assert counts["Schock"] == 3 * counts["General"] and counts["Schock aus"] == 1
 
 

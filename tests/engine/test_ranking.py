@@ -1,10 +1,10 @@
-"""Seed 003's table "Würfe und Wertigkeit": order and Deckel of every row it lists."""
+"""The table "Würfe und Wertigkeit" of "Was ist Schocken?": order and Deckel of every row."""
 
 from __future__ import annotations
 
 from engine import Kind, load_preset, rank_table
 
-# (dice as the table writes them, Deckel; None = "alle"), best first, as in seed 003.
+# (dice as the table writes them, Deckel; None = "alle"), best first, as in that table.
 SEED_003_TOP = [
     ((1, 1, 1), None),  # Schock Out = höchster Wurf
     ((1, 1, 6), 6),
@@ -58,5 +58,5 @@ def test_table_names() -> None:
     assert table.evaluate((6, 1, 1)).name == "Schock 6"
     assert table.evaluate((5, 5, 5)).name == "General 5"
     assert table.evaluate((4, 6, 5)).name == "Straße 6-5-4"
-    assert table.evaluate((3, 6, 5)).name == "Hausnummer 653"  # seed 002: "3, 6 und 5 ergeben 653"
-    assert table.evaluate((1, 5, 3)).name == "Hausnummer 531"  # seed 000: "Aus 1, 5 und 3 wird 531"
+    assert table.evaluate((3, 6, 5)).name == "Hausnummer 653"  # Regeln und Varianten
+    assert table.evaluate((1, 5, 3)).name == "Hausnummer 531"  # BVB: "Aus 1, 5 und 3 wird so 531"

@@ -65,7 +65,8 @@ def test_a_later_player_may_stop_before_the_limit() -> None:
 
 def test_two_sixes_make_a_one_and_the_other_six_goes_back() -> None:
     game = started()
-    game.roll((6, 3, 6))  # seed 002: "Du wirfst 6-3-6 ... auf dem Tisch liegt jetzt 1-3-6"
+    # Regeln und Varianten: "Du wirfst 6-3-6 ... auf dem Tisch liegt jetzt 1-3-6"
+    game.roll((6, 3, 6))
     game.flip()
     t = game.turn
     assert t is not None
@@ -97,7 +98,7 @@ def test_a_flip_is_not_a_throw() -> None:
     assert game.turn is not None and game.turn.throws == 1
     game.roll((5, 4), keep=(0,))
     assert game.turn is not None and game.turn.throws == 2
-    # Seed 002: "Das kostet keinen Extrawurf": the third throw is still Anna's last.
+    # Regeln und Varianten: "Das kostet keinen Extrawurf": the third throw is still Anna's last.
     assert turn_over(game.roll((1,), keep=(0, 1))).throws == 3
     assert game.limit == 3 and game.current_player == "Ben"
 
@@ -208,7 +209,7 @@ def test_blind_right_after_the_first_throw_only() -> None:
 
 
 def test_no_stand_right_after_a_flip() -> None:
-    # seed 002: "Das kostet keinen Extrawurf, man braucht aber noch einen Wurf übrig."
+    # Regeln und Varianten: "Das kostet keinen Extrawurf, man braucht aber noch einen Wurf übrig."
     game = started()
     game.roll((6, 6, 6))
     game.flip()
@@ -225,7 +226,7 @@ def test_no_stand_right_after_a_flip() -> None:
 
 def test_a_penalty_that_empties_a_player_once_the_pot_is_empty_puts_them_out() -> None:
     # The pot is empty; Carla has 6 and is the richest opponent, so Ben's penalty of 6 takes all
-    # of hers. seed 002: "Wer keine Deckel mehr hat, ist für den Rest der Hälfte raus."
+    # of hers. Regeln und Varianten: "Wer keine Deckel mehr hat, ist für den Rest der Hälfte raus."
     game = started(position="1 0 Anna=1,Ben=6,Carla=6 2 Anna:641b2 Ben:---/0")
     events = game.penalty("Ben", 6)
     given = [e for e in events if type(e).__name__ == "PenaltyGiven"]

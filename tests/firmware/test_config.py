@@ -27,6 +27,12 @@ def test_values_are_read_into_the_hal_settings() -> None:
     assert config.pins.keep1 == 5 and config.input.hold_ms == 1000
     assert config.display.driver == "sh1106" and config.display.dim_after_s == 1.5
     assert config.link.url == "loop://"
+    assert config.given == {
+        "game.players", "game.rules", "game.language", "pins.keep1", "input.hold_ms",
+        "display.driver", "display.dim_after_s", "link.url",
+    }
+    assert "storage.state_dir" in load_config(str(DEPLOYED)).given
+    assert DeviceConfig().given == frozenset()
 
 
 def test_a_rules_file_next_to_the_config(tmp_path: Path) -> None:
@@ -91,7 +97,7 @@ def test_errors_are_one_line_naming_the_key(text: str, message: str) -> None:
 def test_a_missing_or_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(str(tmp_path / "nope.toml"))
-    with pytest.raises(ConfigError, match="is a directory"):
+    with pytest.raises(ConfigError, match="is a folder, not a file"):
         load_config(str(tmp_path))
     (tmp_path / "latin1.toml").write_bytes(b'[game]\nplayers = ["J\xf6rg", "Ben"]\n')
     with pytest.raises(ConfigError, match="not UTF-8"):

@@ -119,3 +119,38 @@ def test_the_self_test_lists_presses_and_counts_tilt_edges(mock_factory: MockFac
     loop.run(until=clock.now() + 1)
     assert app.tilt_edges == 6 and app.shakes == 1
     gpio.close()
+
+
+def test_the_device_holds_its_state_directory_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import os
+    from dataclasses import replace
+
+    from firmware.cli import CliError
+    from firmware.cli.run import locked_state_directory
+    from firmware.config import StorageConfig
+    from hal.storage import StateDirectory
+
+    config = replace(DeviceConfig(), storage=StorageConfig(str(tmp_path / "state")))
+    other = StateDirectory(tmp_path / "state")
+    other.lock()  # a simulator, or a second `schocken run`
+    with pytest.raises(CliError) as refused:
+        locked_state_directory(config)
+    assert str(refused.value) == (
+        f"the state directory {tmp_path / 'state'} is in use by another Schockbesteck (process "
+        f"{os.getpid()}): stop that one first (the service: sudo systemctl stop schockbesteck), "
+        "or give this one another [storage] state_dir"
+    )
+    other.unlock()
+    mine = locked_state_directory(config)
+    with pytest.raises(CliError):
+        locked_state_directory(config)
+    mine.unlock()
+
+    (tmp_path / "file").write_text("")  # a state directory that cannot be made: play on
+    broken = replace(DeviceConfig(), storage=StorageConfig(str(tmp_path / "file" / "state")))
+    with caplog.at_level("WARNING"):
+        storage = locked_state_directory(broken)
+    assert storage.root == tmp_path / "file" / "state"
+    assert "playing on without the lock" in caplog.text

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import stat
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import pytest
 from pytest_mock import MockerFixture
 
 from hal.ports import Storage, StorageError
-from hal.storage import StateDirectory
+from hal.storage import LOCK_FILE, StateDirectory, StateDirectoryBusy, user_state_dir
 
 
 def failing(errno_code: int) -> Callable[..., object]:
@@ -228,3 +231,69 @@ def test_set_aside_that_cannot_create_the_folder_leaves_the_file(state: StateDir
     with pytest.raises(StorageError, match=r"^cannot create .*damaged: file exists \(EEXIST\)$"):
         state.set_aside("current.journal", "T3-current.journal")
     assert (state.root / "current.journal").read_bytes() == b"damaged\n"
+
+
+# -- one program at a time: the lock ---------------------------------------------------------
+
+
+def test_a_second_holder_is_refused_with_the_first_ones_process(tmp_path: Path) -> None:
+    first, second = StateDirectory(tmp_path / "state"), StateDirectory(tmp_path / "state")
+    first.lock()  # creates the directory
+    first.lock()  # twice is fine
+    with pytest.raises(StateDirectoryBusy) as refused:
+        second.lock()
+    message = str(refused.value)
+    assert message == (
+        f"the state directory {tmp_path / 'state'} is in use by another Schockbesteck "
+        f"(process {os.getpid()})"
+    )
+    assert "\n" not in message
+    first.unlock()
+    second.lock()
+    assert (tmp_path / "state" / LOCK_FILE).read_text() == f"{os.getpid()}\n"
+    assert LOCK_FILE not in second.names()  # not one of the state's files
+    second.unlock()
+    second.unlock()
+
+
+def test_a_killed_holder_lets_go(tmp_path: Path) -> None:
+    root = tmp_path / "state"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from hal.storage import StateDirectory; "
+         "StateDirectory(sys.argv[1]).lock(); print('locked', flush=True); time.sleep(60)",
+         str(root)],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2],
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        with pytest.raises(StateDirectoryBusy, match=f"process {holder.pid}"):
+            StateDirectory(root).lock()
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    state = StateDirectory(root)
+    state.lock()  # the kernel let go of the dead process's lock
+    state.unlock()
+
+
+def test_a_directory_that_cannot_be_made_is_a_storage_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(StorageError) as failed:
+        StateDirectory(tmp_path / "file" / "state").lock()
+    assert not isinstance(failed.value, StateDirectoryBusy)
+    assert str(tmp_path / "file" / "state") in str(failed.value)
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"XDG_STATE_HOME": "/x/state", "HOME": "/home/anna"}, "/x/state/schockbesteck"),
+        ({"HOME": "/home/anna"}, "/home/anna/.local/state/schockbesteck"),
+        ({"XDG_STATE_HOME": "", "HOME": "/home/anna"}, "/home/anna/.local/state/schockbesteck"),
+        # a relative XDG_STATE_HOME is invalid and ignored, as the XDG rules say
+        ({"XDG_STATE_HOME": "rel", "HOME": "/home/anna"}, "/home/anna/.local/state/schockbesteck"),
+    ],
+)
+def test_the_users_state_directory(environ: dict[str, str], expected: str) -> None:
+    assert user_state_dir(environ) == Path(expected)

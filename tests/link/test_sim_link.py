@@ -151,3 +151,49 @@ def test_link_cannot_go_with_a_script(capsys: pytest.CaptureFixture[str], tmp_pa
     script.write_text("shake\n")
     assert main(["sim", "--script", str(script), "--link", "tcp-listen://127.0.0.1:0"]) == 2
     assert "--link needs the window or the terminal" in capsys.readouterr().err
+
+
+def _device_on(link: SerialLink, config: DeviceConfig, clock: MonotonicClock) -> Any:
+    display = open_dummy(clock)
+    return build_device(
+        config, clock=clock, inputs=[EdgeHands(clock)], display=display, timers=[display],
+        link=link, dice=SeededDice(3), setup=GameSetup(("Anna", "Ben"), load_preset("standard")),
+    )
+
+
+def test_the_panel_shows_a_lost_device_and_comes_back_by_itself() -> None:
+    config = replace(DeviceConfig(), input=FAST)
+    clock = MonotonicClock()
+    listening = SerialLink("tcp-listen://127.0.0.1:0")
+    assert listening.address is not None
+    port = listening.address[1]
+    device = _device_on(listening, config, clock)
+    url = f"socket://127.0.0.1:{port}"
+    panel_clock = MonotonicClock()
+    panel_display = open_dummy(panel_clock)
+    panel = attach_panel(
+        config, SerialLink(url, retry_s=0.1), url=url, clock=panel_clock,
+        inputs=EdgeHands(panel_clock), display=panel_display, timers=[panel_display],
+        ping_s=0.1, silence_s=0.5,
+    )
+    pair = Pair(device, panel)
+    threads = [_run(device), _run(panel)]
+    try:
+        pair.wait_until(pair.mirrored, "the first frame on the panel")
+        live = pair.shown(panel)
+        device.loop.stop()  # the device goes away: its program ends, its port closes
+        threads[0].join(TIMEOUT)
+        device.close()
+        pair.wait_until(lambda: panel.panel.lost, "the panel to notice")
+        pair.wait_until(lambda: pair.shown(panel) != live, "the greyed frame on the panel")
+
+        device = _device_on(SerialLink(f"tcp-listen://127.0.0.1:{port}"), config, clock)
+        pair.device = device
+        threads[0] = _run(device)
+        pair.wait_until(lambda: not panel.panel.lost, "the panel to find the device again")
+        pair.wait_until(pair.mirrored, "the device's frame on the panel again")
+    finally:
+        for runner, thread in zip((device, panel), threads, strict=True):
+            runner.loop.stop()
+            thread.join(TIMEOUT)
+            runner.close()

@@ -241,3 +241,22 @@ def test_a_person_against_a_bot_plays_to_game_over_on_a_simple_script(tmp_path: 
     assert events[-1]["event"] == "game_over"
     stood = {event["player"] for event in events if event["event"] in ("stand", "turn_over")}
     assert stood == {"Anna", "Ben"}
+
+
+def test_the_summary_counts_the_actions_played_not_the_script_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = WHOLE_GAME.read_text(encoding="utf-8")
+    summaries = []
+    for extra in (0, 150, 1200):
+        longer = tmp_path / f"game-{extra}.txt"
+        longer.write_text(lines + "shake\nstand\n" * (extra // 2), encoding="utf-8")
+        assert schocken(*GAME, "--script", str(longer)) == 0
+        summaries.append(capsys.readouterr().err)
+    played = {summary.split(" script actions played")[0] for summary in summaries}
+    assert len(played) == 1, summaries  # the same game, the same count
+    count = int(played.pop().removeprefix("schocken sim: "))
+    actions = [line for line in lines.splitlines() if line.split("#")[0].strip()]
+    assert 0 < count <= len(actions) + 2
+    assert f"(the game was over before the other {len(actions) + 1200 - count})" in summaries[2]
+    assert all("game over" in summary for summary in summaries)

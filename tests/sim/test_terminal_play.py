@@ -44,7 +44,8 @@ def test_turns_played_in_the_terminal(tmp_path: Path) -> None:
     # The pty's size, not COLUMNS/LINES of the caller's environment (pytest-xdist sets 80x24).
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env |= {"PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
-    argv = ["sim", "--terminal", "--players", "2", "--seed", "3", "--events", str(events)]
+    argv = ["sim", "--terminal", "--players", "2", "--seed", "3", "--events", str(events),
+            "--no-save"]
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCH, *argv],
         stdin=slave,

@@ -1,6 +1,7 @@
-"""Seed 002's worked examples ("Durchgerechnete Beispiele"), through the Game API and settle().
+"""The worked examples ("Durchgerechnete Beispiele") of the rule guide "Schocken: Regeln und
+Varianten", through the Game API and settle().
 
-The seed states who has the best and the worst throw and what happens to the Deckel, not every
+The guide states who has the best and the worst throw and what happens to the Deckel, not every
 die; the dice below are one set of throws that fits each sentence.
 """
 
