@@ -6,7 +6,7 @@ remote (unpaired, as a stranger's laptop would be) under every preset. After eve
 * nothing raised;
 * the Deckel are all there: the pot and the players' Deckel add up to the rules' number;
 * the journal on disk replays to the game in play (a power cut may come at any moment);
-* no die under the cup is on any line the host got.
+* no die under the cup is on any line the host got, and the unpaired host changed nothing.
 """
 
 from __future__ import annotations
@@ -121,9 +121,13 @@ class DeviceStorm(RuleBasedStateMachine):
 
     @rule(line=st.sampled_from(HOST_LINES))
     def host_says(self, line: str) -> None:
-        assert self.link.on_line is not None
+        """A line from a host that never paired: it may ask, and it changes nothing."""
+        assert self.link.on_line is not None and self.app is not None
+        before = self.app.game.state() if self.app.game is not None else None
         self.link.on_line(line.encode())
         self._settle()
+        after = self.app.game.state() if self.app.game is not None else None
+        assert after == before, f"an unpaired host changed the game with {line!r}"
 
     @precondition(lambda self: self.app is not None)
     @rule()
