@@ -38,8 +38,9 @@ test: lint typecheck unit
 test-long: $(STAMP)
 	$(BIN)/pytest -q -m slow -n auto $(PYTEST_ARGS)
 
-## make test-deploy: deploy/install.sh in a Debian Bookworm arm64 root under proot and qemu-user,
-## as on a Pi (slow: about 10 minutes cold; needs root; cached in ~/.cache/schockbesteck/arm64)
+## make test-deploy: install.sh in an arm64 Debian root under qemu-user (root, ~10 min cold)
+# (deploy/install.sh as on a Pi, in a Debian Bookworm arm64 root under proot and qemu-user;
+# cached in ~/.cache/schockbesteck/arm64; docs/deploy.md has its report)
 test-deploy: $(STAMP)
 	bash tests/deploy/arm64/run.sh
 
@@ -55,4 +56,4 @@ clean:
 ## make help: this list (also what `make` alone prints)
 help:
 	@echo "Targets (those that run Python build .venv on first use):"
-	@sed -n 's/^## make \([a-z-]*\): \(.*\)/  make \1\t\2/p' $(MAKEFILE_LIST) | expand -t 18
+	@sed -n 's/^## make \([a-z-]*\): \(.*\)/  make \1\t\2/p' $(MAKEFILE_LIST) | expand -t 20
