@@ -117,8 +117,10 @@ def check_run(
 ) -> list[Event] | None:
     """Check one run's report against the state directory; the actions now in the journal.
 
-    ``archived_before`` counts the finished games in the archive when the run began (a pending
-    finished game included, which the victim archives on start).
+    ``archived_before`` is the number of the last finished game in the archive when the run
+    began (a pending finished game included, which the victim archives on start). Games are
+    found by number, not by place: the archive keeps the newest :class:`StoreLimits` games and
+    drops the oldest, so a long run shifts the places.
     """
     current: list[Event] | None = None
     shown = -1
@@ -162,10 +164,9 @@ def check_run(
             shown = -1
     after = recover(state, CURRENT)
     left = after.actions if after is not None else None
-    games = GameStore(state).archived()
+    games = [game for game in GameStore(state).archived() if game[0] > archived_before]
     for offset, actions in enumerate(finished):
-        index = archived_before + offset
-        number, name = games[index] if index < len(games) else (0, "")
+        number, name = games[offset] if offset < len(games) else (0, "")
         kept = recover(state, name) if name else None
         if kept is None or kept.actions != actions:
             raise PromiseBroken(f"finished game {number} was not archived with its actions")
@@ -179,7 +180,7 @@ def check_run(
     if left is None:
         if current:
             # Killed after the final action was written and archived, before "O" was said.
-            index = archived_before + len(finished)
+            index = len(finished)
             kept = recover(state, games[index][1]) if index < len(games) else None
             if kept is None or not kept.game.is_over or not _extends(kept.actions, current):
                 raise PromiseBroken(f"{len(current)} actions reported, but no journal is left")
@@ -218,7 +219,7 @@ def harness(
     for run in range(kills):
         before_recovery = recover(state, CURRENT)
         before = before_recovery.actions if before_recovery is not None else None
-        archived_before = len(GameStore(state).archived())
+        archived_before = max((n for n, _ in GameStore(state).archived()), default=0)
         if before_recovery is not None and before_recovery.game.is_over:
             before = None  # the next start archives it instead of resuming
             archived_before += 1
