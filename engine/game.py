@@ -250,15 +250,11 @@ class Game:
         reveal under ``hidden_last_throw``, and after Blind, which is announced without lifting
         the cup ("blind"). A finished turn's thrower sees their own dice.
         """
-        hidden = self.rules.hidden_last_throw
-        finished = tuple(
-            _seen(turn, covered=(hidden or turn.blind) and turn.player != observer)
-            for turn in self._finished
-        )
+        finished = tuple(self._seen_finished(turn, observer) for turn in self._finished)
         t = self.turn
         current = None
         if t is not None:
-            current = _seen(t, covered=hidden and t.player != observer)
+            current = _seen(t, covered=self.rules.hidden_last_throw and t.player != observer)
         return TableView(
             observer=observer,
             round_players=self.round_players,
@@ -270,10 +266,13 @@ class Game:
     def last_turn(self, observer: str | None = None) -> SeenTurn | None:
         """The turn that ended last as ``observer`` sees it (kept after its round is over)."""
         t = self._last_finished
-        if t is None:
-            return None
-        covered = (self.rules.hidden_last_throw or t.blind) and t.player != observer
-        return _seen(t, covered=covered)
+        return None if t is None else self._seen_finished(t, observer)
+
+    def _seen_finished(self, turn: TurnState, observer: str | None) -> SeenTurn:
+        """A finished turn as ``observer`` sees it: under the cup until the reveal if the last
+        throw is hidden or the turn was Blind, except to its thrower."""
+        covered = (self.rules.hidden_last_throw or turn.blind) and turn.player != observer
+        return _seen(turn, covered=covered)
 
     @classmethod
     def from_state(
