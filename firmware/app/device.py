@@ -112,10 +112,8 @@ class DeviceApp:
             self._overlays.append(Message("state_damaged_title", report.screen_lines(self.t)))
         self._show_storage_failure()
         self.view: View = self._build_view()
-        self._image: Image.Image | None = None
-        self._image_view: View | None = None
-        self._table_image: Image.Image | None = None
-        self._table_image_view: View | None = None
+        self._screen = _Rendering()
+        self._table_screen = _Rendering()
 
     # --- what the loop, the link and the tests read ---------------------------------------------
 
@@ -176,20 +174,13 @@ class DeviceApp:
 
         While the link's referee mode is on, every frame says so in its corner.
         """
-        if self._image is None or self._image_view != self.view:
-            referee = self.config.link.referee and bool(self.config.link.url)
-            self._image = render(self.view, mark=self.t("referee_mark") if referee else "")
-            self._image_view = self.view
-        return self._image
+        referee = self.config.link.referee and bool(self.config.link.url)
+        return self._screen.of(self.view, mark=self.t("referee_mark") if referee else "")
 
     def table_screen(self) -> Image.Image:
         """The current frame as anyone at the table may see it: no die under the cup, no hint,
         no pairing PIN (what the link mirrors to a host that is not paired)."""
-        view = self._table_view()
-        if self._table_image is None or self._table_image_view != view:
-            self._table_image = render(view)
-            self._table_image_view = view
-        return self._table_image
+        return self._table_screen.of(self._table_view())
 
     def _table_view(self) -> View:
         public = [overlay for overlay in self._overlays if not overlay.private]
@@ -326,3 +317,18 @@ class DeviceApp:
     def _refresh(self) -> None:
         self.view = self._build_view()
 
+
+
+class _Rendering:
+    """The last image rendered, kept while its view and mark are the same (the loop compares
+    images by identity, so an unchanged screen is the very same image)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[View, str] | None = None
+        self._image: Image.Image | None = None
+
+    def of(self, view: View, mark: str = "") -> Image.Image:
+        if self._image is None or self._key != (view, mark):
+            self._image = render(view, mark=mark)
+            self._key = (view, mark)
+        return self._image

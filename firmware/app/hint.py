@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from engine.game import Game
 from firmware.app.overlays import Message, Overlay
-from firmware.app.stage import Close, Push, Transition
+from firmware.app.stage import CLOSE, Push, Transition
 from firmware.i18n import Catalogue
 from firmware.views import BannerView
 from hal.ports import InputEvent, InputKind
@@ -54,7 +54,7 @@ class PendingHint(Overlay):
         self.hint = hint
 
     def on_input(self, event: InputEvent) -> Transition | None:
-        return Close() if event.kind is InputKind.PRESS else None
+        return CLOSE if event.kind is InputKind.PRESS else None
 
     def view(self, texts: Catalogue) -> BannerView:
         if self.hint is None:

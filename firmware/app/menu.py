@@ -13,7 +13,18 @@ from engine.events import HalfOver, RoundOver
 from engine.game import GameSetup, Phase
 from firmware.app.overlays import Menu, Message, Overlay, Picker
 from firmware.app.reveal import GoodbyeBanner
-from firmware.app.stage import CLOSE_ALL, Close, Goto, PowerOff, Push, Stage, Step, Transition
+from firmware.app.stage import (
+    CLOSE,
+    CLOSE_ALL,
+    Goto,
+    PowerOff,
+    Push,
+    Stage,
+    Step,
+    Transition,
+    close_all_step,
+    close_step,
+)
 from firmware.app.turn import HandOverStage
 from firmware.config import LANGUAGES
 from firmware.i18n import Catalogue
@@ -44,7 +55,7 @@ class MainMenu:
         """The menu, with the entries that apply now."""
         ctx, stage = self.ctx, self.stage
         entries: list[tuple[str, Step]] = [
-            ("menu_continue", _close_all),
+            ("menu_continue", close_all_step),
             ("menu_new_game", self._ask_new_game),
             ("menu_rules", self._choose_rules),
         ]
@@ -74,7 +85,7 @@ class MainMenu:
     def _ask_new_game(self) -> Transition:
         if not self._game_running():
             return Goto((self.ctx.new_setup(),))
-        confirm = Menu("confirm_new_game", [("no", _close), ("yes_new_game", self._abandon)])
+        confirm = Menu("confirm_new_game", [("no", close_step), ("yes_new_game", self._abandon)])
         return Push(confirm)
 
     def _abandon(self) -> Transition:
@@ -149,7 +160,7 @@ class MainMenu:
                          schocks=figures.schocks, schock_aus=figures.schock_aus)
 
         return Push(Picker("menu_stats", len(names), 0, lambda i: names[i], detail,
-                           lambda i: _close()))
+                           lambda i: CLOSE))
 
     def _show_pin(self) -> Transition:
         pairing = self.ctx.pairing
@@ -202,7 +213,7 @@ class MainMenu:
         ))
 
     def _ask_shutdown(self) -> Transition:
-        confirm = Menu("confirm_shutdown", [("no", _close), ("yes_shutdown", self._power_off)])
+        confirm = Menu("confirm_shutdown", [("no", close_step), ("yes_shutdown", self._power_off)])
         return Push(confirm)
 
     def _power_off(self) -> Transition:
@@ -224,16 +235,9 @@ class PinOverlay(Overlay):
         if event.kind is not InputKind.PRESS:
             return None
         self.pairing.withdraw_pin()
-        return Close()
+        return CLOSE
 
     def view(self, texts: Catalogue) -> BannerView:
         lines = (texts.t("pair_send"), f"pair {self.pin}", texts.t("pair_valid"))
         return BannerView(texts.t("pair_title"), "", lines, ("", "", "OK"))
 
-
-def _close() -> Transition:
-    return Close()
-
-
-def _close_all() -> Transition:
-    return CLOSE_ALL

@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware.app.stage import OK_BUTTONS, Close, Step, Transition
+from firmware.app.stage import CLOSE, OK_BUTTONS, Step, Transition
 from firmware.i18n import Catalogue
 from firmware.views import BannerView, MenuView, PickerView, View
 from hal.ports import Button, InputEvent, InputKind
 
 __all__ = ["Menu", "Message", "Overlay", "Picker"]
 
-_CLOSE = Close()
 
 
 class Overlay:
@@ -46,7 +45,7 @@ class Menu(Overlay):
         if event.kind is not InputKind.PRESS:
             return None
         if event.button is Button.FLIP:
-            return _CLOSE
+            return CLOSE
         if event.button is Button.KEEP_1:
             self.selected = (self.selected - 1) % len(self.entries)
         elif event.button is Button.KEEP_2:
@@ -82,7 +81,7 @@ class Picker(Overlay):
         if button is Button.FLIP:
             if self.on_cancel is not None:
                 self.on_cancel()
-            return _CLOSE
+            return CLOSE
         if button in OK_BUTTONS:
             return self.on_ok(self.index)
         step = -1 if button is Button.KEEP_1 else 1
@@ -112,7 +111,7 @@ class Message(Overlay):
     private: bool = False
 
     def on_input(self, event: InputEvent) -> Transition | None:
-        return _CLOSE if event.kind is InputKind.PRESS else None
+        return CLOSE if event.kind is InputKind.PRESS else None
 
     def view(self, texts: Catalogue) -> BannerView:
         return BannerView(texts.t(self.title), self.headline, self.lines, ("", "", "OK"))

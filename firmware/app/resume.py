@@ -23,14 +23,14 @@ from firmware.app.rolloff import RollOffStage
 from firmware.app.stage import (
     CLOSE_ALL,
     OK_BUTTONS,
-    Close,
     Goto,
     Push,
     Stage,
     Step,
     Transition,
+    close_step,
 )
-from firmware.app.table import Table
+from firmware.app.table import SECTION_KEYS, Table
 from firmware.app.turn import HandOverStage, TurnStage
 from firmware.config import LANGUAGES
 from firmware.i18n import Catalogue
@@ -132,7 +132,7 @@ class ResumeQuestion(Overlay):
         if event.button in (*OK_BUTTONS, Button.FLIP):
             return CLOSE_ALL
         if event.button is Button.KEEP_1:
-            entries: list[tuple[str, Step]] = [("no", _close), ("yes_new_game", self._new_game)]
+            entries: list[tuple[str, Step]] = [("no", close_step), ("yes_new_game", self._new_game)]
             return Push(Menu("confirm_new_game", entries))
         return None
 
@@ -145,13 +145,9 @@ class ResumeQuestion(Overlay):
         if game.round_number == 0:
             lines.append(texts.t("rolloff_title"))
         else:
-            section = {1: "section_1", 2: "section_2"}.get(game.section, "section_final")
-            lines.append(f"{texts.t(section)}, {texts.t('round_n', n=game.round_number)}")
+            section = texts.t(SECTION_KEYS[game.section])
+            lines.append(f"{section}, {texts.t('round_n', n=game.round_number)}")
         if game.current_player is not None:
             lines.append(texts.t("resume_turn", name=game.current_player))
         keys = (texts.t("key_new_game"), "", texts.t("key_resume"))
         return BannerView(texts.t("resume_title"), "", tuple(lines), keys)
-
-
-def _close() -> Transition:
-    return Close()

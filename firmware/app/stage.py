@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from firmware.app.setup import SetupStage
 
 __all__ = [
+    "CLOSE",
     "CLOSE_ALL",
     "CONTINUE",
     "OK_BUTTONS",
@@ -36,6 +37,8 @@ __all__ = [
     "Push",
     "Stage",
     "Transition",
+    "close_all_step",
+    "close_step",
 ]
 
 #: The buttons that confirm (OK) on every screen.
@@ -145,7 +148,18 @@ class PowerOff:
 
 Transition = Goto | Continue | Push | Close | CloseAll | PowerOff
 CONTINUE = Continue()
+CLOSE = Close()
 CLOSE_ALL = CloseAll()
 
 #: A step a stage takes later (a menu entry's action, a banner's follow-up).
 Step = Callable[[], Transition | None]
+
+
+def close_step() -> Transition:
+    """A menu entry that only closes its menu ("no", "continue")."""
+    return CLOSE
+
+
+def close_all_step() -> Transition:
+    """A menu entry that closes every overlay."""
+    return CLOSE_ALL

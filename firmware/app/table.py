@@ -35,7 +35,10 @@ if TYPE_CHECKING:
     from engine.bots import StrategyBot
     from firmware.app.context import AppContext
 
-__all__ = ["Table"]
+__all__ = ["SECTION_KEYS", "Table"]
+
+#: The text key of each section: the two Hälften (halves) and the Finale.
+SECTION_KEYS = {1: "section_1", 2: "section_2", FINAL: "section_final"}
 
 
 class Table:
@@ -76,8 +79,7 @@ class Table:
 
     def section_name(self, section: int) -> str:
         """The first or second Hälfte (half) or the Finale, in words."""
-        keys = {1: "section_1", 2: "section_2", FINAL: "section_final"}
-        return self.ctx.t(keys[section])
+        return self.ctx.t(SECTION_KEYS[section])
 
     # --- actions and their consequences ---------------------------------------------------------
 

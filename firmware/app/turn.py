@@ -282,7 +282,7 @@ class TurnStage(Stage):
             else:
                 fixed = turn.laid_out[i] and not game.rules.take_back
                 faces.append(DieFace(value, out=self.marks[i], fixed=fixed))
-        hidden = seen.covered and turn.throws > 0
+        hidden = seen.covered  # never before the first throw
         if self.driver is not None:
             status = t(self.driver.activity or "bot_thinks")
             if not self.driver.activity and not hidden and turn.throws:
