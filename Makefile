@@ -44,9 +44,10 @@ test-long: $(STAMP)
 test-deploy: $(STAMP)
 	bash tests/deploy/arm64/run.sh
 
-## make sim: play a 3-player game under the standard rules in a window (no display: the terminal)
+## make sim: play a game under the standard rules in a window (no display: the terminal)
+# Three players (the config's), or as many as SIM_ARGS="--names A,B" or "--bots ,odds" name.
 sim: $(STAMP)
-	$(BIN)/schocken sim --players 3 --rules standard $(SIM_ARGS)
+	$(BIN)/schocken sim --rules standard $(SIM_ARGS)
 
 ## make clean: remove everything the targets create (.venv, caches, .hypothesis, *.egg-info)
 clean:
