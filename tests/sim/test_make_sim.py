@@ -1,4 +1,4 @@
-"""`make sim`: the Makefile's command line, run as the simulator, takes its players from SIM_ARGS."""
+"""`make sim`: the command line make runs takes its players from SIM_ARGS."""
 
 from __future__ import annotations
 
