@@ -363,7 +363,7 @@ def _screen(
         from sim.window import SimWindow, WindowDisplay
 
         window = WindowDisplay()
-        return window, lambda: SimWindow(hands, window)
+        return window, lambda: SimWindow(hands, window, debounce_s=config.input.debounce_s)
     from sim.terminal import TerminalDisplay, TerminalUI
 
     terminal = TerminalDisplay()

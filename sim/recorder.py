@@ -107,6 +107,11 @@ class LatestFrame:
         """Put the panel to sleep."""
         self._change(hidden=True)
 
+    @property
+    def version(self) -> int:
+        """A number that changes with every change of the frame, the contrast or the sleep."""
+        return self._version
+
     def snapshot(self) -> tuple[int, Image.Image | None, float]:
         """(version, newest frame, brightness 0-1); the version changes with every call above."""
         with self._lock:
