@@ -15,7 +15,7 @@ from hal.inputs import InputTiming
 from hal.ports import Button, Display, Edge, InputKind
 from sim.controls import EdgeHands
 from sim.fakes import FakeClock
-from sim.terminal import TerminalDisplay, TerminalUI, frame_to_blocks
+from sim.terminal import TerminalDisplay, TerminalUI, frame_to_blocks, frame_to_braille
 from tests.sim.conftest import decode
 
 
@@ -33,6 +33,54 @@ def test_a_whole_frame_is_128_by_32_cells() -> None:
     assert len(lines) == 32 and {len(line) for line in lines} == {128}
     assert lines[0] == "█" + "▀" * 126 + "█" and lines[-1] == "█" + "▄" * 126 + "█"
     assert lines[5] == "█" + " " * 126 + "█"
+
+
+def test_eight_pixels_make_one_braille_cell() -> None:
+    image = Image.new("1", (4, 8))
+    for xy in ((0, 0), (1, 1), (0, 3), (1, 3), (2, 4), (3, 7)):
+        image.putpixel(xy, 1)
+    # Cell (0, 0): dots 1, 5, 7 and 8; cell (1, 0) empty; (0, 1) empty; (1, 1): dots 1 and 8.
+    assert frame_to_braille(image) == ["\u28d1\u2800", "\u2800\u2881"]
+
+
+def test_a_whole_frame_is_64_by_16_braille_cells() -> None:
+    image = Image.new("1", (128, 64))
+    ImageDraw.Draw(image).rectangle((0, 0, 127, 63), outline=1)
+    lines = frame_to_braille(image)
+    assert len(lines) == 16 and {len(line) for line in lines} == {64}
+    assert lines[0] == "⡏" + "⠉" * 62 + "⢹" and lines[-1] == "⣇" + "⣀" * 62 + "⣸"
+
+
+@pytest.mark.parametrize(
+    ("size", "layout"),
+    [((140, 40), "big"), ((132, 37), "big"), ((131, 37), "compact"), ((80, 24), "compact"),
+     ((72, 21), "compact"), ((71, 24), "too small"), ((80, 20), "too small")],
+)  # fmt: skip
+def test_the_layout_follows_the_terminal_size(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], layout: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", str(size[0]))
+    monkeypatch.setenv("LINES", str(size[1]))
+    display = TerminalDisplay()
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0)
+    frame = Image.new("1", (128, 64))
+    ImageDraw.Draw(frame).rectangle((0, 0, 127, 9), fill=1)
+    text = ui.render(frame, 1.0)
+    display.close()
+    lines = [line.replace("\x1b[K", "") for line in text.split("\r\n")[:-1]]
+    if layout == "too small":
+        assert lines == [
+            f"the terminal is {size[0]}x{size[1]}; the device needs 72x21: make it larger (q quits)"
+        ]
+        return
+    plain = [line.replace("\x1b[97m", "").replace("\x1b[0m", "") for line in lines]
+    assert len(plain) < size[1] and max(map(len, plain)) <= size[0]
+    assert "[STAND]" in plain[-2] and "Space: schütteln/shake" in plain[-1]
+    if layout == "big":
+        assert len(plain) == 36 and plain[1] == "│ " + "█" * 128 + " │"
+    else:
+        assert len(plain) == 20 and plain[1] == "│ " + "⣿" * 64 + " │"
+        assert plain[3] == "│ " + "⠛" * 64 + " │" and plain[4] == "│ " + "⠀" * 64 + " │"
 
 
 def test_the_terminal_display_is_a_display_port() -> None:
