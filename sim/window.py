@@ -4,7 +4,7 @@ Why not luma.emulator's ``pygame`` device? It owns the window: its ``display()``
 to the (scaled) OLED alone, pumps the event queue and calls ``sys.exit()`` when Esc is down. The
 device cannot be drawn around it, and the buttons, the cup and a clean shutdown need the event
 queue. So the window draws the 1-bit frame itself, with :func:`sim.recorder.render_oled` (the same
-look as the recorded GIF: lit pixels as squares with a dark seam, dimmed with the contrast).
+look as the recorded GIF: lit pixels as squares with a fainter seam, dimmed with the contrast).
 
 Threads: pygame (events and drawing) runs on the main thread, as SDL wants on every platform; the
 firmware's main loop runs on another. :class:`WindowDisplay` is the
