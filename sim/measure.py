@@ -512,15 +512,12 @@ def idle_simulator(settings: Settings) -> list[Measurement]:
     argv = ["sim", "--players", "3", "--seed", "1", "--no-save"]
     env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
     results = []
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    try:
-        import pygame  # noqa: F401  (only whether it is there)
-    except ImportError:
-        window: float | None = None
-        note = "pygame is not installed"
-    else:
+    from sim.window import pygame_problem
+
+    note = pygame_problem() or ""
+    window = None
+    if not note:
         window = _idle_share([*argv], {**env, "SDL_VIDEODRIVER": "dummy"}, settings, None)
-        note = ""
     results.append(
         Measurement(
             "sim_window_idle_cpu_pct", "`schocken sim` window, idle: CPU (of one core)", window,

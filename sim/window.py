@@ -37,7 +37,14 @@ from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
 from sim.recorder import LatestFrame, render_oled
 
-__all__ = ["SHORTEST_PRESS_S", "WINDOW_SIZE", "SimWindow", "WindowDisplay", "window_problem"]
+__all__ = [
+    "SHORTEST_PRESS_S",
+    "WINDOW_SIZE",
+    "SimWindow",
+    "WindowDisplay",
+    "pygame_problem",
+    "window_problem",
+]
 
 #: The window's size in pixels.
 WINDOW_SIZE = (920, 640)
@@ -113,6 +120,16 @@ def window_problem() -> str | None:
         pygame.display.init()
     except pygame.error as error:
         return f"SDL cannot open a window ({error})"
+    return None
+
+
+def pygame_problem() -> str | None:
+    """Why pygame cannot be used here (not installed), or None."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame  # noqa: F401  (only whether it is there)
+    except ImportError as error:
+        return f"pygame is not installed ({error})"
     return None
 
 
