@@ -8,7 +8,7 @@ SIM_ARGS ?=
 
 # `make` alone lists the targets.
 .DEFAULT_GOAL := help
-.PHONY: help test test-long test-deploy lint typecheck unit sim clean
+.PHONY: help test test-long test-deploy lint typecheck unit sim docs-images clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Schockbesteck needs Python 3.11 or newer; found " + sys.version.split()[0])'
@@ -48,6 +48,10 @@ test-deploy: $(STAMP)
 # Three players (the config's), or as many as SIM_ARGS="--names A,B" or "--bots ,odds" name.
 sim: $(STAMP)
 	$(BIN)/schocken sim --rules standard $(SIM_ARGS)
+
+## make docs-images: remake every picture of the README and docs/ (docs/img/; fixed seeds)
+docs-images: $(STAMP)
+	$(BIN)/python -m sim.docs_images
 
 ## make clean: remove everything the targets create (.venv, caches, .hypothesis, *.egg-info)
 clean:
