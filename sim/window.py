@@ -361,6 +361,7 @@ class SimWindow:
     def _stop_shaking(self) -> None:
         if not (self._key_shaking or self._mouse_shaking):
             self._shaker.stop()
+            self._stale = True  # the cup comes to rest upright
 
     def _release_all(self) -> None:
         self._key_held.clear()

@@ -237,3 +237,8 @@ def test_idle_the_window_draws_nothing(
         window.step()
         clock.advance(1 / 60)
     assert flips.call_count == 14  # the cup shakes: every tick
+    pygame.event.post(key(pygame.KEYUP, pygame.K_SPACE, " "))
+    for _ in range(10):
+        window.step()
+        clock.advance(1 / 60)
+    assert flips.call_count == 15  # put down: drawn once more, upright
