@@ -23,6 +23,7 @@ import select
 import signal
 import sys
 import termios
+import textwrap
 import time
 import tty
 from collections.abc import Callable, Iterator
@@ -278,11 +279,11 @@ class TerminalUI:
         """The whole screen as text with ANSI colours (without the cursor-home prefix): the big
         layout if the terminal has room for it, else the compact one, else what size is needed."""
         columns, rows_available = self.terminal_size()
-        extra = bool(self.notice)
-        if columns >= NEEDED_SIZE[0] and rows_available >= NEEDED_SIZE[1] + extra:
-            lines = self._layout(image, light, compact=False)
-        elif columns >= COMPACT_SIZE[0] and rows_available >= COMPACT_SIZE[1] + extra:
-            lines = self._layout(image, light, compact=True)
+        notice = [f"  {line}" for line in textwrap.wrap(self.notice, max(columns - 3, 20))]
+        if columns >= NEEDED_SIZE[0] and rows_available >= NEEDED_SIZE[1] + len(notice):
+            lines = self._layout(image, light, compact=False) + notice
+        elif columns >= COMPACT_SIZE[0] and rows_available >= COMPACT_SIZE[1] + len(notice):
+            lines = self._layout(image, light, compact=True) + notice
         else:
             # A wrapped picture is garbage: say what is needed instead, until the window grows.
             lines = [
@@ -305,7 +306,7 @@ class TerminalUI:
         return columns or size.columns, rows or size.lines
 
     def _layout(self, image: Image.Image | None, light: float, compact: bool) -> list[str]:
-        """The device's lines: the framed OLED, the buttons, the keys (and the notice)."""
+        """The device's lines: the framed OLED, the buttons and the keys."""
         width = SCREEN_SIZE[0] // 2 if compact else SCREEN_SIZE[0]
         height = SCREEN_SIZE[1] // 4 if compact else SCREEN_SIZE[1] // 2
         if image is None or light == 0:
@@ -334,8 +335,6 @@ class TerminalUI:
                 '  Space: schütteln/shake   l+key or F S ! " §: long press   h: help   q: quit   '
                 + state
             )
-        if self.notice:
-            lines.append(f"  {self.notice}")
         return lines
 
     def _button_label(self, button: Button) -> str:

@@ -83,6 +83,22 @@ def test_the_layout_follows_the_terminal_size(
         assert plain[3] == "│ " + "⠛" * 64 + " │" and plain[4] == "│ " + "⠀" * 64 + " │"
 
 
+def test_the_notice_is_wrapped_to_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    notice = (
+        "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set): playing in the terminal "
+        "instead"
+    )
+    display = TerminalDisplay()
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, notice=notice)
+    text = ui.render(Image.new("1", (128, 64)), 1.0)
+    display.close()
+    lines = [line.replace("\x1b[K", "") for line in text.split("\r\n")[:-1]]
+    assert len(lines) == 22 and all(len(line) <= 80 for line in lines)
+    assert " ".join(line.strip() for line in lines[-2:]) == notice
+
+
 def test_the_terminal_display_is_a_display_port() -> None:
     display = TerminalDisplay()
     assert isinstance(display, Display)
