@@ -15,7 +15,7 @@ import schockbesteck.cli
 from firmware.app import DeviceApp
 from firmware.screens import render
 from firmware.views import BannerView, RevealView, TurnView, View
-from sim.recorder import FrameRecorder
+from sim.recorder import FrameRecorder, render_oled
 from tests.sim.view_lines import view_line
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -175,8 +175,8 @@ def test_the_recorded_game_ends_on_the_final_banner(
 
 
 def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> None:
-    gif = tmp_path / "game.gif"
-    play(tmp_path, "--record", str(gif))
+    gif, frames = tmp_path / "game.gif", tmp_path / "frames"
+    play(tmp_path, "--record", str(gif), "--frames", str(frames))
     with Image.open(gif) as animation:
         assert animation.size == (384, 192)
         assert animation.n_frames > 20
@@ -184,7 +184,10 @@ def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> 
         for index in range(animation.n_frames):
             animation.seek(index)
             total += animation.info["duration"]
+        last = animation.convert("RGB")
     assert 60_000 < total < 120_000  # about the game time the script describes
+    with Image.open(sorted(frames.glob("frame_*.png"))[-1]) as banner:  # "Spielende"
+        assert last.tobytes() == render_oled(banner.convert("1"), 3).convert("RGB").tobytes()
 
 
 @pytest.mark.parametrize(
