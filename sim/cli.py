@@ -371,7 +371,13 @@ def _screen(
     def open_terminal() -> _FrontEnd:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise UsageError("--terminal needs a terminal: use --script FILE to play headless")
-        return TerminalUI(hands, terminal, hold_s=config.input.hold_s + 0.2, notice=notice)
+        return TerminalUI(
+            hands,
+            terminal,
+            hold_s=config.input.hold_s + 0.2,
+            debounce_s=config.input.debounce_s,
+            notice=notice,
+        )
 
     return terminal, open_terminal
 

@@ -37,7 +37,8 @@ from sim.recorder import LatestFrame
 
 __all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks", "frame_to_braille"]
 
-#: How long a key press holds the button down (longer than the decoder's debounce).
+#: How long a key press holds the button down (at least, see :class:`TerminalUI`: it must outlast
+#: the decoder's debounce, or the press would not count).
 TAP_S = 0.1
 #: How long the Space key shakes the cup.
 SHAKE_S = 0.7
@@ -121,10 +122,11 @@ class TerminalDisplay(LatestFrame):
 
 
 class TerminalUI:
-    """Keys in, half-block frames out, on a terminal in cbreak mode.
+    """Keys in, half-block or braille frames out, on a terminal in cbreak mode.
 
     ``hold_s`` is how long a long press holds its button (the decoder's ``hold_ms`` plus a
-    margin). :meth:`run` takes over the terminal until the user quits or ``keep_going()`` is
+    margin); a short press holds it :data:`TAP_S`, or longer if the decoder's ``debounce_s``
+    asks for it. :meth:`run` takes over the terminal until the user quits or ``keep_going()`` is
     False, and always gives it back as it was.
     """
 
@@ -134,6 +136,7 @@ class TerminalUI:
         display: TerminalDisplay,
         *,
         hold_s: float,
+        debounce_s: float = 0.03,
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         now: Callable[[], float] = time.monotonic,
@@ -144,6 +147,7 @@ class TerminalUI:
         self._hands = hands
         self._display = display
         self._hold_s = hold_s
+        self._tap_s = max(TAP_S, debounce_s + 0.05)
         self._in = stdin if stdin is not None else sys.stdin
         self._out = stdout if stdout is not None else sys.stdout
         self._now = now
@@ -263,7 +267,7 @@ class TerminalUI:
         if button is None or button in self._releases:
             return
         self._hands.press(button)
-        self._releases[button] = now + (self._hold_s if long_press else TAP_S)
+        self._releases[button] = now + (self._hold_s if long_press else self._tap_s)
         self._seen_version = -1
 
     def _release_all(self) -> None:

@@ -167,3 +167,22 @@ def test_keys_typed_into_a_pty_press_buttons_and_the_frame_is_drawn(
     assert "│ \x1b[97m" + "█" * 128 in output  # the frame's two lit rows, in one line of blocks
     assert output.startswith("\x1b[?1049h") and output.rstrip().endswith("\x1b[?1049l")
     assert after == before  # cbreak mode undone
+
+
+def test_a_key_is_a_press_even_with_a_long_debounce() -> None:
+    """The short press a key makes outlasts the configured debounce, however long it is."""
+    clock = FakeClock(1.0)
+    edges: list[Edge] = []
+    hands = EdgeHands(clock)
+    hands.start(edges.append)
+    display = TerminalDisplay()
+    timing = InputTiming(debounce_ms=200, hold_ms=800)
+    ui = TerminalUI(hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now)
+    ui.key("s")
+    for _ in range(40):
+        clock.advance(0.01)
+        ui._tick()
+    display.close()
+    assert [(e.button, e.active) for e in edges] == [(Button.STAND, True), (Button.STAND, False)]
+    decoded = decode(edges, 3.0, FakeClock(1.0), timing)
+    assert [(e.kind, e.button) for e in decoded] == [(InputKind.PRESS, Button.STAND)]
