@@ -8,7 +8,7 @@ SIM_ARGS ?=
 
 # `make` alone lists the targets.
 .DEFAULT_GOAL := help
-.PHONY: help test test-long test-deploy lint typecheck unit sim clean
+.PHONY: help test test-long test-deploy lint typecheck unit sim docs-images clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Schockbesteck needs Python 3.11 or newer; found " + sys.version.split()[0])'
@@ -44,9 +44,14 @@ test-long: $(STAMP)
 test-deploy: $(STAMP)
 	bash tests/deploy/arm64/run.sh
 
-## make sim: play a 3-player game under the standard rules in a window (no display: the terminal)
+## make sim: play a game under the standard rules in a window (no display: the terminal)
+# Three players (the config's), or as many as SIM_ARGS="--names A,B" or "--bots ,odds" name.
 sim: $(STAMP)
-	$(BIN)/schocken sim --players 3 --rules standard $(SIM_ARGS)
+	$(BIN)/schocken sim --rules standard $(SIM_ARGS)
+
+## make docs-images: remake every picture of the README and docs/ (docs/img/; fixed seeds)
+docs-images: $(STAMP)
+	$(BIN)/python -m sim.docs_images
 
 ## make clean: remove everything the targets create (.venv, caches, .hypothesis, *.egg-info)
 clean:

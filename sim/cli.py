@@ -27,11 +27,13 @@ from sim.outputs import PendingOutputs, pending_outputs
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
     from firmware.config import DeviceConfig
     from firmware.loop import MainLoop
+    from firmware.wiring import Device
     from hal.ports import Clock, Display
     from hal.serial_link import SerialLink
     from hal.storage import StateDirectory
     from sim.controls import HandsInput
     from sim.recorder import FrameRecorder, LatestFrame
+    from sim.script import ScriptInput
 
 __all__ = ["DEFAULT_NAMES", "add_arguments", "run"]
 
@@ -361,7 +363,7 @@ def _screen(
         from sim.window import SimWindow, WindowDisplay
 
         window = WindowDisplay()
-        return window, lambda: SimWindow(hands, window)
+        return window, lambda: SimWindow(hands, window, debounce_s=config.input.debounce_s)
     from sim.terminal import TerminalDisplay, TerminalUI
 
     terminal = TerminalDisplay()
@@ -369,7 +371,13 @@ def _screen(
     def open_terminal() -> _FrontEnd:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise UsageError("--terminal needs a terminal: use --script FILE to play headless")
-        return TerminalUI(hands, terminal, hold_s=config.input.hold_s + 0.2, notice=notice)
+        return TerminalUI(
+            hands,
+            terminal,
+            hold_s=config.input.hold_s + 0.2,
+            debounce_s=config.input.debounce_s,
+            notice=notice,
+        )
 
     return terminal, open_terminal
 
@@ -395,8 +403,13 @@ def _serial_link(url: str, config: DeviceConfig) -> SerialLink:
 
 # --- headless ----------------------------------------------------------------------------------
 
-#: How long a headless run goes on after the game is over (the final banner), in seconds.
+#: How long the final reveal stands in a headless run before the table presses on to the final
+#: banner ("Spielende"), in seconds.
+FINAL_REVEAL_S = 3.0
+#: How long the final banner stands before a headless run ends, in seconds.
 AFTER_GAME_OVER_S = 4.0
+#: The screens a player presses on from after the last round: the reveal, the half's banner.
+_SCREENS_BEFORE_THE_END = 3
 
 
 def _run_script(
@@ -430,17 +443,8 @@ def _run_script(
     )
     started = time.perf_counter()
     try:
-        # In steps of a simulated second: once the game is over the script is fed no further
-        # (a press would start the next game), and the run ends when the final banner has stood.
         device.loop.start()
-        end = script.end
-        while clock.now() < end:
-            step_end = min(end, clock.now() + 1.0)
-            if sink.game_over_at is None:
-                script.play_until(step_end)
-            device.run(until=step_end)
-            if sink.game_over_at is not None:
-                end = min(end, sink.game_over_at + AFTER_GAME_OVER_S)
+        _play_to_the_final_banner(device, script, sink, clock, config)
     finally:
         device.close()
         recorder.close()
@@ -461,6 +465,41 @@ def _run_script(
         file=sys.stderr,
     )
     return 0
+
+
+def _play_to_the_final_banner(
+    device: Device, script: ScriptInput, sink: _EventSink, clock: Clock, config: DeviceConfig
+) -> None:
+    """Play ``script`` in steps of a simulated second until it ends or the game is over.
+
+    Once the game is over the script is fed no further (its next press could deal a new game).
+    The final reveal stands :data:`FINAL_REVEAL_S`, and so does the banner of the lost half or
+    Finale after it; a short press on STAND moves on from each, as a player at the table would
+    (unless a table of computer players went on by itself), to the final banner ("Spielende");
+    the run ends when that has stood :data:`AFTER_GAME_OVER_S`.
+    """
+    from hal.ports import Button
+    from sim.script import ActionKind, ScriptAction, ScriptInput
+
+    end = script.end
+    while clock.now() < end and sink.game_over_at is None:
+        step_end = min(end, clock.now() + 1.0)
+        script.play_until(step_end)
+        device.run(until=step_end)
+    if sink.game_over_at is None:
+        return
+    shown_at = max(clock.now(), sink.game_over_at)
+    # The reveal, and the banner of the lost half or Finale, each go on with a press.
+    for _ in range(_SCREENS_BEFORE_THE_END):
+        device.run(until=shown_at + FINAL_REVEAL_S)
+        if device.app.stage.name == "game_over":
+            break
+        stand = ScriptAction(ActionKind.PRESS, 0, Button.STAND)
+        press_on = ScriptInput([stand], clock, config.input)
+        device.add_input(press_on)
+        press_on.play_until(press_on.end)
+        shown_at = press_on.edges[-1].at + config.input.debounce_s  # a press counts when let go
+    device.run(until=shown_at + AFTER_GAME_OVER_S)
 
 
 def _load_script(path: str) -> list[Any]:

@@ -13,6 +13,8 @@ measured, and how:
   I2C byte, the bytes and transactions each screen change costs on the Pi's bus, and the render
   time of each distinct screen;
 * the idle main loop on the real monotonic clock: CPU time and wake-ups;
+* the idle simulator: a ``schocken sim`` process in its window (SDL's dummy video driver) and in
+  its terminal (a pseudo-terminal), waiting for a key: its CPU time over the wall time;
 * fresh ``schocken sim --script`` and ``schocken run`` processes (the latter on mock pins and a
   counting bus): the time from the start to the first frame and the peak resident memory; and
   the CPU time of ``schocken rank`` and ``schocken odds`` against a bare interpreter;
@@ -92,6 +94,7 @@ class Settings:
     render_repeats: int = 20
     game_deckel: int = 7
     idle_s: float = 10.0
+    sim_idle_s: float = 5.0
     starts: int = 5
     pi_frames: int = 50
     seed: int = 7
@@ -106,6 +109,7 @@ class Settings:
             render_repeats=2,
             game_deckel=3,
             idle_s=1.0,
+            sim_idle_s=1.0,
             starts=1,
             pi_frames=5,
         )
@@ -132,6 +136,8 @@ def run_benchmarks(
     results += render_speed(settings, records)
     say(f"the idle main loop ({settings.idle_s:g} s)")
     results += idle_loop(settings)
+    say(f"the idle simulator, window and terminal ({settings.sim_idle_s:g} s each)")
+    results += idle_simulator(settings)
     say("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
     results += start_up(settings)
     say("the display on this machine's I2C bus")
@@ -473,6 +479,114 @@ def idle_loop(settings: Settings) -> list[Measurement]:
             "1/s",
         ),
     ]
+
+
+# --- the idle simulator ------------------------------------------------------------------------
+
+#: ``schocken sim`` as the console script runs it, measuring itself: after ``warm-up`` seconds
+#: (start-up and the first frames) its CPU time (every thread: the window or terminal and the
+#: firmware's loop) over ``idle`` seconds of wall time, then it ends at once (it keeps nothing).
+_IDLE_LAUNCH = """
+import os, sys, threading, time
+warm_up, idle = float(sys.argv.pop(1)), float(sys.argv.pop(1))
+def measure():
+    time.sleep(warm_up)
+    cpu, wall = time.process_time(), time.monotonic()
+    time.sleep(idle)
+    used, passed = time.process_time() - cpu, time.monotonic() - wall
+    print("IDLE_CPU", used, passed, file=sys.stderr, flush=True)
+    os._exit(0)
+threading.Thread(target=measure, daemon=True).start()
+from schockbesteck.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+_SIM_WARM_UP_S = 1.5
+#: The terminal the terminal mode is measured in: a default 80x24.
+_TERMINAL_SIZE = (80, 24)
+
+
+def idle_simulator(settings: Settings) -> list[Measurement]:
+    """CPU of a whole ``schocken sim`` process with nothing happening, as a share of one core:
+    in its window (SDL's dummy video driver) and in its terminal (a pseudo-terminal of 80x24),
+    each on the first screen of a 3-player game."""
+    argv = ["sim", "--players", "3", "--seed", "1", "--no-save"]
+    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
+    results = []
+    from sim.window import pygame_problem
+
+    note = pygame_problem() or ""
+    window = None
+    if not note:
+        window = _idle_share([*argv], {**env, "SDL_VIDEODRIVER": "dummy"}, settings, None)
+    results.append(
+        Measurement(
+            "sim_window_idle_cpu_pct", "`schocken sim` window, idle: CPU (of one core)", window,
+            "%", target=2, note=note,
+        )
+    )
+    terminal = _idle_share([*argv, "--terminal"], {**env, "TERM": "xterm-256color"}, settings,
+                           _TERMINAL_SIZE)
+    results.append(
+        Measurement(
+            "sim_terminal_idle_cpu_pct", "`schocken sim --terminal` (80x24), idle: CPU", terminal,
+            "%", target=2,
+        )
+    )
+    return results  # fmt: skip
+
+
+def _idle_share(
+    argv: list[str], env: dict[str, str], settings: Settings, terminal: tuple[int, int] | None
+) -> float:
+    """The process's CPU time over wall time, in percent, measured by itself (_IDLE_LAUNCH);
+    in a pseudo-terminal of ``terminal`` columns and rows if given."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    command = [sys.executable, "-c", _IDLE_LAUNCH, str(_SIM_WARM_UP_S), str(settings.sim_idle_s),
+               *argv]  # fmt: skip
+    master = slave = -1
+    streams: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL}
+    if terminal is not None:
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", terminal[1], terminal[0], 0, 0))
+        streams = {"stdin": slave, "stdout": slave}
+    with tempfile.TemporaryDirectory() as scratch:
+        process = subprocess.Popen(
+            command, stderr=subprocess.PIPE, text=True, env={**env, "XDG_STATE_HOME": scratch},
+            start_new_session=True, **streams,
+        )  # fmt: skip
+        if slave >= 0:
+            os.close(slave)
+        drain = threading.Thread(target=_drain, args=(master,), daemon=True)
+        if master >= 0:
+            drain.start()
+        try:
+            _, err = process.communicate(timeout=_SIM_WARM_UP_S + settings.sim_idle_s + 30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            if master >= 0:
+                os.close(master)
+    noted = [line.split() for line in err.splitlines() if line.startswith("IDLE_CPU ")]
+    if not noted:
+        last = err.strip().splitlines()[-1:] or ["no output"]
+        raise RuntimeError(f"`schocken {' '.join(argv)}` measured nothing: {last[0]}")
+    used, passed = float(noted[0][1]), float(noted[0][2])
+    return 100 * used / passed
+
+
+def _drain(fd: int) -> None:
+    """Read what a process writes to its pseudo-terminal until it closes (a full one blocks)."""
+    while True:
+        try:
+            if not os.read(fd, 65536):
+                return
+        except OSError:
+            return
 
 
 # --- start-up and memory -----------------------------------------------------------------------

@@ -6,7 +6,7 @@ clock, and passes everything on to another display if it wraps one. Frames are w
 while the game runs (the 1-bit 128x64 frame itself, as luma would send it); the GIF is built on
 :meth:`FrameRecorder.close`, each picture lasting as long as it stood on the simulated clock.
 
-:func:`render_oled` draws a frame as the panel looks: lit pixels as small squares with a dark
+:func:`render_oled` draws a frame as the panel looks: lit pixels as small squares with a fainter
 seam between them, brightness following the contrast. The window uses it too.
 """
 
@@ -23,6 +23,7 @@ from hal.ports import SCREEN_SIZE, Clock, Display
 __all__ = [
     "BACKGROUND",
     "LIT",
+    "SEAM_SHARE",
     "FrameRecorder",
     "RecordedFrame",
     "check_frame",
@@ -33,6 +34,13 @@ __all__ = [
 LIT = (214, 238, 255)
 #: The colour of the panel where nothing is lit.
 BACKGROUND = (6, 9, 14)
+#: How bright the seam at the right and bottom edge of a lit pixel is, as a share of the pixel.
+#: The grid stays visible, but a lit bar reads as a bar, so dark text on it (a title, the current
+#: player) is as easy to read as lit text on dark. A black seam, as before, cut such a bar into a
+#: mesh as busy as the letters in it. (luma.emulator's transforms were the other choice:
+#: ``identity`` is crisp but loses the grid, ``led_matrix`` draws round LEDs with wide dark gaps,
+#: ``smoothscale`` blurs, ``scale2x`` only doubles.)
+SEAM_SHARE = 0.75
 #: GIF viewers show frames shorter than this for 100 ms; shorter pictures are left out.
 _SHORTEST_GIF_FRAME_S = 0.02
 #: How long the last picture of a GIF stays before it loops.
@@ -51,7 +59,7 @@ def check_frame(image: Image.Image, size: tuple[int, int] = SCREEN_SIZE) -> None
 
 
 def _grid(scale: int, size: tuple[int, int]) -> Image.Image:
-    """A mask that is lit inside each scaled pixel and dark on the seam between pixels."""
+    """A mask that is set inside each scaled pixel and clear on the seam between pixels."""
     key = scale * 100_000 + size[0] * 1000 + size[1]
     grid = _grids.get(key)
     if grid is None:
@@ -107,6 +115,11 @@ class LatestFrame:
         """Put the panel to sleep."""
         self._change(hidden=True)
 
+    @property
+    def version(self) -> int:
+        """A number that changes with every change of the frame, the contrast or the sleep."""
+        return self._version
+
     def snapshot(self) -> tuple[int, Image.Image | None, float]:
         """(version, newest frame, brightness 0-1); the version changes with every call above."""
         with self._lock:
@@ -135,16 +148,20 @@ class LatestFrame:
 def render_oled(image: Image.Image, scale: int = 4, light: float = 1.0) -> Image.Image:
     """``image`` (mode "1") as the panel shows it: a palette image ``scale`` times as large.
 
-    Palette entry 0 is the dark panel, 1 a lit pixel at ``light`` (0-1) of full brightness.
+    Palette entry 0 is the dark panel, 1 a lit pixel at ``light`` (0-1) of full brightness, 2 the
+    seam of a lit pixel (:data:`SEAM_SHARE` of it; from ``scale`` 3 up).
     """
     size = (image.width * scale, image.height * scale)
     lit = image.convert("L").resize(size, Image.Resampling.NEAREST)
-    mask = ImageChops.multiply(lit, _grid(scale, image.size)) if scale >= 3 else lit
     shown = Image.new("P", size, 0)
     colour = [round(b + (c - b) * light) for c, b in zip(LIT, BACKGROUND, strict=True)]
-    shown.putpalette([*BACKGROUND, *colour])
+    seam = [round(b + (c - b) * SEAM_SHARE) for c, b in zip(colour, BACKGROUND, strict=True)]
+    shown.putpalette([*BACKGROUND, *colour, *seam])
     if light > 0:
-        shown.paste(1, mask=mask)
+        if scale >= 3:
+            shown.paste(2, mask=lit)
+            lit = ImageChops.multiply(lit, _grid(scale, image.size))
+        shown.paste(1, mask=lit)
     return shown
 
 

@@ -1,7 +1,10 @@
-"""The simulator in a terminal: the OLED as Unicode half blocks, the keys on the keyboard.
+"""The simulator in a terminal: the OLED as half blocks or braille, the keys on the keyboard.
 
-Each character cell shows two OLED pixels, one above the other (`` ``, ``▀``, ``▄``, ``█``), so
-the 128x64 frame takes 128x32 cells. A terminal reports no key releases, so a key is a whole
+In a terminal of 132x37 or more each character cell shows two OLED pixels, one above the other
+(`` ``, ``▀``, ``▄``, ``█``), so the 128x64 frame takes 128x32 cells. A smaller terminal, down to
+:data:`COMPACT_SIZE` (a default 80x24 has room), gets the compact layout: each cell is a braille
+character of 2x4 dots (``⣿``), so the frame takes 64x16 cells. A terminal reports no key
+releases, so a key is a whole
 press: 1, 2, 3, f, s are short presses; F, S, the shifted digits (! " § or ! @ #) or ``l``
 followed by a key are long presses (the button is held past ``hold_ms``); Space is a whole shake
 (the cup rattles for a moment, then is put down). h or ? shows the help, q or Esc quits.
@@ -17,10 +20,10 @@ import codecs
 import contextlib
 import os
 import select
-import shutil
 import signal
 import sys
 import termios
+import textwrap
 import time
 import tty
 from collections.abc import Callable, Iterator
@@ -32,14 +35,17 @@ from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
 from sim.recorder import LatestFrame
 
-__all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks"]
+__all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks", "frame_to_braille"]
 
-#: How long a key press holds the button down (longer than the decoder's debounce).
+#: How long a key press holds the button down (at least, see :class:`TerminalUI`: it must outlast
+#: the decoder's debounce, or the press would not count).
 TAP_S = 0.1
 #: How long the Space key shakes the cup.
 SHAKE_S = 0.7
-#: Columns and rows the whole picture needs.
+#: Columns and rows the big layout needs (half blocks).
 NEEDED_SIZE = (SCREEN_SIZE[0] + 4, SCREEN_SIZE[1] // 2 + 5)
+#: Columns and rows the compact layout needs (braille): the OLED in its frame, two lines of keys.
+COMPACT_SIZE = (SCREEN_SIZE[0] // 2 + 8, SCREEN_SIZE[1] // 4 + 5)
 
 _BLOCKS = (" ", "▄", "▀", "█")  # indexed by (top lit) * 2 + (bottom lit)
 _LONG_KEYS: dict[str, Button] = {
@@ -54,6 +60,31 @@ _LONG_KEYS: dict[str, Button] = {
 _LONG_PREFIX = "l"
 _ESC = "\x1b"
 _CSI = "\x1b["
+
+
+#: The bit of each dot of a braille cell (Unicode's dot numbering), by its (x, y) in the cell.
+_BRAILLE_DOTS = (
+    ((0, 0), 0x01), ((0, 1), 0x02), ((0, 2), 0x04), ((1, 0), 0x08),
+    ((1, 1), 0x10), ((1, 2), 0x20), ((0, 3), 0x40), ((1, 3), 0x80),
+)  # fmt: skip
+
+
+def frame_to_braille(image: Image.Image) -> list[str]:
+    """The mode "1" ``image`` as lines of braille characters: each cell 2x4 pixels."""
+    width, height = image.size
+    lit = image.convert("L").tobytes()
+    lines = []
+    for top in range(0, height, 4):
+        cells = []
+        for left in range(0, width, 2):
+            bits = 0
+            for (dx, dy), bit in _BRAILLE_DOTS:
+                x, y = left + dx, top + dy
+                if x < width and y < height and lit[y * width + x]:
+                    bits |= bit
+            cells.append(chr(0x2800 + bits))
+        lines.append("".join(cells))
+    return lines
 
 
 def frame_to_blocks(image: Image.Image) -> list[str]:
@@ -91,10 +122,11 @@ class TerminalDisplay(LatestFrame):
 
 
 class TerminalUI:
-    """Keys in, half-block frames out, on a terminal in cbreak mode.
+    """Keys in, half-block or braille frames out, on a terminal in cbreak mode.
 
     ``hold_s`` is how long a long press holds its button (the decoder's ``hold_ms`` plus a
-    margin). :meth:`run` takes over the terminal until the user quits or ``keep_going()`` is
+    margin); a short press holds it :data:`TAP_S`, or longer if the decoder's ``debounce_s``
+    asks for it. :meth:`run` takes over the terminal until the user quits or ``keep_going()`` is
     False, and always gives it back as it was.
     """
 
@@ -104,6 +136,7 @@ class TerminalUI:
         display: TerminalDisplay,
         *,
         hold_s: float,
+        debounce_s: float = 0.03,
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         now: Callable[[], float] = time.monotonic,
@@ -114,6 +147,7 @@ class TerminalUI:
         self._hands = hands
         self._display = display
         self._hold_s = hold_s
+        self._tap_s = max(TAP_S, debounce_s + 0.05)
         self._in = stdin if stdin is not None else sys.stdin
         self._out = stdout if stdout is not None else sys.stdout
         self._now = now
@@ -233,7 +267,7 @@ class TerminalUI:
         if button is None or button in self._releases:
             return
         self._hands.press(button)
-        self._releases[button] = now + (self._hold_s if long_press else TAP_S)
+        self._releases[button] = now + (self._hold_s if long_press else self._tap_s)
         self._seen_version = -1
 
     def _release_all(self) -> None:
@@ -246,17 +280,48 @@ class TerminalUI:
     # --- drawing -------------------------------------------------------------------------------
 
     def render(self, image: Image.Image | None, light: float) -> str:
-        """The whole screen as text with ANSI colours (without the cursor-home prefix)."""
-        width = SCREEN_SIZE[0]
-        if image is None or light == 0:
-            rows = [" " * width] * (SCREEN_SIZE[1] // 2)
+        """The whole screen as text with ANSI colours (without the cursor-home prefix): the big
+        layout if the terminal has room for it, else the compact one, else what size is needed."""
+        columns, rows_available = self.terminal_size()
+        notice = [f"  {line}" for line in textwrap.wrap(self.notice, max(columns - 3, 20))]
+        if columns >= NEEDED_SIZE[0] and rows_available >= NEEDED_SIZE[1] + len(notice):
+            lines = self._layout(image, light, compact=False) + notice
+        elif columns >= COMPACT_SIZE[0] and rows_available >= COMPACT_SIZE[1] + len(notice):
+            lines = self._layout(image, light, compact=True) + notice
         else:
-            rows = frame_to_blocks(image)
+            # A wrapped picture is garbage: say what is needed instead, until the window grows.
+            lines = [
+                f"the terminal is {columns}x{rows_available}; the device needs "
+                f"{COMPACT_SIZE[0]}x{COMPACT_SIZE[1]}: make it larger (q quits)"
+            ]
+        return "".join(f"{line}{_CSI}K\r\n" for line in lines)
+
+    def terminal_size(self) -> tuple[int, int]:
+        """Columns and rows of the terminal: COLUMNS and LINES if set (as :mod:`shutil` reads
+        them), else the output's terminal, else the big layout's size."""
+        fallback = os.terminal_size(NEEDED_SIZE)
+        try:
+            size = os.get_terminal_size(self._out.fileno())
+        except (AttributeError, ValueError, OSError):
+            size = fallback
+        if size.columns <= 0 or size.lines <= 0:
+            size = fallback
+        columns, rows = _whole(os.environ.get("COLUMNS")), _whole(os.environ.get("LINES"))
+        return columns or size.columns, rows or size.lines
+
+    def _layout(self, image: Image.Image | None, light: float, compact: bool) -> list[str]:
+        """The device's lines: the framed OLED, the buttons and the keys."""
+        width = SCREEN_SIZE[0] // 2 if compact else SCREEN_SIZE[0]
+        height = SCREEN_SIZE[1] // 4 if compact else SCREEN_SIZE[1] // 2
+        if image is None or light == 0:
+            rows = [" " * width] * height
+        else:
+            rows = frame_to_braille(image) if compact else frame_to_blocks(image)
         ink = f"{_CSI}97m" if light >= 0.6 else f"{_CSI}2;37m"
         title = " SCHOCKBESTECK "
         lines = [f"╭{title.center(width + 2, '─')}╮"]
         if self._help:
-            rows = _help_rows(width, len(rows))
+            rows = _help_rows(width, len(rows), compact)
             ink = f"{_CSI}0m"
         lines += [f"│ {ink}{row}{_CSI}0m │" for row in rows]
         lines.append(f"╰{'─' * (width + 2)}╯")
@@ -266,20 +331,15 @@ class TerminalUI:
             if self._long_next
             else ("shaking..." if self._shaker.shaking else "")
         )
-        lines.append(
-            '  Space: schütteln/shake   l+key or F S ! " §: long press   h: help   q: quit   '
-            + state
-        )
-        if self.notice:
-            lines.append(f"  {self.notice}")
-        columns, rows_available = shutil.get_terminal_size((NEEDED_SIZE[0], NEEDED_SIZE[1]))
-        if columns < NEEDED_SIZE[0] or rows_available < NEEDED_SIZE[1] + bool(self.notice):
-            # A wrapped picture is garbage: say what is needed instead, until the window grows.
-            lines = [
-                f"the terminal is {columns}x{rows_available}; the device needs "
-                f"{NEEDED_SIZE[0]}x{NEEDED_SIZE[1]}: make it larger (q quits)"
-            ]
-        return "".join(f"{line}{_CSI}K\r\n" for line in lines)
+        if compact:
+            lines.append('  Space: schütteln/shake   F S ! " § or l+key: long   h: help   q: quit')
+            lines[-2] += f"   {state}"
+        else:
+            lines.append(
+                '  Space: schütteln/shake   l+key or F S ! " §: long press   h: help   q: quit   '
+                + state
+            )
+        return lines
 
     def _button_label(self, button: Button) -> str:
         label = f"[{BUTTON_LABELS[button]}]"
@@ -298,16 +358,32 @@ class TerminalUI:
         self._out.flush()
 
 
-def _help_rows(width: int, height: int) -> list[str]:
+def _help_rows(width: int, height: int, compact: bool = False) -> list[str]:
+    """The help in place of the OLED: ``height`` rows of ``width`` columns."""
     rows = ["", "  Tasten / Keys", ""]
     rows += [f"  {keys:<12} {meaning}" for keys, meaning in KEY_HELP]
-    rows += [
-        "",
-        "  The terminal reports no key releases, so:",
-        '  a key is a short press; F, S, ! " § (or ! @ #) or l then a key is a long press;',
-        "  Space is a whole shake: the cup rattles, then it is put down and the dice fall.",
-        "",
-        "  h: back to the game",
-    ]
+    if compact:
+        rows = rows[1:]
+        rows += [
+            "",
+            "  A terminal reports no key releases: a key is a short press;",
+            '  F S ! " § (or ! @ #) or l then a key: a long press;',
+            "  Space: a whole shake (the cup rattles, then the dice fall).",
+            "  h: back to the game",
+        ]
+    else:
+        rows += [
+            "",
+            "  The terminal reports no key releases, so:",
+            '  a key is a short press; F, S, ! " § (or ! @ #) or l then a key is a long press;',
+            "  Space is a whole shake: the cup rattles, then it is put down and the dice fall.",
+            "",
+            "  h: back to the game",
+        ]
     rows += [""] * (height - len(rows))
     return [row.ljust(width)[:width] for row in rows[:height]]
+
+
+def _whole(text: str | None) -> int:
+    """A positive whole number from an environment variable, or 0."""
+    return int(text) if text is not None and text.isascii() and text.isdigit() else 0

@@ -4,13 +4,21 @@ Why not luma.emulator's ``pygame`` device? It owns the window: its ``display()``
 to the (scaled) OLED alone, pumps the event queue and calls ``sys.exit()`` when Esc is down. The
 device cannot be drawn around it, and the buttons, the cup and a clean shutdown need the event
 queue. So the window draws the 1-bit frame itself, with :func:`sim.recorder.render_oled` (the same
-look as the recorded GIF: lit pixels as squares with a dark seam, dimmed with the contrast).
+look as the recorded GIF: lit pixels as squares with a fainter seam, dimmed with the contrast).
 
 Threads: pygame (events and drawing) runs on the main thread, as SDL wants on every platform; the
 firmware's main loop runs on another. :class:`WindowDisplay` is the
 :class:`~hal.ports.Display` the firmware draws on: it only stores the newest frame under a lock,
 and the window picks it up on its next tick. Keys and clicks go to :class:`~sim.controls.Hands`,
 which report raw edges to the firmware's decoder, exactly like the GPIO backend.
+
+Idle, the window draws nothing: a tick (60 a second) only collects pygame's events and looks at
+the frame's version. It draws when the frame changed, a button went down or up, the cup is being
+shaken, the help opened or closed, or the window itself changed (exposed, resized, focus).
+
+A keyboard does not bounce, but the decoder debounces every edge (30 ms, for the switches of the
+device). So a button the window presses stays down for at least :data:`SHORTEST_PRESS_S` past the
+debounce, even when key down and key up arrive in the same tick: a tap always counts as a press.
 
 pygame is imported here only, on the first :class:`SimWindow`.
 """
@@ -29,13 +37,22 @@ from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
 from sim.recorder import LatestFrame, render_oled
 
-__all__ = ["WINDOW_SIZE", "SimWindow", "WindowDisplay", "window_problem"]
+__all__ = [
+    "SHORTEST_PRESS_S",
+    "WINDOW_SIZE",
+    "SimWindow",
+    "WindowDisplay",
+    "pygame_problem",
+    "window_problem",
+]
 
 #: The window's size in pixels.
 WINDOW_SIZE = (920, 640)
 #: How many window pixels one OLED pixel takes.
 OLED_SCALE = 4
 _FPS = 60
+#: How much longer than the decoder's debounce the shortest press the window reports lasts.
+SHORTEST_PRESS_S = 0.02
 _OLED_ORIGIN = (74, 104)
 
 # Colours: a dark wooden pub table, a graphite case, amber and red for FLIP and STAND.
@@ -106,6 +123,16 @@ def window_problem() -> str | None:
     return None
 
 
+def pygame_problem() -> str | None:
+    """Why pygame cannot be used here (not installed), or None."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame  # noqa: F401  (only whether it is there)
+    except ImportError as error:
+        return f"pygame is not installed ({error})"
+    return None
+
+
 def _display_available() -> bool:
     """Whether SDL has a chance: a display server on Linux/BSD, always on macOS and Windows."""
     if os.environ.get("SDL_VIDEODRIVER"):
@@ -121,8 +148,9 @@ class SimWindow:
     Keys: 1, 2, 3, F, S press the buttons for as long as they are held (hold for a long press);
     Space shakes the cup while held and throws when let go; H or ? toggles the help; Esc or
     closing the window quits. The mouse presses the drawn buttons and shakes the cup while the
-    button is held on it. :meth:`step` handles one tick (tests call it directly); :meth:`run`
-    ticks until the user quits.
+    button is held on it. A press lasts at least ``debounce_s`` (the decoder's) plus
+    :data:`SHORTEST_PRESS_S`, however short the tap. :meth:`step` handles one tick (tests call it
+    directly); :meth:`run` ticks until the user quits.
     """
 
     def __init__(
@@ -132,6 +160,7 @@ class SimWindow:
         *,
         title: str = "Schockbesteck",
         now: Callable[[], float] | None = None,
+        debounce_s: float = 0.03,
     ) -> None:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
@@ -152,6 +181,12 @@ class SimWindow:
         self._shaker = Shaker(hands)
         self._oled_origin, self._controls, self._cup_rect = _layout()
         self._held: set[Button] = set()
+        #: When each held button went down, and the buttons let go too soon: when to release them.
+        self._pressed_at: dict[Button, float] = {}
+        self._release_at: dict[Button, float] = {}
+        self._shortest_press_s = debounce_s + SHORTEST_PRESS_S
+        #: Whether the next tick must draw (the first one does).
+        self._stale = True
         self._key_held: dict[int, Button] = {}
         self._mouse_button: Button | None = None
         self._mouse_shaking = False
@@ -165,23 +200,41 @@ class SimWindow:
         self._fonts = {size: pygame.font.Font(None, size) for size in (22, 26, 30, 40)}
         self._static = self._draw_static()
         self._clock = pygame.time.Clock()
+        #: What the window system says when the window must be drawn again (or looks different).
+        self._redraw_events = {
+            getattr(pygame, name)
+            for name in (
+                "VIDEOEXPOSE", "VIDEORESIZE", "WINDOWEXPOSED", "WINDOWSHOWN", "WINDOWRESTORED",
+                "WINDOWMAXIMIZED", "WINDOWRESIZED", "WINDOWSIZECHANGED", "WINDOWFOCUSGAINED",
+                "WINDOWFOCUSLOST", "WINDOWMOVED", "WINDOWDISPLAYCHANGED", "ACTIVEEVENT",
+            )
+            if hasattr(pygame, name)
+        }  # fmt: skip
         self.step()
 
     # --- the loop ------------------------------------------------------------------------------
 
     def run(self, keep_going: Callable[[], bool] = lambda: True) -> None:
-        """Tick at 60 frames a second until the user quits or ``keep_going()`` is False."""
+        """Tick 60 times a second until the user quits or ``keep_going()`` is False."""
         while not self.quit_requested and keep_going():
             self.step()
             self._clock.tick(_FPS)
 
     def step(self) -> bool:
-        """Handle pending events, shake, redraw; False once the user asked to quit."""
+        """Handle pending events, let go of short presses, shake, and draw if anything changed;
+        False once the user asked to quit."""
         for event in self._pg.event.get():
             self.handle(event)
-        self._shaker.tick(self._now())
-        self._draw()
-        self._pg.display.flip()
+        now = self._now()
+        for button, at in list(self._release_at.items()):
+            if now >= at:
+                del self._release_at[button]
+                self._let_go(button)
+        self._shaker.tick(now)
+        if self._stale or self._shaker.shaking or self._display.version != self._seen_version:
+            self._stale = False
+            self._draw()
+            self._pg.display.flip()
         return not self.quit_requested
 
     def save_png(self, path: str) -> None:
@@ -212,6 +265,8 @@ class SimWindow:
             self._mouse_up()
         elif event.type == pg.WINDOWFOCUSLOST:
             self._release_all()  # a key released in another window would stay down forever
+        if event.type in self._redraw_events:
+            self._stale = True
 
     def _key_down(self, event: Any) -> None:
         pg = self._pg
@@ -220,6 +275,7 @@ class SimWindow:
             self.quit_requested = True
         elif event.key == pg.K_h or char == "?":
             self.help_shown = not self.help_shown
+            self._stale = True
         elif event.key == pg.K_SPACE:
             self._key_shaking = True
             self._start_shaking()
@@ -275,13 +331,27 @@ class SimWindow:
     def _press(self, button: Button) -> None:
         if button not in self._held:
             self._held.add(button)
+            self._pressed_at[button] = self._now()
+            self._stale = True
             self._hands.press(button)
 
     def _release(self, button: Button) -> None:
+        """Let go of ``button`` when no key or click holds it any more; a press shorter than the
+        debounce is held on until it counts (see :meth:`step`)."""
         still_held = button in self._key_held.values() or button == self._mouse_button
-        if button in self._held and not still_held:
-            self._held.discard(button)
-            self._hands.release(button)
+        if button not in self._held or still_held or button in self._release_at:
+            return
+        counts_at = self._pressed_at[button] + self._shortest_press_s
+        if self._now() < counts_at:
+            self._release_at[button] = counts_at
+        else:
+            self._let_go(button)
+
+    def _let_go(self, button: Button) -> None:
+        self._held.discard(button)
+        self._pressed_at.pop(button, None)
+        self._stale = True
+        self._hands.release(button)
 
     def _start_shaking(self) -> None:
         if not self._shaker.shaking:
@@ -291,12 +361,14 @@ class SimWindow:
     def _stop_shaking(self) -> None:
         if not (self._key_shaking or self._mouse_shaking):
             self._shaker.stop()
+            self._stale = True  # the cup comes to rest upright
 
     def _release_all(self) -> None:
         self._key_held.clear()
         self._mouse_button = None
+        self._release_at.clear()
         for button in list(self._held):
-            self._release(button)
+            self._let_go(button)
         self._key_shaking = self._mouse_shaking = False
         self._shaker.stop()
 

@@ -39,7 +39,7 @@ SIM_EDGE = {
     "sim/cli.py",
     "sim/measure.py",
     "sim/outputs.py",
-    "sim/readme_images.py",
+    "sim/docs_images.py",
 }
 #: The one module allowed to import each hardware library (the sim's own hands and window too).
 HARDWARE_HOMES = {

@@ -49,7 +49,12 @@ POSITIVE = [
     "odds_cpu_ratio",
 ]
 #: Figures of an idle loop: zero is the ideal.
-NOT_NEGATIVE = ["idle_cpu_pct", "idle_wakeups_per_s"]
+NOT_NEGATIVE = [
+    "idle_cpu_pct",
+    "idle_wakeups_per_s",
+    "sim_window_idle_cpu_pct",
+    "sim_terminal_idle_cpu_pct",
+]
 PI = ["pi_full_frames_per_s", "pi_game_frames_per_s", "i2c_bus_hz"]
 
 

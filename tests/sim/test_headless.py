@@ -14,8 +14,8 @@ from pytest_mock import MockerFixture
 import schockbesteck.cli
 from firmware.app import DeviceApp
 from firmware.screens import render
-from firmware.views import BannerView, TurnView, View
-from sim.recorder import FrameRecorder
+from firmware.views import BannerView, RevealView, TurnView, View
+from sim.recorder import FrameRecorder, render_oled
 from tests.sim.view_lines import view_line
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -98,21 +98,23 @@ def first_thrown_turn(views: list[View]) -> int:
     )
 
 
-def last_banner(views: list[View]) -> int:
-    """The banner that ends the 2. Hälfte and announces the Finale."""
-    return max(index for index, view in enumerate(views) if isinstance(view, BannerView))
-
-
-def last_frame(views: list[View]) -> int:
+def final_reveal(views: list[View]) -> int:
     """The final reveal, with its marks, the player who is out and the Deckel that went."""
-    return len(views) - 1
+    return max(index for index, view in enumerate(views) if isinstance(view, RevealView))
+
+
+def last_banner(views: list[View]) -> int:
+    """The banner that ends the 2. Hälfte and announces the Finale (the last before the final
+    reveal)."""
+    before = final_reveal(views)
+    return max(i for i, view in enumerate(views[:before]) if isinstance(view, BannerView))
 
 
 #: The frames kept as pixel goldens, by their file in golden/ and how to find them in the game.
 PIXEL_GOLDENS = {
     "turn.png": first_thrown_turn,
     "banner.png": last_banner,
-    "reveal.png": last_frame,
+    "reveal.png": final_reveal,
 }
 
 
@@ -156,9 +158,25 @@ def test_the_views_and_three_frames_match_the_golden_ones(
             assert a.tobytes() == b.tobytes(), f"{made.name} differs from golden/{name}"
 
 
+def test_the_recorded_game_ends_on_the_final_banner(
+    tmp_path: Path, mocker: MockerFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After the final reveal and the Finale's banner, the last frame is "Spielende": who lost."""
+    views, frames = play_and_watch(tmp_path, mocker)
+    loser = capsys.readouterr().err.split("game over, ")[1].split(" lost")[0]
+    last = views[-1]
+    assert isinstance(last, BannerView)
+    assert (last.title, last.headline) == ("Spielende", loser)
+    assert "hat verloren" in last.lines
+    with Image.open(frames[-1]) as written:
+        assert render(last).tobytes() == written.tobytes()
+    between = views[final_reveal(views) + 1 : -1]  # the Finale's banner: who lost it
+    assert [view.title for view in between if isinstance(view, BannerView)] == ["Finale"]
+
+
 def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> None:
-    gif = tmp_path / "game.gif"
-    play(tmp_path, "--record", str(gif))
+    gif, frames = tmp_path / "game.gif", tmp_path / "frames"
+    play(tmp_path, "--record", str(gif), "--frames", str(frames))
     with Image.open(gif) as animation:
         assert animation.size == (384, 192)
         assert animation.n_frames > 20
@@ -166,7 +184,10 @@ def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> 
         for index in range(animation.n_frames):
             animation.seek(index)
             total += animation.info["duration"]
+        last = animation.convert("RGB")
     assert 60_000 < total < 120_000  # about the game time the script describes
+    with Image.open(sorted(frames.glob("frame_*.png"))[-1]) as banner:  # "Spielende"
+        assert last.tobytes() == render_oled(banner.convert("1"), 3).convert("RGB").tobytes()
 
 
 @pytest.mark.parametrize(

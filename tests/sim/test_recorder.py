@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from hal.ports import Display
 from sim.fakes import FakeClock
-from sim.recorder import BACKGROUND, LIT, FrameRecorder, render_oled
+from sim.recorder import BACKGROUND, LIT, SEAM_SHARE, FrameRecorder, render_oled
 
 
 def frame(text_x: int) -> Image.Image:
@@ -63,13 +63,30 @@ def test_the_gif_lasts_as_long_as_each_frame_stood_on_the_clock(tmp_path: Path) 
     assert durations == [1510, 250, 4000]
 
 
+def test_dark_text_on_a_lit_bar_stands_out_from_the_grid() -> None:
+    """A dark pixel in a lit bar is dark across its whole cell; the seams around it are at least
+    70% as bright as the bar, so the grid does not compete with the letters."""
+    bar = Image.new("1", (128, 64))
+    ImageDraw.Draw(bar).rectangle((0, 0, 127, 9), fill=1)
+    bar.putpixel((10, 5), 0)
+    shown = render_oled(bar, scale=3).convert("L")
+    bright = shown.getpixel((0, 0))
+    dark = {shown.getpixel((30 + dx, 15 + dy)) for dx in range(3) for dy in range(3)}
+    seams = [shown.getpixel((2, y)) for y in range(30)]
+    seams += [shown.getpixel((x, 2)) for x in range(30)]
+    assert max(dark) < 0.1 * bright and min(seams) >= 0.7 * bright
+
+
 def test_render_oled_draws_lit_pixels_as_squares_with_a_seam() -> None:
     image = Image.new("1", (128, 64))
     image.putpixel((0, 0), 1)
     shown = render_oled(image, scale=4).convert("RGB")
     assert shown.size == (512, 256)
     assert shown.getpixel((0, 0)) == LIT
-    assert shown.getpixel((3, 3)) == BACKGROUND  # the seam between pixels
+    seam = shown.getpixel((3, 3))  # the seam between pixels: fainter, but lit
+    faint = [round(b + (c - b) * SEAM_SHARE) for c, b in zip(LIT, BACKGROUND, strict=True)]
+    assert seam == tuple(faint)
+    assert shown.getpixel((3, 0)) == shown.getpixel((0, 3)) == seam
     assert shown.getpixel((5, 0)) == BACKGROUND  # the next pixel is dark
     dim = render_oled(image, scale=4, light=0.3).convert("RGB").getpixel((0, 0))
     assert sum(BACKGROUND) < sum(dim) < sum(LIT)

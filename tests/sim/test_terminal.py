@@ -15,7 +15,7 @@ from hal.inputs import InputTiming
 from hal.ports import Button, Display, Edge, InputKind
 from sim.controls import EdgeHands
 from sim.fakes import FakeClock
-from sim.terminal import TerminalDisplay, TerminalUI, frame_to_blocks
+from sim.terminal import TerminalDisplay, TerminalUI, frame_to_blocks, frame_to_braille
 from tests.sim.conftest import decode
 
 
@@ -33,6 +33,70 @@ def test_a_whole_frame_is_128_by_32_cells() -> None:
     assert len(lines) == 32 and {len(line) for line in lines} == {128}
     assert lines[0] == "█" + "▀" * 126 + "█" and lines[-1] == "█" + "▄" * 126 + "█"
     assert lines[5] == "█" + " " * 126 + "█"
+
+
+def test_eight_pixels_make_one_braille_cell() -> None:
+    image = Image.new("1", (4, 8))
+    for xy in ((0, 0), (1, 1), (0, 3), (1, 3), (2, 4), (3, 7)):
+        image.putpixel(xy, 1)
+    # Cell (0, 0): dots 1, 5, 7 and 8; cell (1, 0) empty; (0, 1) empty; (1, 1): dots 1 and 8.
+    assert frame_to_braille(image) == ["\u28d1\u2800", "\u2800\u2881"]
+
+
+def test_a_whole_frame_is_64_by_16_braille_cells() -> None:
+    image = Image.new("1", (128, 64))
+    ImageDraw.Draw(image).rectangle((0, 0, 127, 63), outline=1)
+    lines = frame_to_braille(image)
+    assert len(lines) == 16 and {len(line) for line in lines} == {64}
+    assert lines[0] == "⡏" + "⠉" * 62 + "⢹" and lines[-1] == "⣇" + "⣀" * 62 + "⣸"
+
+
+@pytest.mark.parametrize(
+    ("size", "layout"),
+    [((140, 40), "big"), ((132, 37), "big"), ((131, 37), "compact"), ((80, 24), "compact"),
+     ((72, 21), "compact"), ((71, 24), "too small"), ((80, 20), "too small")],
+)  # fmt: skip
+def test_the_layout_follows_the_terminal_size(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], layout: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", str(size[0]))
+    monkeypatch.setenv("LINES", str(size[1]))
+    display = TerminalDisplay()
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0)
+    frame = Image.new("1", (128, 64))
+    ImageDraw.Draw(frame).rectangle((0, 0, 127, 9), fill=1)
+    text = ui.render(frame, 1.0)
+    display.close()
+    lines = [line.replace("\x1b[K", "") for line in text.split("\r\n")[:-1]]
+    if layout == "too small":
+        assert lines == [
+            f"the terminal is {size[0]}x{size[1]}; the device needs 72x21: make it larger (q quits)"
+        ]
+        return
+    plain = [line.replace("\x1b[97m", "").replace("\x1b[0m", "") for line in lines]
+    assert len(plain) < size[1] and max(map(len, plain)) <= size[0]
+    assert "[STAND]" in plain[-2] and "Space: schütteln/shake" in plain[-1]
+    if layout == "big":
+        assert len(plain) == 36 and plain[1] == "│ " + "█" * 128 + " │"
+    else:
+        assert len(plain) == 20 and plain[1] == "│ " + "⣿" * 64 + " │"
+        assert plain[3] == "│ " + "⠛" * 64 + " │" and plain[4] == "│ " + "⠀" * 64 + " │"
+
+
+def test_the_notice_is_wrapped_to_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    notice = (
+        "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set): playing in the terminal "
+        "instead"
+    )
+    display = TerminalDisplay()
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, notice=notice)
+    text = ui.render(Image.new("1", (128, 64)), 1.0)
+    display.close()
+    lines = [line.replace("\x1b[K", "") for line in text.split("\r\n")[:-1]]
+    assert len(lines) == 22 and all(len(line) <= 80 for line in lines)
+    assert " ".join(line.strip() for line in lines[-2:]) == notice
 
 
 def test_the_terminal_display_is_a_display_port() -> None:
@@ -103,3 +167,22 @@ def test_keys_typed_into_a_pty_press_buttons_and_the_frame_is_drawn(
     assert "│ \x1b[97m" + "█" * 128 in output  # the frame's two lit rows, in one line of blocks
     assert output.startswith("\x1b[?1049h") and output.rstrip().endswith("\x1b[?1049l")
     assert after == before  # cbreak mode undone
+
+
+def test_a_key_is_a_press_even_with_a_long_debounce() -> None:
+    """The short press a key makes outlasts the configured debounce, however long it is."""
+    clock = FakeClock(1.0)
+    edges: list[Edge] = []
+    hands = EdgeHands(clock)
+    hands.start(edges.append)
+    display = TerminalDisplay()
+    timing = InputTiming(debounce_ms=200, hold_ms=800)
+    ui = TerminalUI(hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now)
+    ui.key("s")
+    for _ in range(40):
+        clock.advance(0.01)
+        ui._tick()
+    display.close()
+    assert [(e.button, e.active) for e in edges] == [(Button.STAND, True), (Button.STAND, False)]
+    decoded = decode(edges, 3.0, FakeClock(1.0), timing)
+    assert [(e.kind, e.button) for e in decoded] == [(InputKind.PRESS, Button.STAND)]

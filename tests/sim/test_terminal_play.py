@@ -1,10 +1,12 @@
-"""`schocken sim --terminal` in a real pseudo-terminal: a few turns played with key presses."""
+"""`schocken sim --terminal` in a real pseudo-terminal: a whole round played with key presses,
+in a big terminal (half blocks) and in a default 80x24 one (the compact braille layout)."""
 
 from __future__ import annotations
 
 import fcntl
 import json
 import os
+import re
 import select
 import struct
 import subprocess
@@ -12,6 +14,8 @@ import sys
 import termios
 import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).parents[2]
 
@@ -37,10 +41,20 @@ def read_for(fd: int, seconds: float, into: bytearray) -> None:
             into.extend(chunk)
 
 
-def test_turns_played_in_the_terminal(tmp_path: Path) -> None:
+#: Escape sequences (colours, cursor moves, erasing) in what the simulator writes.
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+BRAILLE = re.compile("[\u2800-\u28ff]")
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "pixels"), [(140, 40, "▀"), (80, 24, "⣿")], ids=["big", "80x24"]
+)
+def test_a_round_played_in_the_terminal(
+    tmp_path: Path, columns: int, rows: int, pixels: str
+) -> None:
     events = tmp_path / "events.jsonl"
     master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     # The pty's size, not COLUMNS/LINES of the caller's environment (pytest-xdist sets 80x24).
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env |= {"PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
@@ -59,7 +73,7 @@ def test_turns_played_in_the_terminal(tmp_path: Path) -> None:
     shown = bytearray()
     try:
         deadline = time.monotonic() + 10
-        while "▀".encode() not in shown and time.monotonic() < deadline:
+        while pixels.encode() not in shown and time.monotonic() < deadline:
             read_for(master, 0.1, shown)  # start-up until the first frame is drawn
         # The roll-off (a shake), a press to go on, then Anna's and Ben's turns: shake, stand.
         for key, pause in (
@@ -81,8 +95,17 @@ def test_turns_played_in_the_terminal(tmp_path: Path) -> None:
             process.kill()
         os.close(master)
     screen = shown.decode("utf-8", errors="replace")
-    assert "SCHOCKBESTECK" in screen and "█" in screen and "▀" in screen
+    assert "SCHOCKBESTECK" in screen and pixels in screen
     assert "\x1b[?1049h" in screen and screen.rstrip().endswith("\x1b[?1049l")  # restored
+    assert "make it larger" not in screen
+    assert "[STAND]" in screen and "Space: schütteln/shake" in screen and "h: help" in screen
+    lines = ESCAPES.sub("", screen).split("\r\n")
+    assert max(len(line) for line in lines) < columns  # nothing wraps
+    frame_rows = [line for line in lines if line.startswith("│")]
+    assert frame_rows and all(len(line) == len(frame_rows[0]) for line in frame_rows)
+    if columns == 80:  # braille: 2x4 pixels a cell, so 64 cells a row
+        assert {len(BRAILLE.findall(line)) for line in frame_rows} == {64}
     played = [json.loads(line)["event"] for line in events.read_text(encoding="utf-8").splitlines()]
     assert played[:2] == ["game_started", "roll_off"]
     assert played.count("roll") == 2 and played.count("turn_over") == 2
+    assert "round_over" in played  # the whole round: both turns and the reveal

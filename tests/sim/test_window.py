@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
+from pytest_mock import MockerFixture
 
 from hal.ports import Button, Display, Edge, EdgeSource, InputKind
 from sim.controls import EdgeHands
 from sim.fakes import FakeClock
+from sim.gpio_mock import MockPinHands
 from sim.recorder import BACKGROUND, LIT
 from sim.window import OLED_SCALE, SimWindow, WindowDisplay
 from tests.sim.conftest import decode
@@ -172,3 +174,71 @@ def test_losing_focus_lets_go_of_held_buttons(
     pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))
     window.step()
     assert [(e.button, e.active) for e in edges] == [(Button.FLIP, True), (Button.FLIP, False)]
+
+
+@pytest.mark.parametrize("pins", [False, True], ids=["edges", "gpio-mock"])
+def test_a_tap_within_one_tick_counts_as_a_press(
+    clock: FakeClock, edges: list[Edge], pins: bool
+) -> None:
+    """Key down and key up 5 ms apart, handled in one tick: the button stays down until the
+    press outlasts the decoder's debounce, and the decoder sees a press (a keyboard never
+    bounces). With --gpio-mock the edges come from gpiozero's MockFactory pins."""
+    hands: EdgeHands | MockPinHands = MockPinHands(clock) if pins else EdgeHands(clock)
+    hands.start(edges.append)
+    window = SimWindow(hands, WindowDisplay(), now=clock.now, debounce_s=0.03)
+    try:
+        pygame.event.post(key(pygame.KEYDOWN, pygame.K_s, "s"))
+        pygame.event.post(key(pygame.KEYUP, pygame.K_s, "s"))
+        window.step()
+        assert [(e.button, e.active) for e in edges] == [(Button.STAND, True)]
+        clock.advance(0.005)
+        window.step()
+        assert len(edges) == 1, "let go before the debounce could see the press"
+        clock.advance(0.05)
+        window.step()
+        assert [(e.button, e.active) for e in edges] == [
+            (Button.STAND, True),
+            (Button.STAND, False),
+        ]
+        assert edges[1].at - edges[0].at >= 0.05
+        decoded = decode(edges, 3.0, FakeClock(1.0))
+        assert [(e.kind, e.button) for e in decoded] == [(InputKind.PRESS, Button.STAND)]
+    finally:
+        window.close()
+        hands.close()
+
+
+def test_idle_the_window_draws_nothing(
+    window: SimWindow, clock: FakeClock, mocker: MockerFixture
+) -> None:
+    """Only a new frame, a button, the cup, the help or the window system make it draw."""
+    flips = mocker.spy(pygame.display, "flip")
+    for _ in range(30):
+        window.step()
+        clock.advance(1 / 60)
+    assert flips.call_count == 0
+    window._display.display(Image.new("1", (128, 64), 1))
+    window.step()
+    window.step()
+    assert flips.call_count == 1
+    pygame.event.post(pygame.event.Event(pygame.WINDOWEXPOSED))
+    window.step()
+    window.step()
+    assert flips.call_count == 2
+    pygame.event.post(key(pygame.KEYDOWN, pygame.K_1, "1"))
+    window.step()
+    clock.advance(0.2)
+    pygame.event.post(key(pygame.KEYUP, pygame.K_1, "1"))
+    window.step()
+    window.step()
+    assert flips.call_count == 4  # drawn down, drawn up
+    pygame.event.post(key(pygame.KEYDOWN, pygame.K_SPACE, " "))
+    for _ in range(10):
+        window.step()
+        clock.advance(1 / 60)
+    assert flips.call_count == 14  # the cup shakes: every tick
+    pygame.event.post(key(pygame.KEYUP, pygame.K_SPACE, " "))
+    for _ in range(10):
+        window.step()
+        clock.advance(1 / 60)
+    assert flips.call_count == 15  # put down: drawn once more, upright

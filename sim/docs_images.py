@@ -1,0 +1,178 @@
+"""Make every picture of the README and docs/: ``make docs-images``.
+
+    .venv/bin/python -m sim.docs_images              # all of them, into docs/img/
+    .venv/bin/python -m sim.docs_images --into DIR   # into DIR instead (the tests compare)
+    .venv/bin/python -m sim.docs_images demo.gif     # only the named ones
+
+Every picture comes from a fixed script with fixed seeds, so the same code makes the same
+pictures. Each picture is one entry of :data:`PICTURES`, registered with :func:`picture`; a new
+picture (a page's screenshot, say) is one more decorated function that writes its file::
+
+    @picture("docs/img/page.png", "the web page after a round")
+    def _page(path: Path) -> None:
+        ...
+
+The test ``tests/sim/test_docs_images.py`` fails when a committed picture differs from what its
+entry makes, and when the README or docs show a picture that no entry makes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).parents[1]
+#: The game of the README's pictures: one round under the standard rules, seeded.
+DEMO_SCRIPT = "sim/scripts/demo.txt"
+DEMO_GAME = ("--players", "3", "--rules", "standard", "--seed", "49")
+
+__all__ = ["PICTURES", "ROOT", "Picture", "main", "make_pictures", "picture"]
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """One picture of the docs: where it is kept (relative to the repository), what it shows, and
+    the function that writes it to a given path."""
+
+    path: str
+    about: str
+    make: Callable[[Path], None]
+
+    @property
+    def name(self) -> str:
+        """The file's name, e.g. ``demo.gif``."""
+        return Path(self.path).name
+
+
+#: Every picture, by its path in the repository, in the order they are made.
+PICTURES: dict[str, Picture] = {}
+
+
+def picture(path: str, about: str) -> Callable[[Callable[[Path], None]], Callable[[Path], None]]:
+    """Register the decorated function as the maker of the picture at ``path``."""
+
+    def register(make: Callable[[Path], None]) -> Callable[[Path], None]:
+        if path in PICTURES:
+            raise ValueError(f"{path} has a maker already")
+        PICTURES[path] = Picture(path, about, make)
+        return make
+
+    return register
+
+
+@picture("docs/img/demo.gif", "a round of Schocken on the OLED, as the README's command records it")
+def _demo_gif(path: Path) -> None:
+    """The README's command itself: ``schocken sim ... --script demo.txt --record FILE`` (its
+    options and its run, as the ``schocken`` command hands them over)."""
+    from sim import cli
+
+    parser = argparse.ArgumentParser(prog="schocken sim")
+    cli.add_arguments(parser)
+    argv = [*DEMO_GAME, "--script", str(ROOT / DEMO_SCRIPT), "--record", str(path)]
+    cli.run(parser.parse_args(argv))
+
+
+@picture("docs/img/device.png", "the window, just after Anna's FLIP in the demo round")
+def _device_png(path: Path) -> None:
+    """The simulator's window (SDL's dummy video driver, no display needed) showing the frame
+    on the OLED just after the FLIP of the demo round, with FLIP drawn pressed."""
+    from engine.game import GameSetup
+    from firmware.config import load_config
+    from firmware.dice import SeededDice
+    from firmware.rulesfile import load_rules
+    from firmware.wiring import build_device
+    from sim.fakes import FakeClock
+    from sim.recorder import FrameRecorder
+    from sim.script import ScriptInput, load_script
+
+    config = load_config(None)
+    clock = FakeClock()
+    moments: list[tuple[float, str]] = []
+    script = ScriptInput(load_script(ROOT / DEMO_SCRIPT), clock, config.input)
+    recorder = FrameRecorder(clock)
+    device = build_device(
+        config,
+        clock=clock,
+        inputs=[script],
+        display=recorder,
+        dice=SeededDice(int(DEMO_GAME[-1])),
+        setup=GameSetup(("Anna", "Ben", "Carla"), load_rules("standard")),
+        event_sink=lambda event: moments.append((clock.now(), str(event["event"]))),
+    )
+    device.loop.start()
+    script.play_until(script.end)
+    device.run(until=script.end)
+    device.close()
+    recorder.close()
+    flipped_at = next(at for at, kind in moments if kind == "flip")
+    frame = next(f for f in reversed(recorder.frames) if f.at <= flipped_at + 0.001)
+    _window_png(frame.image, path)
+
+
+def _window_png(image: Any, path: Path) -> None:
+    """The window showing ``image``, with FLIP held down, saved as a PNG."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    from hal.ports import Button
+    from sim.controls import EdgeHands
+    from sim.fakes import FakeClock
+    from sim.window import SimWindow, WindowDisplay
+
+    display = WindowDisplay()
+    display.display(image)
+    window = SimWindow(EdgeHands(FakeClock()), display)
+    try:
+        window._press(Button.FLIP)  # the button just pressed, drawn down
+        window.step()
+        window.save_png(str(path))
+    finally:
+        window.close()
+
+
+def make_pictures(into: Path | None = None, names: Sequence[str] = ()) -> list[Path]:
+    """Make the pictures named (by file name or path; all if none) where they are kept, or all
+    in the folder ``into``; the paths written."""
+    chosen = [
+        item for item in PICTURES.values() if not names or item.name in names or item.path in names
+    ]
+    written = []
+    for item in chosen:
+        target = (into / item.name) if into is not None else ROOT / item.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        item.make(target)
+        written.append(target)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sim.docs_images [--into DIR] [NAME ...]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m sim.docs_images", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("names", nargs="*", metavar="NAME", help="only these pictures (file names)")
+    parser.add_argument(
+        "--into", metavar="DIR", help="write into DIR instead of where they are kept"
+    )
+    args = parser.parse_args(argv)
+    known = {item.name for item in PICTURES.values()} | set(PICTURES)
+    unknown = [name for name in args.names if name not in known]
+    if unknown:
+        print(
+            f"docs-images: no picture {unknown[0]!r}; known: "
+            + ", ".join(item.name for item in PICTURES.values()),
+            file=sys.stderr,
+        )
+        return 2
+    into = Path(args.into) if args.into is not None else None
+    for path in make_pictures(into, args.names):
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"wrote {shown} ({path.stat().st_size // 1024} KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
