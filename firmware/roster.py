@@ -59,6 +59,9 @@ class RosterFile:
         self._storage = storage
         #: Why the file could not be read (not JSON, too deep, too long, not a list), or None.
         self.damage: str | None = None
+        #: False after a failed read (not damage: a denied or failing disk): the file is then
+        #: never overwritten, so the names in it survive until it can be read again.
+        self._may_write = True
         self._extra: dict[str, Any] = {}
         self.names: list[str] = self._read()
         self.learn(known)
@@ -85,7 +88,7 @@ class RosterFile:
     def save(self) -> None:
         """Write the roster atomically; a failure is logged, never raised (the names stay in
         memory and the next change writes them again)."""
-        if self._storage is None:
+        if self._storage is None or not self._may_write:
             return
         data = dict(self._extra)
         data["names"] = list(self.names)
@@ -104,6 +107,8 @@ class RosterFile:
             logger.warning("cannot read the remembered names: %s", error)
             if isinstance(error.__cause__, UnicodeDecodeError):  # there, but not text: damage
                 self.damage = "unreadable (not UTF-8 text)"
+            else:
+                self._may_write = False
             return []
         if text is None:
             return []

@@ -448,15 +448,26 @@ def _seats(view: SeatsView, draw: ImageDraw.ImageDraw) -> None:
     _soft_keys(draw, view.keys)
 
 
+#: Where the name being spelt starts.
+_ENTRY_X = 3
+
+
+def _entry_end(text: str, letter: str, scale: int) -> int:
+    """The x just after the name and its inverted letter box, drawn at ``scale``."""
+    end = _ENTRY_X + FONT.width(text, scale)
+    if letter:
+        end += (scale if text else 0) + FONT.width(letter, scale) + 2 * scale
+    return end
+
+
 @_draw.register
 def _name_entry(view: NameEntryView, draw: ImageDraw.ImageDraw) -> None:
     """The name so far in large letters, the letter KEEP_2 would take inverted at the cursor,
     the key map of FLIP, STAND and a long press below, the KEEP labels at the bottom."""
     _title_bar(draw, view.title, view.count)
-    shown = view.text + view.letter
-    scale = 2 if FONT.width(shown + " ", 2) <= WIDTH - 4 else 1
+    scale = 2 if _entry_end(view.text, view.letter, 2) <= WIDTH else 1
     y = 13 if scale == 2 else 17
-    x = FONT.draw(draw, (3, y), view.text, scale=scale)
+    x = FONT.draw(draw, (_ENTRY_X, y), view.text, scale=scale)
     if view.letter:
         x += scale if view.text else 0
         box = FONT.width(view.letter, scale) + 2 * scale

@@ -15,7 +15,8 @@ STAND                   done: refuses an empty name and one another seat has, sa
 a long press (any)      cancel: back to the list, nothing changed
 ======================  ==========================================================================
 
-The wheel is ``A-Z Ä Ö Ü ß - 0-9``. The case follows the name, as names are written: the first
+The wheel is ``A Ä B … O Ö … S ß T U Ü … Z - 0-9``: each umlaut right after its letter, where a
+German looks for it. The case follows the name, as names are written: the first
 letter and the first after a hyphen are capitals, the others small, so "Ann-Kathrin" needs no
 shift key. The engine's notation keeps names free of spaces, so the hyphen stands where a space
 would. A name has at most :data:`firmware.names.MAX_NAME_LENGTH` characters; the wheel stays on
@@ -38,7 +39,7 @@ from hal.ports import Button, InputEvent, InputKind
 __all__ = ["WHEEL", "NameEntry", "RosterPicker"]
 
 #: The letter wheel, in the order KEEP_3 steps through it (KEEP_1 the other way).
-WHEEL: tuple[str, ...] = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "Ä", "Ö", "Ü", "ß", "-", *"0123456789")
+WHEEL: tuple[str, ...] = tuple("AÄBCDEFGHIJKLMNOÖPQRSßTUÜVWXYZ-0123456789")
 
 #: Takes a chosen or spelt name for the seat; returns what the app does next.
 NameTaker = Callable[[str], Transition]
