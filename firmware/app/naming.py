@@ -21,6 +21,8 @@ letter and the first after a hyphen are capitals, the others small, so "Ann-Kath
 shift key. The engine's notation keeps names free of spaces, so the hyphen stands where a space
 would. A name has at most :data:`firmware.names.MAX_NAME_LENGTH` characters; the wheel stays on
 the letter just taken (double letters cost one press more), and every new name starts at "A".
+The input decoder has no auto-repeat (a hold is one long press, :mod:`hal.inputs`), so the wheel
+moves one letter a press and a hold means cancel, on every button alike.
 """
 
 from __future__ import annotations
