@@ -27,6 +27,7 @@ from engine.limits import InputLimitError, toml_loads
 from engine.rules import Rules
 from engine.strategy_names import strategy_names
 from firmware.names import PlayerNameError, check_player_names
+from firmware.roster import MAX_ROSTER, roster_name_problem
 from firmware.rulesfile import load_rules
 from firmware.userfile import path_problem, read_text_limited
 from hal.inputs import InputTiming
@@ -64,6 +65,8 @@ class GameConfig:
     ``bots`` says which seats the device plays itself, one entry per seat in ``players`` order:
     a strategy name (:func:`engine.bots.strategy_names`) or "" for a person. It may be shorter
     than the seats (the rest are people) and longer than ``players`` (for seats the setup adds).
+    ``names`` are more names for the setup's list of remembered names (the table's regulars),
+    offered after the names played lately (:mod:`firmware.roster`).
     """
 
     players: tuple[str, ...] = ("Anna", "Ben", "Carla")
@@ -71,6 +74,7 @@ class GameConfig:
     language: str = "de"
     bots: tuple[str, ...] = ()
     rule_set: Rules = field(default_factory=Rules, compare=False)
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +310,21 @@ def _game(origin: str, values: dict[str, Any], base_dir: Path | None) -> GameCon
         rule_set = load_rules(_rules_path(rules_name, base_dir))
     except RulesError as error:
         raise ConfigError(f"{origin}: game.rules: {error}") from None
-    return GameConfig(tuple(players), rules_name, language, tuple(bots), rule_set)
+    names = _roster_names(origin, values.get("names", ()))
+    return GameConfig(tuple(players), rules_name, language, tuple(bots), rule_set, names)
+
+
+def _roster_names(origin: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """game.names: each one a name the device accepts, at most as many as the roster keeps."""
+    if len(names) > MAX_ROSTER:
+        raise ConfigError(
+            f"{origin}: game.names has {len(names)} names: allowed are at most {MAX_ROSTER}"
+        )
+    for name in names:
+        problem = roster_name_problem(name)
+        if problem is not None:
+            raise ConfigError(f"{origin}: game.names: {problem}")
+    return tuple(names)
 
 
 def _bots(origin: str, value: Any, players: tuple[str, ...]) -> tuple[str, ...]:

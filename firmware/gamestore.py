@@ -38,6 +38,7 @@ from typing import Any
 from engine import Event, GameOver, GameSetup
 from engine.limits import InputLimitError, json_loads
 from firmware.journal import Journal, JournalError, Recovery, read_journal
+from firmware.roster import ROSTER_FILE
 from firmware.stats import PlayerStats, count_game, merge, stats_from_mapping, stats_to_mapping
 from hal.ports import Storage, StorageError
 
@@ -96,6 +97,8 @@ class DamageReport:
             outcome = t("state_damaged_recounted")
         elif _ARCHIVED.match(self.name):
             outcome = t("state_damaged_not_counted")
+        elif self.name == ROSTER_FILE:
+            outcome = t("state_damaged_names")
         else:  # the device's own settings (setup.json)
             outcome = t("state_damaged_reset")
         return self.name, outcome, t("state_damaged_kept")

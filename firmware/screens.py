@@ -25,9 +25,11 @@ from firmware.views import (
     DieFace,
     HandOverView,
     MenuView,
+    NameEntryView,
     PickerView,
     RevealView,
     RollOffView,
+    RulesView,
     SeatsView,
     SoftKeys,
     Tally,
@@ -36,7 +38,7 @@ from firmware.views import (
 )
 from hal.ports import SCREEN_SIZE
 
-__all__ = ["KEY_CENTRES", "draw_die", "render"]
+__all__ = ["KEY_CENTRES", "draw_die", "render", "rules_entry_lines"]
 
 WIDTH, HEIGHT = SCREEN_SIZE
 #: x of the middle of each KEEP button (and of the die above it).
@@ -446,6 +448,87 @@ def _seats(view: SeatsView, draw: ImageDraw.ImageDraw) -> None:
     _soft_keys(draw, view.keys)
 
 
+#: Where the name being spelt starts.
+_ENTRY_X = 3
+
+
+def _entry_end(text: str, letter: str, scale: int) -> int:
+    """The x just after the name and its inverted letter box, drawn at ``scale``."""
+    end = _ENTRY_X + FONT.width(text, scale)
+    if letter:
+        end += (scale if text else 0) + FONT.width(letter, scale) + 2 * scale
+    return end
+
+
+@_draw.register
+def _name_entry(view: NameEntryView, draw: ImageDraw.ImageDraw) -> None:
+    """The name so far in large letters, the letter KEEP_2 would take inverted at the cursor,
+    the key map of FLIP, STAND and a long press below, the KEEP labels at the bottom."""
+    _title_bar(draw, view.title, view.count)
+    scale = 2 if _entry_end(view.text, view.letter, 2) <= WIDTH else 1
+    y = 13 if scale == 2 else 17
+    x = FONT.draw(draw, (_ENTRY_X, y), view.text, scale=scale)
+    if view.letter:
+        x += scale if view.text else 0
+        box = FONT.width(view.letter, scale) + 2 * scale
+        draw.rectangle((x, y - 2, x + box - 1, y + FONT.height * scale - 1), fill=1)
+        FONT.draw(draw, (x + scale, y), view.letter, fill=0, scale=scale)
+    legend = list(view.legend)
+    for index, line in enumerate(legend):
+        line_y = 34 + index * (LINE + 1)
+        if view.alert and index == len(legend) - 1:
+            draw.rectangle((0, line_y - 1, WIDTH - 1, line_y + LINE - 1), fill=1)
+            _centred(draw, line_y, view.alert, fill=0)
+        else:
+            _centred(draw, line_y, line)
+    _soft_keys(draw, view.keys)
+
+
+#: Where a rules entry's first line and its second line start, and where both end (the scroll
+#: marks sit to the right of that).
+_RULES_X = (2, 6)
+_RULES_END = WIDTH - 6
+
+
+def rules_entry_lines(entry: str) -> list[str]:
+    """The lines a rules entry takes on the rules screen: at most two, the second indented (a
+    longer entry is cut with "…", which the fit test refuses)."""
+    words = entry.split()
+    lines: list[str] = []
+    while words and len(lines) < 2:
+        room = _RULES_END - _RULES_X[len(lines)]
+        count = 1
+        while count < len(words) and FONT.width(" ".join(words[: count + 1])) <= room:
+            count += 1
+        if len(lines) == 1:
+            count = len(words)
+        lines.append(FONT.fit(" ".join(words[:count]), room))
+        words = words[count:]
+    return lines
+
+
+@_draw.register
+def _rules(view: RulesView, draw: ImageDraw.ImageDraw) -> None:
+    """The rules in force: whole entries from ``first`` on as far as they fit, a second line of
+    an entry indented; ▲ and ▼ say that more lies above or below."""
+    _title_bar(draw, view.title, f"{view.first + 1}/{len(view.entries)}")
+    bottom = 53 if any(view.keys) else HEIGHT
+    y, index = 11, view.first
+    while index < len(view.entries):
+        lines = rules_entry_lines(view.entries[index])
+        if y + len(lines) * LINE > bottom + 1 and index > view.first:
+            break
+        for number, line in enumerate(lines):
+            FONT.draw(draw, (_RULES_X[number], y), line)
+            y += LINE
+        index += 1
+    if view.first > 0:
+        FONT.draw(draw, (WIDTH - 5, 11), "▲")
+    if index < len(view.entries):
+        FONT.draw(draw, (WIDTH - 5, 44), "▼")
+    _soft_keys(draw, view.keys)
+
+
 #: Renderers by view type, for tools that list the screens.
 SCREENS: dict[type, Callable[..., None]] = {
     TurnView: _turn,
@@ -456,4 +539,6 @@ SCREENS: dict[type, Callable[..., None]] = {
     MenuView: _menu,
     PickerView: _picker,
     SeatsView: _seats,
+    NameEntryView: _name_entry,
+    RulesView: _rules,
 }

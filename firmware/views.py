@@ -21,11 +21,13 @@ __all__ = [
     "DieFace",
     "HandOverView",
     "MenuView",
+    "NameEntryView",
     "PickerView",
     "RevealRow",
     "RevealView",
     "RollOffRow",
     "RollOffView",
+    "RulesView",
     "SeatRow",
     "SeatsView",
     "SoftKeys",
@@ -191,6 +193,35 @@ class SeatsView:
     keys: SoftKeys = NO_KEYS
 
 
+@dataclass(frozen=True, slots=True)
+class NameEntryView:
+    """A name spelled letter by letter: ``text`` so far, ``letter`` the one KEEP_2 would add
+    (drawn inverted at the cursor; "" when the name is full).
+
+    ``legend`` is the key map of FLIP, STAND and a long press (the KEEP buttons are labelled in
+    ``keys``); ``alert`` replaces its last line with a refusal until the next press.
+    """
+
+    title: str
+    count: str
+    text: str
+    letter: str
+    legend: tuple[str, ...]
+    alert: str = ""
+    keys: SoftKeys = NO_KEYS
+
+
+@dataclass(frozen=True, slots=True)
+class RulesView:
+    """The rules in force, read only: ``entries`` (each wrapped to at most two lines) from
+    ``first`` on, scrolled with the keys."""
+
+    title: str
+    entries: tuple[str, ...]
+    first: int
+    keys: SoftKeys = NO_KEYS
+
+
 View = (
     TurnView
     | HandOverView
@@ -200,4 +231,6 @@ View = (
     | MenuView
     | PickerView
     | SeatsView
+    | NameEntryView
+    | RulesView
 )

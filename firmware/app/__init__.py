@@ -6,14 +6,17 @@ per step of the game flow, each in its own module with its buttons and its scree
 =====================================  =========================================================
 module                                 what it holds
 =====================================  =========================================================
-:mod:`~firmware.app.setup`             the setup: players, computer seats, rules, Deckel, start
+:mod:`~firmware.app.setup`             the setup: players, names, computer seats, rules, Deckel,
+                                       start
+:mod:`~firmware.app.naming`            a seat's name: the remembered names and the letter wheel
 :mod:`~firmware.app.rolloff`           the roll-off (auswürfeln) that decides who opens
 :mod:`~firmware.app.turn`              the hand-over, a turn (KEEP, FLIP, STAND, the hint), the
                                        dice after a last throw
 :mod:`~firmware.app.reveal`            the reveal after a round, and the banners (penalty, lost
                                        half, end of the game, goodbye)
 :mod:`~firmware.app.hint`              the hint overlay (long press on FLIP), private to the holder
-:mod:`~firmware.app.menu`              the menu (long press on STAND) and its dialogs
+:mod:`~firmware.app.menu`              the menu (long press on STAND) and its dialogs, and the
+                                       rules in force during a game
 :mod:`~firmware.app.overlays`          menu, picker and message overlays: their buttons
 :mod:`~firmware.app.bots`              computer players' turns, one visible step at a time
 :mod:`~firmware.app.table`             the game, its computer players, journal-then-sink

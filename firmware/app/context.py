@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
@@ -23,6 +24,7 @@ from firmware.config import LANGUAGES, DeviceConfig
 from firmware.dice import DiceSource
 from firmware.gamestore import GameStore
 from firmware.i18n import Catalogue
+from firmware.roster import RosterFile
 from firmware.work import InlineWork, Work
 from hal.ports import Clock
 
@@ -56,10 +58,13 @@ class AppContext:
         shutdown: Callable[[], None] | None,
         pairing: Pairing | None = None,
         work: Work | None = None,
+        roster: RosterFile | None = None,
     ) -> None:
         self.config = config
         self.dice = dice
         self.settings = settings
+        #: The remembered names the setup offers, the most recently used first.
+        self.roster = roster if roster is not None else RosterFile(None)
         #: The games on disk: None without a state directory.
         self.store = store
         self.shutdown = shutdown
@@ -139,6 +144,7 @@ class AppContext:
     def start_game(self, setup: GameSetup) -> Stage:
         """Start a game: announce it, open its journal; the roll-off comes first."""
         table = self.open_table(setup)
+        self.remember_names(setup.players)
         started: dict[str, Any] = {
             "event": "game_started",
             "players": list(setup.players),
@@ -183,6 +189,12 @@ class AppContext:
             deckel = remembered.deckel or self.rule_options[rules_index].deckel
         count = min(max(count, MIN_PLAYERS), MAX_PLAYERS)
         bots = list(self.seat_bots[:MAX_PLAYERS])
+        if self.plan is not None:
+            names = list(self.plan.players)
+        elif remembered.names is not None:
+            names = list(remembered.names)
+        else:
+            names = list(self.config.game.players)
         return SetupStage(
             self,
             SetupStep.PLAYERS,
@@ -190,6 +202,8 @@ class AppContext:
             rules_index,
             clamp_deckel(deckel),
             bots + [""] * (MAX_PLAYERS - len(bots)),
+            names=[name if name not in self.default_names() else "" for name in names]
+            + [""] * (MAX_PLAYERS - len(names)),
         )
 
     def rules_index(self, name: str | None) -> int:
@@ -200,22 +214,32 @@ class AppContext:
         configured = self.config.game.rule_set.name
         return names.index(configured) if configured in names else 0
 
-    def names(self, count: int) -> tuple[str, ...]:
-        """The first ``count`` players' names: the configured ones, then numbered defaults."""
-        names = list(self.config.game.players[:count])
-        number = 1
-        while len(names) < count:
-            candidate = self.t("default_player", number=number)
-            if candidate not in names:
-                names.append(candidate)
-            number += 1
-        return tuple(names)
+    def default_names(self) -> frozenset[str]:
+        """The numbered names the setup gives a seat without one, in every language
+        ("Spieler4", "Player4"): placeholders, never remembered as a player's name."""
+        return _default_names()
+
+    def remember_names(self, players: tuple[str, ...]) -> None:
+        """Put the players of a game (from the setup, the configuration or the link) first in
+        the remembered names; numbered default names stay out."""
+        defaults = self.default_names()
+        self.roster.use(name for name in players if name not in defaults)
 
     def with_deckel(self, rules: Rules, deckel: int) -> Rules:
         """``rules`` played with ``deckel`` Deckel (a penalty never costs more than the pot)."""
         if deckel == rules.deckel:
             return rules
         return replace(rules, deckel=deckel, penalty_deckel=min(rules.penalty_deckel, deckel))
+
+
+@cache
+def _default_names() -> frozenset[str]:
+    numbers = range(1, 2 * MAX_PLAYERS + 1)
+    return frozenset(
+        Catalogue(language).t("default_player", number=number)
+        for language in LANGUAGES
+        for number in numbers
+    )
 
 
 def _rule_options(config: DeviceConfig) -> list[Rules]:

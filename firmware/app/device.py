@@ -36,6 +36,7 @@ from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.gamestore import GameStore
 from firmware.i18n import Catalogue
+from firmware.roster import ROSTER_FILE, RosterFile
 from firmware.screens import render
 from firmware.views import View
 from firmware.work import Work
@@ -84,9 +85,15 @@ class DeviceApp:
         if store is not None and settings.damage is not None:
             reason = f"{settings.damage}; the setup starts from the configuration"
             store.set_aside(SETUP_FILE, reason)
+        roster = RosterFile(storage)
+        if store is not None and roster.damage is not None:
+            reason = f"{roster.damage}; the names start from the configuration"
+            store.set_aside(ROSTER_FILE, reason)
+        roster.learn((*config.game.players, *config.game.names))
         self._ctx = ctx = AppContext(
             config, clock=clock, dice=dice, settings=settings, store=store,
             plan=setup, event_sink=event_sink, shutdown=shutdown, pairing=pairing, work=work,
+            roster=roster,
         )
         self._queue: list[Stage] = []
         self._overlays: list[Overlay] = []
@@ -246,6 +253,7 @@ class DeviceApp:
         if table is not None and not table.game.is_over and self._stage.in_game:
             raise RuntimeError("a game is running")
         self._ctx.plan = setup
+        self._ctx.remember_names(setup.players)
         if not self._stage.in_game:
             self._go(Goto((self._ctx.start_game(setup),)))
         self._schedule()

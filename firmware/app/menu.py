@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 
 from engine.events import HalfOver, RoundOver
 from engine.game import GameSetup, Phase
+from engine.rules import Rules
 from firmware.app.overlays import Menu, Message, Overlay, Picker
 from firmware.app.reveal import GoodbyeBanner
 from firmware.app.stage import (
     CLOSE,
     CLOSE_ALL,
+    OK_BUTTONS,
     Goto,
     PowerOff,
     Push,
@@ -28,15 +30,16 @@ from firmware.app.stage import (
 from firmware.app.turn import HandOverStage
 from firmware.config import LANGUAGES
 from firmware.i18n import Catalogue
+from firmware.rulestext import rules_summary
 from firmware.stats import PlayerStats
-from firmware.views import BannerView
-from hal.ports import InputEvent, InputKind
+from firmware.views import BannerView, RulesView
+from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.app.context import AppContext
     from firmware.pairing import Pairing
 
-__all__ = ["BRIGHTNESS_LEVELS", "MainMenu"]
+__all__ = ["BRIGHTNESS_LEVELS", "MainMenu", "RulesInForce"]
 
 #: Panel contrast of the five brightness steps in the menu.
 BRIGHTNESS_LEVELS = (8, 40, 96, 170, 255)
@@ -94,8 +97,7 @@ class MainMenu:
     def _choose_rules(self) -> Transition:
         ctx = self.ctx
         if self._game_running():
-            lines = (ctx.t("rules_between_games_1"), ctx.t("rules_between_games_2"))
-            return Push(Message("menu_rules", lines))
+            return Push(RulesInForce(ctx.require_table().game.rules))
         setup = self.stage.setup_choice()
         current = (
             setup.rules
@@ -241,3 +243,33 @@ class PinOverlay(Overlay):
         lines = (texts.t("pair_send"), f"pair {self.pin}", texts.t("pair_valid"))
         return BannerView(texts.t("pair_title"), "", lines, ("", "", "OK"))
 
+
+
+@dataclass(eq=False)
+class RulesInForce(Overlay):
+    """The rules of the game under way, read only: the menu's "Regeln" during a game.
+
+    KEEP_1 and KEEP_2 scroll up and down; KEEP_3, STAND and FLIP go back to the menu. Nothing
+    here changes the rules: they change between games (the setup, or this entry after the game).
+    """
+
+    rules: Rules
+    #: The entry shown at the top.
+    first: int = 0
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        if event.button is Button.FLIP or event.button in OK_BUTTONS:
+            return CLOSE
+        last = len(self._entries(Catalogue())) - 1
+        step = -1 if event.button is Button.KEEP_1 else 1
+        self.first = min(max(self.first + step, 0), last)
+        return None
+
+    def view(self, texts: Catalogue) -> RulesView:
+        return RulesView(texts.t("menu_rules"), self._entries(texts), self.first, ("▲", "▼", "OK"))
+
+    def _entries(self, texts: Catalogue) -> tuple[str, ...]:
+        """The summary of the rules, and that changes wait for the next game."""
+        return (*rules_summary(self.rules, texts), texts.t("rules_wait"))

@@ -1,6 +1,7 @@
 """What the device remembers between power cycles: ``setup.json`` in the state directory.
 
-The last setup (players, computer seats, rules, Deckel), the language and the brightness, read
+The last setup (players, their names, computer seats, rules, Deckel), the language and the
+brightness, read
 and written through the :class:`~hal.ports.Storage` port. A damaged or missing file is not an
 error: the device starts from its configuration. Keys this version does not know are kept.
 """
@@ -16,6 +17,7 @@ from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.limits import json_loads
 from engine.strategy_names import strategy_names
 from firmware.config import LANGUAGES
+from firmware.roster import roster_name_problem
 from hal.ports import Storage
 
 __all__ = ["DECKEL_RANGE", "SETUP_FILE", "Remembered", "SettingsFile", "clamp_deckel"]
@@ -45,6 +47,8 @@ class Remembered:
     language: str | None = None
     brightness: int | None = None
     bots: tuple[str, ...] | None = None
+    #: The seats' names of the last setup ("" for a numbered default name).
+    names: tuple[str, ...] | None = None
     #: The whole file as read, so that unknown keys survive a rewrite.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -70,6 +74,8 @@ class SettingsFile:
                 data[key] = value
         if remembered.bots is not None:
             data["bots"] = list(remembered.bots)
+        if remembered.names is not None:
+            data["names"] = list(remembered.names)
         try:
             self._storage.write_atomic(
                 SETUP_FILE, json.dumps(data, indent=1, sort_keys=True) + "\n"
@@ -114,4 +120,10 @@ class SettingsFile:
         known = ("", *strategy_names())
         if isinstance(bots, list) and len(bots) <= MAX_PLAYERS and all(b in known for b in bots):
             remembered.bots = tuple(bots)
+        names = data.get("names")
+        if isinstance(names, list) and len(names) <= MAX_PLAYERS:
+            chosen = [name for name in names if name != ""]
+            valid = all(roster_name_problem(name) is None for name in chosen)
+            if valid and len(set(chosen)) == len(chosen):
+                remembered.names = tuple(names)
         return remembered

@@ -1,8 +1,11 @@
-"""The setup: how many play, which seats the computer plays, the rules, the Deckel, start.
+"""The setup: how many play, their names, which seats the computer plays, the rules, the Deckel,
+start.
 
-KEEP_1 and KEEP_2 are - and + (on the computer step: the next seat, and who plays it), KEEP_3 and
-STAND go to the next step, FLIP goes back one. The last step starts the game and remembers the
-setup for the next power-up (``setup.json``).
+KEEP_1 and KEEP_2 are - and + (on the names and computer steps: the next seat, and its name or
+who plays it), KEEP_3 and STAND go to the next step, FLIP goes back one. A seat's name comes from
+the remembered names or is spelt with the buttons (:mod:`firmware.app.naming`); after a name the
+next seat is chosen. The last step starts the game and remembers the setup for the next power-up
+(``setup.json``).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from typing import TYPE_CHECKING
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.rules import Rules
 from engine.strategy_names import strategy_names
+from firmware.app.naming import RosterPicker
 from firmware.app.settings import clamp_deckel
-from firmware.app.stage import OK_BUTTONS, Goto, Stage, Transition
+from firmware.app.stage import CLOSE_ALL, OK_BUTTONS, Goto, Push, Stage, Transition
 from firmware.views import BOT_MARK, PickerView, SeatRow, SeatsView, SoftKeys
 from hal.ports import Button, InputEvent, InputKind
 
@@ -29,10 +33,11 @@ class SetupStep(enum.IntEnum):
     """The setup's steps, in order."""
 
     PLAYERS = 0
-    COMPUTERS = 1
-    RULES = 2
-    DECKEL = 3
-    START = 4
+    NAMES = 1
+    COMPUTERS = 2
+    RULES = 3
+    DECKEL = 4
+    START = 5
 
 
 @dataclass(eq=False)
@@ -50,8 +55,10 @@ class SetupStage(Stage):
     deckel: int
     #: One strategy name per seat ("" for a person), for every seat the setup can offer.
     bots: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS)
-    #: The seat the computer step's keys change.
+    #: The seat the names and computer steps' keys change.
     seat: int = 0
+    #: One name per seat the setup can offer; "" for a numbered default ("Spieler4").
+    names: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS)
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
@@ -69,6 +76,11 @@ class SetupStage(Stage):
         delta = -1 if button is Button.KEEP_1 else 1
         if self.step is SetupStep.PLAYERS:
             self.players = min(max(self.players + delta, MIN_PLAYERS), MAX_PLAYERS)
+        elif self.step is SetupStep.NAMES:
+            if button is Button.KEEP_1:
+                self.seat = (self.seat + 1) % self.players
+            else:
+                return self._pick_name()
         elif self.step is SetupStep.COMPUTERS:
             # KEEP_1 walks down the seats, KEEP_2 changes who plays the chosen one.
             if button is Button.KEEP_1:
@@ -87,6 +99,43 @@ class SetupStage(Stage):
     def setup_choice(self) -> SetupStage:
         return self
 
+    def seat_names(self) -> tuple[str, ...]:
+        """The players' names, seat by seat: the chosen ones, else "Spieler" and the seat's
+        number (the next free number if someone is called so already)."""
+        chosen = self.names[: self.players]
+        used = {name for name in chosen if name}
+        names = []
+        for seat, name in enumerate(chosen, start=1):
+            number = seat
+            while not name:
+                candidate = self.ctx.t("default_player", number=number)
+                name = "" if candidate in used else candidate
+                number += 1
+            used.add(name)
+            names.append(name)
+        return tuple(names)
+
+    def name_seat(self, seat: int, name: str) -> None:
+        """Give seat ``seat`` (0-based) the name ``name``; a seat that had it before (beyond the
+        players now counted) loses it, so no name is ever twice at the table."""
+        self.names = ["" if other == name else other for other in self.names]
+        self.names[seat] = name
+
+    def _pick_name(self) -> Transition:
+        """The remembered names for the chosen seat, and "Neuer Name…"."""
+        seat = self.seat
+        current = self.seat_names()
+        others = frozenset(name for index, name in enumerate(current) if index != seat)
+        choices = tuple(name for name in self.ctx.roster.names if name not in others)
+
+        def take(name: str) -> Transition:
+            self.name_seat(seat, name)
+            self.ctx.roster.use([name])
+            self.seat = (seat + 1) % self.players
+            return CLOSE_ALL
+
+        return Push(RosterPicker(seat + 1, choices, others, take))
+
     def choose_rules(self, index: int) -> None:
         """Take the rule set at ``index``, with its own number of Deckel."""
         self.rules = index
@@ -98,7 +147,7 @@ class SetupStage(Stage):
 
     def _finish(self) -> Transition:
         ctx = self.ctx
-        setup = GameSetup(ctx.names(self.players), self.game_rules())
+        setup = GameSetup(self.seat_names(), self.game_rules())
         bots = list(self.bots[: self.players])
         while bots and not bots[-1]:
             bots.pop()
@@ -108,6 +157,7 @@ class SetupStage(Stage):
         remembered.rules = ctx.rule_options[self.rules].name
         remembered.deckel = self.deckel
         remembered.bots = ctx.seat_bots
+        remembered.names = tuple(self.names[: self.players])
         ctx.settings.save()
         return Goto((ctx.start_game(setup),))
 
@@ -115,11 +165,15 @@ class SetupStage(Stage):
         t = self.ctx.t
         step = f"{self.step + 1}/{len(SetupStep)}"
         keys: SoftKeys = ("-", "+", t("key_next"))
-        names = self.ctx.names(self.players)
+        names = self.seat_names()
         bots = self.bots[: self.players]
+        shown = tuple(marked(name, bool(bot)) for name, bot in zip(names, bots, strict=True))
         if self.step is SetupStep.PLAYERS:
-            shown = (marked(name, bool(bot)) for name, bot in zip(names, bots, strict=True))
             return PickerView(t("setup_players"), step, str(self.players), " ".join(shown), keys)
+        if self.step is SetupStep.NAMES:
+            rows = tuple(SeatRow(name, "") for name in shown)
+            name_keys: SoftKeys = (t("key_seat"), t("key_name"), t("key_next"))
+            return SeatsView(t("setup_names"), step, rows, self.seat, name_keys)
         if self.step is SetupStep.COMPUTERS:
             rows = tuple(
                 SeatRow(name, self._role(bot)) for name, bot in zip(names, bots, strict=True)

@@ -16,17 +16,22 @@ from pathlib import Path
 
 from PIL import Image
 
+from engine.rules import load_preset
+from firmware.i18n import Catalogue
+from firmware.rulestext import rules_summary
 from firmware.screens import render
 from firmware.views import (
     BannerView,
     DieFace,
     HandOverView,
     MenuView,
+    NameEntryView,
     PickerView,
     RevealRow,
     RevealView,
     RollOffRow,
     RollOffView,
+    RulesView,
     SeatRow,
     SeatsView,
     Tally,
@@ -210,6 +215,40 @@ SCENES: dict[str, View] = {
     "hint_refused": BannerView("Tipp", "", ("Keine Tipps", "im Turnier"), ("", "", "OK")),
     "brightness": PickerView("Helligkeit", "4/5", "4", "Stufe 4 von 5", ("◀", "▶", "OK")),
     "goodbye": BannerView("Schockbesteck", "Tschüss!", ("wird ausgeschaltet",)),
+    "setup_names": SeatsView(
+        "Namen",
+        "2/6",
+        tuple(SeatRow(name, "") for name in ("Jürgen", "⚙Ben", "Ann-Kathri", "Spieler4")),
+        2,
+        ("Platz ▼", "Name", "Weiter"),
+    ),
+    "name_roster": MenuView(
+        "Platz 3: Name", ("Neuer Name…", "Wolfgang", "Özlem", "Jo"), 1, ("▲", "▼", "OK")
+    ),
+    "name_entry": NameEntryView(
+        "Neu: Platz 3",
+        "3/10",
+        "Özl",
+        "e",
+        ("FLIP löscht · STAND ok", "Halten: Abbruch"),
+        "",
+        ("◀ d", "nimm", "f ▶"),
+    ),
+    "name_entry_taken": NameEntryView(
+        "Neu: Platz 3",
+        "10/10",
+        "Ann-Kathri",
+        "",
+        ("FLIP löscht · STAND ok", "Halten: Abbruch"),
+        "Name gibt es schon",
+        ("◀ J", "nimm", "L ▶"),
+    ),
+    "rules_in_force": RulesView(
+        "Regeln",
+        (*rules_summary(load_preset("dsm"), Catalogue("de")), "Ändern: erst nach dem Spiel"),
+        1,
+        ("▲", "▼", "OK"),
+    ),
 }
 
 

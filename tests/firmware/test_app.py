@@ -20,6 +20,7 @@ from firmware.views import (
     PickerView,
     RevealView,
     RollOffView,
+    RulesView,
     SeatRow,
     SeatsView,
     TurnView,
@@ -281,10 +282,13 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
     for _ in range(2):
         app.handle(inputs.press(K2))
     assert isinstance(app.view, PickerView)
-    assert app.view.detail == "Anna Ben Carla Spieler1 Spieler2"
+    assert app.view.detail == "Anna Ben Carla Spieler4 Spieler5"
     app.handle(inputs.press(K3))
     view = app.view
-    assert isinstance(view, SeatsView) and view.title == "Computer" and view.step == "2/5"
+    assert isinstance(view, SeatsView) and view.title == "Namen" and view.step == "2/6"
+    app.handle(inputs.press(K3))
+    view = app.view
+    assert isinstance(view, SeatsView) and view.title == "Computer" and view.step == "3/6"
     assert view.rows[:2] == (SeatRow("Anna", "Mensch"), SeatRow("Ben", "Mensch"))
     app.handle(inputs.press(K1))  # to Ben's seat
     app.handle(inputs.press(K2))  # the computer plays it, with exact odds
@@ -306,15 +310,18 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
     app.handle(inputs.press(K3))
     assert isinstance(app.view, RollOffView) and app.game is not None
     assert app.game.rules.deckel == deckel and app.game.rules.name == chosen
-    assert events[0]["players"] == ["Anna", "Ben", "Carla", "Spieler1", "Spieler2"]
+    assert events[0]["players"] == ["Anna", "Ben", "Carla", "Spieler4", "Spieler5"]
     assert events[0]["bots"] == {"Ben": "odds"}
-    assert app.view.waiting == ("Anna", "⚙Ben", "Carla", "Spieler1", "Spieler2")
+    assert app.view.waiting == ("Anna", "⚙Ben", "Carla", "Spieler4", "Spieler5")
     remembered = json.loads((tmp_path / "state" / SETUP_FILE).read_text())
-    assert remembered == {"players": 5, "rules": chosen, "deckel": deckel, "bots": ["", "odds"]}
+    assert remembered == {
+        "players": 5, "rules": chosen, "deckel": deckel, "bots": ["", "odds"],
+        "names": ["Anna", "Ben", "Carla", "", ""],
+    }
     again, _ = make_app(clock, SeededDice(1), players=(), storage=storage)
     # The first app's game had no action yet: nothing to resume, the remembered setup comes back.
     assert isinstance(again.view, PickerView) and again.view.value == "5"
-    assert again.view.detail == "Anna ⚙Ben Carla Spieler1 Spieler2"
+    assert again.view.detail == "Anna ⚙Ben Carla Spieler4 Spieler5"
 
 
 def test_a_broken_setup_file_is_ignored(clock: FakeClock, tmp_path: Path) -> None:
@@ -326,7 +333,9 @@ def test_a_broken_setup_file_is_ignored(clock: FakeClock, tmp_path: Path) -> Non
     assert [p.read_text() for p in (tmp_path / "damaged").iterdir()] == ["{not json"]
 
 
-def test_menu_refuses_rules_during_a_game_and_continues(clock: FakeClock, inputs: Inputs) -> None:
+def test_menu_shows_the_rules_in_force_during_a_game_and_continues(
+    clock: FakeClock, inputs: Inputs
+) -> None:
     app, _ = make_app(clock, ScriptedDice(ROLL_OFF))
     start_turns(app, inputs)
     before = app.view
@@ -336,7 +345,10 @@ def test_menu_refuses_rules_during_a_game_and_continues(clock: FakeClock, inputs
     app.handle(inputs.press(K2))
     app.handle(inputs.press(K2))
     app.handle(inputs.press(K3))
-    assert isinstance(app.view, BannerView) and app.view.lines == ("Regeln nur", "zwischen Spielen")
+    assert isinstance(app.view, RulesView)
+    assert app.view.entries == (
+        "standard: 13 Deckel", "alles andere wie standard", "Ändern: erst nach dem Spiel"
+    )
     app.handle(inputs.press(K3))
     assert isinstance(app.view, MenuView)
     app.handle(inputs.press(FLIP))

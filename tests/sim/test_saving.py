@@ -147,7 +147,8 @@ def test_a_second_simulator_on_the_same_state_directory_is_refused(
         assert first.finish() == 0
     assert journal(state).actions[: len(before.actions)] == before.actions
     assert len(journal(state).actions) > len(before.actions)  # the first one played on
-    assert sorted(path.name for path in state.iterdir()) == [CURRENT, "lock"]  # nothing damaged
+    # nothing damaged; the players' names are remembered for the setup
+    assert sorted(path.name for path in state.iterdir()) == [CURRENT, "lock", "names.json"]
 
 
 # -- headless runs and where the games go ------------------------------------------------------
@@ -177,7 +178,7 @@ def test_a_script_run_with_a_state_dir_keeps_the_finished_game_for_the_statistic
     state = tmp_path / "games"
     assert sim(*WHOLE_GAME, "--state-dir", str(state)) == 0
     assert sorted(path.name for path in state.iterdir()) == [
-        "game-000001.journal", "lock", "stats.json",
+        "game-000001.journal", "lock", "names.json", "stats.json",
     ]
     capsys.readouterr()
     assert main(["stats", "--state-dir", str(state), "--json"]) == 0

@@ -1,0 +1,282 @@
+"""The rules in force, visible at any time, and the fit of the names screens on the 128x64 panel.
+
+During a game the menu's "Regeln" shows the rules' name, their Deckel and every option that
+differs from ``standard``, in German and English, scrolled with the buttons and read only.
+The names screens (the names step, the list of names, the letter wheel) and the rules screen are
+measured with the real bitmap font: the longest names, both languages, every option's words.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields, replace
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine import GameSetup, load_preset, preset_names
+from engine.rules import Rules, StrasseOrder, TieRule, TwoTwoOne, differences
+from firmware.app import DeviceApp
+from firmware.app.naming import WHEEL, NameEntry, RosterPicker
+from firmware.app.stage import CLOSE
+from firmware.config import config_from_toml
+from firmware.dice import SeededDice
+from firmware.font import FONT
+from firmware.i18n import Catalogue
+from firmware.names import MAX_NAME_LENGTH
+from firmware.rulestext import option_text, rules_summary
+from firmware.screens import KEY_CENTRES, WIDTH, render, rules_entry_lines
+from firmware.views import BOT_MARK, MenuView, PickerView, RulesView, SeatRow, SeatsView
+from hal.ports import Button, InputEvent, InputKind
+from hal.storage import StateDirectory
+from sim.fakes import FakeClock
+
+from .conftest import Inputs, ScriptedDice
+
+K1, K2, K3, FLIP, STAND = (
+    Button.KEEP_1, Button.KEEP_2, Button.KEEP_3, Button.FLIP, Button.STAND
+)
+ROLL_OFF = [(1, 1, 3), (6, 6, 5), (3, 2, 2)]  # Anna opens
+LANGUAGES = ("de", "en")
+
+EXPECTED = {
+    ("bvb", "de"): (
+        "bvb: 13 Deckel",
+        "General über Schock 2",
+        "Gleichstand: wer zuerst warf",
+        "sonst wie standard",
+        "Ändern: erst nach dem Spiel",
+    ),
+    ("bvb", "en"): (
+        "bvb: 13 Deckel",
+        "General above Schock 2",
+        "Tie: who threw first wins",
+        "else as standard",
+        "Change: after this game",
+    ),
+    ("dsm", "de"): (
+        "dsm: 13 Deckel",
+        "General über Schock 2",
+        "Straße nur aus der Hand",
+        "keine Tipps",
+        "sonst wie standard",
+        "Ändern: erst nach dem Spiel",
+    ),
+    ("dsm", "en"): (
+        "dsm: 13 Deckel",
+        "General above Schock 2",
+        "Straße only in one throw",
+        "no hints",
+        "else as standard",
+        "Change: after this game",
+    ),
+}
+
+
+def game_app(
+    tmp_path: Path, rules: Rules, language: str
+) -> tuple[DeviceApp, list[dict[str, object]]]:
+    events: list[dict[str, object]] = []
+    config = config_from_toml(f'[game]\nlanguage = "{language}"\n')
+    app = DeviceApp(
+        config, clock=FakeClock(100.0), dice=ScriptedDice(ROLL_OFF),
+        storage=StateDirectory(tmp_path / "state"),
+        setup=GameSetup(("Anna", "Ben", "Carla"), rules), event_sink=events.append,
+    )
+    return app, events
+
+
+def open_rules(app: DeviceApp, inputs: Inputs) -> None:
+    app.handle(inputs.hold(STAND))
+    view = app.view
+    assert isinstance(view, MenuView)
+    for _ in range(view.items.index(app.t("menu_rules"))):
+        app.handle(inputs.press(K2))
+    app.handle(inputs.press(K3))
+
+
+@pytest.mark.parametrize(("preset", "language"), sorted(EXPECTED))
+def test_the_menu_shows_the_rules_in_force_during_a_game(
+    tmp_path: Path, inputs: Inputs, preset: str, language: str
+) -> None:
+    app, events = game_app(tmp_path, load_preset(preset), language)
+    app.handle(inputs.shake())
+    app.handle(inputs.throw())  # the roll-off is under way: a game is running
+    before_events, before_view = list(events), app.view
+    open_rules(app, inputs)
+    view = app.view
+    assert isinstance(view, RulesView) and view.title == app.t("menu_rules")
+    assert view.entries == EXPECTED[(preset, language)] and view.first == 0
+    assert view.keys == ("▲", "▼", "OK")
+    # Scrolling: down to the last entry and no further, up to the first and no further.
+    for _ in range(len(view.entries) + 2):
+        app.handle(inputs.press(K2))
+    assert isinstance(app.view, RulesView) and app.view.first == len(view.entries) - 1
+    for _ in range(len(view.entries) + 2):
+        app.handle(inputs.press(K1))
+    assert isinstance(app.view, RulesView) and app.view.first == 0
+    # Nothing there changes a rule: holds are ignored, OK and FLIP only go back.
+    for button in Button:
+        app.handle(inputs.hold(button))
+        assert isinstance(app.view, RulesView)
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, MenuView)
+    app.handle(inputs.press(FLIP))
+    assert app.view == before_view and events == before_events
+    assert app.game is not None and app.game.rules == load_preset(preset)
+    assert not (tmp_path / "state" / "setup.json").exists(), "nothing remembered either"
+
+
+def test_the_overlay_only_scrolls_and_closes() -> None:
+    from firmware.app.menu import RulesInForce
+
+    overlay = RulesInForce(load_preset("westfalen"))
+    assert overlay.on_input(InputEvent(InputKind.PRESS, 1.0, K2)) is None
+    assert overlay.first == 1
+    for button in (K3, STAND, FLIP):
+        assert overlay.on_input(InputEvent(InputKind.PRESS, 1.0, button)) is CLOSE
+    entries = overlay.view(Catalogue("de")).entries
+    assert entries[1:5] == (
+        "Naturschock über gebautem Schock aus",
+        "Jule 4-2-1 (7 Deckel)",
+        "2-2-1 als Siebener (7 Deckel)",
+        "3-3-1 als Achter (8 Deckel)",
+    )
+
+
+def test_between_games_the_rules_picker_stays(tmp_path: Path, inputs: Inputs) -> None:
+    app = DeviceApp(
+        config_from_toml(""), clock=FakeClock(100.0), dice=SeededDice(1),
+        storage=StateDirectory(tmp_path),
+    )
+    open_rules(app, inputs)
+    assert isinstance(app.view, PickerView) and app.view.title == "Regeln"
+    app.handle(inputs.press(K2))
+    app.handle(inputs.press(K3))
+    assert json.loads((tmp_path / "setup.json").read_text())["rules"] != "standard"
+
+
+# --- fit: the new screens in both languages, measured with the real font -------------------------
+
+#: Rules that differ from ``standard`` in every option there is.
+EVERYTHING_ELSE = replace(
+    load_preset("standard"),
+    name="meine-kneipe+",
+    deckel=40,
+    max_throws=5,
+    general_above_schock2=True,
+    strasse_order=StrasseOrder.FEWER_THROWS,
+    general_hand_only=True,
+    strasse_hand_only=True,
+    naturschock_above_built=True,
+    ties=TieRule.NACHGELEGT,
+    jule=True,
+    two_two_one=TwoTwoOne.SIEBENER,
+    achter=True,
+    flip_sixes=False,
+    blind=True,
+    boerdeschock=True,
+    two_dice=True,
+    keep_only_ones=True,
+    take_back=True,
+    penalty_deckel=0,
+    hidden_last_throw=False,
+    hints=False,
+)
+
+
+def every_option_value() -> list[tuple[str, object]]:
+    """Each option with each of its values (numbers: their widest)."""
+    values: list[tuple[str, object]] = []
+    for field in fields(Rules):
+        value = getattr(Rules(), field.name)
+        if field.name in ("name", "description", "source", "deckel"):
+            continue
+        if isinstance(value, bool):
+            values += [(field.name, True), (field.name, False)]
+        elif isinstance(value, StrasseOrder | TieRule | TwoTwoOne):
+            values += [(field.name, member) for member in type(value)]
+        else:
+            values += [(field.name, 0), (field.name, 5), (field.name, 99)]
+    return values
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_option_has_words_of_its_own_that_fit_two_lines(language: str) -> None:
+    texts = Catalogue(language)
+    for key, value in every_option_value():
+        words = option_text(key, value, texts)
+        assert "=" not in words, f"{key}: no words in the catalogue"
+        lines = rules_entry_lines(words)
+        assert len(lines) <= 2 and " ".join(lines) == words, (key, value, lines)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("preset", [*preset_names(), "everything"])
+def test_the_rules_screen_shows_every_entry_whole(language: str, preset: str) -> None:
+    rules = EVERYTHING_ELSE if preset == "everything" else load_preset(preset)
+    texts = Catalogue(language)
+    entries = (*rules_summary(rules, texts), texts.t("rules_wait"))
+    if preset == "everything":  # the header, each option, "else as standard", the wait
+        changed = [k for k in differences(load_preset("standard"), rules) if k != "deckel"]
+        assert len(changed) >= 19 and len(entries) == len(changed) + 3
+    for entry in entries:
+        lines = rules_entry_lines(entry)
+        assert len(lines) <= 2 and " ".join(lines) == entry, lines
+    for first in range(len(entries)):  # every scroll position draws (and nothing overlaps marks)
+        image = render(RulesView(texts.t("menu_rules"), entries, first, ("▲", "▼", "OK")))
+        text_band = image.crop((WIDTH - 6, 11, WIDTH - 5, 53))
+        assert text_band.getbbox() is None, "text runs into the scroll marks' column"
+
+
+def title_fits(left: str, right: str) -> bool:
+    """Whether the title bar shows ``left`` whole beside ``right`` (screens._paint_title_bar)."""
+    return FONT.width(left) <= WIDTH - 2 - FONT.width(right) - 6 - 2 - 2
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_names_screens_fit_with_the_longest_names(language: str) -> None:
+    texts = Catalogue(language)
+    widest = "W" * MAX_NAME_LENGTH
+    # The letter wheel: title, count, legend, refusals and key labels, for every letter.
+    entry = NameEntry(10, frozenset(), lambda name: CLOSE, text=widest[:-1])
+    for position in range(len(WHEEL)):
+        entry.position = position
+        for alert in ("", "entry_empty", "entry_taken", "entry_full"):
+            entry.alert = alert
+            view = entry.view(texts)
+            assert title_fits(view.title, f"{MAX_NAME_LENGTH}/{MAX_NAME_LENGTH}")
+            for line in (*view.legend, view.alert):
+                assert FONT.width(line) <= WIDTH - 2, line
+            for label in view.keys:
+                assert FONT.width(label) <= WIDTH // 3 - 2, label
+    # The name in large letters, with the letter KEEP_2 would take, and full.
+    for text, full in ((widest[:-1], False), (widest, True), ("", False)):
+        entry.text = text
+        entry.position = WHEEL.index("W")
+        entry.alert = ""
+        view = entry.view(texts)
+        assert view.letter == ("" if full else "W" if not text else "w")
+        image = render(view)
+        band = image.crop((0, 11, WIDTH, 32))
+        expected = Image.new("1", band.size, 0)
+        if text:
+            expected.paste(FONT.render(text, 2), (3, 2))
+        part = (0, 0, 3 + FONT.width(text, 2), band.height)
+        assert ImageChops.difference(band.crop(part), expected.crop(part)).getbbox() is None
+        assert band.crop((WIDTH - 1, 0, WIDTH, band.height)).getbbox() is None, "no cut edge"
+    # The list of names and the names step: ten names of ten of the widest letters.
+    names = tuple(widest[:-1] + str(n) for n in range(10))
+    picker = RosterPicker(10, names, frozenset(), lambda name: CLOSE)
+    menu = picker.view(texts)
+    assert title_fits(menu.title, "")
+    assert all(FONT.width(item) <= WIDTH - 14 for item in menu.items)
+    seats = SeatsView(
+        texts.t("setup_names"), "2/6", tuple(SeatRow(BOT_MARK + n, "") for n in names), 9,
+        (texts.t("key_seat"), texts.t("key_name"), texts.t("key_next")),
+    )
+    assert title_fits(seats.title, seats.step)
+    assert all(FONT.width(row.name) <= WIDTH - 18 for row in seats.rows)
+    assert all(FONT.width(label) <= WIDTH // 3 - 2 for label in seats.keys)
+    assert len(KEY_CENTRES) == 3
