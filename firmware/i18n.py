@@ -50,11 +50,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rolloff_title": ("Auswürfeln", "Auswürfeln: who opens"),
     "rolloff_shake": ("Becher schütteln", "Shake the cup"),
     "rolloff_tie": ("Stechen: {names}", "Tie: {names}"),
+    "rolloff_tie_again": ("Stechen: nochmal!", "Tie: throw again!"),
     "rolloff_opens": ("{name} fängt an!", "{name} opens!"),
     # hand-over
     "pass_cup": ("Becher an", "Cup to"),
     "hint_hand_over": ("Drücken oder schütteln", "Press or shake"),
-    "limit": ("max. {n} Wurf", "max. {n} throws"),
+    "limit_one": ("max. 1 Wurf", "max. 1 throw"),
+    "limit": ("max. {n} Würfe", "max. {n} throws"),
     "opens_round": ("beginnt Runde {n}", "opens round {n}"),
     # turn
     "throw_of": ("Wurf {n}/{limit}", "Throw {n}/{limit}"),
@@ -63,6 +65,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status_shaking": ("…und abstellen", "…and put down"),
     "status_flip": ("FLIP: 6+6 → 1", "FLIP: 6+6 → 1"),
     "status_stand": ("Fertig: STAND", "Done: STAND"),
+    # right after a flip: the other six is back in the cup
+    "status_flipped": ("Jetzt werfen!", "Throw now!"),
     # what the table sees of someone else's turn while the dice are under the cup
     "status_covered": ("Im Becher", "In the cup"),
     "notice_shake_first": ("Erst schütteln", "Shake first"),
@@ -154,6 +158,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # the simulator's question when it finds an unfinished game (firmware.app.resume)
     "resume_title": ("Weiterspielen?", "Continue the game?"),
     "resume_turn": ("{name} ist dran", "{name} to throw"),
+    "resume_players": ("{n} Spieler", "{n} players"),
     "key_resume": ("Weiter", "Resume"),
     "confirm_new_game": ("Spiel abbrechen?", "Abandon the game?"),
     "yes_new_game": ("Ja, neues Spiel", "Yes, new game"),

@@ -13,8 +13,10 @@ is needed and blitted as one image afterwards, as the font does with its lines o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache, singledispatch
 
 from PIL import Image, ImageDraw
@@ -36,13 +38,15 @@ from firmware.views import (
 )
 from hal.ports import SCREEN_SIZE
 
-__all__ = ["KEY_CENTRES", "draw_die", "render"]
+__all__ = ["KEY_CENTRES", "LayoutTrace", "Placed", "draw_die", "render", "trace_layout"]
 
 WIDTH, HEIGHT = SCREEN_SIZE
 #: x of the middle of each KEEP button (and of the die above it).
 KEY_CENTRES = (21, 64, 107)
 LINE = 9  # one text line of the font
 TITLE_HEIGHT = 10
+#: Turns on one page of the reveal (the app pages by this many).
+REVEAL_LINES = 4
 
 #: Die size -> (distance of the side pips from the centre, pip size).
 _PIP_LAYOUT = {25: (6, 5), 21: (5, 3), 17: (4, 3), 13: (3, 1)}
@@ -59,6 +63,148 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 
 #: The mark of the frame being drawn (see :func:`render`).
 _MARK: ContextVar[str] = ContextVar("mark", default="")
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One element a screen drew, as the fit check sees it.
+
+    ``kind``: "text", "die", "rule" (a separator line), "bar" (a lit area that dark text sits
+    in: the title bar, a highlighted row) or "cut" (a text the screen had to shorten, ``text``,
+    or leave out, ``text`` empty; ``wanted`` is the whole text). ``box`` is (left, top, right,
+    bottom), inclusive: a text's lit pixels, a die's outline, a bar's area. ``dark``: a text
+    drawn unlit on a bar.
+    """
+
+    kind: str
+    box: Box
+    text: str = ""
+    dark: bool = False
+    wanted: str = ""
+    #: Which part of the screen cut a text ("board", "reveal row", ...; "" for any other).
+    where: str = ""
+
+
+@dataclass
+class LayoutTrace:
+    """Everything one :func:`render` drew, and what it had to cut (:func:`trace_layout`)."""
+
+    placed: list[Placed] = field(default_factory=list)
+
+    def problems(self) -> list[str]:
+        """Each cut or dropped text, element outside the panel, or overlap, as one line."""
+        found: list[str] = []
+        for item in self.placed:
+            if item.kind == "cut":
+                shown = f"shown as {item.text!r}" if item.text else "left out"
+                where = f" [{item.where}]" if item.where else ""
+                found.append(f"cut{where}: {item.wanted!r} {shown}")
+                continue
+            left, top, right, bottom = item.box
+            name = f"{item.kind} {item.text!r}" if item.text else item.kind
+            if item.text and not FONT.covers(item.text):
+                found.append(f"{name}: no glyph for {sorted(FONT.missing(item.text))}")
+            if left < 0 or top < 0 or right >= WIDTH or bottom >= HEIGHT:
+                found.append(f"{name} at {item.box} leaves the {WIDTH}x{HEIGHT} panel")
+        drawn = [item for item in self.placed if item.kind != "cut"]
+        for index, first in enumerate(drawn):
+            for second in drawn[index + 1 :]:
+                problem = _overlap(first, second)
+                if problem:
+                    found.append(problem)
+        return found
+
+
+def _overlap(first: Placed, second: Placed) -> str:
+    """Why two elements clash ("" if they do not): they may touch only as text on its bar."""
+    a, b = first.box, second.box
+    if a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1]:
+        return ""
+    for bar, other in ((first, second), (second, first)):
+        if bar.kind == "bar" and other.dark and _inside(other.box, bar.box):
+            return ""
+        if bar.kind == "bar" and other.kind == "bar":
+            return ""
+    def label(item: Placed) -> str:
+        return f"{item.kind} {item.text!r}" if item.text else item.kind
+
+    return f"overlap: {label(first)} at {a} and {label(second)} at {b}"
+
+
+def _inside(inner: Box, outer: Box) -> bool:
+    return (
+        outer[0] <= inner[0] and outer[1] <= inner[1]
+        and inner[2] <= outer[2] and inner[3] <= outer[3]
+    )
+
+
+#: The trace of the frame being drawn, while :func:`trace_layout` is on.
+_TRACE: ContextVar[LayoutTrace | None] = ContextVar("trace", default=None)
+
+
+@contextmanager
+def trace_layout() -> Iterator[LayoutTrace]:
+    """Record every element the screens draw inside this block (for the fit check).
+
+    While tracing, the cached pieces (title bar, scoreboard) are painted afresh so that each of
+    their texts is recorded.
+    """
+    trace = LayoutTrace()
+    token = _TRACE.set(trace)
+    try:
+        yield trace
+    finally:
+        _TRACE.reset(token)
+
+
+def _note(
+    kind: str, box: Box, text: str = "", *, dark: bool = False, wanted: str = "", where: str = ""
+) -> None:
+    trace = _TRACE.get()
+    if trace is not None:
+        trace.placed.append(Placed(kind, box, text, dark, wanted, where))
+
+
+def _fit(text: str, room: int, scale: int = 1, *, where: str = "") -> str:
+    """``text`` if it fits in ``room`` pixels, else cut with "…" (and the cut noted)."""
+    shown = FONT.fit(text, room, scale)
+    if shown != text:
+        _note("cut", (0, 0, 0, 0), shown, wanted=text, where=where)
+    return shown
+
+
+def _dropped(text: str, *, where: str = "") -> None:
+    """Note a text the screen had no room for at all."""
+    if text:
+        _note("cut", (0, 0, 0, 0), "", wanted=text, where=where)
+
+
+def _text(
+    draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, *, fill: int = 1, scale: int = 1
+) -> int:
+    """Draw ``text`` at ``xy`` (as :meth:`BitmapFont.draw`), noting its lit pixels' box."""
+    end = FONT.draw(draw, xy, text, fill=fill, scale=scale)
+    if text and _TRACE.get() is not None:
+        ink = FONT.render(text, scale).getbbox()
+        if ink is not None:
+            x, y = xy
+            box = (x + ink[0], y + ink[1], x + ink[2] - 1, y + ink[3] - 1)
+            _note("text", box, text, dark=fill == 0)
+    return end
+
+
+def _bar(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """A lit area for dark text (a title bar, a highlighted row)."""
+    draw.rectangle(box, fill=1)
+    _note("bar", box)
+
+
+def _rule(draw: ImageDraw.ImageDraw, y: int) -> None:
+    """A separator line across the panel."""
+    draw.line((0, y, WIDTH - 1, y), fill=1)
+    _note("rule", (0, y, WIDTH - 1, y))
 
 
 def render(view: View, *, mark: str = "") -> Image.Image:
@@ -87,6 +233,9 @@ def _draw(view: object, draw: ImageDraw.ImageDraw) -> None:
 
 def _title_bar(draw: ImageDraw.ImageDraw, left: str, right: str = "") -> None:
     """An inverted bar across the top with ``left`` and ``right`` text in it (and the mark)."""
+    if _TRACE.get() is not None:  # paint afresh, so that the trace sees the texts
+        _paint_title_bar(draw, left, right, _MARK.get())
+        return
     draw.bitmap((0, 0), _title_mask(left, right, _MARK.get()), fill=1)
 
 
@@ -98,7 +247,7 @@ def _title_mask(left: str, right: str, mark: str) -> Image.Image:
 
 
 def _paint_title_bar(draw: ImageDraw.ImageDraw, left: str, right: str, mark: str) -> None:
-    draw.rectangle((0, 0, WIDTH - 1, TITLE_HEIGHT - 1), fill=1)
+    _bar(draw, (0, 0, WIDTH - 1, TITLE_HEIGHT - 1))
     end = WIDTH
     if mark:
         end = WIDTH - FONT.width(mark) - 4
@@ -107,32 +256,32 @@ def _paint_title_bar(draw: ImageDraw.ImageDraw, left: str, right: str, mark: str
     right_width = FONT.width(right)
     right_x = end - 2 - right_width
     room = (right_x - 6 if right else WIDTH - 2) - 2
-    FONT.draw(draw, (2, 1), FONT.fit(left, room), fill=0)
+    _text(draw, (2, 1), _fit(left, room), fill=0)
     if right:
-        FONT.draw(draw, (right_x, 1), right, fill=0)
+        _text(draw, (right_x, 1), right, fill=0)
 
 
 def _centred(
     draw: ImageDraw.ImageDraw, y: int, text: str, *, scale: int = 1, fill: int = 1
 ) -> None:
-    text = FONT.fit(text, WIDTH - 2, scale)
-    FONT.draw(draw, ((WIDTH - FONT.width(text, scale)) // 2, y), text, fill=fill, scale=scale)
+    text = _fit(text, WIDTH - 2, scale)
+    _text(draw, ((WIDTH - FONT.width(text, scale)) // 2, y), text, fill=fill, scale=scale)
 
 
 def _soft_keys(draw: ImageDraw.ImageDraw, keys: SoftKeys) -> None:
     """Labels above the three KEEP buttons, on the bottom line, under a separator."""
     if not any(keys):
         return
-    draw.line((0, 53, WIDTH - 1, 53), fill=1)
+    _rule(draw, 53)
     slot = WIDTH // 3
     for centre, label in zip(KEY_CENTRES, keys, strict=True):
         if label:
-            label = FONT.fit(label, slot - 2)
+            label = _fit(label, slot - 2)
             x = min(max(centre - FONT.width(label) // 2, 0), WIDTH - FONT.width(label))
-            FONT.draw(draw, (x, 55), label)
+            _text(draw, (x, 55), label)
 
 
-def _wrap(text: str, width: int, max_lines: int) -> list[str]:
+def _wrap(text: str, width: int, max_lines: int, *, where: str = "") -> list[str]:
     """Greedy word wrap in the font's metrics; the last line is cut with "…" if needed."""
     lines: list[str] = []
     current = ""
@@ -150,7 +299,9 @@ def _wrap(text: str, width: int, max_lines: int) -> list[str]:
             break
     if current:
         lines.append(current)
-    return [FONT.fit(line, width) for line in lines[:max_lines]]
+    for line in lines[max_lines:]:
+        _dropped(line, where=where)
+    return [_fit(line, width, where=where) for line in lines[:max_lines]]
 
 
 def draw_die(
@@ -169,6 +320,7 @@ def draw_die(
     pips; a die that stays out is also underlined.
     """
     draw.bitmap((x - _DIE_MARGIN, y - _DIE_MARGIN), _die_mask(size, face, rattle), fill=1)
+    _note("die", (x, y, x + size - 1, y + size - 1 + (2 if face.fixed else 0)))
 
 
 #: Room around a die's painting for the rattling "?" and the underline.
@@ -239,8 +391,12 @@ def _board(draw: ImageDraw.ImageDraw, board: Sequence[Tally], top: int, lines: i
 
     The current player's slot is inverted; a player who is out is struck through.
     """
-    if board:
-        draw.bitmap((0, top - 1), _board_mask(tuple(board), lines), fill=1)
+    if not board:
+        return
+    if _TRACE.get() is not None:  # paint afresh, so that the trace sees the names
+        _paint_board(draw, board, top, lines)
+        return
+    draw.bitmap((0, top - 1), _board_mask(tuple(board), lines), fill=1)
 
 
 @lru_cache(maxsize=256)
@@ -262,12 +418,14 @@ def _paint_board(draw: ImageDraw.ImageDraw, board: Sequence[Tally], top: int, li
         name = tally.name
         while name and FONT.width(name) > room:
             name = name[:-1]
+        if name != tally.name:
+            _note("cut", (0, 0, 0, 0), name, wanted=tally.name, where="board")
         ink = 1
         if tally.current:
-            draw.rectangle((x, y - 1, x + slot - 3, y + LINE - 1), fill=1)
+            _bar(draw, (x, y - 1, x + slot - 3, y + LINE - 1))
             ink = 0
-        FONT.draw(draw, (x + 1, y), name, fill=ink)
-        FONT.draw(draw, (x + slot - 4 - FONT.width(count), y), count, fill=ink)
+        _text(draw, (x + 1, y), name, fill=ink)
+        _text(draw, (x + slot - 4 - FONT.width(count), y), count, fill=ink)
         if tally.out:
             draw.line((x + 1, y + 3, x + slot - 4, y + 3), fill=ink)
 
@@ -295,34 +453,37 @@ def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
                 (-1, 0, 1, 0)[(view.frame + 2 * index) % 4] * 2,
             )
         draw_die(draw, KEY_CENTRES[index] - size // 2, top, size, face, rattle=rattle)
-    status_y = top + size + 4
+    status_y = top + size + (4 if lines == 1 else 2)
     pot_width = FONT.width(view.pot_text)
-    room = WIDTH - pot_width - 8
+    room = WIDTH - pot_width - 8 if view.pot_text else WIDTH - 2
     status = view.status
     if FONT.width(status) > room:
         status = status.replace("Hausnummer ", "Hausnr. ")  # "Hausnummer 641 weiter ▶" is too wide
-    FONT.draw(draw, (1, status_y), FONT.fit(status, room))
-    FONT.draw(draw, (WIDTH - 1 - pot_width, status_y), view.pot_text)
+    _text(draw, (1, status_y), _fit(status, room, where="status"))
+    _text(draw, (WIDTH - 1 - pot_width, status_y), view.pot_text)
     _board(draw, view.board, HEIGHT - lines * LINE, lines)
 
 
 @_draw.register
 def _hand_over(view: HandOverView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.title, view.info)
-    scale = 2 if FONT.width(view.player, 2) <= WIDTH - 4 else 1
-    _centred(draw, 12 if scale == 2 else 15, view.player, scale=scale)
     lines = _board_lines(view.board)
+    # A big table's board takes two lines: the name then stays at scale 1 and the dice shrink,
+    # so that the prompt keeps its line above the board.
+    big = lines == 2
+    scale = 2 if not big and FONT.width(view.player, 2) <= WIDTH - 4 else 1
+    _centred(draw, 12 if scale == 2 else (11 if big else 15), view.player, scale=scale)
+    size, die_y = (13, 21) if big else (17, 28)
     if view.shown:
-        note = FONT.fit(view.note, 56)
-        FONT.draw(draw, (1, 33), note)
-        x = WIDTH - len(view.shown) * 21 + 3
+        step = size + 3
+        x = WIDTH - len(view.shown) * step + 2
+        _text(draw, (1, die_y + (size - 7) // 2), _fit(view.note, x - 4, where="hand-over"))
         for face in view.shown:
-            draw_die(draw, x, 28, 17, face)
-            x += 21
+            draw_die(draw, x, die_y, size, face)
+            x += step
     else:
-        _centred(draw, 32, view.note)
-    if lines == 1:
-        _centred(draw, 45, view.hint)
+        _centred(draw, die_y + 2 if big else 32, view.note)
+    _centred(draw, 36 if big else 45, view.hint)
     _board(draw, view.board, HEIGHT - lines * LINE, lines)
 
 
@@ -342,49 +503,63 @@ def _roll_off(view: RollOffView, draw: ImageDraw.ImageDraw) -> None:
         x, y = column * width, 12 + line * pitch
         ink = 1
         if lead:
-            draw.rectangle((x, y - 1, x + width - 2, y + pitch - 1), fill=1)
+            _bar(draw, (x, y - 1, x + width - 2, y + pitch - 1))
             ink = 0
         dice = dice.replace("–", "-")
         dice_width = FONT.width(dice)
-        FONT.draw(draw, (x + 2, y), FONT.fit(name, width - dice_width - 8), fill=ink)
-        FONT.draw(draw, (x + width - 3 - dice_width, y), dice, fill=ink)
-    draw.line((0, 53, WIDTH - 1, 53), fill=1)
+        _text(draw, (x + 2, y), _fit(name, width - dice_width - 8, where="roll-off"), fill=ink)
+        _text(draw, (x + width - 3 - dice_width, y), dice, fill=ink)
+    _rule(draw, 53)
     _centred(draw, 55, view.message)
 
 
 @_draw.register
 def _reveal(view: RevealView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.title, view.page_text)
-    for index, row in enumerate(view.rows):
-        y = 11 + index * LINE
+    # Four turns a page (the first right under the title bar), then two lines for the outcome:
+    # where the Deckel went, and who is out.
+    for index, row in enumerate(view.rows[:REVEAL_LINES]):
+        y = TITLE_HEIGHT + index * LINE
         ink = 1
         if row.mark < 0:
-            draw.rectangle((0, y - 1, WIDTH - 1, y + LINE - 2), fill=1)
+            _bar(draw, (0, y, WIDTH - 1, y + LINE - 2))
             ink = 0
         if row.mark:
-            FONT.draw(draw, (1, y), "▲" if row.mark > 0 else "▼", fill=ink)
+            _text(draw, (1, y), "▲" if row.mark > 0 else "▼", fill=ink)
         throw_width = FONT.width(row.throw)
-        name = FONT.fit(row.name, WIDTH - throw_width - 16)
-        FONT.draw(draw, (9, y), name, fill=ink)
+        name = _fit(row.name, WIDTH - throw_width - 16, where="reveal row")
+        _text(draw, (9, y), name, fill=ink)
         if row.out:
             draw.line((9, y + 3, 9 + FONT.width(name), y + 3), fill=ink)
-        FONT.draw(draw, (WIDTH - 2 - throw_width, y), row.throw, fill=ink)
-    draw.line((0, 55, WIDTH - 1, 55), fill=1)
-    FONT.draw(draw, (1, 56), FONT.fit(view.outcome, WIDTH - 2))
+        _text(draw, (WIDTH - 2 - throw_width, y), row.throw, fill=ink)
+    outcome: list[str] = []
+    for part in view.outcome.split(" · "):
+        outcome += _wrap(part, WIDTH - 2, 2, where="reveal outcome")
+    for line in outcome[2:]:
+        _dropped(line, where="reveal outcome")
+    for index, line in enumerate(outcome[:2]):
+        _text(draw, (1, TITLE_HEIGHT + REVEAL_LINES * LINE + index * LINE), line)
 
 
 @_draw.register
 def _banner(view: BannerView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.title)
+    bottom = 53 if any(view.keys) else HEIGHT
+    lines = [wrapped for line in view.lines for wrapped in _wrap(line, WIDTH - 2, 4)]
     y = 14
     if view.headline:
-        scale = 2 if FONT.width(view.headline, 2) <= WIDTH - 4 else 1
+        # The headline is big unless the lines under it need its room.
+        big = FONT.width(view.headline, 2) <= WIDTH - 4 and 32 + len(lines) * LINE <= bottom
+        scale = 2 if big else 1
+        y = 14 if big or len(lines) < 3 else 12
         _centred(draw, y, view.headline, scale=scale)
-        y += 16 if scale == 2 else 11
-    room = (53 if any(view.keys) else HEIGHT) - y
-    for line in view.lines[: max(room // LINE, 0)]:
+        y += 18 if scale == 2 else 10
+    shown = max((bottom - y) // LINE, 0)
+    for line in lines[:shown]:
         _centred(draw, y, line)
         y += LINE
+    for line in lines[shown:]:
+        _dropped(line)
     _soft_keys(draw, view.keys)
 
 
@@ -397,28 +572,27 @@ def _menu(view: MenuView, draw: ImageDraw.ImageDraw) -> None:
         y = 11 + line * 10
         ink = 1
         if index == view.selected:
-            draw.rectangle((0, y, WIDTH - 8, y + 9), fill=1)
+            _bar(draw, (0, y, WIDTH - 8, y + 9))
             ink = 0
-        FONT.draw(draw, (3, y + 1), FONT.fit(view.items[index], WIDTH - 14), fill=ink)
+        _text(draw, (3, y + 1), _fit(view.items[index], WIDTH - 14), fill=ink)
     if first > 0:
-        FONT.draw(draw, (WIDTH - 5, 11), "▲")
+        _text(draw, (WIDTH - 5, 11), "▲")
     if first + visible < len(view.items):
-        FONT.draw(draw, (WIDTH - 5, 44), "▼")
+        _text(draw, (WIDTH - 5, 44), "▼")
     _soft_keys(draw, view.keys)
 
 
 @_draw.register
 def _picker(view: PickerView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.title, view.step)
-    value = FONT.fit(view.value, WIDTH - 24, 2)
-    scale = 2 if FONT.width(value, 2) <= WIDTH - 24 else 1
-    value = FONT.fit(view.value, WIDTH - 24, scale)
+    scale = 2 if FONT.width(view.value, 2) <= WIDTH - 24 else 1
+    value = _fit(view.value, WIDTH - 24, scale)
     y = 14 if scale == 2 else 18
     _centred(draw, y, value, scale=scale)
     if view.keys[0] or view.keys[1]:  # the value can be changed: arrows either side
-        FONT.draw(draw, (2, 18), "◀")
-        FONT.draw(draw, (WIDTH - 6, 18), "▶")
-    for index, line in enumerate(_wrap(view.detail, WIDTH - 4, 2)):
+        _text(draw, (2, 18), "◀")
+        _text(draw, (WIDTH - 6, 18), "▶")
+    for index, line in enumerate(_wrap(view.detail, WIDTH - 4, 2, where="picker detail")):
         _centred(draw, 33 + index * LINE, line)
     _soft_keys(draw, view.keys)
 
@@ -433,16 +607,16 @@ def _seats(view: SeatsView, draw: ImageDraw.ImageDraw) -> None:
         y = 11 + line * 10
         ink = 1
         if index == view.selected:
-            draw.rectangle((0, y, WIDTH - 8, y + 9), fill=1)
+            _bar(draw, (0, y, WIDTH - 8, y + 9))
             ink = 0
         role_width = FONT.width(row.role)
-        FONT.draw(draw, (WIDTH - 10 - role_width, y + 1), row.role, fill=ink)
-        name = FONT.fit(row.name, WIDTH - 18 - role_width)
-        FONT.draw(draw, (3, y + 1), name, fill=ink)
+        _text(draw, (WIDTH - 10 - role_width, y + 1), row.role, fill=ink)
+        name = _fit(row.name, WIDTH - 18 - role_width, where="seats")
+        _text(draw, (3, y + 1), name, fill=ink)
     if first > 0:
-        FONT.draw(draw, (WIDTH - 5, 11), "▲")
+        _text(draw, (WIDTH - 5, 11), "▲")
     if first + visible < len(view.rows):
-        FONT.draw(draw, (WIDTH - 5, 44), "▼")
+        _text(draw, (WIDTH - 5, 44), "▼")
     _soft_keys(draw, view.keys)
 
 

@@ -14,6 +14,7 @@ from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
 from engine.settle import DeckelSource
 from firmware.app.stage import CONTINUE, Goto, Stage, Transition
 from firmware.app.timing import BOT_PAUSE_S
+from firmware.screens import REVEAL_LINES
 from firmware.views import BannerView, RevealMark, RevealRow, RevealView
 from hal.ports import InputEvent, InputKind
 
@@ -26,8 +27,8 @@ __all__ = [
     "RevealStage",
 ]
 
-#: Rows on one page of the reveal.
-REVEAL_ROWS = 5
+#: Rows on one page of the reveal (the screen's layout: four turns, two lines of outcome).
+REVEAL_ROWS = REVEAL_LINES
 
 
 class _GoesOn(Stage):

@@ -132,7 +132,7 @@ def test_a_turn_keeps_marked_dice_and_hides_the_last_throw_at_hand_over(
     assert isinstance(view, HandOverView) and view.player == "Ben" and view.note == "Anna:"
     # The 1 laid out before the second throw is public; the rest stays under the cup.
     assert [(d.value, d.out) for d in view.shown] == [(1, True), (None, False), (None, False)]
-    assert view.info == "max. 2 Wurf"
+    assert view.info == "max. 2 Würfe"
     assert events[-1]["event"] == "turn_over" and events[-1]["dice"] == (5, 1, 1)
 
 
@@ -237,7 +237,7 @@ def play_randomly(app: DeviceApp, inputs: Inputs, seed: int, limit: int = 5000) 
         view = app.view
         if isinstance(view, BannerView) and view.keys[2] == "Neu":
             return
-        if isinstance(view, TurnView) and view.pot_text.startswith("Topf"):
+        if isinstance(view, TurnView) and view.pot_text != "weiter ▶":
             choice = rng.random()
             if choice < 0.45:
                 shake_and_throw(app, inputs)
