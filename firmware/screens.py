@@ -21,13 +21,14 @@ from functools import lru_cache, singledispatch
 
 from PIL import Image, ImageDraw
 
-from firmware.font import FONT
+from firmware.font import FONT, SMALL, BitmapFont
 from firmware.views import (
     BannerView,
     DieFace,
     HandOverView,
     MenuView,
     PickerView,
+    RevealRow,
     RevealView,
     RollOffView,
     SeatsView,
@@ -47,6 +48,9 @@ LINE = 9  # one text line of the font
 TITLE_HEIGHT = 10
 #: Turns on one page of the reveal (the app pages by this many).
 REVEAL_LINES = 4
+SMALL_HEIGHT = SMALL.height
+#: One line of the board, in the small font.
+BOARD_LINE = SMALL_HEIGHT + 1
 
 #: Die size -> (distance of the side pips from the centre, pip size).
 _PIP_LAYOUT = {25: (6, 5), 21: (5, 3), 17: (4, 3), 13: (3, 1)}
@@ -97,6 +101,8 @@ class LayoutTrace:
         """Each cut or dropped text, element outside the panel, or overlap, as one line."""
         found: list[str] = []
         for item in self.placed:
+            if item.kind == "short":  # the start of a name, long enough (see _tags)
+                continue
             if item.kind == "cut":
                 shown = f"shown as {item.text!r}" if item.text else "left out"
                 where = f" [{item.where}]" if item.where else ""
@@ -104,11 +110,12 @@ class LayoutTrace:
                 continue
             left, top, right, bottom = item.box
             name = f"{item.kind} {item.text!r}" if item.text else item.kind
-            if item.text and not FONT.covers(item.text):
-                found.append(f"{name}: no glyph for {sorted(FONT.missing(item.text))}")
+            if item.text and not (FONT.covers(item.text) and SMALL.covers(item.text)):
+                missing = FONT.missing(item.text) | SMALL.missing(item.text)
+                found.append(f"{name}: no glyph for {sorted(missing)}")
             if left < 0 or top < 0 or right >= WIDTH or bottom >= HEIGHT:
                 found.append(f"{name} at {item.box} leaves the {WIDTH}x{HEIGHT} panel")
-        drawn = [item for item in self.placed if item.kind != "cut"]
+        drawn = [item for item in self.placed if item.kind not in ("cut", "short")]
         for index, first in enumerate(drawn):
             for second in drawn[index + 1 :]:
                 problem = _overlap(first, second)
@@ -167,9 +174,11 @@ def _note(
         trace.placed.append(Placed(kind, box, text, dark, wanted, where))
 
 
-def _fit(text: str, room: int, scale: int = 1, *, where: str = "") -> str:
+def _fit(
+    text: str, room: int, scale: int = 1, *, where: str = "", font: BitmapFont = FONT
+) -> str:
     """``text`` if it fits in ``room`` pixels, else cut with "…" (and the cut noted)."""
-    shown = FONT.fit(text, room, scale)
+    shown = font.fit(text, room, scale)
     if shown != text:
         _note("cut", (0, 0, 0, 0), shown, wanted=text, where=where)
     return shown
@@ -182,17 +191,48 @@ def _dropped(text: str, *, where: str = "") -> None:
 
 
 def _text(
-    draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, *, fill: int = 1, scale: int = 1
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    text: str,
+    *,
+    fill: int = 1,
+    scale: int = 1,
+    font: BitmapFont = FONT,
 ) -> int:
     """Draw ``text`` at ``xy`` (as :meth:`BitmapFont.draw`), noting its lit pixels' box."""
-    end = FONT.draw(draw, xy, text, fill=fill, scale=scale)
+    end = font.draw(draw, xy, text, fill=fill, scale=scale)
     if text and _TRACE.get() is not None:
-        ink = FONT.render(text, scale).getbbox()
+        ink = font.render(text, scale).getbbox()
         if ink is not None:
             x, y = xy
             box = (x + ink[0], y + ink[1], x + ink[2] - 1, y + ink[3] - 1)
             _note("text", box, text, dark=fill == 0)
     return end
+
+
+#: The fewest characters a name keeps where a list shows the start of each name (the board).
+MIN_TAG = 3
+
+
+def _tags(names: Sequence[str], room: int, font: BitmapFont, *, where: str) -> list[str]:
+    """Each name whole if it fits in ``room`` pixels, else its longest start that does.
+
+    As on a pub's slate: no "…", and the start of a name is only good enough if it keeps at least
+    :data:`MIN_TAG` characters (a computer player's mark counts) and tells the players apart;
+    otherwise the cut is noted for the fit check.
+    """
+    tags = []
+    for name in names:
+        tag = name
+        while tag and font.width(tag) > room:
+            tag = tag[:-1]
+        if tag != name:
+            kind = "short" if len(tag) >= MIN_TAG else "cut"
+            _note(kind, (0, 0, 0, 0), tag, wanted=name, where=where)
+        tags.append(tag)
+    if len(set(tags)) < len(tags):
+        _note("cut", (0, 0, 0, 0), ", ".join(tags), wanted=", ".join(names), where=where)
+    return tags
 
 
 def _bar(draw: ImageDraw.ImageDraw, box: Box) -> None:
@@ -281,14 +321,32 @@ def _soft_keys(draw: ImageDraw.ImageDraw, keys: SoftKeys) -> None:
             _text(draw, (x, 55), label)
 
 
-def _wrap(text: str, width: int, max_lines: int, *, where: str = "") -> list[str]:
+def _split(text: str, width: int, font: BitmapFont = FONT) -> list[str]:
+    """Greedy word wrap in ``font``'s metrics, all lines (a word wider than ``width`` stays)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if font.width(candidate) <= width or not current:
+            current = candidate
+            continue
+        lines.append(current)
+        current = word
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _wrap(
+    text: str, width: int, max_lines: int, *, where: str = "", font: BitmapFont = FONT
+) -> list[str]:
     """Greedy word wrap in the font's metrics; the last line is cut with "…" if needed."""
     lines: list[str] = []
     current = ""
     words = text.split()
     for index, word in enumerate(words):
         candidate = f"{current} {word}" if current else word
-        if FONT.width(candidate) <= width:
+        if font.width(candidate) <= width:
             current = candidate
             continue
         if current:
@@ -301,7 +359,7 @@ def _wrap(text: str, width: int, max_lines: int, *, where: str = "") -> list[str
         lines.append(current)
     for line in lines[max_lines:]:
         _dropped(line, where=where)
-    return [_fit(line, width, where=where) for line in lines[:max_lines]]
+    return [_fit(line, width, where=where, font=font) for line in lines[:max_lines]]
 
 
 def draw_die(
@@ -386,52 +444,66 @@ def _pip(draw: ImageDraw.ImageDraw, cx: int, cy: int, size: int, ink: int) -> No
         draw.rectangle((cx - half, cy - half, cx + half, cy + half), fill=ink)
 
 
-def _board(draw: ImageDraw.ImageDraw, board: Sequence[Tally], top: int, lines: int) -> None:
-    """Everyone's Deckel in ``lines`` rows of equal slots: name, then the count at the right.
+def _board(draw: ImageDraw.ImageDraw, board: Sequence[Tally], lines: int) -> None:
+    """Everyone's Deckel at the bottom, in ``lines`` rows of equal slots: name, then the count.
 
-    The current player's slot is inverted; a player who is out is struck through.
+    The current player's slot is inverted; a player who is out is struck through. One line is
+    written in the big font if every name fits whole beside its count, else (and always on two
+    or three lines) in the small font, each name whole or its start (:func:`_tags`).
     """
     if not board:
         return
+    big = _board_is_big(tuple(board), lines)
+    top = HEIGHT - lines * (LINE if big else BOARD_LINE)
     if _TRACE.get() is not None:  # paint afresh, so that the trace sees the names
-        _paint_board(draw, board, top, lines)
+        _paint_board(draw, board, top, lines, big)
         return
-    draw.bitmap((0, top - 1), _board_mask(tuple(board), lines), fill=1)
+    draw.bitmap((0, top - 1), _board_mask(tuple(board), lines, big), fill=1)
+
+
+def _board_is_big(board: tuple[Tally, ...], lines: int) -> bool:
+    slot = WIDTH // len(board)
+    return lines == 1 and all(
+        FONT.width(tally.name) + FONT.width(str(tally.deckel)) + 7 <= slot for tally in board
+    )
 
 
 @lru_cache(maxsize=256)
-def _board_mask(board: tuple[Tally, ...], lines: int) -> Image.Image:
+def _board_mask(board: tuple[Tally, ...], lines: int, big: bool) -> Image.Image:
     """The board's lit pixels from the row above it down (an inverted slot starts there)."""
-    mask = Image.new("1", (WIDTH, lines * LINE + 1), 0)
-    _paint_board(ImageDraw.Draw(mask), board, 1, lines)
+    mask = Image.new("1", (WIDTH, lines * (LINE if big else BOARD_LINE) + 1), 0)
+    _paint_board(ImageDraw.Draw(mask), board, 1, lines, big)
     return mask
 
 
-def _paint_board(draw: ImageDraw.ImageDraw, board: Sequence[Tally], top: int, lines: int) -> None:
+def _paint_board(
+    draw: ImageDraw.ImageDraw, board: Sequence[Tally], top: int, lines: int, big: bool
+) -> None:
     per_line = -(-len(board) // lines)
     slot = WIDTH // per_line
-    for index, tally in enumerate(board):
+    font, pitch = (FONT, LINE) if big else (SMALL, BOARD_LINE)
+    # Room for two digits whatever the count, so that a name keeps its length as Deckel come in.
+    room = slot - SMALL.width("00") - 8
+    names = [tally.name for tally in board]
+    tags = names if big else _tags(names, room, SMALL, where="board")
+    for index, (tally, name) in enumerate(zip(board, tags, strict=True)):
         line, column = divmod(index, per_line)
-        x, y = column * slot, top + line * LINE
+        x, y = column * slot, top + line * pitch
         count = str(tally.deckel)
-        room = slot - FONT.width(count) - 7
-        name = tally.name
-        while name and FONT.width(name) > room:
-            name = name[:-1]
-        if name != tally.name:
-            _note("cut", (0, 0, 0, 0), name, wanted=tally.name, where="board")
         ink = 1
         if tally.current:
-            _bar(draw, (x, y - 1, x + slot - 3, y + LINE - 1))
+            _bar(draw, (x, y - 1, x + slot - 3, y + pitch - 1))
             ink = 0
-        _text(draw, (x + 1, y), name, fill=ink)
-        _text(draw, (x + slot - 4 - FONT.width(count), y), count, fill=ink)
+        _text(draw, (x + 1, y), name, fill=ink, font=font)
+        _text(draw, (x + slot - 4 - font.width(count), y), count, fill=ink, font=font)
         if tally.out:
-            draw.line((x + 1, y + 3, x + slot - 4, y + 3), fill=ink)
+            middle = 3 if big else 2
+            draw.line((x + 1, y + middle, x + slot - 4, y + middle), fill=ink)
 
 
 def _board_lines(board: Sequence[Tally]) -> int:
-    return 1 if len(board) <= 5 else 2
+    """Lines of the board: four players a line at most (three lines for nine or ten)."""
+    return -(-len(board) // 4) if len(board) > 4 else 1
 
 
 # --- the screens --------------------------------------------------------------------------------
@@ -441,8 +513,9 @@ def _board_lines(board: Sequence[Tally]) -> int:
 def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.player, view.throw_text)
     lines = _board_lines(view.board)
-    size = 25 if lines == 1 else 21
-    top = 12
+    # Up to eight players the board takes one or two small lines under full-size dice; nine or
+    # ten take three, and the dice shrink.
+    size, top = (25, 12) if lines <= 2 else (17, 12)
     for index, face in enumerate(view.dice):
         rattle = (0, 0)
         if view.shaking and face.value is None:
@@ -453,7 +526,7 @@ def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
                 (-1, 0, 1, 0)[(view.frame + 2 * index) % 4] * 2,
             )
         draw_die(draw, KEY_CENTRES[index] - size // 2, top, size, face, rattle=rattle)
-    status_y = top + size + (4 if lines == 1 else 2)
+    status_y = top + size + 3
     pot_width = FONT.width(view.pot_text)
     room = WIDTH - pot_width - 8 if view.pot_text else WIDTH - 2
     status = view.status
@@ -461,19 +534,19 @@ def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
         status = status.replace("Hausnummer ", "Hausnr. ")  # "Hausnummer 641 weiter ▶" is too wide
     _text(draw, (1, status_y), _fit(status, room, where="status"))
     _text(draw, (WIDTH - 1 - pot_width, status_y), view.pot_text)
-    _board(draw, view.board, HEIGHT - lines * LINE, lines)
+    _board(draw, view.board, lines)
 
 
 @_draw.register
 def _hand_over(view: HandOverView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.title, view.info)
     lines = _board_lines(view.board)
-    # A big table's board takes two lines: the name then stays at scale 1 and the dice shrink,
-    # so that the prompt keeps its line above the board.
-    big = lines == 2
+    # A bigger table's board takes more lines: the name then stays at scale 1 (and with three
+    # lines the dice shrink), so that the prompt keeps its line above the board.
+    big = lines > 1
     scale = 2 if not big and FONT.width(view.player, 2) <= WIDTH - 4 else 1
     _centred(draw, 12 if scale == 2 else (11 if big else 15), view.player, scale=scale)
-    size, die_y = (13, 21) if big else (17, 28)
+    size, die_y, prompt_y = ((17, 28, 45), (17, 21, 39), (13, 20, 33))[min(lines, 3) - 1]
     if view.shown:
         step = size + 3
         x = WIDTH - len(view.shown) * step + 2
@@ -482,9 +555,9 @@ def _hand_over(view: HandOverView, draw: ImageDraw.ImageDraw) -> None:
             draw_die(draw, x, die_y, size, face)
             x += step
     else:
-        _centred(draw, die_y + 2 if big else 32, view.note)
-    _centred(draw, 36 if big else 45, view.hint)
-    _board(draw, view.board, HEIGHT - lines * LINE, lines)
+        _centred(draw, die_y + (size - 7) // 2 if big else 32, view.note)
+    _centred(draw, prompt_y, view.hint)
+    _board(draw, view.board, lines)
 
 
 @_draw.register
@@ -497,18 +570,22 @@ def _roll_off(view: RollOffView, draw: ImageDraw.ImageDraw) -> None:
     columns = 1 if len(entries) <= 4 else 2
     per_column = -(-len(entries) // columns)
     width = WIDTH // columns
-    pitch = LINE if per_column <= 4 else LINE - 1
-    for index, (name, dice, lead) in enumerate(entries):
+    # Two columns (five players or more) are written in the small font.
+    font = FONT if columns == 1 else SMALL
+    pitch = LINE if columns == 1 else BOARD_LINE + 1
+    dice_room = max(font.width("666"), font.width("…"))
+    tags = _tags([name for name, _, _ in entries], width - dice_room - 8, font, where="roll-off")
+    for index, ((_, dice, lead), name) in enumerate(zip(entries, tags, strict=True)):
         column, line = divmod(index, per_column)
         x, y = column * width, 12 + line * pitch
         ink = 1
         if lead:
-            _bar(draw, (x, y - 1, x + width - 2, y + pitch - 1))
+            _bar(draw, (x, y - 1, x + width - 2, y + font.height - (2 if columns == 1 else 0)))
             ink = 0
         dice = dice.replace("–", "-")
-        dice_width = FONT.width(dice)
-        _text(draw, (x + 2, y), _fit(name, width - dice_width - 8, where="roll-off"), fill=ink)
-        _text(draw, (x + width - 3 - dice_width, y), dice, fill=ink)
+        dice_width = font.width(dice)
+        _text(draw, (x + 2, y), name, fill=ink, font=font)
+        _text(draw, (x + width - 3 - dice_width, y), dice, fill=ink, font=font)
     _rule(draw, 53)
     _centred(draw, 55, view.message)
 
@@ -518,7 +595,9 @@ def _reveal(view: RevealView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.title, view.page_text)
     # Four turns a page (the first right under the title bar), then two lines for the outcome:
     # where the Deckel went, and who is out.
-    for index, row in enumerate(view.rows[:REVEAL_LINES]):
+    rows = view.rows[:REVEAL_LINES]
+    font, short = _reveal_throws(rows)
+    for index, row in enumerate(rows):
         y = TITLE_HEIGHT + index * LINE
         ink = 1
         if row.mark < 0:
@@ -526,19 +605,43 @@ def _reveal(view: RevealView, draw: ImageDraw.ImageDraw) -> None:
             ink = 0
         if row.mark:
             _text(draw, (1, y), "▲" if row.mark > 0 else "▼", fill=ink)
-        throw_width = FONT.width(row.throw)
+        throw = row.throw.replace("Hausnummer ", "Hausnr. ") if short else row.throw
+        throw_width = font.width(throw)
         name = _fit(row.name, WIDTH - throw_width - 16, where="reveal row")
         _text(draw, (9, y), name, fill=ink)
         if row.out:
             draw.line((9, y + 3, 9 + FONT.width(name), y + 3), fill=ink)
-        _text(draw, (WIDTH - 2 - throw_width, y), row.throw, fill=ink)
-    outcome: list[str] = []
-    for part in view.outcome.split(" · "):
-        outcome += _wrap(part, WIDTH - 2, 2, where="reveal outcome")
-    for line in outcome[2:]:
+        baseline = FONT.ascent - font.ascent
+        _text(draw, (WIDTH - 2 - throw_width, y + baseline), throw, fill=ink, font=font)
+    # The outcome in two lines; if it needs more (long names out), three in the small font.
+    top = TITLE_HEIGHT + REVEAL_LINES * LINE
+    parts = view.outcome.split(" · ")
+    outcome = [line for part in parts for line in _split(part, WIDTH - 2)]
+    font, pitch, room = FONT, LINE, 2
+    if len(outcome) > room:
+        outcome = [line for part in parts for line in _split(part, WIDTH - 2, SMALL)]
+        font, pitch, room = SMALL, SMALL_HEIGHT, 3
+    for line in outcome[room:]:
         _dropped(line, where="reveal outcome")
-    for index, line in enumerate(outcome[:2]):
-        _text(draw, (1, TITLE_HEIGHT + REVEAL_LINES * LINE + index * LINE), line)
+    for index, line in enumerate(outcome[:room]):
+        line = _fit(line, WIDTH - 2, where="reveal outcome", font=font)
+        _text(draw, (1, top + index * pitch), line, font=font)
+
+
+def _reveal_throws(rows: Sequence[RevealRow]) -> tuple[BitmapFont, bool]:
+    """The font of the throws' column on a reveal page, and whether a Hausnummer is shortened.
+
+    A long name beside a long throw ("Straße 6-5-4") puts the column in the small font, and
+    if that is not enough, a Hausnummer is written as the pub says it short ("Hausnr. 642");
+    the whole column alike, so that the throws line up.
+    """
+    room = WIDTH - 16
+    for font, short in ((FONT, False), (SMALL, False), (SMALL, True)):
+        throws = [r.throw.replace("Hausnummer ", "Hausnr. ") if short else r.throw for r in rows]
+        pairs = zip(rows, throws, strict=True)
+        if all(FONT.width(row.name) + font.width(throw) <= room for row, throw in pairs):
+            return font, short
+    return SMALL, True
 
 
 @_draw.register
@@ -585,15 +688,33 @@ def _menu(view: MenuView, draw: ImageDraw.ImageDraw) -> None:
 @_draw.register
 def _picker(view: PickerView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.title, view.step)
-    scale = 2 if FONT.width(view.value, 2) <= WIDTH - 24 else 1
+    # The detail in two lines under a big value; if it needs more, three lines of the small font;
+    # if it needs more still, the value at scale 1 and four small lines.
+    width = WIDTH - 4
+    layouts = (
+        (FONT, 2, 33, LINE, 2),
+        (SMALL, 3, 33, BOARD_LINE, 2),
+        (SMALL, 4, 23, BOARD_LINE, 1),
+        (SMALL, 5, 22, SMALL_HEIGHT, 1),
+    )
+    layout = next(
+        (layout for layout in layouts if len(_split(view.detail, width, layout[0])) <= layout[1]),
+        layouts[-1],
+    )
+    font, room, top, pitch, scale = layout
+    if FONT.width(view.value, scale) > WIDTH - 24:
+        scale = 1
     value = _fit(view.value, WIDTH - 24, scale)
-    y = 14 if scale == 2 else 18
+    y = (14 if top > 30 else 12) if scale == 2 else (18 if top > 30 else 12)
     _centred(draw, y, value, scale=scale)
     if view.keys[0] or view.keys[1]:  # the value can be changed: arrows either side
-        _text(draw, (2, 18), "◀")
-        _text(draw, (WIDTH - 6, 18), "▶")
-    for index, line in enumerate(_wrap(view.detail, WIDTH - 4, 2, where="picker detail")):
-        _centred(draw, 33 + index * LINE, line)
+        arrow_y = y + (4 if scale == 2 else 0)
+        _text(draw, (2, arrow_y), "◀")
+        _text(draw, (WIDTH - 6, arrow_y), "▶")
+    for index, line in enumerate(_wrap(view.detail, width, room, where="picker detail",
+                                       font=font)):
+        x = (WIDTH - font.width(line)) // 2
+        _text(draw, (x, top + index * pitch), line, font=font)
     _soft_keys(draw, view.keys)
 
 
@@ -609,8 +730,11 @@ def _seats(view: SeatsView, draw: ImageDraw.ImageDraw) -> None:
         if index == view.selected:
             _bar(draw, (0, y, WIDTH - 8, y + 9))
             ink = 0
-        role_width = FONT.width(row.role)
-        _text(draw, (WIDTH - 10 - role_width, y + 1), row.role, fill=ink)
+        # A long name beside a long role: the role in the small font.
+        font = FONT if FONT.width(row.name) + FONT.width(row.role) <= WIDTH - 18 else SMALL
+        role_width = font.width(row.role)
+        baseline = FONT.ascent - font.ascent
+        _text(draw, (WIDTH - 10 - role_width, y + 1 + baseline), row.role, fill=ink, font=font)
         name = _fit(row.name, WIDTH - 18 - role_width, where="seats")
         _text(draw, (3, y + 1), name, fill=ink)
     if first > 0:

@@ -85,7 +85,9 @@ class RevealStage(_GoesOn):
             outcome = t("outcome_pot", loser=result.loser, n=result.deckel)
         else:
             outcome = t("outcome_winner", winner=result.winner, loser=result.loser, n=result.deckel)
-        if result.out:
+        if len(result.out) > 3:  # the rows strike them through, page by page
+            outcome += " · " + t("outcome_out_many", n=len(result.out))
+        elif result.out:
             outcome += " · " + t("outcome_out", names=", ".join(result.out))
         return RevealView(t("reveal_title"), page_text, rows, outcome)
 
