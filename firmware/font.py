@@ -7,9 +7,16 @@ the German letters ÄÖÜäöüß and a few symbols (→ · … ▲ ▼ ◀ ▶ 
 Letters are proportional (blank columns trimmed, one column of spacing); digits keep their full
 width so that numbers line up. Scale 2 doubles every pixel for headlines.
 
-The sheet is the source of truth: each block is a line of characters followed by their nine rows,
-``#`` for a lit pixel. To change a glyph, edit its picture; ``tests/firmware/test_font.py`` checks
-the sheet's shape, and the golden images show the result.
+A second sheet draws the small font (:data:`SMALL`): letters in a 3x5 cell (M and W five wide),
+one row of descender, digits three wide; for the scoreboard and details that do not fit in the
+big font. It has the characters of the big one but ``# $ @ ~``. (A bitmap font that Pillow
+loads, such as the public-domain misc-fixed 4x6 in Debian's ``xfonts-base``, is monospaced at
+four pixels a character and would be a file to install on the Pi; these glyphs are proportional
+and live in this module.)
+
+The sheets are the source of truth: each block is a line of characters followed by their rows
+(nine, or six for the small font), ``#`` for a lit pixel. To change a glyph, edit its picture;
+``tests/firmware/test_text.py`` checks the sheets, and the golden images show the result.
 """
 
 from __future__ import annotations

@@ -9,6 +9,12 @@ TrueType), so a view renders to the same pixels on every Pillow version and the 
 A screen is drawn anew for every change, so what repeats is drawn once and then copied: each
 kind of die (size, face, marks, the rattle of a "?") is painted point by point the first time it
 is needed and blitted as one image afterwards, as the font does with its lines of text.
+
+Every text fits by design: what a player reads first is in the 5x7 font, the scoreboard and
+long details in the 3x5 one (:data:`firmware.font.SMALL`); lines wrap, and a list too narrow
+for whole names shows their starts (:func:`_tags`). :func:`trace_layout` records what a render
+draws, so that the fit check (``tests/firmware/test_fit.py``) can find a cut, a text off the
+panel or an overlap.
 """
 
 from __future__ import annotations
@@ -217,22 +223,45 @@ MIN_TAG = 3
 def _tags(names: Sequence[str], room: int, font: BitmapFont, *, where: str) -> list[str]:
     """Each name whole if it fits in ``room`` pixels, else its longest start that does.
 
-    As on a pub's slate: no "…", and the start of a name is only good enough if it keeps at least
-    :data:`MIN_TAG` characters (a computer player's mark counts) and tells the players apart;
-    otherwise the cut is noted for the fit check.
+    As on a pub's slate: no "…". Where two starts are the same ("Spieler1", "Spieler10"), each
+    keeps its end after a shorter start ("Spie1", "Spi10"). A shortened name is only good enough
+    if it keeps at least :data:`MIN_TAG` characters (a computer player's mark counts) and tells
+    the players apart; otherwise the cut is noted for the fit check.
     """
-    tags = []
-    for name in names:
-        tag = name
-        while tag and font.width(tag) > room:
-            tag = tag[:-1]
+    tags = [_start(name, "", room, font) for name in names]
+    for tag in {tag for tag in tags if tags.count(tag) > 1}:
+        group = [index for index, other in enumerate(tags) if other == tag]
+        for index in group:
+            end = _distinct_end(names[index], [names[other] for other in group])
+            tags[index] = _start(names[index], end, room, font)
+    for name, tag in zip(names, tags, strict=True):
         if tag != name:
             kind = "short" if len(tag) >= MIN_TAG else "cut"
             _note(kind, (0, 0, 0, 0), tag, wanted=name, where=where)
-        tags.append(tag)
     if len(set(tags)) < len(tags):
         _note("cut", (0, 0, 0, 0), ", ".join(tags), wanted=", ".join(names), where=where)
     return tags
+
+
+def _start(name: str, end: str, room: int, font: BitmapFont) -> str:
+    """``name`` if it fits in ``room``, else its longest start that fits with ``end`` after it."""
+    if font.width(name) <= room:
+        return name
+    head = name[: len(name) - len(end)]
+    while head and font.width(head + end) > room:
+        head = head[:-1]
+    return head + end
+
+
+def _distinct_end(name: str, group: Sequence[str]) -> str:
+    """The shortest end of ``name`` that no other name of ``group`` has: its number if it ends in
+    one ("10" of "Spieler10"), else as many last letters as it takes."""
+    digits = len(name) - len(name.rstrip("0123456789"))
+    for length in range(max(digits, 1), len(name) + 1):
+        end = name[-length:]
+        if all(not other.endswith(end) or other == name for other in group):
+            return end
+    return name
 
 
 def _bar(draw: ImageDraw.ImageDraw, box: Box) -> None:
@@ -580,7 +609,7 @@ def _roll_off(view: RollOffView, draw: ImageDraw.ImageDraw) -> None:
         x, y = column * width, 12 + line * pitch
         ink = 1
         if lead:
-            _bar(draw, (x, y - 1, x + width - 2, y + font.height - (2 if columns == 1 else 0)))
+            _bar(draw, (x, y - 1, x + width - 2, y + font.height - (1 if columns == 1 else 0)))
             ink = 0
         dice = dice.replace("–", "-")
         dice_width = font.width(dice)
@@ -601,7 +630,7 @@ def _reveal(view: RevealView, draw: ImageDraw.ImageDraw) -> None:
         y = TITLE_HEIGHT + index * LINE
         ink = 1
         if row.mark < 0:
-            _bar(draw, (0, y, WIDTH - 1, y + LINE - 2))
+            _bar(draw, (0, y, WIDTH - 1, y + LINE - 1))
             ink = 0
         if row.mark:
             _text(draw, (1, y), "▲" if row.mark > 0 else "▼", fill=ink)

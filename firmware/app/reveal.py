@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
+from engine.game import FINAL
 from engine.settle import DeckelSource
 from firmware.app.stage import CONTINUE, Goto, Stage, Transition
 from firmware.app.timing import BOT_PAUSE_S
+from firmware.font import FONT
 from firmware.screens import REVEAL_LINES
 from firmware.views import BannerView, RevealMark, RevealRow, RevealView
-from hal.ports import InputEvent, InputKind
+from hal.ports import SCREEN_SIZE, InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.app.context import AppContext
@@ -129,9 +131,17 @@ class HalfOverBanner(_GoesOn):
     def view(self) -> BannerView:
         table, event = self.table, self.event
         t = table.ctx.t
-        lines = [t("loses_section", section=table.section_name(event.section))]
+        if event.section == FINAL:
+            lines = [t("loses_final")]
+        else:
+            lines = [t("loses_section", section=table.section_name(event.section))]
         if self.final:
-            lines.append(t("final_between", a=self.final[0], b=self.final[1]))
+            a, b = self.final
+            between = t("final_between", a=a, b=b)
+            if FONT.width(between) <= SCREEN_SIZE[0] - 2:
+                lines.append(between)
+            else:  # long names: each finalist on a line of their own
+                lines += [t("final_first", a=a), t("final_second", b=b)]
         elif event.section == 1:
             lines.append(t("next_section", section=table.section_name(2)))
         return BannerView(table.section_name(event.section), event.loser, tuple(lines),

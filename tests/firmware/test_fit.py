@@ -64,7 +64,7 @@ from firmware.hint import Hint, hint_lines
 from firmware.i18n import MESSAGES, Catalogue
 from firmware.names import MAX_NAME_LENGTH
 from firmware.screens import LayoutTrace, Placed, render, trace_layout
-from firmware.views import BannerView, DieFace, TurnView, View
+from firmware.views import BannerView, DieFace, Tally, TurnView, View
 from hal.ports import SCREEN_SIZE
 from sim.fakes import FakeClock
 
@@ -147,10 +147,15 @@ def turn_position(players: tuple[str, ...], dice: str, pot: int = 13, limit: str
     return f"1 {pot} {holdings(players)} {limit} {finished} {players[0]}:{dice}"
 
 
+#: The setup's numbered names, as the device makes them for seats without a configured name.
+DEFAULT_NAMES = tuple(f"Spieler{number}" for number in range(1, 11))
+
 PLAYER_SETS = {
     "2 players": LONG_NAMES[:2],
     "3 players": LONG_NAMES[:3],
+    "6 players": LONG_NAMES[:6],
     "10 players": LONG_NAMES,
+    "10 numbered players": DEFAULT_NAMES,
 }
 
 
@@ -520,3 +525,18 @@ def test_the_check_finds_an_overlap_and_a_text_off_the_panel() -> None:
         "overlap: text 'Anna' at (1, 40, 60, 48) and die at (50, 30, 74, 54)",
         "overlap: text 'Topf' at (120, 1, 130, 7) and bar at (0, 0, 127, 9)",
     ]
+
+
+def test_numbered_names_on_the_board_keep_their_numbers() -> None:
+    board = tuple(Tally(name, 10 + index % 3) for index, name in enumerate(DEFAULT_NAMES))
+    view = TurnView("Spieler10", "Wurf 1/3", (DieFace(None),) * 3, "Schütteln!", "Topf 9", board)
+    trace, problems = traced(view)
+    assert problems == []
+    shown = [item.text for item in trace.placed if item.kind == "text" and item.text in _tagged()]
+    assert shown == list(_tagged()), shown
+
+
+def _tagged() -> tuple[str, ...]:
+    """The board's names of :data:`DEFAULT_NAMES` in 32-pixel slots: a start and the number."""
+    return ("Spie1", "Spie2", "Spie3", "Spie4", "Spie5", "Spie6", "Spie7", "Spie8", "Spie9",
+            "Spi10")  # fmt: skip
