@@ -178,7 +178,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "goodbye_hint": ("wird ausgeschaltet", "shutting down"),
     # the builders' self-test (schocken run --check)
     "check_title": ("Selbsttest", "Self-test"),
-    "check_hint": ("Tasten drücken, schütteln", "Press buttons, shake"),
+    "check_hint": ("Drücken, schütteln", "Press buttons, shake"),
     "check_pressed": ("gedrückt: {name}", "pressed: {name}"),
     "check_held": ("gehalten: {name}", "held: {name}"),
     "check_shake": ("Neigung: {n} Flanken", "tilt: {n} edges"),

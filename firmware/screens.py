@@ -317,17 +317,23 @@ def _title_mask(left: str, right: str, mark: str) -> Image.Image:
 
 def _paint_title_bar(draw: ImageDraw.ImageDraw, left: str, right: str, mark: str) -> None:
     _bar(draw, (0, 0, WIDTH - 1, TITLE_HEIGHT - 1))
-    end = WIDTH
+    # With the mark, the right text and then the mark too go to the small font if the left one
+    # would not fit beside them (a computer player's ten-letter name, "Throw 1/3" and "REF").
+    fonts = [(FONT, FONT), (FONT, SMALL), (SMALL, SMALL)] if mark else [(FONT, FONT)]
+    for mark_font, right_font in fonts:
+        end = WIDTH - (mark_font.width(mark) + 4 if mark else 0)
+        room = end - 2 - (right_font.width(right) + 6 if right else 0) - 2
+        if FONT.width(left) <= room:
+            break
     if mark:
-        end = WIDTH - FONT.width(mark) - 4
         draw.rectangle((end, 0, WIDTH - 1, TITLE_HEIGHT - 1), fill=0)
-        FONT.draw(draw, (end + 2, 1), mark, fill=1)
-    right_width = FONT.width(right)
-    right_x = end - 2 - right_width
-    room = (right_x - 6 if right else WIDTH - 2) - 2
+        mark_y = 1 + FONT.ascent - mark_font.ascent
+        mark_font.draw(draw, (end + 2, mark_y), mark, fill=1)
     _text(draw, (2, 1), _fit(left, room), fill=0)
     if right:
-        _text(draw, (right_x, 1), right, fill=0)
+        right_x = end - 2 - right_font.width(right)
+        right_y = 1 + FONT.ascent - right_font.ascent
+        _text(draw, (right_x, right_y), right, fill=0, font=right_font)
 
 
 def _centred(

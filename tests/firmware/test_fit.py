@@ -32,6 +32,7 @@ from itertools import product
 import pytest
 from luma.core.device import dummy
 
+from engine.bots import make_bot
 from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
 from engine.game import FINAL, GameSetup
 from engine.notation import from_notation
@@ -64,7 +65,7 @@ from firmware.hint import Hint, hint_lines
 from firmware.i18n import MESSAGES, Catalogue
 from firmware.names import MAX_NAME_LENGTH
 from firmware.screens import LayoutTrace, Placed, render, trace_layout
-from firmware.views import BannerView, DieFace, Tally, TurnView, View
+from firmware.views import BannerView, DieFace, PickerView, Tally, TurnView, View
 from hal.ports import SCREEN_SIZE
 from sim.fakes import FakeClock
 
@@ -79,13 +80,17 @@ LANGUAGES = ("de", "en")
 SceneMaker = Callable[[Catalogue], Iterator[tuple[str, View]]]
 #: Registered scenes: name -> maker (see the module's docstring).
 SCENES: dict[str, SceneMaker] = {}
+#: Scenes drawn with the link's referee mark in the title bar.
+MARKED: set[str] = set()
 
 
-def scene(name: str) -> Callable[[SceneMaker], SceneMaker]:
-    """Register a scene maker for the fit check under ``name``."""
+def scene(name: str, *, referee: bool = False) -> Callable[[SceneMaker], SceneMaker]:
+    """Register a scene maker for the fit check under ``name`` (``referee``: with the mark)."""
 
     def register(maker: SceneMaker) -> SceneMaker:
         SCENES[name] = maker
+        if referee:
+            MARKED.add(name)
         return maker
 
     return register
@@ -116,14 +121,14 @@ def table(
 ) -> Table:
     """A game of ``players`` in ``position`` (the engine's notation); ``bots`` are computer seats.
 
-    The computer players are only marked as such (their strategy is never asked here).
+    The computer players play by the rule of thumb (their strategy is never asked here).
     """
     ctx = context(texts, players)
     setup = GameSetup(players, rules or load_preset("standard"))
     game_table = ctx.open_table(setup)
     if position is not None:
         game_table.game = from_notation(position, setup)
-    game_table.bots = dict.fromkeys(bots)  # type: ignore[arg-type]
+    game_table.bots = {name: make_bot("threshold") for name in bots}
     return game_table
 
 
@@ -177,6 +182,11 @@ def _setup(texts: Catalogue) -> Iterator[tuple[str, View]]:
         stage = ctx.new_setup()
         stage.players = len(players)
         stage.bots = ["odds", "threshold"] + [""] * 8
+        stage.step = SetupStep.START
+        start = stage.view()
+        assert isinstance(start, PickerView)
+        summary = texts.t("setup_summary", players=len(players), rules="westfalen", deckel=40)
+        yield f"{label}: start without computer players", replace(start, detail=summary)
         for step in SetupStep:
             stage.step = step
             if step is SetupStep.RULES:
@@ -286,9 +296,9 @@ def _throw_names(texts: Catalogue) -> Iterator[tuple[str, View]]:
         yield f"{label}: turn screen", _with_status(turn.view(), name)
 
 
-def _with_status(view: View, status: str) -> View:
+def _with_status(view: TurnView, status: str) -> TurnView:
     """The turn screen of a position with ``status`` as its throw name (every name, one game)."""
-    return replace(view, status=status)  # type: ignore[type-var]
+    return replace(view, status=status)
 
 
 @scene("reveal")
@@ -438,6 +448,18 @@ def _error_screen(texts: Catalogue) -> Iterator[tuple[str, View]]:
         yield label, BannerView(texts.t("fault_title"), "", lines)
 
 
+@scene("referee mark", referee=True)
+def _referee(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    """The widest titles, with the referee mark at their right end."""
+    for label, view in _turn(texts):
+        if "10 players" in label and "pot 40" in label:
+            yield label, view
+    for label, view in _reveal(texts):
+        if "10 players" in label:
+            yield label, view
+    yield from _pickers(texts)
+
+
 @scene("resume")
 def _resume(texts: Catalogue) -> Iterator[tuple[str, View]]:
     for label, players in PLAYER_SETS.items():
@@ -451,11 +473,11 @@ def _resume(texts: Catalogue) -> Iterator[tuple[str, View]]:
 # --- the check ---------------------------------------------------------------------------------
 
 
-def traced(view: View) -> tuple[LayoutTrace, list[str]]:
+def traced(view: View, mark: str = "") -> tuple[LayoutTrace, list[str]]:
     """Render ``view`` as the device does, on luma's dummy device; the trace and its problems."""
     device = dummy(width=SCREEN_SIZE[0], height=SCREEN_SIZE[1], mode="1")
     with trace_layout() as trace:
-        image = render(view)
+        image = render(view, mark=mark)
     device.display(image)
     assert device.image.tobytes() == image.tobytes()
     return trace, trace.problems()
@@ -467,9 +489,10 @@ def test_every_text_fits(name: str, language: str) -> None:
     texts = Catalogue(language)
     failures: list[str] = []
     views = 0
+    mark = texts.t("referee_mark") if name in MARKED else ""
     for label, view in SCENES[name](texts):
         views += 1
-        _, problems = traced(view)
+        _, problems = traced(view, mark)
         failures += [f"{name} [{language}] {label}: {problem}" for problem in problems]
     assert views, f"the scene {name} showed nothing"
     assert not failures, "\n".join(dict.fromkeys(failures))
@@ -477,18 +500,20 @@ def test_every_text_fits(name: str, language: str) -> None:
 
 def test_fit_check_counts(capsys: pytest.CaptureFixture[str]) -> None:
     """Counts what the fit check covers (printed with ``pytest -s``)."""
-    views = texts = 0
+    views = drawn = 0
     shown: set[str] = set()
-    for language, maker in product(LANGUAGES, SCENES.values()):
-        for _, view in maker(Catalogue(language)):
-            trace, _ = traced(view)
+    for language, (name, maker) in product(LANGUAGES, SCENES.items()):
+        texts = Catalogue(language)
+        mark = texts.t("referee_mark") if name in MARKED else ""
+        for _, view in maker(texts):
+            trace, _ = traced(view, mark)
             views += 1
             for item in trace.placed:
                 if item.kind == "text":
-                    texts += 1
+                    drawn += 1
                     shown.add(item.text)
     with capsys.disabled():
-        print(f"\nfit check: {views} views, {texts} texts ({len(shown)} different)")
+        print(f"\nfit check: {views} views, {drawn} texts ({len(shown)} different)")
     assert views > 1000 and len(shown) > 300
 
 
@@ -540,3 +565,24 @@ def _tagged() -> tuple[str, ...]:
     """The board's names of :data:`DEFAULT_NAMES` in 32-pixel slots: a start and the number."""
     return ("Spie1", "Spie2", "Spie3", "Spie4", "Spie5", "Spie6", "Spie7", "Spie8", "Spie9",
             "Spi10")  # fmt: skip
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_self_test_screen_fits(language: str) -> None:
+    """``schocken run --check`` draws its own screen (firmware/check.py) with the big font: its
+    title beside the tilt count in the bar, and every line it lists, at their widest."""
+    from firmware.check import CheckApp
+    from firmware.font import FONT
+    from hal.ports import Button
+
+    texts = Catalogue(language)
+    check = CheckApp(DeviceConfig())
+    assert 4 + FONT.width(texts.t("check_title")) + 6 + FONT.width("~9999") + 4 <= SCREEN_SIZE[0]
+    widest = max((button.name for button in Button), key=FONT.width)
+    lines = [
+        texts.t("check_hint"), texts.t("check_pressed", name=widest),
+        texts.t("check_held", name=widest), texts.t("check_shake", n=9999),
+    ]
+    assert all(FONT.width(line) <= SCREEN_SIZE[0] - 8 for line in lines), lines
+    assert FONT.width("9999") <= 24  # a press count under its button's box
+    assert check.screen().size == SCREEN_SIZE
