@@ -488,12 +488,12 @@ def _board(draw: ImageDraw.ImageDraw, board: Sequence[Tally], lines: int) -> Non
     """
     if not board:
         return
-    big = _board_is_big(tuple(board), lines)
-    top = HEIGHT - lines * (LINE if big else BOARD_LINE)
     if _TRACE.get() is not None:  # paint afresh, so that the trace sees the names
-        _paint_board(draw, board, top, lines, big)
+        big = _board_is_big(tuple(board), lines)
+        _paint_board(draw, board, _board_top(lines, big), lines, big)
         return
-    draw.bitmap((0, top - 1), _board_mask(tuple(board), lines, big), fill=1)
+    mask, top = _board_mask(tuple(board), lines)
+    draw.bitmap((0, top - 1), mask, fill=1)
 
 
 def _board_is_big(board: tuple[Tally, ...], lines: int) -> bool:
@@ -503,12 +503,18 @@ def _board_is_big(board: tuple[Tally, ...], lines: int) -> bool:
     )
 
 
+def _board_top(lines: int, big: bool) -> int:
+    return HEIGHT - lines * (LINE if big else BOARD_LINE)
+
+
 @lru_cache(maxsize=256)
-def _board_mask(board: tuple[Tally, ...], lines: int, big: bool) -> Image.Image:
-    """The board's lit pixels from the row above it down (an inverted slot starts there)."""
+def _board_mask(board: tuple[Tally, ...], lines: int) -> tuple[Image.Image, int]:
+    """The board's lit pixels from the row above it down (an inverted slot starts there), and
+    the row of its first line."""
+    big = _board_is_big(board, lines)
     mask = Image.new("1", (WIDTH, lines * (LINE if big else BOARD_LINE) + 1), 0)
     _paint_board(ImageDraw.Draw(mask), board, 1, lines, big)
-    return mask
+    return mask, _board_top(lines, big)
 
 
 def _paint_board(

@@ -288,7 +288,7 @@ class TurnStage(Stage):
         if self.driver is not None:
             status = t(self.driver.activity or "bot_thinks")
             if not self.driver.activity and not hidden and turn.throws:
-                status = _throw_name(table, turn)
+                status = t("status_flipped") if turn.flipped else _throw_name(table, turn)
         elif hidden and not self.shaking:
             status = t("status_covered")
         elif self.notice:

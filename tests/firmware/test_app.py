@@ -165,6 +165,12 @@ def test_flip_turns_a_six_into_a_laid_out_one(clock: FakeClock, inputs: Inputs) 
     assert isinstance(view, TurnView)
     assert [(d.value, d.out) for d in view.dice] == [(1, True), (3, False), (6, False)]
     assert events[-1] == {"event": "flip", "player": "Anna"}
+    # No throw name: the six is going back into the cup, and standing is not allowed yet.
+    assert view.status == "Jetzt werfen!" and view.pot_text == "Topf 13"
+    app.handle(inputs.press(STAND))
+    view = app.view
+    assert isinstance(view, TurnView)
+    assert (view.status, view.pot_text) == ("Gedreht: nun werfen", "")  # the notice's whole line
     app.handle(inputs.press(FLIP))
     assert isinstance(app.view, TurnView) and app.view.status == "Drehen: 2 Sechsen"
 
