@@ -7,7 +7,8 @@ by design.
 
 Texts are looked up by key with :meth:`Catalogue.t`, which fills ``{placeholders}``. Keep them
 short: the display is 128 pixels wide, about 21 characters of the bitmap font; the status line of
-the turn screen has room for about 15.
+the turn screen has room for about 15 beside the pot, and a notice (``notice_*``) takes the whole
+line. ``tests/firmware/test_fit.py`` renders every text on its screens and fails on a cut.
 """
 
 from __future__ import annotations
