@@ -7,9 +7,16 @@ the German letters ÄÖÜäöüß and a few symbols (→ · … ▲ ▼ ◀ ▶ 
 Letters are proportional (blank columns trimmed, one column of spacing); digits keep their full
 width so that numbers line up. Scale 2 doubles every pixel for headlines.
 
-The sheet is the source of truth: each block is a line of characters followed by their nine rows,
-``#`` for a lit pixel. To change a glyph, edit its picture; ``tests/firmware/test_font.py`` checks
-the sheet's shape, and the golden images show the result.
+A second sheet draws the small font (:data:`SMALL`): letters in a 3x5 cell (M and W five wide),
+one row of descender, digits three wide; for the scoreboard and details that do not fit in the
+big font. It has the characters of the big one but ``# $ @ ~``. (A bitmap font that Pillow
+loads, such as the public-domain misc-fixed 4x6 in Debian's ``xfonts-base``, is monospaced at
+four pixels a character and would be a file to install on the Pi; these glyphs are proportional
+and live in this module.)
+
+The sheets are the source of truth: each block is a line of characters followed by their rows
+(nine, or six for the small font), ``#`` for a lit pixel. To change a glyph, edit its picture;
+``tests/firmware/test_text.py`` checks the sheets, and the golden images show the result.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-__all__ = ["FONT", "BitmapFont"]
+__all__ = ["FONT", "SMALL", "BitmapFont"]
 
 _SHEET = """
 A     B     C     D     E     F     G     H
@@ -55,9 +62,9 @@ Q     R     S     T     U     V     W     X
 ..... ..... ..... ..... ..... ..... ..... .....
 
 Y     Z     Ä     Ö     Ü     ß     0     1
-#...# ##### .#.#. .#.#. .#.#. .##.. .###. ..#..
-#...# ....# ..... ..... ..... #..#. #...# .##..
-.#.#. ...#. .###. .###. #...# #..#. #..## ..#..
+#...# ##### #...# #...# .#.#. .##.. .###. ..#..
+#...# ....# .###. .###. ..... #..#. #...# .##..
+.#.#. ...#. #...# #...# #...# #..#. #..## ..#..
 ..#.. ..#.. #...# #...# #...# #.#.. #.#.# ..#..
 ..#.. .#... ##### #...# #...# #..#. ##..# ..#..
 ..#.. #.... #...# #...# #...# #..#. #...# ..#..
@@ -176,29 +183,144 @@ y     z     ä     ö     ü     !     "     #
 .....
 """
 
+_SMALL_SHEET = """
+A     B     C     D     E     F     G     H
+.#... ##... .##.. ##... ###.. ###.. .##.. #.#..
+#.#.. #.#.. #.... #.#.. #.... #.... #.... #.#..
+###.. ##... #.... #.#.. ##... ##... #.#.. ###..
+#.#.. #.#.. #.... #.#.. #.... #.... #.#.. #.#..
+#.#.. ##... .##.. ##... ###.. #.... .##.. #.#..
+..... ..... ..... ..... ..... ..... ..... .....
+
+I     J     K     L     M     N     O     P
+###.. ..#.. #.#.. #.... #...# #..#. .#... ##...
+.#... ..#.. #.#.. #.... ##.## ##.#. #.#.. #.#..
+.#... ..#.. ##... #.... #.#.# #.##. #.#.. ##...
+.#... #.#.. #.#.. #.... #...# #..#. #.#.. #....
+###.. .#... #.#.. ###.. #...# #..#. .#... #....
+..... ..... ..... ..... ..... ..... ..... .....
+
+Q     R     S     T     U     V     W     X
+.#... ##... .##.. ###.. #.#.. #.#.. #...# #.#..
+#.#.. #.#.. #.... .#... #.#.. #.#.. #...# #.#..
+#.#.. ##... .#... .#... #.#.. #.#.. #.#.# .#...
+##... #.#.. ..#.. .#... #.#.. #.#.. #.#.# #.#..
+.##.. #.#.. ##... .#... ###.. .#... .#.#. #.#..
+..... ..... ..... ..... ..... ..... ..... .....
+
+Y     Z     Ä     Ö     Ü     ß     0     1
+#.#.. ###.. #.#.. #.#.. #.#.. ##... ###.. .#...
+#.#.. ..#.. .#... .#... ..... #.#.. #.#.. ##...
+.#... .#... #.#.. #.#.. #.#.. ##... #.#.. .#...
+.#... #.... ###.. #.#.. #.#.. #.#.. #.#.. .#...
+.#... ###.. #.#.. .#... ###.. ##... ###.. ###..
+..... ..... ..... ..... ..... #.... ..... .....
+
+2     3     4     5     6     7     8     9
+##... ##... #.#.. ###.. .##.. ###.. ###.. ###..
+..#.. ..#.. #.#.. #.... #.... ..#.. #.#.. #.#..
+.#... .#... ###.. ##... ###.. .#... ###.. ###..
+#.... ..#.. ..#.. ..#.. #.#.. .#... #.#.. ..#..
+###.. ##... ..#.. ##... ###.. .#... ###.. ##...
+..... ..... ..... ..... ..... ..... ..... .....
+
+a     b     c     d     e     f     g     h
+..... #.... ..... ..#.. ..... .##.. ..... #....
+.##.. ##... .##.. .##.. .#... .#... .##.. ##...
+#.#.. #.#.. #.... #.#.. ###.. ###.. #.#.. #.#..
+#.#.. #.#.. #.... #.#.. #.... .#... .##.. #.#..
+.##.. ##... .##.. .##.. .##.. .#... ..#.. #.#..
+..... ..... ..... ..... ..... ..... ##... .....
+
+i     j     k     l     m     n     o     p
+#.... .#... #.... #.... ..... ..... ..... .....
+..... ..... #.#.. #.... ####. ##... .#... ##...
+#.... .#... ##... #.... #.#.# #.#.. #.#.. #.#..
+#.... .#... #.#.. #.... #.#.# #.#.. #.#.. #.#..
+#.... .#... #.#.. #.... #.#.# #.#.. .#... ##...
+..... #.... ..... ..... ..... ..... ..... #....
+
+q     r     s     t     u     v     w     x
+..... ..... ..... .#... ..... ..... ..... .....
+.##.. #.#.. .##.. ###.. #.#.. #.#.. #...# #.#..
+#.#.. ##... #.... .#... #.#.. #.#.. #.#.# .#...
+#.#.. #.... ..#.. .#... #.#.. #.#.. #.#.# .#...
+.##.. #.... ##... ..#.. .##.. .#... .#.#. #.#..
+..#.. ..... ..... ..... ..... ..... ..... .....
+
+y     z     ä     ö     ü     !     "     '
+..... ..... #.#.. #.#.. #.#.. #.... #.#.. #....
+#.#.. ###.. ..... ..... ..... #.... #.#.. #....
+#.#.. ..#.. .##.. .#... #.#.. #.... ..... .....
+.##.. .#... #.#.. #.#.. #.#.. ..... ..... .....
+..#.. ###.. .##.. .#... .##.. #.... ..... .....
+##... ..... ..... ..... ..... ..... ..... .....
+
+(     )     *     +     ,     -     .     /
+.#... #.... ..... ..... ..... ..... ..... ..#..
+#.... .#... #.#.. .#... ..... ..... ..... ..#..
+#.... .#... .#... ###.. ..... ###.. ..... .#...
+#.... .#... #.#.. .#... ..... ..... ..... #....
+.#... #.... ..... ..... .#... ..... #.... #....
+..... ..... ..... ..... #.... ..... ..... .....
+
+:     ;     <     =     >     ?     [     ]
+..... ..... ..#.. ..... #.... ##... ##... ##...
+#.... .#... .#... ###.. .#... ..#.. #.... .#...
+..... ..... #.... ..... ..#.. .#... #.... .#...
+#.... .#... .#... ###.. .#... ..... #.... .#...
+..... #.... ..#.. ..... #.... .#... ##... ##...
+..... ..... ..... ..... ..... ..... ..... .....
+
+%     &     _     |     →     ·     …     ×
+#.#.. .#... ..... #.... ..... ..... ..... .....
+..#.. #.#.. ..... #.... ..#.. ..... ..... #.#..
+.#... .#... ..... #.... ####. #.... ..... .#...
+#.... #.#.. ..... #.... ..#.. ..... ..... #.#..
+#.#.. .##.. ..... #.... ..... ..... #.#.# .....
+..... ..... ###.. #.... ..... ..... ..... .....
+
+▲     ▼     ◀     ▶     ⚙
+..... ..... ..#.. #.... #.#.#
+..#.. ##### .##.. ##... .###.
+.###. .###. ###.. ###.. ##.##
+##### ..#.. .##.. ##... .###.
+..... ..... ..#.. #.... #.#.#
+..... ..... ..... ..... .....
+"""
+
 #: Rows per glyph: 7 above the baseline, 2 below for descenders (g, j, p, q, y, comma).
 GLYPH_ROWS = 9
 #: Rows from the top of a glyph to its baseline (the cap height).
 ASCENT = 7
+#: The small font: 5 rows above the baseline, 1 below.
+SMALL_ROWS = 6
 _CELL = 5
-_SPACE_WIDTH = 3
 
 
-def _parse_sheet(sheet: str) -> dict[str, tuple[str, ...]]:
-    """Character -> its rows (strings of "#" and ".", trimmed to the glyph's width)."""
+def _parse_sheet(
+    sheet: str, rows_per_glyph: int, space: int, digits: int
+) -> dict[str, tuple[str, ...]]:
+    """Character -> its rows (strings of "#" and ".", trimmed to the glyph's width).
+
+    Digits keep ``digits`` columns each, so that numbers line up.
+    """
     glyphs: dict[str, tuple[str, ...]] = {}
     blocks = [block.splitlines() for block in sheet.strip("\n").split("\n\n")]
     for lines in blocks:
         names = lines[0].split()
         rows = [line.split(" ") for line in lines[1:]]
-        if len(rows) != GLYPH_ROWS or any(len(row) != len(names) for row in rows):
+        if len(rows) != rows_per_glyph or any(len(row) != len(names) for row in rows):
             raise ValueError(f"font sheet block {''.join(names)!r} is malformed")
         for column, name in enumerate(names):
             picture = tuple(row[column] for row in rows)
             if any(len(line) != _CELL or set(line) - {"#", "."} for line in picture):
                 raise ValueError(f"glyph {name!r}: every row must be 5 of '#' and '.'")
-            glyphs[name] = picture if name.isdigit() else _trim(picture)
-    glyphs[" "] = ("." * _SPACE_WIDTH,) * GLYPH_ROWS
+            if name.isdigit():
+                glyphs[name] = tuple(line[:digits] for line in picture)
+            else:
+                glyphs[name] = _trim(picture)
+    glyphs[" "] = ("." * space,) * rows_per_glyph
     return glyphs
 
 
@@ -219,14 +341,23 @@ def _glyph_image(picture: tuple[str, ...]) -> Image.Image:
 class BitmapFont:
     """A bitmap font: measure and draw strings, 1 bit per pixel, optionally scaled up."""
 
-    def __init__(self, sheet: str, *, fallback: str = "?") -> None:
-        self._pictures = _parse_sheet(sheet)
+    def __init__(
+        self,
+        sheet: str,
+        *,
+        rows: int = GLYPH_ROWS,
+        ascent: int = ASCENT,
+        space: int = 3,
+        digits: int = _CELL,
+        fallback: str = "?",
+    ) -> None:
+        self._pictures = _parse_sheet(sheet, rows, space, digits)
         self._glyphs = {name: _glyph_image(p) for name, p in self._pictures.items()}
         self._fallback = fallback
         #: Each glyph's width plus the column of spacing after it.
         self._advance = {name: glyph.width + 1 for name, glyph in self._glyphs.items()}
-        self.height = GLYPH_ROWS
-        self.ascent = ASCENT
+        self.height = rows
+        self.ascent = ascent
 
     def covers(self, text: str) -> bool:
         """True if every character of ``text`` has a glyph (no fallback needed)."""
@@ -283,16 +414,19 @@ def _width(font: BitmapFont, text: str) -> int:
 @lru_cache(maxsize=1024)
 def _render(font: BitmapFont, text: str, scale: int) -> Image.Image:
     width = max(font.width(text), 1)
-    image = Image.new("1", (width, GLYPH_ROWS), 0)
+    image = Image.new("1", (width, font.height), 0)
     x = 0
     for char in text:
         glyph = font._glyph(char)
         image.paste(glyph, (x, 0))
         x += glyph.width + 1
     if scale != 1:
-        image = image.resize((width * scale, GLYPH_ROWS * scale), Image.Resampling.NEAREST)
+        image = image.resize((width * scale, font.height * scale), Image.Resampling.NEAREST)
     return image
 
 
 #: The font of every screen.
 FONT = BitmapFont(_SHEET)
+#: The small font (3x5 letters, 4 pixels a character): the scoreboard, long details, and where a
+#: line of :data:`FONT` has no room. Same characters as :data:`FONT`.
+SMALL = BitmapFont(_SMALL_SHEET, rows=SMALL_ROWS, ascent=5, space=2, digits=3)

@@ -7,7 +7,8 @@ by design.
 
 Texts are looked up by key with :meth:`Catalogue.t`, which fills ``{placeholders}``. Keep them
 short: the display is 128 pixels wide, about 21 characters of the bitmap font; the status line of
-the turn screen has room for about 15.
+the turn screen has room for about 15 beside the pot, and a notice (``notice_*``) takes the whole
+line. ``tests/firmware/test_fit.py`` renders every text on its screens and fails on a cut.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "setup_human": ("Mensch", "person"),
     "key_seat": ("Platz ▼", "seat ▼"),
     "key_change": ("ändern", "change"),
-    "strategy_threshold": ("Faustregel", "rule of thumb"),
+    "strategy_threshold": ("Faustregel", "simple"),
     "strategy_odds": ("Quoten", "odds"),
     "setup_start": ("Start", "Start"),
     "setup_go": ("Los!", "Go!"),
@@ -50,11 +51,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rolloff_title": ("Auswürfeln", "Auswürfeln: who opens"),
     "rolloff_shake": ("Becher schütteln", "Shake the cup"),
     "rolloff_tie": ("Stechen: {names}", "Tie: {names}"),
+    "rolloff_tie_again": ("Stechen: nochmal!", "Tie: throw again!"),
     "rolloff_opens": ("{name} fängt an!", "{name} opens!"),
     # hand-over
     "pass_cup": ("Becher an", "Cup to"),
     "hint_hand_over": ("Drücken oder schütteln", "Press or shake"),
-    "limit": ("max. {n} Wurf", "max. {n} throws"),
+    "limit_one": ("max. 1 Wurf", "max. 1 throw"),
+    "limit": ("max. {n} Würfe", "max. {n} throws"),
     "opens_round": ("beginnt Runde {n}", "opens round {n}"),
     # turn
     "throw_of": ("Wurf {n}/{limit}", "Throw {n}/{limit}"),
@@ -63,6 +66,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status_shaking": ("…und abstellen", "…and put down"),
     "status_flip": ("FLIP: 6+6 → 1", "FLIP: 6+6 → 1"),
     "status_stand": ("Fertig: STAND", "Done: STAND"),
+    # right after a flip: the other six is back in the cup
+    "status_flipped": ("Jetzt werfen!", "Throw now!"),
     # what the table sees of someone else's turn while the dice are under the cup
     "status_covered": ("Im Becher", "In the cup"),
     "notice_shake_first": ("Erst schütteln", "Shake first"),
@@ -98,12 +103,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "outcome_winner": ("{winner} → {loser}: {n}", "{winner} → {loser}: {n}"),
     "outcome_all": ("{loser} kriegt alle!", "{loser} gets them all!"),
     "outcome_out": ("raus: {names}", "out: {names}"),
+    "outcome_out_many": ("{n} raus (durchgestrichen)", "{n} out (struck through)"),
     "section_1": ("1. Hälfte", "Hälfte 1"),
     "section_2": ("2. Hälfte", "Hälfte 2"),
     "section_final": ("Finale", "Finale"),
     "loses_section": ("verliert die {section}", "loses the {section}"),
     "next_section": ("Weiter: {section}", "Next: {section}"),
     "final_between": ("Finale: {a} gegen {b}", "Finale: {a} vs {b}"),
+    "final_first": ("Finale: {a}", "Finale: {a}"),
+    "final_second": ("gegen {b}", "vs {b}"),
+    "loses_final": ("verliert das Finale", "loses the Finale"),
     "game_over_title": ("Spielende", "Game over"),
     "loses_game": ("hat verloren", "has lost"),
     "blattschuss": ("Blattschuss!", "Blattschuss: both lost!"),
@@ -155,6 +164,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # the simulator's question when it finds an unfinished game (firmware.app.resume)
     "resume_title": ("Weiterspielen?", "Continue the game?"),
     "resume_turn": ("{name} ist dran", "{name} to throw"),
+    "resume_players": ("{n} Spieler", "{n} players"),
     "key_resume": ("Weiter", "Resume"),
     "confirm_new_game": ("Spiel abbrechen?", "Abandon the game?"),
     "yes_new_game": ("Ja, neues Spiel", "Yes, new game"),
@@ -233,7 +243,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "goodbye_hint": ("wird ausgeschaltet", "shutting down"),
     # the builders' self-test (schocken run --check)
     "check_title": ("Selbsttest", "Self-test"),
-    "check_hint": ("Tasten drücken, schütteln", "Press buttons, shake"),
+    "check_hint": ("Drücken, schütteln", "Press buttons, shake"),
     "check_pressed": ("gedrückt: {name}", "pressed: {name}"),
     "check_held": ("gehalten: {name}", "held: {name}"),
     "check_shake": ("Neigung: {n} Flanken", "tilt: {n} edges"),

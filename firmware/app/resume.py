@@ -33,10 +33,11 @@ from firmware.app.stage import (
 from firmware.app.table import SECTION_KEYS, Table
 from firmware.app.turn import HandOverStage, TurnStage
 from firmware.config import LANGUAGES
+from firmware.font import FONT
 from firmware.i18n import Catalogue
 from firmware.journal import Recovery
 from firmware.views import BannerView
-from hal.ports import Button, InputEvent, InputKind
+from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 
 __all__ = ["ResumeQuestion", "resume"]
 
@@ -141,7 +142,11 @@ class ResumeQuestion(Overlay):
 
     def view(self, texts: Catalogue) -> BannerView:
         game = self.ctx.require_table().game
-        lines = [", ".join(game.players)]
+        names = ", ".join(game.players)
+        # The players' names if they fit on two lines, else how many they are.
+        if FONT.width(names) > 2 * (SCREEN_SIZE[0] - 2) - FONT.width("WWWWWWWWWW"):
+            names = texts.t("resume_players", n=len(game.players))
+        lines = [names]
         if game.round_number == 0:
             lines.append(texts.t("rolloff_title"))
         else:

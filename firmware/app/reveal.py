@@ -11,11 +11,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
+from engine.game import FINAL
 from engine.settle import DeckelSource
 from firmware.app.stage import CONTINUE, Goto, Stage, Transition
 from firmware.app.timing import BOT_PAUSE_S
+from firmware.font import FONT
+from firmware.screens import REVEAL_LINES
 from firmware.views import BannerView, RevealMark, RevealRow, RevealView
-from hal.ports import InputEvent, InputKind
+from hal.ports import SCREEN_SIZE, InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.app.context import AppContext
@@ -26,8 +29,8 @@ __all__ = [
     "RevealStage",
 ]
 
-#: Rows on one page of the reveal.
-REVEAL_ROWS = 5
+#: Rows on one page of the reveal (the screen's layout: four turns, two lines of outcome).
+REVEAL_ROWS = REVEAL_LINES
 
 
 class _GoesOn(Stage):
@@ -84,7 +87,9 @@ class RevealStage(_GoesOn):
             outcome = t("outcome_pot", loser=result.loser, n=result.deckel)
         else:
             outcome = t("outcome_winner", winner=result.winner, loser=result.loser, n=result.deckel)
-        if result.out:
+        if len(result.out) > 3:  # the rows strike them through, page by page
+            outcome += " · " + t("outcome_out_many", n=len(result.out))
+        elif result.out:
             outcome += " · " + t("outcome_out", names=", ".join(result.out))
         return RevealView(t("reveal_title"), page_text, rows, outcome)
 
@@ -126,9 +131,17 @@ class HalfOverBanner(_GoesOn):
     def view(self) -> BannerView:
         table, event = self.table, self.event
         t = table.ctx.t
-        lines = [t("loses_section", section=table.section_name(event.section))]
+        if event.section == FINAL:
+            lines = [t("loses_final")]
+        else:
+            lines = [t("loses_section", section=table.section_name(event.section))]
         if self.final:
-            lines.append(t("final_between", a=self.final[0], b=self.final[1]))
+            a, b = self.final
+            between = t("final_between", a=a, b=b)
+            if FONT.width(between) <= SCREEN_SIZE[0] - 2:
+                lines.append(between)
+            else:  # long names: each finalist on a line of their own
+                lines += [t("final_first", a=a), t("final_second", b=b)]
         elif event.section == 1:
             lines.append(t("next_section", section=table.section_name(2)))
         return BannerView(table.section_name(event.section), event.loser, tuple(lines),

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from engine.game import Phase
 from firmware.app.stage import CONTINUE, OK_BUTTONS, Stage, Transition
 from firmware.app.timing import BOT_PAUSE_S
+from firmware.font import FONT
 from firmware.views import RollOffRow, RollOffView
-from hal.ports import InputEvent, InputKind
+from hal.ports import SCREEN_SIZE, InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.app.context import AppContext
@@ -101,6 +102,8 @@ class RollOffStage(Stage):
             message = t("rolloff_opens", name=game.current_player)
         elif rows:
             message = t("rolloff_tie", names=", ".join(game.contenders))
+            if FONT.width(message) > SCREEN_SIZE[0] - 2:  # the lit rows say who
+                message = t("rolloff_tie_again")
         else:
             message = t("rolloff_shake")
         waiting: tuple[str, ...] = ()

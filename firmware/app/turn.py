@@ -83,7 +83,9 @@ class HandOverStage(Stage):
         table = self.table
         t, game = table.ctx.t, table.game
         if self.previous is not None:
-            info = t("limit", n=game.limit) if game.limit is not None else ""
+            info = ""
+            if game.limit is not None:
+                info = t("limit_one" if game.limit == 1 else "limit", n=game.limit)
             note = self.previous + ":"
         else:
             info = table.section_name(table.section)
@@ -286,7 +288,7 @@ class TurnStage(Stage):
         if self.driver is not None:
             status = t(self.driver.activity or "bot_thinks")
             if not self.driver.activity and not hidden and turn.throws:
-                status = _throw_name(table, turn)
+                status = t("status_flipped") if turn.flipped else _throw_name(table, turn)
         elif hidden and not self.shaking:
             status = t("status_covered")
         elif self.notice:
@@ -299,6 +301,9 @@ class TurnStage(Stage):
             status = t("status_flip")
         elif not game.can_roll():
             status = t("status_stand")
+        elif turn.flipped:
+            # The other six went back into the cup: there is no throw to name until it is thrown.
+            status = t("status_flipped")
         else:
             status = _throw_name(table, turn)
         return TurnView(
@@ -306,7 +311,8 @@ class TurnStage(Stage):
             t("throw_of", n=turn.throws, limit=turn.limit),
             tuple(faces),
             status,
-            t("pot", n=game.pot),
+            # A refusal takes the whole status line; the pot is back with the next press.
+            "" if self.notice and self.driver is None else t("pot", n=game.pot),
             table.board(turn.player),
             shaking=self.shaking,
             frame=self.frame,

@@ -98,7 +98,7 @@ SCENES: dict[str, View] = {
     ),
     "hand_over_hidden": HandOverView(
         "Becher an",
-        "max. 2 Wurf",
+        "max. 2 Würfe",
         "Ben",
         "Anna:",
         (DieFace(1, out=True), DieFace(1, out=True), DieFace(None)),
@@ -155,7 +155,7 @@ SCENES: dict[str, View] = {
     ),
     "hand_over_to_bot": HandOverView(
         "Becher an",
-        "max. 2 Wurf",
+        "max. 2 Würfe",
         "⚙Carla",
         "⚙Ben:",
         (DieFace(1, out=True), DieFace(None), DieFace(None)),

@@ -133,7 +133,7 @@ def test_a_turn_keeps_marked_dice_and_hides_the_last_throw_at_hand_over(
     assert isinstance(view, HandOverView) and view.player == "Ben" and view.note == "Anna:"
     # The 1 laid out before the second throw is public; the rest stays under the cup.
     assert [(d.value, d.out) for d in view.shown] == [(1, True), (None, False), (None, False)]
-    assert view.info == "max. 2 Wurf"
+    assert view.info == "max. 2 Würfe"
     assert events[-1]["event"] == "turn_over" and events[-1]["dice"] == (5, 1, 1)
 
 
@@ -166,6 +166,12 @@ def test_flip_turns_a_six_into_a_laid_out_one(clock: FakeClock, inputs: Inputs) 
     assert isinstance(view, TurnView)
     assert [(d.value, d.out) for d in view.dice] == [(1, True), (3, False), (6, False)]
     assert events[-1] == {"event": "flip", "player": "Anna"}
+    # No throw name: the six is going back into the cup, and standing is not allowed yet.
+    assert view.status == "Jetzt werfen!" and view.pot_text == "Topf 13"
+    app.handle(inputs.press(STAND))
+    view = app.view
+    assert isinstance(view, TurnView)
+    assert (view.status, view.pot_text) == ("Gedreht: nun werfen", "")  # the notice's whole line
     app.handle(inputs.press(FLIP))
     assert isinstance(app.view, TurnView) and app.view.status == "Drehen: 2 Sechsen"
 
@@ -238,7 +244,7 @@ def play_randomly(app: DeviceApp, inputs: Inputs, seed: int, limit: int = 5000) 
         view = app.view
         if isinstance(view, BannerView) and view.keys[2] == "Neu":
             return
-        if isinstance(view, TurnView) and view.pot_text.startswith("Topf"):
+        if isinstance(view, TurnView) and view.pot_text != "weiter ▶":
             choice = rng.random()
             if choice < 0.45:
                 shake_and_throw(app, inputs)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from firmware.dice import DiceSource, SeededDice, SystemDice
-from firmware.font import FONT, GLYPH_ROWS, BitmapFont
+from firmware.font import FONT, GLYPH_ROWS, SMALL, SMALL_ROWS, BitmapFont
 from firmware.i18n import MESSAGES, Catalogue
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
@@ -19,6 +19,16 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 def test_the_font_covers_ascii_letters_digits_and_german() -> None:
     assert FONT.covers(string.ascii_letters + string.digits + "ÄÖÜäöüß .,:;!?-+/()→·…▲▼◀▶")
     assert FONT.missing("a€b") == {"€"}
+
+
+def test_the_small_font_has_every_glyph_of_the_screens_and_its_own_capital_umlauts() -> None:
+    text = string.ascii_letters + string.digits + "ÄÖÜäöüß .,:;!?-+/()→·…▲▼◀▶×⚙%&'\"<=>[]_|"
+    assert SMALL.covers(text) and FONT.covers(text)
+    assert SMALL.height == SMALL_ROWS and SMALL.width("1") == SMALL.width("8") == 3
+    for font in (FONT, SMALL):
+        for capital in "ÄÖÜ":  # a capital umlaut is not its small letter drawn again
+            small = capital.lower()
+            assert font.render(capital).tobytes() != font.render(small).tobytes(), capital
 
 
 def test_glyph_metrics() -> None:

@@ -1,0 +1,619 @@
+"""The fit check: every screen and message of the device, in German and English, fits the OLED.
+
+Each scene below builds views the way the device does (the real stages of ``firmware/app/`` on a
+real game, the real menu and overlays, the catalogue's texts) with the worst values the device
+allows: names of :data:`~firmware.names.MAX_NAME_LENGTH` wide letters and with umlauts, two-digit
+Deckel, 2 and 10 players, computer players' marks, every throw name of every preset, every
+notice. Each view is rendered by the real renderer (:func:`firmware.screens.render`) inside
+:func:`firmware.screens.trace_layout`, which records every text, die, bar and separator it draws,
+measured with the bitmap font's real widths, and shown on luma's dummy device as the OLED would
+show it. A scene fails on any text cut with "…" or left out, any element outside the 128x64
+panel, and any two elements that overlap (dark text on its own bar excepted).
+
+To check a new screen, register a scene: a function that takes the language's
+:class:`~firmware.i18n.Catalogue` and yields ``(label, view)`` pairs, decorated with
+``@scene("name")``::
+
+    @scene("name_entry")
+    def _name_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
+        stage = NameEntryStage(context(texts), ...)
+        yield "empty", stage.view()
+
+Build the views through the stage that shows them, so that the check sees the texts the players
+will see. ``test_fit_check_counts`` prints how many views and texts were checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from itertools import product
+
+import pytest
+from luma.core.device import dummy
+
+from engine.bots import make_bot
+from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
+from engine.game import FINAL, GameSetup
+from engine.notation import from_notation
+from engine.odds import ActionKind, ActionOdds
+from engine.rules import Rules, load_preset, preset_names
+from engine.settle import DeckelSource
+from engine.throws import rank_table
+from firmware.app.context import AppContext
+from firmware.app.hint import PendingHint
+from firmware.app.menu import MainMenu, PinOverlay, RulesInForce
+from firmware.app.naming import WHEEL, NameEntry, RosterPicker
+from firmware.app.overlays import Menu, Message, Picker
+from firmware.app.resume import ResumeQuestion
+from firmware.app.reveal import (
+    GameOverBanner,
+    GoodbyeBanner,
+    HalfOverBanner,
+    PenaltyBanner,
+    RevealStage,
+)
+from firmware.app.rolloff import RollOffStage
+from firmware.app.settings import DECKEL_RANGE, SettingsFile
+from firmware.app.setup import SetupStep
+from firmware.app.stage import CLOSE
+from firmware.app.table import Table
+from firmware.app.turn import HandOverStage, TurnDoneStage, TurnStage
+from firmware.config import DeviceConfig
+from firmware.dice import SeededDice
+from firmware.error_screen import error_lines
+from firmware.gamestore import DamageReport
+from firmware.hint import Hint, hint_lines
+from firmware.i18n import MESSAGES, Catalogue
+from firmware.names import MAX_NAME_LENGTH
+from firmware.screens import LayoutTrace, Placed, render, trace_layout
+from firmware.views import BannerView, DieFace, PickerView, Tally, TurnView, View
+from hal.ports import SCREEN_SIZE
+from sim.fakes import FakeClock
+
+#: Ten names of the longest allowed length: the widest letters, umlauts, capitals with dots.
+LONG_NAMES = (
+    "WWWWWWWWWW", "Müller-Öhm", "MMMMMMMMMM", "Ännchen-Öz", "Wolfgang-W",
+    "Maximilian", "Ölmühle-Ük", "Waldemar-M", "Wilhelmine", "Großmaul99",
+)  # fmt: skip
+assert all(len(name) == MAX_NAME_LENGTH for name in LONG_NAMES)
+
+LANGUAGES = ("de", "en")
+SceneMaker = Callable[[Catalogue], Iterator[tuple[str, View]]]
+#: Registered scenes: name -> maker (see the module's docstring).
+SCENES: dict[str, SceneMaker] = {}
+#: Scenes drawn with the link's referee mark in the title bar.
+MARKED: set[str] = set()
+
+
+def scene(name: str, *, referee: bool = False) -> Callable[[SceneMaker], SceneMaker]:
+    """Register a scene maker for the fit check under ``name`` (``referee``: with the mark)."""
+
+    def register(maker: SceneMaker) -> SceneMaker:
+        SCENES[name] = maker
+        if referee:
+            MARKED.add(name)
+        return maker
+
+    return register
+
+
+# --- building real stages ----------------------------------------------------------------------
+
+
+def context(texts: Catalogue, players: tuple[str, ...] = LONG_NAMES[:3]) -> AppContext:
+    """A device session in the language of ``texts``, configured with ``players``."""
+    base = DeviceConfig()
+    config = replace(base, game=replace(base.game, players=players[:10]))
+    ctx = AppContext(
+        config, clock=FakeClock(100.0), dice=SeededDice(1), settings=SettingsFile(None),
+        store=None, plan=None, event_sink=None, shutdown=None,
+    )
+    ctx.catalogue = texts
+    return ctx
+
+
+def table(
+    texts: Catalogue,
+    players: tuple[str, ...],
+    position: str | None = None,
+    *,
+    rules: Rules | None = None,
+    bots: tuple[str, ...] = (),
+) -> Table:
+    """A game of ``players`` in ``position`` (the engine's notation); ``bots`` are computer seats.
+
+    The computer players play by the rule of thumb (their strategy is never asked here).
+    """
+    ctx = context(texts, players)
+    setup = GameSetup(players, rules or load_preset("standard"))
+    game_table = ctx.open_table(setup)
+    if position is not None:
+        game_table.game = from_notation(position, setup)
+    game_table.bots = {name: make_bot("threshold") for name in bots}
+    return game_table
+
+
+#: Deckel of the players in seat order: two digits for the first ones.
+COUNTS = (12, 10, 0, 11, 0, 3, 0, 1, 0, 2)
+
+
+def holdings(players: tuple[str, ...]) -> str:
+    """Two-digit Deckel: the notation's player field."""
+    return ",".join(f"{name}={COUNTS[i]}" for i, name in enumerate(players))
+
+
+def deckel_for(players: tuple[str, ...], pot: int) -> Rules:
+    """The standard rules with as many Deckel as ``pot`` and the players' hold together."""
+    return replace(load_preset("standard"), deckel=pot + sum(COUNTS[: len(players)]))
+
+
+def turn_position(players: tuple[str, ...], dice: str, pot: int = 13, limit: str = "3") -> str:
+    """A position in the first half with ``players[0]`` throwing ``dice`` (notation)."""
+    finished = f"{players[-1]}:521h3" if limit != "-" else "-"
+    return f"1 {pot} {holdings(players)} {limit} {finished} {players[0]}:{dice}"
+
+
+#: The setup's numbered names, as the device makes them for seats without a configured name.
+DEFAULT_NAMES = tuple(f"Spieler{number}" for number in range(1, 11))
+
+PLAYER_SETS = {
+    "2 players": LONG_NAMES[:2],
+    "3 players": LONG_NAMES[:3],
+    "6 players": LONG_NAMES[:6],
+    "10 players": LONG_NAMES,
+    "10 numbered players": DEFAULT_NAMES,
+}
+
+
+def every_throw_name() -> list[str]:
+    """The names of every throw of every preset (the widest of each kind matter)."""
+    names: set[str] = set()
+    for preset in preset_names():
+        names.update(evaluation.name for evaluation in rank_table(load_preset(preset)).ranking)
+    return sorted(names)
+
+
+# --- the scenes --------------------------------------------------------------------------------
+
+
+@scene("setup")
+def _setup(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    for label, players in PLAYER_SETS.items():
+        ctx = context(texts, players)
+        stage = ctx.new_setup()
+        stage.players = len(players)
+        stage.bots = ["odds", "threshold"] + [""] * 8
+        stage.step = SetupStep.START
+        start = stage.view()
+        assert isinstance(start, PickerView)
+        summary = texts.t("setup_summary", players=len(players), rules="westfalen", deckel=40)
+        yield f"{label}: start without computer players", replace(start, detail=summary)
+        for step in SetupStep:
+            stage.step = step
+            if step is SetupStep.RULES:
+                for index, rules in enumerate(ctx.rule_options):
+                    stage.choose_rules(index)
+                    yield f"{label}: rules {rules.name}", stage.view()
+                continue
+            if step is SetupStep.DECKEL:
+                for deckel in DECKEL_RANGE:
+                    stage.deckel = deckel
+                    yield f"{label}: {deckel} Deckel", stage.view()
+                continue
+            for seat in range(len(players)):
+                stage.seat = seat
+                yield f"{label}: step {step.name} seat {seat}", stage.view()
+                if step is not SetupStep.COMPUTERS:
+                    break
+
+
+@scene("roll-off")
+def _roll_off(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    for label, players in PLAYER_SETS.items():
+        for bots in ((), players[:1]):
+            game_table = table(texts, players, bots=bots)
+            stage = RollOffStage(game_table.ctx, game_table)
+            yield f"{label}: waiting", stage.view()
+            stage.shaking = True
+            yield f"{label}: shaking", stage.view()
+            stage.shaking = False
+            tie = [(6, 6, 6)] * 2 + [(1, 2, 4)] * (len(players) - 2)
+            stage.throw_with(tie)
+            yield f"{label}: a tie", stage.view()
+            stage.throw_with([(1, 1, 1), (2, 2, 1)])
+            yield f"{label}: decided", stage.view()
+
+
+@scene("hand-over")
+def _hand_over(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    shown = (DieFace(1, out=True), DieFace(6, out=True), DieFace(None))
+    for (label, players), bots in product(PLAYER_SETS.items(), ((), LONG_NAMES[:2])):
+        for limit in ("1", "2", "3"):
+            position = f"1 13 {holdings(players)} {limit} {players[-1]}:521h3 {players[0]}:---/0"
+            game_table = table(texts, players, position, rules=deckel_for(players, 13), bots=bots)
+            stage = HandOverStage(game_table, players[0], players[-1], shown)
+            yield f"{label}, bots {bots}: after a turn, limit {limit}", stage.view()
+        for section in (1, 2, FINAL):
+            section_players = players[:2] if section == FINAL else players
+            field = "F" if section == FINAL else str(section)
+            marker = "^" if section != 1 else ""
+            counts = holdings(section_players).replace(",", f"{marker},", 1)
+            position = f"{field} 13 {counts} - - {players[0]}:---/0"
+            rules = deckel_for(section_players, 13)
+            game_table = table(texts, players, position, rules=rules, bots=bots)
+            game_table.section, game_table.round_number = section, 12
+            stage = HandOverStage(game_table, players[0])
+            yield f"{label}, bots {bots}: opens a round of section {section}", stage.view()
+
+
+def _turn_tables(texts: Catalogue, dice: str, limit: str = "3") -> Iterator[tuple[str, Table]]:
+    for (label, players), bots in product(PLAYER_SETS.items(), ((), LONG_NAMES[:1])):
+        for pot in (13, 40):
+            position = turn_position(players, dice, pot, limit)
+            rules = deckel_for(players, pot)
+            yield f"{label}, bots {bots}, pot {pot}", table(
+                texts, players, position, rules=rules, bots=bots
+            )
+
+
+@scene("turn")
+def _turn(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    notices = sorted(key for key in MESSAGES if key.startswith("notice_"))
+    for label, game_table in _turn_tables(texts, "---/0"):
+        stage = TurnStage(game_table)
+        yield f"{label}: before the throw", stage.view()
+        stage.start_shaking(100.0)
+        yield f"{label}: shaking", stage.view()
+    for label, game_table in _turn_tables(texts, "663/1h"):
+        stage = TurnStage(game_table)
+        yield f"{label}: two sixes", stage.view()
+        yield f"{label}: two sixes, as the table sees it", stage.table_view()
+        if stage.driver is not None:
+            for activity in ("bot_thinks", "bot_keeps", "bot_throws", "bot_flipped"):
+                stage.driver.activity = activity
+                yield f"{label}: {activity}", stage.view()
+            continue
+        for notice in notices:
+            stage.notice = notice
+            yield f"{label}: {notice}", stage.view()
+    for label, game_table in _turn_tables(texts, "1*63/1f"):
+        stage = TurnStage(game_table)
+        yield f"{label}: right after a flip", stage.view()
+    for label, game_table in _turn_tables(texts, "642/3h", limit="3"):
+        stage = TurnStage(game_table)
+        yield f"{label}: no throws left", stage.view()
+
+
+@scene("throw names")
+def _throw_names(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    faces = (DieFace(6), DieFace(4), DieFace(2))
+    for (label, players), name in product(PLAYER_SETS.items(), every_throw_name()):
+        position = turn_position(players, "---/0", 40)
+        game_table = table(texts, players, position, rules=deckel_for(players, 40))
+        stage = TurnDoneStage(game_table, players[0], 3, 3, faces, name)
+        yield f"{label}: the last throw was {name}", stage.view()
+        turn = TurnStage(game_table)
+        turn.notice = ""
+        yield f"{label}: turn screen", _with_status(turn.view(), name)
+
+
+def _with_status(view: TurnView, status: str) -> TurnView:
+    """The turn screen of a position with ``status`` as its throw name (every name, one game)."""
+    return replace(view, status=status)
+
+
+@scene("reveal")
+def _reveal(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    names = every_throw_name()
+    longest = max(names, key=len)
+    for label, players in PLAYER_SETS.items():
+        turns = tuple(
+            TurnOver(name, (6, 4, 2), False, 3, longest, 1) for name in players
+        )
+        winner, loser = players[1], players[0]
+        outs: tuple[tuple[str, ...], ...] = ((), players[:1], players[:2], players[2:])
+        for source, out in product(DeckelSource, outs):
+            if len(out) >= len(players):
+                continue
+            result = RoundOver(winner, loser, longest, longest, 13, source, tuple(out), 0, ())
+            game_table = table(texts, players)
+            stage = RevealStage(game_table, turns, result, 12)
+            for page in range(stage.pages):
+                stage.page = page
+                yield f"{label}: {source.name}, {len(out)} out, page {page + 1}", stage.view()
+
+
+@scene("banners")
+def _banners(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    for label, players in PLAYER_SETS.items():
+        game_table = table(texts, players)
+        for loser in players[:2]:
+            yield f"{label}: penalty for {loser}", PenaltyBanner(
+                game_table, PenaltyGiven(loser, 13, 13, ())
+            ).view()
+            for section in (1, 2, FINAL):
+                banner = HalfOverBanner(game_table, HalfOver(section, loser))
+                yield f"{label}: {loser} loses section {section}", banner.view()
+                banner.final = (players[0], players[1])
+                yield f"{label}: {loser} loses section {section}, final", banner.view()
+        for position in (
+            f"over {players[0]} {players[0]},{players[0]}",
+            f"over {players[0]} {players[0]},{players[1]}",
+        ):
+            yield f"{label}: {position}", GameOverBanner(
+                table(texts, players, position)
+            ).view()
+    yield "goodbye", GoodbyeBanner(context(texts)).view()
+
+
+def _stats_detail(texts: Catalogue) -> str:
+    return texts.t("stats_detail", games=999, lost=999, halves_lost=999, blattschuss=999,
+                   schocks=999, schock_aus=999)
+
+
+@scene("menu and overlays")
+def _menu(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    keys = [key for key in MESSAGES if key.startswith("menu_") and key != "menu_title"]
+    menu = Menu("menu_title", [(key, lambda: None) for key in keys])
+    for index in range(len(keys)):
+        menu.selected = index
+        yield f"menu at {keys[index]}", menu.view(texts)
+    for title, yes in (("confirm_new_game", "yes_new_game"), ("confirm_shutdown", "yes_shutdown")):
+        confirm = Menu(title, [("no", lambda: None), (yes, lambda: None)], selected=1)
+        yield title, confirm.view(texts)
+    game_table = table(texts, LONG_NAMES)
+    stage = TurnStage(game_table)
+    yield "the menu during a turn", MainMenu(game_table.ctx, stage).open().view(texts)
+    messages = {
+        "unpaired": ("menu_unpair", ("unpaired_lines", "unpaired_lines_2")),
+        "no stats": ("menu_stats", ("stats_none",)),
+        "storage": ("storage_failed_title", ("storage_failed_1", "storage_failed_2")),
+        "no hints": ("hint_title", ("hint_refused_1", "hint_refused_2")),
+    }
+    for label, (title, lines) in messages.items():
+        yield label, Message(title, tuple(texts.t(key) for key in lines)).view(texts)
+    for report in (
+        DamageReport("current.journal", "x", "damaged/20250101T201500Z-current.journal", 999),
+        DamageReport("current.journal", "x", "damaged/x", 0),
+        DamageReport("stats.json", "x", "damaged/x", None),
+        DamageReport("game-000123.journal", "x", "damaged/x", None),
+        DamageReport("setup.json", "x", "damaged/x", None),
+        DamageReport("setup.json", "x", None, None),
+        DamageReport("names.json", "x", "damaged/x", None),
+    ):
+        lines = report.screen_lines(texts.t)
+        yield f"damaged {report.name}", Message("state_damaged_title", lines).view(texts)
+    yield "pairing PIN", PinOverlay(None, "123456").view(texts)  # type: ignore[arg-type]
+    yield "hint pending", PendingHint().view(texts)
+
+
+@scene("pickers")
+def _pickers(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    ctx = context(texts)
+    options = ctx.rule_options
+    for index, rules in enumerate(options):
+        picker = Picker("menu_rules", len(options), index, lambda i: options[i].name,
+                        lambda i: options[i].description, lambda i: None)
+        yield f"rules {rules.name}", picker.view(texts)
+    players = LONG_NAMES
+    detail = texts.t("penalty_detail", n=40)
+    for index, name in enumerate(players):
+        picker = Picker("menu_penalty", len(players), index, lambda i: players[i],
+                        lambda i: detail, lambda i: None)
+        yield f"penalty for {name}", picker.view(texts)
+        stats = Picker("menu_stats", len(players), index, lambda i: players[i],
+                       lambda i: _stats_detail(texts), lambda i: None)
+        yield f"statistics of {name}", stats.view(texts)
+    for level in range(5):
+        picker = Picker("menu_brightness", 5, level, lambda i: str(i + 1),
+                        lambda i: texts.t("brightness_detail", n=i + 1, of=5), lambda i: None)
+        yield f"brightness {level + 1}", picker.view(texts)
+    for index, language in enumerate(LANGUAGES):
+        picker = Picker("menu_language", 2, index, lambda i: ("Deutsch", "English")[i],
+                        lambda i: Catalogue(LANGUAGES[i]).t("language_detail"), lambda i: None)
+        yield f"language {language}", picker.view(texts)
+
+
+@scene("hint")
+def _hint(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    beats = [None, *(rank_table(load_preset(p)).ranking[0] for p in preset_names())]
+    longest = max(
+        (e for p in preset_names() for e in rank_table(load_preset(p)).ranking),
+        key=lambda e: len(e.name),
+    )
+    beats.append(longest)
+    actions = (
+        ActionOdds(ActionKind.STAND, 0.0123),
+        ActionOdds(ActionKind.FLIP, 0.5),
+        ActionOdds(ActionKind.THROW, 0.999, keep=(6, 6), throw=1),
+        ActionOdds(ActionKind.THROW, 1.0, keep=(1,), throw=2),
+        ActionOdds(ActionKind.THROW, 0.25, keep=(), throw=3),
+    )
+    for action, beat in product(actions, beats):
+        chance, words, goal = hint_lines(Hint(action, beat), texts)
+        message = Message("hint_title", (words, goal), chance, private=True)
+        yield f"{action.kind.name} {action.keep} against {beat}", message.view(texts)
+        pending = PendingHint(Hint(action, beat))
+        yield f"answered {action.kind.name} {action.keep} against {beat}", pending.view(texts)
+
+
+@scene("error screen")
+def _error_screen(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    problems = {
+        "config": ("game.players: 'WWWWWWWWWWWW' has 12 characters: at most 10", None),
+        "result": (None, "exit-code, status 2"),
+        "unknown": (None, None),
+    }
+    for label, (problem, reason) in problems.items():
+        lines = tuple(error_lines(texts, problem, reason))
+        yield label, BannerView(texts.t("fault_title"), "", lines)
+
+
+@scene("referee mark", referee=True)
+def _referee(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    """The widest titles, with the referee mark at their right end."""
+    for label, view in _turn(texts):
+        if "10 players" in label and "pot 40" in label:
+            yield label, view
+    for label, view in _reveal(texts):
+        if "10 players" in label:
+            yield label, view
+    yield from _pickers(texts)
+
+
+@scene("resume")
+def _resume(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    for label, players in PLAYER_SETS.items():
+        for position in (f"rolloff {','.join(players)}", turn_position(players, "---/0")):
+            game_table = table(texts, players, position, rules=deckel_for(players, 13))
+            game_table.game.round_number = 0 if position.startswith("rolloff") else 12
+            question = ResumeQuestion(game_table.ctx)
+            yield f"{label}: {position.split()[0]}", question.view(texts)
+
+
+@scene("names")
+def _names(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    """The remembered names of a seat and the letter wheel: long names, every alert, every
+    letter under the cursor at both scales."""
+    picker = RosterPicker(10, LONG_NAMES, frozenset(), lambda name: CLOSE)
+    for selected in range(len(LONG_NAMES) + 1):
+        picker.selected = selected
+        yield f"roster at {selected}", picker.view(texts)
+    for text in ("", "W", LONG_NAMES[0][:-1], LONG_NAMES[0], "Müller-Ö"):
+        entry = NameEntry(10, frozenset(LONG_NAMES), lambda name: CLOSE, text=text)
+        for position in range(len(WHEEL)):
+            entry.position = position
+            yield f"entry {text!r} at {WHEEL[position]}", entry.view(texts)
+        for alert in ("entry_empty", "entry_taken", "entry_full"):
+            entry.alert = alert
+            yield f"entry {text!r} alert {alert}", entry.view(texts)
+
+
+@scene("rules in force")
+def _rules_in_force(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    """The menu's rules during a game, for every preset, at every scroll position."""
+    for preset in preset_names():
+        overlay = RulesInForce(load_preset(preset))
+        entries = overlay.view(texts).entries
+        for first in range(len(entries)):
+            overlay.first = first
+            yield f"{preset} from {first}", overlay.view(texts)
+
+
+# --- the check ---------------------------------------------------------------------------------
+
+
+def traced(view: View, mark: str = "") -> tuple[LayoutTrace, list[str]]:
+    """Render ``view`` as the device does, on luma's dummy device; the trace and its problems."""
+    device = dummy(width=SCREEN_SIZE[0], height=SCREEN_SIZE[1], mode="1")
+    with trace_layout() as trace:
+        image = render(view, mark=mark)
+    device.display(image)
+    assert device.image.tobytes() == image.tobytes()
+    return trace, trace.problems()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_every_text_fits(name: str, language: str) -> None:
+    texts = Catalogue(language)
+    failures: list[str] = []
+    views = 0
+    mark = texts.t("referee_mark") if name in MARKED else ""
+    for label, view in SCENES[name](texts):
+        views += 1
+        _, problems = traced(view, mark)
+        failures += [f"{name} [{language}] {label}: {problem}" for problem in problems]
+    assert views, f"the scene {name} showed nothing"
+    assert not failures, "\n".join(dict.fromkeys(failures))
+
+
+def test_fit_check_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """Counts what the fit check covers (printed with ``pytest -s``)."""
+    views = drawn = 0
+    shown: set[str] = set()
+    for language, (name, maker) in product(LANGUAGES, SCENES.items()):
+        texts = Catalogue(language)
+        mark = texts.t("referee_mark") if name in MARKED else ""
+        for _, view in maker(texts):
+            trace, _ = traced(view, mark)
+            views += 1
+            for item in trace.placed:
+                if item.kind == "text":
+                    drawn += 1
+                    shown.add(item.text)
+    with capsys.disabled():
+        print(f"\nfit check: {views} views, {drawn} texts ({len(shown)} different)")
+    assert views > 1000 and len(shown) > 300
+
+
+def test_the_check_finds_a_cut_and_a_text_left_out() -> None:
+    cut = TurnView("Anna", "Wurf 1/3", (DieFace(None),) * 3, "W" * 40, "Topf 13", ())
+    assert traced(cut)[1] == [f"cut [status]: {'W' * 40!r} shown as {'W' * 12 + '…'!r}"]
+    lines = tuple(f"line {n}" for n in range(9))
+    assert "cut: 'line 8' left out" in traced(BannerView("T", "", lines))[1]
+
+
+@pytest.mark.parametrize(
+    ("view", "cut"),
+    [
+        (TurnView("Anna", "Wurf 1/3", (DieFace(6),) * 3, "Drehen: 2 Sechsen", "Topf 13", ()),
+         "shown as 'Drehen: 2 Sech…'"),
+        (TurnView("Anna", "Wurf 1/3", (DieFace(6),) * 3, "Gedreht: nun werfen", "Topf 13", ()),
+         "shown as 'Gedreht: nun w…'"),
+        (TurnView("Anna", "Wurf 1/3", (DieFace(6),) * 3, "Alle raus? STAND", "Topf 13", ()),
+         "shown as 'Alle raus? STA…'"),
+    ],
+)
+def test_the_check_finds_the_cuts_of_the_old_turn_screen(view: TurnView, cut: str) -> None:
+    """The notices beside the pot, as the turn screen showed them before a notice took the line."""
+    assert any(problem.endswith(cut) for problem in traced(view)[1])
+
+
+def test_the_check_finds_an_overlap_and_a_text_off_the_panel() -> None:
+    trace = LayoutTrace([
+        Placed("text", (1, 40, 60, 48), "Anna"), Placed("die", (50, 30, 74, 54)),
+        Placed("text", (120, 1, 130, 7), "Topf", dark=True), Placed("bar", (0, 0, 127, 9)),
+    ])
+    assert trace.problems() == [
+        "text 'Topf' at (120, 1, 130, 7) leaves the 128x64 panel",
+        "overlap: text 'Anna' at (1, 40, 60, 48) and die at (50, 30, 74, 54)",
+        "overlap: text 'Topf' at (120, 1, 130, 7) and bar at (0, 0, 127, 9)",
+    ]
+
+
+def test_numbered_names_on_the_board_keep_their_numbers() -> None:
+    board = tuple(Tally(name, 10 + index % 3) for index, name in enumerate(DEFAULT_NAMES))
+    view = TurnView("Spieler10", "Wurf 1/3", (DieFace(None),) * 3, "Schütteln!", "Topf 9", board)
+    trace, problems = traced(view)
+    assert problems == []
+    shown = [item.text for item in trace.placed if item.kind == "text" and item.text in _tagged()]
+    assert shown == list(_tagged()), shown
+
+
+def _tagged() -> tuple[str, ...]:
+    """The board's names of :data:`DEFAULT_NAMES` in 32-pixel slots: a start and the number."""
+    return ("Spie1", "Spie2", "Spie3", "Spie4", "Spie5", "Spie6", "Spie7", "Spie8", "Spie9",
+            "Spi10")  # fmt: skip
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_self_test_screen_fits(language: str) -> None:
+    """``schocken run --check`` draws its own screen (firmware/check.py) with the big font: its
+    title beside the tilt count in the bar, and every line it lists, at their widest."""
+    from firmware.check import CheckApp
+    from firmware.font import FONT
+    from hal.ports import Button
+
+    texts = Catalogue(language)
+    check = CheckApp(DeviceConfig())
+    assert 4 + FONT.width(texts.t("check_title")) + 6 + FONT.width("~9999") + 4 <= SCREEN_SIZE[0]
+    widest = max((button.name for button in Button), key=FONT.width)
+    lines = [
+        texts.t("check_hint"), texts.t("check_pressed", name=widest),
+        texts.t("check_held", name=widest), texts.t("check_shake", n=9999),
+    ]
+    assert all(FONT.width(line) <= SCREEN_SIZE[0] - 8 for line in lines), lines
+    assert FONT.width("9999") <= 24  # a press count under its button's box
+    assert check.screen().size == SCREEN_SIZE
