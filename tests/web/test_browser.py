@@ -106,8 +106,10 @@ def test_pairing_and_a_name_change_from_the_page(
     first = browser.js("return document.querySelector('#seats input.name')")
     first.clear()
     first.send_keys("Zoe")
-    browser.js("document.querySelectorAll('#seats select.bot')[2].value = 'odds';"
-               "document.querySelectorAll('#seats select.bot')[2].dispatchEvent(new Event('change'))")
+    browser.js(
+        "const seat = document.querySelectorAll('#seats select.bot')[2];"
+        "seat.value = 'odds'; seat.dispatchEvent(new Event('change'));"
+    )
     browser.by_id("apply").click()
     browser.wait("document.getElementById('note').textContent.length > 0")
     assert browser.by_id("note").text == "Übernommen"
