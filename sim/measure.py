@@ -95,6 +95,7 @@ class Settings:
     starts: int = 5
     pi_frames: int = 50
     seed: int = 7
+    web_presses: int = 100
 
     @classmethod
     def quick(cls) -> Settings:
@@ -108,6 +109,7 @@ class Settings:
             idle_s=1.0,
             starts=1,
             pi_frames=5,
+            web_presses=8,
         )
 
 
@@ -132,6 +134,8 @@ def run_benchmarks(
     results += render_speed(settings, records)
     say(f"the idle main loop ({settings.idle_s:g} s)")
     results += idle_loop(settings)
+    say("the table's page with 20 pages connected")
+    results += web_pages(settings)
     say("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
     results += start_up(settings)
     say("the display on this machine's I2C bus")
@@ -473,6 +477,13 @@ def idle_loop(settings: Settings) -> list[Measurement]:
             "1/s",
         ),
     ]
+
+
+def web_pages(settings: Settings) -> list[Measurement]:
+    """The table's page under load (:mod:`sim.bench_web`)."""
+    from sim.bench_web import page_figures
+
+    return list(page_figures(min(settings.idle_s, 5.0), settings.web_presses))
 
 
 # --- start-up and memory -----------------------------------------------------------------------

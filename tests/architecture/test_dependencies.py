@@ -36,10 +36,12 @@ SIM_EDGE = {
     "sim/attach.py",
     "sim/bench_game.py",
     "sim/bench_cli.py",
+    "sim/bench_web.py",
     "sim/cli.py",
     "sim/measure.py",
     "sim/outputs.py",
     "sim/readme_images.py",
+    "sim/web_pictures.py",
 }
 #: The one module allowed to import each hardware library (the sim's own hands and window too).
 HARDWARE_HOMES = {
