@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.resources import files
 from typing import Any, Protocol
 
@@ -34,7 +34,7 @@ from firmware.pairing import Pairing
 from firmware.protocol import encode_frame, format_line
 from firmware.remote import DeviceHooks, Remote, state_payload
 from firmware.tablefeed import TableFeed
-from hal.ports import Clock, Link, LinkServer
+from hal.ports import Clock, InputEvent, Link, LinkServer
 
 __all__ = ["PAGE_KEYS", "WebTable", "page_files"]
 
@@ -117,6 +117,8 @@ class WebTable:
         self._server = server
         self._app = app
         self._hooks = hooks
+        # A page's press, as the link's: what it caused (events, state) goes out before its ok.
+        self._page_hooks = replace(hooks, deliver=self._deliver)
         self._clock = clock
         self._call_soon = call_soon
         self._pairing = pairing
@@ -125,6 +127,9 @@ class WebTable:
         self._pages: dict[int, _Page] = {}
         self._last_game: Game | None = None
         self._state_due = False
+        #: Event lines of the batch under way: they go out with its ``state``, once the main
+        #: loop has shown the frame (the server's thread then competes with nothing urgent).
+        self._pending: list[str] = []
         self._closed = False
 
     @property
@@ -160,11 +165,15 @@ class WebTable:
             link.close()
             return
         remote = Remote(
-            link, self._app, self._hooks, clock=self._clock, call_soon=self._call_soon,
+            link, self._app, self._page_hooks, clock=self._clock, call_soon=self._call_soon,
             pairing=self._pairing, info=self._info,
         )
         self._pages[id(link)] = _Page(remote)
         remote.start()
+
+    def _deliver(self, event: InputEvent) -> None:
+        self._hooks.deliver(event)
+        self.flush()
 
     def _game(self) -> Game | None:
         game = self._app.game
@@ -172,17 +181,13 @@ class WebTable:
             self._last_game = game
         return self._last_game
 
-    def _broadcast(self, line: str) -> None:
-        for page in self._pages.values():
-            page.remote.link.send_line(line)
-
     def publish_event(self, event: Mapping[str, Any] | Event) -> None:
         """An engine event (the app's event sink): as the table sees it, to every page; a
         ``state`` follows once the batch is out."""
         payload = to_json(event) if isinstance(event, Event) else dict(event)
         seen = self._feed.event(self._game(), payload)
         if self._pages:
-            self._broadcast(format_line("event", seen))
+            self._pending.append(format_line("event", seen))
         if not self._state_due:
             self._state_due = True
             self._call_soon(self.flush)
@@ -192,8 +197,12 @@ class WebTable:
         if not self._state_due:
             return
         self._state_due = False
+        lines, self._pending = self._pending, []
         if self._pages:
-            self._broadcast(format_line("state", state_payload(self._game(), self._hooks)))
+            lines.append(format_line("state", state_payload(self._game(), self._hooks)))
+            for page in self._pages.values():
+                for line in lines:
+                    page.remote.link.send_line(line)
 
     def show(self, image: Image.Image) -> None:
         """A new OLED frame (a frame listener): to every page that asked for frames, the

@@ -107,9 +107,16 @@ class WebSocketLink:
     #: A page comes over the network: changing the game always needs pairing.
     network = True
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, peer: str) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        peer: str,
+        notify: Callable[[WebSocketLink], None] | None = None,
+    ) -> None:
         self.peer = peer
         self._loop = loop
+        #: Wakes this link's writer on the server's thread (the server wakes many at once).
+        self._notify = notify if notify is not None else (lambda link: link._call(link._wake.set))
         self._lock = threading.Lock()
         self._queue: deque[tuple[str, bool]] = deque()
         self._queued_bytes = 0
@@ -152,7 +159,7 @@ class WebSocketLink:
             wake = not self._wake_pending
             self._wake_pending = True
         if wake:
-            self._call(self._wake.set)
+            self._notify(self)
 
     def close(self) -> None:
         """Close the connection (a going-away close). Idempotent; any thread."""
@@ -231,6 +238,9 @@ class WebServer:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="web", daemon=True)
         self._links: set[WebSocketLink] = set()
+        #: Links with lines to write, woken together by one call into the server's loop.
+        self._dirty: list[WebSocketLink] = []
+        self._dirty_lock = threading.Lock()
         self._on_link: Callable[[Link], None] | None = None
         self._on_gone: Callable[[Link], None] | None = None
         self._runner: web.AppRunner | None = None
@@ -276,7 +286,23 @@ class WebServer:
             self._loop.close()
         self._socket.close()
 
+    def _notify(self, link: WebSocketLink) -> None:
+        """``link`` has lines queued (any thread): one wake-up of the server's loop serves every
+        link that got lines meanwhile (the main loop sends a line to twenty pages at once)."""
+        with self._dirty_lock:
+            self._dirty.append(link)
+            first = len(self._dirty) == 1
+        if first:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nothing to wake
+                self._loop.call_soon_threadsafe(self._wake_dirty)
+
     # -- the server's thread ---------------------------------------------------------------------
+
+    def _wake_dirty(self) -> None:
+        with self._dirty_lock:
+            dirty, self._dirty = self._dirty, []
+        for link in dirty:
+            link._wake.set()
 
     async def _serve(self) -> None:
         app = web.Application(client_max_size=MAX_MESSAGE)
@@ -314,7 +340,7 @@ class WebServer:
             max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT_S, compress=False
         )
         await socket_.prepare(request)
-        link = WebSocketLink(asyncio.get_running_loop(), request.remote or "?")
+        link = WebSocketLink(asyncio.get_running_loop(), request.remote or "?", self._notify)
         self._links.add(link)
         writer = asyncio.create_task(link._write(socket_))
         try:
