@@ -190,13 +190,13 @@ def _play_until(device: Any, clock: Any, done: Callable[[Any], bool], steps: int
         if app.next_deadline() is not None:
             clock.advance(2.0)
         else:
-            action = ("shake", Button.KEEP_1, "shake", Button.STAND)[cycle % 4]
+            button = (None, Button.KEEP_1, None, Button.STAND)[cycle % 4]  # None: a shake
             cycle += 1
-            if action == "shake":
+            if button is None:
                 app.handle(InputEvent(InputKind.SHAKE_START, clock.advance(0.5)))
                 app.handle(InputEvent(InputKind.THROW, clock.advance(0.5)))
             else:
-                app.handle(InputEvent(InputKind.PRESS, clock.advance(0.5), action))
+                app.handle(InputEvent(InputKind.PRESS, clock.advance(0.5), button))
         device.run(until=clock.now() + 0.001)
     raise RuntimeError("the game never came to the moment for the pictures")
 
