@@ -95,7 +95,7 @@ class Settings:
     starts: int = 5
     pi_frames: int = 50
     seed: int = 7
-    web_presses: int = 100
+    web_presses: int = 200
 
     @classmethod
     def quick(cls) -> Settings:
