@@ -162,3 +162,44 @@ def test_it_reconnects_by_itself_and_says_so_and_speaks_english(
     browser.by_id("lang").click()
     assert browser.by_id("title").text == "Schocken at the table"
     assert browser.js("return document.documentElement.lang") == "en"
+
+
+def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The done-when of the page: `schocken sim --web` during a scripted game, in Chromium."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    root = Path(__file__).parents[2]
+    command = [
+        sys.executable, "-m", "schockbesteck", "sim", "--players", "3", "--seed", "7",
+        "--no-save", "--script", str(root / "sim" / "scripts" / "whole-game.txt"),
+        "--web", "127.0.0.1:0",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        first = process.stderr.readline()
+        found = re.search(r"the table's page is on (http://127\.0\.0\.1:\d+/)", first)
+        assert found, first
+        browser.open(found.group(1))
+        browser.wait("window.schock.states >= 1")
+        browser.wait("document.querySelectorAll('#players tr[data-player]').length === 3")
+        seen = browser.js("return window.schock.states")
+        browser.wait(f"window.schock.states > {seen} + 3", timeout=20)  # it goes on, live
+        browser.wait("document.querySelector('#history .round') !== null", timeout=30)
+        assert browser.js("return window.schock.page.paired") is False
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+    rest = process.stderr.read() if process.stderr is not None else ""
+    # Ctrl+C while the script plays is the usual 130; after it, the page's end: 0.
+    assert process.returncode in (0, 130) and "Traceback" not in rest, rest
