@@ -217,3 +217,22 @@ def test_a_bad_listen_address_is_refused_in_one_line(listen: str, message: str) 
     with pytest.raises(ConfigError, match=message) as refused:
         config_from_toml(f'[web]\nlisten = "{listen}"')
     assert "\n" not in str(refused.value) and "web.listen" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ('{"bots": ["odds", "chess"]}', '"bots" must be a list of at most 3 entries'),
+        ('{"bots": ["", "", "", "odds"]}', '"bots" must be a list of at most 3 entries'),
+        ('{"bots": "odds"}', '"bots" must be a list'),
+    ],
+)
+def test_bad_bots_in_a_setup_are_refused_and_change_nothing(
+    web_device: WebDevice, clients: list[WsClient], setup: str, message: str
+) -> None:
+    client = connect(web_device, clients)
+    client.command(f"pair {web_device.show_pin()}", "ok pair")
+    answer = client.command(f"setup {setup}", "ok setup")
+    assert answer.startswith("error setup") and message in answer, answer
+    assert payload(client.command("state", "state"))["next"]["bots"] == ["", "", ""]
+    assert web_device.events == []
