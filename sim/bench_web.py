@@ -33,18 +33,24 @@ PAGES = 20
 #: Button presses per run (each with a shake before it).
 PRESSES = 60
 
-#: The pages: connect, ask for frames, the log and the statistics, read everything; print the
-#: arrival times (time.time()) of page 0's states once stdin closes.
+#: The pages: connect, ask for frames, the log and the statistics, send ``ping`` every 4 s (as
+#: the page does), read everything; print the arrival times (time.time()) of page 0's states
+#: once stdin closes.
 _PAGES_CODE = """
 import asyncio, json, sys, time
 import aiohttp
 url, count = sys.argv[1], int(sys.argv[2])
 arrivals = []
+async def keep_pinging(socket):  # as the page does, to notice a dead link
+    while True:
+        await asyncio.sleep(4)
+        await socket.send_str("ping")
 async def page(session, index, ready):
     async with session.ws_connect(url) as socket:
         for line in ("frames on", "log", "stats"):
             await socket.send_str(line)
         ready.set()
+        asyncio.get_running_loop().create_task(keep_pinging(socket))
         async for message in socket:
             text = message.data if message.type == aiohttp.WSMsgType.TEXT else ""
             if index == 0 and text.startswith("state "):
