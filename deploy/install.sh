@@ -654,21 +654,25 @@ step_venv() {
         fi
     fi
 
-    local pip_extra=()
+    local pip_extra=() extras=pi config=$ROOT$CONFIG
     ((LGPIO_PYPI)) && pip_extra=(--only-binary=lgpio "$LGPIO_PYPI_SPEC")
-    local pip_cmd=("$VENV_DIR/bin/python" -m pip install "${REPO}[pi]" ${pip_extra[@]+"${pip_extra[@]}"})
+    # The table's page ([web] on in the configuration) needs the web extra (aiohttp) too.
+    if [[ -f $config ]]; then
+        extras="$("$PYTHON" -c "$WEB_QUERY" "$config")" || extras=pi
+    fi
+    local pip_cmd=("$VENV_DIR/bin/python" -m pip install "${REPO}[$extras]" ${pip_extra[@]+"${pip_extra[@]}"})
     if ((NO_PIP)); then
         note "skipped (--no-pip / SCHOCKBESTECK_NO_PIP=1): $(quote_cmd "${pip_cmd[@]}")"
         return 0
     fi
     local want have=""
-    want="$(source_hash)"
+    want="$(source_hash) $extras"
     [[ -f $ROOT$STAMP ]] && have="$(cat "$ROOT$STAMP")"
     if [[ $want == "$have" && -x $venv/bin/schocken ]]; then
         ok "this checkout is installed in the venv"
         return 0
     fi
-    change "pip install this checkout with the pi extra into the venv"
+    change "pip install this checkout with the extras $extras into the venv"
     ((DRY_RUN)) && return 0
     # Build from a copy: pip builds in the source tree, which would leave root-owned build/ and
     # *.egg-info files in the user's checkout.
@@ -679,9 +683,9 @@ step_venv() {
     done
     find "$build" -name __pycache__ -prune -exec rm -rf {} +
     [[ -x $venv/bin/pip ]] || "$venv/bin/python" -m ensurepip --default-pip >/dev/null
-    printf '  run: %s\n' "$(quote_cmd "$VENV_DIR/bin/python" -m pip install "${build}[pi]" ${pip_extra[@]+"${pip_extra[@]}"})"
+    printf '  run: %s\n' "$(quote_cmd "$VENV_DIR/bin/python" -m pip install "${build}[$extras]" ${pip_extra[@]+"${pip_extra[@]}"})"
     if ! PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 \
-        "$venv/bin/python" -m pip install --quiet "${build}[pi]" ${pip_extra[@]+"${pip_extra[@]}"}; then
+        "$venv/bin/python" -m pip install --quiet "${build}[$extras]" ${pip_extra[@]+"${pip_extra[@]}"}; then
         rm -rf -- "$build"
         if ((LGPIO_PYPI)); then
             die "$E_PIP" "pip install failed (see above): no network, or no wheel for this Pi (PyPI's lgpio has wheels for CPython 3.11 only; on Raspberry Pi OS apt has python3-lgpio)"
@@ -743,6 +747,18 @@ web = data.get("web")
 if isinstance(web, dict) and web and web.get("enabled", True) is not False:
     reasons.append("[web]")
 print("yes " + ", ".join(reasons) if reasons else "no")
+'
+
+# Reads a configuration file; prints the pip extras the venv needs: "pi", or "pi,web" when the
+# [web] page is on (the rule of NETWORK_QUERY: a [web] table that does not say enabled = false).
+readonly WEB_QUERY='
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as file:
+        web = tomllib.load(file).get("web")
+except (OSError, ValueError, RecursionError):
+    web = None
+print("pi,web" if isinstance(web, dict) and web and web.get("enabled", True) is not False else "pi")
 '
 
 step_network() {

@@ -42,8 +42,10 @@ __all__ = [
     "GameConfig",
     "LinkConfig",
     "StorageConfig",
+    "WebConfig",
     "config_from_toml",
     "load_config",
+    "parse_listen",
 ]
 
 #: Where the installer puts the device's configuration. Read only when a caller passes it.
@@ -107,6 +109,47 @@ class LinkConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """Section ``[web]``: the table's page in a browser (docs/web.md); off by default.
+
+    A ``[web]`` section with any key switches it on, unless it says ``enabled = false``; it
+    listens on ``listen``, ``HOST:PORT`` (``0.0.0.0:8080``: every network of the device).
+    ``deploy/install.sh`` opens the service's network by the same rule.
+    """
+
+    enabled: bool = False
+    listen: str = "0.0.0.0:8080"
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """``listen`` as (host, port)."""
+        return parse_listen(self.listen)
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` for an IPv6 address) as (host, port).
+
+    Raises ValueError with one line naming what is wrong and what is allowed.
+    """
+    host, colon, port = text.strip().rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    problem = ""
+    if not colon or not host:
+        problem = "give HOST:PORT"
+    elif any(ch.isspace() or ch in "/[]@" for ch in host):
+        problem = "the host must be an address or a name"
+    elif not (port.isascii() and port.isdigit()) or not 0 <= int(port) <= 65535:
+        problem = "the port must be a number from 0 to 65535"
+    if problem:
+        raise ValueError(
+            f"{text!r}: {problem}, e.g. 0.0.0.0:8080 (every network) or 127.0.0.1:8080 "
+            "(this computer only)"
+        )
+    return host, int(port)
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceConfig:
     """The whole configuration; ``origin`` names where it came from (a path or "defaults").
 
@@ -120,6 +163,7 @@ class DeviceConfig:
     display: OledSettings = field(default_factory=OledSettings)
     storage: StorageConfig = field(default_factory=StorageConfig)
     link: LinkConfig = field(default_factory=LinkConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     origin: str = field(default="defaults", compare=False)
     given: frozenset[str] = field(default=frozenset(), compare=False)
 
@@ -132,6 +176,7 @@ _SECTIONS: dict[str, type] = {
     "display": OledSettings,
     "storage": StorageConfig,
     "link": LinkConfig,
+    "web": WebConfig,
 }
 
 #: Keys whose value has more than one form; :func:`_game` checks them.
@@ -215,6 +260,7 @@ def _build(data: Mapping[str, Any], origin: str, base_dir: Path | None) -> Devic
         sections[name] = _section_values(origin, name, cls, table)
     game = _game(origin, sections.pop("game"), base_dir)
     link = _link(origin, sections.pop("link"))
+    web = _web(origin, sections.pop("web"))
     return DeviceConfig(
         game=game,
         pins=GpioPins(**sections["pins"]),
@@ -222,6 +268,7 @@ def _build(data: Mapping[str, Any], origin: str, base_dir: Path | None) -> Devic
         display=OledSettings(**sections["display"]),
         storage=StorageConfig(**sections["storage"]),
         link=link,
+        web=web,
         origin=origin,
         given=frozenset(
             f"{section}.{key}"
@@ -387,3 +434,15 @@ def _link(origin: str, values: dict[str, Any]) -> LinkConfig:
             + ", ".join(map(str, _BAUDRATES))
         )
     return link
+
+
+def _web(origin: str, values: dict[str, Any]) -> WebConfig:
+    """A ``[web]`` section with any key is on unless ``enabled = false`` (as install.sh reads)."""
+    if not values:
+        return WebConfig()
+    web = WebConfig(**{"enabled": True, **values})
+    try:
+        web.address  # noqa: B018  (checks listen)
+    except ValueError as error:
+        raise ConfigError(f"{origin}: web.listen = {error}") from None
+    return web

@@ -100,6 +100,7 @@ class CommandName(enum.Enum):
     FRAMES = "frames"
     PAIR = "pair"
     AUTH = "auth"
+    STATS = "stats"
 
 
 #: One line of help for each command, in the order ``help`` lists them.
@@ -113,6 +114,7 @@ COMMAND_HELP: dict[CommandName, str] = {
     CommandName.FRAMES: "frames on|off",
     CommandName.PAIR: "pair PIN",
     CommandName.AUTH: "auth TOKEN",
+    CommandName.STATS: "stats",
     CommandName.PING: "ping [TOKEN]",
     CommandName.HELLO: "hello",
     CommandName.HELP: "help",
@@ -120,7 +122,9 @@ COMMAND_HELP: dict[CommandName, str] = {
 
 #: Commands that answer questions and take no argument. With an argument the same words are the
 #: device's answers (``hello schockbesteck 1 {...}``, ``state {...}``), i.e. an echo: ignored.
-_ANSWERED_WORDS = {CommandName.HELLO, CommandName.HELP, CommandName.STATE, CommandName.LOG}
+_ANSWERED_WORDS = {
+    CommandName.HELLO, CommandName.HELP, CommandName.STATE, CommandName.LOG, CommandName.STATS,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +325,7 @@ def parse_device_line(raw: bytes) -> DeviceLine:
         return DeviceLine("", text, _loads(text))
     word, _, rest = text.partition(" ")
     payload: Any = None
-    if word in ("state", "event", "log") and rest:
+    if word in ("state", "event", "log", "stats") and rest:
         payload = _loads(rest)
     elif word == "hello" and rest:
         parts = rest.split(" ", 2)

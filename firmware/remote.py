@@ -28,6 +28,7 @@ from PIL import Image
 from engine import Event, Game, GameSetup, RulesError, preset_names, rules_from_mapping, to_json
 from engine.errors import IllegalActionError
 from engine.rules import Rules, load_preset
+from engine.strategy_names import STRATEGY_NAMES
 from firmware.names import PlayerNameError, check_player_names
 from firmware.pairing import Pairing, PairingRefused
 from firmware.protocol import (
@@ -49,7 +50,7 @@ from firmware.protocol import (
 from firmware.tablefeed import TableFeed, rules_changed, table_log, table_snapshot
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
-__all__ = ["DeviceHooks", "EventRelay", "Remote"]
+__all__ = ["DeviceHooks", "EventRelay", "Remote", "state_payload"]
 
 logger = logging.getLogger(__name__)
 
@@ -71,12 +72,18 @@ class DeviceHooks:
 
     ``deliver`` takes an input event exactly as the decoder's events are taken (waking the
     display, handling, redrawing). ``next_setup`` tells who plays the next game under which
-    rules; ``apply_setup`` changes it (called only while no game is running).
+    rules; ``apply_setup`` changes it (called only while no game is running). ``seat_bots`` and
+    ``apply_bots`` read and set the computer players per seat of the next game (a strategy name,
+    or "" for a person), ``stats`` the statistics of past games (``stats`` line); a device
+    without them refuses ``setup``'s ``bots`` and ``stats``.
     """
 
     deliver: Callable[[InputEvent], None]
     next_setup: Callable[[], GameSetup | None]
     apply_setup: Callable[[GameSetup], None]
+    seat_bots: Callable[[], tuple[str, ...]] | None = None
+    apply_bots: Callable[[tuple[str, ...]], None] | None = None
+    stats: Callable[[], dict[str, Any]] | None = None
 
 
 class Remote:
@@ -205,6 +212,11 @@ class Remote:
             self._send_frame(self._frame())
 
     @property
+    def frames_on(self) -> bool:
+        """Whether this connection asked for frames (``frames on``)."""
+        return self._frames
+
+    @property
     def paired(self) -> bool:
         """Whether this connection may change the device (paired, or pairing waived)."""
         token = self._token
@@ -257,6 +269,10 @@ class Remote:
                 self._send_frame(self._frame())
         elif name is CommandName.SETUP:
             self._setup(command.payload)
+        elif name is CommandName.STATS:
+            if self._hooks.stats is None:
+                raise ProtocolError("stats: this device keeps no games (no state directory)")
+            self._send(format_line("stats", self._hooks.stats()))
         else:
             self._input(command)
 
@@ -278,11 +294,12 @@ class Remote:
             raise ProtocolError(
                 "setup refused: a game is running; finish it (or end it on the device) first"
             )
-        unknown = sorted(set(payload) - {"players", "rules"})
+        unknown = sorted(set(payload) - {"players", "rules", "bots"})
         if unknown or not payload:
             raise ProtocolError(
                 f"setup: {'unknown key ' + repr(unknown[0]) if unknown else 'nothing to set'}; "
-                'keys: "players" (2 to 10 names), "rules" (a preset name or an object of rules)'
+                'keys: "players" (2 to 10 names), "rules" (a preset name or an object of rules), '
+                '"bots" (a strategy or "" per seat)'
             )
         current = self._hooks.next_setup()
         rules = current.rules if current is not None else Rules()
@@ -300,6 +317,11 @@ class Remote:
             check_player_names(players)
         except (IllegalActionError, PlayerNameError) as error:
             raise ProtocolError(f"setup: {error}") from None
+        bots = _bots_from_payload(payload["bots"], len(players)) if "bots" in payload else None
+        if bots is not None:
+            if self._hooks.apply_bots is None:
+                raise ProtocolError('setup: this device plays no seats itself; leave out "bots"')
+            self._hooks.apply_bots(bots)
         try:
             self._hooks.apply_setup(setup)
         except RuntimeError as error:  # the app's own word that a game is under way
@@ -323,18 +345,7 @@ class Remote:
         game = self._app.game
         if game is not None:
             self._last_game = game
-        upcoming = self._hooks.next_setup()
-        state = {
-            "game": table_snapshot(game, referee=self._referee) if game is not None else None,
-            "next": None
-            if upcoming is None
-            else {
-                "players": list(upcoming.players),
-                "rules": upcoming.rules.name,
-                "rules_changed": rules_changed(upcoming.rules),
-            },
-        }
-        self._send(format_line("state", state))
+        self._send(format_line("state", state_payload(game, self._hooks, referee=self._referee)))
 
     def _send_log(self, start: int) -> None:
         """One page of the log from event ``start`` (see :func:`~firmware.protocol.log_page`)."""
@@ -367,6 +378,47 @@ class Remote:
             return
         self._last_frame = packed
         self._send(format_line("frame", encode_frame(image)), droppable=True)
+
+
+def state_payload(
+    game: Game | None, hooks: DeviceHooks, *, referee: bool = False
+) -> dict[str, Any]:
+    """The ``state`` line's JSON object: ``game`` as the table sees it, and the next setup."""
+    upcoming = hooks.next_setup()
+    following: dict[str, Any] | None = None
+    if upcoming is not None:
+        following = {
+            "players": list(upcoming.players),
+            "rules": upcoming.rules.name,
+            "rules_changed": rules_changed(upcoming.rules),
+        }
+        if hooks.seat_bots is not None:
+            seats = hooks.seat_bots()
+            following["bots"] = [
+                seats[index] if index < len(seats) else "" for index in range(len(upcoming.players))
+            ]
+    return {
+        "game": table_snapshot(game, referee=referee) if game is not None else None,
+        "next": following,
+    }
+
+
+def _bots_from_payload(value: object, seats: int) -> tuple[str, ...]:
+    """``setup``'s ``bots``: per seat a strategy name, or "" (or "human") for a person."""
+    allowed = ", ".join(f'"{name}"' for name in STRATEGY_NAMES)
+    if (
+        not isinstance(value, list)
+        or len(value) > seats
+        or not all(item in (*STRATEGY_NAMES, "", "human") for item in value)
+    ):
+        raise ProtocolError(
+            f'setup: "bots" must be a list of at most {seats} entries, one per seat: '
+            f'"" (a person) or a strategy: {allowed}'
+        )
+    seats_played = [("" if item == "human" else item) for item in value]
+    while seats_played and not seats_played[-1]:
+        seats_played.pop()
+    return tuple(seats_played)
 
 
 def _rules_from_payload(value: object, base: Rules) -> Rules:

@@ -17,21 +17,22 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.game import GameSetup
 from firmware.app import DeviceApp, EventSink
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
-from firmware.loop import MainLoop
+from firmware.loop import FrameListener, MainLoop
 from firmware.work import BackgroundWork, InlineWork, Work
 from hal.inputs import InputDecoder
-from hal.ports import Clock, Display, InputBackend, InputEvent, Link, Storage, Timed
+from hal.ports import Clock, Display, InputBackend, InputEvent, Link, LinkServer, Storage, Timed
 from hal.power import PowerManager
 
 if TYPE_CHECKING:
     from firmware.pairing import Pairing
-    from firmware.remote import Remote
+    from firmware.remote import DeviceHooks, Remote
+    from firmware.webtable import WebTable
 
 __all__ = ["Device", "build_device", "system_poweroff"]
 
@@ -65,6 +66,8 @@ class Device:
     remote: Remote | None = None
     #: Who may change the game over the link (PIN from the menu), when the link is on.
     pairing: Pairing | None = None
+    #: The table's web page (docs/web.md), when ``[web]`` is on.
+    web: WebTable | None = None
 
     def run(self, until: float | None = None) -> None:
         """Run the main loop (see :meth:`MainLoop.run`)."""
@@ -91,6 +94,7 @@ def build_device(
     display: Display,
     timers: Sequence[Timed] = (),
     link: Link | None = None,
+    web: LinkServer | None = None,
     dice: DiceSource | None = None,
     storage: Storage | None = None,
     setup: GameSetup | None = None,
@@ -107,7 +111,9 @@ def build_device(
     unplugged panel. The device takes ``inputs`` and ``link`` over: :meth:`Device.close` closes
     them, and so does a failure while building. ``link`` switches the serial link on (the edge
     builds it from the config's ``[link] url``); its host then sees every frame the display is
-    given. ``power`` adds the :class:`~hal.power.PowerManager` (dim and sleep when idle).
+    given. ``web`` serves the table's page (:class:`~firmware.webtable.WebTable`) on a built
+    server (``[web] listen``); its pages pair with the same PIN as the link. ``power`` adds
+    the :class:`~hal.power.PowerManager` (dim and sleep when idle).
     Without ``dice`` the system's random source is used. ``odds_worker`` computes odds
     tables and computer players' decisions on a worker thread
     (:class:`~firmware.work.BackgroundWork`) rather than on the main loop: the edge asks for it
@@ -121,13 +127,13 @@ def build_device(
         manager = PowerManager(display, clock, config.display) if power else None
         sink = event_sink
         pairing: Pairing | None = None
-        if link is not None:  # the link's protocol, and pairing, load only when it is on
+        if link is not None or web is not None:  # the protocol and pairing load only when on
             from firmware.pairing import Pairing
             from firmware.remote import EventRelay
 
             relay = EventRelay(*([event_sink] if event_sink is not None else []))
             sink = relay
-            # One pairing for every way in from outside (the link today): PIN from the menu.
+            # One pairing for every way in from outside (the link, the page): PIN from the menu.
             pairing = Pairing()
         app = DeviceApp(
             config,
@@ -146,12 +152,32 @@ def build_device(
             backend.close()
         if link is not None:
             link.close()
+        if web is not None:
+            web.close()
         raise
     decoder = InputDecoder(config.input)
     remote: Remote | None = None
-    if link is not None and pairing is not None:
-        remote = _remote(app, pairing, link, manager, clock, lambda call: loop.call_soon(call))
-        relay.add(remote.publish_event)
+    table_page: WebTable | None = None
+    listeners: list[FrameListener] = []
+    if pairing is not None:
+        hooks = _hooks(app, manager)
+        info = _info(app)
+
+        def call_soon(call: Callable[[], None]) -> None:
+            loop.call_soon(call)
+
+        if link is not None:
+            remote = _remote(app, pairing, link, hooks, info, clock, call_soon)
+            relay.add(remote.publish_event)
+            listeners.append(remote.show)
+        if web is not None:
+            from firmware.webtable import WebTable
+
+            table_page = WebTable(
+                web, app, hooks, clock=clock, call_soon=call_soon, pairing=pairing, info=info
+            )
+            relay.add(table_page.publish_event)
+            listeners.append(table_page.show)
     loop = MainLoop(
         app,
         clock=clock,
@@ -160,32 +186,27 @@ def build_device(
         display=display,
         power=manager,
         timers=timers,
-        frame_listeners=[remote.show] if remote is not None else [],
+        frame_listeners=listeners,
     )
     device = Device(
-        app, loop, backends, display, manager, decoder, clock, remote=remote, pairing=pairing
+        app, loop, backends, display, manager, decoder, clock, remote=remote, pairing=pairing,
+        web=table_page,
     )
     if remote is not None:
         remote.start()
         device.closers.append(remote.close)
+    if table_page is not None:
+        table_page.start()
+        device.closers.append(table_page.close)
     if isinstance(work, BackgroundWork):
         work.start(loop.call_soon, app.work_done)
     device.closers.append(work.close)
     return device
 
 
-def _remote(
-    app: DeviceApp,
-    pairing: Pairing,
-    link: Link,
-    power: PowerManager | None,
-    clock: Clock,
-    call_soon: Callable[[Callable[[], None]], None],
-) -> Remote:
-    """The protocol's device end, acting on ``app`` from the main loop."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    from firmware.remote import DeviceHooks, Remote
+def _hooks(app: DeviceApp, power: PowerManager | None) -> DeviceHooks:
+    """How a host (the link's, a page's) acts on ``app`` from the main loop."""
+    from firmware.remote import DeviceHooks
 
     def deliver(event: InputEvent) -> None:
         # A remote input counts as activity (it wakes a dimmed or sleeping panel) but is never
@@ -200,12 +221,46 @@ def _remote(
             return planned
         return GameSetup(app.config.game.players, app.config.game.rule_set)
 
+    def stats() -> dict[str, Any]:
+        from firmware.stats import FIELDS, stats_to_mapping
+
+        store = app.store
+        table = store.stats() if store is not None else {}
+        return {"fields": list(FIELDS), "players": stats_to_mapping(table)}
+
+    return DeviceHooks(
+        deliver=deliver,
+        next_setup=next_setup,
+        apply_setup=app.plan_next_game,
+        seat_bots=lambda: app.seat_bots,
+        apply_bots=app.plan_bots,
+        stats=stats if app.store is not None else None,
+    )
+
+
+def _info(app: DeviceApp) -> dict[str, Any]:
+    """What a ``hello`` tells about the device besides the protocol: software and language."""
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         software = version("schockbesteck")
     except PackageNotFoundError:
         software = "unknown"
-    hooks = DeviceHooks(deliver=deliver, next_setup=next_setup, apply_setup=app.plan_next_game)
-    info = {"version": software, "language": app.language}
+    return {"version": software, "language": app.language}
+
+
+def _remote(
+    app: DeviceApp,
+    pairing: Pairing,
+    link: Link,
+    hooks: DeviceHooks,
+    info: dict[str, Any],
+    clock: Clock,
+    call_soon: Callable[[Callable[[], None]], None],
+) -> Remote:
+    """The protocol's device end, acting on ``app`` from the main loop."""
+    from firmware.remote import Remote
+
     settings = app.config.link
     return Remote(
         link, app, hooks, clock=clock, call_soon=call_soon, pairing=pairing,

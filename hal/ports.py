@@ -231,3 +231,20 @@ class Link(Protocol):
 
     def close(self) -> None:
         """Stop reading and writing. Idempotent."""
+
+
+class LinkServer(Protocol):
+    """A server that many hosts reach at once, each on a :class:`Link` of its own: the table's
+    web page, where every browser's WebSocket is one link (docs/web.md).
+
+    Both callbacks run on the server's own thread: they must only hand work to the main loop.
+    """
+
+    def start(
+        self, on_link: Callable[[Link], None], on_gone: Callable[[Link], None]
+    ) -> None:
+        """Begin accepting: ``on_link`` gets each new connection's link (not started yet; its
+        :meth:`Link.start` says where its lines go), ``on_gone`` the link of a closed one."""
+
+    def close(self) -> None:
+        """Close every connection and stop serving. Idempotent."""

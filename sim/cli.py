@@ -31,7 +31,9 @@ if TYPE_CHECKING:  # the modes import what they need when they run, to start qui
     from hal.ports import Clock, Display
     from hal.serial_link import SerialLink
     from hal.storage import StateDirectory
+    from hal.web_server import WebServer
     from sim.controls import HandsInput
+    from sim.fakes import FakeClock
     from sim.recorder import FrameRecorder, LatestFrame
     from sim.script import ScriptInput
 
@@ -39,6 +41,10 @@ __all__ = ["DEFAULT_NAMES", "add_arguments", "run"]
 
 #: Names for --players N when the configuration names fewer players.
 DEFAULT_NAMES = ("Anna", "Ben", "Carla", "Dieter", "Elke", "Fritz", "Gabi", "Heinz", "Ilse", "Jupp")
+
+
+#: Where ``--web`` serves the table's page when no address is given: this computer only.
+DEFAULT_WEB = "127.0.0.1:8080"
 
 
 class UsageError(ValueError):
@@ -73,6 +79,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--link",
         metavar="URL",
         help="offer the serial link, e.g. tcp-listen://127.0.0.1:7777 (docs/protocol.md)",
+    )
+    parser.add_argument(
+        "--web",
+        nargs="?",
+        const=DEFAULT_WEB,
+        metavar="HOST:PORT",
+        help=f"serve the table's page (docs/web.md), on {DEFAULT_WEB} if no address is given; "
+        "with --script the script plays in real time and the page stays up until Ctrl+C",
     )
     game = parser.add_argument_group("game (any of these skips the setup menu)")
     game.add_argument("--players", metavar="N", help="number of players, 2-10")
@@ -118,6 +132,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--pin pairs a remote panel: give --attach PORT|URL too")
     if args.pin is not None and not (args.pin.isascii() and args.pin.isdigit()):
         raise UsageError(f"--pin {args.pin!r}: the PIN is the digits the device shows")
+    if args.web is not None:
+        _web_address(args.web)  # a bad address fails before anything starts
+        if args.attach is not None:
+            raise UsageError("--web serves this simulator's own game: not with --attach")
     if args.attach is not None:
         with pending_outputs() as outputs:
             return _run_attached(args, config, setup, _recording(args, outputs))
@@ -135,6 +153,29 @@ def run(args: argparse.Namespace) -> int:
         if args.script is not None:
             return _run_script(args, config, setup, dice, sink, recording, storage)
         return _run_interactive(args, config, setup, dice, sink, recording, storage)
+
+
+def _web_address(text: str) -> tuple[str, int]:
+    """``--web HOST:PORT`` as (host, port), or a UsageError naming what is wrong."""
+    from firmware.config import parse_listen
+
+    try:
+        return parse_listen(text)
+    except ValueError as error:
+        raise UsageError(f"--web {error}") from None
+
+
+def _web_server(args: argparse.Namespace) -> WebServer | None:
+    """The table's page if ``--web`` asks for it; says where on stderr."""
+    if args.web is None:
+        return None
+    from firmware.cli.run import open_web_server
+
+    server = open_web_server(*_web_address(args.web))
+    host, port = server.address
+    shown = f"[{host}]" if ":" in host else host
+    print(f"schocken sim: the table's page is on http://{shown}:{port}/", file=sys.stderr)
+    return server
 
 
 def _seed(text: str) -> int | str:
@@ -430,11 +471,13 @@ def _run_script(
     sink.now = clock.now
     script = ScriptInput(actions, clock, config.input)
     recorder = _recorder(recording, clock, None)  # headless, the recorder is the display
+    web = _web_server(args)
     device = build_device(
         config,
         clock=clock,
         inputs=[script],
         display=recorder,
+        web=web,
         dice=dice,
         storage=storage,
         setup=setup,
@@ -444,7 +487,10 @@ def _run_script(
     started = time.perf_counter()
     try:
         device.loop.start()
-        _play_to_the_final_banner(device, script, sink, clock, config)
+        pace = _real_time_pacer(clock) if web is not None else None
+        _play_to_the_final_banner(device, script, sink, clock, config, pace=pace)
+        if web is not None:
+            _serve_until_interrupted(device, clock)
     finally:
         device.close()
         recorder.close()
@@ -468,7 +514,13 @@ def _run_script(
 
 
 def _play_to_the_final_banner(
-    device: Device, script: ScriptInput, sink: _EventSink, clock: Clock, config: DeviceConfig
+    device: Device,
+    script: ScriptInput,
+    sink: _EventSink,
+    clock: Clock,
+    config: DeviceConfig,
+    *,
+    pace: Callable[[], None] | None = None,
 ) -> None:
     """Play ``script`` in steps of a simulated second until it ends or the game is over.
 
@@ -477,21 +529,35 @@ def _play_to_the_final_banner(
     Finale after it; a short press on STAND moves on from each, as a player at the table would
     (unless a table of computer players went on by itself), to the final banner ("Spielende");
     the run ends when that has stood :data:`AFTER_GAME_OVER_S`.
+
+    With ``pace`` (``--web``) the run goes in steps of :data:`WEB_STEP_S`, and ``pace`` after
+    each step waits for the wall clock, so that a page can watch the game as it is played.
     """
     from hal.ports import Button
     from sim.script import ActionKind, ScriptAction, ScriptInput
 
+    step_s = 1.0 if pace is None else WEB_STEP_S
+
+    def run_until(until: float) -> None:
+        while True:
+            step_end = min(until, clock.now() + step_s)
+            device.run(until=step_end)
+            if pace is not None:
+                pace()
+            if step_end >= until:
+                return
+
     end = script.end
     while clock.now() < end and sink.game_over_at is None:
-        step_end = min(end, clock.now() + 1.0)
+        step_end = min(end, clock.now() + step_s)
         script.play_until(step_end)
-        device.run(until=step_end)
+        run_until(step_end)
     if sink.game_over_at is None:
         return
     shown_at = max(clock.now(), sink.game_over_at)
     # The reveal, and the banner of the lost half or Finale, each go on with a press.
     for _ in range(_SCREENS_BEFORE_THE_END):
-        device.run(until=shown_at + FINAL_REVEAL_S)
+        run_until(shown_at + FINAL_REVEAL_S)
         if device.app.stage.name == "game_over":
             break
         stand = ScriptAction(ActionKind.PRESS, 0, Button.STAND)
@@ -499,7 +565,39 @@ def _play_to_the_final_banner(
         device.add_input(press_on)
         press_on.play_until(press_on.end)
         shown_at = press_on.edges[-1].at + config.input.debounce_s  # a press counts when let go
-    device.run(until=shown_at + AFTER_GAME_OVER_S)
+    run_until(shown_at + AFTER_GAME_OVER_S)
+
+
+def _real_time_pacer(clock: Clock) -> Callable[[], None]:
+    """A pace for :func:`_play_to_the_final_banner`: it waits until the wall clock since it was
+    made has caught up with the simulated ``clock`` since then."""
+    simulated_start, wall_start = clock.now(), time.perf_counter()
+
+    def pace() -> None:
+        ahead = (clock.now() - simulated_start) - (time.perf_counter() - wall_start)
+        time.sleep(max(0.0, ahead))
+
+    return pace
+
+
+#: With ``--web``, a script advances in steps this long (simulated seconds), each in real time;
+#: a page's command waits at most one step.
+WEB_STEP_S = 0.05
+
+
+def _serve_until_interrupted(device: Any, clock: FakeClock) -> None:
+    """Keep the page up after the script (its commands served) until Ctrl+C or SIGTERM."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    print("schocken sim: the script is over; the page stays up until Ctrl+C", file=sys.stderr)
+    try:
+        while True:
+            time.sleep(WEB_STEP_S)
+            clock.advance(WEB_STEP_S)
+            device.run(until=clock.now())
+    except KeyboardInterrupt:
+        return
 
 
 def _load_script(path: str) -> list[Any]:
@@ -549,12 +647,20 @@ def _run_interactive(
     except BaseException:
         hands.close()
         raise
+    try:
+        web = _web_server(args)
+    except BaseException:
+        hands.close()
+        if link is not None:
+            link.close()
+        raise
     device = build_device(
         config,
         clock=clock,
         inputs=[hands],
         display=recorder if recorder is not None else shown,
         link=link,
+        web=web,
         dice=dice,
         storage=storage,
         setup=setup,

@@ -19,6 +19,7 @@ entry makes, and when the README or docs show a picture that no entry makes.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -131,6 +132,25 @@ def _window_png(image: Any, path: Path) -> None:
         window.save_png(str(path))
     finally:
         window.close()
+
+
+@picture("docs/img/web-board-de.png", "the table's page on a laptop or TV, in German")
+def _web_board(path: Path) -> None:
+    _web_pictures_in(path.parent)
+
+
+@picture("docs/img/web-phone-en.png", "the table's page on a phone, in English, paired")
+def _web_phone(path: Path) -> None:
+    _web_pictures_in(path.parent)
+
+
+@functools.cache
+def _web_pictures_in(folder: Path) -> None:
+    """Both pictures of the page, from one game in headless Chromium (:mod:`sim.web_pictures`),
+    made once per folder: the two makers share the browser's run."""
+    from sim.web_pictures import make_web_pictures
+
+    make_web_pictures(folder)
 
 
 def make_pictures(into: Path | None = None, names: Sequence[str] = ()) -> list[Path]:

@@ -98,6 +98,7 @@ class Settings:
     starts: int = 5
     pi_frames: int = 50
     seed: int = 7
+    web_presses: int = 200
 
     @classmethod
     def quick(cls) -> Settings:
@@ -112,6 +113,7 @@ class Settings:
             sim_idle_s=1.0,
             starts=1,
             pi_frames=5,
+            web_presses=8,
         )
 
 
@@ -138,6 +140,8 @@ def run_benchmarks(
     results += idle_loop(settings)
     say(f"the idle simulator, window and terminal ({settings.sim_idle_s:g} s each)")
     results += idle_simulator(settings)
+    say("the table's page with 20 pages connected")
+    results += web_pages(settings)
     say("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
     results += start_up(settings)
     say("the display on this machine's I2C bus")
@@ -587,6 +591,11 @@ def _drain(fd: int) -> None:
                 return
         except OSError:
             return
+def web_pages(settings: Settings) -> list[Measurement]:
+    """The table's page under load (:mod:`sim.bench_web`)."""
+    from sim.bench_web import page_figures
+
+    return list(page_figures(min(settings.idle_s, 5.0), settings.web_presses))
 
 
 # --- start-up and memory -----------------------------------------------------------------------

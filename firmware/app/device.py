@@ -259,6 +259,19 @@ class DeviceApp:
         self._schedule()
         self._refresh()
 
+    @property
+    def seat_bots(self) -> tuple[str, ...]:
+        """Per seat of the next game: a computer player's strategy, or "" for a person."""
+        return self._ctx.seat_bots
+
+    def plan_bots(self, bots: tuple[str, ...]) -> None:
+        """Set the computer players per seat of the next game (the link's ``setup``, with its
+        ``bots``); like :meth:`plan_next_game`, refused while a game is running."""
+        table = self._ctx.table
+        if table is not None and not table.game.is_over and self._stage.in_game:
+            raise RuntimeError("a game is running")
+        self._ctx.seat_bots = bots
+
     # --- routing --------------------------------------------------------------------------------
 
     def _go(self, transition: Transition | None) -> None:

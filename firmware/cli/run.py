@@ -26,6 +26,7 @@ from firmware.config import DEVICE_CONFIG_PATH, DeviceConfig, load_config
 if TYPE_CHECKING:
     from hal.ports import Clock
     from hal.storage import StateDirectory
+    from hal.web_server import WebServer
 
 logger = logging.getLogger("schocken.run")
 
@@ -168,6 +169,12 @@ def _play(config: DeviceConfig) -> int:
         from hal.serial_link import SerialLink
 
         link = SerialLink(config.link.url, baudrate=config.link.baudrate)
+    try:
+        web = open_web_server(*config.web.address) if config.web.enabled else None
+    except BaseException:
+        if link is not None:
+            link.close()
+        raise
     device = build_device(
         config,
         clock=clock,
@@ -175,6 +182,7 @@ def _play(config: DeviceConfig) -> int:
         display=display,
         timers=[display],  # retries an unplugged panel
         link=link,
+        web=web,
         storage=storage,
         event_sink=_log_event,
         shutdown=system_poweroff,
@@ -191,6 +199,8 @@ def _play(config: DeviceConfig) -> int:
         logger.info("Schockbesteck running (config: %s)", config.origin)
         if device.remote is not None:
             logger.info("serial link on %s", config.link.url)
+        if web is not None:
+            logger.info("the table's page on http://%s:%d/", *web.address)
         device.run()
     finally:
         if pinger is not None:
@@ -198,6 +208,21 @@ def _play(config: DeviceConfig) -> int:
         device.close()
         storage.unlock()
     return 0
+
+
+def open_web_server(host: str, port: int) -> WebServer:
+    """The table's page on ``host:port`` (docs/web.md); a missing library or a bad address is
+    one line naming the problem."""
+    try:
+        from hal.web_server import WebServer
+    except ImportError:
+        raise CliError(
+            "[web] needs aiohttp: pip install 'schockbesteck[web]' (deploy/install.sh installs "
+            "it when the configuration has a [web] section)"
+        ) from None
+    from firmware.webtable import page_files
+
+    return WebServer(host, port, page_files())
 
 
 def _error_screen(path: str | None) -> int:

@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ("engine", "hal", "firmware", "sim", "schockbesteck")
-HARDWARE = {"gpiozero", "luma", "serial", "pygame", "systemd", "sdnotify"}
+HARDWARE = {"gpiozero", "luma", "serial", "pygame", "systemd", "sdnotify", "aiohttp"}
 #: The hal modules the firmware may use; the rest are backends, built at the edge.
 HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings"}
 #: The firmware's edge: the commands that turn the config's names into backend objects.
@@ -36,10 +36,12 @@ SIM_EDGE = {
     "sim/attach.py",
     "sim/bench_game.py",
     "sim/bench_cli.py",
+    "sim/bench_web.py",
     "sim/cli.py",
     "sim/measure.py",
     "sim/outputs.py",
     "sim/docs_images.py",
+    "sim/web_pictures.py",
 }
 #: The one module allowed to import each hardware library (the sim's own hands and window too).
 HARDWARE_HOMES = {
@@ -49,6 +51,7 @@ HARDWARE_HOMES = {
     "pygame": {"sim/window.py"},
     "systemd": {"hal/watchdog.py"},
     "sdnotify": {"hal/watchdog.py"},
+    "aiohttp": {"hal/web_server.py"},
 }
 #: What the engine may import besides itself: the standard library, nothing with side effects.
 ENGINE_FORBIDDEN = {"random", "time", "datetime", "threading", "socket", "os", "io", "logging",
@@ -153,6 +156,7 @@ def test_the_dependency_rules_hold() -> None:
         ("hal", "from firmware.app import DeviceApp\n", "imports nothing above it"),
         ("hal", "from ..firmware import app\n", "imports nothing above it"),
         ("sim", "import pygame\n", "pygame belongs in"),
+        ("firmware", "from aiohttp import web\n", "aiohttp belongs in"),
         ("sim", "from firmware.app import DeviceApp\n", "a simulator backend uses hal's ports"),
         ("sim", "from schockbesteck.cli import main\n", "nothing imports the command on top"),
         (

@@ -67,5 +67,6 @@ def test_the_device_starts_without_the_odds_the_computer_players_and_the_link() 
     unwanted = {
         "engine.odds", "engine.bots", "engine.simulation", "fractions", "firmware.hint",
         "firmware.app.bots", "firmware.remote", "firmware.protocol", "secrets", "subprocess",
+        "firmware.webtable", "hal.web_server", "aiohttp", "asyncio",
     }  # fmt: skip
     assert not loaded & unwanted

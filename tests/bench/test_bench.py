@@ -150,3 +150,13 @@ def test_the_markdown_has_the_figures_the_bus_times_and_a_pi_estimate() -> None:
     assert any(line.endswith("| 1,034 | 2 | 9,310 | 93.1 ms | 23.3 ms |") for line in lines)
     assert "| an average change, human-like game | 263 | 8 | 2,383 | 23.8 ms | 6.0 ms |" in lines
     assert "| render a screen | 0.025 ms | 0.25 ms |" in lines
+
+
+def test_the_table_page_under_load_is_measured(report: dict[str, Any]) -> None:
+    """Twenty pages during a game: the latencies, idle CPU and memory (sim/bench_web.py)."""
+    for key in ("web_latency_p99_ms", "web_board_p99_ms", "web_peak_rss_mb"):
+        assert isinstance(report[key], int | float) and report[key] > 0, key
+    assert report["web_idle_cpu_pct"] >= 0
+    assert report["targets"]["web_latency_p99_delta_ms"] == 5
+    assert report["targets"]["web_peak_rss_mb"] == 60
+    assert report["targets"]["web_idle_cpu_pct"] == 1

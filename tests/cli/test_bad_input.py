@@ -49,6 +49,9 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("run", "--config", "{tmp}/gone.toml"), "config file {tmp}/gone.toml: does not exist; give"),
     # sim
     (("sim", "--playres", "3"), "schocken sim: error: unrecognized arguments: --playres 3"),
+    (("sim", "--web", "localhost"), "--web 'localhost': give HOST:PORT, e.g. 0.0.0.0:8080"),
+    (("sim", "--web", "127.0.0.1:99999"), "port must be a number from 0 to 65535"),
+    (("sim", "--attach", "loop://", "--web"), "--web serves this simulator's own game: not with"),
     (("sim", "--script", "{tmp}/folder"),
      "--script {tmp}/folder: is a folder, not a file; give a text file with one action per line"),
     (("sim", "--script", "{tmp}/gone.txt"), "--script {tmp}/gone.txt: does not exist; give a"),

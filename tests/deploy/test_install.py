@@ -660,6 +660,27 @@ def write_config(target: Path, text: str) -> None:
     config.write_text(text)
 
 
+@pytest.mark.parametrize(
+    ("config", "extras"),
+    [
+        ("", "[pi]"),
+        ('[web]\nlisten = "0.0.0.0:8080"\n', "[pi,web]"),
+        ("[web]\nenabled = false\n", "[pi]"),
+    ],
+)
+def test_the_web_page_gets_its_extra(
+    install: Runner, target: Path, config: str, extras: str
+) -> None:
+    if config:
+        write_config(target, config)
+    skipped = next(line for line in install().stdout.splitlines() if "--no-pip" in line)
+    assert skipped.replace("\\", "").split()[-1].endswith(extras), skipped
+    # The configuration the firmware reads agrees: the same [web] is on or off there.
+    from firmware.config import config_from_toml
+
+    assert config_from_toml(config).web.enabled is (extras == "[pi,web]")
+
+
 def test_default_config_gets_no_network(install: Runner, target: Path) -> None:
     result = install()
 
@@ -672,7 +693,7 @@ def test_default_config_gets_no_network(install: Runner, target: Path) -> None:
     [
         ('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n', "[link] url = tcp-listen://0.0.0.0:7777"),
         ('[link]\nurl = "socket://192.0.2.1:7777"\n', "[link] url = socket://192.0.2.1:7777"),
-        ("[web]\nport = 8080\n", "[web]"),
+        ('[web]\nlisten = "0.0.0.0:8080"\n', "[web]"),
     ],
 )
 def test_network_drop_in_follows_the_config(
@@ -732,7 +753,7 @@ def test_unreadable_config_keeps_the_network_closed(install: Runner, target: Pat
 
 
 def test_uninstall_removes_the_network_drop_in(install: Runner, target: Path) -> None:
-    write_config(target, "[web]\nport = 8080\n")
+    write_config(target, '[web]\nlisten = "0.0.0.0:8080"\n')
     install()
 
     install("--uninstall")

@@ -66,6 +66,7 @@ def test_commands(line: bytes, command: Command) -> None:
         b'log {"players": []}',
         b'{"event": "stand", "player": "Anna"}',
         b"help commands: press BUTTON",
+        b'stats {"fields": [], "players": {}}',
     ],
 )
 def test_empty_lines_and_echoed_device_lines_are_ignored(line: bytes) -> None:

@@ -1,0 +1,395 @@
+"""The table's web page: an HTTP and WebSocket server (aiohttp) on a thread of its own.
+
+The server serves a few fixed files (the page, its texts) and speaks the link protocol
+(docs/protocol.md) over a WebSocket at ``/ws``: one text message is one protocol line, either
+way. Each WebSocket is a :class:`~hal.ports.Link` of its own (:class:`WebSocketLink`), handed to
+the firmware through the :class:`~hal.ports.LinkServer` callbacks; the firmware answers it exactly
+as it answers the serial link. This module alone imports aiohttp.
+
+Threads. The server runs an asyncio loop on its own thread. Received lines go to the link's
+``on_line`` callback on that thread (the firmware hands them to the main loop); lines the main
+loop sends are queued under a lock and written by a task of the connection, so the main loop
+never waits for a browser.
+
+A pub's Wi-Fi is not a trusted network, so the server itself refuses:
+
+* a WebSocket whose ``Origin`` names another host than the one the browser asked for (a page on
+  some other site cannot drive the device in a visitor's browser); a client without ``Origin`` is
+  no browser and is let in: it gets what every watcher gets, and pairing guards the rest;
+* messages over :data:`MAX_MESSAGE` bytes (the connection is closed), binary messages, and more
+  than :data:`RATE_PER_S` lines a second (an ``error`` line; persistent flooding closes it);
+* more than :data:`MAX_CONNECTIONS` connections at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import logging
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from urllib.parse import urlsplit
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from hal.ports import Link
+
+__all__ = [
+    "MAX_CONNECTIONS",
+    "MAX_MESSAGE",
+    "RATE_PER_S",
+    "WebServer",
+    "WebServerError",
+    "WebSocketLink",
+]
+
+logger = logging.getLogger(__name__)
+
+#: The longest message a page may send, in bytes; longer ones close the connection (1009). The
+#: protocol's own line limit (1024 bytes) is checked by the firmware, with an ``error`` line.
+MAX_MESSAGE = 4096
+#: Lines a connection may send per second, on average ...
+RATE_PER_S = 20.0
+#: ... and at once.
+RATE_BURST = 40.0
+#: Refused lines in a row after which a flooding connection is closed.
+MAX_REFUSED = 200
+#: Connections served at once; more get HTTP 503.
+MAX_CONNECTIONS = 200
+#: Bytes queued for one connection; past that frames go first, then lines (``overrun N``).
+SEND_QUEUE_BYTES = 256 * 1024
+#: Seconds between WebSocket pings; a page that does not answer is dropped.
+HEARTBEAT_S = 20.0
+#: The path of the WebSocket.
+SOCKET_PATH = "/ws"
+
+#: Headers on every answer: nothing from elsewhere, no framing by another site.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+        "img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class WebServerError(OSError):
+    """The server cannot listen where it was asked to; the message says why, in one line."""
+
+
+class _Bucket:
+    """A token bucket: :data:`RATE_PER_S` lines a second, :data:`RATE_BURST` at once."""
+
+    def __init__(self) -> None:
+        self.tokens = RATE_BURST
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE_PER_S)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class WebSocketLink:
+    """One browser's WebSocket as a :class:`~hal.ports.Link`: one text message per line."""
+
+    #: A page comes over the network: changing the game always needs pairing.
+    network = True
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        peer: str,
+        notify: Callable[[WebSocketLink], None] | None = None,
+    ) -> None:
+        self.peer = peer
+        self._loop = loop
+        #: Wakes this link's writer on the server's thread (the server wakes many at once).
+        self._notify = notify if notify is not None else (lambda link: link._call(link._wake.set))
+        self._lock = threading.Lock()
+        self._queue: deque[tuple[str, bool]] = deque()
+        self._queued_bytes = 0
+        self._overrun = 0
+        self._wake_pending = False
+        self._closed = False
+        self._wake = asyncio.Event()
+        self._started = asyncio.Event()
+        self._on_line: Callable[[bytes], None] | None = None
+        #: Lines this connection lost because the page did not read fast enough.
+        self.dropped = 0
+
+    # -- the Link port (any thread) --------------------------------------------------------------
+
+    def start(self, on_line: Callable[[bytes], None], on_connect: Callable[[], None]) -> None:
+        """Begin handing received lines to ``on_line``; the page is connected already."""
+        self._on_line = on_line
+        on_connect()
+        self._call(self._started.set)
+
+    def send_line(self, line: str, *, droppable: bool = False) -> None:
+        """Queue one line (a WebSocket text message); never blocks."""
+        size = len(line)
+        with self._lock:
+            if self._closed:
+                return
+            if droppable:
+                self._discard_droppable()
+            while self._queued_bytes + size > SEND_QUEUE_BYTES:
+                if not self._discard_droppable():
+                    if not droppable:
+                        self._overrun += 1
+                        self.dropped += 1
+                    return
+            if self._overrun and not droppable:
+                self._queue.append((f"overrun {self._overrun}", False))
+                self._overrun = 0
+            self._queue.append((line, droppable))
+            self._queued_bytes += size
+            wake = not self._wake_pending
+            self._wake_pending = True
+        if wake:
+            self._notify(self)
+
+    def close(self) -> None:
+        """Close the connection (a going-away close). Idempotent; any thread."""
+        with self._lock:
+            self._closed = True
+            self._queue.clear()
+            self._queued_bytes = 0
+        self._call(self._wake.set)
+
+    @property
+    def closed(self) -> bool:
+        """True once the connection is closed, by either side."""
+        return self._closed
+
+    # -- the server's side (its own thread) ------------------------------------------------------
+
+    def _call(self, function: Callable[[], None]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nothing to wake any more
+            self._loop.call_soon_threadsafe(function)
+
+    def _discard_droppable(self) -> bool:
+        for index, (line, droppable) in enumerate(self._queue):
+            if droppable:
+                del self._queue[index]
+                self._queued_bytes -= len(line)
+                return True
+        return False
+
+    async def _wait_started(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(self._started.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def _received(self, raw: bytes) -> None:
+        if self._on_line is not None and not self._closed:
+            self._on_line(raw)
+
+    async def _write(self, socket_: web.WebSocketResponse) -> None:
+        """Send what the main loop queued, until the link is closed."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            with self._lock:
+                lines = [line for line, _ in self._queue]
+                self._queue.clear()
+                self._queued_bytes = 0
+                self._wake_pending = False
+                closed = self._closed
+            for line in lines:
+                if socket_.closed:
+                    return
+                await socket_.send_str(line)
+            if closed:
+                await socket_.close(code=WSCloseCode.GOING_AWAY)
+                return
+
+
+class WebServer:
+    """Serves ``files`` (path -> media type and bytes) and the WebSocket at ``/ws`` on
+    ``host:port`` (port 0: any free port, see :attr:`address`).
+
+    The socket is bound here, so a bad address fails at once with :class:`WebServerError`;
+    connections are accepted from :meth:`start` on.
+    """
+
+    def __init__(self, host: str, port: int, files: Mapping[str, tuple[str, bytes]]) -> None:
+        self._files = dict(files)
+        try:
+            family = socket.AF_INET6 if ":" in host else socket.AF_INET
+            self._socket = socket.create_server((host, port), family=family, backlog=128)
+        except OSError as error:
+            where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+            raise WebServerError(f"web page on {where}: {_listen_problem(error)}") from None
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="web", daemon=True)
+        self._links: set[WebSocketLink] = set()
+        #: Links with lines to write, woken together by one call into the server's loop.
+        self._dirty: list[WebSocketLink] = []
+        self._dirty_lock = threading.Lock()
+        self._on_link: Callable[[Link], None] | None = None
+        self._on_gone: Callable[[Link], None] | None = None
+        self._runner: web.AppRunner | None = None
+        self._closed = False
+        #: Connections refused: a foreign Origin, too many at once.
+        self.refused = 0
+        self._thread.start()
+        try:
+            asyncio.run_coroutine_threadsafe(self._serve(), self._loop).result(timeout=30)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """The host and port the server listens on (the real port when 0 was asked for)."""
+        name = self._socket.getsockname()
+        return str(name[0]), int(name[1])
+
+    @property
+    def connections(self) -> int:
+        """WebSockets open now."""
+        return len(self._links)
+
+    def start(self, on_link: Callable[[Link], None], on_gone: Callable[[Link], None]) -> None:
+        """Hand each new WebSocket's link to ``on_link`` and each closed one to ``on_gone``."""
+        self._on_gone = on_gone
+        self._on_link = on_link
+
+    def close(self) -> None:
+        """Close every connection, stop serving, end the thread. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(timeout=5)
+            except Exception:  # shutting down: nothing more to save
+                logger.exception("web: shutdown failed")
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            self._loop.close()
+        self._socket.close()
+
+    def _notify(self, link: WebSocketLink) -> None:
+        """``link`` has lines queued (any thread): one wake-up of the server's loop serves every
+        link that got lines meanwhile (the main loop sends a line to twenty pages at once)."""
+        with self._dirty_lock:
+            self._dirty.append(link)
+            first = len(self._dirty) == 1
+        if first:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nothing to wake
+                self._loop.call_soon_threadsafe(self._wake_dirty)
+
+    # -- the server's thread ---------------------------------------------------------------------
+
+    def _wake_dirty(self) -> None:
+        with self._dirty_lock:
+            dirty, self._dirty = self._dirty, []
+        for link in dirty:
+            link._wake.set()
+
+    async def _serve(self) -> None:
+        app = web.Application(client_max_size=MAX_MESSAGE)
+        app.router.add_get(SOCKET_PATH, self._websocket)
+        for path in self._files:
+            app.router.add_get(path, self._file)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await runner.setup()
+        await web.SockSite(runner, self._socket).start()
+        self._runner = runner
+
+    async def _shutdown(self) -> None:
+        for link in list(self._links):
+            link.close()
+        await asyncio.sleep(0)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _file(self, request: web.Request) -> web.Response:
+        content_type, body = self._files[request.path]
+        return web.Response(body=body, content_type=content_type, headers=SECURITY_HEADERS)
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
+            self.refused += 1
+            return web.Response(status=403, text="this page's WebSocket is for its own page only\n")
+        on_link, on_gone = self._on_link, self._on_gone
+        if on_link is None or on_gone is None or self._closed:
+            return web.Response(status=503, text="the device is starting; try again\n")
+        if len(self._links) >= MAX_CONNECTIONS:
+            self.refused += 1
+            return web.Response(status=503, text="too many pages are connected\n")
+        socket_ = web.WebSocketResponse(
+            max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT_S, compress=False
+        )
+        await socket_.prepare(request)
+        link = WebSocketLink(asyncio.get_running_loop(), request.remote or "?", self._notify)
+        self._links.add(link)
+        writer = asyncio.create_task(link._write(socket_))
+        try:
+            on_link(link)
+            if await link._wait_started(10.0):
+                await self._read(link, socket_)
+        finally:
+            link.close()
+            self._links.discard(link)
+            on_gone(link)
+            try:
+                await asyncio.wait_for(writer, 1.0)
+            except (TimeoutError, ConnectionError, RuntimeError):
+                writer.cancel()
+        return socket_
+
+    async def _read(self, link: WebSocketLink, socket_: web.WebSocketResponse) -> None:
+        bucket = _Bucket()
+        refused = 0
+        async for message in socket_:
+            if message.type is WSMsgType.TEXT:
+                if not bucket.take():
+                    refused += 1
+                    if refused >= MAX_REFUSED:
+                        return
+                    if refused == 1:
+                        link.send_line(
+                            f"error too many lines: at most {RATE_PER_S:g} a second; slow down"
+                        )
+                    continue
+                refused = 0
+                raw = str(message.data).encode("utf-8", "surrogatepass")
+                if raw.endswith(b"\n"):
+                    raw = raw[:-1]
+                link._received(raw)
+            elif message.type is WSMsgType.BINARY:
+                link.send_line("error binary messages are not understood; send text lines")
+            else:  # an error or a close: the connection is over
+                return
+
+
+def _listen_problem(error: OSError) -> str:
+    """Why a port cannot be listened on, and what to do, in words."""
+    if isinstance(error, socket.gaierror):
+        return "the host name is not known; give an address such as 127.0.0.1 or 0.0.0.0"
+    if error.errno == errno.EADDRINUSE:
+        return "the port is in use by another program; pick another (0: any free port)"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return "this computer has no such address; give 0.0.0.0, 127.0.0.1 or one of its own"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "ports below 1024 need root; pick a port from 1024 on, e.g. 8080"
+    return (error.strerror or str(error)).lower()

@@ -1,0 +1,253 @@
+"""The table's page under load, for ``schocken bench``: twenty pages watching a game.
+
+The device runs in a child process of its own (``python -m sim.bench_web``), so that its peak
+memory is its own: built as ``schocken run`` builds it, with the web server on a free port of
+127.0.0.1, its main loop on the real clock on a thread, luma's dummy display, and inputs posted
+to the main loop's queue the way gpiozero's callback thread posts them (``MainLoop.post``).
+The pages are a second child process (aiohttp's WebSocket client), so that reading them costs the
+device nothing it would not pay with phones at the table.
+
+The child plays the same inputs twice, first with no page connected, then with twenty pages
+that asked for frames, the log and the statistics: the main loop's input latency is the time
+from the edge that completes a button press to the end of the loop step that handled it (the
+events and the ``state`` for every page queued, the frame drawn and sent). Then the process's
+CPU over an idle window with the twenty pages still connected, and its peak resident memory
+(VmHWM). The pages note when each ``state`` arrives: the latency from the press to the board.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["PAGES", "measure_pages", "page_figures"]
+
+#: Pages watching in the loaded run.
+PAGES = 20
+#: Button presses per run (each with a shake before it).
+PRESSES = 60
+
+#: The pages: connect, ask for frames, the log and the statistics, send ``ping`` every 4 s (as
+#: the page does), read everything; print the arrival times (time.time()) of page 0's states
+#: once stdin closes.
+_PAGES_CODE = """
+import asyncio, json, sys, time
+import aiohttp
+url, count = sys.argv[1], int(sys.argv[2])
+arrivals = []
+async def keep_pinging(socket):  # as the page does, to notice a dead link
+    while True:
+        await asyncio.sleep(4)
+        await socket.send_str("ping")
+async def page(session, index, ready):
+    async with session.ws_connect(url) as socket:
+        for line in ("frames on", "log", "stats"):
+            await socket.send_str(line)
+        ready.set()
+        asyncio.get_running_loop().create_task(keep_pinging(socket))
+        async for message in socket:
+            text = message.data if message.type == aiohttp.WSMsgType.TEXT else ""
+            if index == 0 and text.startswith("state "):
+                arrivals.append(time.time())
+async def main():
+    async with aiohttp.ClientSession() as session:
+        flags = [asyncio.Event() for _ in range(count)]
+        tasks = [asyncio.create_task(page(session, i, flags[i])) for i in range(count)]
+        for flag in flags:
+            await flag.wait()
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        for task in tasks:
+            task.cancel()
+asyncio.run(main())
+print(json.dumps(arrivals), flush=True)
+"""
+
+
+def measure_pages(idle_s: float, presses: int = PRESSES) -> dict[str, Any]:
+    """Run the device's side in a child process; its figures as a dict (see :func:`_child`)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sim.bench_web", str(idle_s), str(presses)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"the web bench failed: {result.stderr.strip()[-400:]}")
+    return dict(json.loads(result.stdout.splitlines()[-1]))
+
+
+def page_figures(idle_s: float, presses: int) -> list[Any]:
+    """The bench's figures of the page (:class:`sim.measure.Measurement`), or skipped ones
+    naming why (no aiohttp)."""
+    from sim.measure import Measurement
+
+    keys = [
+        ("web_latency_p99_delta_ms", f"input latency p99 with {PAGES} pages, more than none", "ms"),
+        ("web_cpu_p99_delta_ms", f"main loop CPU per press p99 with {PAGES} pages, more", "ms"),
+        ("web_latency_p99_ms", f"input latency p99 with {PAGES} pages", "ms"),
+        ("web_board_p99_ms", f"press to the board of {PAGES} pages, p99", "ms"),
+        ("web_idle_cpu_pct", f"idle CPU, server on, {PAGES} pages connected", "%"),
+        ("web_peak_rss_mb", f"peak memory, device with {PAGES} pages", "MB"),
+    ]
+    try:
+        from hal.web_server import WebServer  # noqa: F401  (aiohttp, the web extra)
+    except ImportError:
+        note = "skipped: the web extra is not installed (pip install -e '.[web]')"
+        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    figures = measure_pages(idle_s, presses)
+    values = [
+        figures["p99_pages_ms"] - figures["p99_alone_ms"],
+        figures["cpu_p99_pages_ms"] - figures["cpu_p99_alone_ms"],
+        figures["p99_pages_ms"],
+        figures["board_p99_ms"],
+        figures["idle_cpu_pct"],
+        figures["peak_rss_mb"],
+    ]
+    targets: list[float | None] = [5, 5, None, 200, 1, 60]
+    return [
+        Measurement(key, label, value, unit, target=target)
+        for (key, label, unit), value, target in zip(keys, values, targets, strict=True)
+    ]
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(share * len(ordered) + 0.999999) - 1))]
+
+
+def _child(idle_s: float, presses: int) -> dict[str, Any]:
+    """The device's side: latencies without and with pages, idle CPU, peak memory."""
+    from engine import GameSetup, load_preset
+    from firmware.config import DeviceConfig, GameConfig
+    from firmware.dice import SeededDice
+    from firmware.webtable import page_files
+    from firmware.wiring import build_device
+    from hal.clock import MonotonicClock
+    from hal.inputs import InputTiming
+    from hal.oled import open_dummy
+    from hal.ports import Button, Edge, EdgeSource, InputEvent, InputKind
+    from hal.web_server import WebServer
+
+    timing = InputTiming(debounce_ms=5, hold_ms=800, shake_edges=4, shake_window_ms=600,
+                         settle_ms=30)
+    config = DeviceConfig(game=GameConfig(players=("Anna", "Ben", "Carla", "Dora")), input=timing)
+    clock = MonotonicClock()
+    display = open_dummy(clock)
+    server = WebServer("127.0.0.1", 0, page_files())
+    rules = load_preset("standard")
+    emitted: list[str] = []
+    device = build_device(
+        config, clock=clock, inputs=[], display=display, timers=[display], web=server,
+        dice=SeededDice(7), setup=GameSetup(config.game.players, rules), power=False,
+        event_sink=lambda event: emitted.append(str(event.get("event"))),
+    )
+    loop, app = device.loop, device.app
+    handled: list[float] = []
+    handled_cpu: list[float] = []
+    waiting = threading.Event()
+    original_handle: Callable[[InputEvent], None] = app.handle
+    original_step = loop.step
+
+    def handle(event: InputEvent) -> None:
+        original_handle(event)
+        if event.kind is InputKind.PRESS:
+            waiting.set()
+
+    def step(edge: Edge | None = None) -> None:
+        cpu = time.thread_time()
+        original_step(edge)
+        if waiting.is_set():
+            handled.append(time.perf_counter())
+            handled_cpu.append(time.thread_time() - cpu)
+            waiting.clear()
+
+    app.handle = handle  # type: ignore[method-assign]
+    loop.step = step  # type: ignore[method-assign]
+    thread = threading.Thread(target=device.run, name="firmware", daemon=True)
+    thread.start()
+
+    def post(source: EdgeSource, active: bool, button: Button | None = None) -> None:
+        loop.post(Edge(source, active, clock.now(), button))
+
+    def play(count: int) -> tuple[list[float], list[float]]:
+        """``count`` rounds of a shake and a STAND press; the latencies (s), and the times
+        (epoch) of the presses that changed the game (the others send the pages no state)."""
+        latencies: list[float] = []
+        pressed_at: list[float] = []
+        for _ in range(count):
+            for level in (True, False, True, False):  # the cup is shaken ...
+                post(EdgeSource.TILT, level)
+                time.sleep(0.01)
+            time.sleep(0.06)  # ... and put down: the throw
+            post(EdgeSource.BUTTON, True, Button.STAND)
+            time.sleep(0.015)
+            before, events = len(handled), len(emitted)
+            released, released_epoch = time.perf_counter(), time.time()
+            post(EdgeSource.BUTTON, False, Button.STAND)
+            deadline = released + 2.0
+            while len(handled) == before and time.perf_counter() < deadline:
+                time.sleep(0.0005)
+            if len(handled) > before:
+                latencies.append(handled[before] - released)
+                if len(emitted) > events:
+                    pressed_at.append(released_epoch)
+            time.sleep(0.03)
+            game = app.game
+            if game is not None and game.is_over:
+                loop.call_soon(lambda: app.plan_next_game(GameSetup(config.game.players, rules)))
+        return latencies, pressed_at
+
+    alone, _ = play(presses)
+    alone_cpu = list(handled_cpu)
+    host, port = server.address
+    pages = subprocess.Popen(
+        [sys.executable, "-c", _PAGES_CODE, f"ws://{host}:{port}/ws", str(PAGES)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    assert pages.stdout is not None and pages.stdin is not None
+    if pages.stdout.readline().strip() != "ready":
+        raise RuntimeError("the pages did not connect")
+    time.sleep(0.5)
+    watched, pressed_at = play(presses)
+    watched_cpu = handled_cpu[len(alone_cpu):]
+    time.sleep(0.5)
+    cpu, wall = time.process_time(), time.monotonic()
+    time.sleep(idle_s)
+    idle_cpu = (time.process_time() - cpu) / (time.monotonic() - wall)
+    connected = device.web.pages if device.web is not None else 0
+    pages.stdin.close()
+    arrivals = json.loads(pages.stdout.read().splitlines()[-1])
+    pages.wait(timeout=10)
+    loop.stop()
+    thread.join(timeout=5)
+    device.close()
+    board = []
+    for at in pressed_at:
+        later = [arrival for arrival in arrivals if arrival >= at]
+        if later:
+            board.append(min(later) - at)
+    with open("/proc/self/status") as status:
+        peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    return {
+        "pages": connected,
+        "presses": len(watched),
+        "p99_alone_ms": 1e3 * _percentile(alone, 0.99),
+        "p99_pages_ms": 1e3 * _percentile(watched, 0.99),
+        "cpu_p99_alone_ms": 1e3 * _percentile(alone_cpu, 0.99),
+        "cpu_p99_pages_ms": 1e3 * _percentile(watched_cpu, 0.99),
+        "median_alone_ms": 1e3 * _percentile(alone, 0.5),
+        "median_pages_ms": 1e3 * _percentile(watched, 0.5),
+        "board_p99_ms": 1e3 * _percentile(board, 0.99) if board else None,
+        "idle_cpu_pct": 100 * idle_cpu,
+        "peak_rss_mb": peak_kb / 1024,
+    }
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    print(json.dumps(_child(float(sys.argv[1]), int(sys.argv[2]))), flush=True)

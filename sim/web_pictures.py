@@ -1,0 +1,255 @@
+"""Pictures of the table's page (docs/img/web-*.png), taken in headless Chromium.
+
+    .venv/bin/python -m sim.web_pictures
+
+The browser is Debian's chromium and chromium-driver through Selenium, with nothing downloaded
+(the driver's path is given, so Selenium Manager is never asked) and a fresh profile each time;
+the browser tests (tests/web/test_browser.py) use the same :class:`Browser`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+#: Debian's browser and its driver (`apt-get install chromium chromium-driver`).
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+def browser_missing() -> str | None:
+    """Why no browser test can run here, or None."""
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not path.exists():
+            return f"{path} is missing: apt-get install chromium chromium-driver (.ci/run does)"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is missing: pip install -e '.[browser-test]' (make does)"
+    return None
+
+
+class Browser:
+    """One headless Chromium window of ``width`` x ``height`` CSS pixels."""
+
+    def __init__(self, width: int = 1280, height: int = 900, scale: float = 1.0) -> None:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        self._profile = tempfile.mkdtemp(prefix="schock-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = str(CHROMIUM)
+        for flag in (
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-dev-shm-usage", f"--user-data-dir={self._profile}",
+            f"--window-size={width},{height}", f"--force-device-scale-factor={scale}",
+        ):  # fmt: skip
+            options.add_argument(flag)
+        self.driver: Any = webdriver.Chrome(
+            service=Service(executable_path=str(CHROMEDRIVER)), options=options
+        )
+        self.driver.set_page_load_timeout(20)
+
+    def open(self, url: str) -> None:
+        self.driver.get(url)
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.driver.execute_script(script, *args)
+
+    def wait(self, script: str, timeout: float = 10.0) -> Any:
+        """Wait until the JavaScript expression ``script`` is truthy; its value."""
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.02).until(
+            lambda driver: driver.execute_script(f"return ({script});")
+        )
+
+    def by_id(self, element_id: str) -> Any:
+        from selenium.webdriver.common.by import By
+
+        return self.driver.find_element(By.ID, element_id)
+
+    def screenshot(self, path: Path) -> None:
+        self.driver.save_screenshot(str(path))
+
+    def close(self) -> None:
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self._profile, ignore_errors=True)
+
+
+# --- the pictures --------------------------------------------------------------------------------
+
+ROOT = Path(__file__).parents[1]
+IMAGES = ROOT / "docs" / "img"
+#: Who plays in the pictures: two people and two computer players (seat order).
+PLAYERS = ("Anna", "Ben", "Carla", "Dieter")
+BOTS = ("", "odds", "", "threshold")
+SEED = 12
+
+
+def make_web_pictures(images: Path = IMAGES) -> list[Path]:
+    """docs/img/web-board-de.png (a laptop or TV, German) and web-phone-en.png (a phone, English,
+    paired): the page during a game, after one finished game for the statistics.
+
+    The device is the firmware's own (``build_device`` with the web server on a free port of
+    127.0.0.1, seeded dice, a temporary state directory) on a fake clock; a person's turns are
+    played by :func:`_play_until` the way the covered-dice test plays them.
+    """
+    problem = browser_missing()
+    if problem is not None:
+        raise RuntimeError(f"no pictures of the page: {problem}")
+    import dataclasses
+    import threading
+
+    from engine import GameSetup, load_preset
+    from firmware.config import DeviceConfig, GameConfig
+    from firmware.dice import SeededDice
+    from firmware.webtable import page_files
+    from firmware.wiring import build_device
+    from hal.oled import open_dummy
+    from hal.storage import StateDirectory
+    from hal.web_server import WebServer
+    from sim.fakes import FakeClock
+
+    images.mkdir(parents=True, exist_ok=True)
+    rules = dataclasses.replace(load_preset("standard"), hidden_last_throw=False, deckel=9)
+    setup = GameSetup(PLAYERS, rules)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="schock-web-pictures-") as state:
+        clock = FakeClock(1000.0)
+        display = open_dummy(clock)
+        server = WebServer("127.0.0.1", 0, page_files())
+        device = build_device(
+            DeviceConfig(game=GameConfig(players=PLAYERS, bots=BOTS)),
+            clock=clock, inputs=[], display=display, timers=[display], web=server,
+            dice=SeededDice(SEED), storage=StateDirectory(state), setup=setup, power=False,
+        )
+        stop = threading.Event()
+        serving: threading.Thread | None = None
+        try:
+            device.loop.start()
+            _play_until(device, clock, lambda game: game.is_over)  # a game for the statistics
+            device.app.plan_next_game(setup)
+            _play_until(device, clock, _a_good_moment)
+
+            def serve() -> None:  # the pages' commands, while the clock stands (nobody acts)
+                while not stop.is_set():
+                    device.run(until=clock.now() + 0.0001)
+                    stop.wait(0.005)
+
+            serving = threading.Thread(target=serve, daemon=True)
+            serving.start()
+            host, port = server.address
+            url = f"http://{host}:{port}/"
+            written.append(_shoot(url, images / "web-board-de.png", "de", (1280, 800), 1.0))
+            pairing = device.pairing
+            assert pairing is not None
+            pins: list[str] = []
+            device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
+            written.append(
+                _shoot(url, images / "web-phone-en.png", "en", (390, 844), 2.0, pin=pins)
+            )
+        finally:
+            stop.set()
+            if serving is not None:
+                serving.join(timeout=5)
+            device.close()
+    return written
+
+
+def _a_good_moment(game: Any) -> bool:
+    """A person's turn in the first Hälfte, a die laid out, a few rounds revealed, Deckel held."""
+    turn = game.turn
+    return bool(
+        game.round_number >= 4
+        and turn is not None
+        and turn.player in ("Anna", "Carla")
+        and turn.throws >= 2
+        and any(turn.laid_out)
+        and any(game.holdings.values())
+    )
+
+
+def _play_until(device: Any, clock: Any, done: Callable[[Any], bool], steps: int = 6000) -> None:
+    """Play on the test's thread, as the main loop, until ``done(game)``: a computer player's or
+    a screen's timer, else a person's turn as shake, lay out die 1, shake, stand."""
+    from hal.ports import Button, InputEvent, InputKind
+
+    app = device.app
+    cycle = 0
+    for _ in range(steps):
+        game = app.game
+        if game is not None and done(game):
+            return
+        if app.next_deadline() is not None:
+            clock.advance(2.0)
+        else:
+            button = (None, Button.KEEP_1, None, Button.STAND)[cycle % 4]  # None: a shake
+            cycle += 1
+            if button is None:
+                app.handle(InputEvent(InputKind.SHAKE_START, clock.advance(0.5)))
+                app.handle(InputEvent(InputKind.THROW, clock.advance(0.5)))
+            else:
+                app.handle(InputEvent(InputKind.PRESS, clock.advance(0.5), button))
+        device.run(until=clock.now() + 0.001)
+    raise RuntimeError("the game never came to the moment for the pictures")
+
+
+def _shoot(
+    url: str,
+    path: Path,
+    language: str,
+    size: tuple[int, int],
+    scale: float,
+    pin: list[str] | None = None,
+) -> Path:
+    """The page at ``url`` in ``language`` on a screen of ``size`` CSS pixels at ``scale``
+    device pixels each: the whole page at scale 1 (a laptop or TV), else the top of it (a phone,
+    paired with ``pin``)."""
+    import base64
+    import time
+
+    browser = Browser(*size)
+    try:
+        width, height = size
+        browser.driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": scale > 1},
+        )
+        browser.open(url)
+        browser.js("localStorage.setItem('schockbesteck.lang', arguments[0])", language)
+        browser.open(url)
+        browser.wait("window.schock.states >= 1 && window.schock.page.logWaiting === false")
+        if pin:
+            browser.js("document.getElementById('pin').value = arguments[0]", pin[0])
+            browser.by_id("pair").click()
+            browser.wait("window.schock.page.paired === true")
+            browser.js("document.getElementById('note').textContent = ''")
+        browser.wait("window.schock.page.stats !== null")
+        browser.js("window.scrollTo(0, 0)")
+        time.sleep(0.3)  # the OLED mirror's frame is drawn asynchronously
+        options: dict[str, Any] = {"format": "png"}
+        if scale == 1.0:  # the whole page, as a TV shows it
+            content = browser.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+            clip = {"x": 0, "y": 0, "width": width, "height": content["height"], "scale": 1}
+            options.update(captureBeyondViewport=True, clip=clip)
+        shot = browser.driver.execute_cdp_cmd("Page.captureScreenshot", options)
+        path.write_bytes(base64.b64decode(shot["data"]))
+    finally:
+        browser.close()
+    return path
+
+
+def main() -> None:
+    for path in make_web_pictures():
+        print(f"wrote {path.relative_to(ROOT)} ({path.stat().st_size // 1024} KB)")
+
+
+if __name__ == "__main__":
+    main()

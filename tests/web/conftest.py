@@ -1,0 +1,209 @@
+"""The table's page under test: a real device and a real server on 127.0.0.1, real WebSockets.
+
+:class:`WebDevice` builds the device as ``schocken run`` does (``build_device`` with a
+:class:`~hal.web_server.WebServer` on a free port), with gpiozero's MockFactory pins for the
+buttons, luma's dummy display and, on request, a real state directory. The main loop runs on a
+thread of its own on the real clock, as on the Pi. :class:`WsClient` is a page without a
+browser: aiohttp's WebSocket client on a thread of its own, keeping every line it receives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from engine import GameSetup
+from firmware.config import DeviceConfig, GameConfig
+from firmware.dice import SeededDice
+from firmware.webtable import page_files
+from firmware.wiring import Device, build_device
+from hal.clock import MonotonicClock
+from hal.inputs import InputTiming
+from hal.oled import open_dummy
+from hal.ports import Button
+from hal.storage import StateDirectory
+from hal.web_server import WebServer
+from sim.gpio_mock import MockPinHands
+
+#: Button timing for tests on the real clock: short holds, quick debounce.
+TIMING = InputTiming(debounce_ms=10, hold_ms=300)
+
+
+class WebDevice:
+    """A device with its page on a free port of 127.0.0.1, its main loop on a thread."""
+
+    def __init__(
+        self,
+        *,
+        setup: GameSetup | None = None,
+        config: DeviceConfig | None = None,
+        state_dir: Path | None = None,
+        seed: int = 7,
+    ) -> None:
+        base = config or DeviceConfig(game=GameConfig(players=("Anna", "Ben", "Carla")))
+        self.config = replace(base, input=TIMING)
+        self.clock = MonotonicClock()
+        self.hands = MockPinHands(self.clock, self.config.pins)
+        self.server = WebServer("127.0.0.1", 0, page_files())
+        display = open_dummy(self.clock)
+        self.events: list[dict[str, Any]] = []
+        self.device: Device = build_device(
+            self.config,
+            clock=self.clock,
+            inputs=[self.hands],
+            display=display,
+            timers=[display],
+            web=self.server,
+            dice=SeededDice(seed),
+            storage=StateDirectory(state_dir) if state_dir is not None else None,
+            setup=setup,
+            event_sink=self.events.append,
+            power=False,
+        )
+        host, port = self.server.address
+        self.url = f"http://{host}:{port}/"
+        self.ws_url = f"ws://{host}:{port}/ws"
+        self._thread = threading.Thread(target=self.device.run, name="firmware", daemon=True)
+        self._thread.start()
+
+    def on_loop(self, function: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Run ``function`` on the main loop and return its result."""
+        done: queue.Queue[tuple[bool, Any]] = queue.Queue()
+
+        def call() -> None:
+            try:
+                done.put((True, function()))
+            except BaseException as error:  # handed back to the test
+                done.put((False, error))
+
+        self.device.loop.call_soon(call)
+        ok, value = done.get(timeout=timeout)
+        if not ok:
+            raise value
+        return value
+
+    def press(self, button: Button, hold_s: float = 0.03) -> None:
+        """Press and release ``button`` on its mock pin, as a finger would."""
+        self.hands.press(button)
+        time.sleep(hold_s)
+        self.hands.release(button)
+
+    def show_pin(self) -> str:
+        """The PIN the menu's Koppeln shows (the pairing it opens, as the menu does)."""
+        pairing = self.device.pairing
+        assert pairing is not None
+        return str(self.on_loop(lambda: pairing.show_pin(self.clock.now())))
+
+    def close(self) -> None:
+        self.device.loop.stop()
+        self._thread.join(timeout=5)
+        self.device.close()
+
+
+class WsClient:
+    """A WebSocket client on its own thread: every line it gets lands in :attr:`lines`."""
+
+    def __init__(self, url: str, *, origin: str | None = None) -> None:
+        self.lines: list[str] = []
+        self._new = threading.Condition()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self.closed = threading.Event()
+        self.close_code: int | None = None
+        headers = {"Origin": origin} if origin is not None else {}
+        self._socket: aiohttp.ClientWebSocketResponse = self._run(self._open(url, headers))
+
+    def _run(self, coroutine: Any, timeout: float = 10.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
+
+    async def _open(self, url: str, headers: dict[str, str]) -> aiohttp.ClientWebSocketResponse:
+        self._session = aiohttp.ClientSession()
+        try:
+            socket = await self._session.ws_connect(url, headers=headers, autoping=True)
+        except BaseException:
+            await self._session.close()
+            raise
+        asyncio.get_running_loop().create_task(self._read(socket))
+        return socket
+
+    async def _read(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        async for message in socket:
+            if message.type is aiohttp.WSMsgType.TEXT:
+                with self._new:
+                    self.lines.append(str(message.data))
+                    self._new.notify_all()
+        self.close_code = socket.close_code
+        self.closed.set()
+        with self._new:
+            self._new.notify_all()
+
+    def send(self, text: str) -> None:
+        self._run(self._socket.send_str(text))
+
+    def send_bytes(self, data: bytes) -> None:
+        self._run(self._socket.send_bytes(data))
+
+    def wait_for(self, test: Callable[[str], bool], timeout: float = 5.0, start: int = 0) -> str:
+        """The first line from index ``start`` on that passes ``test``; AssertionError if none
+        comes within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._new:
+            while True:
+                for line in self.lines[start:]:
+                    if test(line):
+                        return line
+                left = deadline - time.monotonic()
+                if left <= 0 or self.closed.is_set():
+                    raise AssertionError(f"no such line within {timeout} s; got {self.lines[-5:]}")
+                self._new.wait(left)
+
+    def command(self, text: str, answer: str, timeout: float = 5.0) -> str:
+        """Send ``text``; the first line that starts with ``answer`` or ``error`` after it."""
+        start = len(self.lines)
+        self.send(text)
+        return self.wait_for(
+            lambda line: line.startswith(answer) or line.startswith("error"), timeout, start
+        )
+
+    def close(self) -> None:
+        async def shut() -> None:
+            await self._socket.close()
+            await self._session.close()
+
+        try:
+            self._run(shut(), timeout=5)
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5)
+            self._loop.close()
+
+
+@pytest.fixture
+def web_device(tmp_path: Path) -> Iterator[WebDevice]:
+    """A device in its setup menu (no game yet), with a state directory, and its page."""
+    device = WebDevice(state_dir=tmp_path / "state")
+    try:
+        yield device
+    finally:
+        device.close()
+
+
+@pytest.fixture
+def clients() -> Iterator[list[WsClient]]:
+    """Clients a test opened; closed after it."""
+    opened: list[WsClient] = []
+    yield opened
+    for client in opened:
+        with contextlib.suppress(Exception):  # a client the server closed already
+            client.close()

@@ -1,0 +1,205 @@
+"""The table's page in a real browser: headless Chromium against a real server on 127.0.0.1,
+the device on gpiozero's MockFactory pins, its main loop on the real clock.
+
+The time a button press takes to reach the board is measured in the browser (the page stamps
+every ``state`` it gets) and asserted only generously here; ``schocken bench`` measures it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import GameSetup, load_preset
+from hal.ports import Button
+from sim.web_pictures import Browser, browser_missing
+
+from .conftest import WebDevice, WsClient
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing())),
+]
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    opened = Browser(width=1000, height=900)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def state_of(client: WsClient) -> dict[str, Any]:
+    line = client.command("state", "state")
+    assert line.startswith("state "), line
+    return dict(json.loads(line.split(" ", 1)[1]))
+
+
+def paired_client(device: WebDevice) -> WsClient:
+    client = WsClient(device.ws_url)
+    client.wait_for(lambda line: line.startswith("state "))
+    assert client.command(f"pair {device.show_pin()}", "ok pair").startswith("ok pair")
+    return client
+
+
+def open_page(browser: Browser, device: WebDevice) -> None:
+    browser.open(device.url)
+    browser.wait("window.schock && window.schock.connects >= 1 && window.schock.states >= 1")
+
+
+def test_a_button_on_the_device_updates_the_board_at_once(
+    tmp_path: Path, browser: Browser, record_property: Any
+) -> None:
+    device = WebDevice(setup=GameSetup(("Anna", "Ben"), load_preset("standard")))
+    try:
+        host = paired_client(device)
+        try:  # the roll-off and Anna's first throw, from a paired host
+            for attempt in range(12):
+                game = state_of(host)["game"]
+                turn = game["turn"]
+                if game["phase"] == "turn" and turn and turn["throws"] >= 1:
+                    break
+                # The roll-off wants a shake; its result and the hand-over a press or a shake.
+                shake = game["phase"] == "roll_off" or attempt % 2 == 1
+                host.command("shake" if shake else "press stand", "ok")
+            else:
+                raise AssertionError(f"no throw: {game}")
+        finally:
+            host.close()
+        player = turn["player"]
+        open_page(browser, device)
+        assert browser.js(
+            "return document.querySelector('#players tr.current').dataset.player"
+        ) == player
+        assert browser.by_id("turn").text.startswith(f"{player} ist dran")
+        seen = browser.js("return window.schock.states")
+        device.press(Button.STAND)  # on the device: the turn is over, the cup passes on
+        released = time.time() * 1000
+        browser.wait(f"window.schock.states > {seen}", timeout=5)
+        browser.wait(
+            f"document.querySelector('#players tr.current').dataset.player !== {player!r}"
+        )
+        latency = browser.js("return window.schock.lastStateAt") - released
+        record_property("press_to_board_ms", round(latency, 1))
+        assert latency < 1000, f"the board took {latency:.0f} ms (target 200 ms, see bench)"
+    finally:
+        device.close()
+
+
+def test_pairing_and_a_name_change_from_the_page(
+    web_device: WebDevice, browser: Browser
+) -> None:
+    open_page(browser, web_device)
+    assert browser.by_id("apply").get_attribute("disabled") is not None, "unpaired: closed"
+    pin = web_device.show_pin()  # the menu's Koppeln shows it on the OLED
+    browser.by_id("pin").send_keys(pin)
+    browser.by_id("pair").click()
+    browser.wait("!document.getElementById('paired').hidden")
+    assert browser.js("return localStorage.getItem('schockbesteck.token')")
+    first = browser.js("return document.querySelector('#seats input.name')")
+    first.clear()
+    first.send_keys("Zoe")
+    browser.js(
+        "const seat = document.querySelectorAll('#seats select.bot')[2];"
+        "seat.value = 'odds'; seat.dispatchEvent(new Event('change'));"
+    )
+    browser.by_id("apply").click()
+    browser.wait("document.getElementById('note').textContent.length > 0")
+    assert browser.by_id("note").text == "Übernommen"
+    started = [e for e in web_device.events if e["event"] == "game_started"]
+    assert started and started[0]["players"] == ["Zoe", "Ben", "Carla"]
+    assert started[0]["bots"] == {"Carla": "odds"}
+    browser.wait("document.querySelector('#players tr[data-player=\"Zoe\"]') !== null")
+
+    browser.open(web_device.url)  # a reload: the token in localStorage pairs it again
+    browser.wait("window.schock.page.paired === true")
+    assert browser.js("return document.getElementById('pairing').hidden")
+
+
+def test_an_unpaired_page_cannot_change_anything(
+    web_device: WebDevice, browser: Browser, clients: list[WsClient]
+) -> None:
+    open_page(browser, web_device)
+    for selector in ("#buttons button", "#setup button", "#setup input", "#setup select"):
+        assert browser.js(
+            f"return [...document.querySelectorAll('{selector}')].every((b) => b.disabled)"
+        ), selector
+    # Past the disabled buttons: the page's own socket, sending what a paired page would.
+    for line in ("press stand", "shake", 'setup {"players": ["Mallory", "Eve"]}', "hold stand"):
+        browser.js("window.schock.page.ws.send(arguments[0])", line)
+    browser.wait("document.getElementById('note').textContent.includes('needs pairing')")
+    watcher = WsClient(web_device.ws_url)
+    clients.append(watcher)
+    watcher.wait_for(lambda line: line.startswith("state "))
+    assert state_of(watcher)["next"]["players"] == ["Anna", "Ben", "Carla"]
+    assert web_device.events == []
+
+
+def test_it_reconnects_by_itself_and_says_so_and_speaks_english(
+    web_device: WebDevice, browser: Browser
+) -> None:
+    open_page(browser, web_device)
+    assert browser.by_id("title").text == "Schocken am Tisch"
+    table = web_device.device.web
+    assert table is not None
+
+    def drop_every_page() -> None:
+        for page in list(table._pages.values()):
+            page.remote.link.close()
+
+    web_device.on_loop(drop_every_page)
+    browser.wait("window.schock.connects >= 2", timeout=10)
+    banners = browser.js("return window.schock.banners")
+    assert "Verbindung getrennt - verbinde neu …" in banners
+    browser.wait("document.getElementById('banner').hidden")
+    browser.by_id("lang").click()
+    assert browser.by_id("title").text == "Schocken at the table"
+    assert browser.js("return document.documentElement.lang") == "en"
+
+
+def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The done-when of the page: `schocken sim --web` during a scripted game, in Chromium."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    root = Path(__file__).parents[2]
+    command = [
+        sys.executable, "-m", "schockbesteck", "sim", "--players", "3", "--seed", "7",
+        "--no-save", "--script", str(root / "sim" / "scripts" / "whole-game.txt"),
+        "--web", "127.0.0.1:0",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        first = process.stderr.readline()
+        found = re.search(r"the table's page is on (http://127\.0\.0\.1:\d+/)", first)
+        assert found, first
+        browser.open(found.group(1))
+        browser.wait("window.schock.states >= 1")
+        browser.wait("document.querySelectorAll('#players tr[data-player]').length === 3")
+        seen = browser.js("return window.schock.states")
+        browser.wait(f"window.schock.states > {seen} + 3", timeout=20)  # it goes on, live
+        browser.wait("document.querySelector('#history .round') !== null", timeout=30)
+        assert browser.js("return window.schock.page.paired") is False
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+    rest = process.stderr.read() if process.stderr is not None else ""
+    # Ctrl+C while the script plays is the usual 130; after it, the page's end: 0.
+    assert process.returncode in (0, 130) and "Traceback" not in rest, rest

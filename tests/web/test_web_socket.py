@@ -1,0 +1,238 @@
+"""The page's WebSocket on a real socket: the protocol's lines, pairing, and the server's limits.
+
+Every test runs the device as ``schocken run`` builds it (see conftest.py) with the server on
+a free port of 127.0.0.1, and talks to it with aiohttp's WebSocket client.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import aiohttp
+import pytest
+
+from firmware.config import ConfigError, config_from_toml
+from firmware.protocol import MAX_LINE
+from hal.ports import Button
+from hal.web_server import MAX_CONNECTIONS, MAX_MESSAGE, RATE_BURST, WebServer, WebServerError
+
+from .conftest import WebDevice, WsClient
+
+
+def payload(line: str) -> Any:
+    return json.loads(line.split(" ", 1)[1])
+
+
+def connect(device: WebDevice, clients: list[WsClient], **options: Any) -> WsClient:
+    client = WsClient(device.ws_url, **options)
+    clients.append(client)
+    client.wait_for(lambda line: line.startswith("state "))
+    return client
+
+
+def test_a_page_is_greeted_and_gets_the_page_and_its_texts(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    client = connect(web_device, clients)
+    hello = client.lines[0].split(" ", 3)
+    assert hello[:3] == ["hello", "schockbesteck", "2"]
+    assert json.loads(hello[3])["pairing"] == "required", "a page never skips pairing"
+    state = payload(client.lines[1])
+    assert state["game"] is None and state["next"]["players"] == ["Anna", "Ben", "Carla"]
+    assert state["next"]["bots"] == ["", "", ""]
+    with urllib.request.urlopen(web_device.url, timeout=5) as answer:
+        page = answer.read().decode()
+        policy = answer.headers["Content-Security-Policy"]
+    assert "<script>" in page and "src=" not in page.replace('src="data:', ""), "self-contained"
+    assert "default-src 'none'" in policy and "connect-src 'self'" in policy
+    with urllib.request.urlopen(web_device.url + "page.json", timeout=5) as answer:
+        data = json.loads(answer.read())
+    assert data["texts"]["de"]["web_title"] == "Schocken am Tisch"
+    assert data["texts"]["en"]["pot"] == "Pot {n}"
+    assert {"name": "standard", "deckel": 13} in data["presets"]
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(web_device.url + "etc/passwd", timeout=5)
+    assert missing.value.code == 404
+
+
+def test_nothing_changes_without_pairing_then_pairing_and_revoking(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    client = connect(web_device, clients)
+    for command in ("press stand", "hold stand", "shake", 'setup {"players": ["Xaver", "Yvonne"]}'):
+        answer = client.command(command, "ok")
+        assert answer.startswith("error") and "needs pairing" in answer, answer
+    assert payload(client.command("state", "state"))["next"]["players"] == ["Anna", "Ben", "Carla"]
+    assert web_device.events == [], "no game started"
+    assert client.command("pair 123456", "ok").startswith("error pair: no PIN is shown")
+
+    pin = web_device.show_pin()
+    wrong = "000000" if pin != "000000" else "111111"
+    assert "wrong PIN" in client.command(f"pair {wrong}", "ok")
+    token = client.command(f"pair {pin}", "ok pair").split()[2]
+    assert client.command(
+        'setup {"players": ["Xaver", "Yvonne"], "bots": ["", "odds"]}', "ok setup"
+    ) == "ok setup"
+    started = [event for event in web_device.events if event["event"] == "game_started"]
+    assert started and started[0]["players"] == ["Xaver", "Yvonne"]
+    assert started[0]["bots"] == {"Yvonne": "odds"}
+
+    second = connect(web_device, clients)  # a reload of the page: its token pairs it again
+    assert "needs pairing" in second.command("press stand", "ok")
+    assert second.command(f"auth {token}", "ok") == "ok auth"
+    assert second.command("press keep1", "ok") == "ok press"
+
+    pairing = web_device.device.pairing
+    assert pairing is not None
+    web_device.on_loop(pairing.revoke_all)  # the menu's Kopplungen löschen
+    assert "needs pairing" in second.command("press keep1", "ok")
+    assert "unknown token" in second.command(f"auth {token}", "ok")
+
+
+def test_stats_come_from_the_game_store(web_device: WebDevice, clients: list[WsClient]) -> None:
+    client = connect(web_device, clients)
+    stats = payload(client.command("stats", "stats"))
+    assert stats == {"fields": stats["fields"], "players": {}}
+    assert stats["fields"][:2] == ["games", "lost"]
+
+
+def test_a_button_on_the_device_reaches_every_page(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    pages = [connect(web_device, clients) for _ in range(3)]
+    for page in pages:
+        page.command("frames on", "ok frames")
+    marks = [len(page.lines) for page in pages]
+    web_device.press(Button.KEEP_3)  # the setup menu's "next"
+    for page, mark in zip(pages, marks, strict=True):
+        page.wait_for(lambda line: line.startswith("frame "), start=mark)
+
+
+def test_an_other_sites_page_is_refused_by_its_origin(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        WsClient(web_device.ws_url, origin="http://evil.example")
+    assert refused.value.status == 403
+    host = web_device.url.removeprefix("http://").rstrip("/")
+    connect(web_device, clients, origin=f"http://{host}")  # the page's own origin
+
+
+def test_malformed_oversized_binary_and_flooding_messages(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    client = connect(web_device, clients)
+    for bad in ("jmup", "press keep9", "setup {", "\u202epress stand", "x" * (MAX_LINE + 1),
+                "press stand\npress stand", "", "{\"echo\": 1}"):
+        client.send(bad)
+    client.send_bytes(b"\xff\xfe binary")
+    client.send("ping after-garbage")
+    client.wait_for(lambda line: line == "pong after-garbage")
+    errors = [line for line in client.lines if line.startswith("error")]
+    assert len(errors) == 7, errors  # one per bad line; the empty line and the echo are ignored
+    assert any("binary" in line for line in errors)
+    assert any("line too long" in line for line in errors)
+
+    flood = connect(web_device, clients)
+    for index in range(int(RATE_BURST) + 30):
+        flood.send(f"ping {index}")
+    flood.wait_for(lambda line: line.startswith("error too many lines"))
+    assert len([line for line in flood.lines if line.startswith("pong")]) < RATE_BURST + 30
+
+    big = connect(web_device, clients)
+    big.send("x" * (MAX_MESSAGE + 1))
+    assert big.closed.wait(5), "an oversized message closes the connection"
+    assert big.close_code == 1009
+    client.send("ping still-here")
+    client.wait_for(lambda line: line == "pong still-here")
+
+
+def test_a_hundred_idle_pages_and_the_buttons_still_answer(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    idle = [connect(web_device, clients) for _ in range(100)]
+    assert web_device.device.web is not None
+    assert web_device.on_loop(lambda: web_device.device.web.pages) == 100  # type: ignore[union-attr]
+    watcher = idle[-1]
+    watcher.command("frames on", "ok frames")
+    mark = len(watcher.lines)
+    web_device.press(Button.KEEP_3)  # the setup menu's next step
+    watcher.wait_for(lambda line: line.startswith("frame "), start=mark)
+    for page in idle[:10]:
+        page.close()
+    clients[:10] = []
+    assert web_device.on_loop(lambda: web_device.device.web.pages) <= 100  # type: ignore[union-attr]
+
+
+def test_the_server_refuses_more_pages_than_it_serves(
+    web_device: WebDevice, clients: list[WsClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert MAX_CONNECTIONS >= 100  # the hundred idle pages above fit
+    monkeypatch.setattr("hal.web_server.MAX_CONNECTIONS", 2)
+    connect(web_device, clients)
+    connect(web_device, clients)
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        WsClient(web_device.ws_url)
+    assert refused.value.status == 503
+
+
+def test_a_bad_address_is_one_clear_line() -> None:
+    with pytest.raises(WebServerError, match="no such address"):
+        WebServer("192.0.2.1", 8080, {})
+    server = WebServer("127.0.0.1", 0, {})
+    try:
+        with pytest.raises(WebServerError, match="in use by another program"):
+            WebServer("127.0.0.1", server.address[1], {})
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize(
+    ("toml", "expected"),
+    [
+        ("", (False, "0.0.0.0:8080")),
+        ("[web]\nlisten = \"127.0.0.1:9000\"", (True, "127.0.0.1:9000")),
+        ("[web]\nenabled = true", (True, "0.0.0.0:8080")),
+        ("[web]\nenabled = false\nlisten = \"0.0.0.0:80\"", (False, "0.0.0.0:80")),
+    ],
+)
+def test_the_web_section(toml: str, expected: tuple[bool, str]) -> None:
+    web = config_from_toml(toml).web
+    assert (web.enabled, web.listen) == expected
+
+
+@pytest.mark.parametrize(
+    ("listen", "message"),
+    [
+        ("8080", "give HOST:PORT"),
+        ("0.0.0.0:http", "port must be a number from 0 to 65535"),
+        ("0.0.0.0:70000", "port must be a number from 0 to 65535"),
+        ("a b:80", "host must be an address or a name"),
+    ],
+)
+def test_a_bad_listen_address_is_refused_in_one_line(listen: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as refused:
+        config_from_toml(f'[web]\nlisten = "{listen}"')
+    assert "\n" not in str(refused.value) and "web.listen" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ('{"bots": ["odds", "chess"]}', '"bots" must be a list of at most 3 entries'),
+        ('{"bots": ["", "", "", "odds"]}', '"bots" must be a list of at most 3 entries'),
+        ('{"bots": "odds"}', '"bots" must be a list'),
+    ],
+)
+def test_bad_bots_in_a_setup_are_refused_and_change_nothing(
+    web_device: WebDevice, clients: list[WsClient], setup: str, message: str
+) -> None:
+    client = connect(web_device, clients)
+    client.command(f"pair {web_device.show_pin()}", "ok pair")
+    answer = client.command(f"setup {setup}", "ok setup")
+    assert answer.startswith("error setup") and message in answer, answer
+    assert payload(client.command("state", "state"))["next"]["bots"] == ["", "", ""]
+    assert web_device.events == []
