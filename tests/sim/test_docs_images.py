@@ -26,7 +26,11 @@ REMAKE = "run `make docs-images`, look at the pictures, and commit them"
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every picture, made once into a temporary folder."""
     folder = tmp_path_factory.mktemp("docs-images")
-    names = [item.name for item in PICTURES.values() if not (BROWSER_MISSING and _in_browser(item.path))]
+    names = [
+        item.name
+        for item in PICTURES.values()
+        if not (BROWSER_MISSING and _in_browser(item.path))
+    ]
     assert main(["--into", str(folder), *names]) == 0
     return folder
 
