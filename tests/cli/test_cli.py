@@ -124,12 +124,35 @@ def test_rank_all_text_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and len(lines) == 2 + 56
     assert lines[1].split() == ["#", "dice", "name", "kind", "Deckel", "strength"]
     assert lines[2].split() == ["1", "1-1-1", "Schock", "aus", "schock_aus", "all", "56"]
-    # BVB: the General stands above Schock 2
+    # BVB: the General, which BVB calls "Jenie", stands above Schock 2
     names = [" ".join(line.split()[2:4]) for line in lines[2:]]
-    assert names.index("General 2") < names.index("Schock 2")
+    assert names.index("Jenie 2") < names.index("Schock 2")
     # Columns line up: every row's kind starts where the header's "kind" does.
     column = lines[1].index("kind")
     assert all(line[column - 1] == " " and line[column].isalpha() for line in lines[2:])
+
+
+def test_rank_all_ranks_a_built_jule_as_hausnummer_421_under_hand_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    rules = tmp_path / "hand.toml"
+    rules.write_text(
+        'hand_only = ["general", "strasse", "jule"]\njule = true\ndeckel = 15\n', encoding="utf-8"
+    )
+    code, out, _ = run(capsys, "rank", "--all", "--rules", str(rules))
+    rows = {" ".join(line.split()[1:3]): line.split() for line in out.splitlines()[2:]}
+    assert code == 0
+    assert rows["4-2-1 built"][4:7] == ["421", "hausnummer", "1"]
+    assert rows["4-2-1 Jule"][3:5] == ["jule", "7"]
+    # Built up, a General and a Straße are plain Hausnummern too, ranked by their number.
+    assert rows["6-6-6 built"][4:6] == ["666", "hausnummer"]
+    assert int(rows["6-6-6 built"][-1]) > int(rows["6-6-5 Hausnummer"][-1])
+    assert rows["6-5-4 built"][4:6] == ["654", "hausnummer"]
+    assert int(rows["4-2-1 built"][-1]) < int(rows["4-2-2 Hausnummer"][-1])
+    code, out, _ = run(capsys, "rank", "4", "2", "1", "--built", "--rules", str(rules), "--json")
+    assert json.loads(out)["name"] == "Hausnummer 421"
+    code, out, _ = run(capsys, "rules", "show", str(rules))
+    assert "15 Deckel" in out and "nur aus der Hand: General, Straße, Jule" in out
 
 
 def test_rank_all_equal_strassen_share_a_place(capsys: pytest.CaptureFixture[str],
@@ -186,7 +209,7 @@ def test_rules_show_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("rules:       bvb\n")
     assert 'source:      Borussia Dortmund, "Schocken is the name of the game"' in out
     lines = {line.split()[0]: line for line in out.splitlines()[4:] if line}
-    assert len(lines) == 20, "every option but name, description and source"
+    assert len(lines) == 21, "every option but name, description and source"
     assert lines["ties"].split()[1:] == ['"nachgelegt"', "(standard:", '"fewer_throws")']
     assert lines["deckel"].split()[1:] == ["13"]
 
@@ -197,7 +220,7 @@ def test_rules_show_file_round_trips(capsys: pytest.CaptureFixture[str], tmp_pat
     code, out, _ = run(capsys, "rules", "show", str(mine), "--json")
     data = json.loads(out)
     assert code == 0 and (data["name"], data["deckel"], data["jule"]) == ("dsm+", 15, True)
-    assert data["strasse_hand_only"] is True
+    assert data["hand_only"] == ["strasse"]
     code, out, _ = run(capsys, "rules", "show", str(mine))
     assert f"file:        {mine}" in out
 
