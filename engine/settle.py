@@ -46,6 +46,13 @@ class TurnResult:
     hand: bool
     throws: int
     blind: bool = False
+    #: The player dropped their cup (``dropped_cup = "round"``): they lose the round whatever
+    #: they threw; ``dice`` are empty and ``throws`` is 0.
+    dropped: bool = False
+
+
+#: What the reveal calls a dropped cup's "throw", the round's lowest.
+DROPPED = Evaluation((), False, Kind.HAUSNUMMER, "Becher gefallen", 1, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +119,21 @@ def settle(
         raise IllegalActionError(
             f"pot {pot} plus players' {sum(holdings.values())} Deckel must make {rules.deckel}"
         )
+    dropped = [r.player for r in results if r.dropped]
+    if len(dropped) > 1 or len(dropped) == len(results):
+        raise IllegalActionError(f"one dropped cup per round and a throw to beat it: {dropped}")
     table = rank_table(rules)
-    ranked = sorted(range(len(results)), key=lambda i: rank_key(results[i], i, rules))
+
+    def key(i: int) -> tuple[int, ...]:
+        # A dropped cup is below every throw: "verliert meist eine Spielrunde" (Wikipedia).
+        return (0,) if results[i].dropped else (1, *rank_key(results[i], i, rules))
+
+    ranked = sorted(range(len(results)), key=key)
     loser_result, winner_result = results[ranked[0]], results[ranked[-1]]
     winning = table.evaluate(winner_result.dice, winner_result.hand)
-    losing = table.evaluate(loser_result.dice, loser_result.hand)
+    losing = (
+        DROPPED if loser_result.dropped else table.evaluate(loser_result.dice, loser_result.hand)
+    )
     winner, loser = winner_result.player, loser_result.player
     new = dict(holdings)
     new_pot = pot
@@ -128,7 +145,7 @@ def settle(
         new_pot = 0
         source = DeckelSource.ALL
     else:
-        due = winning.deckel * (2 if any(r.blind for r in results) else 1)
+        due = winning.deckel * (2 if any(r.blind and not r.dropped for r in results) else 1)
         if pot > 0:
             moved = min(due, pot)
             new_pot -= moved
