@@ -1,9 +1,9 @@
 """Game events: the actions players take (dice included) and what the rules decide from them.
 
 A game is the list of its *actions*: :class:`RollOff`, :class:`Roll`, :class:`Flip`,
-:class:`Stand`, :class:`Blind`, :class:`Penalty` and :class:`Drop`. Dice values are part of the actions that
-throw (chance events supplied by the caller), so replaying the actions reproduces the game
-exactly. Applying an action also yields *outcomes* (:class:`TurnOver`, :class:`RoundOver`,
+:class:`Stand`, :class:`Blind`, :class:`Penalty` and :class:`Drop`. Dice values are part of the
+actions that throw (chance events supplied by the caller), so replaying the actions reproduces
+the game exactly. Applying an action also yields *outcomes* (:class:`TurnOver`, :class:`RoundOver`,
 :class:`HalfOver`, :class:`GameOver`, ...), which a log may carry for its readers; replay
 recomputes them.
 

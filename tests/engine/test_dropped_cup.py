@@ -184,7 +184,9 @@ def test_a_drop_in_the_final_loses_the_final_round_the_same_way() -> None:
 
 
 def test_settle_and_the_event_log_know_a_dropped_cup() -> None:
-    results = [TurnResult("Anna", (), False, 0, dropped=True), TurnResult("Ben", (2, 1, 1), True, 1)]
+    results = [
+        TurnResult("Anna", (), False, 0, dropped=True), TurnResult("Ben", (2, 1, 1), True, 1)
+    ]
     settled = settle(ROUND, 13, {"Anna": 0, "Ben": 0}, results)
     assert (settled.loser, settled.due, settled.losing.name) == ("Anna", 2, "Becher gefallen")
     assert settled.order == ("Ben", "Anna")

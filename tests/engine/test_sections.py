@@ -19,8 +19,8 @@ from engine import (
     HalfOver,
     IllegalActionError,
     Reason,
-    RoundOver,
     Roll,
+    RoundOver,
     RoundStarted,
     Rules,
 )
