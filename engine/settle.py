@@ -10,7 +10,8 @@ abgeben"; see docs/rules.md):
 * While the pot (the Deckel in the middle) has any, they come from the pot, and only what is left
   when it runs short ("Reicht der Topf nicht, bekommt er nur, was noch drin ist").
 * Once the pot is empty, the winner hands his own Deckel to the loser, no more than he has.
-* Once the pot is empty, a player without Deckel is out for the rest of the half.
+* Once the pot is empty, a player without Deckel is out for the rest of the half (unless the
+  round ended the half: then it is over for everyone and nobody "leaves" it).
 * Schock aus gives the loser every Deckel at once; the half (or final) is over.
 * A half is over when one player holds every Deckel.
 """
@@ -71,7 +72,7 @@ class Settlement:
     #: Where the Deckel came from.
     source: DeckelSource
     #: Players without Deckel once the pot is empty, out for the rest of the half (this round's
-    #: new ones only).
+    #: new ones only; none when the round ends the half).
     out: tuple[str, ...]
     pot_after: int
     holdings_after: tuple[tuple[str, int], ...]
@@ -156,7 +157,9 @@ def settle(
             source = DeckelSource.WINNER
         new[loser] += moved
     out: tuple[str, ...] = ()
-    if new_pot == 0:
+    half_over = new[loser] == rules.deckel
+    if new_pot == 0 and not half_over:
+        # A round that ends the half sends nobody out: the half is over for everyone.
         out = tuple(name for name in names if new[name] == 0)
     return Settlement(
         winner=winner,
@@ -169,6 +172,6 @@ def settle(
         out=out,
         pot_after=new_pot,
         holdings_after=tuple(new.items()),
-        half_over=new[loser] == rules.deckel,
+        half_over=half_over,
         order=tuple(results[i].player for i in reversed(ranked)),
     )

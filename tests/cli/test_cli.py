@@ -330,6 +330,27 @@ def test_judge_half_over_and_blind(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(capsys, "judge", stdin=json.dumps(schock_aus), monkeypatch=monkeypatch)
     assert "Deckel: Schock aus, all 13 go to Ben" in out
     assert "Half over: yes, Ben holds all the Deckel and loses it" in out
+    # The half is over for everyone: Anna, now without Deckel, did not leave it.
+    assert "Out:    nobody new" in out
+
+
+def test_judge_lists_as_out_only_who_really_left_the_half(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The pot is empty; Anna hands her last Deckel over and Ben then holds all 13.
+    last = {
+        "pot": 0, "deckel": {"Anna": 2, "Ben": 11, "Carla": 0, "Dora": 0},
+        "players": [{"name": "Anna", "dice": [2, 1, 1], "throws": 1},
+                    {"name": "Ben", "dice": [4, 3, 1], "throws": 1}],
+    }
+    code, out, _ = run(capsys, "judge", "--json", stdin=json.dumps(last), monkeypatch=monkeypatch)
+    data = json.loads(out)
+    assert code == 0 and data["half_over"] is True and data["out"] == []
+    # A round that does not end the half still sends the player without Deckel out.
+    going_on = {**last, "deckel": {"Anna": 2, "Ben": 9, "Carla": 2, "Dora": 0},
+                "players": [*last["players"], {"name": "Carla", "dice": [5, 3, 1], "throws": 1}]}
+    code, out, _ = run(capsys, "judge", stdin=json.dumps(going_on), monkeypatch=monkeypatch)
+    assert "Out:    Anna" in out and "Half over: no" in out
 
 
 def with_change(path: str, value: object) -> str:
