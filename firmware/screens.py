@@ -36,7 +36,7 @@ from firmware.views import (
 )
 from hal.ports import SCREEN_SIZE
 
-__all__ = ["KEY_CENTRES", "draw_die", "render"]
+__all__ = ["KEY_CENTRES", "draw_die", "render", "status_room"]
 
 WIDTH, HEIGHT = SCREEN_SIZE
 #: x of the middle of each KEEP button (and of the die above it).
@@ -279,6 +279,12 @@ def _board_lines(board: Sequence[Tally]) -> int:
 # --- the screens --------------------------------------------------------------------------------
 
 
+def status_room(right_text: str) -> int:
+    """Pixels the turn screen's status line (where a throw's name stands) leaves beside
+    ``right_text`` at its right end (the pot, or "weiter ▶")."""
+    return WIDTH - FONT.width(right_text) - 8
+
+
 @_draw.register
 def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.player, view.throw_text)
@@ -297,7 +303,7 @@ def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
         draw_die(draw, KEY_CENTRES[index] - size // 2, top, size, face, rattle=rattle)
     status_y = top + size + 4
     pot_width = FONT.width(view.pot_text)
-    room = WIDTH - pot_width - 8
+    room = status_room(view.pot_text)
     status = view.status
     if FONT.width(status) > room:
         status = status.replace("Hausnummer ", "Hausnr. ")  # "Hausnummer 641 weiter ▶" is too wide
