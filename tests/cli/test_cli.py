@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -440,3 +441,53 @@ def test_a_closed_pipe_is_not_an_error(capsys: pytest.CaptureFixture[str],
     monkeypatch.setattr("sys.stdout", ClosedPipe())
     assert main(["rank", "--all"]) == 1
     assert capsys.readouterr().err == ""
+
+
+# -- the newer rules in judge and replay ---------------------------------------------------------
+
+
+def test_judge_and_replay_use_the_tables_own_names(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    round_ = {
+        "pot": 13, "deckel": {"Anna": 0, "Ben": 0},
+        "players": [{"name": "Anna", "dice": [5, 5, 5], "throws": 1},
+                    {"name": "Ben", "dice": [2, 1, 1], "throws": 1}],
+    }
+    code, out, _ = run(capsys, "judge", "--rules", "bvb", stdin=json.dumps(round_),
+                       monkeypatch=monkeypatch)
+    assert code == 0 and "Winner: Anna with Jenie 5" in out
+    code, out, _ = run(capsys, "judge", "--rules", "bvb", "--json", stdin=json.dumps(round_),
+                       monkeypatch=monkeypatch)
+    winning = json.loads(out)["winning"]
+    assert (winning["name"], winning["kind"]) == ("Jenie 5", "general")
+    mine = tmp_path / "honecker.toml"
+    mine.write_text('[names]\nschock_2 = "Honecker"\n', encoding="utf-8")
+    code, out, _ = run(capsys, "judge", "--rules", str(mine), stdin=json.dumps(round_),
+                       monkeypatch=monkeypatch)
+    assert "Winner: Ben with Honecker" in out
+
+
+def test_replay_tells_the_names_and_a_dropped_cup() -> None:
+    from engine import Game, GameSetup, load_preset
+    from engine.rules import DroppedCup
+    from firmware.cli.replay import narrate
+
+    rules = replace(load_preset("bvb"), dropped_cup=DroppedCup.ROUND)
+    game = Game(GameSetup(("Anna", "Ben", "Carla"), rules))
+    game.roll_off([(1, 1, 1), (2, 2, 2), (3, 3, 3)])
+    game.roll((5, 5, 5))
+    game.stand()
+    game.roll((6, 4, 1))
+    game.drop("Ben")
+    game.roll((3, 2, 2))
+    lines = list(narrate(game.setup, game.actions))
+    assert "  Anna: wirft 5-5-5 → Jenie 5 (1 Wurf)" in lines
+    # Ben's one throw ended his turn (the limit); then his cup fell.
+    assert "  Ben: Becher gefallen – verliert die Runde" in lines
+    assert any(line.startswith("  Ben (Becher gefallen) bekommt 3 Deckel") for line in lines)
+    # Ben opens the next round and drops the cup in the middle of his turn.
+    game.roll((6, 6, 2))
+    game.drop("Ben")
+    english = list(narrate(game.setup, game.actions, "en"))
+    assert "  Ben: throws 6-6-2 … dropped the cup – loses the round" in english
