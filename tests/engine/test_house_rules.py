@@ -416,3 +416,37 @@ def test_every_option_has_words_for_each_value(key: str) -> None:
     if key in ("hand_only", "names", "dropped_cup"):
         english = [describe_option(key, value, "en") for value in values]
         assert len(set(english)) == len(values) and not set(english) & set(words), english
+
+
+def test_names_rename_kinds_for_display_only() -> None:
+    from engine import RulesError, rules_from_toml
+
+    rules = rules_from_toml(
+        'preset = "bvb"\n[names]\nschock_2 = "Honecker"\nnaturschock = "Hanl"\n'
+        'schock_aus = "Schock Out"\nstrasse = "Str."\nhausnummer = "Haus"\n'
+    )
+    assert rules.name == "bvb+" and rules.name_of("general") == "Jenie"
+    assert rules.description.startswith("wie bvb, aber eigene Namen: Schock aus = Schock Out")
+    names = {dice: evaluate(dice, hand, rules).name for dice, hand in [
+        ((2, 1, 1), True), ((3, 1, 1), True), ((1, 1, 1), True), ((5, 5, 5), True),
+        ((6, 5, 4), True), ((6, 4, 2), True)]}
+    assert names == {(2, 1, 1): "Honecker", (3, 1, 1): "Schock 3", (1, 1, 1): "Hanl",
+                     (5, 5, 5): "Jenie 5", (6, 5, 4): "Str. 6-5-4", (6, 4, 2): "Haus 642"}
+    assert evaluate((1, 1, 1), False, rules).name == "Schock Out"
+    # Strengths, kinds and Deckel are those of the rules without names.
+    plain = replace(rules, names=())
+    for dice in [(2, 1, 1), (1, 1, 1), (5, 5, 5), (6, 5, 4)]:
+        named, usual = evaluate(dice, False, rules), evaluate(dice, False, plain)
+        assert (named.kind, named.deckel, named.strength) == (
+            usual.kind, usual.deckel, usual.strength
+        )
+    # The usual name given back drops the preset's own.
+    assert rules_from_toml('preset = "bvb"\n[names]\ngeneral = "General"\n').names == ()
+    for text, problem in [
+        ('[names]\ngeneral = ""\n', "must be a name"),
+        ('[names]\nbombe = "Bombe"\n', "unknown kind of throw 'bombe'"),
+        ('[names]\ngeneral = "Eine sehr lange Bombe"\n', "at most 16 printable"),
+        ('names = "Jenie"\n', "must be a table"),
+    ]:
+        with pytest.raises(RulesError, match=problem):
+            rules_from_toml(text)
