@@ -91,6 +91,15 @@ NAME_KEYS = (
     "jule", "neuner", "siebener", "achter",
 )
 
+#: The usual (canonical) name of each kind of throw that ``[names]`` may rename.
+USUAL_NAMES = {
+    "schock_aus": "Schock aus", "naturschock": "Schock aus", "schock": "Schock",
+    "schock_2": "Schock 2", "general": "General", "strasse": "Straße",
+    "hausnummer": "Hausnummer", "jule": "Jule", "neuner": "Neuner", "siebener": "Siebener",
+    "achter": "Achter",
+}
+
+
 #: The longest name a ``[names]`` table may give (the device checks the pixels, see
 #: :mod:`firmware.throwname`).
 MAX_NAME_CHARS = 16
@@ -279,15 +288,6 @@ def _names(value: object, base: tuple[tuple[str, str], ...]) -> tuple[tuple[str,
     return tuple(
         (key, merged[key]) for key in NAME_KEYS if key in merged and merged[key] != usual[key]
     )
-
-
-#: The usual (canonical) name of each kind of throw that ``[names]`` may rename.
-USUAL_NAMES = {
-    "schock_aus": "Schock aus", "naturschock": "Schock aus", "schock": "Schock",
-    "schock_2": "Schock 2", "general": "General", "strasse": "Straße",
-    "hausnummer": "Hausnummer", "jule": "Jule", "neuner": "Neuner", "siebener": "Siebener",
-    "achter": "Achter",
-}
 
 
 def _convert(key: str, value: object) -> object:
