@@ -159,6 +159,13 @@ def test_the_older_hand_only_keys_are_read_as_hand_only() -> None:
         rules_from_toml('hand_only = ["schock"]\n')
     with pytest.raises(RulesError, match="must be true or false"):
         rules_from_toml("general_hand_only = 1\n")
+    # A journal written before hand_only holds every key of its day: it reads back the same.
+    from engine.rules import rules_from_mapping
+
+    old = load_preset("dsm").to_mapping()
+    del old["hand_only"], old["dropped_cup"], old["names"]
+    old.update(general_hand_only=False, strasse_hand_only=True)
+    assert rules_from_mapping(old) == load_preset("dsm")
     # Order and repeats do not matter; the rules keep the canonical order.
     assert rules_from_toml('hand_only = ["jule", "general", "jule"]\n').hand_only == (
         "general", "jule"
