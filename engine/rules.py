@@ -263,7 +263,9 @@ def _hand_only(value: object) -> tuple[str, ...]:
         raise RulesError(f"hand_only = {value!r}: must be a list of throws out of {allowed}")
     unknown = [v for v in value if v not in HAND_ONLY_KINDS]
     if unknown:
-        raise RulesError(f"hand_only: unknown throw {unknown[0]!r}; allowed are {allowed}")
+        raise RulesError(
+            f"hand_only = {list(value)!r}: unknown throw {unknown[0]!r}; allowed are {allowed}"
+        )
     return tuple(kind for kind in HAND_ONLY_KINDS if kind in value)
 
 
@@ -275,7 +277,8 @@ def _names(value: object, base: tuple[tuple[str, str], ...]) -> tuple[tuple[str,
     for key, name in value.items():
         if key not in NAME_KEYS:
             raise RulesError(
-                f"names: unknown kind of throw {key!r}; allowed are {', '.join(NAME_KEYS)}"
+                f"names = {dict(value)!r}: unknown kind of throw {key!r}; "
+                f"allowed are {', '.join(NAME_KEYS)}"
             )
         if not isinstance(name, str) or not name.strip() or name != name.strip():
             raise RulesError(f"names.{key} = {name!r}: must be a name, no outer spaces")

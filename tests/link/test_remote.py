@@ -145,7 +145,7 @@ def test_setup_between_games_and_refused_during_one(device: Device) -> None:
         ('setup {"rules": {"names": {"general": "Superbombe12"}}}',
          "error setup: names.general = 'Superbombe12': 'Superbombe12 6' is 81 pixels wide"),
         ('setup {"rules": {"hand_only": ["schock"]}}',
-         "error setup: hand_only: unknown throw 'schock'"),
+         "error setup: hand_only = ['schock']: unknown throw 'schock'"),
         ('setup {"colour": "red"}', "error setup: unknown key 'colour'"),
         ("setup {}", "error setup: nothing to set"),
     ],
