@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from engine.errors import IllegalActionError, Reason, Refusal, RulesError, SchockenError
     from engine.events import (
         Blind,
+        Drop,
         Event,
         FinalStarts,
         Flip,
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "errors": ("IllegalActionError", "Reason", "Refusal", "RulesError", "SchockenError"),
     "events": (
-        "Blind", "Event", "FinalStarts", "Flip", "GameOver", "HalfOver", "Penalty",
+        "Blind", "Drop", "Event", "FinalStarts", "Flip", "GameOver", "HalfOver", "Penalty",
         "PenaltyGiven", "Roll", "RollOff", "RoundOver", "RoundStarted", "Stand", "TurnOver",
         "from_json", "to_json",
     ),
@@ -70,7 +71,7 @@ _HOMES = {
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
-    "Blind", "Evaluation", "Event", "FinalStarts", "Flip", "Game", "GameOver", "GameSetup",
+    "Blind", "Drop", "Evaluation", "Event", "FinalStarts", "Flip", "Game", "GameOver", "GameSetup",
     "GameState", "HalfOver", "IllegalActionError", "Kind", "Penalty", "PenaltyGiven", "Phase",
     "RankTable", "Reason", "Refusal", "Roll", "RollOff", "RoundOver", "RoundStarted", "Rules",
     "RulesError", "SchockenError", "SeenTurn", "Settlement", "Stand", "StrasseOrder",

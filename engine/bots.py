@@ -28,7 +28,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import Protocol, cast
 
@@ -243,8 +243,10 @@ class ThresholdStrategy:
 
 @cache
 def _weakest(rules: Rules, name: str) -> int:
-    """The strength of the weakest throw whose name starts with ``name`` (e.g. "General")."""
-    strengths = [e.strength for e in rank_table(rules).ranking if e.name.startswith(name)]
+    """The strength of the weakest throw whose usual name starts with ``name`` (e.g. "General"),
+    whatever the table calls it (``[names]`` changes names, never strengths)."""
+    usual = replace(rules, names=()) if rules.names else rules
+    strengths = [e.strength for e in rank_table(usual).ranking if e.name.startswith(name)]
     if not strengths:
         raise IllegalActionError(f"no throw called {name!r} under rules {rules.name!r}")
     return min(strengths)

@@ -49,6 +49,10 @@ class Reason(enum.Enum):
     NO_BLIND = "no_blind"
     BLIND_TOO_LATE = "blind_too_late"
     NO_PENALTY = "no_penalty"
+    #: A dropped cup under ``dropped_cup = "deckel"``: the rules give the penalty instead.
+    DROP_IS_PENALTY = "drop_is_penalty"
+    #: A second dropped cup in a round that already has its loser.
+    ALREADY_DROPPED = "already_dropped"
 
 
 class IllegalActionError(SchockenError):

@@ -1,9 +1,9 @@
 """Game events: the actions players take (dice included) and what the rules decide from them.
 
 A game is the list of its *actions*: :class:`RollOff`, :class:`Roll`, :class:`Flip`,
-:class:`Stand`, :class:`Blind` and :class:`Penalty`. Dice values are part of the actions that
-throw (chance events supplied by the caller), so replaying the actions reproduces the game
-exactly. Applying an action also yields *outcomes* (:class:`TurnOver`, :class:`RoundOver`,
+:class:`Stand`, :class:`Blind`, :class:`Penalty` and :class:`Drop`. Dice values are part of the
+actions that throw (chance events supplied by the caller), so replaying the actions reproduces
+the game exactly. Applying an action also yields *outcomes* (:class:`TurnOver`, :class:`RoundOver`,
 :class:`HalfOver`, :class:`GameOver`, ...), which a log may carry for its readers; replay
 recomputes them.
 
@@ -92,6 +92,16 @@ class Penalty(Event):
     deckel: int
 
 
+@dataclass(frozen=True, slots=True)
+class Drop(Event):
+    """``player`` dropped their cup: under ``dropped_cup = "round"`` they lose this round, whatever
+    they throw, and take the Deckel of the best throw among the others."""
+
+    kind: ClassVar[str] = "drop"
+    is_action: ClassVar[bool] = True
+    player: str
+
+
 # -- outcomes ------------------------------------------------------------------------------------
 
 
@@ -178,7 +188,7 @@ class GameOver(Event):
 
 
 ACTION_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (RollOff, Roll, Flip, Stand, Blind, Penalty)
+    cls.kind: cls for cls in (RollOff, Roll, Flip, Stand, Blind, Penalty, Drop)
 }
 OUTCOME_TYPES: dict[str, type[Event]] = {
     cls.kind: cls

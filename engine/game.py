@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from engine.errors import IllegalActionError, Reason, Refusal
 from engine.events import (
     Blind,
+    Drop,
     Event,
     FinalStarts,
     Flip,
@@ -34,7 +35,7 @@ from engine.events import (
     Stand,
     TurnOver,
 )
-from engine.rules import Rules
+from engine.rules import DroppedCup, Rules
 from engine.settle import Settlement, TurnResult, settle
 from engine.throws import Evaluation, describe_bad_dice, rank_table
 
@@ -300,8 +301,8 @@ class Game:
         game.loser = state.loser
         count = setup.rules.dice_count
         game._finished = [
-            TurnState(r.player, tuple(r.dice), (False,) * count, r.throws, r.throws, r.hand,
-                      False, 0, r.blind)
+            TurnState(r.player, (None,) * count if r.dropped else tuple(r.dice), (False,) * count,
+                      r.throws, r.throws, r.hand, False, 0, r.blind)
             for r in state.results
         ]
         game._last_finished = game._finished[-1] if game._finished else None
@@ -432,6 +433,7 @@ class Game:
             Stand: self._stand,
             Blind: self._blind,
             Penalty: self._penalty,
+            Drop: self._drop,
         }[type(action)]
         outcomes: list[Event] = [action]
         handler(action, outcomes)  # type: ignore[operator]
@@ -456,6 +458,10 @@ class Game:
     def penalty(self, player: str, deckel: int | None = None) -> list[Event]:
         amount = self.rules.penalty_deckel if deckel is None else deckel
         return self.apply(Penalty(player, amount))
+
+    def drop(self, player: str) -> list[Event]:
+        """``player`` dropped their cup (``dropped_cup = "round"``): they lose this round."""
+        return self.apply(Drop(player))
 
     def copy(self) -> Game:
         """An independent copy (the rank table, which never changes, is shared)."""
@@ -624,6 +630,55 @@ class Game:
             self._end_section(player, outcomes)
         elif newly_out:
             self._drop_out(newly_out, outcomes)
+
+    def _drop(self, action: Drop, outcomes: list[Event]) -> None:
+        """A dropped cup loses the round: "Wer seine Würfel fallen lässt, verliert meist eine
+        Spielrunde" (Wikipedia). Whatever the dropper threw does not count; the others finish
+        the round, and the best of their throws gives the dropper its Deckel at the reveal."""
+        if self.phase is not Phase.TURN:
+            raise IllegalActionError(
+                "a dropped cup counts once the game is under way", Reason.ROLL_OFF_FIRST
+            )
+        if self.rules.dropped_cup is not DroppedCup.ROUND:
+            raise IllegalActionError(
+                f"these rules make a dropped cup cost {self.rules.penalty_deckel} Deckel "
+                "(rules option dropped_cup = \"deckel\"): give the penalty instead",
+                Reason.DROP_IS_PENALTY,
+            )
+        player = action.player
+        if player not in self.round_players:
+            raise IllegalActionError(
+                f"{player!r} does not throw in this round; players: {', '.join(self.round_players)}"
+            )
+        already = next((r.player for r in self.results if r.dropped), None)
+        if already is not None:
+            raise IllegalActionError(
+                f"{already} dropped the cup already and has lost this round",
+                Reason.ALREADY_DROPPED,
+            )
+        count = self.rules.dice_count
+        result = TurnResult(player, (), False, 0, dropped=True)
+        seen = TurnState(player, (None,) * count, (False,) * count, 0, 0, False, False, 0, False)
+        done = [r.player for r in self.results]
+        if player in done:
+            # Already finished: the throw no longer counts.
+            index = done.index(player)
+            self.results[index] = result
+            self._finished[index] = seen
+        else:
+            # The current player, or one still to throw: their turn is over (none to come).
+            position = len(self.results)
+            rest = [p for p in self.round_players[position:] if p != player]
+            self.round_players = (*self.round_players[:position], player, *rest)
+            self.results.append(result)
+            self._finished.append(seen)
+            if self._turn is not None and self._turn.player == player:
+                self._turn = None
+        if len(self.results) == len(self.round_players):
+            self._turn = None
+            self._settle(outcomes)
+        elif self._turn is None:
+            self._new_turn(self.round_players[len(self.results)])
 
     def _drop_out(self, players: tuple[str, ...], outcomes: list[Event]) -> None:
         """Players left without Deckel by a penalty leave the round at once."""

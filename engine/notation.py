@@ -10,7 +10,8 @@ During play, six fields separated by single spaces::
    out for the rest of the half and ``^`` after the first half's loser (who holds the marker);
 4. the round's throw limit, or ``-`` while the first player has not finished;
 5. the finished turns of this round in throw order, ``NAME:DICE`` + ``h`` (hand) or ``b``
-   (built) + throws, ``!`` after a Blind; ``-`` if none;
+   (built) + throws, ``!`` after a Blind; ``NAME:~`` for a dropped cup (``dropped_cup =
+   "round"``: the dropper's place in the throw order is where it fell); ``-`` if none;
 6. the current turn: ``NAME:`` then one character per die position (the value, or ``-`` before
    the first throw), ``*`` after a laid-out die, ``/THROWS``, then flags: ``h`` the dice fell in
    one throw, ``f`` flipped since the last throw, ``+N`` extra throws earned (Bördeschock).
@@ -36,6 +37,7 @@ _TURN = re.compile(
     r"^(?P<name>[^:,=]+):(?P<dice>(?:[1-6]\*?|-){2,3})/(?P<throws>[0-9])"
     r"(?P<hand>h?)(?P<flipped>f?)(?:\+(?P<bonus>[0-9]))?$"
 )
+_DROPPED = re.compile(r"^(?P<name>[^:,=]+):~$")
 _HOLDING = re.compile(r"^(?P<name>[^:,=]+)=(?P<deckel>[0-9]+)(?P<marks>[x^]*)$")
 
 
@@ -53,7 +55,8 @@ def to_notation(game: Game) -> str:
         for p in game.participants
     )
     results = ",".join(
-        f"{r.player}:{''.join(map(str, r.dice))}{'h' if r.hand else 'b'}{r.throws}"
+        f"{r.player}:~" if r.dropped
+        else f"{r.player}:{''.join(map(str, r.dice))}{'h' if r.hand else 'b'}{r.throws}"
         + ("!" if r.blind else "")
         for r in game.results
     ) or "-"
@@ -137,9 +140,13 @@ def from_notation(text: str, setup: GameSetup) -> Game:
     results = []
     if results_text != "-":
         for item in results_text.split(","):
+            dropped = _DROPPED.match(item)
+            if dropped and dropped["name"] in participants:
+                results.append(TurnResult(dropped["name"], (), False, 0, dropped=True))
+                continue
             match = _RESULT.match(item)
             if not match or match["name"] not in participants:
-                raise bad(f"result {item!r}; expected NAME:DICE(h|b)THROWS[!]")
+                raise bad(f"result {item!r}; expected NAME:DICE(h|b)THROWS[!] or NAME:~")
             results.append(
                 TurnResult(match["name"], tuple(int(d) for d in match["dice"]), match["how"] == "h",
                            int(match["throws"]), bool(match["blind"]))
@@ -157,10 +164,15 @@ def from_notation(text: str, setup: GameSetup) -> Game:
         match["name"], values, laid_out, throws, throws, bool(match["hand"]),
         bool(match["flipped"]), int(match["bonus"] or 0), False,
     )
-    starter = results[0].player if results else match["name"]
+    # A dropped cup takes its place where it fell; the others keep the seat order.
+    dropper = next((r.player for r in results if r.dropped), None)
+    starter = next((r.player for r in results if not r.dropped), match["name"])
     start = participants.index(starter)
     order = [participants[(start + k) % len(participants)] for k in range(len(participants))]
-    round_players = tuple(p for p in order if p not in out)
+    seated = [p for p in order if p not in out and p != dropper]
+    if dropper is not None:
+        seated.insert([r.player for r in results].index(dropper), dropper)
+    round_players = tuple(seated)
     expected = [*[r.player for r in results], match["name"]]
     if list(round_players[: len(expected)]) != expected:
         raise bad(

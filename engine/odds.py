@@ -597,7 +597,9 @@ def single_throw(rules: Rules) -> list[KindShare]:
         counts[evaluation.kind] = counts.get(evaluation.kind, 0) + 1
         best[evaluation.kind] = max(best.get(evaluation.kind, 0), evaluation.strength)
     kinds = sorted(counts, key=lambda k: -best[k])
-    return [KindShare(k, _KIND_NAMES[k], counts[k], 6**count) for k in kinds]
+    return [
+        KindShare(k, rules.name_of(k.value) or _KIND_NAMES[k], counts[k], 6**count) for k in kinds
+    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,43 @@ class TwoTwoOne(enum.Enum):
     SIEBENER = "siebener"
 
 
+class DroppedCup(enum.Enum):
+    """What a dropped cup costs. Wikipedia: "Wer seine Würfel fallen lässt, verliert meist eine
+    Spielrunde. In manchen Regionen kostet das eine vereinbarte Zahl von Steinen, meist zwei"."""
+
+    #: The dropper loses the round, whatever they throw, and takes the Deckel of the best throw
+    #: among the others.
+    ROUND = "round"
+    #: The dropper takes ``penalty_deckel`` Deckel at once; the round goes on.
+    DECKEL = "deckel"
+
+
+#: The special throws a rule set may count only from the hand (``hand_only``), in this order.
+#: Schock and Schock aus are not among them: a Schock is built by laying out ones, the game's
+#: own way, and Schock aus from the hand has ``naturschock_above_built``.
+HAND_ONLY_KINDS = ("general", "strasse", "jule", "neuner", "siebener", "achter")
+
+#: The kinds of throw a ``[names]`` table may rename, in this order: the kinds, plus Schock 2 and
+#: Schock aus from the hand (Naturschock), which the sources name on their own.
+NAME_KEYS = (
+    "schock_aus", "naturschock", "schock", "schock_2", "general", "strasse", "hausnummer",
+    "jule", "neuner", "siebener", "achter",
+)
+
+#: The usual (canonical) name of each kind of throw that ``[names]`` may rename.
+USUAL_NAMES = {
+    "schock_aus": "Schock aus", "naturschock": "Schock aus", "schock": "Schock",
+    "schock_2": "Schock 2", "general": "General", "strasse": "Straße",
+    "hausnummer": "Hausnummer", "jule": "Jule", "neuner": "Neuner", "siebener": "Siebener",
+    "achter": "Achter",
+}
+
+
+#: The longest name a ``[names]`` table may give (the device checks the pixels, see
+#: :mod:`firmware.throwname`).
+MAX_NAME_CHARS = 16
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every house-rule option, with the defaults of the ``standard`` preset."""
@@ -84,11 +121,11 @@ class Rules:
     #: ("Was ist Schocken?").
     general_above_schock2: bool = False
     strasse_order: StrasseOrder = StrasseOrder.ASCENDING
-    #: A General counts only from the hand (all three dice in one throw), else as a Hausnummer.
-    general_hand_only: bool = False
-    #: A Straße counts only from the hand, "nur, wenn sie in einem Wurf fällt" (DSM), else as a
-    #: Hausnummer.
-    strasse_hand_only: bool = False
+    #: The special throws that count only from the hand (all dice in one throw); built up, they
+    #: count as a plain Hausnummer. Names from :data:`HAND_ONLY_KINDS`, in that order. Files may
+    #: still write the older ``general_hand_only`` and ``strasse_hand_only`` (see
+    #: :func:`rules_from_mapping`).
+    hand_only: tuple[str, ...] = ()
     #: A Schock aus from the hand (Naturschock) beats one that was built up.
     naturschock_above_built: bool = False
     ties: TieRule = TieRule.FEWER_THROWS
@@ -111,12 +148,17 @@ class Rules:
     #: Comfort: laid-out dice may be taken back into the cup (the app of
     #: "Schocken: Regeln und Varianten" allows it).
     take_back: bool = False
+    #: What a dropped cup costs: ``round`` loses the round, ``deckel`` costs ``penalty_deckel``.
+    dropped_cup: DroppedCup = DroppedCup.DECKEL
     #: Deckel a manual penalty costs, for example for a dropped cup (Wikipedia: "meist zwei").
     penalty_deckel: int = 2
     #: The last throw stays under the cup until the reveal; others see only laid-out dice.
     hidden_last_throw: bool = True
     #: The device may show odds hints (off under tournament rules).
     hints: bool = True
+    #: The table's own names for kinds of throw, for display only: (key, name) pairs with keys
+    #: from :data:`NAME_KEYS`, in that order (a TOML table ``[names]``, say ``general = "Jenie"``).
+    names: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not 2 <= self.deckel <= 99:
@@ -134,25 +176,49 @@ class Rules:
         return 2 if self.two_dice else 3
 
     def to_mapping(self) -> dict[str, Any]:
-        """The rules as plain TOML-compatible values (enums as their names)."""
+        """The rules as plain TOML-compatible values (enums as their names, ``hand_only`` as a
+        list, ``names`` as a table)."""
         result: dict[str, Any] = {}
         for field in fields(self):
             value = getattr(self, field.name)
+            if field.name == "names":
+                value = dict(value)
+            elif field.name == "hand_only":
+                value = list(value)
             result[field.name] = value.value if isinstance(value, enum.Enum) else value
         return result
+
+    def name_of(self, key: str) -> str | None:
+        """The table's own name for the kind of throw ``key`` (see :data:`NAME_KEYS`), or None."""
+        for name_key, name in self.names:
+            if name_key == key:
+                return name
+        return None
 
     def to_toml(self) -> str:
         """The rules as a TOML document that :func:`rules_from_toml` reads back."""
         lines = []
+        names: dict[str, str] = {}
         for key, value in self.to_mapping().items():
-            if isinstance(value, bool):
-                text = "true" if value else "false"
-            elif isinstance(value, int):
-                text = str(value)
-            else:
-                text = '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
-            lines.append(f"{key} = {text}")
+            if key == "names":
+                names = value
+                continue
+            lines.append(f"{key} = {_toml_value(value)}")
+        if names:
+            lines.append("")
+            lines.append("[names]")
+            lines.extend(f"{key} = {_toml_value(name)}" for key, name in names.items())
         return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 _FIELD_TYPES: dict[str, type] = {
@@ -163,8 +229,7 @@ _FIELD_TYPES: dict[str, type] = {
     "max_throws": int,
     "general_above_schock2": bool,
     "strasse_order": StrasseOrder,
-    "general_hand_only": bool,
-    "strasse_hand_only": bool,
+    "hand_only": tuple,
     "naturschock_above_built": bool,
     "ties": TieRule,
     "jule": bool,
@@ -176,9 +241,11 @@ _FIELD_TYPES: dict[str, type] = {
     "two_dice": bool,
     "keep_only_ones": bool,
     "take_back": bool,
+    "dropped_cup": DroppedCup,
     "penalty_deckel": int,
     "hidden_last_throw": bool,
     "hints": bool,
+    "names": dict,
 }
 assert set(_FIELD_TYPES) == {f.name for f in fields(Rules)}, "every Rules field needs a type"
 
@@ -186,8 +253,50 @@ assert set(_FIELD_TYPES) == {f.name for f in fields(Rules)}, "every Rules field 
 _ALIASES = {"earlier_wins": "nachgelegt", "later_is_lower": "nachgelegt"}
 
 
+#: The older yes/no keys that ``hand_only`` replaced, still read from files: key -> throw.
+HAND_ONLY_ALIASES = {"general_hand_only": "general", "strasse_hand_only": "strasse"}
+
+
+def _hand_only(value: object) -> tuple[str, ...]:
+    allowed = ", ".join(map(repr, HAND_ONLY_KINDS))
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise RulesError(f"hand_only = {value!r}: must be a list of throws out of {allowed}")
+    unknown = [v for v in value if v not in HAND_ONLY_KINDS]
+    if unknown:
+        raise RulesError(
+            f"hand_only = {list(value)!r}: unknown throw {unknown[0]!r}; allowed are {allowed}"
+        )
+    return tuple(kind for kind in HAND_ONLY_KINDS if kind in value)
+
+
+def _names(value: object, base: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """A ``[names]`` table merged onto ``base``; a name equal to the usual one drops it."""
+    if not isinstance(value, Mapping):
+        raise RulesError(f"names = {value!r}: must be a table such as [names] general = \"Jenie\"")
+    merged = dict(base)
+    for key, name in value.items():
+        if key not in NAME_KEYS:
+            raise RulesError(
+                f"names = {dict(value)!r}: unknown kind of throw {key!r}; "
+                f"allowed are {', '.join(NAME_KEYS)}"
+            )
+        if not isinstance(name, str) or not name.strip() or name != name.strip():
+            raise RulesError(f"names.{key} = {name!r}: must be a name, no outer spaces")
+        if len(name) > MAX_NAME_CHARS or not name.isprintable():
+            raise RulesError(
+                f"names.{key} = {name!r}: at most {MAX_NAME_CHARS} printable characters"
+            )
+        merged[key] = name
+    usual = {key: USUAL_NAMES[key] for key in NAME_KEYS}
+    return tuple(
+        (key, merged[key]) for key in NAME_KEYS if key in merged and merged[key] != usual[key]
+    )
+
+
 def _convert(key: str, value: object) -> object:
     expected = _FIELD_TYPES[key]
+    if key == "hand_only":
+        return _hand_only(value)
     if isinstance(expected, type) and issubclass(expected, enum.Enum):
         allowed = [member.value for member in expected]
         if isinstance(value, str) and _ALIASES.get(value, value) in allowed:
@@ -216,6 +325,7 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
     """
     values = dict(mapping)
     preset = values.pop("preset", None)
+    aliases = {key: values.pop(key) for key in HAND_ONLY_ALIASES if key in values}
     if preset is not None:
         if not isinstance(preset, str):
             raise RulesError(f"preset = {preset!r}: must be a preset name")
@@ -225,9 +335,26 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
     unknown = sorted(set(values) - set(_FIELD_TYPES))
     if unknown:
         raise RulesError(
-            f"unknown rules key {unknown[0]!r}; allowed keys: preset, {', '.join(_FIELD_TYPES)}"
+            f"unknown rules key {unknown[0]!r}; allowed keys: preset, {', '.join(_FIELD_TYPES)} "
+            f"(older: {', '.join(HAND_ONLY_ALIASES)})"
         )
+    names = values.pop("names", None)
     converted = {key: _convert(key, value) for key, value in values.items()}
+    if names is not None:
+        converted["names"] = _names(names, base.names)
+    if aliases:
+        hand_only = set(converted.get("hand_only", base.hand_only))  # type: ignore[call-overload]
+        for key, flag in aliases.items():
+            if not isinstance(flag, bool):
+                raise RulesError(f"{key} = {flag!r}: must be true or false")
+            kind = HAND_ONLY_ALIASES[key]
+            if "hand_only" in converted and kind in hand_only and not flag:
+                raise RulesError(
+                    f"{key} = false contradicts hand_only, which lists {kind!r}; "
+                    "write only hand_only"
+                )
+            hand_only = hand_only | {kind} if flag else hand_only - {kind}
+        converted["hand_only"] = tuple(k for k in HAND_ONLY_KINDS if k in hand_only)
     rules = replace(base, **converted)  # type: ignore[arg-type]
     changed = differences(base, rules)
     if preset is not None and "name" not in converted:
@@ -255,8 +382,6 @@ def differences(base: Rules, rules: Rules) -> list[str]:
 #: presets' descriptions and the device's menus).
 _SWITCH_WORDS: dict[str, tuple[str, str]] = {
     "general_above_schock2": ("General über Schock 2", "Schock 2 über dem General"),
-    "general_hand_only": ("General nur aus der Hand", "General auch zusammengewürfelt"),
-    "strasse_hand_only": ("Straße nur aus der Hand", "Straße auch zusammengewürfelt"),
     "naturschock_above_built": (
         "Naturschock über gebautem Schock aus", "jeder Schock aus gleich"
     ),
@@ -283,9 +408,52 @@ _CHOICE_WORDS: dict[enum.Enum, str] = {
     TwoTwoOne.SIEBENER: "2-2-1 als Siebener (7 Deckel)",
 }
 
+#: The newer options in German and English (language -> words): ``dropped_cup``'s values, and the
+#: words around the lists of ``hand_only`` and ``names``.
+_MORE_WORDS: dict[str, dict[object, str]] = {
+    "de": {
+        DroppedCup.ROUND: "gefallener Becher verliert die Runde",
+        DroppedCup.DECKEL: "gefallener Becher kostet die Strafe",
+        "hand_only": "nur aus der Hand: {kinds}",
+        "hand_only_none": "alles auch zusammengewürfelt",
+        "names": "eigene Namen: {names}",
+        "names_none": "die üblichen Namen",
+    },
+    "en": {
+        DroppedCup.ROUND: "a dropped cup loses the round",
+        DroppedCup.DECKEL: "a dropped cup costs the penalty",
+        "hand_only": "only from the hand: {kinds}",
+        "hand_only_none": "built throws count too",
+        "names": "own names: {names}",
+        "names_none": "the usual names",
+    },
+}
 
-def describe_option(key: str, value: object) -> str:
-    """One option's value in a few German words, as a rules description says it."""
+#: How ``hand_only`` names each throw in a description.
+_HAND_ONLY_WORDS = {
+    "general": "General", "strasse": "Straße", "jule": "Jule", "neuner": "Neuner",
+    "siebener": "Siebener", "achter": "Achter",
+}
+
+
+def describe_option(key: str, value: object, language: str = "de") -> str:
+    """One option's value in a few German words, as a rules description says it.
+
+    ``hand_only``, ``names`` and ``dropped_cup`` also have English words (``language="en"``).
+    """
+    words = _MORE_WORDS.get(language, _MORE_WORDS["de"])
+    if key == "hand_only":
+        kinds = [_HAND_ONLY_WORDS[kind] for kind in value]  # type: ignore[attr-defined]
+        return words["hand_only"].format(kinds=", ".join(kinds)) if kinds else words[
+            "hand_only_none"
+        ]
+    if key == "names":
+        pairs = dict(value)  # type: ignore[call-overload]
+        label = {**USUAL_NAMES, "naturschock": "Naturschock"}
+        shown = ", ".join(f"{label[k]} = {name}" for k, name in pairs.items())
+        return words["names"].format(names=shown) if pairs else words["names_none"]
+    if key == "dropped_cup" and isinstance(value, DroppedCup):
+        return words[value]
     if key in _SWITCH_WORDS:
         return _SWITCH_WORDS[key][0 if value else 1]
     if isinstance(value, enum.Enum):

@@ -10,7 +10,8 @@ abgeben"; see docs/rules.md):
 * While the pot (the Deckel in the middle) has any, they come from the pot, and only what is left
   when it runs short ("Reicht der Topf nicht, bekommt er nur, was noch drin ist").
 * Once the pot is empty, the winner hands his own Deckel to the loser, no more than he has.
-* Once the pot is empty, a player without Deckel is out for the rest of the half.
+* Once the pot is empty, a player without Deckel is out for the rest of the half (unless the
+  round ended the half: then it is over for everyone and nobody "leaves" it).
 * Schock aus gives the loser every Deckel at once; the half (or final) is over.
 * A half is over when one player holds every Deckel.
 """
@@ -46,6 +47,13 @@ class TurnResult:
     hand: bool
     throws: int
     blind: bool = False
+    #: The player dropped their cup (``dropped_cup = "round"``): they lose the round whatever
+    #: they threw; ``dice`` are empty and ``throws`` is 0.
+    dropped: bool = False
+
+
+#: What the reveal calls a dropped cup's "throw", the round's lowest.
+DROPPED = Evaluation((), False, Kind.HAUSNUMMER, "Becher gefallen", 1, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +72,7 @@ class Settlement:
     #: Where the Deckel came from.
     source: DeckelSource
     #: Players without Deckel once the pot is empty, out for the rest of the half (this round's
-    #: new ones only).
+    #: new ones only; none when the round ends the half).
     out: tuple[str, ...]
     pot_after: int
     holdings_after: tuple[tuple[str, int], ...]
@@ -112,11 +120,21 @@ def settle(
         raise IllegalActionError(
             f"pot {pot} plus players' {sum(holdings.values())} Deckel must make {rules.deckel}"
         )
+    dropped = [r.player for r in results if r.dropped]
+    if len(dropped) > 1 or len(dropped) == len(results):
+        raise IllegalActionError(f"one dropped cup per round and a throw to beat it: {dropped}")
     table = rank_table(rules)
-    ranked = sorted(range(len(results)), key=lambda i: rank_key(results[i], i, rules))
+
+    def key(i: int) -> tuple[int, ...]:
+        # A dropped cup is below every throw: "verliert meist eine Spielrunde" (Wikipedia).
+        return (0,) if results[i].dropped else (1, *rank_key(results[i], i, rules))
+
+    ranked = sorted(range(len(results)), key=key)
     loser_result, winner_result = results[ranked[0]], results[ranked[-1]]
     winning = table.evaluate(winner_result.dice, winner_result.hand)
-    losing = table.evaluate(loser_result.dice, loser_result.hand)
+    losing = (
+        DROPPED if loser_result.dropped else table.evaluate(loser_result.dice, loser_result.hand)
+    )
     winner, loser = winner_result.player, loser_result.player
     new = dict(holdings)
     new_pot = pot
@@ -128,7 +146,7 @@ def settle(
         new_pot = 0
         source = DeckelSource.ALL
     else:
-        due = winning.deckel * (2 if any(r.blind for r in results) else 1)
+        due = winning.deckel * (2 if any(r.blind and not r.dropped for r in results) else 1)
         if pot > 0:
             moved = min(due, pot)
             new_pot -= moved
@@ -139,7 +157,9 @@ def settle(
             source = DeckelSource.WINNER
         new[loser] += moved
     out: tuple[str, ...] = ()
-    if new_pot == 0:
+    half_over = new[loser] == rules.deckel
+    if new_pot == 0 and not half_over:
+        # A round that ends the half sends nobody out: the half is over for everyone.
         out = tuple(name for name in names if new[name] == 0)
     return Settlement(
         winner=winner,
@@ -152,6 +172,6 @@ def settle(
         out=out,
         pot_after=new_pot,
         holdings_after=tuple(new.items()),
-        half_over=new[loser] == rules.deckel,
+        half_over=half_over,
         order=tuple(results[i].player for i in reversed(ranked)),
     )

@@ -111,8 +111,9 @@ def settle_scores(
         moved = due if due < holdings[winner] else holdings[winner]
         holdings[winner] -= moved
         holdings[loser] += moved
-    out = [seat for seat in order if holdings[seat] == 0] if pot == 0 else []
-    return loser, winner, moved, pot, out, holdings[loser] == total
+    over = holdings[loser] == total
+    out = [seat for seat in order if holdings[seat] == 0] if pot == 0 and not over else []
+    return loser, winner, moved, pot, out, over
 
 
 @dataclass(frozen=True, slots=True)

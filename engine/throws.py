@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from engine.errors import IllegalActionError
-from engine.rules import Rules, StrasseOrder, TwoTwoOne
+from engine.rules import USUAL_NAMES, Rules, StrasseOrder, TwoTwoOne
 
 
 class Kind(enum.Enum):
@@ -72,29 +72,45 @@ _Shown = tuple[Kind, str, int | None, tuple[int, int], tuple[int, ...]]
 
 
 def _classify(dice: tuple[int, int, int], hand: bool, rules: Rules) -> _Classified:
-    """Kind, name, Deckel and a sort key for three dice in descending order."""
+    """Kind, name, Deckel and a sort key for three dice in descending order.
+
+    A special throw listed in ``rules.hand_only`` counts as a Hausnummer unless from the hand.
+    Names are the table's own (``rules.names``) where it has any.
+    """
     high, mid, low = dice
     if dice == (1, 1, 1):
         natural = 1 if (hand and rules.naturschock_above_built) else 0
-        return Kind.SCHOCK_AUS, "Schock aus", None, (_SCHOCK_AUS, natural)
-    if rules.jule and dice == (4, 2, 1):
-        return Kind.JULE, "Jule", 7, (_SPECIAL, 7)
-    if dice == (2, 2, 1) and rules.two_two_one is TwoTwoOne.NEUNER:
-        return Kind.NEUNER, "Neuner", 9, (_SPECIAL, 9)
-    if dice == (2, 2, 1) and rules.two_two_one is TwoTwoOne.SIEBENER:
-        return Kind.SIEBENER, "Siebener", 7, (_SPECIAL, 7)
-    if rules.achter and dice == (3, 3, 1):
-        return Kind.ACHTER, "Achter", 8, (_SPECIAL, 8)
+        name = (hand and rules.name_of("naturschock")) or _word(rules, "schock_aus")
+        return Kind.SCHOCK_AUS, name, None, (_SCHOCK_AUS, natural)
+    if rules.jule and dice == (4, 2, 1) and (hand or "jule" not in rules.hand_only):
+        return Kind.JULE, _word(rules, "jule"), 7, (_SPECIAL, 7)
+    if dice == (2, 2, 1) and rules.two_two_one is TwoTwoOne.NEUNER and (
+        hand or "neuner" not in rules.hand_only
+    ):
+        return Kind.NEUNER, _word(rules, "neuner"), 9, (_SPECIAL, 9)
+    if dice == (2, 2, 1) and rules.two_two_one is TwoTwoOne.SIEBENER and (
+        hand or "siebener" not in rules.hand_only
+    ):
+        return Kind.SIEBENER, _word(rules, "siebener"), 7, (_SPECIAL, 7)
+    if rules.achter and dice == (3, 3, 1) and (hand or "achter" not in rules.hand_only):
+        return Kind.ACHTER, _word(rules, "achter"), 8, (_SPECIAL, 8)
     if mid == low == 1:
         tier = _SCHOCK2_BELOW_GENERAL if (high == 2 and rules.general_above_schock2) else _SCHOCK
-        return Kind.SCHOCK, f"Schock {high}", high, (tier, high)
-    if high == mid == low and (hand or not rules.general_hand_only):
-        return Kind.GENERAL, f"General {high}", 3, (_GENERAL, high)
-    if high - 1 == mid == low + 1 and (hand or not rules.strasse_hand_only):
+        name = (high == 2 and rules.name_of("schock_2")) or f"{_word(rules, 'schock')} {high}"
+        return Kind.SCHOCK, name, high, (tier, high)
+    if high == mid == low and (hand or "general" not in rules.hand_only):
+        return Kind.GENERAL, f"{_word(rules, 'general')} {high}", 3, (_GENERAL, high)
+    if high - 1 == mid == low + 1 and (hand or "strasse" not in rules.hand_only):
         rank = high if rules.strasse_order is StrasseOrder.ASCENDING else 0
-        return Kind.STRASSE, f"Straße {high}-{mid}-{low}", 2, (_STRASSE, rank)
+        name = f"{_word(rules, 'strasse')} {high}-{mid}-{low}"
+        return Kind.STRASSE, name, 2, (_STRASSE, rank)
     number = 100 * high + 10 * mid + low
-    return Kind.HAUSNUMMER, f"Hausnummer {number}", 1, (_HAUSNUMMER, number)
+    return Kind.HAUSNUMMER, f"{_word(rules, 'hausnummer')} {number}", 1, (_HAUSNUMMER, number)
+
+
+def _word(rules: Rules, key: str) -> str:
+    """The name of the kind ``key`` at this table: its own, else the usual one."""
+    return rules.name_of(key) or USUAL_NAMES[key]
 
 
 class RankTable:

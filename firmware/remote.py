@@ -48,6 +48,7 @@ from firmware.protocol import (
     to_json_text,
 )
 from firmware.tablefeed import TableFeed, rules_changed, table_log, table_snapshot
+from firmware.throwname import check_throw_names
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
 __all__ = ["DeviceHooks", "EventRelay", "Remote", "state_payload"]
@@ -432,7 +433,7 @@ def _rules_from_payload(value: object, base: Rules) -> Rules:
                 )
             return load_preset(value)
         if isinstance(value, dict):
-            return rules_from_mapping(value, base=base)
+            return check_throw_names(rules_from_mapping(value, base=base))
     except RulesError as error:
         raise ProtocolError(f"setup: {error}") from None
     raise ProtocolError('setup: "rules" must be a preset name or an object of rules keys')

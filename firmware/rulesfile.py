@@ -14,7 +14,8 @@ def load_rules(name_or_path: str) -> Rules:
     """A preset name (``standard``, ``bvb``, ...) or the path of a TOML file.
 
     A file holds ``preset = NAME`` plus overrides of any rules key. Raises :class:`RulesError`
-    with a one-line message for an unknown preset, a missing file or a bad key.
+    with a one-line message for an unknown preset, a missing file, a bad key, or a name for a
+    throw (``[names]``) that the device's screen cannot show (:mod:`firmware.throwname`).
     """
     if name_or_path in preset_names():
         return load_preset(name_or_path)
@@ -39,4 +40,12 @@ def load_rules(name_or_path: str) -> Rules:
     except OSError as error:
         problem = path_problem(path, error)
         raise RulesError(f"rules file {name_or_path}: {problem}; {advice}") from None
-    return rules_from_toml(text, origin=str(path))
+    rules = rules_from_toml(text, origin=str(path))
+    if rules.names:
+        # Only a file with its own names for throws needs the font (and Pillow) to measure them.
+        from firmware.throwname import throw_names_problem
+
+        names_problem = throw_names_problem(rules)
+        if names_problem is not None:
+            raise RulesError(f"{path}: {names_problem}")
+    return rules

@@ -54,6 +54,7 @@ __all__ = [
     "draw_die",
     "render",
     "rules_entry_lines",
+    "status_room",
     "trace_layout",
 ]
 
@@ -560,6 +561,13 @@ def _board_lines(board: Sequence[Tally]) -> int:
 # --- the screens --------------------------------------------------------------------------------
 
 
+def status_room(right_text: str) -> int:
+    """Pixels the turn screen's status line (where a throw's name stands) leaves beside
+    ``right_text`` at its right end (the pot, or "weiter ▶"; "" leaves the whole line, as a
+    notice takes it)."""
+    return WIDTH - FONT.width(right_text) - 8 if right_text else WIDTH - 2
+
+
 @_draw.register
 def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
     _title_bar(draw, view.player, view.throw_text)
@@ -579,7 +587,7 @@ def _turn(view: TurnView, draw: ImageDraw.ImageDraw) -> None:
         draw_die(draw, KEY_CENTRES[index] - size // 2, top, size, face, rattle=rattle)
     status_y = top + size + 3
     pot_width = FONT.width(view.pot_text)
-    room = WIDTH - pot_width - 8 if view.pot_text else WIDTH - 2
+    room = status_room(view.pot_text)
     status = view.status
     if FONT.width(status) > room:
         status = status.replace("Hausnummer ", "Hausnr. ")  # "Hausnummer 641 weiter ▶" is too wide

@@ -8,8 +8,11 @@ observer), never a rule of our own:
 
 * a ``roll`` under ``hidden_last_throw`` goes out without its dice (the laid-out positions are
   on the table and stay in ``keep``);
+* a ``turn_over`` carries the throw's canonical ``kind`` (``general``) next to its ``name``, which
+  is the table's own under a ``[names]`` table ("Jenie 5") (a referee gets the engine's events
+  unchanged, which replay as they are);
 * a ``turn_over`` whose dice stay under the cup (``hidden_last_throw``, or a Blind turn) goes out
-  without ``dice``, ``hand`` and ``name``, with the laid-out dice instead;
+  without ``dice``, ``hand``, ``name`` and ``kind``, with the laid-out dice instead;
 * a ``round_over`` is the reveal: it carries every turn of the round in full (``turns``);
 * a ``state`` shows the current turn as the table sees it, and its one-line ``notation`` only
   while nothing is covered.
@@ -50,13 +53,28 @@ class TableFeed:
             self._turns = []
         if self.referee or game is None:
             return event
+        if kind == "turn_over" and event.get("dice"):
+            # The canonical kind next to the name, which may be the table's own ("Jenie 5").
+            dice = tuple(event["dice"])
+            event["kind"] = game.evaluate(dice, bool(event.get("hand"))).kind.value
         if kind == "roll" and game.rules.hidden_last_throw:
             event["dice"] = None
         elif kind == "turn_over":
             self._turns.append(dict(payload))
             seen = game.last_turn()
             if seen is not None and seen.player == event.get("player") and seen.covered:
-                event.update(dice=None, hand=None, name=None, laid_out=list(seen.laid_out_values))
+                event.update(
+                    dice=None, hand=None, name=None, kind=None,
+                    laid_out=list(seen.laid_out_values),
+                )
+        elif kind == "drop":
+            # A dropped cup loses the round: at the reveal it stands where the player's turn was.
+            row = {"event": "turn_over", "player": event.get("player"), "dropped": True}
+            players = [turn.get("player") for turn in self._turns]
+            if row["player"] in players:
+                self._turns[players.index(row["player"])] = row
+            else:
+                self._turns.append(row)
         elif kind == "penalty_given":
             out = set(event.get("out") or ())
             self._turns = [turn for turn in self._turns if turn.get("player") not in out]

@@ -1,17 +1,19 @@
 """The menu (a long press on STAND, from anywhere) and its dialogs.
 
-Continue, a new game, the rules, a penalty (a dropped cup), Blind, discarding a resumed game,
+Continue, a new game, the rules, a penalty or a dropped cup (as the rules ``dropped_cup`` say),
+Blind, discarding a resumed game,
 statistics, brightness, language and shutting down; each entry is offered only where it applies.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.events import HalfOver, RoundOver
+from engine.events import Event, HalfOver, RoundOver
 from engine.game import GameSetup, Phase
-from engine.rules import Rules
+from engine.rules import DroppedCup, Rules
 from firmware.app.overlays import Menu, Message, Overlay, Picker
 from firmware.app.reveal import GoodbyeBanner
 from firmware.app.stage import (
@@ -63,8 +65,12 @@ class MainMenu:
             ("menu_rules", self._choose_rules),
         ]
         game = ctx.table.game if ctx.table is not None and stage.in_game else None
-        if game is not None and game.phase is Phase.TURN and game.rules.penalty_deckel:
-            entries.append(("menu_penalty", self._choose_penalty))
+        if game is not None and game.phase is Phase.TURN:
+            if game.rules.dropped_cup is DroppedCup.ROUND:
+                if not any(result.dropped for result in game.results):
+                    entries.append(("menu_dropped", self._choose_dropper))
+            elif game.rules.penalty_deckel:
+                entries.append(("menu_penalty", self._choose_penalty))
         if game is not None and stage.allows_blind and game.can_blind():
             entries.append(("menu_blind", self._announce_blind))
         if game is not None and ctx.resumed and self._game_running():
@@ -121,28 +127,43 @@ class MainMenu:
                            lambda i: options[i].description, choose))
 
     def _choose_penalty(self) -> Transition:
+        ctx = self.ctx
+        game = ctx.require_table().game
+        detail = ctx.t("penalty_detail", n=game.rules.penalty_deckel)
+        return self._pick_player("menu_penalty", game.in_play(), detail, game.penalty)
+
+    def _choose_dropper(self) -> Transition:
+        """Who dropped the cup: they lose the round (``dropped_cup = "round"``)."""
+        ctx = self.ctx
+        game = ctx.require_table().game
+        return self._pick_player(
+            "menu_dropped", game.round_players, ctx.t("dropped_detail"), game.drop
+        )
+
+    def _pick_player(
+        self, title: str, players: tuple[str, ...], detail: str,
+        act: Callable[[str], list[Event]],
+    ) -> Transition:
+        """A picker of ``players``; the chosen one gets ``act``, and the game goes on."""
         ctx, resume = self.ctx, self.stage
         table = ctx.require_table()
         game = table.game
-        players = game.in_play()
 
         def give(index: int) -> Transition:
             resume_player = game.current_player
-            events = game.penalty(players[index])
+            events = act(players[index])
             table.apply(events)
             stages = table.follow(events)
             if not any(isinstance(event, HalfOver | RoundOver) for event in events):
                 if game.current_player == resume_player:
                     stages.append(resume)
                 else:
-                    # The penalty left the player at the cup without Deckel: the next one throws.
+                    # The player at the cup is out (a penalty) or dropped it: the next one throws.
                     assert game.current_player is not None
                     stages.append(HandOverStage(table, game.current_player))
             return Goto(tuple(stages), keep_queue=True)
 
-        detail = ctx.t("penalty_detail", n=game.rules.penalty_deckel)
-        return Push(Picker("menu_penalty", len(players), 0, lambda i: players[i],
-                           lambda i: detail, give))
+        return Push(Picker(title, len(players), 0, lambda i: players[i], lambda i: detail, give))
 
     def _announce_blind(self) -> Transition | None:
         return self.stage.announce_blind()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.events import Blind, Event, Flip, HalfOver, Penalty, Roll, RollOff, Stand
+from engine.events import Blind, Drop, Event, Flip, HalfOver, Penalty, Roll, RollOff, Stand
 from engine.game import GameSetup
 from firmware.app.context import AppContext
 from firmware.app.overlays import Menu, Overlay
@@ -94,7 +94,7 @@ def _replay_last(ctx: AppContext, table: Table, action: Event, marks: object) ->
     if isinstance(action, Stand | Blind):
         stage = TurnStage(table, list(turn.laid_out) if turn else [])
         return list(stage.end_by(game.stand if isinstance(action, Stand) else game.blind).stages)
-    assert isinstance(action, Penalty)
+    assert isinstance(action, Penalty | Drop)
     events = game.apply(action)
     stages = table.follow(events)
     after = game.turn

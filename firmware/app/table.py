@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.events import (
+    Drop,
     Event,
     FinalStarts,
     GameOver,
@@ -107,6 +108,8 @@ class Table:
                 stages.append(
                     RevealStage(self, tuple(self.round_turns), event, self.round_number)
                 )
+            elif isinstance(event, Drop):
+                self._dropped(event.player)
             elif isinstance(event, PenaltyGiven):
                 stages.append(PenaltyBanner(self, event))
                 self.round_turns = [t for t in self.round_turns if t.player not in event.out]
@@ -124,6 +127,15 @@ class Table:
             assert player is not None
             stages.append(HandOverStage(self, player))
         return stages
+
+    def _dropped(self, player: str) -> None:
+        """A dropped cup's row for the reveal: in place of the player's turn, or next in line."""
+        row = TurnOver(player, (), False, 0, self.ctx.t("dropped_row"), 0)
+        players = [turn.player for turn in self.round_turns]
+        if player in players:
+            self.round_turns[players.index(player)] = row
+        else:
+            self.round_turns.append(row)
 
     def next(self) -> Stage:
         """The stage the game calls for when nothing is queued."""

@@ -55,13 +55,23 @@ class Row:
 
 
 def ranking(rules: Rules, hand: bool) -> list[Row]:
-    """Every distinct throw under ``rules``, strongest first (equal strength: higher dice first)."""
+    """Every distinct throw under ``rules``, strongest first (equal strength: higher dice first).
+
+    From the hand (``hand``), the built-up throws that the rules value differently follow as rows
+    of their own (a built Jule under ``hand_only = ["jule"]`` is the Hausnummer 421).
+    """
     table = rank_table(rules)
-    rows = [
-        Row(combo, table.evaluate(combo, hand))
-        for combo in itertools.combinations_with_replacement(range(6, 0, -1), rules.dice_count)
-    ]
-    return sorted(rows, key=lambda row: (-row.evaluation.strength, [-d for d in row.thrown]))
+    combos = list(itertools.combinations_with_replacement(range(6, 0, -1), rules.dice_count))
+    rows = [Row(combo, table.evaluate(combo, hand)) for combo in combos]
+    if hand:
+        for combo in combos:
+            built = table.evaluate(combo, False)
+            if built.strength != table.evaluate(combo, True).strength:
+                rows.append(Row(combo, built))
+    return sorted(
+        rows,
+        key=lambda row: (-row.evaluation.strength, [-d for d in row.thrown], row.evaluation.hand),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -121,7 +131,7 @@ def format_table(rows: list[Row], rules: Rules, hand: bool) -> str:
         e = row.evaluation
         body.append([
             str(place),
-            dashed(row.thrown),
+            dashed(row.thrown) + ("" if e.hand == hand else " built"),
             *([dashed(e.dice)] if two_dice else []),
             e.name,
             e.kind.value,
@@ -136,5 +146,8 @@ def format_table(rows: list[Row], rules: Rules, hand: bool) -> str:
         parts = [cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in pairs]
         return "  ".join(parts).rstrip()
 
-    title = f"Ranking under rules {rules.name!r}, throws {_how(hand)}, best first"
+    how = _how(hand)
+    if any(row.evaluation.hand != hand for row in rows):
+        how += " (and built up, marked 'built', where the rules value that differently)"
+    title = f"Ranking under rules {rules.name!r}, throws {how}, best first"
     return "\n".join([title, render(header), *map(render, body)])

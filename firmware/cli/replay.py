@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import (
     Blind,
+    Drop,
     Event,
     FinalStarts,
     Flip,
@@ -66,6 +67,7 @@ _TEXT: dict[str, dict[str, Any]] = {
         "out": "  raus: {players}",
         "penalty": "  Strafe: {player} bekommt {deckel} Deckel ({from_pot} aus dem Topf{taken})",
         "taken": ", {deckel} von {player}",
+        "drop": "  {player}: {steps}Becher gefallen – verliert die Runde",
         "half_over": "{player} verliert die {section}.",
         "final_over": "{player} verliert das Finale.",
         "final": "Finale: {players}",
@@ -99,6 +101,7 @@ _TEXT: dict[str, dict[str, Any]] = {
         "out": "  out: {players}",
         "penalty": "  Penalty: {player} takes {deckel} Deckel ({from_pot} from the pot{taken})",
         "taken": ", {deckel} from {player}",
+        "drop": "  {player}: {steps}dropped the cup – loses the round",
         "half_over": "{player} loses the {section_lower}.",
         "final_over": "{player} loses the final.",
         "final": "Final: {players}",
@@ -170,6 +173,12 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
             steps.append(text["flip"])
         elif isinstance(action, Blind):
             steps.append(text["blind"])
+        elif isinstance(action, Drop):
+            own = before is not None and before.player == action.player
+            told = "; ".join(steps) + " … " if own and steps else ""
+            yield text["drop"].format(player=action.player, steps=told)
+            if own:
+                steps = []
         for event in events[1:]:
             if isinstance(event, TurnOver):
                 word = text["throw_word"][0 if event.throws == 1 else 1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -124,12 +125,35 @@ def test_rank_all_text_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and len(lines) == 2 + 56
     assert lines[1].split() == ["#", "dice", "name", "kind", "Deckel", "strength"]
     assert lines[2].split() == ["1", "1-1-1", "Schock", "aus", "schock_aus", "all", "56"]
-    # BVB: the General stands above Schock 2
+    # BVB: the General, which BVB calls "Jenie", stands above Schock 2
     names = [" ".join(line.split()[2:4]) for line in lines[2:]]
-    assert names.index("General 2") < names.index("Schock 2")
+    assert names.index("Jenie 2") < names.index("Schock 2")
     # Columns line up: every row's kind starts where the header's "kind" does.
     column = lines[1].index("kind")
     assert all(line[column - 1] == " " and line[column].isalpha() for line in lines[2:])
+
+
+def test_rank_all_ranks_a_built_jule_as_hausnummer_421_under_hand_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    rules = tmp_path / "hand.toml"
+    rules.write_text(
+        'hand_only = ["general", "strasse", "jule"]\njule = true\ndeckel = 15\n', encoding="utf-8"
+    )
+    code, out, _ = run(capsys, "rank", "--all", "--rules", str(rules))
+    rows = {" ".join(line.split()[1:3]): line.split() for line in out.splitlines()[2:]}
+    assert code == 0
+    assert rows["4-2-1 built"][4:7] == ["421", "hausnummer", "1"]
+    assert rows["4-2-1 Jule"][3:5] == ["jule", "7"]
+    # Built up, a General and a Straße are plain Hausnummern too, ranked by their number.
+    assert rows["6-6-6 built"][4:6] == ["666", "hausnummer"]
+    assert int(rows["6-6-6 built"][-1]) > int(rows["6-6-5 Hausnummer"][-1])
+    assert rows["6-5-4 built"][4:6] == ["654", "hausnummer"]
+    assert int(rows["4-2-1 built"][-1]) < int(rows["4-2-2 Hausnummer"][-1])
+    code, out, _ = run(capsys, "rank", "4", "2", "1", "--built", "--rules", str(rules), "--json")
+    assert json.loads(out)["name"] == "Hausnummer 421"
+    code, out, _ = run(capsys, "rules", "show", str(rules))
+    assert "15 Deckel" in out and "nur aus der Hand: General, Straße, Jule" in out
 
 
 def test_rank_all_equal_strassen_share_a_place(capsys: pytest.CaptureFixture[str],
@@ -186,7 +210,7 @@ def test_rules_show_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("rules:       bvb\n")
     assert 'source:      Borussia Dortmund, "Schocken is the name of the game"' in out
     lines = {line.split()[0]: line for line in out.splitlines()[4:] if line}
-    assert len(lines) == 20, "every option but name, description and source"
+    assert len(lines) == 21, "every option but name, description and source"
     assert lines["ties"].split()[1:] == ['"nachgelegt"', "(standard:", '"fewer_throws")']
     assert lines["deckel"].split()[1:] == ["13"]
 
@@ -197,7 +221,7 @@ def test_rules_show_file_round_trips(capsys: pytest.CaptureFixture[str], tmp_pat
     code, out, _ = run(capsys, "rules", "show", str(mine), "--json")
     data = json.loads(out)
     assert code == 0 and (data["name"], data["deckel"], data["jule"]) == ("dsm+", 15, True)
-    assert data["strasse_hand_only"] is True
+    assert data["hand_only"] == ["strasse"]
     code, out, _ = run(capsys, "rules", "show", str(mine))
     assert f"file:        {mine}" in out
 
@@ -307,6 +331,27 @@ def test_judge_half_over_and_blind(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(capsys, "judge", stdin=json.dumps(schock_aus), monkeypatch=monkeypatch)
     assert "Deckel: Schock aus, all 13 go to Ben" in out
     assert "Half over: yes, Ben holds all the Deckel and loses it" in out
+    # The half is over for everyone: Anna, now without Deckel, did not leave it.
+    assert "Out:    nobody new" in out
+
+
+def test_judge_lists_as_out_only_who_really_left_the_half(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The pot is empty; Anna hands her last Deckel over and Ben then holds all 13.
+    last = {
+        "pot": 0, "deckel": {"Anna": 2, "Ben": 11, "Carla": 0, "Dora": 0},
+        "players": [{"name": "Anna", "dice": [2, 1, 1], "throws": 1},
+                    {"name": "Ben", "dice": [4, 3, 1], "throws": 1}],
+    }
+    code, out, _ = run(capsys, "judge", "--json", stdin=json.dumps(last), monkeypatch=monkeypatch)
+    data = json.loads(out)
+    assert code == 0 and data["half_over"] is True and data["out"] == []
+    # A round that does not end the half still sends the player without Deckel out.
+    going_on = {**last, "deckel": {"Anna": 2, "Ben": 9, "Carla": 2, "Dora": 0},
+                "players": [*last["players"], {"name": "Carla", "dice": [5, 3, 1], "throws": 1}]}
+    code, out, _ = run(capsys, "judge", stdin=json.dumps(going_on), monkeypatch=monkeypatch)
+    assert "Out:    Anna" in out and "Half over: no" in out
 
 
 def with_change(path: str, value: object) -> str:
@@ -396,3 +441,53 @@ def test_a_closed_pipe_is_not_an_error(capsys: pytest.CaptureFixture[str],
     monkeypatch.setattr("sys.stdout", ClosedPipe())
     assert main(["rank", "--all"]) == 1
     assert capsys.readouterr().err == ""
+
+
+# -- the newer rules in judge and replay ---------------------------------------------------------
+
+
+def test_judge_and_replay_use_the_tables_own_names(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    round_ = {
+        "pot": 13, "deckel": {"Anna": 0, "Ben": 0},
+        "players": [{"name": "Anna", "dice": [5, 5, 5], "throws": 1},
+                    {"name": "Ben", "dice": [2, 1, 1], "throws": 1}],
+    }
+    code, out, _ = run(capsys, "judge", "--rules", "bvb", stdin=json.dumps(round_),
+                       monkeypatch=monkeypatch)
+    assert code == 0 and "Winner: Anna with Jenie 5" in out
+    code, out, _ = run(capsys, "judge", "--rules", "bvb", "--json", stdin=json.dumps(round_),
+                       monkeypatch=monkeypatch)
+    winning = json.loads(out)["winning"]
+    assert (winning["name"], winning["kind"]) == ("Jenie 5", "general")
+    mine = tmp_path / "honecker.toml"
+    mine.write_text('[names]\nschock_2 = "Honecker"\n', encoding="utf-8")
+    code, out, _ = run(capsys, "judge", "--rules", str(mine), stdin=json.dumps(round_),
+                       monkeypatch=monkeypatch)
+    assert "Winner: Ben with Honecker" in out
+
+
+def test_replay_tells_the_names_and_a_dropped_cup() -> None:
+    from engine import Game, GameSetup, load_preset
+    from engine.rules import DroppedCup
+    from firmware.cli.replay import narrate
+
+    rules = replace(load_preset("bvb"), dropped_cup=DroppedCup.ROUND)
+    game = Game(GameSetup(("Anna", "Ben", "Carla"), rules))
+    game.roll_off([(1, 1, 1), (2, 2, 2), (3, 3, 3)])
+    game.roll((5, 5, 5))
+    game.stand()
+    game.roll((6, 4, 1))
+    game.drop("Ben")
+    game.roll((3, 2, 2))
+    lines = list(narrate(game.setup, game.actions))
+    assert "  Anna: wirft 5-5-5 → Jenie 5 (1 Wurf)" in lines
+    # Ben's one throw ended his turn (the limit); then his cup fell.
+    assert "  Ben: Becher gefallen – verliert die Runde" in lines
+    assert any(line.startswith("  Ben (Becher gefallen) bekommt 3 Deckel") for line in lines)
+    # Ben opens the next round and drops the cup in the middle of his turn.
+    game.roll((6, 6, 2))
+    game.drop("Ben")
+    english = list(narrate(game.setup, game.actions, "en"))
+    assert "  Ben: throws 6-6-2 … dropped the cup – loses the round" in english

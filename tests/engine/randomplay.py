@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from engine import Event, Game, GameSetup, Phase, Rules
+from engine.rules import DroppedCup
 
 
 def random_dice(rng: random.Random, count: int) -> tuple[int, ...]:
@@ -12,11 +13,14 @@ def random_dice(rng: random.Random, count: int) -> tuple[int, ...]:
 
 
 def play_step(game: Game, rng: random.Random) -> list[Event]:
-    """One random legal action (a penalty now and then); returns the events it caused."""
+    """One random legal action (a penalty or a dropped cup now and then); returns the events."""
     if game.phase is Phase.ROLL_OFF:
         return game.roll_off([random_dice(rng, game.rules.dice_count) for _ in game.contenders])
     if game.rules.penalty_deckel and rng.random() < 0.005:
         return game.penalty(rng.choice(game.in_play()))
+    dropped = any(result.dropped for result in game.results)
+    if game.rules.dropped_cup is DroppedCup.ROUND and not dropped and rng.random() < 0.01:
+        return game.drop(rng.choice(game.round_players))
     choices = []
     if game.can_roll():
         choices += ["roll"] * 4

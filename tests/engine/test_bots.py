@@ -25,6 +25,7 @@ from engine.bots import (
 from engine.chance import sorted_throw_outcomes
 from engine.events import TurnOver
 from engine.odds import ties_by_throws
+from engine.rules import HAND_ONLY_KINDS
 from engine.settle import TurnResult
 from engine.simulation import Simulator, score_of, settle_scores, turn_table
 
@@ -37,6 +38,7 @@ HOUSE_RULES = [
     {"two_dice": True},
     {"blind": True, "max_throws": 2},
     {"flip_sixes": False, "hidden_last_throw": False},
+    {"hand_only": ("general", "strasse", "jule"), "jule": True},
 ]
 
 
@@ -149,6 +151,12 @@ def test_fast_turn_tables_equal_the_real_game_with_three_throws(strategy: str, p
     check_turn_tables(strategy, load_preset(preset))
 
 
+@pytest.mark.parametrize("strategy", ["threshold", "odds"])
+def test_fast_turn_tables_equal_the_real_game_under_hand_only(strategy: str) -> None:
+    rules = replace(STANDARD, max_throws=2, jule=True, achter=True, hand_only=HAND_ONLY_KINDS)
+    check_turn_tables(strategy, rules)
+
+
 def check_turn_tables(strategy: str, rules: Rules) -> None:
     rules = replace(rules, hidden_last_throw=False)
     limit = rules.max_throws
@@ -197,9 +205,12 @@ class _StandingBot:
 # -- settlement ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", preset_names())
+@pytest.mark.parametrize("preset", [*preset_names(), "hand_only"])
 def test_fast_settlement_agrees_with_engine_settle_on_random_rounds(preset: str) -> None:
-    rules = load_preset(preset)
+    if preset == "hand_only":
+        rules = replace(STANDARD, jule=True, achter=True, hand_only=HAND_ONLY_KINDS)
+    else:
+        rules = load_preset(preset)
     rng = random.Random(preset)
     ranking = rank_dice(rules)
     for _ in range(400):

@@ -103,20 +103,73 @@ def test_strasse_order(order: StrasseOrder, ties: TieRule, expected: str) -> Non
     assert winner(rules, result("Anna", (6, 6, 5)), result("Ben", (3, 2, 1))) == "Ben"
 
 
-@pytest.mark.parametrize(("hand_only", "kind", "deckel"), [(False, Kind.GENERAL, 3),
-                                                          (True, Kind.HAUSNUMMER, 1)])
-def test_general_hand_only(hand_only: bool, kind: Kind, deckel: int) -> None:
-    rules = replace(BASE, general_hand_only=hand_only)
-    built = evaluate((5, 5, 5), False, rules)
-    assert (built.kind, built.deckel) == (kind, deckel)
-    assert evaluate((5, 5, 5), True, rules).kind is Kind.GENERAL
+#: Each special throw hand_only may name: rules that make it exist, its dice, its kind.
+HAND_ONLY_CASES = [
+    ("general", {}, (5, 5, 5), Kind.GENERAL),
+    ("strasse", {}, (6, 5, 4), Kind.STRASSE),
+    ("jule", {"jule": True}, (4, 2, 1), Kind.JULE),
+    ("neuner", {"two_two_one": TwoTwoOne.NEUNER}, (2, 2, 1), Kind.NEUNER),
+    ("siebener", {"two_two_one": TwoTwoOne.SIEBENER}, (2, 2, 1), Kind.SIEBENER),
+    ("achter", {"achter": True}, (3, 3, 1), Kind.ACHTER),
+]
 
 
-@pytest.mark.parametrize(("hand_only", "kind"), [(False, Kind.STRASSE), (True, Kind.HAUSNUMMER)])
-def test_strasse_hand_only(hand_only: bool, kind: Kind) -> None:
-    rules = replace(BASE, strasse_hand_only=hand_only)
-    assert evaluate((6, 5, 4), False, rules).kind is kind
-    assert evaluate((6, 5, 4), True, rules).kind is Kind.STRASSE
+@pytest.mark.parametrize(("name", "extra", "dice", "kind"), HAND_ONLY_CASES)
+@pytest.mark.parametrize("hand_only", [False, True])
+def test_hand_only(name: str, extra: dict, dice: tuple, kind: Kind, hand_only: bool) -> None:
+    """Built up, a hand-only throw counts as the plain Hausnummer of its dice (1 Deckel)."""
+    rules = replace(BASE, hand_only=(name,) if hand_only else (), **extra)
+    built = evaluate(dice, False, rules)
+    if hand_only:
+        number = int("".join(map(str, dice)))
+        assert (built.kind, built.deckel, built.name) == (
+            Kind.HAUSNUMMER, 1, f"Hausnummer {number}"
+        )
+        # It ranks among the Hausnummern by its number: 665 beats it, 211 (Schock 2) is above.
+        assert built.strength < evaluate((6, 6, 5), False, rules).strength
+    else:
+        assert built.kind is kind
+    assert evaluate(dice, True, rules).kind is kind
+    # The others are untouched: every other special throw still counts built up.
+    for other, other_extra, other_dice, other_kind in HAND_ONLY_CASES:
+        if other != name and not set(other_extra) & set(extra):
+            both = replace(rules, **other_extra)
+            assert evaluate(other_dice, False, both).kind is other_kind
+
+
+def test_hand_only_decides_a_round_between_a_built_and_a_thrown_jule() -> None:
+    rules = replace(BASE, jule=True, hand_only=("jule",))
+    built = result("Anna", (4, 2, 1), throws=2, hand=False)
+    # A built Jule is Hausnummer 421, which a Hausnummer 521 beats.
+    assert winner(rules, built, result("Ben", (5, 2, 1))) == "Ben"
+    assert winner(replace(rules, hand_only=()), built, result("Ben", (5, 2, 1))) == "Anna"
+
+
+def test_the_older_hand_only_keys_are_read_as_hand_only() -> None:
+    from engine import RulesError, rules_from_toml
+
+    rules = rules_from_toml("general_hand_only = true\nstrasse_hand_only = true\n")
+    assert rules.hand_only == ("general", "strasse")
+    assert rules_from_toml('preset = "dsm"\nstrasse_hand_only = false\n').hand_only == ()
+    both = rules_from_toml('hand_only = ["jule"]\ngeneral_hand_only = true\n')
+    assert both.hand_only == ("general", "jule")
+    with pytest.raises(RulesError, match="contradicts hand_only"):
+        rules_from_toml('hand_only = ["general"]\ngeneral_hand_only = false\n')
+    with pytest.raises(RulesError, match="unknown throw 'schock'"):
+        rules_from_toml('hand_only = ["schock"]\n')
+    with pytest.raises(RulesError, match="must be true or false"):
+        rules_from_toml("general_hand_only = 1\n")
+    # A journal written before hand_only holds every key of its day: it reads back the same.
+    from engine.rules import rules_from_mapping
+
+    old = load_preset("dsm").to_mapping()
+    del old["hand_only"], old["dropped_cup"], old["names"]
+    old.update(general_hand_only=False, strasse_hand_only=True)
+    assert rules_from_mapping(old) == load_preset("dsm")
+    # Order and repeats do not matter; the rules keep the canonical order.
+    assert rules_from_toml('hand_only = ["jule", "general", "jule"]\n').hand_only == (
+        "general", "jule"
+    )
 
 
 @pytest.mark.parametrize(("natural_above", "expected"), [(False, "Anna"), (True, "Ben")])
@@ -310,12 +363,12 @@ def test_penalty_deckel_zero_means_no_penalties() -> None:
 def test_every_field_that_changes_play_is_tested_here() -> None:
     from dataclasses import fields
 
-    display_only = {"name", "description", "source", "hidden_last_throw", "hints"}
+    display_only = {"name", "description", "source", "hidden_last_throw", "hints", "names"}
     covered = {
-        "deckel", "max_throws", "general_above_schock2", "strasse_order", "general_hand_only",
-        "strasse_hand_only", "naturschock_above_built", "ties", "jule", "two_two_one", "achter",
+        "deckel", "max_throws", "general_above_schock2", "strasse_order", "hand_only",
+        "naturschock_above_built", "ties", "jule", "two_two_one", "achter",
         "flip_sixes", "blind", "boerdeschock", "two_dice", "keep_only_ones", "take_back",
-        "penalty_deckel",
+        "dropped_cup", "penalty_deckel",
     }
     assert {f.name for f in fields(Rules)} == display_only | covered
 
@@ -355,11 +408,52 @@ def test_every_option_has_words_for_each_value(key: str) -> None:
     from engine.rules import describe_option
 
     default = getattr(Rules(), key)
-    if isinstance(default, bool):
-        values: list[object] = [True, False]
+    if key == "hand_only":
+        values: list[object] = [(), ("general",), ("strasse", "jule")]
+    elif key == "names":
+        values = [(), (("general", "Jenie"),), (("schock_2", "Honecker"),)]
+    elif isinstance(default, bool):
+        values = [True, False]
     elif isinstance(default, int):
         values = [0, 1, 15]
     else:
         values = list(type(default))
     words = [describe_option(key, value) for value in values]
     assert len(set(words)) == len(values) and all(words), words
+    if key in ("hand_only", "names", "dropped_cup"):
+        english = [describe_option(key, value, "en") for value in values]
+        assert len(set(english)) == len(values) and not set(english) & set(words), english
+
+
+def test_names_rename_kinds_for_display_only() -> None:
+    from engine import RulesError, rules_from_toml
+
+    rules = rules_from_toml(
+        'preset = "bvb"\n[names]\nschock_2 = "Honecker"\nnaturschock = "Hanl"\n'
+        'schock_aus = "Schock Out"\nstrasse = "Str."\nhausnummer = "Haus"\n'
+    )
+    assert rules.name == "bvb+" and rules.name_of("general") == "Jenie"
+    assert rules.description.startswith("wie bvb, aber eigene Namen: Schock aus = Schock Out")
+    names = {dice: evaluate(dice, hand, rules).name for dice, hand in [
+        ((2, 1, 1), True), ((3, 1, 1), True), ((1, 1, 1), True), ((5, 5, 5), True),
+        ((6, 5, 4), True), ((6, 4, 2), True)]}
+    assert names == {(2, 1, 1): "Honecker", (3, 1, 1): "Schock 3", (1, 1, 1): "Hanl",
+                     (5, 5, 5): "Jenie 5", (6, 5, 4): "Str. 6-5-4", (6, 4, 2): "Haus 642"}
+    assert evaluate((1, 1, 1), False, rules).name == "Schock Out"
+    # Strengths, kinds and Deckel are those of the rules without names.
+    plain = replace(rules, names=())
+    for dice in [(2, 1, 1), (1, 1, 1), (5, 5, 5), (6, 5, 4)]:
+        named, usual = evaluate(dice, False, rules), evaluate(dice, False, plain)
+        assert (named.kind, named.deckel, named.strength) == (
+            usual.kind, usual.deckel, usual.strength
+        )
+    # The usual name given back drops the preset's own.
+    assert rules_from_toml('preset = "bvb"\n[names]\ngeneral = "General"\n').names == ()
+    for text, problem in [
+        ('[names]\ngeneral = ""\n', "must be a name"),
+        ('[names]\nbombe = "Bombe"\n', "unknown kind of throw 'bombe'"),
+        ('[names]\ngeneral = "Eine sehr lange Bombe"\n', "at most 16 printable"),
+        ('names = "Jenie"\n', "must be a table"),
+    ]:
+        with pytest.raises(RulesError, match=problem):
+            rules_from_toml(text)

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine import Game, GameSetup, Rules, load_preset, odds, preset_names, rank_table
+from engine import Game, GameSetup, Rules, TwoTwoOne, load_preset, odds, preset_names, rank_table
 from engine.chance import sorted_throw_outcomes
 from engine.events import TurnOver
 from engine.odds import (
@@ -187,7 +187,10 @@ def test_dp_agrees_with_brute_force_with_one_throw_left(preset, laid, thrown, th
         {"keep_only_ones": True, "boerdeschock": True},
         {"boerdeschock": True, "take_back": True},
         {"two_dice": True},
-        {"general_hand_only": True, "strasse_hand_only": True, "naturschock_above_built": True},
+        {"hand_only": ("general", "strasse"), "naturschock_above_built": True},
+        {"hand_only": ("jule", "achter", "siebener"), "jule": True, "achter": True,
+         "two_two_one": TwoTwoOne.SIEBENER},
+        {"hand_only": ("neuner",), "two_two_one": TwoTwoOne.NEUNER},
         {"flip_sixes": False},
     ],
 )
@@ -205,6 +208,9 @@ def test_dp_agrees_with_brute_force_under_house_rules(overrides, monkeypatch) ->
             Target.at_least(strength((6, 1, 1)[:count], rules)),
             Target.of((2, 2, 2)[:count], rules, throws=1),
             Target.at_least(strength((3, 2, 1)[:count], rules, hand=False)),
+            # A hand-only special throw: only a throw of all dice at once reaches it.
+            Target.at_least(strength((4, 2, 1)[:count], rules)),
+            Target.at_least(strength((3, 3, 1)[:count], rules)),
         ):
             expected = brute_force_actions(game_at(rules, laid, thrown, throws), target)
             got = dp_actions(Position(laid, thrown, throws, 2), target, rules)

@@ -28,6 +28,7 @@ from engine import (
     to_json,
     to_notation,
 )
+from engine.rules import HAND_ONLY_KINDS, DroppedCup
 from tests.engine.randomplay import play_step
 
 house_rules = st.builds(
@@ -37,8 +38,9 @@ house_rules = st.builds(
     max_throws=st.integers(1, 4),
     general_above_schock2=st.booleans(),
     strasse_order=st.sampled_from(StrasseOrder),
-    general_hand_only=st.booleans(),
-    strasse_hand_only=st.booleans(),
+    hand_only=st.lists(st.sampled_from(HAND_ONLY_KINDS), unique=True).map(
+        lambda kinds: tuple(k for k in HAND_ONLY_KINDS if k in kinds)
+    ),
     naturschock_above_built=st.booleans(),
     ties=st.sampled_from(TieRule),
     jule=st.booleans(),
@@ -50,6 +52,7 @@ house_rules = st.builds(
     two_dice=st.booleans(),
     keep_only_ones=st.booleans(),
     take_back=st.booleans(),
+    dropped_cup=st.sampled_from(DroppedCup),
     penalty_deckel=st.integers(0, 2),
 )
 

@@ -305,7 +305,7 @@ def _with_status(view: TurnView, status: str) -> TurnView:
 
 @scene("reveal")
 def _reveal(texts: Catalogue) -> Iterator[tuple[str, View]]:
-    names = every_throw_name()
+    names = [*every_throw_name(), texts.t("dropped_row")]  # a dropped cup's row has no throw
     longest = max(names, key=len)
     for label, players in PLAYER_SETS.items():
         turns = tuple(
@@ -402,6 +402,9 @@ def _pickers(texts: Catalogue) -> Iterator[tuple[str, View]]:
         picker = Picker("menu_penalty", len(players), index, lambda i: players[i],
                         lambda i: detail, lambda i: None)
         yield f"penalty for {name}", picker.view(texts)
+        dropped = Picker("menu_dropped", len(players), index, lambda i: players[i],
+                         lambda i: texts.t("dropped_detail"), lambda i: None)
+        yield f"dropped cup of {name}", dropped.view(texts)
         stats = Picker("menu_stats", len(players), index, lambda i: players[i],
                        lambda i: _stats_detail(texts), lambda i: None)
         yield f"statistics of {name}", stats.view(texts)

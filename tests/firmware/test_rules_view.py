@@ -16,7 +16,16 @@ import pytest
 from PIL import Image, ImageChops
 
 from engine import GameSetup, load_preset, preset_names
-from engine.rules import Rules, StrasseOrder, TieRule, TwoTwoOne, differences
+from engine.rules import (
+    HAND_ONLY_KINDS,
+    NAME_KEYS,
+    DroppedCup,
+    Rules,
+    StrasseOrder,
+    TieRule,
+    TwoTwoOne,
+    differences,
+)
 from firmware.app import DeviceApp
 from firmware.app.naming import WHEEL, NameEntry, RosterPicker
 from firmware.app.stage import CLOSE
@@ -25,7 +34,7 @@ from firmware.dice import SeededDice
 from firmware.font import FONT
 from firmware.i18n import Catalogue
 from firmware.names import MAX_NAME_LENGTH
-from firmware.rulestext import option_text, rules_summary
+from firmware.rulestext import option_lines, rules_summary
 from firmware.screens import KEY_CENTRES, WIDTH, render, rules_entry_lines
 from firmware.views import BOT_MARK, MenuView, PickerView, RulesView, SeatRow, SeatsView
 from hal.ports import Button, InputEvent, InputKind
@@ -45,6 +54,7 @@ EXPECTED = {
         "bvb: 13 Deckel",
         "General über Schock 2",
         "Gleichstand: wer zuerst warf",
+        "General heißt Jenie",
         "sonst wie standard",
         "Ändern: erst nach dem Spiel",
     ),
@@ -52,6 +62,7 @@ EXPECTED = {
         "bvb: 13 Deckel",
         "General above Schock 2",
         "Tie: who threw first wins",
+        "General is called Jenie",
         "else as standard",
         "Change: after this game",
     ),
@@ -167,8 +178,9 @@ EVERYTHING_ELSE = replace(
     max_throws=5,
     general_above_schock2=True,
     strasse_order=StrasseOrder.FEWER_THROWS,
-    general_hand_only=True,
-    strasse_hand_only=True,
+    hand_only=HAND_ONLY_KINDS,
+    dropped_cup=DroppedCup.ROUND,
+    names=(("general", "Jenie"), ("schock_2", "Schock doof"), ("naturschock", "Naturschock")),
     naturschock_above_built=True,
     ties=TieRule.NACHGELEGT,
     jule=True,
@@ -195,8 +207,13 @@ def every_option_value() -> list[tuple[str, object]]:
             continue
         if isinstance(value, bool):
             values += [(field.name, True), (field.name, False)]
-        elif isinstance(value, StrasseOrder | TieRule | TwoTwoOne):
+        elif isinstance(value, StrasseOrder | TieRule | TwoTwoOne | DroppedCup):
             values += [(field.name, member) for member in type(value)]
+        elif field.name == "hand_only":
+            values += [(field.name, ())] + [(field.name, (kind,)) for kind in HAND_ONLY_KINDS]
+        elif field.name == "names":
+            widest = "W" * 8
+            values += [(field.name, ())] + [(field.name, ((key, widest),)) for key in NAME_KEYS]
         else:
             values += [(field.name, 0), (field.name, 5), (field.name, 99)]
     return values
@@ -206,10 +223,10 @@ def every_option_value() -> list[tuple[str, object]]:
 def test_every_option_has_words_of_its_own_that_fit_two_lines(language: str) -> None:
     texts = Catalogue(language)
     for key, value in every_option_value():
-        words = option_text(key, value, texts)
-        assert "=" not in words, f"{key}: no words in the catalogue"
-        lines = rules_entry_lines(words)
-        assert len(lines) <= 2 and " ".join(lines) == words, (key, value, lines)
+        for words in option_lines(key, value, texts):
+            assert "=" not in words, f"{key}: no words in the catalogue"
+            lines = rules_entry_lines(words)
+            assert len(lines) <= 2 and " ".join(lines) == words, (key, value, lines)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -220,7 +237,8 @@ def test_the_rules_screen_shows_every_entry_whole(language: str, preset: str) ->
     entries = (*rules_summary(rules, texts), texts.t("rules_wait"))
     if preset == "everything":  # the header, each option, "else as standard", the wait
         changed = [k for k in differences(load_preset("standard"), rules) if k != "deckel"]
-        assert len(changed) >= 19 and len(entries) == len(changed) + 3
+        listed = len(changed) - 2 + len(rules.hand_only) + len(rules.names)  # a line per throw
+        assert len(changed) >= 20 and len(entries) == listed + 3
     for entry in entries:
         lines = rules_entry_lines(entry)
         assert len(lines) <= 2 and " ".join(lines) == entry, lines

@@ -113,6 +113,17 @@ def test_setup_between_games_and_refused_during_one(device: Device) -> None:
     lines = device.host_sends('setup {"rules": {"deckel": 15, "jule": true}}')
     assert device.app.next.rules.deckel == 15 and device.app.next.rules.jule
     assert device.app.next.rules.general_above_schock2  # still bvb underneath
+    # The newer rules are offered on the link as every other: a dropped cup, hand-only throws
+    # (the older key still read), the table's own names.
+    lines = device.host_sends(
+        'setup {"rules": {"dropped_cup": "round", "strasse_hand_only": true,'
+        ' "names": {"schock_2": "Honecker"}}}'
+    )
+    assert lines[0] == "ok setup"
+    rules = device.app.next.rules
+    assert rules.dropped_cup.value == "round" and rules.hand_only == ("strasse",)
+    assert rules.names == (("schock_2", "Honecker"), ("general", "Jenie"))
+    assert payload(lines[1])["next"]["rules_changed"]["dropped_cup"] == "round"
     device.host_sends("hold stand")  # a game starts
     before = device.app.next
     (refusal,) = device.host_sends('setup {"players": ["X", "Y"]}')
@@ -129,6 +140,12 @@ def test_setup_between_games_and_refused_during_one(device: Device) -> None:
         ('setup {"rules": {"deckel": 1}}', "error setup: deckel = 1: allowed are 2 to 99"),
         ('setup {"rules": {"jule": "yes"}}', "error setup: jule = 'yes': must be true or false"),
         ('setup {"rules": 3}', 'error setup: "rules" must be a preset name or an object'),
+        ('setup {"rules": {"dropped_cup": "floor"}}',
+         "error setup: dropped_cup = 'floor': allowed are 'round', 'deckel'"),
+        ('setup {"rules": {"names": {"general": "Superbombe12"}}}',
+         "error setup: names.general = 'Superbombe12': 'Superbombe12 6' is 81 pixels wide"),
+        ('setup {"rules": {"hand_only": ["schock"]}}',
+         "error setup: hand_only = ['schock']: unknown throw 'schock'"),
         ('setup {"colour": "red"}', "error setup: unknown key 'colour'"),
         ("setup {}", "error setup: nothing to set"),
     ],
