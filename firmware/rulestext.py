@@ -5,9 +5,9 @@ from the ``standard`` preset (in the order of :class:`engine.rules.Rules`), then
 else is as in ``standard``. The words come from the catalogue (:mod:`firmware.i18n`): a yes/no
 option has a text for each value (``rule_jule_on``, ``rule_jule_off``), a choice one per value
 (``rule_ties_nachgelegt``). The lists ``hand_only`` and ``names`` take a line for each throw
-("General nur aus der Hand", "General heißt Jenie"), so that every line fits. An option without texts of its own (one added to the engine later)
-reads in the engine's German words (:func:`engine.rules.describe_option`), else as ``key =
-value``, so that it is never left out.
+("General nur aus der Hand", "General heißt Jenie"), so that every line fits. An option without
+texts of its own (one added to the engine later) reads in the engine's words
+(:func:`engine.rules.describe_option`), else as ``key = value``, so that it is never left out.
 """
 
 from __future__ import annotations
