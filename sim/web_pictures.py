@@ -41,11 +41,12 @@ class Browser:
 
         self._profile = tempfile.mkdtemp(prefix="schock-chromium-")
         options = webdriver.ChromeOptions()
+        # No scroll bars: they fade in and out, so a screenshot would depend on its moment.
         options.binary_location = str(CHROMIUM)
         for flag in (
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-dev-shm-usage", f"--user-data-dir={self._profile}",
+            "--disable-dev-shm-usage", "--hide-scrollbars", f"--user-data-dir={self._profile}",
             f"--window-size={width},{height}", f"--force-device-scale-factor={scale}",
         ):  # fmt: skip
             options.add_argument(flag)
