@@ -278,8 +278,10 @@ class TurnStage(Stage):
         assert seen is not None
         faces = []
         for i, value in enumerate(turn.values):
+            # A die the engine covers stays in the cup even when marked: a mark is not laid out
+            # until the next throw, and may be taken back or end in a stand.
             covered = seen.values[i] is None
-            if turn.throws == 0 or ((self.shaking or covered) and not self.marks[i]):
+            if turn.throws == 0 or covered or (self.shaking and not self.marks[i]):
                 faces.append(DieFace(None))
             else:
                 fixed = turn.laid_out[i] and not game.rules.take_back

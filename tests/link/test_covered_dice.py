@@ -19,7 +19,7 @@ from firmware.config import DeviceConfig, GameConfig, LinkConfig
 from firmware.pairing import PIN_ATTEMPTS
 from firmware.protocol import encode_frame
 from firmware.screens import render
-from firmware.views import BannerView, MenuView
+from firmware.views import BannerView, MenuView, TurnView
 from hal.ports import Button, InputEvent, InputKind
 
 from .conftest import AppDevice
@@ -120,6 +120,29 @@ def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None
     assert frame == [f"frame {encode_frame(image)}"]
     assert image.tobytes() != device.app.screen().tobytes()
     device.pairing.show_pin(device.clock.now())
+
+
+def test_a_marked_die_stays_under_the_cup_for_the_table() -> None:
+    # A mark is not laid out: it may be taken back, or the player may stand with it, and the die
+    # then goes under the cup to the reveal. Only the engine's laid-out dice are on the table.
+    setup = GameSetup(("Anna", "Ben"), load_preset("standard"))
+    device = AppDevice(setup, trust_serial=False, referee=False)
+    device.connect()
+    shake(device)  # the roll-off
+    press(device, Button.STAND)  # on to the hand-over
+    press(device, Button.STAND)  # take the cup
+    shake(device)
+    press(device, Button.KEEP_1)  # mark the first die, not thrown with yet
+    game = device.app.game
+    assert game is not None and game.turn is not None and not any(game.turn.laid_out)
+    held = device.app.view
+    assert isinstance(held, TurnView) and held.dice[0].out and held.dice[0].value is not None
+    table = device.app.stage.table_view()
+    assert isinstance(table, TurnView)
+    assert [face.value for face in table.dice] == [None, None, None], table.dice
+    frame = [line for line in device.host_sends("frames on") if line.startswith("frame ")]
+    assert frame == [f"frame {encode_frame(render(table))}"]
+    press(device, Button.KEEP_1)  # taken back: the table never saw its value either
 
 
 def open_pin(device: AppDevice) -> str:
