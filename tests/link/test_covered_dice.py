@@ -88,7 +88,8 @@ def test_no_covered_die_crosses_the_link_in_a_whole_game() -> None:
         if event["event"] == "roll":
             assert event["dice"] is None, event
         elif event["event"] == "turn_over":
-            assert event["dice"] is None and event["name"] is None and event["hand"] is None
+            shown = (event["dice"], event["name"], event["kind"], event["hand"])
+            assert shown == (None, None, None, None), event  # the kind tells the throw too
     reveals = [event for event in events if event["event"] == "round_over"]
     full_turns = [json.loads(json.dumps(e)) for e in full if e["event"] == "turn_over"]
     revealed = [turn for reveal in reveals for turn in reveal["turns"]]
