@@ -24,6 +24,7 @@ from engine.rules import (
     StrasseOrder,
     TieRule,
     TwoTwoOne,
+    describe_option,
     differences,
 )
 from firmware.app import DeviceApp
@@ -298,3 +299,15 @@ def test_the_names_screens_fit_with_the_longest_names(language: str) -> None:
     assert all(FONT.width(row.name) <= WIDTH - 18 for row in seats.rows)
     assert all(FONT.width(label) <= WIDTH // 3 - 2 for label in seats.keys)
     assert len(KEY_CENTRES) == 3
+
+
+def test_the_rules_screen_and_the_description_call_a_renamed_throw_alike() -> None:
+    # Schock aus and the Schock aus from the hand are two keys of [names]: both texts tell them
+    # apart by the same label (engine.rules.NAME_KEY_LABELS).
+    names = (("schock_aus", "Schock Out"), ("naturschock", "Hanl"))
+    assert option_lines("names", names, Catalogue("de")) == [
+        "Schock aus heißt Schock Out", "Naturschock heißt Hanl",
+    ]
+    assert describe_option("names", names) == (
+        "eigene Namen: Schock aus = Schock Out, Naturschock = Hanl"
+    )
