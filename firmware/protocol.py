@@ -110,7 +110,7 @@ COMMAND_HELP: dict[CommandName, str] = {
     CommandName.SHAKE: "shake",
     CommandName.STATE: "state",
     CommandName.LOG: "log [FROM]",
-    CommandName.SETUP: 'setup {"players": [...], "rules": "NAME" or {...}}',
+    CommandName.SETUP: 'setup {"players": [...], "rules": "NAME" or {...}, "bots": [...]}',
     CommandName.FRAMES: "frames on|off",
     CommandName.PAIR: "pair PIN",
     CommandName.AUTH: "auth TOKEN",
