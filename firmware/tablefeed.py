@@ -13,7 +13,8 @@ observer), never a rule of our own:
   unchanged, which replay as they are);
 * a ``turn_over`` whose dice stay under the cup (``hidden_last_throw``, or a Blind turn) goes out
   without ``dice``, ``hand``, ``name`` and ``kind``, with the laid-out dice instead;
-* a ``round_over`` is the reveal: it carries every turn of the round in full (``turns``);
+* a ``round_over`` is the reveal: it carries every turn of the round in full (``turns``, each
+  with its ``kind``);
 * a ``state`` shows the current turn as the table sees it, and its one-line ``notation`` only
   while nothing is covered.
 
@@ -63,7 +64,7 @@ class TableFeed:
         if kind == "roll" and game.rules.hidden_last_throw:
             event["dice"] = None
         elif kind == "turn_over":
-            self._turns.append(dict(payload))
+            self._turns.append(dict(event))  # in full for the reveal, with its kind
             seen = game.last_turn()
             if seen is not None and seen.player == event.get("player") and seen.covered:
                 event.update(
