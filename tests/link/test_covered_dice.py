@@ -105,7 +105,8 @@ def test_no_covered_die_crosses_the_link_in_a_whole_game() -> None:
         assert state["notation"] is None and state["can"] is None and turn["hand"] is None
 
 
-def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None:
+def first_throw() -> AppDevice:
+    """A device as shipped, with an unpaired host: the first player's first throw is done."""
     setup = GameSetup(("Anna", "Ben"), load_preset("standard"))
     device = AppDevice(setup, trust_serial=False, referee=False)
     device.connect()
@@ -113,6 +114,11 @@ def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None
     press(device, Button.STAND)  # on to the hand-over
     press(device, Button.STAND)  # take the cup
     shake(device)
+    return device
+
+
+def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None:
+    device = first_throw()
     stage = device.app.stage
     assert stage.table_view() != device.app.view, "the holder sees the dice, the table does not"
     device.link.take()
@@ -127,13 +133,7 @@ def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None
 def test_a_marked_die_stays_under_the_cup_for_the_table() -> None:
     # A mark is not laid out: it may be taken back, or the player may stand with it, and the die
     # then goes under the cup to the reveal. Only the engine's laid-out dice are on the table.
-    setup = GameSetup(("Anna", "Ben"), load_preset("standard"))
-    device = AppDevice(setup, trust_serial=False, referee=False)
-    device.connect()
-    shake(device)  # the roll-off
-    press(device, Button.STAND)  # on to the hand-over
-    press(device, Button.STAND)  # take the cup
-    shake(device)
+    device = first_throw()
     press(device, Button.KEEP_1)  # mark the first die, not thrown with yet
     game = device.app.game
     assert game is not None and game.turn is not None and not any(game.turn.laid_out)
