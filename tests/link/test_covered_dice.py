@@ -145,6 +145,10 @@ def test_a_marked_die_stays_under_the_cup_for_the_table() -> None:
     frame = [line for line in device.host_sends("frames on") if line.startswith("frame ")]
     assert frame == [f"frame {encode_frame(render(table))}"]
     press(device, Button.KEEP_1)  # taken back: the table never saw its value either
+    press(device, Button.KEEP_1)  # marked again, and the cup shaken: now it goes out for sure
+    device.app.handle(InputEvent(InputKind.SHAKE_START, device.clock.advance(0.5)))
+    shaking = device.app.stage.table_view()
+    assert isinstance(shaking, TurnView) and shaking.dice[0] == held.dice[0]
 
 
 def open_pin(device: AppDevice) -> str:
