@@ -168,6 +168,18 @@ class _Turn:
     blind: bool = False
 
 
+def player_name_problem(name: object) -> str | None:
+    """Why the engine refuses ``name`` as a player's name (one line), or None: a name is a
+    non-empty string without spaces and without ``, ; : = / |``, which the notation uses."""
+    if not isinstance(name, str):
+        return f"player name {name!r}: must be a string"
+    if not name.strip() or name != name.strip():
+        return f"player name {name!r}: must be non-empty, no outer spaces"
+    if any(ch in name for ch in " ,;:=/|"):
+        return f"player name {name!r}: must not contain spaces or any of , ; : = / |"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class GameSetup:
     """Who plays (seat order, clockwise) and under which rules."""
@@ -182,14 +194,9 @@ class GameSetup:
                 f"{len(names)} players: allowed are {MIN_PLAYERS} to {MAX_PLAYERS}"
             )
         for name in names:
-            if not isinstance(name, str) or not name.strip() or name != name.strip():
-                raise IllegalActionError(
-                    f"player name {name!r}: must be non-empty, no outer spaces"
-                )
-            if any(ch in name for ch in " ,;:=/|"):
-                raise IllegalActionError(
-                    f"player name {name!r}: must not contain spaces or any of , ; : = / |"
-                )
+            problem = player_name_problem(name)
+            if problem is not None:
+                raise IllegalActionError(problem)
         if len(set(names)) != len(names):
             raise IllegalActionError(f"player names must differ: {list(names)}")
 

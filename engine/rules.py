@@ -99,6 +99,10 @@ USUAL_NAMES = {
     "achter": "Achter",
 }
 
+#: What a rules text calls each ``[names]`` key: its usual name, and "Naturschock" for the
+#: Schock aus from the hand, which the sources name on their own.
+NAME_KEY_LABELS = {**USUAL_NAMES, "naturschock": "Naturschock"}
+
 
 #: The longest name a ``[names]`` table may give (the device checks the pixels, see
 #: :mod:`firmware.throwname`).
@@ -430,12 +434,6 @@ _MORE_WORDS: dict[str, dict[object, str]] = {
 }
 
 #: How ``hand_only`` names each throw in a description.
-_HAND_ONLY_WORDS = {
-    "general": "General", "strasse": "Straße", "jule": "Jule", "neuner": "Neuner",
-    "siebener": "Siebener", "achter": "Achter",
-}
-
-
 def describe_option(key: str, value: object, language: str = "de") -> str:
     """One option's value in a few German words, as a rules description says it.
 
@@ -443,14 +441,13 @@ def describe_option(key: str, value: object, language: str = "de") -> str:
     """
     words = _MORE_WORDS.get(language, _MORE_WORDS["de"])
     if key == "hand_only":
-        kinds = [_HAND_ONLY_WORDS[kind] for kind in value]  # type: ignore[attr-defined]
+        kinds = [USUAL_NAMES[kind] for kind in value]  # type: ignore[attr-defined]
         return words["hand_only"].format(kinds=", ".join(kinds)) if kinds else words[
             "hand_only_none"
         ]
     if key == "names":
         pairs = dict(value)  # type: ignore[call-overload]
-        label = {**USUAL_NAMES, "naturschock": "Naturschock"}
-        shown = ", ".join(f"{label[k]} = {name}" for k, name in pairs.items())
+        shown = ", ".join(f"{NAME_KEY_LABELS[k]} = {name}" for k, name in pairs.items())
         return words["names"].format(names=shown) if pairs else words["names_none"]
     if key == "dropped_cup" and isinstance(value, DroppedCup):
         return words[value]

@@ -26,8 +26,8 @@ from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.limits import InputLimitError, toml_loads
 from engine.rules import Rules
 from engine.strategy_names import strategy_names
-from firmware.names import PlayerNameError, check_player_names
-from firmware.roster import MAX_ROSTER, roster_name_problem
+from firmware.names import PlayerNameError, check_player_names, name_problem
+from firmware.roster import MAX_ROSTER
 from firmware.rulesfile import load_rules
 from firmware.userfile import path_problem, read_text_limited
 from hal.inputs import InputTiming
@@ -368,7 +368,7 @@ def _roster_names(origin: str, names: tuple[str, ...]) -> tuple[str, ...]:
             f"{origin}: game.names has {len(names)} names: allowed are at most {MAX_ROSTER}"
         )
     for name in names:
-        problem = roster_name_problem(name)
+        problem = name_problem(name)
         if problem is not None:
             raise ConfigError(f"{origin}: game.names: {problem}")
     return tuple(names)

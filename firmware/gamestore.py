@@ -161,6 +161,8 @@ class GameStore:
         #: True while a damaged ``current.journal`` could not be set aside: it must not be
         #: replaced by a new game's journal until it is.
         self._current_unsafe = False
+        #: The last :meth:`stats` and the state of the files it was counted from.
+        self._stats_kept: tuple[object, dict[str, PlayerStats]] | None = None
 
     # -- start-up --------------------------------------------------------------------------------
 
@@ -328,7 +330,24 @@ class GameStore:
         return sorted(found)
 
     def stats(self) -> dict[str, PlayerStats]:
-        """Statistics over every finished game, without writing anything (safe for the CLI)."""
+        """Statistics over every finished game, without writing anything (safe for the CLI).
+
+        Kept until the files change (a file more or less, or a new size of the journal or the
+        statistics file): a page may ask twenty times a second, and each count reads and
+        replays the current journal.
+        """
+        storage = self.storage
+        try:
+            key = (tuple(storage.names()), storage.size(CURRENT), storage.size(STATS))
+        except StorageError:
+            key = None
+        if key is not None and self._stats_kept is not None and self._stats_kept[0] == key:
+            return dict(self._stats_kept[1])
+        table = self._count_stats()
+        self._stats_kept = None if key is None else (key, table)
+        return dict(table)
+
+    def _count_stats(self) -> dict[str, PlayerStats]:
         table, counted_through = self._read_stats(tidy=False)
         for number, name in self.archived():
             if number > counted_through:

@@ -1,17 +1,19 @@
 """Player names as the device accepts them: the same limit for the config, the link and the CLI.
 
-The engine allows any name without spaces and ``, ; : = / |`` (its notation needs that). The
-device adds what its screen needs: a name is at most :data:`MAX_NAME_LENGTH` characters, so that
-a computer player's name with its mark fits whole into the title of the turn screen in both
-languages (``tests/firmware/test_names.py`` measures it in the bitmap font), and it holds no
-control, format or separator characters (no line breaks, no bidi overrides such as U+202E) that
-would garble the screen or a log line.
+The engine allows any name without spaces and ``, ; : = / |`` (its notation needs that,
+:func:`engine.game.player_name_problem`). The device adds what its screen needs: a name is at
+most :data:`MAX_NAME_LENGTH` characters, so that a computer player's name with its mark fits
+whole into the title of the turn screen in both languages (``tests/firmware/test_names.py``
+measures it in the bitmap font), and it holds no control, format or separator characters (no
+line breaks, no bidi overrides such as U+202E) that would garble the screen or a log line.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+
+from engine.game import player_name_problem
 
 __all__ = ["MAX_NAME_LENGTH", "PlayerNameError", "check_player_names", "name_problem"]
 
@@ -27,8 +29,15 @@ class PlayerNameError(ValueError):
     """A player name the device does not accept; the message names it and what is allowed."""
 
 
-def name_problem(name: str) -> str | None:
-    """Why the device refuses ``name`` (one line), or None if it is fine for the device."""
+def name_problem(name: object) -> str | None:
+    """Why the device refuses ``name`` (one line), or None: the engine's rule, then the device's.
+
+    The one check of a player's name for the configuration, the link, the CLI, the remembered
+    names and the letter wheel.
+    """
+    problem = player_name_problem(name)
+    if problem is not None or not isinstance(name, str):
+        return problem
     # repr() escapes what cannot be printed (controls, bidi overrides, separators).
     shown = repr(name[: MAX_NAME_LENGTH + 2]) + ("…" if len(name) > MAX_NAME_LENGTH + 2 else "")
     for char in name:

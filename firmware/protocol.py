@@ -19,6 +19,7 @@ import enum
 import json
 import unicodedata
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,7 +111,7 @@ COMMAND_HELP: dict[CommandName, str] = {
     CommandName.SHAKE: "shake",
     CommandName.STATE: "state",
     CommandName.LOG: "log [FROM]",
-    CommandName.SETUP: 'setup {"players": [...], "rules": "NAME" or {...}}',
+    CommandName.SETUP: 'setup {"players": [...], "rules": "NAME" or {...}, "bots": [...]}',
     CommandName.FRAMES: "frames on|off",
     CommandName.PAIR: "pair PIN",
     CommandName.AUTH: "auth TOKEN",
@@ -379,18 +380,19 @@ def decode_frame(payload: str) -> Image.Image:
 
 
 def log_page(
-    entries: list[dict[str, Any]], start: int, max_bytes: int = LOG_PAGE_BYTES
+    entries: Sequence[str], start: int, max_bytes: int = LOG_PAGE_BYTES
 ) -> tuple[list[str], int | None]:
     """The event lines of one ``log`` page from event ``start`` on, and where the next begins.
 
-    A page holds whole events of at most ``max_bytes`` (UTF-8, line ends included), and at
-    least one event while any are left; the next start is None after the last event.
+    ``entries`` are the events as JSON lines (:func:`to_json_text`). A page holds whole events of
+    at most ``max_bytes`` (UTF-8, line ends included), and at least one event while any are
+    left; the next start is None after the last event.
     """
     lines: list[str] = []
     size = 0
     index = start
     while index < len(entries):
-        line = to_json_text(entries[index])
+        line = entries[index]
         length = len(line.encode("utf-8")) + 1
         if lines and size + length > max_bytes:
             break

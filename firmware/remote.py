@@ -47,7 +47,7 @@ from firmware.protocol import (
     parse_command,
     to_json_text,
 )
-from firmware.tablefeed import TableFeed, rules_changed, table_log, table_snapshot
+from firmware.tablefeed import TableFeed, rules_changed, table_log_lines, table_snapshot
 from firmware.throwname import check_throw_names
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
@@ -353,7 +353,7 @@ class Remote:
         game = self._current_game()
         if game is None:
             raise ProtocolError("log: no game has been played since the device started")
-        entries = table_log(game, referee=self._referee)
+        entries = table_log_lines(game, referee=self._referee)
         if start > len(entries):
             raise ProtocolError(
                 f"log {start}: the game has {len(entries)} events; give 0 to {len(entries)}"

@@ -19,13 +19,11 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from engine.errors import IllegalActionError
-from engine.game import GameSetup
 from engine.limits import json_loads
 from firmware.names import name_problem
 from hal.ports import Storage
 
-__all__ = ["MAX_ROSTER", "ROSTER_FILE", "RosterFile", "roster_name_problem"]
+__all__ = ["MAX_ROSTER", "ROSTER_FILE", "RosterFile"]
 
 logger = logging.getLogger(__name__)
 
@@ -35,21 +33,6 @@ ROSTER_FILE = "names.json"
 MAX_ROSTER = 50
 #: The longest ``names.json`` read; a longer one is damage.
 MAX_ROSTER_BYTES = 16 * 1024
-
-
-def roster_name_problem(name: object) -> str | None:
-    """Why ``name`` cannot be a player's name on the device (one line), or None if it can.
-
-    The engine's rule (not empty, no spaces and none of ``, ; : = / |``) and the device's
-    (:func:`firmware.names.name_problem`: the length the screen shows, no control characters).
-    """
-    if not isinstance(name, str):
-        return f"player name {name!r}: must be a string"
-    try:
-        GameSetup((name, name + "_"))
-    except IllegalActionError as error:
-        return str(error)
-    return name_problem(name)
 
 
 class RosterFile:
@@ -68,7 +51,7 @@ class RosterFile:
 
     def use(self, names: Iterable[str]) -> None:
         """Put ``names`` first, in their order (a game starts with them); saves if it changed."""
-        fresh = [name for name in dict.fromkeys(names) if roster_name_problem(name) is None]
+        fresh = [name for name in dict.fromkeys(names) if name_problem(name) is None]
         updated = (fresh + [name for name in self.names if name not in fresh])[:MAX_ROSTER]
         if updated != self.names:
             self.names = updated
@@ -78,7 +61,7 @@ class RosterFile:
         """Add ``names`` the roster lacks after the others (known, but not played lately)."""
         new = [
             name for name in dict.fromkeys(names)
-            if name not in self.names and roster_name_problem(name) is None
+            if name not in self.names and name_problem(name) is None
         ]
         room = MAX_ROSTER - len(self.names)
         if new and room > 0:
@@ -119,7 +102,7 @@ class RosterFile:
         else:
             if isinstance(data, dict) and isinstance(data.get("names"), list):
                 self._extra = {key: value for key, value in data.items() if key != "names"}
-                names = [name for name in data["names"] if roster_name_problem(name) is None]
+                names = [name for name in data["names"] if name_problem(name) is None]
                 return list(dict.fromkeys(names))[:MAX_ROSTER]
             self.damage = 'not an object with a list "names"'
         logger.warning("%s is %s; starting from the configuration", ROSTER_FILE, self.damage)

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import enum
 
-from engine.rules import USUAL_NAMES, Rules, describe_option, differences, load_preset
+from engine.rules import (
+    NAME_KEY_LABELS,
+    USUAL_NAMES,
+    Rules,
+    describe_option,
+    differences,
+    load_preset,
+)
 from firmware.i18n import Catalogue
 
 __all__ = ["option_lines", "option_text", "rules_summary"]
@@ -37,7 +44,7 @@ def option_lines(key: str, value: object, texts: Catalogue) -> list[str]:
     if key == "hand_only" and isinstance(value, tuple) and value:
         return [texts.t("rule_hand_only_kind", kind=USUAL_NAMES[kind]) for kind in value]
     if key == "names" and isinstance(value, tuple) and value:
-        return [texts.t("rule_name", kind=USUAL_NAMES[kind], name=name) for kind, name in value]
+        return [texts.t("rule_name", kind=NAME_KEY_LABELS[kind], name=name) for kind, name in value]
     return [option_text(key, value, texts)]
 
 

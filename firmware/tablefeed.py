@@ -13,7 +13,8 @@ observer), never a rule of our own:
   unchanged, which replay as they are);
 * a ``turn_over`` whose dice stay under the cup (``hidden_last_throw``, or a Blind turn) goes out
   without ``dice``, ``hand``, ``name`` and ``kind``, with the laid-out dice instead;
-* a ``round_over`` is the reveal: it carries every turn of the round in full (``turns``);
+* a ``round_over`` is the reveal: it carries every turn of the round in full (``turns``, each
+  with its ``kind``);
 * a ``state`` shows the current turn as the table sees it, and its one-line ``notation`` only
   while nothing is covered.
 
@@ -22,15 +23,18 @@ A referee (``[link] referee = true``) sees everything; the OLED says so while it
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from engine.events import to_json
+from engine.events import Event, to_json
 from engine.game import Game
 from engine.notation import to_notation
 from engine.rules import Rules, load_preset, preset_names
+from firmware.protocol import to_json_text
 
-__all__ = ["TableFeed", "rules_changed", "table_log", "table_snapshot"]
+__all__ = ["TableFeed", "rules_changed", "table_log", "table_log_lines", "table_snapshot"]
 
 
 class TableFeed:
@@ -60,7 +64,7 @@ class TableFeed:
         if kind == "roll" and game.rules.hidden_last_throw:
             event["dice"] = None
         elif kind == "turn_over":
-            self._turns.append(dict(payload))
+            self._turns.append(dict(event))  # in full for the reveal, with its kind
             seen = game.last_turn()
             if seen is not None and seen.player == event.get("player") and seen.covered:
                 event.update(
@@ -152,12 +156,42 @@ def table_log(game: Game, *, referee: bool = False) -> list[dict[str, Any]]:
     """Every event of ``game`` so far as the table saw it, actions and outcomes, in order.
 
     The outcomes are recomputed by replaying the actions on a fresh game, so the log is complete
-    however the game was stored; each event is filtered as it was when it happened.
+    however the game was stored; each event is filtered as it was when it happened. The replay
+    is kept while ``game`` lives and goes on from where it stopped: a ``log`` costs the actions
+    since the last one, not the whole game, however often a page asks.
     """
-    replay = Game(game.setup)
-    feed = TableFeed(referee=referee)
-    log: list[dict[str, Any]] = []
-    for action in game.actions:
-        events = replay.apply(action)
-        log.extend(feed.event(replay, to_json(event)) for event in events)
+    return list(_log(game, referee).events)
+
+
+def table_log_lines(game: Game, *, referee: bool = False) -> list[str]:
+    """:func:`table_log` as the ``log`` answer's JSON lines, each written once."""
+    return list(_log(game, referee).lines)
+
+
+def _log(game: Game, referee: bool) -> _Log:
+    logs = _LOGS.setdefault(game, {})
+    log = logs.get(referee)
+    if log is None or game.actions[: len(log.actions)] != log.actions:
+        log = logs[referee] = _Log(Game(game.setup), TableFeed(referee=referee))
+    for action in game.actions[len(log.actions) :]:
+        for event in log.replay.apply(action):
+            seen = log.feed.event(log.replay, to_json(event))
+            log.events.append(seen)
+            log.lines.append(to_json_text(seen))
+        log.actions.append(action)
     return log
+
+
+@dataclass
+class _Log:
+    """A game's table log so far: the replay it comes from and what it has replayed."""
+
+    replay: Game
+    feed: TableFeed
+    actions: list[Event] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+#: The table logs of the games alive, by referee view (a game that is gone takes its log along).
+_LOGS: weakref.WeakKeyDictionary[Game, dict[bool, _Log]] = weakref.WeakKeyDictionary()

@@ -45,7 +45,7 @@ PAGE_KEYS = (
     "game_over_title", "blattschuss", "penalty_title", "penalty_given", "menu_stats",
     "stats_none", "setup_players", "setup_rules", "setup_deckel", "setup_bots", "setup_human",
     "strategy_threshold", "strategy_odds", "menu_pair", "final_between", "loses_section",
-    "menu_title",
+    "menu_title", "dropped_row",
 )  # fmt: skip
 
 

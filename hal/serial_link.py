@@ -43,6 +43,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from hal.listening import listen_problem
+
 __all__ = ["LISTEN_SCHEME", "LineFramer", "LinkError", "SerialLink", "parse_listen_url"]
 
 logger = logging.getLogger(__name__)
@@ -235,19 +237,6 @@ def parse_listen_url(url: str) -> tuple[str, int]:
     return parts.hostname, port
 
 
-def _listen_problem(error: OSError) -> str:
-    """Why a port cannot be listened on, and what to do, in words."""
-    if isinstance(error, socket.gaierror):
-        return "the host name is not known; give an address such as 127.0.0.1"
-    if error.errno == errno.EADDRINUSE:
-        return "the port is in use by another program; pick another (0: any free port)"
-    if error.errno == errno.EADDRNOTAVAIL:
-        return "this computer has no such address; give 127.0.0.1 or one of its own addresses"
-    if error.errno in (errno.EACCES, errno.EPERM):
-        return "ports below 1024 need root; pick a port from 1024 on"
-    return (error.strerror or str(error)).lower()
-
-
 def _open_problem(error: Exception) -> str:
     """Why a serial port or URL does not open (yet), in words."""
     code = getattr(error, "errno", None)
@@ -281,7 +270,7 @@ class _ListenEndpoint:
             listener.bind(address)
             listener.listen(2)
         except OSError as error:
-            raise LinkError(f"link url {url!r}: cannot listen: {_listen_problem(error)}") from None
+            raise LinkError(f"link url {url!r}: cannot listen: {listen_problem(error)}") from None
         listener.setblocking(False)
         self._listener = listener
         bound = listener.getsockname()

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import logging
 import socket
 import threading
@@ -36,6 +35,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from hal.listening import listen_problem
 from hal.ports import Link
 
 __all__ = [
@@ -234,7 +234,7 @@ class WebServer:
             self._socket = socket.create_server((host, port), family=family, backlog=128)
         except OSError as error:
             where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-            raise WebServerError(f"web page on {where}: {_listen_problem(error)}") from None
+            raise WebServerError(f"web page on {where}: {listen_problem(error)}") from None
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="web", daemon=True)
         self._links: set[WebSocketLink] = set()
@@ -380,16 +380,3 @@ class WebServer:
                 link.send_line("error binary messages are not understood; send text lines")
             else:  # an error or a close: the connection is over
                 return
-
-
-def _listen_problem(error: OSError) -> str:
-    """Why a port cannot be listened on, and what to do, in words."""
-    if isinstance(error, socket.gaierror):
-        return "the host name is not known; give an address such as 127.0.0.1 or 0.0.0.0"
-    if error.errno == errno.EADDRINUSE:
-        return "the port is in use by another program; pick another (0: any free port)"
-    if error.errno == errno.EADDRNOTAVAIL:
-        return "this computer has no such address; give 0.0.0.0, 127.0.0.1 or one of its own"
-    if error.errno in (errno.EACCES, errno.EPERM):
-        return "ports below 1024 need root; pick a port from 1024 on, e.g. 8080"
-    return (error.strerror or str(error)).lower()

@@ -33,8 +33,7 @@ from dataclasses import dataclass
 from firmware.app.overlays import Overlay
 from firmware.app.stage import CLOSE, OK_BUTTONS, Push, Transition
 from firmware.i18n import Catalogue
-from firmware.names import MAX_NAME_LENGTH, PlayerNameError, check_player_names
-from firmware.roster import roster_name_problem
+from firmware.names import MAX_NAME_LENGTH, name_problem
 from firmware.views import MenuView, NameEntryView
 from hal.ports import Button, InputEvent, InputKind
 
@@ -97,13 +96,8 @@ class NameEntry(Overlay):
         if name.casefold() in {other.casefold() for other in self.taken}:
             self.alert = "entry_taken"
             return None
-        try:  # the wheel only offers what these allow; checked all the same
-            check_player_names([name])
-        except PlayerNameError:
-            self.alert = "entry_full"
-            return None
-        if roster_name_problem(name) is not None:
-            self.alert = "entry_empty"
+        if name_problem(name) is not None:  # the wheel offers only what is allowed; checked too
+            self.alert = "entry_full" if len(name) > MAX_NAME_LENGTH else "entry_empty"
             return None
         return self.on_done(name)
 

@@ -17,7 +17,7 @@ from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.limits import json_loads
 from engine.strategy_names import strategy_names
 from firmware.config import LANGUAGES
-from firmware.roster import roster_name_problem
+from firmware.names import name_problem
 from hal.ports import Storage
 
 __all__ = ["DECKEL_RANGE", "SETUP_FILE", "Remembered", "SettingsFile", "clamp_deckel"]
@@ -123,7 +123,7 @@ class SettingsFile:
         names = data.get("names")
         if isinstance(names, list) and len(names) <= MAX_PLAYERS:
             chosen = [name for name in names if name != ""]
-            valid = all(roster_name_problem(name) is None for name in chosen)
+            valid = all(name_problem(name) is None for name in chosen)
             if valid and len(set(chosen)) == len(chosen):
                 remembered.names = tuple(names)
         return remembered

@@ -277,9 +277,17 @@ class TurnStage(Stage):
         seen = game.table_view(observer).current
         assert seen is not None
         faces = []
+        # A mark is laid out only by the next throw. A person's mark may still be taken back or
+        # end in a stand, so a die the engine covers stays in the cup for the table until the
+        # shaking commits it; a computer player's marks always go with its throw.
+        committed = self.shaking or self.driver is not None
         for i, value in enumerate(turn.values):
             covered = seen.values[i] is None
-            if turn.throws == 0 or ((self.shaking or covered) and not self.marks[i]):
+            if (
+                turn.throws == 0
+                or (covered and not (committed and self.marks[i]))
+                or (self.shaking and not self.marks[i])
+            ):
                 faces.append(DieFace(None))
             else:
                 fixed = turn.laid_out[i] and not game.rules.take_back

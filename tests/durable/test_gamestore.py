@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from pytest_mock import MockerFixture
 
 from engine import Game, GameSetup
 from firmware.font import FONT
@@ -73,6 +74,28 @@ def test_an_interrupted_game_is_offered_for_resume_and_continues(state: StateDir
     assert game.is_over
     assert [name for _, name in store.archived()] == [archive_name(1)]
     assert sum(figures.lost for figures in store.stats().values()) == 1
+
+
+def test_stats_are_counted_again_only_when_the_files_change(
+    state: StateDirectory, mocker: MockerFixture
+) -> None:
+    # A page may ask for the statistics twenty times a second; a count replays the journal.
+    store = GameStore(state)
+    assert store.open() is None
+    setup, actions = blattschuss_game()
+    game = Game(setup)
+    store.begin(setup, {"language": "de"})
+    for action in actions[:-1]:
+        store.record(game.apply(action))
+    read = mocker.spy(store, "_read_quietly")
+    assert store.stats() == {} and read.call_count == 1
+    assert store.stats() == {} and read.call_count == 1, "nothing changed: nothing read"
+    store.record(game.apply(actions[-1]))  # the last action: the game is archived and counted
+    before = read.call_count
+    assert store.stats()["Ben"].blattschuss == 1 and read.call_count > before, "counted anew"
+    counted = read.call_count
+    assert store.stats() == GameStore(state).stats(), "the same as a fresh count"
+    assert read.call_count == counted
 
 
 def test_discard_drops_the_interrupted_game(state: StateDirectory) -> None:

@@ -52,6 +52,16 @@ def test_names_up_to_the_limit_pass_and_longer_ones_are_named() -> None:
         check_player_names(["Be\u2028n"])
 
 
+def test_one_check_holds_the_engines_rule_and_the_devices() -> None:
+    # The roster, the letter wheel, the config and the link all ask name_problem alone.
+    assert name_problem("Jo Lu") == (
+        "player name 'Jo Lu': must not contain spaces or any of , ; : = / |"
+    )
+    assert name_problem(" Jo") == "player name ' Jo': must be non-empty, no outer spaces"
+    assert name_problem(7) == "player name 7: must be a string"
+    assert name_problem("Jo") is None
+
+
 def test_the_config_refuses_a_long_name(tmp_path: Path) -> None:
     long_name = "Maximiliane"
     assert len(long_name) == MAX_NAME_LENGTH + 1

@@ -17,7 +17,8 @@ from pytest_mock import MockerFixture
 from firmware.app import DeviceApp
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
-from firmware.roster import MAX_ROSTER, ROSTER_FILE, RosterFile, roster_name_problem
+from firmware.names import name_problem
+from firmware.roster import MAX_ROSTER, ROSTER_FILE, RosterFile
 from firmware.views import BannerView, MenuView, SeatsView
 from hal.ports import Button
 from hal.storage import StateDirectory
@@ -69,8 +70,8 @@ def test_names_the_device_cannot_take_are_dropped_one_by_one(state: StateDirecto
     assert json.loads((state.root / ROSTER_FILE).read_text()) == {
         "names": ["Carla", "Anna", "Ben"], "version_note": "kept"
     }
-    assert roster_name_problem("Jo Lu") is not None
-    assert roster_name_problem(7) == "player name 7: must be a string"
+    assert name_problem("Jo Lu") is not None
+    assert name_problem(7) == "player name 7: must be a string"
 
 
 def test_a_crash_while_writing_leaves_the_old_list_whole(

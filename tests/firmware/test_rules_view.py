@@ -24,10 +24,11 @@ from engine.rules import (
     StrasseOrder,
     TieRule,
     TwoTwoOne,
+    describe_option,
     differences,
 )
 from firmware.app import DeviceApp
-from firmware.app.naming import WHEEL, NameEntry, RosterPicker
+from firmware.app.naming import WHEEL, NameEntry
 from firmware.app.stage import CLOSE
 from firmware.config import config_from_toml
 from firmware.dice import SeededDice
@@ -35,8 +36,8 @@ from firmware.font import FONT
 from firmware.i18n import Catalogue
 from firmware.names import MAX_NAME_LENGTH
 from firmware.rulestext import option_lines, rules_summary
-from firmware.screens import KEY_CENTRES, WIDTH, render, rules_entry_lines
-from firmware.views import BOT_MARK, MenuView, PickerView, RulesView, SeatRow, SeatsView
+from firmware.screens import WIDTH, render, rules_entry_lines
+from firmware.views import MenuView, PickerView, RulesView
 from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
@@ -248,27 +249,13 @@ def test_the_rules_screen_shows_every_entry_whole(language: str, preset: str) ->
         assert text_band.getbbox() is None, "text runs into the scroll marks' column"
 
 
-def title_fits(left: str, right: str) -> bool:
-    """Whether the title bar shows ``left`` whole beside ``right`` (screens._paint_title_bar)."""
-    return FONT.width(left) <= WIDTH - 2 - FONT.width(right) - 6 - 2 - 2
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_names_screens_fit_with_the_longest_names(language: str) -> None:
+def test_the_letter_wheel_shows_the_longest_name_whole_in_large_letters(language: str) -> None:
+    # Every text of the names screens, at every letter and alert, is in the fit check
+    # (tests/firmware/test_fit.py); this is the name itself, pixel by pixel.
     texts = Catalogue(language)
     widest = "W" * MAX_NAME_LENGTH
-    # The letter wheel: title, count, legend, refusals and key labels, for every letter.
     entry = NameEntry(10, frozenset(), lambda name: CLOSE, text=widest[:-1])
-    for position in range(len(WHEEL)):
-        entry.position = position
-        for alert in ("", "entry_empty", "entry_taken", "entry_full"):
-            entry.alert = alert
-            view = entry.view(texts)
-            assert title_fits(view.title, f"{MAX_NAME_LENGTH}/{MAX_NAME_LENGTH}")
-            for line in (*view.legend, view.alert):
-                assert FONT.width(line) <= WIDTH - 2, line
-            for label in view.keys:
-                assert FONT.width(label) <= WIDTH // 3 - 2, label
     # The name in large letters, with the letter KEEP_2 would take, and full.
     for text, full in ((widest[:-1], False), (widest, True), ("", False)):
         entry.text = text
@@ -284,17 +271,15 @@ def test_the_names_screens_fit_with_the_longest_names(language: str) -> None:
         part = (0, 0, 3 + FONT.width(text, 2), band.height)
         assert ImageChops.difference(band.crop(part), expected.crop(part)).getbbox() is None
         assert band.crop((WIDTH - 1, 0, WIDTH, band.height)).getbbox() is None, "no cut edge"
-    # The list of names and the names step: ten names of ten of the widest letters.
-    names = tuple(widest[:-1] + str(n) for n in range(10))
-    picker = RosterPicker(10, names, frozenset(), lambda name: CLOSE)
-    menu = picker.view(texts)
-    assert title_fits(menu.title, "")
-    assert all(FONT.width(item) <= WIDTH - 14 for item in menu.items)
-    seats = SeatsView(
-        texts.t("setup_names"), "2/6", tuple(SeatRow(BOT_MARK + n, "") for n in names), 9,
-        (texts.t("key_seat"), texts.t("key_name"), texts.t("key_next")),
+
+
+def test_the_rules_screen_and_the_description_call_a_renamed_throw_alike() -> None:
+    # Schock aus and the Schock aus from the hand are two keys of [names]: both texts tell them
+    # apart by the same label (engine.rules.NAME_KEY_LABELS).
+    names = (("schock_aus", "Schock Out"), ("naturschock", "Hanl"))
+    assert option_lines("names", names, Catalogue("de")) == [
+        "Schock aus heißt Schock Out", "Naturschock heißt Hanl",
+    ]
+    assert describe_option("names", names) == (
+        "eigene Namen: Schock aus = Schock Out, Naturschock = Hanl"
     )
-    assert title_fits(seats.title, seats.step)
-    assert all(FONT.width(row.name) <= WIDTH - 18 for row in seats.rows)
-    assert all(FONT.width(label) <= WIDTH // 3 - 2 for label in seats.keys)
-    assert len(KEY_CENTRES) == 3

@@ -19,7 +19,7 @@ from firmware.config import DeviceConfig, GameConfig, LinkConfig
 from firmware.pairing import PIN_ATTEMPTS
 from firmware.protocol import encode_frame
 from firmware.screens import render
-from firmware.views import BannerView, MenuView
+from firmware.views import BannerView, MenuView, TurnView
 from hal.ports import Button, InputEvent, InputKind
 
 from .conftest import AppDevice
@@ -88,11 +88,13 @@ def test_no_covered_die_crosses_the_link_in_a_whole_game() -> None:
         if event["event"] == "roll":
             assert event["dice"] is None, event
         elif event["event"] == "turn_over":
-            assert event["dice"] is None and event["name"] is None and event["hand"] is None
+            shown = (event["dice"], event["name"], event["kind"], event["hand"])
+            assert shown == (None, None, None, None), event  # the kind tells the throw too
     reveals = [event for event in events if event["event"] == "round_over"]
     full_turns = [json.loads(json.dumps(e)) for e in full if e["event"] == "turn_over"]
     revealed = [turn for reveal in reveals for turn in reveal["turns"]]
-    assert revealed and all(turn in full_turns for turn in revealed), "the reveal shows all"
+    assert revealed and all(turn.pop("kind") for turn in revealed), "each names its kind"
+    assert all(turn in full_turns for turn in revealed), "the reveal shows all"
     in_turn = [state for state in states if state and state["turn"] and state["turn"]["throws"]]
     assert in_turn, "states were taken during turns"
     for state in in_turn:
@@ -103,7 +105,8 @@ def test_no_covered_die_crosses_the_link_in_a_whole_game() -> None:
         assert state["notation"] is None and state["can"] is None and turn["hand"] is None
 
 
-def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None:
+def first_throw() -> AppDevice:
+    """A device as shipped, with an unpaired host: the first player's first throw is done."""
     setup = GameSetup(("Anna", "Ben"), load_preset("standard"))
     device = AppDevice(setup, trust_serial=False, referee=False)
     device.connect()
@@ -111,6 +114,11 @@ def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None
     press(device, Button.STAND)  # on to the hand-over
     press(device, Button.STAND)  # take the cup
     shake(device)
+    return device
+
+
+def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None:
+    device = first_throw()
     stage = device.app.stage
     assert stage.table_view() != device.app.view, "the holder sees the dice, the table does not"
     device.link.take()
@@ -120,6 +128,27 @@ def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None
     assert frame == [f"frame {encode_frame(image)}"]
     assert image.tobytes() != device.app.screen().tobytes()
     device.pairing.show_pin(device.clock.now())
+
+
+def test_a_marked_die_stays_under_the_cup_for_the_table() -> None:
+    # A mark is not laid out: it may be taken back, or the player may stand with it, and the die
+    # then goes under the cup to the reveal. Only the engine's laid-out dice are on the table.
+    device = first_throw()
+    press(device, Button.KEEP_1)  # mark the first die, not thrown with yet
+    game = device.app.game
+    assert game is not None and game.turn is not None and not any(game.turn.laid_out)
+    held = device.app.view
+    assert isinstance(held, TurnView) and held.dice[0].out and held.dice[0].value is not None
+    table = device.app.stage.table_view()
+    assert isinstance(table, TurnView)
+    assert [face.value for face in table.dice] == [None, None, None], table.dice
+    frame = [line for line in device.host_sends("frames on") if line.startswith("frame ")]
+    assert frame == [f"frame {encode_frame(render(table))}"]
+    press(device, Button.KEEP_1)  # taken back: the table never saw its value either
+    press(device, Button.KEEP_1)  # marked again, and the cup shaken: now it goes out for sure
+    device.app.handle(InputEvent(InputKind.SHAKE_START, device.clock.advance(0.5)))
+    shaking = device.app.stage.table_view()
+    assert isinstance(shaking, TurnView) and shaking.dice[0] == held.dice[0]
 
 
 def open_pin(device: AppDevice) -> str:

@@ -112,8 +112,8 @@ def test_log_lines_parse_with_a_start_and_echoes_stay_ignored() -> None:
 
 
 def test_a_page_holds_whole_events_up_to_the_bound() -> None:
-    entries = [{"event": "stand", "player": f"P{i}"} for i in range(10)]
-    size = len(json.dumps(entries[0], separators=(",", ":"))) + 1
+    entries = [json.dumps({"event": "stand", "player": f"P{i}"}) for i in range(10)]
+    size = len(entries[0]) + 1
     lines, following = log_page(entries, 0, max_bytes=3 * size)
     assert len(lines) == 3 and following == 3
     lines, following = log_page(entries, 9, max_bytes=3 * size)
@@ -121,6 +121,7 @@ def test_a_page_holds_whole_events_up_to_the_bound() -> None:
     lines, following = log_page(entries, 0, max_bytes=1)
     assert len(lines) == 1 and following == 1, "at least one event, however long"
     assert log_page(entries, 10) == ([], None)
+    assert log_page(entries, 7)[0] == entries[7:], "the lines as given"
 
 
 def test_a_long_log_comes_in_pages_that_never_outgrow_the_queue(devices: list) -> None:  # noqa: F811

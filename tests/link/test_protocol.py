@@ -7,6 +7,7 @@ import zlib
 
 import pytest
 from PIL import Image, ImageDraw
+from pytest_mock import MockerFixture
 
 from engine import Game, GameSetup, from_json, load_preset, to_notation
 from firmware.protocol import (
@@ -19,8 +20,9 @@ from firmware.protocol import (
     help_text,
     parse_command,
     parse_device_line,
+    to_json_text,
 )
-from firmware.tablefeed import table_log, table_snapshot
+from firmware.tablefeed import table_log, table_log_lines, table_snapshot
 from hal.ports import SCREEN_SIZE, Button
 
 
@@ -202,3 +204,19 @@ def test_log_replays_to_the_same_game() -> None:
     assert any(not e.is_action for e in events)  # outcomes are included
     replayed = Game.replay(game.setup, events)
     assert to_notation(replayed) == to_notation(game)
+
+
+def test_the_log_replays_only_what_is_new_since_the_last_log(mocker: MockerFixture) -> None:
+    # A page may ask for the log twenty times a second: that must not replay the whole game.
+    game = played_game()
+    first = table_log(game)
+    apply = mocker.spy(Game, "apply")
+    assert table_log(game) == first and apply.call_count == 0, "nothing new: nothing replayed"
+    game.stand()
+    apply.reset_mock()
+    grown = table_log(game)
+    assert apply.call_count == 1, "the one new action"
+    assert grown == table_log(game.copy()), "the same as a whole replay (a copy starts afresh)"
+    assert grown[: len(first)] == first and grown[len(first)]["event"] == "stand"
+    assert table_log(game, referee=True) != grown, "the referee's log is kept apart"
+    assert table_log_lines(game) == [to_json_text(entry) for entry in grown]

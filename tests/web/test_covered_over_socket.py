@@ -148,10 +148,12 @@ def test_no_covered_die_crosses_the_socket_and_the_page_changes_nothing(
         if event["event"] == "roll":
             assert event["dice"] is None, event
         elif event["event"] == "turn_over":
-            assert event["dice"] is None and event["name"] is None and event["hand"] is None
+            shown = (event["dice"], event["name"], event["kind"], event["hand"])
+            assert shown == (None, None, None, None), event  # the kind tells the throw too
     full_turns = [json.loads(json.dumps(e)) for e in events if e["event"] == "turn_over"]
     revealed = [turn for e in sent_events if e["event"] == "round_over" for turn in e["turns"]]
-    assert revealed and all(turn in full_turns for turn in revealed), "the reveal shows all"
+    assert revealed and all(turn.pop("kind") for turn in revealed), "each names its kind"
+    assert all(turn in full_turns for turn in revealed), "the reveal shows all"
     in_turn = [s for s in states if s and s["turn"] and s["turn"]["throws"]]
     assert in_turn
     for state in in_turn:
