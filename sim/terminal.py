@@ -6,8 +6,9 @@ In a terminal of 132x37 or more each character cell shows two OLED pixels, one a
 character of 2x4 dots (``⣿``), so the frame takes 64x16 cells. A terminal reports no key
 releases, so a key is a whole
 press: 1, 2, 3, f, s are short presses; F, S, the shifted digits (! " § or ! @ #) or ``l``
-followed by a key are long presses (the button is held past ``hold_ms``); Space is a whole shake
-(the cup rattles for a moment, then is put down). h or ? shows the help, q or Esc quits.
+followed by a key are long presses (the button is held past ``hold_ms``); a key typed while its
+button is still down waits its turn (:data:`QUEUED_PRESSES`). Space is a whole shake (the cup
+rattles for a moment, then is put down). h or ? shows the help, q or Esc quits.
 
 The terminal is put into cbreak mode on the alternate screen and restored on every way out
 (quit, Ctrl-C, an error). Like the window, the terminal runs on the main thread and the firmware
@@ -35,11 +36,21 @@ from hal.ports import SCREEN_SIZE, Button
 from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
 from sim.recorder import LatestFrame
 
-__all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks", "frame_to_braille"]
+__all__ = [
+    "QUEUED_PRESSES",
+    "TAP_S",
+    "TerminalDisplay",
+    "TerminalUI",
+    "frame_to_blocks",
+    "frame_to_braille",
+]
 
 #: How long a key press holds the button down (at least, see :class:`TerminalUI`: it must outlast
 #: the decoder's debounce, or the press would not count).
 TAP_S = 0.1
+#: How many presses of a button that is still down (typed fast, or pasted) wait for their turn;
+#: more are dropped, so that a key held on auto-repeat stops soon after it is let go.
+QUEUED_PRESSES = 4
 #: How long the Space key shakes the cup.
 SHAKE_S = 0.7
 #: Columns and rows the big layout needs (half blocks).
@@ -154,6 +165,10 @@ class TerminalUI:
         self._shaker = Shaker(hands)
         self._shake_until: float | None = None
         self._releases: dict[Button, float] = {}
+        # Presses typed while their button was still down (True: a long one), and when the next
+        # may go down: after the release has outlasted the debounce, so that both count.
+        self._queued: dict[Button, list[bool]] = {}
+        self._next_press: dict[Button, float] = {}
         self._long_next = False
         self._help = False
         self._seen_version = -1
@@ -199,7 +214,14 @@ class TerminalUI:
 
     def _wait_and_read(self) -> None:
         due = [
-            t for t in (*self._releases.values(), self._shaker.next_due(), self._shake_until) if t
+            t
+            for t in (
+                *self._releases.values(),
+                *self._next_press.values(),
+                self._shaker.next_due(),
+                self._shake_until,
+            )
+            if t
         ]
         if self._pending_escape is not None:
             due.append(self._pending_escape)
@@ -229,6 +251,12 @@ class TerminalUI:
             if now >= at:
                 del self._releases[button]
                 self._hands.release(button)
+                if self._queued.get(button):
+                    self._next_press[button] = now + self._tap_s
+        for button, at in list(self._next_press.items()):
+            if now >= at:
+                del self._next_press[button]
+                self._press(button, self._queued[button].pop(0), now)
         if self._shake_until is not None and now >= self._shake_until:
             self._shake_until = None
             self._shaker.stop()
@@ -264,8 +292,17 @@ class TerminalUI:
         long_press = self._long_next or char in _LONG_KEYS
         self._long_next = False
         button = BUTTON_KEYS.get(char.lower()) or _LONG_KEYS.get(char)
-        if button is None or button in self._releases:
+        if button is None:
             return
+        if button in self._releases or button in self._next_press:
+            # Still down from the last key: this press follows once that one is let go.
+            queued = self._queued.setdefault(button, [])
+            if len(queued) < QUEUED_PRESSES:
+                queued.append(long_press)
+            return
+        self._press(button, long_press, now)
+
+    def _press(self, button: Button, long_press: bool, now: float) -> None:
         self._hands.press(button)
         self._releases[button] = now + (self._hold_s if long_press else self._tap_s)
         self._seen_version = -1
@@ -274,6 +311,8 @@ class TerminalUI:
         for button in list(self._releases):
             del self._releases[button]
             self._hands.release(button)
+        self._queued.clear()
+        self._next_press.clear()
         self._shake_until = None
         self._shaker.stop()
 

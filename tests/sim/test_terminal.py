@@ -15,7 +15,13 @@ from hal.inputs import InputTiming
 from hal.ports import Button, Display, Edge, InputKind
 from sim.controls import EdgeHands
 from sim.fakes import FakeClock
-from sim.terminal import TerminalDisplay, TerminalUI, frame_to_blocks, frame_to_braille
+from sim.terminal import (
+    QUEUED_PRESSES,
+    TerminalDisplay,
+    TerminalUI,
+    frame_to_blocks,
+    frame_to_braille,
+)
 from tests.sim.conftest import decode
 
 
@@ -186,3 +192,47 @@ def test_a_key_is_a_press_even_with_a_long_debounce() -> None:
     assert [(e.button, e.active) for e in edges] == [(Button.STAND, True), (Button.STAND, False)]
     decoded = decode(edges, 3.0, FakeClock(1.0), timing)
     assert [(e.kind, e.button) for e in decoded] == [(InputKind.PRESS, Button.STAND)]
+
+
+def test_keys_typed_faster_than_a_press_lasts_all_count() -> None:
+    """'333' in one read steps three times: each waits until the one before is let go."""
+    clock = FakeClock(1.0)
+    edges: list[Edge] = []
+    hands = EdgeHands(clock)
+    hands.start(edges.append)
+    display = TerminalDisplay()
+    timing = InputTiming()
+    ui = TerminalUI(hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now)
+    for char in '33"3':
+        ui.key(char)
+    for _ in range(300):
+        clock.advance(0.01)
+        ui._tick()
+    display.close()
+    decoded = decode(edges, 5.0, FakeClock(1.0), timing)
+    assert [(e.kind, e.button) for e in decoded] == [
+        (InputKind.PRESS, Button.KEEP_3),
+        (InputKind.PRESS, Button.KEEP_3),
+        (InputKind.PRESS, Button.KEEP_3),
+        (InputKind.LONG_PRESS, Button.KEEP_2),
+    ]
+
+
+def test_a_key_on_auto_repeat_stops_soon_after_it_is_let_go() -> None:
+    """Thirty repeats of one key in a burst make the first press and QUEUED_PRESSES more."""
+    clock = FakeClock(1.0)
+    edges: list[Edge] = []
+    hands = EdgeHands(clock)
+    hands.start(edges.append)
+    display = TerminalDisplay()
+    timing = InputTiming()
+    ui = TerminalUI(hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now)
+    for _ in range(30):
+        ui.key("1")
+    for _ in range(300):
+        clock.advance(0.01)
+        ui._tick()
+    display.close()
+    decoded = decode(edges, 5.0, FakeClock(1.0), timing)
+    assert [e.kind for e in decoded] == [InputKind.PRESS] * (1 + QUEUED_PRESSES)
+    assert {e.button for e in decoded} == {Button.KEEP_1}
