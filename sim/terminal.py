@@ -33,7 +33,7 @@ from typing import TextIO
 from PIL import Image
 
 from hal.ports import SCREEN_SIZE, Button
-from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
+from sim.controls import BUTTON_KEYS, BUTTON_LABELS, Hands, Shaker
 from sim.recorder import LatestFrame
 
 __all__ = [
@@ -397,27 +397,37 @@ class TerminalUI:
         self._out.flush()
 
 
+#: The keys as the terminal reads them (the window's :data:`~sim.controls.KEY_HELP` holds keys
+#: down, which a terminal cannot tell: there a capital is the long press).
+TERMINAL_KEY_HELP: tuple[tuple[str, str], ...] = (
+    ("1 2 3", "keep or release the die above"),
+    ("f", "flip two sixes into a one"),
+    ("s", "stand: end the turn"),
+    ("Space", "shake the cup, then throw"),
+    ('F S ! " §', "long press (S: the menu, F: a hint)"),
+    ("l, a key", "long press of that key (! @ # too)"),
+    ("h or ?", "this help (h again: back)"),
+    ("q or Esc", "quit"),
+)
+
+
 def _help_rows(width: int, height: int, compact: bool = False) -> list[str]:
     """The help in place of the OLED: ``height`` rows of ``width`` columns."""
     rows = ["", "  Tasten / Keys", ""]
-    rows += [f"  {keys:<12} {meaning}" for keys, meaning in KEY_HELP]
+    rows += [f"  {keys:<12} {meaning}" for keys, meaning in TERMINAL_KEY_HELP]
     if compact:
         rows = rows[1:]
         rows += [
             "",
-            "  A terminal reports no key releases: a key is a short press;",
-            '  F S ! " § (or ! @ #) or l then a key: a long press;',
-            "  Space: a whole shake (the cup rattles, then the dice fall).",
-            "  h: back to the game",
+            "  A terminal reports no key releases: a key is a whole press,",
+            "  Space a whole shake (the cup rattles, then the dice fall).",
         ]
     else:
         rows += [
             "",
-            "  The terminal reports no key releases, so:",
-            '  a key is a short press; F, S, ! " § (or ! @ #) or l then a key is a long press;',
-            "  Space is a whole shake: the cup rattles, then it is put down and the dice fall.",
-            "",
-            "  h: back to the game",
+            "  The terminal reports no key releases, so a key is a whole press, a capital",
+            "  (or l, then a key) a long press, and Space a whole shake: the cup rattles,",
+            "  then it is put down and the dice fall.",
         ]
     rows += [""] * (height - len(rows))
     return [row.ljust(width)[:width] for row in rows[:height]]

@@ -236,3 +236,24 @@ def test_a_key_on_auto_repeat_stops_soon_after_it_is_let_go() -> None:
     decoded = decode(edges, 5.0, FakeClock(1.0), timing)
     assert [e.kind for e in decoded] == [InputKind.PRESS] * (1 + QUEUED_PRESSES)
     assert {e.button for e in decoded} == {Button.KEEP_1}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+def test_the_help_names_the_keys_a_terminal_reads(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """h shows f and s as the buttons and the capitals as long presses, every line whole."""
+    monkeypatch.setenv("COLUMNS", str(size[0]))
+    monkeypatch.setenv("LINES", str(size[1]))
+    display = TerminalDisplay()
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0)
+    ui.key("h")
+    text = ui.render(Image.new("1", (128, 64)), 1.0)
+    display.close()
+    inside = [line[2:-2].rstrip() for line in text.split("\x1b[K\r\n") if line.startswith("│ ")]
+    rows = [row.replace("\x1b[0m", "").strip() for row in inside]
+    assert "f            flip two sixes into a one" in rows
+    assert "s            stand: end the turn" in rows
+    assert 'F S ! " §    long press (S: the menu, F: a hint)' in rows
+    assert "q or Esc     quit" in rows
+    assert any(row.endswith(("the dice fall).", "the dice fall.")) for row in rows)  # not cut
