@@ -267,6 +267,7 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     """The device config (with --lang applied) and the game setup the options ask for (or None)."""
     import dataclasses
 
+    from engine.errors import IllegalActionError
     from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
     from firmware.config import load_config
     from firmware.names import name_problem
@@ -297,6 +298,11 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
         problem = next(filter(None, map(name_problem, names)), None)
         if problem is not None:
             raise UsageError(f"--names: {problem}")
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise UsageError(
+                f"--names {args.names!r} gives {len(names)} name{'s' * (len(names) != 1)}: "
+                f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            )
         if players is not None and players != len(names):
             raise UsageError(
                 f"--players {players} but --names gives {len(names)} names: "
@@ -313,7 +319,11 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     if args.bots is not None:
         bots = _bots(args.bots, len(names))
         config = dataclasses.replace(config, game=dataclasses.replace(config.game, bots=bots))
-    return config, GameSetup(names, rules)
+    try:
+        setup = GameSetup(names, rules)
+    except IllegalActionError as error:  # spaces, an empty or a repeated name
+        raise UsageError(f"--names: {error}" if args.names is not None else str(error)) from None
+    return config, setup
 
 
 def _bots(text: str, seats: int) -> tuple[str, ...]:
