@@ -153,7 +153,9 @@ class TerminalUI:
         now: Callable[[], float] = time.monotonic,
         notice: str = "",
     ) -> None:
-        #: A line shown under the device, e.g. why the simulator plays in the terminal.
+        #: Lines shown under the device, one message each, most important first: where the
+        #: table's page is, why the simulator plays in the terminal. A small terminal shows the
+        #: first messages that fit.
         self.notice = notice
         self._hands = hands
         self._display = display
@@ -322,11 +324,12 @@ class TerminalUI:
         """The whole screen as text with ANSI colours (without the cursor-home prefix): the big
         layout if the terminal has room for it, else the compact one, else what size is needed."""
         columns, rows_available = self.terminal_size()
-        notice = [f"  {line}" for line in textwrap.wrap(self.notice, max(columns - 3, 20))]
+        notice = self._notice_lines(columns)
         if columns >= NEEDED_SIZE[0] and rows_available >= NEEDED_SIZE[1] + len(notice):
             lines = self._layout(image, light, compact=False) + notice
-        elif columns >= COMPACT_SIZE[0] and rows_available >= COMPACT_SIZE[1] + len(notice):
-            lines = self._layout(image, light, compact=True) + notice
+        elif columns >= COMPACT_SIZE[0] and rows_available >= COMPACT_SIZE[1]:
+            room = rows_available - COMPACT_SIZE[1]
+            lines = self._layout(image, light, compact=True) + self._notice_lines(columns, room)
         else:
             # A wrapped picture is garbage: say what is needed instead, until the window grows.
             lines = [
@@ -334,6 +337,17 @@ class TerminalUI:
                 f"{COMPACT_SIZE[0]}x{COMPACT_SIZE[1]}: make it larger (q quits)"
             ]
         return "".join(f"{line}{_CSI}K\r\n" for line in lines)
+
+    def _notice_lines(self, columns: int, room: int | None = None) -> list[str]:
+        """The notice wrapped to ``columns``: each of its lines is a message of its own, and
+        only whole messages are shown, as many as ``room`` lines hold (all if None)."""
+        lines: list[str] = []
+        for message in self.notice.splitlines():
+            wrapped = [f"  {line}" for line in textwrap.wrap(message, max(columns - 3, 20))]
+            if room is not None and len(lines) + len(wrapped) > room:
+                break
+            lines += wrapped
+        return lines
 
     def terminal_size(self) -> tuple[int, int]:
         """Columns and rows of the terminal: COLUMNS and LINES if set (as :mod:`shutil` reads

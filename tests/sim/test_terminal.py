@@ -257,3 +257,32 @@ def test_the_help_names_the_keys_a_terminal_reads(
     assert 'F S ! " §    long press (S: the menu, F: a hint)' in rows
     assert "q or Esc     quit" in rows
     assert any(row.endswith(("the dice fall).", "the dice fall.")) for row in rows)  # not cut
+
+
+def test_a_small_terminal_shows_the_notices_that_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """80x24 has room for three lines under the device: the page's and the link's addresses
+    come first; the display's two lines wait for a taller terminal, rather than no device."""
+    notice = (
+        "the table's page is on http://127.0.0.1:8080/\n"
+        "the link is on tcp-listen://127.0.0.1:7777\n"
+        "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set): playing in the terminal "
+        "instead"
+    )
+    display = TerminalDisplay()
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, notice=notice)
+    shown = {}
+    for rows in (24, 25):
+        monkeypatch.setenv("COLUMNS", "80")
+        monkeypatch.setenv("LINES", str(rows))
+        text = ui.render(Image.new("1", (128, 64)), 1.0)
+        shown[rows] = [line.replace("\x1b[K", "") for line in text.split("\r\n")[:-1]]
+    display.close()
+    assert shown[24][-2:] == [
+        "  the table's page is on http://127.0.0.1:8080/",
+        "  the link is on tcp-listen://127.0.0.1:7777",
+    ]
+    assert "[STAND]" in shown[24][-4] and len(shown[24]) == 22
+    assert shown[25][-2:] == [
+        "  no display found (neither DISPLAY nor WAYLAND_DISPLAY is set): playing in the",
+        "  terminal instead",
+    ]
