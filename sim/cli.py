@@ -608,9 +608,10 @@ def _serve_until_interrupted(device: Any, clock: FakeClock) -> None:
     print("schocken sim: the script is over; the page stays up until Ctrl+C", file=sys.stderr)
     try:
         while True:
+            # The loop serves the pages' commands on its way to `until`; run(until=now) would
+            # return at once and leave every page without an answer.
+            device.run(until=clock.now() + WEB_STEP_S)
             time.sleep(WEB_STEP_S)
-            clock.advance(WEB_STEP_S)
-            device.run(until=clock.now())
     except KeyboardInterrupt:
         return
 
