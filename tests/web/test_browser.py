@@ -93,6 +93,17 @@ def test_a_button_on_the_device_updates_the_board_at_once(
         device.close()
 
 
+def test_the_roll_off_is_no_round(tmp_path: Path, browser: Browser) -> None:
+    """Before the first round the board says "Auswürfeln", not "Runde 0"."""
+    device = WebDevice(setup=GameSetup(("Anna", "Ben"), load_preset("standard")))
+    try:
+        open_page(browser, device)
+        assert browser.by_id("phase").text == "Auswürfeln"
+        assert browser.by_id("round").text == "" and browser.by_id("pot").text == "Topf 13"
+    finally:
+        device.close()
+
+
 def test_pairing_and_a_name_change_from_the_page(
     web_device: WebDevice, browser: Browser
 ) -> None:
