@@ -202,3 +202,15 @@ def test_log_replays_to_the_same_game() -> None:
     assert any(not e.is_action for e in events)  # outcomes are included
     replayed = Game.replay(game.setup, events)
     assert to_notation(replayed) == to_notation(game)
+
+
+def test_a_rules_files_changes_are_named_against_its_preset() -> None:
+    """`--rules FILE` with `deckel = 3` is "standard+": the state lists the one change, not every
+    key of the rules; rules under a name of their own still list every key."""
+    from engine import rules_from_toml
+    from firmware.tablefeed import rules_changed
+
+    assert rules_changed(rules_from_toml('preset = "standard"\ndeckel = 3\n')) == {"deckel": 3}
+    assert rules_changed(rules_from_toml('preset = "bvb"\njule = true\n')) == {"jule": True}
+    own = rules_changed(rules_from_toml('name = "Kneipe"\ndeckel = 3\n'))
+    assert own["deckel"] == 3 and own["max_throws"] == 3 and "name" not in own
