@@ -114,6 +114,7 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.by_id("pair").click()
     browser.wait("!document.getElementById('paired').hidden")
     assert browser.js("return localStorage.getItem('schockbesteck.token')")
+    assert browser.by_id("note").text == "", "paired: the box says so, the note waits for a setup"
     first = browser.js("return document.querySelector('#seats input.name')")
     first.clear()
     first.send_keys("Zoe")
@@ -124,7 +125,11 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.by_id("apply").click()
     browser.wait("document.getElementById('note').textContent.length > 0")
     assert browser.by_id("note").text == "Übernommen"
-    started = [e for e in web_device.events if e["event"] == "game_started"]
+    for _ in range(100):  # the game's first event, recorded on the device's loop
+        started = [e for e in web_device.events if e["event"] == "game_started"]
+        if started:
+            break
+        time.sleep(0.02)
     assert started and started[0]["players"] == ["Zoe", "Ben", "Carla"]
     assert started[0]["bots"] == {"Carla": "odds"}
     browser.wait("document.querySelector('#players tr[data-player=\"Zoe\"]') !== null")
