@@ -422,6 +422,7 @@ _MORE_WORDS: dict[str, dict[object, str]] = {
         "hand_only_none": "alles auch zusammengewürfelt",
         "names": "eigene Namen: {names}",
         "names_none": "die üblichen Namen",
+        "and": "und",
     },
     "en": {
         DroppedCup.ROUND: "a dropped cup loses the round",
@@ -430,6 +431,7 @@ _MORE_WORDS: dict[str, dict[object, str]] = {
         "hand_only_none": "built throws count too",
         "names": "own names: {names}",
         "names_none": "the usual names",
+        "and": "and",
     },
 }
 
@@ -442,12 +444,13 @@ def describe_option(key: str, value: object, language: str = "de") -> str:
     words = _MORE_WORDS.get(language, _MORE_WORDS["de"])
     if key == "hand_only":
         kinds = [USUAL_NAMES[kind] for kind in value]  # type: ignore[attr-defined]
-        return words["hand_only"].format(kinds=", ".join(kinds)) if kinds else words[
+        return words["hand_only"].format(kinds=_listing(kinds, words["and"])) if kinds else words[
             "hand_only_none"
         ]
     if key == "names":
         pairs = dict(value)  # type: ignore[call-overload]
-        shown = ", ".join(f"{NAME_KEY_LABELS[k]} = {name}" for k, name in pairs.items())
+        named = [f"{NAME_KEY_LABELS[key]} = {name}" for key, name in pairs.items()]
+        shown = _listing(named, words["and"])
         return words["names"].format(names=shown) if pairs else words["names_none"]
     if key == "dropped_cup" and isinstance(value, DroppedCup):
         return words[value]
@@ -462,6 +465,14 @@ def describe_option(key: str, value: object, language: str = "de") -> str:
     if key == "penalty_deckel":
         return f"Strafe {value} Deckel" if value else "keine Strafen"
     raise KeyError(f"no words for the rules option {key!r}")
+
+
+def _listing(items: list[str], and_word: str) -> str:
+    """``a, b und c``: the last item joined by ``and_word``, so that a list inside a description's
+    comma-separated options shows where it ends."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {and_word} {items[-1]}"
 
 
 def rules_from_toml(text: str, *, origin: str = "rules") -> Rules:

@@ -139,7 +139,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "menu_pair": ("Koppeln", "Pair"),
     "menu_unpair": ("Kopplungen löschen", "Forget pairings"),
     "pair_title": ("Koppeln", "Pairing"),
-    "pair_send": ("Am Rechner senden:", "Send from the host:"),
+    "pair_send": ("PIN für Seite/Rechner", "PIN for page or host"),
     "pair_valid": ("gilt 2 Minuten", "valid for 2 minutes"),
     "unpaired_lines": ("Alle Kopplungen", "Every pairing"),
     "unpaired_lines_2": ("sind gelöscht", "is forgotten"),

@@ -90,9 +90,11 @@ class TableFeed:
 
 def rules_changed(rules: Rules) -> dict[str, Any]:
     """What ``rules`` play differently from the preset they are named after (all their keys if
-    the name is no preset): with ``state``'s rule name, the rules in force."""
+    the name is no preset): with ``state``'s rule name, the rules in force. A rules file's
+    changes are named after its preset with a ``+`` (``standard+``): they are compared with it."""
     mapping = rules.to_mapping()
-    base = load_preset(rules.name).to_mapping() if rules.name in preset_names() else {}
+    preset = rules.name.removesuffix("+")
+    base = load_preset(preset).to_mapping() if preset in preset_names() else {}
     return {
         key: value
         for key, value in mapping.items()

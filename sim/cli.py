@@ -165,8 +165,9 @@ def _web_address(text: str) -> tuple[str, int]:
         raise UsageError(f"--web {error}") from None
 
 
-def _web_server(args: argparse.Namespace) -> WebServer | None:
-    """The table's page if ``--web`` asks for it; says where on stderr."""
+def _web_server(args: argparse.Namespace, notices: list[str] | None = None) -> WebServer | None:
+    """The table's page if ``--web`` asks for it; says where on stderr (and in ``notices``, the
+    lines the terminal shows: its full screen soon covers stderr)."""
     if args.web is None:
         return None
     from firmware.cli.run import open_web_server
@@ -174,7 +175,10 @@ def _web_server(args: argparse.Namespace) -> WebServer | None:
     server = open_web_server(*_web_address(args.web))
     host, port = server.address
     shown = f"[{host}]" if ":" in host else host
-    print(f"schocken sim: the table's page is on http://{shown}:{port}/", file=sys.stderr)
+    where = f"the table's page is on http://{shown}:{port}/"
+    print(f"schocken sim: {where}", file=sys.stderr)
+    if notices is not None:
+        notices.insert(0, where)
     return server
 
 
@@ -267,6 +271,7 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     """The device config (with --lang applied) and the game setup the options ask for (or None)."""
     import dataclasses
 
+    from engine.errors import IllegalActionError
     from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
     from firmware.config import load_config
     from firmware.names import name_problem
@@ -297,6 +302,11 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
         problem = next(filter(None, map(name_problem, names)), None)
         if problem is not None:
             raise UsageError(f"--names: {problem}")
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise UsageError(
+                f"--names {args.names!r} gives {len(names)} name{'s' * (len(names) != 1)}: "
+                f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            )
         if players is not None and players != len(names):
             raise UsageError(
                 f"--players {players} but --names gives {len(names)} names: "
@@ -313,7 +323,11 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     if args.bots is not None:
         bots = _bots(args.bots, len(names))
         config = dataclasses.replace(config, game=dataclasses.replace(config.game, bots=bots))
-    return config, GameSetup(names, rules)
+    try:
+        setup = GameSetup(names, rules)
+    except IllegalActionError as error:  # spaces, an empty or a repeated name
+        raise UsageError(f"--names: {error}" if args.names is not None else str(error)) from None
+    return config, setup
 
 
 def _bots(text: str, seats: int) -> tuple[str, ...]:
@@ -396,10 +410,11 @@ class _FrontEnd(Protocol):
 
 
 def _screen(
-    name: str, hands: HandsInput, config: DeviceConfig, notice: str
+    name: str, hands: HandsInput, config: DeviceConfig, notices: list[str]
 ) -> tuple[LatestFrame, Callable[[], _FrontEnd]]:
     """The display the front end shows (``window`` or ``terminal``) and how to open that
-    front end on it, once the device is built."""
+    front end on it, once the device is built; the terminal shows ``notices`` as they are then
+    (one line each)."""
     if name == "window":
         from sim.window import SimWindow, WindowDisplay
 
@@ -417,7 +432,7 @@ def _screen(
             terminal,
             hold_s=config.input.hold_s + 0.2,
             debounce_s=config.input.debounce_s,
-            notice=notice,
+            notice="\n".join(notices),
         )
 
     return terminal, open_terminal
@@ -593,9 +608,10 @@ def _serve_until_interrupted(device: Any, clock: FakeClock) -> None:
     print("schocken sim: the script is over; the page stays up until Ctrl+C", file=sys.stderr)
     try:
         while True:
+            # The loop serves the pages' commands on its way to `until`; run(until=now) would
+            # return at once and leave every page without an answer.
+            device.run(until=clock.now() + WEB_STEP_S)
             time.sleep(WEB_STEP_S)
-            clock.advance(WEB_STEP_S)
-            device.run(until=clock.now())
     except KeyboardInterrupt:
         return
 
@@ -631,6 +647,7 @@ def _run_interactive(
 
     clock = MonotonicClock()
     screen, notice = ("terminal", "") if args.terminal else _choose_screen()
+    notices = [notice] if notice else []
     hands: HandsInput
     if args.gpio_mock:
         from sim.gpio_mock import MockPinHands
@@ -641,14 +658,14 @@ def _run_interactive(
 
         hands = EdgeHands(clock)
     try:
-        shown, open_ui = _screen(screen, hands, config, notice)
+        shown, open_ui = _screen(screen, hands, config, notices)
         recorder = _recorder(recording, clock, shown) if _records(recording) else None
         link = _serial_link(args.link, config) if args.link else None
     except BaseException:
         hands.close()
         raise
     try:
-        web = _web_server(args)
+        web = _web_server(args, notices)
     except BaseException:
         hands.close()
         if link is not None:
@@ -669,7 +686,7 @@ def _run_interactive(
         ask_to_resume=True,
     )
     if link is not None:
-        _say_where_the_link_is(link, args.link)
+        notices.insert(len(notices) - bool(notice), _say_where_the_link_is(link, args.link))
     status = _play(device, open_ui, recorder)
     kept = _left_unfinished(storage)
     if kept:
@@ -677,11 +694,13 @@ def _run_interactive(
     return status
 
 
-def _say_where_the_link_is(link: SerialLink, url: str) -> None:
-    """One line on stderr: where a host attaches (the real port when port 0 was asked for)."""
+def _say_where_the_link_is(link: SerialLink, url: str) -> str:
+    """One line on stderr: where a host attaches (the real port when port 0 was asked for);
+    returns it for the terminal's notices."""
     address = link.address
     where = f"tcp-listen://{address[0]}:{address[1]}" if address else url
     print(f"schocken sim: the link is on {where}", file=sys.stderr)
+    return f"the link is on {where}"
 
 
 def _run_attached(
@@ -715,7 +734,7 @@ def _run_attached(
         clock = MonotonicClock()
         hands = EdgeHands(clock)
         screen, notice = ("terminal", "") if args.terminal else _choose_screen()
-        shown, open_ui = _screen(screen, hands, config, notice)
+        shown, open_ui = _screen(screen, hands, config, [notice] if notice else [])
         recorder = _recorder(recording, clock, shown) if _records(recording) else None
     except BaseException:
         link.close()

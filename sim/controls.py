@@ -48,7 +48,7 @@ BUTTON_LABELS: dict[Button, str] = {
     Button.STAND: "STAND",
 }
 
-#: Key help shared by the window's overlay, the terminal's help and docs/simulator.md.
+#: Key help of the window's overlay (the terminal has its own: it cannot tell a key held).
 KEY_HELP: tuple[tuple[str, str], ...] = (
     ("1 2 3", "keep or release the die above"),
     ("F", "flip two sixes into a one"),

@@ -6,8 +6,9 @@ In a terminal of 132x37 or more each character cell shows two OLED pixels, one a
 character of 2x4 dots (``⣿``), so the frame takes 64x16 cells. A terminal reports no key
 releases, so a key is a whole
 press: 1, 2, 3, f, s are short presses; F, S, the shifted digits (! " § or ! @ #) or ``l``
-followed by a key are long presses (the button is held past ``hold_ms``); Space is a whole shake
-(the cup rattles for a moment, then is put down). h or ? shows the help, q or Esc quits.
+followed by a key are long presses (the button is held past ``hold_ms``); a key typed while its
+button is still down waits its turn (:data:`QUEUED_PRESSES`). Space is a whole shake (the cup
+rattles for a moment, then is put down). h or ? shows the help, q or Esc quits.
 
 The terminal is put into cbreak mode on the alternate screen and restored on every way out
 (quit, Ctrl-C, an error). Like the window, the terminal runs on the main thread and the firmware
@@ -32,14 +33,24 @@ from typing import TextIO
 from PIL import Image
 
 from hal.ports import SCREEN_SIZE, Button
-from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
+from sim.controls import BUTTON_KEYS, BUTTON_LABELS, Hands, Shaker
 from sim.recorder import LatestFrame
 
-__all__ = ["TAP_S", "TerminalDisplay", "TerminalUI", "frame_to_blocks", "frame_to_braille"]
+__all__ = [
+    "QUEUED_PRESSES",
+    "TAP_S",
+    "TerminalDisplay",
+    "TerminalUI",
+    "frame_to_blocks",
+    "frame_to_braille",
+]
 
 #: How long a key press holds the button down (at least, see :class:`TerminalUI`: it must outlast
 #: the decoder's debounce, or the press would not count).
 TAP_S = 0.1
+#: How many presses of a button that is still down (typed fast, or pasted) wait for their turn;
+#: more are dropped, so that a key held on auto-repeat stops soon after it is let go.
+QUEUED_PRESSES = 4
 #: How long the Space key shakes the cup.
 SHAKE_S = 0.7
 #: Columns and rows the big layout needs (half blocks).
@@ -142,7 +153,9 @@ class TerminalUI:
         now: Callable[[], float] = time.monotonic,
         notice: str = "",
     ) -> None:
-        #: A line shown under the device, e.g. why the simulator plays in the terminal.
+        #: Lines shown under the device, one message each, most important first: where the
+        #: table's page is, why the simulator plays in the terminal. A small terminal shows the
+        #: first messages that fit.
         self.notice = notice
         self._hands = hands
         self._display = display
@@ -154,6 +167,10 @@ class TerminalUI:
         self._shaker = Shaker(hands)
         self._shake_until: float | None = None
         self._releases: dict[Button, float] = {}
+        # Presses typed while their button was still down (True: a long one), and when the next
+        # may go down: after the release has outlasted the debounce, so that both count.
+        self._queued: dict[Button, list[bool]] = {}
+        self._next_press: dict[Button, float] = {}
         self._long_next = False
         self._help = False
         self._seen_version = -1
@@ -199,7 +216,14 @@ class TerminalUI:
 
     def _wait_and_read(self) -> None:
         due = [
-            t for t in (*self._releases.values(), self._shaker.next_due(), self._shake_until) if t
+            t
+            for t in (
+                *self._releases.values(),
+                *self._next_press.values(),
+                self._shaker.next_due(),
+                self._shake_until,
+            )
+            if t
         ]
         if self._pending_escape is not None:
             due.append(self._pending_escape)
@@ -229,6 +253,12 @@ class TerminalUI:
             if now >= at:
                 del self._releases[button]
                 self._hands.release(button)
+                if self._queued.get(button):
+                    self._next_press[button] = now + self._tap_s
+        for button, at in list(self._next_press.items()):
+            if now >= at:
+                del self._next_press[button]
+                self._press(button, self._queued[button].pop(0), now)
         if self._shake_until is not None and now >= self._shake_until:
             self._shake_until = None
             self._shaker.stop()
@@ -264,8 +294,17 @@ class TerminalUI:
         long_press = self._long_next or char in _LONG_KEYS
         self._long_next = False
         button = BUTTON_KEYS.get(char.lower()) or _LONG_KEYS.get(char)
-        if button is None or button in self._releases:
+        if button is None:
             return
+        if button in self._releases or button in self._next_press:
+            # Still down from the last key: this press follows once that one is let go.
+            queued = self._queued.setdefault(button, [])
+            if len(queued) < QUEUED_PRESSES:
+                queued.append(long_press)
+            return
+        self._press(button, long_press, now)
+
+    def _press(self, button: Button, long_press: bool, now: float) -> None:
         self._hands.press(button)
         self._releases[button] = now + (self._hold_s if long_press else self._tap_s)
         self._seen_version = -1
@@ -274,6 +313,8 @@ class TerminalUI:
         for button in list(self._releases):
             del self._releases[button]
             self._hands.release(button)
+        self._queued.clear()
+        self._next_press.clear()
         self._shake_until = None
         self._shaker.stop()
 
@@ -283,11 +324,12 @@ class TerminalUI:
         """The whole screen as text with ANSI colours (without the cursor-home prefix): the big
         layout if the terminal has room for it, else the compact one, else what size is needed."""
         columns, rows_available = self.terminal_size()
-        notice = [f"  {line}" for line in textwrap.wrap(self.notice, max(columns - 3, 20))]
+        notice = self._notice_lines(columns)
         if columns >= NEEDED_SIZE[0] and rows_available >= NEEDED_SIZE[1] + len(notice):
             lines = self._layout(image, light, compact=False) + notice
-        elif columns >= COMPACT_SIZE[0] and rows_available >= COMPACT_SIZE[1] + len(notice):
-            lines = self._layout(image, light, compact=True) + notice
+        elif columns >= COMPACT_SIZE[0] and rows_available >= COMPACT_SIZE[1]:
+            room = rows_available - COMPACT_SIZE[1]
+            lines = self._layout(image, light, compact=True) + self._notice_lines(columns, room)
         else:
             # A wrapped picture is garbage: say what is needed instead, until the window grows.
             lines = [
@@ -295,6 +337,17 @@ class TerminalUI:
                 f"{COMPACT_SIZE[0]}x{COMPACT_SIZE[1]}: make it larger (q quits)"
             ]
         return "".join(f"{line}{_CSI}K\r\n" for line in lines)
+
+    def _notice_lines(self, columns: int, room: int | None = None) -> list[str]:
+        """The notice wrapped to ``columns``: each of its lines is a message of its own, and
+        only whole messages are shown, as many as ``room`` lines hold (all if None)."""
+        lines: list[str] = []
+        for message in self.notice.splitlines():
+            wrapped = [f"  {line}" for line in textwrap.wrap(message, max(columns - 3, 20))]
+            if room is not None and len(lines) + len(wrapped) > room:
+                break
+            lines += wrapped
+        return lines
 
     def terminal_size(self) -> tuple[int, int]:
         """Columns and rows of the terminal: COLUMNS and LINES if set (as :mod:`shutil` reads
@@ -358,27 +411,37 @@ class TerminalUI:
         self._out.flush()
 
 
+#: The keys as the terminal reads them (the window's :data:`~sim.controls.KEY_HELP` holds keys
+#: down, which a terminal cannot tell: there a capital is the long press).
+TERMINAL_KEY_HELP: tuple[tuple[str, str], ...] = (
+    ("1 2 3", "keep or release the die above"),
+    ("f", "flip two sixes into a one"),
+    ("s", "stand: end the turn"),
+    ("Space", "shake the cup, then throw"),
+    ('F S ! " §', "long press (S: the menu, F: a hint)"),
+    ("l, a key", "long press of that key (! @ # too)"),
+    ("h or ?", "this help (h again: back)"),
+    ("q or Esc", "quit"),
+)
+
+
 def _help_rows(width: int, height: int, compact: bool = False) -> list[str]:
     """The help in place of the OLED: ``height`` rows of ``width`` columns."""
     rows = ["", "  Tasten / Keys", ""]
-    rows += [f"  {keys:<12} {meaning}" for keys, meaning in KEY_HELP]
+    rows += [f"  {keys:<12} {meaning}" for keys, meaning in TERMINAL_KEY_HELP]
     if compact:
         rows = rows[1:]
         rows += [
             "",
-            "  A terminal reports no key releases: a key is a short press;",
-            '  F S ! " § (or ! @ #) or l then a key: a long press;',
-            "  Space: a whole shake (the cup rattles, then the dice fall).",
-            "  h: back to the game",
+            "  A terminal reports no key releases: a key is a whole press,",
+            "  Space a whole shake (the cup rattles, then the dice fall).",
         ]
     else:
         rows += [
             "",
-            "  The terminal reports no key releases, so:",
-            '  a key is a short press; F, S, ! " § (or ! @ #) or l then a key is a long press;',
-            "  Space is a whole shake: the cup rattles, then it is put down and the dice fall.",
-            "",
-            "  h: back to the game",
+            "  The terminal reports no key releases, so a key is a whole press, a capital",
+            "  (or l, then a key) a long press, and Space a whole shake: the cup rattles,",
+            "  then it is put down and the dice fall.",
         ]
     rows += [""] * (height - len(rows))
     return [row.ljust(width)[:width] for row in rows[:height]]

@@ -261,8 +261,9 @@ class PinOverlay(Overlay):
         return CLOSE
 
     def view(self, texts: Catalogue) -> BannerView:
-        lines = (texts.t("pair_send"), f"pair {self.pin}", texts.t("pair_valid"))
-        return BannerView(texts.t("pair_title"), "", lines, ("", "", "OK"))
+        # The PIN big, as the page's field and `--pin` take it; a serial host sends `pair PIN`.
+        lines = (texts.t("pair_send"), texts.t("pair_valid"))
+        return BannerView(texts.t("pair_title"), self.pin, lines, ("", "", "OK"))
 
 
 

@@ -17,7 +17,7 @@ a long press (any)      cancel: back to the list, nothing changed
 
 The wheel is ``A Ä B … O Ö … S ß T U Ü … Z - 0-9``: each umlaut right after its letter, where a
 German looks for it. The case follows the name, as names are written: the first
-letter and the first after a hyphen are capitals, the others small, so "Ann-Kathrin" needs no
+letter and the first after a hyphen are capitals, the others small, so "Ann-Katrin" needs no
 shift key. The engine's notation keeps names free of spaces, so the hyphen stands where a space
 would. A name has at most :data:`firmware.names.MAX_NAME_LENGTH` characters; the wheel stays on
 the letter just taken (double letters cost one press more), and every new name starts at "A".

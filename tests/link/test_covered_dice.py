@@ -162,7 +162,7 @@ def open_pin(device: AppDevice) -> str:
     banner = device.app.view
     assert isinstance(banner, BannerView) and banner.title == "Koppeln"
     assert device.app.table_screen().tobytes() != device.app.screen().tobytes(), "never mirrored"
-    return banner.lines[1].split()[1]
+    return banner.headline
 
 
 def test_pressing_needs_pairing_with_the_pin_from_the_menu_and_can_be_revoked() -> None:

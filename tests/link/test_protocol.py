@@ -220,3 +220,13 @@ def test_the_log_replays_only_what_is_new_since_the_last_log(mocker: MockerFixtu
     assert grown[: len(first)] == first and grown[len(first)]["event"] == "stand"
     assert table_log(game, referee=True) != grown, "the referee's log is kept apart"
     assert table_log_lines(game) == [to_json_text(entry) for entry in grown]
+def test_a_rules_files_changes_are_named_against_its_preset() -> None:
+    """`--rules FILE` with `deckel = 3` is "standard+": the state lists the one change, not every
+    key of the rules; rules under a name of their own still list every key."""
+    from engine import rules_from_toml
+    from firmware.tablefeed import rules_changed
+
+    assert rules_changed(rules_from_toml('preset = "standard"\ndeckel = 3\n')) == {"deckel": 3}
+    assert rules_changed(rules_from_toml('preset = "bvb"\njule = true\n')) == {"jule": True}
+    own = rules_changed(rules_from_toml('name = "Kneipe"\ndeckel = 3\n'))
+    assert own["deckel"] == 3 and own["max_throws"] == 3 and "name" not in own

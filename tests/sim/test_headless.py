@@ -195,7 +195,10 @@ def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> 
     [
         (["--players", "11"], "--players 11: allowed are 2 to 10 players"),
         (["--players", "2", "--names", "A,B,C"], "--players 2 but --names gives 3 names"),
-        (["--names", "Anna,Anna"], "player names must differ"),
+        (["--names", "Anna,Anna"], "--names: player names must differ"),
+        (["--names", "Jo,Anne Marie"], "--names: player name 'Anne Marie': must not contain"),
+        (["--names", "Jo"], "--names 'Jo' gives 1 name: a game has 2 to 10 players"),
+        (["--names", "Jo,Annekathrin"], "--names: player name 'Annekathrin' has 11 characters"),
         (["--rules", "nonsense"], "unknown rules 'nonsense'"),
         (
             ["--record", "out.mp4", "--script", "x"],

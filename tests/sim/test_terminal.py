@@ -15,7 +15,13 @@ from hal.inputs import InputTiming
 from hal.ports import Button, Display, Edge, InputKind
 from sim.controls import EdgeHands
 from sim.fakes import FakeClock
-from sim.terminal import TerminalDisplay, TerminalUI, frame_to_blocks, frame_to_braille
+from sim.terminal import (
+    QUEUED_PRESSES,
+    TerminalDisplay,
+    TerminalUI,
+    frame_to_blocks,
+    frame_to_braille,
+)
 from tests.sim.conftest import decode
 
 
@@ -186,3 +192,97 @@ def test_a_key_is_a_press_even_with_a_long_debounce() -> None:
     assert [(e.button, e.active) for e in edges] == [(Button.STAND, True), (Button.STAND, False)]
     decoded = decode(edges, 3.0, FakeClock(1.0), timing)
     assert [(e.kind, e.button) for e in decoded] == [(InputKind.PRESS, Button.STAND)]
+
+
+def test_keys_typed_faster_than_a_press_lasts_all_count() -> None:
+    """'333' in one read steps three times: each waits until the one before is let go."""
+    clock = FakeClock(1.0)
+    edges: list[Edge] = []
+    hands = EdgeHands(clock)
+    hands.start(edges.append)
+    display = TerminalDisplay()
+    timing = InputTiming()
+    ui = TerminalUI(hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now)
+    for char in '33"3':
+        ui.key(char)
+    for _ in range(300):
+        clock.advance(0.01)
+        ui._tick()
+    display.close()
+    decoded = decode(edges, 5.0, FakeClock(1.0), timing)
+    assert [(e.kind, e.button) for e in decoded] == [
+        (InputKind.PRESS, Button.KEEP_3),
+        (InputKind.PRESS, Button.KEEP_3),
+        (InputKind.PRESS, Button.KEEP_3),
+        (InputKind.LONG_PRESS, Button.KEEP_2),
+    ]
+
+
+def test_a_key_on_auto_repeat_stops_soon_after_it_is_let_go() -> None:
+    """Thirty repeats of one key in a burst make the first press and QUEUED_PRESSES more."""
+    clock = FakeClock(1.0)
+    edges: list[Edge] = []
+    hands = EdgeHands(clock)
+    hands.start(edges.append)
+    display = TerminalDisplay()
+    timing = InputTiming()
+    ui = TerminalUI(hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now)
+    for _ in range(30):
+        ui.key("1")
+    for _ in range(300):
+        clock.advance(0.01)
+        ui._tick()
+    display.close()
+    decoded = decode(edges, 5.0, FakeClock(1.0), timing)
+    assert [e.kind for e in decoded] == [InputKind.PRESS] * (1 + QUEUED_PRESSES)
+    assert {e.button for e in decoded} == {Button.KEEP_1}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+def test_the_help_names_the_keys_a_terminal_reads(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """h shows f and s as the buttons and the capitals as long presses, every line whole."""
+    monkeypatch.setenv("COLUMNS", str(size[0]))
+    monkeypatch.setenv("LINES", str(size[1]))
+    display = TerminalDisplay()
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0)
+    ui.key("h")
+    text = ui.render(Image.new("1", (128, 64)), 1.0)
+    display.close()
+    inside = [line[2:-2].rstrip() for line in text.split("\x1b[K\r\n") if line.startswith("│ ")]
+    rows = [row.replace("\x1b[0m", "").strip() for row in inside]
+    assert "f            flip two sixes into a one" in rows
+    assert "s            stand: end the turn" in rows
+    assert 'F S ! " §    long press (S: the menu, F: a hint)' in rows
+    assert "q or Esc     quit" in rows
+    assert any(row.endswith(("the dice fall).", "the dice fall.")) for row in rows)  # not cut
+
+
+def test_a_small_terminal_shows_the_notices_that_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """80x24 has room for three lines under the device: the page's and the link's addresses
+    come first; the display's two lines wait for a taller terminal, rather than no device."""
+    notice = (
+        "the table's page is on http://127.0.0.1:8080/\n"
+        "the link is on tcp-listen://127.0.0.1:7777\n"
+        "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set): playing in the terminal "
+        "instead"
+    )
+    display = TerminalDisplay()
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, notice=notice)
+    shown = {}
+    for rows in (24, 25):
+        monkeypatch.setenv("COLUMNS", "80")
+        monkeypatch.setenv("LINES", str(rows))
+        text = ui.render(Image.new("1", (128, 64)), 1.0)
+        shown[rows] = [line.replace("\x1b[K", "") for line in text.split("\r\n")[:-1]]
+    display.close()
+    assert shown[24][-2:] == [
+        "  the table's page is on http://127.0.0.1:8080/",
+        "  the link is on tcp-listen://127.0.0.1:7777",
+    ]
+    assert "[STAND]" in shown[24][-4] and len(shown[24]) == 22
+    assert shown[25][-2:] == [
+        "  no display found (neither DISPLAY nor WAYLAND_DISPLAY is set): playing in the",
+        "  terminal instead",
+    ]

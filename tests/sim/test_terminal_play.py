@@ -110,3 +110,37 @@ def test_a_round_played_in_the_terminal(
     assert played[:2] == ["game_started", "roll_off"]
     assert played.count("roll") == 2 and played.count("turn_over") == 2
     assert "round_over" in played  # the whole round: both turns and the reveal
+
+
+def test_the_terminal_shows_where_the_page_and_the_link_are(tmp_path: Path) -> None:
+    """In an 80x24 terminal the full screen covers stderr, so it says the addresses itself."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env |= {"PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
+    argv = ["sim", "--terminal", "--players", "2", "--no-save", "--web", "127.0.0.1:0",
+            "--link", "tcp-listen://127.0.0.1:0"]
+    process = subprocess.Popen(
+        [sys.executable, "-c", LAUNCH, *argv],
+        stdin=slave, stdout=slave, stderr=slave, env=env, cwd=tmp_path, start_new_session=True,
+    )  # fmt: skip
+    os.close(slave)
+    shown = bytearray()
+    try:
+        deadline = time.monotonic() + 15
+        while "⣿".encode() not in shown and time.monotonic() < deadline:
+            read_for(master, 0.1, shown)
+        read_for(master, 0.5, shown)
+        os.write(master, b"q")
+        assert process.wait(timeout=5) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+    screen = shown.decode("utf-8", errors="replace")
+    full_screen = ESCAPES.sub("", screen.split("\x1b[?1049h", 1)[1]).replace("\r", "").split("\n")
+    assert any(re.fullmatch(r"  the table's page is on http://127\.0\.0\.1:\d+/", line)
+               for line in full_screen)  # fmt: skip
+    assert any(re.fullmatch(r"  the link is on tcp-listen://127\.0\.0\.1:\d+", line)
+               for line in full_screen)  # fmt: skip
+    assert "make it larger" not in screen

@@ -94,6 +94,17 @@ def test_a_button_on_the_device_updates_the_board_at_once(
         device.close()
 
 
+def test_the_roll_off_is_no_round(tmp_path: Path, browser: Browser) -> None:
+    """Before the first round the board says "Auswürfeln", not "Runde 0"."""
+    device = WebDevice(setup=GameSetup(("Anna", "Ben"), load_preset("standard")))
+    try:
+        open_page(browser, device)
+        assert browser.by_id("phase").text == "Auswürfeln"
+        assert browser.by_id("round").text == "" and browser.by_id("pot").text == "Topf 13"
+    finally:
+        device.close()
+
+
 def test_pairing_and_a_name_change_from_the_page(
     web_device: WebDevice, browser: Browser
 ) -> None:
@@ -104,6 +115,7 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.by_id("pair").click()
     browser.wait("!document.getElementById('paired').hidden")
     assert browser.js("return localStorage.getItem('schockbesteck.token')")
+    assert browser.by_id("note").text == "", "paired: the box says so, the note waits for a setup"
     first = browser.js("return document.querySelector('#seats input.name')")
     first.clear()
     first.send_keys("Zoe")
@@ -114,7 +126,11 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.by_id("apply").click()
     browser.wait("document.getElementById('note').textContent.length > 0")
     assert browser.by_id("note").text == "Übernommen"
-    started = [e for e in web_device.events if e["event"] == "game_started"]
+    for _ in range(100):  # the game's first event, recorded on the device's loop
+        started = [e for e in web_device.events if e["event"] == "game_started"]
+        if started:
+            break
+        time.sleep(0.02)
     assert started and started[0]["players"] == ["Zoe", "Ben", "Carla"]
     assert started[0]["bots"] == {"Carla": "odds"}
     browser.wait("document.querySelector('#players tr[data-player=\"Zoe\"]') !== null")
@@ -227,3 +243,29 @@ def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
     rest = process.stderr.read() if process.stderr is not None else ""
     # Ctrl+C while the script plays is the usual 130; after it, the page's end: 0.
     assert process.returncode in (0, 130) and "Traceback" not in rest, rest
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1366, 768), (1280, 800)], ids=str)
+def test_the_statistics_fit_a_tv_and_a_laptop(
+    web_device: WebDevice, browser: Browser, size: tuple[int, int]
+) -> None:
+    """In two or three columns (a laptop, a 16:9 TV) one is too narrow for the statistics'
+    seven: the table takes two and shows every column without scrolling, at the widest names
+    and three-digit counts."""
+    width, height = size
+    browser.driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+    open_page(browser, web_device)
+    browser.wait("window.schock.page.stats !== null")
+    fields = browser.js("return window.schock.page.stats.fields")
+    figures = {field: 100 for field in fields}  # three digits in every column
+    names = ["Maximilian", "Ann-Katrin", "Jo"]  # the widest names the device takes
+    browser.js(
+        "window.schock.page.stats = {fields: arguments[0], players: arguments[1]}; renderStats();",
+        fields, {name: figures for name in names},
+    )  # fmt: skip
+    body = "document.querySelector('#stats .body')"
+    assert browser.js(f"return {body}.querySelectorAll('th').length") == 1 + len(fields)
+    assert browser.js(f"return {body}.scrollWidth <= {body}.clientWidth"), "the table is cut"

@@ -10,6 +10,7 @@ import json
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -241,3 +242,33 @@ def test_bad_bots_in_a_setup_are_refused_and_change_nothing(
     assert answer.startswith("error setup") and message in answer, answer
     assert payload(client.command("state", "state"))["next"]["bots"] == ["", "", ""]
     assert web_device.events == []
+
+
+def test_after_a_scripted_game_the_page_is_still_answered(tmp_path: Path) -> None:
+    """`schocken sim --web --script`: once the script is over, "the page stays up" and a page
+    opened then is greeted and gets the board."""
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    script = tmp_path / "short.txt"
+    script.write_text("shake\nstand\n", encoding="utf-8")
+    command = [sys.executable, "-m", "schockbesteck", "sim", "--players", "2", "--seed", "7",
+               "--no-save", "--script", str(script), "--web", "127.0.0.1:0"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    client: WsClient | None = None
+    try:
+        assert process.stderr is not None
+        found = re.search(r"on http://(127\.0\.0\.1:\d+)/", process.stderr.readline())
+        assert found
+        assert "the script is over" in process.stderr.readline()
+        client = WsClient(f"ws://{found.group(1)}/ws")
+        client.wait_for(lambda line: line.startswith("hello "))
+        assert payload(client.command("state", "state"))["game"]["players"] == ["Anna", "Ben"]
+    finally:
+        if client is not None:
+            client.close()
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=10)
+    assert process.returncode == 0
