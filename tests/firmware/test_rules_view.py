@@ -281,5 +281,5 @@ def test_the_rules_screen_and_the_description_call_a_renamed_throw_alike() -> No
         "Schock aus heißt Schock Out", "Naturschock heißt Hanl",
     ]
     assert describe_option("names", names) == (
-        "eigene Namen: Schock aus = Schock Out, Naturschock = Hanl"
+        "eigene Namen: Schock aus = Schock Out und Naturschock = Hanl"
     )
