@@ -141,6 +141,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "pair_title": ("Koppeln", "Pairing"),
     "pair_send": ("PIN für Seite/Rechner", "PIN for page or host"),
     "pair_valid": ("gilt 2 Minuten", "valid for 2 minutes"),
+    "pair_done": ("Gekoppelt", "Paired"),
+    "pair_gone": ("PIN verfallen", "PIN expired"),
     "unpaired_lines": ("Alle Kopplungen", "Every pairing"),
     "unpaired_lines_2": ("sind gelöscht", "is forgotten"),
     "referee_mark": ("SR", "REF"),
@@ -176,7 +178,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "no": ("Nein", "No"),
     # the rules in force (the menu's "Regeln" during a game, firmware.rulestext)
     "rules_in_force": ("{name}: {deckel} Deckel", "{name}: {deckel} Deckel"),
-    "rules_as_standard": ("alles andere wie standard", "all else as standard"),
+    "rules_as_standard": ("keine Hausregeln", "no house rules"),
     "rules_otherwise": ("sonst wie standard", "else as standard"),
     "rules_wait": ("Ändern: erst nach dem Spiel", "Change: after this game"),
     "rule_max_throws": ("Würfe pro Zug: {n}", "Throws per turn: {n}"),

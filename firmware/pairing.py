@@ -52,6 +52,11 @@ class Pairing:
         """How many tokens are valid."""
         return len(self._tokens)
 
+    def is_shown(self, pin: str) -> bool:
+        """Whether ``pin`` is still the PIN shown (not yet used, withdrawn or tried out)."""
+        shown = self._pin
+        return shown is not None and hmac.compare_digest(pin.encode(), shown.digits.encode())
+
     def show_pin(self, now: float) -> str:
         """A fresh PIN, valid from ``now`` (the one shown before is withdrawn)."""
         digits = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))

@@ -8,7 +8,7 @@ statistics, brightness, language and shutting down; each entry is offered only w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.events import Event, HalfOver, RoundOver
@@ -247,12 +247,19 @@ class MainMenu:
 class PinOverlay(Overlay):
     """The pairing PIN: valid while shown; any press closes it and withdraws the PIN.
 
-    Private: the link's table view never mirrors it, or any host could read it.
+    Once a page or host has paired with it, or wrong tries used it up, the screen says so
+    instead of showing a PIN that no longer works. Private: the link's table view never mirrors
+    it, or any host could read it.
     """
 
     pairing: Pairing
     pin: str
     private: bool = True
+    #: Paired hosts when the PIN was shown: one more means the PIN paired someone.
+    hosts_before: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.hosts_before = self.pairing.paired_hosts
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
@@ -261,10 +268,13 @@ class PinOverlay(Overlay):
         return CLOSE
 
     def view(self, texts: Catalogue) -> BannerView:
+        if not self.pairing.is_shown(self.pin):
+            paired = self.pairing.paired_hosts > self.hosts_before
+            done = texts.t("pair_done" if paired else "pair_gone")
+            return BannerView(texts.t("pair_title"), done, (), ("", "", "OK"))
         # The PIN big, as the page's field and `--pin` take it; a serial host sends `pair PIN`.
         lines = (texts.t("pair_send"), texts.t("pair_valid"))
         return BannerView(texts.t("pair_title"), self.pin, lines, ("", "", "OK"))
-
 
 
 @dataclass(eq=False)

@@ -353,7 +353,7 @@ def test_menu_shows_the_rules_in_force_during_a_game_and_continues(
     app.handle(inputs.press(K3))
     assert isinstance(app.view, RulesView)
     assert app.view.entries == (
-        "standard: 13 Deckel", "alles andere wie standard", "Ändern: erst nach dem Spiel"
+        "standard: 13 Deckel", "keine Hausregeln", "Ändern: erst nach dem Spiel"
     )
     app.handle(inputs.press(K3))
     assert isinstance(app.view, MenuView)

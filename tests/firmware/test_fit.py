@@ -66,6 +66,7 @@ from firmware.gamestore import DamageReport
 from firmware.hint import Hint, hint_lines
 from firmware.i18n import MESSAGES, Catalogue
 from firmware.names import MAX_NAME_LENGTH
+from firmware.pairing import Pairing
 from firmware.screens import LayoutTrace, Placed, render, trace_layout
 from firmware.views import BannerView, DieFace, PickerView, Tally, TurnView, View
 from hal.ports import SCREEN_SIZE
@@ -384,7 +385,13 @@ def _menu(texts: Catalogue) -> Iterator[tuple[str, View]]:
     ):
         lines = report.screen_lines(texts.t)
         yield f"damaged {report.name}", Message("state_damaged_title", lines).view(texts)
-    yield "pairing PIN", PinOverlay(None, "123456").view(texts)  # type: ignore[arg-type]
+    pairing = Pairing()
+    overlay = PinOverlay(pairing, pairing.show_pin(0.0))
+    yield "pairing PIN", overlay.view(texts)
+    pairing.pair(overlay.pin, 1.0)
+    yield "paired", overlay.view(texts)
+    overlay.hosts_before = pairing.paired_hosts
+    yield "PIN gone", overlay.view(texts)
     yield "hint pending", PendingHint().view(texts)
 
 

@@ -1,0 +1,47 @@
+"""The Koppeln screen shows a PIN only while it still pairs: after a page pairs with it, or
+wrong tries use it up, it says so (a phone that paired would otherwise leave a dead PIN up)."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.app.menu import PinOverlay
+from firmware.app.stage import CLOSE
+from firmware.i18n import Catalogue
+from firmware.pairing import PIN_ATTEMPTS, Pairing, PairingRefused
+from hal.ports import Button, InputEvent, InputKind
+
+
+def shown(overlay: PinOverlay) -> tuple[str, tuple[str, ...]]:
+    view = overlay.view(Catalogue("de"))
+    return view.headline, view.lines
+
+
+def test_the_screen_says_paired_once_a_page_paired_with_its_pin() -> None:
+    pairing = Pairing()
+    overlay = PinOverlay(pairing, pairing.show_pin(10.0))
+    assert shown(overlay) == (overlay.pin, ("PIN für Seite/Rechner", "gilt 2 Minuten"))
+    pairing.pair(overlay.pin, 11.0)
+    assert shown(overlay) == ("Gekoppelt", ())
+    assert overlay.view(Catalogue("en")).headline == "Paired"
+
+
+def test_the_screen_says_the_pin_is_gone_after_the_wrong_tries() -> None:
+    pairing = Pairing()
+    overlay = PinOverlay(pairing, pairing.show_pin(10.0))
+    wrong = "000000" if overlay.pin != "000000" else "111111"
+    for _ in range(PIN_ATTEMPTS):
+        with pytest.raises(PairingRefused):
+            pairing.pair(wrong, 11.0)
+    assert shown(overlay) == ("PIN verfallen", ())
+    with pytest.raises(PairingRefused):
+        pairing.pair(overlay.pin, 12.0)
+
+
+def test_a_press_closes_the_screen_and_withdraws_the_pin() -> None:
+    pairing = Pairing()
+    overlay = PinOverlay(pairing, pairing.show_pin(10.0))
+    assert overlay.on_input(InputEvent(InputKind.PRESS, 11.0, Button.STAND)) is CLOSE
+    assert not pairing.is_shown(overlay.pin)
+    with pytest.raises(PairingRefused):
+        pairing.pair(overlay.pin, 12.0)
