@@ -296,6 +296,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_up": ("nach oben", "move up"),
     "web_apply": ("Übernehmen", "Apply"),
     "web_refused": ("Abgelehnt: {reason}", "Refused: {reason}"),
+    "web_pair_wrong": ("Falsche PIN, noch {n} Versuche", "Wrong PIN, {n} tries left"),
+    "web_pair_no_pin": (
+        "Keine PIN angezeigt: am Gerät Menü → Koppeln",
+        "No PIN shown: on the device, menu → Koppeln",
+    ),
+    "web_pair_expired": (
+        "PIN abgelaufen: am Gerät neu koppeln",
+        "PIN expired: pair again on the device",
+    ),
+    "web_pair_used_up": (
+        "Zu viele falsche PINs: am Gerät neu koppeln",
+        "Too many wrong PINs: pair again on the device",
+    ),
+    "web_needs_pairing": ("Erst koppeln (PIN vom Gerät)", "Pair first (PIN from the device)"),
+    "web_setup_running": ("Einrichten erst nach dem Spiel", "Setup only after this game"),
     "web_done": ("Übernommen", "Done"),
     "web_language": ("English", "Deutsch"),
 }

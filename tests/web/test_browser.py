@@ -111,6 +111,11 @@ def test_pairing_and_a_name_change_from_the_page(
     open_page(browser, web_device)
     assert browser.by_id("apply").get_attribute("disabled") is not None, "unpaired: closed"
     pin = web_device.show_pin()  # the menu's Koppeln shows it on the OLED
+    browser.by_id("pin").send_keys("000000" if pin != "000000" else "111111")
+    browser.by_id("pair").click()
+    browser.wait("document.getElementById('note').textContent.length > 0")
+    assert browser.by_id("note").text == "Falsche PIN, noch 2 Versuche", "the page's own words"
+    browser.by_id("pin").clear()
     browser.by_id("pin").send_keys(pin)
     browser.by_id("pair").click()
     browser.wait("!document.getElementById('paired').hidden")
@@ -151,7 +156,8 @@ def test_an_unpaired_page_cannot_change_anything(
     # Past the disabled buttons: the page's own socket, sending what a paired page would.
     for line in ("press stand", "shake", 'setup {"players": ["Mallory", "Eve"]}', "hold stand"):
         browser.js("window.schock.page.ws.send(arguments[0])", line)
-    browser.wait("document.getElementById('note').textContent.includes('needs pairing')")
+    browser.wait("document.getElementById('note').textContent.length > 0")
+    assert browser.by_id("note").text == "Erst koppeln (PIN vom Gerät)", "in the page's words"
     watcher = WsClient(web_device.ws_url)
     clients.append(watcher)
     watcher.wait_for(lambda line: line.startswith("state "))
