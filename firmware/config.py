@@ -29,7 +29,7 @@ from engine.strategy_names import strategy_names
 from firmware.names import PlayerNameError, check_player_names, name_problem
 from firmware.roster import MAX_ROSTER
 from firmware.rulesfile import load_rules
-from firmware.userfile import path_problem, read_text_limited
+from firmware.userfile import UserFileError, read_user_text
 from hal.inputs import InputTiming
 from hal.settings import GpioPins, OledSettings
 
@@ -200,22 +200,11 @@ def load_config(path: str | None = None) -> DeviceConfig:
     if path is None:
         return DeviceConfig()
     file = Path(path)
+    advice = "give a config.toml (deploy/config.toml shows every key)"
     try:
-        text = read_text_limited(file, MAX_CONFIG_BYTES)
-    except InputLimitError:
-        raise ConfigError(
-            f"config file {path} is too long: at most {MAX_CONFIG_BYTES} bytes are allowed"
-        ) from None
-    except UnicodeDecodeError as error:
-        raise ConfigError(
-            f"config file {path} is not UTF-8 text (at byte {error.start}); give a config.toml "
-            "(deploy/config.toml shows every key)"
-        ) from None
-    except OSError as error:
-        raise ConfigError(
-            f"config file {path}: {path_problem(path, error)}; give a config.toml "
-            "(deploy/config.toml shows every key)"
-        ) from None
+        text = read_user_text(file, f"config file {path}", advice, MAX_CONFIG_BYTES)
+    except UserFileError as error:
+        raise ConfigError(str(error)) from None
     return config_from_toml(text, origin=str(path), base_dir=file.parent)
 
 

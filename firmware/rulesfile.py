@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.errors import RulesError
-from engine.limits import InputLimitError
 from engine.rules import MAX_RULES_BYTES, Rules, load_preset, preset_names, rules_from_toml
-from firmware.userfile import path_problem, read_text_limited
+from firmware.userfile import UserFileError, read_user_text
 
 
 def load_rules(name_or_path: str) -> Rules:
@@ -28,18 +27,9 @@ def load_rules(name_or_path: str) -> Rules:
         )
     advice = f"give a preset ({', '.join(preset_names())}) or a rules .toml file (docs/rules.md)"
     try:
-        text = read_text_limited(path, MAX_RULES_BYTES)
-    except InputLimitError:
-        raise RulesError(
-            f"rules file {name_or_path} is too long: at most {MAX_RULES_BYTES} bytes are allowed"
-        ) from None
-    except UnicodeDecodeError as error:
-        raise RulesError(
-            f"rules file {name_or_path} is not UTF-8 text (at byte {error.start}); {advice}"
-        ) from None
-    except OSError as error:
-        problem = path_problem(path, error)
-        raise RulesError(f"rules file {name_or_path}: {problem}; {advice}") from None
+        text = read_user_text(path, f"rules file {name_or_path}", advice, MAX_RULES_BYTES)
+    except UserFileError as error:
+        raise RulesError(str(error)) from None
     rules = rules_from_toml(text, origin=str(path))
     if rules.names:
         # Only a file with its own names for throws needs the font (and Pillow) to measure them.

@@ -18,10 +18,12 @@ from engine.limits import InputLimitError
 
 __all__ = [
     "MAX_TEXT_FILE_BYTES",
+    "UserFileError",
     "missing_folder",
     "path_problem",
     "read_bytes_limited",
     "read_text_limited",
+    "read_user_text",
 ]
 
 #: The default bound: far above any rules, configuration or script file.
@@ -44,6 +46,24 @@ def read_text_limited(path: str | Path, max_bytes: int = MAX_TEXT_FILE_BYTES) ->
     """The UTF-8 text of ``path`` (see :func:`read_bytes_limited`); ``UnicodeDecodeError`` if
     it is not UTF-8."""
     return read_bytes_limited(path, max_bytes).decode("utf-8")
+
+
+class UserFileError(ValueError):
+    """A user's file that cannot be read as text: one line naming it and what to give instead."""
+
+
+def read_user_text(path: str | Path, what: str, advice: str, max_bytes: int) -> str:
+    """The UTF-8 text of ``path`` (see :func:`read_text_limited`), or :class:`UserFileError` in
+    the words every such file gets: ``what`` names it ("config file x.toml"), ``advice`` says
+    what to give instead."""
+    try:
+        return read_text_limited(path, max_bytes)
+    except InputLimitError:
+        raise UserFileError(f"{what} is too long: at most {max_bytes} bytes are allowed") from None
+    except UnicodeDecodeError as error:
+        raise UserFileError(f"{what} is not UTF-8 text (at byte {error.start}); {advice}") from None
+    except OSError as error:
+        raise UserFileError(f"{what}: {path_problem(path, error)}; {advice}") from None
 
 
 def missing_folder(path: str | Path) -> Path | None:
