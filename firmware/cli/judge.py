@@ -33,7 +33,7 @@ from firmware.cli.common import (
     evaluation_json,
     rules_from_args,
 )
-from firmware.userfile import MAX_TEXT_FILE_BYTES, path_problem, read_text_limited
+from firmware.userfile import MAX_TEXT_FILE_BYTES, UserFileError, path_problem, read_user_text
 
 ROUND_KEYS = ("pot", "deckel", "players")
 PLAYER_KEYS = ("name", "dice", "throws", "hand", "blind")
@@ -74,25 +74,30 @@ def run(args: argparse.Namespace) -> int:
 _GIVE_A_ROUND = "give the round as one JSON object, in a file or on stdin (docs/cli.md)"
 
 
-def _read_json(file: str) -> object:
-    source = "stdin" if file == "-" else file
+def _read_stdin() -> str:
+    """The round on standard input, bounded as a file is (:func:`read_user_text`)."""
     try:
-        if file == "-":
-            text = sys.stdin.read(MAX_TEXT_FILE_BYTES + 1)
-            if len(text.encode("utf-8", "surrogateescape")) > MAX_TEXT_FILE_BYTES:
-                raise InputLimitError(f"stdin is longer than {MAX_TEXT_FILE_BYTES} bytes")
-        else:
-            text = read_text_limited(file)
-    except InputLimitError:
-        raise CliError(
-            f"{source} is too long: at most {MAX_TEXT_FILE_BYTES} bytes are allowed"
-        ) from None
+        text = sys.stdin.read(MAX_TEXT_FILE_BYTES + 1)
     except UnicodeDecodeError as error:
         raise CliError(
-            f"{source} is not UTF-8 text (at byte {error.start}); {_GIVE_A_ROUND}"
+            f"stdin is not UTF-8 text (at byte {error.start}); {_GIVE_A_ROUND}"
         ) from None
     except OSError as error:
-        raise CliError(f"{source}: {path_problem(file, error)}; {_GIVE_A_ROUND}") from None
+        raise CliError(f"stdin: {path_problem('-', error)}; {_GIVE_A_ROUND}") from None
+    if len(text.encode("utf-8", "surrogateescape")) > MAX_TEXT_FILE_BYTES:
+        raise CliError(f"stdin is too long: at most {MAX_TEXT_FILE_BYTES} bytes are allowed")
+    return text
+
+
+def _read_json(file: str) -> object:
+    source = "stdin" if file == "-" else file
+    if file == "-":
+        text = _read_stdin()
+    else:
+        try:
+            text = read_user_text(file, file, _GIVE_A_ROUND, MAX_TEXT_FILE_BYTES)
+        except UserFileError as error:
+            raise CliError(str(error)) from None
     if not text.strip():
         raise CliError(f"{source} is empty: expected the round as a JSON object")
     try:
