@@ -43,6 +43,8 @@ class Picture:
     path: str
     about: str
     make: Callable[[Path], None]
+    #: Taken in headless Chromium (the page's screenshots), so it needs the browser.
+    browser: bool = False
 
     @property
     def name(self) -> str:
@@ -54,13 +56,16 @@ class Picture:
 PICTURES: dict[str, Picture] = {}
 
 
-def picture(path: str, about: str) -> Callable[[Callable[[Path], None]], Callable[[Path], None]]:
-    """Register the decorated function as the maker of the picture at ``path``."""
+def picture(
+    path: str, about: str, *, browser: bool = False
+) -> Callable[[Callable[[Path], None]], Callable[[Path], None]]:
+    """Register the decorated function as the maker of the picture at ``path`` (``browser``: a
+    screenshot taken in headless Chromium)."""
 
     def register(make: Callable[[Path], None]) -> Callable[[Path], None]:
         if path in PICTURES:
             raise ValueError(f"{path} has a maker already")
-        PICTURES[path] = Picture(path, about, make)
+        PICTURES[path] = Picture(path, about, make, browser)
         return make
 
     return register
@@ -134,12 +139,12 @@ def _window_png(image: Any, path: Path) -> None:
         window.close()
 
 
-@picture("docs/img/web-board-de.png", "the table's page on a laptop or TV, in German")
+@picture("docs/img/web-board-de.png", "the table's page on a laptop or TV, in German", browser=True)
 def _web_board(path: Path) -> None:
     _web_pictures_in(path.parent)
 
 
-@picture("docs/img/web-phone-en.png", "the table's page on a phone, in English, paired")
+@picture("docs/img/web-phone-en.png", "the table's page on a phone, in English", browser=True)
 def _web_phone(path: Path) -> None:
     _web_pictures_in(path.parent)
 

@@ -29,15 +29,11 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = [
         item.name
         for item in PICTURES.values()
-        if not (BROWSER_MISSING and _in_browser(item.path))
+        if not (BROWSER_MISSING and item.browser)
     ]
     assert main(["--into", str(folder), *names]) == 0
     return folder
 
-
-def _in_browser(path: str) -> bool:
-    """Whether the picture is a screenshot of the table's page (made in headless Chromium)."""
-    return Path(path).name.startswith("web-")
 
 
 def shown_in_the_docs() -> set[Path]:
@@ -87,12 +83,12 @@ def frames(path: Path) -> list[tuple[bytes, int]]:
 
 @pytest.mark.parametrize("kept", sorted(PICTURES))
 def test_the_committed_picture_is_what_the_command_makes(made: Path, kept: str) -> None:
-    if BROWSER_MISSING and _in_browser(kept):
+    if BROWSER_MISSING and PICTURES[kept].browser:
         pytest.skip(BROWSER_MISSING)
     committed, fresh = ROOT / kept, made / Path(kept).name
     with Image.open(committed) as a, Image.open(fresh) as b:
         assert a.size == b.size, f"{kept} is {a.size}, the command makes {b.size}: {REMAKE}"
-    if _in_browser(kept):
+    if PICTURES[kept].browser:
         share = _share_of_pixels_that_differ(committed, fresh)
         assert share <= BROWSER_TOLERANCE, f"{kept}: {share:.2%} of its pixels differ: {REMAKE}"
         return
