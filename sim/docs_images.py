@@ -144,7 +144,9 @@ def _web_board(path: Path) -> None:
     _web_pictures_in(path.parent)
 
 
-@picture("docs/img/web-phone-en.png", "the table's page on a phone, in English", browser=True)
+@picture(
+    "docs/img/web-phone-en.png", "the table's page on a phone, in English, paired", browser=True
+)
 def _web_phone(path: Path) -> None:
     _web_pictures_in(path.parent)
 
