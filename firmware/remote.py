@@ -336,6 +336,7 @@ class Remote:
         self._link.send_line(line, droppable=droppable)
 
     def _current_game(self) -> Game | None:
+        """The game under way, else the last one this connection saw (for ``log``)."""
         game = self._app.game
         if game is not None:
             self._last_game = game
@@ -343,10 +344,9 @@ class Remote:
 
     def _send_state(self) -> None:
         self._state_due = False
-        game = self._app.game
-        if game is not None:
-            self._last_game = game
-        self._send(format_line("state", state_payload(game, self._hooks, referee=self._referee)))
+        self._current_game()  # a state remembers its game for a later `log`
+        payload = state_payload(self._app.game, self._hooks, referee=self._referee)
+        self._send(format_line("state", payload))
 
     def _send_log(self, start: int) -> None:
         """One page of the log from event ``start`` (see :func:`~firmware.protocol.log_page`)."""
