@@ -10,7 +10,7 @@ own rules are a preset plus overrides::
     jule = true
 
 The engine parses TOML *text* and mappings; reading a user's file from disk is the caller's job
-(see :mod:`firmware.rulesfile`), so the engine stays free of I/O. Presets are package data,
+(see :mod:`firmware.store.rulesfile`), so the engine stays free of I/O. Presets are package data,
 read with :func:`pkgutil.get_data` (which loads faster than :mod:`importlib.resources`; every
 command-line start reads one); :data:`PRESET_NAMES` lists them.
 """
@@ -105,7 +105,7 @@ NAME_KEY_LABELS = {**USUAL_NAMES, "naturschock": "Naturschock"}
 
 
 #: The longest name a ``[names]`` table may give (the device checks the pixels, see
-#: :mod:`firmware.throwname`).
+#: :mod:`firmware.screen.throwname`).
 MAX_NAME_CHARS = 16
 
 

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from PIL import Image, ImageDraw
 
 from firmware.config import DeviceConfig
-from firmware.font import FONT
-from firmware.i18n import Catalogue
+from firmware.screen.font import FONT
+from firmware.screen.i18n import Catalogue
 from hal.inputs import InputDecoder, InputTiming
 from hal.ports import SCREEN_SIZE, Button, Edge, EdgeSource, InputEvent, InputKind
 

@@ -27,9 +27,9 @@ from engine.limits import InputLimitError, toml_loads
 from engine.rules import Rules
 from engine.strategy_names import strategy_names
 from firmware.names import PlayerNameError, check_player_names, name_problem
-from firmware.roster import MAX_ROSTER
-from firmware.rulesfile import load_rules
-from firmware.userfile import UserFileError, read_user_text
+from firmware.store.roster import MAX_ROSTER
+from firmware.store.rulesfile import load_rules
+from firmware.store.userfile import UserFileError, read_user_text
 from hal.inputs import InputTiming
 from hal.settings import GpioPins, OledSettings
 
@@ -68,7 +68,7 @@ class GameConfig:
     a strategy name (:func:`engine.bots.strategy_names`) or "" for a person. It may be shorter
     than the seats (the rest are people) and longer than ``players`` (for seats the setup adds).
     ``names`` are more names for the setup's list of remembered names (the table's regulars),
-    offered after the names played lately (:mod:`firmware.roster`).
+    offered after the names played lately (:mod:`firmware.store.roster`).
     """
 
     players: tuple[str, ...] = ("Anna", "Ben", "Carla")

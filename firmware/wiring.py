@@ -7,7 +7,7 @@ directory (:class:`~hal.ports.Storage`). A name becomes a backend only at the ed
 that runs the device (``firmware/cli/run.py`` on the Pi, ``sim/cli.py`` in the simulator) and in
 tests: the firmware itself never imports a backend, and nothing is looked up by a module path.
 
-When a link is given, :class:`firmware.remote.Remote` speaks the protocol on it
+When a link is given, :class:`firmware.link.remote.Remote` speaks the protocol on it
 (docs/protocol.md): it listens to every frame the main loop gives the display, and to the app's
 events.
 """
@@ -30,9 +30,9 @@ from hal.ports import Clock, Display, InputBackend, InputEvent, Link, LinkServer
 from hal.power import PowerManager
 
 if TYPE_CHECKING:
-    from firmware.pairing import Pairing
-    from firmware.remote import DeviceHooks, Remote
-    from firmware.webtable import WebTable
+    from firmware.link.pairing import Pairing
+    from firmware.link.remote import DeviceHooks, Remote
+    from firmware.link.webtable import WebTable
 
 __all__ = ["Device", "build_device", "system_poweroff"]
 
@@ -111,7 +111,7 @@ def build_device(
     unplugged panel. The device takes ``inputs`` and ``link`` over: :meth:`Device.close` closes
     them, and so does a failure while building. ``link`` switches the serial link on (the edge
     builds it from the config's ``[link] url``); its host then sees every frame the display is
-    given. ``web`` serves the table's page (:class:`~firmware.webtable.WebTable`) on a built
+    given. ``web`` serves the table's page (:class:`~firmware.link.webtable.WebTable`) on a built
     server (``[web] listen``); its pages pair with the same PIN as the link. ``power`` adds
     the :class:`~hal.power.PowerManager` (dim and sleep when idle).
     Without ``dice`` the system's random source is used. ``odds_worker`` computes odds
@@ -128,8 +128,8 @@ def build_device(
         sink = event_sink
         pairing: Pairing | None = None
         if link is not None or web is not None:  # the protocol and pairing load only when on
-            from firmware.pairing import Pairing
-            from firmware.remote import EventRelay
+            from firmware.link.pairing import Pairing
+            from firmware.link.remote import EventRelay
 
             relay = EventRelay(*([event_sink] if event_sink is not None else []))
             sink = relay
@@ -171,7 +171,7 @@ def build_device(
             relay.add(remote.publish_event)
             listeners.append(remote.show)
         if web is not None:
-            from firmware.webtable import WebTable
+            from firmware.link.webtable import WebTable
 
             table_page = WebTable(
                 web, app, hooks, clock=clock, call_soon=call_soon, pairing=pairing, info=info
@@ -206,7 +206,7 @@ def build_device(
 
 def _hooks(app: DeviceApp, power: PowerManager | None) -> DeviceHooks:
     """How a host (the link's, a page's) acts on ``app`` from the main loop."""
-    from firmware.remote import DeviceHooks
+    from firmware.link.remote import DeviceHooks
 
     def deliver(event: InputEvent) -> None:
         # A remote input counts as activity (it wakes a dimmed or sleeping panel) but is never
@@ -222,7 +222,7 @@ def _hooks(app: DeviceApp, power: PowerManager | None) -> DeviceHooks:
         return GameSetup(app.config.game.players, app.config.game.rule_set)
 
     def stats() -> dict[str, Any]:
-        from firmware.stats import FIELDS, stats_to_mapping
+        from firmware.store.stats import FIELDS, stats_to_mapping
 
         store = app.store
         table = store.stats() if store is not None else {}
@@ -259,7 +259,7 @@ def _remote(
     call_soon: Callable[[Callable[[], None]], None],
 ) -> Remote:
     """The protocol's device end, acting on ``app`` from the main loop."""
-    from firmware.remote import Remote
+    from firmware.link.remote import Remote
 
     settings = app.config.link
     return Remote(

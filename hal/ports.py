@@ -155,8 +155,8 @@ class Storage(Protocol):
     """The state directory: small atomic files and append-only journals, by plain file name.
 
     Everything the device keeps goes through these methods (the game journals and the archive of
-    :mod:`firmware.gamestore`, the remembered setup). Every change survives a pulled plug once the
-    method has returned; every failure is a :class:`StorageError` naming the file and the cause.
+    :mod:`firmware.store.gamestore`, the remembered setup). Every change survives a pulled plug once
+    the method has returned; every failure is a :class:`StorageError` naming the file and the cause.
     """
 
     #: Where the files are, for messages that name a file.

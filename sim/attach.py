@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from firmware.font import FONT
-from firmware.protocol import (
+from firmware.link.protocol import (
     PROTOCOL_NAME,
     PROTOCOL_VERSION,
     ProtocolError,
     decode_frame,
     parse_device_line,
 )
+from firmware.screen.font import FONT
 from hal.ports import (
     SCREEN_SIZE,
     Clock,

@@ -158,7 +158,7 @@ class RandomRobot(Player):
     """
 
     def next_actions(self, app: Any) -> list[ScriptAction]:
-        from firmware.views import TurnView
+        from firmware.screen.views import TurnView
 
         if not isinstance(app.view, TurnView):
             return [_OK]
@@ -192,7 +192,7 @@ class HumanLike(Player):
         return _wait(self.rng.uniform(low, high))
 
     def next_actions(self, app: Any) -> list[ScriptAction]:
-        from firmware.views import BannerView
+        from firmware.screen.views import BannerView
 
         stage = app.stage
         if stage.bot_plays:

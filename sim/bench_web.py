@@ -125,7 +125,7 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
     from engine import GameSetup, load_preset
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
-    from firmware.webtable import page_files
+    from firmware.link.webtable import page_files
     from firmware.wiring import build_device
     from hal.clock import MonotonicClock
     from hal.inputs import InputTiming

@@ -214,7 +214,7 @@ def _state_dir(args: argparse.Namespace, config: DeviceConfig) -> Path | None:
 
 def _named_state_dir(text: str, where: str) -> Path:
     """A state directory the user named: a folder, or a new one in a folder that exists."""
-    from firmware.userfile import missing_folder
+    from firmware.store.userfile import missing_folder
 
     path = Path(text).expanduser()
     if path.exists() and not path.is_dir():
@@ -233,7 +233,7 @@ def _state_directory(path: Path | None) -> Iterator[StateDirectory | None]:
     if path is None:
         yield None
         return
-    from firmware.userfile import path_problem
+    from firmware.store.userfile import path_problem
     from hal.ports import StorageError
     from hal.storage import StateDirectory, StateDirectoryBusy
 
@@ -257,7 +257,7 @@ def _state_directory(path: Path | None) -> Iterator[StateDirectory | None]:
 
 def _left_unfinished(storage: StateDirectory | None) -> str:
     """A note that a game waits in ``storage`` for the next start, or ""."""
-    from firmware.gamestore import CURRENT
+    from firmware.store.gamestore import CURRENT
 
     if storage is None or storage.size(CURRENT) is None:
         return ""
@@ -275,7 +275,7 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
     from firmware.config import load_config
     from firmware.names import name_problem
-    from firmware.rulesfile import load_rules
+    from firmware.store.rulesfile import load_rules
 
     config = load_config(args.config)
     if args.lang is not None:
@@ -618,7 +618,7 @@ def _serve_until_interrupted(device: Any, clock: FakeClock) -> None:
 
 def _load_script(path: str) -> list[Any]:
     """The script's actions; a file that cannot be read is a UsageError naming --script."""
-    from firmware.userfile import path_problem
+    from firmware.store.userfile import path_problem
     from sim.script import load_script
 
     try:

@@ -90,7 +90,7 @@ def _device_png(path: Path) -> None:
     from engine.game import GameSetup
     from firmware.config import load_config
     from firmware.dice import SeededDice
-    from firmware.rulesfile import load_rules
+    from firmware.store.rulesfile import load_rules
     from firmware.wiring import build_device
     from sim.fakes import FakeClock
     from sim.recorder import FrameRecorder

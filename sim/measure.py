@@ -400,7 +400,7 @@ def game_figures(records: dict[str, Any]) -> list[Measurement]:
 def render_speed(settings: Settings, records: dict[str, Any]) -> list[Measurement]:
     """The median time to render one of the screens the games showed (each view ``render_repeats``
     times, the fastest of them counting)."""
-    from firmware.screens import render
+    from firmware.screen.screens import render
 
     views: dict[Any, None] = {}
     for record in records.values():
@@ -890,7 +890,7 @@ def _cycle(device: Any, images: list[Image.Image]) -> Callable[[], None]:
 
 
 def _game_frames(records: dict[str, Any]) -> list[Image.Image]:
-    from firmware.screens import render
+    from firmware.screen.screens import render
 
     return [render(view) for view in records["human"].views]
 

@@ -111,7 +111,7 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
     from engine import GameSetup, load_preset
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
-    from firmware.webtable import page_files
+    from firmware.link.webtable import page_files
     from firmware.wiring import build_device
     from hal.oled import open_dummy
     from hal.storage import StateDirectory

@@ -23,20 +23,20 @@ module                                 what it holds
                                        ``apply``, and the round log that picks the next stages
 :mod:`~firmware.app.context`           the session: settings, language, brightness, storage
 :mod:`~firmware.app.resume`            going on after a power cut
-:mod:`~firmware.app.settings`          ``setup.json``
+:mod:`~firmware.store.setupfile`          ``setup.json``
 :mod:`~firmware.app.stage`             the stage protocol and the transitions
 :mod:`~firmware.app.timing`            the app's timer constants
 =====================================  =========================================================
 
 A long press on STAND opens the menu from anywhere; a long press on FLIP during a turn shows a hint
-(:mod:`firmware.hint`), unless the rules switch hints off. Buttons in menus: KEEP_1/KEEP_2 are
+(:mod:`firmware.advice`), unless the rules switch hints off. Buttons in menus: KEEP_1/KEEP_2 are
 up/down (or - and +), KEEP_3 and STAND are OK, FLIP goes back.
 """
 
 from firmware.app.context import EventSink
 from firmware.app.device import DeviceApp
 from firmware.app.menu import BRIGHTNESS_LEVELS
-from firmware.app.settings import SETUP_FILE
 from firmware.app.timing import BOT_PAUSE_S, BOT_STEP_S
+from firmware.store.setupfile import SETUP_FILE
 
 __all__ = ["BOT_PAUSE_S", "BOT_STEP_S", "BRIGHTNESS_LEVELS", "SETUP_FILE", "DeviceApp", "EventSink"]

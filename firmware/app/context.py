@@ -16,21 +16,21 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
 from engine.rules import Rules, load_preset, preset_names
 from firmware.app.rolloff import RollOffStage
-from firmware.app.settings import SettingsFile, clamp_deckel
 from firmware.app.setup import SetupStage, SetupStep
 from firmware.app.stage import Stage
 from firmware.app.table import Table
 from firmware.config import LANGUAGES, DeviceConfig
 from firmware.dice import DiceSource
-from firmware.gamestore import GameStore
-from firmware.i18n import Catalogue
-from firmware.roster import RosterFile
+from firmware.screen.i18n import Catalogue
+from firmware.store.gamestore import GameStore
+from firmware.store.roster import RosterFile
+from firmware.store.setupfile import SettingsFile, clamp_deckel
 from firmware.work import InlineWork, Work
 from hal.ports import Clock
 
 if TYPE_CHECKING:
     from engine.bots import StrategyBot
-    from firmware.pairing import Pairing
+    from firmware.link.pairing import Pairing
 
 __all__ = ["AppContext", "EventSink"]
 

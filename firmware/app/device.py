@@ -4,8 +4,8 @@
 loop (:mod:`firmware.loop`) feeds it decoded inputs with :meth:`DeviceApp.handle`, runs its timers
 with :meth:`DeviceApp.advance` (the shaking animation, computer players, screens that go on by
 themselves), and shows :meth:`DeviceApp.screen`. Everything the players see is a frozen view
-(:mod:`firmware.views`) that the current stage or overlay builds, so a test can check what is on
-screen without pixels. Where a screen lives and what a button does on it: :mod:`firmware.app`.
+(:mod:`firmware.screen.views`) that the current stage or overlay builds, so a test can check what
+is on screen without pixels. Where a screen lives and what a button does on it: :mod:`firmware.app`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from firmware.app.context import AppContext, EventSink
 from firmware.app.menu import MainMenu
 from firmware.app.overlays import Message, Overlay
 from firmware.app.resume import ResumeQuestion, resume
-from firmware.app.settings import SETUP_FILE, SettingsFile
 from firmware.app.stage import (
     Close,
     CloseAll,
@@ -34,16 +33,17 @@ from firmware.app.stage import (
 )
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
-from firmware.gamestore import GameStore
-from firmware.i18n import Catalogue
-from firmware.roster import ROSTER_FILE, RosterFile
-from firmware.screens import render
-from firmware.views import View
+from firmware.screen.i18n import Catalogue
+from firmware.screen.screens import render
+from firmware.screen.views import View
+from firmware.store.gamestore import GameStore
+from firmware.store.roster import ROSTER_FILE, RosterFile
+from firmware.store.setupfile import SETUP_FILE, SettingsFile
 from firmware.work import Work
 from hal.ports import Button, Clock, InputEvent, InputKind, Storage
 
 if TYPE_CHECKING:
-    from firmware.pairing import Pairing
+    from firmware.link.pairing import Pairing
 
 __all__ = ["DeviceApp"]
 

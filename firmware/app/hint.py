@@ -1,6 +1,6 @@
 """The hint on the device (a long press on FLIP during a person's turn): an overlay.
 
-The best action now and its exact chance (:mod:`firmware.hint`). Before the odds worker has built
+The best action now and its exact chance (:mod:`firmware.advice`). Before the odds worker has built
 the rule set's tables, the hint says "one moment" and is computed there; afterwards it costs a
 millisecond or two and is computed at once. The hint speaks of the dice in the cup, so it is
 private: the link's table view never shows it.
@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 from engine.game import Game
 from firmware.app.overlays import Message, Overlay
 from firmware.app.stage import CLOSE, Push, Transition
-from firmware.i18n import Catalogue
-from firmware.views import BannerView
+from firmware.screen.i18n import Catalogue
+from firmware.screen.views import BannerView
 from hal.ports import InputEvent, InputKind
 
 if TYPE_CHECKING:
+    from firmware.advice import Hint
     from firmware.app.context import AppContext
-    from firmware.hint import Hint
 
 __all__ = ["PendingHint", "hint_for"]
 
@@ -29,7 +29,7 @@ def hint_for(ctx: AppContext, game: Game) -> Transition:
     """The hint's overlay for the player whose turn it is, or why there is none."""
     if not game.rules.hints:
         return Push(Message("hint_title", (ctx.t("hint_refused_1"), ctx.t("hint_refused_2"))))
-    from firmware.hint import hint_lines, hint_question  # the odds load with the first hint
+    from firmware.advice import hint_lines, hint_question  # the odds load with the first hint
 
     question = hint_question(game)
     if ctx.work.ready(game.rules):
@@ -59,7 +59,7 @@ class PendingHint(Overlay):
     def view(self, texts: Catalogue) -> BannerView:
         if self.hint is None:
             return BannerView(texts.t("hint_title"), "", (texts.t("hint_wait"),), ("", "", "OK"))
-        from firmware.hint import hint_lines
+        from firmware.advice import hint_lines
 
         chance, action, goal = hint_lines(self.hint, texts)
         return BannerView(texts.t("hint_title"), chance, (action, goal), ("", "", "OK"))

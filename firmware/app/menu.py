@@ -31,15 +31,15 @@ from firmware.app.stage import (
 )
 from firmware.app.turn import HandOverStage
 from firmware.config import LANGUAGES
-from firmware.i18n import Catalogue
-from firmware.rulestext import rules_summary
-from firmware.stats import PlayerStats
-from firmware.views import BannerView, RulesView
+from firmware.screen.i18n import Catalogue
+from firmware.screen.rulestext import rules_summary
+from firmware.screen.views import BannerView, RulesView
+from firmware.store.stats import PlayerStats
 from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.app.context import AppContext
-    from firmware.pairing import Pairing
+    from firmware.link.pairing import Pairing
 
 __all__ = ["BRIGHTNESS_LEVELS", "MainMenu", "RulesInForce"]
 

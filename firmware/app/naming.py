@@ -1,9 +1,9 @@
 """Names on the device: the list of remembered names for a seat, and spelling a new one.
 
 The setup's names step (:mod:`firmware.app.setup`) opens :class:`RosterPicker` for a seat: "Neuer
-Name…" first, then the remembered names (:mod:`firmware.roster`), the most recently used first,
-without those already at another seat. KEEP_1 and KEEP_2 move, KEEP_3 or STAND takes the name,
-FLIP goes back.
+Name…" first, then the remembered names (:mod:`firmware.store.roster`), the most recently used
+first, without those already at another seat. KEEP_1 and KEEP_2 move, KEEP_3 or STAND takes the
+name, FLIP goes back.
 
 "Neuer Name…" opens :class:`NameEntry`, the letter wheel, with the five buttons:
 
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 
 from firmware.app.overlays import Overlay
 from firmware.app.stage import CLOSE, OK_BUTTONS, Push, Transition
-from firmware.i18n import Catalogue
 from firmware.names import MAX_NAME_LENGTH, name_problem
-from firmware.views import MenuView, NameEntryView
+from firmware.screen.i18n import Catalogue
+from firmware.screen.views import MenuView, NameEntryView
 from hal.ports import Button, InputEvent, InputKind
 
 __all__ = ["WHEEL", "NameEntry", "RosterPicker"]

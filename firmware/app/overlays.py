@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware.app.stage import CLOSE, OK_BUTTONS, Step, Transition
-from firmware.i18n import Catalogue
-from firmware.views import BannerView, MenuView, PickerView, View
+from firmware.screen.i18n import Catalogue
+from firmware.screen.views import BannerView, MenuView, PickerView, View
 from hal.ports import Button, InputEvent, InputKind
 
 __all__ = ["Menu", "Message", "Overlay", "Picker"]

@@ -33,10 +33,10 @@ from firmware.app.stage import (
 from firmware.app.table import SECTION_KEYS, Table
 from firmware.app.turn import HandOverStage, TurnStage
 from firmware.config import LANGUAGES
-from firmware.font import FONT
-from firmware.i18n import Catalogue
-from firmware.journal import Recovery
-from firmware.views import BannerView
+from firmware.screen.font import FONT
+from firmware.screen.i18n import Catalogue
+from firmware.screen.views import BannerView
+from firmware.store.journal import Recovery
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 
 __all__ = ["ResumeQuestion", "resume"]

@@ -15,9 +15,9 @@ from engine.game import FINAL
 from engine.settle import DeckelSource
 from firmware.app.stage import CONTINUE, Goto, Stage, Transition
 from firmware.app.timing import BOT_PAUSE_S
-from firmware.font import FONT
-from firmware.screens import REVEAL_LINES
-from firmware.views import BannerView, RevealMark, RevealRow, RevealView
+from firmware.screen.font import FONT
+from firmware.screen.screens import REVEAL_LINES
+from firmware.screen.views import BannerView, RevealMark, RevealRow, RevealView
 from hal.ports import SCREEN_SIZE, InputEvent, InputKind
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from engine.game import Phase
 from firmware.app.stage import CONTINUE, OK_BUTTONS, Stage, Transition
 from firmware.app.timing import BOT_PAUSE_S
-from firmware.font import FONT
-from firmware.views import RollOffRow, RollOffView
+from firmware.screen.font import FONT
+from firmware.screen.views import RollOffRow, RollOffView
 from hal.ports import SCREEN_SIZE, InputEvent, InputKind
 
 if TYPE_CHECKING:

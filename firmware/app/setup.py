@@ -18,9 +18,9 @@ from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.rules import Rules
 from engine.strategy_names import strategy_names
 from firmware.app.naming import RosterPicker
-from firmware.app.settings import clamp_deckel
 from firmware.app.stage import CLOSE_ALL, OK_BUTTONS, Goto, Push, Stage, Transition
-from firmware.views import BOT_MARK, PickerView, SeatRow, SeatsView, SoftKeys
+from firmware.screen.views import BOT_MARK, PickerView, SeatRow, SeatsView, SoftKeys
+from firmware.store.setupfile import clamp_deckel
 from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:

@@ -2,8 +2,8 @@
 
 A *stage* is one step of the game flow on the screen: the setup, the roll-off, a hand-over, a
 turn, the dice after a last throw, the reveal, a banner. It handles the inputs routed to it, gives
-the view to show (:mod:`firmware.views`), and may act by itself at a time it names (a computer
-player's next step, a screen that goes on when only computer players wait on it). It never
+the view to show (:mod:`firmware.screen.views`), and may act by itself at a time it names (a
+computer player's next step, a screen that goes on when only computer players wait on it). It never
 assigns the app's state: it returns a :data:`Transition` and the shell
 (:class:`firmware.app.DeviceApp`) carries it out.
 
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from firmware.views import View
+from firmware.screen.views import View
 from hal.ports import Button, InputEvent
 
 if TYPE_CHECKING:

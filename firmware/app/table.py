@@ -30,7 +30,7 @@ from firmware.app.rolloff import RollOffStage
 from firmware.app.setup import marked
 from firmware.app.stage import Stage
 from firmware.app.turn import HandOverStage
-from firmware.views import Tally
+from firmware.screen.views import Tally
 
 if TYPE_CHECKING:
     from engine.bots import StrategyBot

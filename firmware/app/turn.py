@@ -22,7 +22,7 @@ from engine.game import TurnState
 from firmware.app.hint import hint_for
 from firmware.app.stage import CONTINUE, Goto, Stage, Transition
 from firmware.app.timing import BOT_PAUSE_S, FRAME_S
-from firmware.views import DieFace, HandOverView, TurnView
+from firmware.screen.views import DieFace, HandOverView, TurnView
 from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from engine.limits import ascii_whole_number
 from engine.rules import Rules, preset_names
 from engine.throws import Evaluation
 from firmware.cli import CliError
-from firmware.rulesfile import load_rules
+from firmware.store.rulesfile import load_rules
 
 
 def add_rules_argument(parser: argparse.ArgumentParser) -> None:

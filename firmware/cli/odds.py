@@ -31,7 +31,7 @@ from engine.rules import Rules
 from engine.throws import rank_table
 from firmware.cli import CliError
 from firmware.cli.common import print_json, whole_number
-from firmware.rulesfile import load_rules
+from firmware.store.rulesfile import load_rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -36,9 +36,9 @@ from engine import (
 from engine.limits import InputLimitError, ascii_whole_number
 from firmware.cli import CliError
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.gamestore import CURRENT, GameStore, archive_name
-from firmware.journal import JournalError, Recovery, read_journal
-from firmware.userfile import path_problem, read_bytes_limited
+from firmware.store.gamestore import CURRENT, GameStore, archive_name
+from firmware.store.journal import JournalError, Recovery, read_journal
+from firmware.store.userfile import path_problem, read_bytes_limited
 from hal.storage import StateDirectory
 
 #: The longest journal ``replay`` reads: a whole game is 10 to 30 kB.

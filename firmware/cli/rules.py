@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from engine.rules import Rules, differences, load_preset, preset_names
-from firmware.rulesfile import load_rules
+from firmware.store.rulesfile import load_rules
 
 #: Shown in the header, not in the option list.
 _HEADER_FIELDS = ("name", "description", "source")

@@ -220,15 +220,15 @@ def open_web_server(host: str, port: int) -> WebServer:
             "[web] needs aiohttp: pip install 'schockbesteck[web]' (deploy/install.sh installs "
             "it when the configuration has a [web] section)"
         ) from None
-    from firmware.webtable import page_files
+    from firmware.link.webtable import page_files
 
     return WebServer(host, port, page_files())
 
 
 def _error_screen(path: str | None) -> int:
     """Draw why the service stopped; exit 0 once it is on the panel, 1 if no panel answers."""
-    from firmware.error_screen import error_image, failure_reason
-    from firmware.i18n import Catalogue
+    from firmware.screen.error_screen import error_image, failure_reason
+    from firmware.screen.i18n import Catalogue
     from hal.oled import bus_errors, show_and_keep
 
     logging.basicConfig(

@@ -20,7 +20,7 @@ from engine.bots import make_strategy, strategy_names
 from engine.simulation import Simulator
 from firmware.cli import CliError
 from firmware.cli.common import whole_number
-from firmware.rulesfile import load_rules
+from firmware.store.rulesfile import load_rules
 
 #: z for a two-sided 95 % confidence interval.
 Z95 = 1.959964

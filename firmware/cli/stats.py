@@ -15,8 +15,8 @@ import json
 import sys
 
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.gamestore import GameStore
-from firmware.stats import FIELDS, PlayerStats, stats_to_mapping
+from firmware.store.gamestore import GameStore
+from firmware.store.stats import FIELDS, PlayerStats, stats_to_mapping
 from hal.storage import StateDirectory
 
 __all__ = ["add_arguments", "format_table", "run"]

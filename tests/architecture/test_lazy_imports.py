@@ -63,10 +63,10 @@ def test_the_device_starts_without_the_odds_the_computer_players_and_the_link() 
         "device.loop.start()\n"
         "device.close()\n"
     )
-    assert "firmware.app.device" in loaded and "firmware.screens" in loaded
+    assert "firmware.app.device" in loaded and "firmware.screen.screens" in loaded
     unwanted = {
-        "engine.odds", "engine.bots", "engine.simulation", "fractions", "firmware.hint",
-        "firmware.app.bots", "firmware.remote", "firmware.protocol", "secrets", "subprocess",
-        "firmware.webtable", "hal.web_server", "aiohttp", "asyncio",
+        "engine.odds", "engine.bots", "engine.simulation", "fractions", "firmware.advice",
+        "firmware.app.bots", "firmware.link.remote", "firmware.link.protocol", "secrets",
+        "subprocess", "firmware.link.webtable", "hal.web_server", "aiohttp", "asyncio",
     }  # fmt: skip
     assert not loaded & unwanted

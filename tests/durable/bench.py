@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from engine import Game
-from firmware.gamestore import CURRENT, GameStore
-from firmware.journal import recover
+from firmware.store.gamestore import CURRENT, GameStore
+from firmware.store.journal import recover
 from hal.storage import StateDirectory
 from tests.durable.conftest import random_actions
 

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import Event, Game, GameSetup, from_json, to_notation
-from firmware.gamestore import CURRENT, GameStore
-from firmware.journal import recover
+from firmware.store.gamestore import CURRENT, GameStore
+from firmware.store.journal import recover
 from hal.storage import StateDirectory
 from tests.durable.victim import NAMES
 

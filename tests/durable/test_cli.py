@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine import Game
-from firmware.gamestore import CURRENT, GameStore
-from firmware.journal import Journal
+from firmware.store.gamestore import CURRENT, GameStore
+from firmware.store.journal import Journal
 from hal.storage import StateDirectory
 from schockbesteck.cli import main
 from tests.durable.conftest import blattschuss_game, random_actions

@@ -26,8 +26,8 @@ import pytest
 from firmware.app import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.gamestore import CURRENT
-from firmware.journal import encode_record
+from firmware.store.gamestore import CURRENT
+from firmware.store.journal import encode_record
 from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock

@@ -12,8 +12,11 @@ import pytest
 from pytest_mock import MockerFixture
 
 from engine import Game, GameSetup
-from firmware.font import FONT
-from firmware.gamestore import (
+from firmware.screen.font import FONT
+from firmware.screen.i18n import Catalogue
+from firmware.screen.screens import render
+from firmware.screen.views import BannerView
+from firmware.store.gamestore import (
     CURRENT,
     STATS,
     DamageReport,
@@ -21,11 +24,8 @@ from firmware.gamestore import (
     StoreLimits,
     archive_name,
 )
-from firmware.i18n import Catalogue
-from firmware.journal import Journal, encode_record
-from firmware.screens import render
-from firmware.stats import PlayerStats, count_game
-from firmware.views import BannerView
+from firmware.store.journal import Journal, encode_record
+from firmware.store.stats import PlayerStats, count_game
 from hal.storage import StateDirectory
 from tests.durable.conftest import blattschuss_game, random_actions
 

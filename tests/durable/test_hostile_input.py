@@ -22,8 +22,8 @@ from engine import Game, GameSetup
 from firmware.app import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.gamestore import CURRENT
-from firmware.journal import recover
+from firmware.store.gamestore import CURRENT
+from firmware.store.journal import recover
 from hal.inputs import InputDecoder
 from hal.ports import Button, Edge, EdgeSource, InputEvent, InputKind
 from hal.storage import StateDirectory

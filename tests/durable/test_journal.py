@@ -8,7 +8,7 @@ import zlib
 import pytest
 
 from engine import Event, Game, GameSetup, Roll, load_preset, to_json
-from firmware.journal import (
+from firmware.store.journal import (
     FORMAT_VERSION,
     Journal,
     JournalError,

@@ -14,9 +14,9 @@ from engine import Game, GameSetup
 from firmware.app import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.gamestore import CURRENT
-from firmware.journal import recover
-from firmware.views import BannerView, MenuView, PickerView, TurnView
+from firmware.screen.views import BannerView, MenuView, PickerView, TurnView
+from firmware.store.gamestore import CURRENT
+from firmware.store.journal import recover
 from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock

@@ -9,9 +9,9 @@ from engine import GameSetup, load_preset
 from engine.rules import DroppedCup
 from firmware.app import DeviceApp
 from firmware.config import DeviceConfig
-from firmware.gamestore import CURRENT
-from firmware.journal import recover
-from firmware.views import HandOverView, MenuView
+from firmware.screen.views import HandOverView, MenuView
+from firmware.store.gamestore import CURRENT
+from firmware.store.journal import recover
 from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock

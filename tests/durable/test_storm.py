@@ -26,10 +26,10 @@ from engine import GameSetup, load_preset, preset_names
 from firmware.app import DeviceApp
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
-from firmware.gamestore import CURRENT
-from firmware.journal import recover
-from firmware.pairing import Pairing
-from firmware.remote import DeviceHooks, Remote
+from firmware.link.pairing import Pairing
+from firmware.link.remote import DeviceHooks, Remote
+from firmware.store.gamestore import CURRENT
+from firmware.store.journal import recover
 from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock

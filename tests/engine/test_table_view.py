@@ -20,7 +20,7 @@ from engine import (
     to_notation,
 )
 from engine.bots import Shown, view_of
-from firmware.hint import strongest_seen
+from firmware.advice import strongest_seen
 
 STANDARD = load_preset("standard")
 OPEN = replace(STANDARD, hidden_last_throw=False, blind=True)

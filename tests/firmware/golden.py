@@ -3,9 +3,9 @@
     python -m tests.firmware.golden --refresh          # rewrite every PNG from the current code
     python -m tests.firmware.golden --preview /tmp/g   # 4x enlarged copies to look at
 
-Each scene is a view (:mod:`firmware.views`) as the app builds them. ``test_golden.py`` renders
-every scene and compares it pixel for pixel with its PNG. Read tests/firmware/README.md before
-accepting a change.
+Each scene is a view (:mod:`firmware.screen.views`) as the app builds them. ``test_golden.py``
+renders every scene and compares it pixel for pixel with its PNG. Read tests/firmware/README.md
+before accepting a change.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from pathlib import Path
 from PIL import Image
 
 from engine.rules import load_preset
-from firmware.i18n import Catalogue
-from firmware.rulestext import rules_summary
-from firmware.screens import render
-from firmware.views import (
+from firmware.screen.i18n import Catalogue
+from firmware.screen.rulestext import rules_summary
+from firmware.screen.screens import render
+from firmware.screen.views import (
     BannerView,
     DieFace,
     HandOverView,

@@ -13,7 +13,7 @@ from engine import Game, GameSetup, from_json, load_preset
 from firmware.app import SETUP_FILE, DeviceApp
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
-from firmware.views import (
+from firmware.screen.views import (
     BannerView,
     HandOverView,
     MenuView,

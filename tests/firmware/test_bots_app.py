@@ -10,12 +10,12 @@ import pytest
 from engine import Game, GameSetup, from_json, load_preset
 from engine.odds import Position, Target, action_odds
 from engine.rules import Rules
+from firmware.advice import percent
 from firmware.app import BOT_PAUSE_S, DeviceApp
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
-from firmware.hint import percent
-from firmware.i18n import Catalogue
-from firmware.views import BannerView, DieFace, HandOverView, RollOffView, TurnView, View
+from firmware.screen.i18n import Catalogue
+from firmware.screen.views import BannerView, DieFace, HandOverView, RollOffView, TurnView, View
 from hal.ports import Button
 from sim.fakes import FakeClock
 

@@ -14,7 +14,14 @@ from gpiozero.pins.mock import MockFactory
 from engine import GameSetup
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
-from firmware.views import BannerView, HandOverView, MenuView, RevealView, RollOffView, TurnView
+from firmware.screen.views import (
+    BannerView,
+    HandOverView,
+    MenuView,
+    RevealView,
+    RollOffView,
+    TurnView,
+)
 from firmware.wiring import Device, build_device
 from hal.gpio import GpioInput
 from hal.oled import open_dummy, open_resilient_oled

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware.error_screen import MAX_LINES, error_image, error_lines, failure_reason
-from firmware.font import FONT
-from firmware.i18n import Catalogue
-from firmware.screens import WIDTH
+from firmware.screen.error_screen import MAX_LINES, error_image, error_lines, failure_reason
+from firmware.screen.font import FONT
+from firmware.screen.i18n import Catalogue
+from firmware.screen.screens import WIDTH
 from hal.oled import show_and_keep
 from hal.ports import SCREEN_SIZE
 from hal.settings import OledSettings

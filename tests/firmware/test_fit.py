@@ -3,15 +3,15 @@
 Each scene below builds views the way the device does (the real stages of ``firmware/app/`` on a
 real game, the real menu and overlays, the catalogue's texts) with the worst values the device
 allows: names of :data:`~firmware.names.MAX_NAME_LENGTH` wide letters and with umlauts, two-digit
-Deckel, 2 and 10 players, computer players' marks, every throw name of every preset, every
-notice. Each view is rendered by the real renderer (:func:`firmware.screens.render`) inside
-:func:`firmware.screens.trace_layout`, which records every text, die, bar and separator it draws,
-measured with the bitmap font's real widths, and shown on luma's dummy device as the OLED would
-show it. A scene fails on any text cut with "…" or left out, any element outside the 128x64
+Deckel, 2 and 10 players, computer players' marks, every throw name of every preset, every notice.
+Each view is rendered by the real renderer (:func:`firmware.screen.screens.render`) inside
+:func:`firmware.screen.screens.trace_layout`, which records every text, die, bar and separator it
+draws, measured with the bitmap font's real widths, and shown on luma's dummy device as the OLED
+would show it. A scene fails on any text cut with "…" or left out, any element outside the 128x64
 panel, and any two elements that overlap (dark text on its own bar excepted).
 
 To check a new screen, register a scene: a function that takes the language's
-:class:`~firmware.i18n.Catalogue` and yields ``(label, view)`` pairs, decorated with
+:class:`~firmware.screen.i18n.Catalogue` and yields ``(label, view)`` pairs, decorated with
 ``@scene("name")``::
 
     @scene("name_entry")
@@ -40,6 +40,7 @@ from engine.odds import ActionKind, ActionOdds
 from engine.rules import Rules, load_preset, preset_names
 from engine.settle import DeckelSource
 from engine.throws import rank_table
+from firmware.advice import Hint, hint_lines
 from firmware.app.context import AppContext
 from firmware.app.hint import PendingHint
 from firmware.app.menu import MainMenu, PinOverlay, RulesInForce
@@ -54,21 +55,20 @@ from firmware.app.reveal import (
     RevealStage,
 )
 from firmware.app.rolloff import RollOffStage
-from firmware.app.settings import DECKEL_RANGE, SettingsFile
 from firmware.app.setup import SetupStep
 from firmware.app.stage import CLOSE
 from firmware.app.table import Table
 from firmware.app.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.error_screen import error_lines
-from firmware.gamestore import DamageReport
-from firmware.hint import Hint, hint_lines
-from firmware.i18n import MESSAGES, Catalogue
+from firmware.link.pairing import Pairing
 from firmware.names import MAX_NAME_LENGTH
-from firmware.pairing import Pairing
-from firmware.screens import LayoutTrace, Placed, render, trace_layout
-from firmware.views import BannerView, DieFace, PickerView, Tally, TurnView, View
+from firmware.screen.error_screen import error_lines
+from firmware.screen.i18n import MESSAGES, Catalogue
+from firmware.screen.screens import LayoutTrace, Placed, render, trace_layout
+from firmware.screen.views import BannerView, DieFace, PickerView, Tally, TurnView, View
+from firmware.store.gamestore import DamageReport
+from firmware.store.setupfile import DECKEL_RANGE, SettingsFile
 from hal.ports import SCREEN_SIZE
 from sim.fakes import FakeClock
 
@@ -613,7 +613,7 @@ def test_the_self_test_screen_fits(language: str) -> None:
     """``schocken run --check`` draws its own screen (firmware/check.py) with the big font: its
     title beside the tilt count in the bar, and every line it lists, at their widest."""
     from firmware.check import CheckApp
-    from firmware.font import FONT
+    from firmware.screen.font import FONT
     from hal.ports import Button
 
     texts = Catalogue(language)

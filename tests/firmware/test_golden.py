@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware.screens import SCREENS, render
+from firmware.screen.screens import SCREENS, render
 from hal.ports import SCREEN_SIZE
 
 from .golden import GOLDEN_DIR, SCENES, golden_path

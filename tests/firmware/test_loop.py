@@ -12,7 +12,7 @@ from firmware.app import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.loop import MainLoop
-from firmware.views import RollOffView
+from firmware.screen.views import RollOffView
 from hal.clock import MonotonicClock
 from hal.inputs import InputDecoder
 from hal.oled import ResilientDisplay

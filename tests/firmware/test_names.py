@@ -9,11 +9,11 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engine import GameSetup, load_preset, preset_names
 from firmware.config import ConfigError, config_from_toml
-from firmware.font import FONT
-from firmware.i18n import Catalogue
 from firmware.names import MAX_NAME_LENGTH, PlayerNameError, check_player_names, name_problem
-from firmware.screens import TITLE_HEIGHT, render
-from firmware.views import BOT_MARK, TurnView
+from firmware.screen.font import FONT
+from firmware.screen.i18n import Catalogue
+from firmware.screen.screens import TITLE_HEIGHT, render
+from firmware.screen.views import BOT_MARK, TurnView
 
 #: The widest letters of the bitmap font (5 pixels plus one of spacing).
 WIDEST = "W"

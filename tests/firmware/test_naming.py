@@ -20,8 +20,8 @@ from firmware.app.naming import WHEEL
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
 from firmware.names import MAX_NAME_LENGTH
-from firmware.roster import ROSTER_FILE
-from firmware.views import MenuView, NameEntryView, PickerView, RollOffView, SeatsView
+from firmware.screen.views import MenuView, NameEntryView, PickerView, RollOffView, SeatsView
+from firmware.store.roster import ROSTER_FILE
 from firmware.wiring import build_device
 from hal.gpio import GpioInput
 from hal.oled import open_dummy

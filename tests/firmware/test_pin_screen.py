@@ -7,8 +7,8 @@ import pytest
 
 from firmware.app.menu import PinOverlay
 from firmware.app.stage import CLOSE
-from firmware.i18n import Catalogue
-from firmware.pairing import PIN_ATTEMPTS, Pairing, PairingRefused
+from firmware.link.pairing import PIN_ATTEMPTS, Pairing, PairingRefused
+from firmware.screen.i18n import Catalogue
 from hal.ports import Button, InputEvent, InputKind
 
 

@@ -18,8 +18,8 @@ from firmware.app import DeviceApp
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
 from firmware.names import name_problem
-from firmware.roster import MAX_ROSTER, ROSTER_FILE, RosterFile
-from firmware.views import BannerView, MenuView, SeatsView
+from firmware.screen.views import BannerView, MenuView, SeatsView
+from firmware.store.roster import MAX_ROSTER, ROSTER_FILE, RosterFile
 from hal.ports import Button
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock

@@ -17,12 +17,12 @@ from engine.errors import RulesError
 from engine.rules import DroppedCup, Rules, preset_names, rules_from_toml
 from firmware.app import DeviceApp
 from firmware.config import DeviceConfig, config_from_toml
-from firmware.font import FONT
-from firmware.i18n import Catalogue
-from firmware.rulesfile import load_rules
-from firmware.screens import render, status_room
-from firmware.throwname import throw_name_room, throw_names_problem
-from firmware.views import DieFace, HandOverView, MenuView, PickerView, RevealView, TurnView
+from firmware.screen.font import FONT
+from firmware.screen.i18n import Catalogue
+from firmware.screen.screens import render, status_room
+from firmware.screen.throwname import throw_name_room, throw_names_problem
+from firmware.screen.views import DieFace, HandOverView, MenuView, PickerView, RevealView, TurnView
+from firmware.store.rulesfile import load_rules
 from hal.ports import Button
 from sim.fakes import FakeClock
 

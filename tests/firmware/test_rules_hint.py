@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from engine import Game, GameSetup, Kind, load_preset
 from engine.odds import ActionKind, Position, Target, action_odds
-from firmware.hint import best_hint, hint_lines
-from firmware.i18n import Catalogue
+from firmware.advice import best_hint, hint_lines
+from firmware.screen.i18n import Catalogue
 
 OPEN = replace(load_preset("standard"), jule=True, hidden_last_throw=False)
 

@@ -32,12 +32,12 @@ from firmware.app.naming import WHEEL, NameEntry
 from firmware.app.stage import CLOSE
 from firmware.config import config_from_toml
 from firmware.dice import SeededDice
-from firmware.font import FONT
-from firmware.i18n import Catalogue
 from firmware.names import MAX_NAME_LENGTH
-from firmware.rulestext import option_lines, rules_summary
-from firmware.screens import WIDTH, render, rules_entry_lines
-from firmware.views import MenuView, PickerView, RulesView
+from firmware.screen.font import FONT
+from firmware.screen.i18n import Catalogue
+from firmware.screen.rulestext import option_lines, rules_summary
+from firmware.screen.screens import WIDTH, render, rules_entry_lines
+from firmware.screen.views import MenuView, PickerView, RulesView
 from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock

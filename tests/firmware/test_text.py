@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from firmware.dice import DiceSource, SeededDice, SystemDice
-from firmware.font import FONT, GLYPH_ROWS, SMALL, SMALL_ROWS, BitmapFont
-from firmware.i18n import MESSAGES, Catalogue
+from firmware.screen.font import FONT, GLYPH_ROWS, SMALL, SMALL_ROWS, BitmapFont
+from firmware.screen.i18n import MESSAGES, Catalogue
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 

@@ -20,11 +20,11 @@ from engine import GameSetup, load_preset
 from engine.bots import OddsStrategy, clear_caches
 from engine.rules import Rules
 from firmware import work as work_module
+from firmware.advice import best_hint, hint_lines
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
-from firmware.hint import best_hint, hint_lines
-from firmware.i18n import Catalogue
-from firmware.views import BannerView, MenuView, TurnView
+from firmware.screen.i18n import Catalogue
+from firmware.screen.views import BannerView, MenuView, TurnView
 from firmware.wiring import Device, build_device
 from firmware.work import BackgroundWork, InlineWork
 from hal.oled import open_dummy

@@ -9,8 +9,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from engine import Game, GameSetup, load_preset, to_json
-from firmware.pairing import Pairing
-from firmware.remote import DeviceHooks, Remote
+from firmware.link.pairing import Pairing
+from firmware.link.remote import DeviceHooks, Remote
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from sim.fakes import FakeClock
 

@@ -16,10 +16,10 @@ import pytest
 
 from engine import GameSetup, load_preset
 from firmware.config import DeviceConfig, GameConfig, LinkConfig
-from firmware.pairing import PIN_ATTEMPTS
-from firmware.protocol import encode_frame
-from firmware.screens import render
-from firmware.views import BannerView, MenuView, TurnView
+from firmware.link.pairing import PIN_ATTEMPTS
+from firmware.link.protocol import encode_frame
+from firmware.screen.screens import render
+from firmware.screen.views import BannerView, MenuView, TurnView
 from hal.ports import Button, InputEvent, InputKind
 
 from .conftest import AppDevice

@@ -25,7 +25,7 @@ from engine import GameSetup, from_json, load_preset, rules_from_mapping, to_not
 from engine.game import Game
 from firmware.config import DeviceConfig, LinkConfig
 from firmware.dice import SeededDice
-from firmware.protocol import PROTOCOL_VERSION, decode_frame, parse_device_line
+from firmware.link.protocol import PROTOCOL_VERSION, decode_frame, parse_device_line
 from firmware.wiring import Device, build_device
 from hal.clock import MonotonicClock
 from hal.oled import open_dummy

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import to_notation
-from firmware.protocol import COMMAND_HELP, DEVICE_WORDS, MAX_LINE
+from firmware.link.protocol import COMMAND_HELP, DEVICE_WORDS, MAX_LINE
 from hal.serial_link import LineFramer
 from tests.link.conftest import AppDevice
 

@@ -13,8 +13,7 @@ import json
 import pytest
 
 from engine import Game, GameSetup, from_json, load_preset, rules_from_mapping, to_notation
-from firmware.names import MAX_NAME_LENGTH
-from firmware.protocol import (
+from firmware.link.protocol import (
     LOG_PAGE_BYTES,
     Command,
     CommandName,
@@ -22,6 +21,7 @@ from firmware.protocol import (
     log_page,
     parse_command,
 )
+from firmware.names import MAX_NAME_LENGTH
 from hal.ports import Button
 from hal.serial_link import SerialLink
 from tests.link.conftest import Device

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from firmware.protocol import PROTOCOL_VERSION, encode_frame
+from firmware.link.protocol import PROTOCOL_VERSION, encode_frame
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from sim.attach import RemotePanel
 from sim.fakes import FakeClock
@@ -69,7 +69,7 @@ def test_an_unknown_protocol_version_is_shown_not_mirrored() -> None:
 
 def text_at_some_place(shown: Image.Image, text: str) -> bool:
     """Whether ``text``, drawn in the device's font, appears somewhere in ``shown``."""
-    from firmware.font import FONT
+    from firmware.screen.font import FONT
 
     width, height = FONT.width(text), FONT.height
     pattern = Image.new("1", (width, height), 0)

@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from pytest_mock import MockerFixture
 
 from engine import Game, GameSetup, from_json, load_preset, to_notation
-from firmware.protocol import (
+from firmware.link.protocol import (
     MAX_LINE,
     Command,
     CommandName,
@@ -22,7 +22,7 @@ from firmware.protocol import (
     parse_device_line,
     to_json_text,
 )
-from firmware.tablefeed import table_log, table_log_lines, table_snapshot
+from firmware.link.tablefeed import table_log, table_log_lines, table_snapshot
 from hal.ports import SCREEN_SIZE, Button
 
 
@@ -224,7 +224,7 @@ def test_a_rules_files_changes_are_named_against_its_preset() -> None:
     """`--rules FILE` with `deckel = 3` is "standard+": the state lists the one change, not every
     key of the rules; rules under a name of their own still list every key."""
     from engine import rules_from_toml
-    from firmware.tablefeed import rules_changed
+    from firmware.link.tablefeed import rules_changed
 
     assert rules_changed(rules_from_toml('preset = "standard"\ndeckel = 3\n')) == {"deckel": 3}
     assert rules_changed(rules_from_toml('preset = "bvb"\njule = true\n')) == {"jule": True}

@@ -13,8 +13,8 @@ import pytest
 from PIL import Image
 
 from engine import to_notation
-from firmware.protocol import PROTOCOL_VERSION, decode_frame
-from firmware.remote import DeviceHooks
+from firmware.link.protocol import PROTOCOL_VERSION, decode_frame
+from firmware.link.remote import DeviceHooks
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from tests.link.conftest import Device
 

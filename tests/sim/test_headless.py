@@ -13,8 +13,8 @@ from pytest_mock import MockerFixture
 
 import schockbesteck.cli
 from firmware.app import DeviceApp
-from firmware.screens import render
-from firmware.views import BannerView, RevealView, TurnView, View
+from firmware.screen.screens import render
+from firmware.screen.views import BannerView, RevealView, TurnView, View
 from sim.recorder import FrameRecorder, render_oled
 from tests.sim.view_lines import view_line
 

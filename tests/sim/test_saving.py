@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from engine import Event, Game, to_notation
-from firmware.gamestore import CURRENT
-from firmware.journal import Recovery, recover
+from firmware.store.gamestore import CURRENT
+from firmware.store.journal import Recovery, recover
 from hal.storage import StateDirectory
 from tests.sim.test_terminal_play import LAUNCH, ROOT, read_for
 

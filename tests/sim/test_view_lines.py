@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.views import (
+from firmware.screen.views import (
     BannerView,
     DieFace,
     MenuView,

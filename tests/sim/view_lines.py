@@ -1,7 +1,7 @@
 """Views as lines of text: the text golden of the headless game (``golden/whole-game.views``).
 
-:func:`view_line` writes one view (:mod:`firmware.views`) as one line, made to be read in a diff:
-the view's class name, then its fields in the order the dataclass declares them, as
+:func:`view_line` writes one view (:mod:`firmware.screen.views`) as one line, made to be read in a
+diff: the view's class name, then its fields in the order the dataclass declares them, as
 ``name=value``. A field at its default value is left out, so that a new field with a default
 does not rewrite every line. Values are written as follows:
 
@@ -9,9 +9,9 @@ does not rewrite every line. Values are written as follows:
   JSON's escapes (``status="Schock aus!"``, ``headline=""``);
 * a number as a number; a true flag as its bare name (``shaking``), a false one not at all;
 * a tuple in brackets: ``waiting=[Ben, Carla]``;
-* a die (:class:`~firmware.views.DieFace`) as its pips, ``-`` while it is in the cup, then ``*``
-  when it is laid out (drawn inverted) and ``_`` when it stays out from an earlier throw (drawn
-  underlined): ``dice=[1*_, 1*, 5]``;
+* a die (:class:`~firmware.screen.views.DieFace`) as its pips, ``-`` while it is in the cup, then
+  ``*`` when it is laid out (drawn inverted) and ``_`` when it stays out from an earlier throw
+  (drawn underlined): ``dice=[1*_, 1*, 5]``;
 * any other row (a Deckel tally, a reveal row, ...) in braces, by the same rules:
   ``{name=Anna deckel=2 current}``;
 * an enum member by its name.
@@ -26,7 +26,7 @@ import enum
 import json
 import re
 
-from firmware.views import DieFace, View
+from firmware.screen.views import DieFace, View
 
 __all__ = ["view_line"]
 

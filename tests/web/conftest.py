@@ -25,7 +25,7 @@ import pytest
 from engine import GameSetup
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
-from firmware.webtable import page_files
+from firmware.link.webtable import page_files
 from firmware.wiring import Device, build_device
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming

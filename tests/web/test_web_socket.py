@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 
 from firmware.config import ConfigError, config_from_toml
-from firmware.protocol import MAX_LINE
+from firmware.link.protocol import MAX_LINE
 from hal.ports import Button
 from hal.web_server import MAX_CONNECTIONS, MAX_MESSAGE, RATE_BURST, WebServer, WebServerError
 

@@ -1,7 +1,7 @@
-"""Screens: pure functions from a view (:mod:`firmware.views`) to a 128x64 mode "1" image.
+"""Screens: pure functions from a view (:mod:`firmware.screen.views`) to a 128x64 mode "1" image.
 
 Everything is drawn with rectangles, lines, points and our own bitmap font
-(:mod:`firmware.font`), never with anti-aliased or version-dependent primitives (ellipses,
+(:mod:`firmware.screen.font`), never with anti-aliased or version-dependent primitives (ellipses,
 TrueType), so a view renders to the same pixels on every Pillow version and the golden images in
 ``tests/firmware/golden/`` stay valid. Dice are drawn as pips, as large as the layout allows:
 25 pixels on the turn screen, under the KEEP button that marks each of them.
@@ -11,7 +11,7 @@ kind of die (size, face, marks, the rattle of a "?") is painted point by point t
 is needed and blitted as one image afterwards, as the font does with its lines of text.
 
 Every text fits by design: what a player reads first is in the 5x7 font, the scoreboard and
-long details in the 3x5 one (:data:`firmware.font.SMALL`); lines wrap, and a list too narrow
+long details in the 3x5 one (:data:`firmware.screen.font.SMALL`); lines wrap, and a list too narrow
 for whole names shows their starts (:func:`_tags`). :func:`trace_layout` records what a render
 draws, so that the fit check (``tests/firmware/test_fit.py``) can find a cut, a text off the
 panel or an overlap.
@@ -27,8 +27,8 @@ from functools import lru_cache, singledispatch
 
 from PIL import Image, ImageDraw
 
-from firmware.font import FONT, SMALL, BitmapFont
-from firmware.views import (
+from firmware.screen.font import FONT, SMALL, BitmapFont
+from firmware.screen.views import (
     BannerView,
     DieFace,
     HandOverView,

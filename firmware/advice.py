@@ -32,7 +32,7 @@ from engine.odds import (
 from engine.rules import Rules
 from engine.settle import TurnResult
 from engine.throws import Evaluation, Kind, rank_table
-from firmware.i18n import Catalogue
+from firmware.screen.i18n import Catalogue
 
 __all__ = ["Hint", "HintQuestion", "best_hint", "hint_lines", "hint_question", "percent",
            "strongest_seen"]  # fmt: skip

@@ -29,9 +29,8 @@ from engine import Event, Game, GameSetup, RulesError, preset_names, rules_from_
 from engine.errors import IllegalActionError
 from engine.rules import Rules, load_preset
 from engine.strategy_names import STRATEGY_NAMES
-from firmware.names import PlayerNameError, check_player_names
-from firmware.pairing import Pairing, PairingRefused
-from firmware.protocol import (
+from firmware.link.pairing import Pairing, PairingRefused
+from firmware.link.protocol import (
     BUTTON_NAMES,
     CHANGING,
     PROTOCOL_NAME,
@@ -47,8 +46,9 @@ from firmware.protocol import (
     parse_command,
     to_json_text,
 )
-from firmware.tablefeed import TableFeed, rules_changed, table_log_lines, table_snapshot
-from firmware.throwname import check_throw_names
+from firmware.link.tablefeed import TableFeed, rules_changed, table_log_lines, table_snapshot
+from firmware.names import PlayerNameError, check_player_names
+from firmware.screen.throwname import check_throw_names
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
 __all__ = ["DeviceHooks", "EventRelay", "Remote", "state_payload"]
@@ -184,7 +184,7 @@ class Remote:
 
     def publish_event(self, event: Mapping[str, Any] | Event) -> None:
         """An engine event as it happens (the app's event sink), as the table may see it
-        (:mod:`firmware.tablefeed`): an ``event`` line now, and a ``state`` snapshot once the
+        (:mod:`firmware.link.tablefeed`): an ``event`` line now, and a ``state`` snapshot once the
         whole batch is out (when the main loop is next free)."""
         payload = to_json(event) if isinstance(event, Event) else dict(event)
         self._send(format_line("event", self._feed.event(self._current_game(), payload)))
@@ -349,7 +349,8 @@ class Remote:
         self._send(format_line("state", payload))
 
     def _send_log(self, start: int) -> None:
-        """One page of the log from event ``start`` (see :func:`~firmware.protocol.log_page`)."""
+        """One page of the log from event ``start`` (see
+        :func:`~firmware.link.protocol.log_page`)."""
         game = self._current_game()
         if game is None:
             raise ProtocolError("log: no game has been played since the device started")

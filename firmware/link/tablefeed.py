@@ -32,7 +32,7 @@ from engine.events import Event, to_json
 from engine.game import Game
 from engine.notation import to_notation
 from engine.rules import Rules, load_preset, preset_names
-from firmware.protocol import to_json_text
+from firmware.link.protocol import to_json_text
 
 __all__ = ["TableFeed", "rules_changed", "table_log", "table_log_lines", "table_snapshot"]
 

@@ -135,7 +135,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "menu_shutdown": ("Ausschalten", "Shut down"),
     "menu_discard": ("Spiel verwerfen", "Discard the game"),
     "menu_stats": ("Statistik", "Statistics"),
-    # pairing a host (firmware.pairing): its PIN, and forgetting every pairing
+    # pairing a host (firmware.link.pairing): its PIN, and forgetting every pairing
     "menu_pair": ("Koppeln", "Pair"),
     "menu_unpair": ("Kopplungen löschen", "Forget pairings"),
     "pair_title": ("Koppeln", "Pairing"),
@@ -156,7 +156,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "storage_failed_title": ("Speicher!", "Storage!"),
     "storage_failed_1": ("Speichern geht nicht", "Cannot save"),
     "storage_failed_2": ("Spiel läuft weiter", "Game goes on"),
-    # damaged state found at start-up (firmware.gamestore.DamageReport.screen_lines)
+    # damaged state found at start-up (firmware.store.gamestore.DamageReport.screen_lines)
     "state_damaged_title": ("Daten beschädigt", "Damaged data"),
     "state_damaged_resumed": ("{n} Aktionen gerettet", "{n} actions kept"),
     "state_damaged_fresh": ("Neues Spiel", "New game"),
@@ -176,7 +176,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "confirm_shutdown": ("Ausschalten?", "Shut down?"),
     "yes_shutdown": ("Ja, ausschalten", "Yes, shut down"),
     "no": ("Nein", "No"),
-    # the rules in force (the menu's "Regeln" during a game, firmware.rulestext)
+    # the rules in force (the menu's "Regeln" during a game, firmware.screen.rulestext)
     "rules_in_force": ("{name}: {deckel} Deckel", "{name}: {deckel} Deckel"),
     "rules_as_standard": ("keine Hausregeln", "no house rules"),
     "rules_otherwise": ("sonst wie standard", "else as standard"),
@@ -260,7 +260,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fault_result": ("Dienst gestoppt: {result}", "Service stopped: {result}"),
     "fault_unknown": ("Dienst gestoppt", "Service stopped"),
     "fault_log": ("Log: journalctl -u schockbesteck", "Log: journalctl -u schockbesteck"),
-    # the table's web page (firmware/web/table.html; firmware.webtable.PAGE_KEYS serves them)
+    # the table's web page (firmware/link/web/table.html; firmware.link.webtable.PAGE_KEYS
+    # serves them)
     "web_title": ("Schocken am Tisch", "Schocken at the table"),
     "web_connecting": ("Verbinde …", "Connecting …"),
     "web_reconnecting": (

@@ -1,8 +1,8 @@
 """What a screen shows, as frozen values: the contract between the device app and the renderer.
 
 The app (:mod:`firmware.app`) builds one of these views from the game and the menus, with every
-text already translated; :func:`firmware.screens.render` turns a view into a 128x64 1-bit image
-and nothing else. A view holds no game objects, so two equal views draw the same picture, the
+text already translated; :func:`firmware.screen.screens.render` turns a view into a 128x64 1-bit
+image and nothing else. A view holds no game objects, so two equal views draw the same picture, the
 loop can skip a redraw when the view did not change, and tests can compare views directly.
 
 ``keys`` (where present) label the three KEEP buttons, which sit below the display: the renderer

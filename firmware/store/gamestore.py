@@ -37,9 +37,15 @@ from typing import Any
 
 from engine import Event, GameOver, GameSetup
 from engine.limits import InputLimitError, json_loads
-from firmware.journal import Journal, JournalError, Recovery, read_journal
-from firmware.roster import ROSTER_FILE
-from firmware.stats import PlayerStats, count_game, merge, stats_from_mapping, stats_to_mapping
+from firmware.store.journal import Journal, JournalError, Recovery, read_journal
+from firmware.store.roster import ROSTER_FILE
+from firmware.store.stats import (
+    PlayerStats,
+    count_game,
+    merge,
+    stats_from_mapping,
+    stats_to_mapping,
+)
 from hal.ports import Storage, StorageError
 
 __all__ = [
@@ -84,7 +90,7 @@ class DamageReport:
     def screen_lines(self, t: Callable[..., str]) -> tuple[str, str, str]:
         """Three short lines for the device's message titled ``t("state_damaged_title")``.
 
-        ``t`` is the catalogue's lookup (:meth:`firmware.i18n.Catalogue.t`): the file's name,
+        ``t`` is the catalogue's lookup (:meth:`firmware.screen.i18n.Catalogue.t`): the file's name,
         what the device did, and where the damaged file went.
         """
         if self.kept_in is None:

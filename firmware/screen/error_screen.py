@@ -16,10 +16,10 @@ from collections.abc import Mapping
 
 from PIL import Image
 
-from firmware.font import FONT
-from firmware.i18n import Catalogue
-from firmware.screens import LINE, TITLE_HEIGHT, WIDTH, render
-from firmware.views import BannerView
+from firmware.screen.font import FONT
+from firmware.screen.i18n import Catalogue
+from firmware.screen.screens import LINE, TITLE_HEIGHT, WIDTH, render
+from firmware.screen.views import BannerView
 from hal.ports import SCREEN_SIZE
 
 __all__ = ["MAX_LINES", "error_image", "error_lines", "failure_reason", "wrap"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engine.errors import RulesError
 from engine.rules import MAX_RULES_BYTES, Rules, load_preset, preset_names, rules_from_toml
-from firmware.userfile import UserFileError, read_user_text
+from firmware.store.userfile import UserFileError, read_user_text
 
 
 def load_rules(name_or_path: str) -> Rules:
@@ -14,7 +14,7 @@ def load_rules(name_or_path: str) -> Rules:
 
     A file holds ``preset = NAME`` plus overrides of any rules key. Raises :class:`RulesError`
     with a one-line message for an unknown preset, a missing file, a bad key, or a name for a
-    throw (``[names]``) that the device's screen cannot show (:mod:`firmware.throwname`).
+    throw (``[names]``) that the device's screen cannot show (:mod:`firmware.screen.throwname`).
     """
     if name_or_path in preset_names():
         return load_preset(name_or_path)
@@ -33,7 +33,7 @@ def load_rules(name_or_path: str) -> Rules:
     rules = rules_from_toml(text, origin=str(path))
     if rules.names:
         # Only a file with its own names for throws needs the font (and Pillow) to measure them.
-        from firmware.throwname import throw_names_problem
+        from firmware.screen.throwname import throw_names_problem
 
         names_problem = throw_names_problem(rules)
         if names_problem is not None:

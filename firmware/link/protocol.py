@@ -1,6 +1,6 @@
 """The link protocol's grammar: parsing host lines, formatting device lines, encoding frames.
 
-Pure functions and values, no I/O and no threads: the device side (:mod:`firmware.remote`) and
+Pure functions and values, no I/O and no threads: the device side (:mod:`firmware.link.remote`) and
 any host (the simulator's remote panel, a test, a script) share them. The protocol itself is
 described for humans in docs/protocol.md; this module is its executable form.
 
@@ -144,7 +144,7 @@ class Command:
 
 _HEX = frozenset("0123456789abcdef")
 
-#: Commands that change the device: only a paired host may send them (see firmware.pairing).
+#: Commands that change the device: only a paired host may send them (see firmware.link.pairing).
 CHANGING = frozenset({CommandName.PRESS, CommandName.HOLD, CommandName.SHAKE, CommandName.SETUP})
 
 

@@ -1,9 +1,9 @@
 """The rules in force, in a few lines of the device's language: the menu's "Regeln" in a game.
 
-The first line names the rules and their Deckel, then one line for every option that differs
-from the ``standard`` preset (in the order of :class:`engine.rules.Rules`), then that everything
-else is as in ``standard``. The words come from the catalogue (:mod:`firmware.i18n`): a yes/no
-option has a text for each value (``rule_jule_on``, ``rule_jule_off``), a choice one per value
+The first line names the rules and their Deckel, then one line for every option that differs from
+the ``standard`` preset (in the order of :class:`engine.rules.Rules`), then that everything else is
+as in ``standard``. The words come from the catalogue (:mod:`firmware.screen.i18n`): a yes/no option
+has a text for each value (``rule_jule_on``, ``rule_jule_off``), a choice one per value
 (``rule_ties_nachgelegt``). The lists ``hand_only`` and ``names`` take a line for each throw
 ("General nur aus der Hand", "General heißt Jenie"), so that every line fits. An option without
 texts of its own (one added to the engine later) reads in the engine's words
@@ -22,7 +22,7 @@ from engine.rules import (
     differences,
     load_preset,
 )
-from firmware.i18n import Catalogue
+from firmware.screen.i18n import Catalogue
 
 __all__ = ["option_lines", "option_text", "rules_summary"]
 

@@ -1,14 +1,14 @@
 """The table's web page: every connected browser is a host of the link protocol.
 
-The server (a :class:`~hal.ports.LinkServer`, on the device :class:`hal.web_server.WebServer`)
-hands over one :class:`~hal.ports.Link` per WebSocket. Each gets a :class:`~firmware.remote.Remote`
+The server (a :class:`~hal.ports.LinkServer`, on the device :class:`hal.web_server.WebServer`) hands
+over one :class:`~hal.ports.Link` per WebSocket. Each gets a :class:`~firmware.link.remote.Remote`
 of its own, exactly as the serial link's host does: it is greeted, answers ``state``, ``log`` and
 ``stats``, and changes the game only once paired with the PIN from the menu (the one
-:class:`~firmware.pairing.Pairing` of the device). A page is always a network host: pairing is
+:class:`~firmware.link.pairing.Pairing` of the device). A page is always a network host: pairing is
 never waived, and referee mode never reaches it.
 
 What every page is sent alike is made once, here, and the same line goes to every page: the
-table's events (:class:`~firmware.tablefeed.TableFeed`), the ``state`` after each batch, and
+table's events (:class:`~firmware.link.tablefeed.TableFeed`), the ``state`` after each batch, and
 the frames (the table's screen for an unpaired page, the OLED's for a paired one). So twenty
 pages cost the main loop little more than one, and an idle page nothing but a queued line.
 
@@ -29,11 +29,11 @@ from PIL import Image
 from engine import Event, Game, preset_names, to_json
 from engine.rules import load_preset
 from engine.strategy_names import STRATEGY_NAMES
-from firmware.i18n import MESSAGES
-from firmware.pairing import Pairing
-from firmware.protocol import encode_frame, format_line
-from firmware.remote import DeviceHooks, Remote, state_payload
-from firmware.tablefeed import TableFeed
+from firmware.link.pairing import Pairing
+from firmware.link.protocol import encode_frame, format_line
+from firmware.link.remote import DeviceHooks, Remote, state_payload
+from firmware.link.tablefeed import TableFeed
+from firmware.screen.i18n import MESSAGES
 from hal.ports import Clock, InputEvent, Link, LinkServer
 
 __all__ = ["PAGE_KEYS", "WebTable", "page_files"]
@@ -50,7 +50,7 @@ PAGE_KEYS = (
 
 
 def page_texts() -> dict[str, dict[str, str]]:
-    """The page's texts by language, from the device's catalogue (:mod:`firmware.i18n`)."""
+    """The page's texts by language, from the device's catalogue (:mod:`firmware.screen.i18n`)."""
     keys = [key for key in MESSAGES if key.startswith("web_")] + list(PAGE_KEYS)
     return {
         language: {key: MESSAGES[key][index] for key in keys}
@@ -70,7 +70,7 @@ def page_data() -> dict[str, Any]:
 
 def page_files() -> dict[str, tuple[str, bytes]]:
     """What the server hands out besides the WebSocket: the page and ``/page.json``."""
-    page = files("firmware").joinpath("web", "table.html").read_bytes()
+    page = files("firmware.link").joinpath("web", "table.html").read_bytes()
     data = json.dumps(page_data(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return {
         "/": ("text/html", page),

@@ -2,7 +2,7 @@
 
 The turn screen shows the name of the throw in its status line, beside the pot ("Topf 13") or,
 once the turn is over, "weiter ▶"; :func:`throw_name_room` is the narrowest of these in every
-language, measured in the bitmap font (:func:`firmware.screens.status_room`), so a change of
+language, measured in the bitmap font (:func:`firmware.screen.screens.status_room`), so a change of
 font or layout changes the limit with it. The usual names may be shortened to fit ("Hausnr."),
 but a table's own name is shown as given, so it must fit whole, with the widest number after it
 ("Jenie 6", "Straße 6-5-4"), and use only letters the font has.
@@ -15,9 +15,9 @@ from dataclasses import replace
 from engine.errors import RulesError
 from engine.rules import Rules
 from engine.throws import Evaluation, Kind, rank_table
-from firmware.font import FONT
-from firmware.i18n import LANGUAGE_INDEX, Catalogue
-from firmware.screens import status_room
+from firmware.screen.font import FONT
+from firmware.screen.i18n import LANGUAGE_INDEX, Catalogue
+from firmware.screen.screens import status_room
 
 __all__ = ["check_throw_names", "throw_name_room", "throw_names_problem"]
 
