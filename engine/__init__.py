@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from engine.events import (
         Blind,
         Drop,
+        DroppedTurn,
         Event,
         FinalStarts,
         Flip,
@@ -55,9 +56,9 @@ if TYPE_CHECKING:
 _HOMES = {
     "errors": ("IllegalActionError", "Reason", "Refusal", "RulesError", "SchockenError"),
     "events": (
-        "Blind", "Drop", "Event", "FinalStarts", "Flip", "GameOver", "HalfOver", "Penalty",
-        "PenaltyGiven", "Roll", "RollOff", "RoundOver", "RoundStarted", "Stand", "TurnOver",
-        "from_json", "to_json",
+        "Blind", "Drop", "DroppedTurn", "Event", "FinalStarts", "Flip", "GameOver", "HalfOver",
+        "Penalty", "PenaltyGiven", "Roll", "RollOff", "RoundOver", "RoundStarted", "Stand",
+        "TurnOver", "from_json", "to_json",
     ),
     "game": ("Game", "GameSetup", "GameState", "Phase", "SeenTurn", "TableView", "TurnState"),
     "notation": ("from_notation", "to_notation"),
@@ -71,8 +72,9 @@ _HOMES = {
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
-    "Blind", "Drop", "Evaluation", "Event", "FinalStarts", "Flip", "Game", "GameOver", "GameSetup",
-    "GameState", "HalfOver", "IllegalActionError", "Kind", "Penalty", "PenaltyGiven", "Phase",
+    "Blind", "Drop", "DroppedTurn", "Evaluation", "Event", "FinalStarts", "Flip", "Game",
+    "GameOver", "GameSetup", "GameState", "HalfOver", "IllegalActionError", "Kind", "Penalty",
+    "PenaltyGiven", "Phase",
     "RankTable", "Reason", "Refusal", "Roll", "RollOff", "RoundOver", "RoundStarted", "Rules",
     "RulesError", "SchockenError", "SeenTurn", "Settlement", "Stand", "StrasseOrder",
     "TableView", "TieRule", "TurnOver", "TurnResult",

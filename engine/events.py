@@ -129,8 +129,21 @@ class TurnOver(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DroppedTurn:
+    """A dropped cup's row in the reveal (``dropped_cup = "round"``): the player lost the round,
+    whatever they threw. In JSON: ``{"event": "turn_over", "player": ..., "dropped": true}``."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoundOver(Event):
-    """The reveal: highest and lowest throw, Deckel moved and from where, who is out."""
+    """The reveal: highest and lowest throw, Deckel moved and from where, who is out.
+
+    ``turns``: the round's turns as the reveal shows them, in the order they ended; a dropped
+    cup's row stands where the dropper's turn was (or where the cup fell), and the turns of
+    players a penalty put out are gone.
+    """
 
     kind: ClassVar[str] = "round_over"
     winner: str
@@ -142,6 +155,7 @@ class RoundOver(Event):
     out: tuple[str, ...]
     pot: int
     holdings: tuple[tuple[str, int], ...]
+    turns: tuple[TurnOver | DroppedTurn, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +213,37 @@ OUTCOME_TYPES: dict[str, type[Event]] = {
 def to_json(event: Event) -> dict[str, Any]:
     """The event as a JSON-ready dict whose first key is ``event``."""
     body = asdict(event)
+    if isinstance(event, RoundOver):
+        body["turns"] = [_turn_to_json(turn) for turn in event.turns]
     return {"event": event.kind, **body}
+
+
+def _turn_to_json(turn: TurnOver | DroppedTurn) -> dict[str, Any]:
+    if isinstance(turn, DroppedTurn):
+        return {"event": TurnOver.kind, "player": turn.player, "dropped": True}
+    return to_json(turn)
+
+
+def _turn_from_json(data: object) -> TurnOver | DroppedTurn:
+    """A row of ``round_over``'s ``turns``: a ``turn_over``, or a dropped cup's row."""
+    if not isinstance(data, dict):
+        raise IllegalActionError(
+            f"event 'round_over': each turn must be a JSON object, got {type(data).__name__}"
+        )
+    if data.get("dropped") is True:
+        if set(data) != {"event", "player", "dropped"} or data["event"] != TurnOver.kind:
+            raise IllegalActionError(
+                "event 'round_over': a dropped turn is "
+                '{"event": "turn_over", "player": NAME, "dropped": true}, '
+                f"got {sorted(data)}"
+            )
+        return DroppedTurn(data["player"])
+    turn = from_json(data)
+    if not isinstance(turn, TurnOver):
+        raise IllegalActionError(
+            f"event 'round_over': turns holds turn_over events only, got {turn.kind!r}"
+        )
+    return turn
 
 
 def _tuplify(value: Any) -> Any:
@@ -225,7 +269,15 @@ def from_json(data: dict[str, Any]) -> Event:
         raise IllegalActionError(
             f"event {name!r}: expected fields {sorted(names)}, problem: {problem}"
         )
+    values = {key: _tuplify(data[key]) for key in given}
+    if cls is RoundOver and "turns" in values:
+        turns = data["turns"]
+        if not isinstance(turns, list):
+            raise IllegalActionError(
+                f"event 'round_over': turns must be a list, got {type(turns).__name__}"
+            )
+        values["turns"] = tuple(_turn_from_json(turn) for turn in turns)
     try:
-        return cls(**{key: _tuplify(data[key]) for key in names})
+        return cls(**values)
     except TypeError as error:
         raise IllegalActionError(f"event {name!r}: {error}") from None

@@ -21,6 +21,7 @@ from engine.errors import IllegalActionError, Reason, Refusal
 from engine.events import (
     Blind,
     Drop,
+    DroppedTurn,
     Event,
     FinalStarts,
     Flip,
@@ -865,12 +866,26 @@ class Game:
             RoundOver(
                 result.winner, result.loser, result.winning.name, result.losing.name,
                 result.moved, result.source, result.out, result.pot_after, result.holdings_after,
+                self._reveal_turns(),
             )
         )
         if result.half_over:
             self._end_section(result.loser, outcomes)
         else:
             self._start_round(result.loser, outcomes)
+
+    def _reveal_turns(self) -> tuple[TurnOver | DroppedTurn, ...]:
+        """This round's turns as the reveal shows them: ``results`` already holds the dropped
+        cup's row in its place and none of the players a penalty put out."""
+        return tuple(
+            DroppedTurn(result.player)
+            if result.dropped
+            else TurnOver(
+                result.player, result.dice, result.hand, result.throws,
+                self._table.evaluate(result.dice, result.hand).name, turn.limit,
+            )
+            for result, turn in zip(self.results, self._finished, strict=True)
+        )
 
     def _end_section(self, loser: str, outcomes: list[Event]) -> None:
         outcomes.append(HalfOver(self.section, loser))
