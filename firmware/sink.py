@@ -27,6 +27,7 @@ __all__ = [
     "GameAbandoned",
     "GameResumed",
     "GameStarted",
+    "as_json",
     "event_json",
     "event_kind",
 ]
@@ -103,6 +104,16 @@ def event_json(event: DeviceEvent) -> dict[str, Any]:
         case GameResumed():
             return {"event": event.kind, "game": event.game, "actions": event.actions}
     raise TypeError(f"not a device event: {event!r}")
+
+
+def as_json(listener: Callable[[dict[str, Any]], None]) -> EventSink:
+    """A sink that hands ``listener`` each event as the JSON object of its line (a log, a file
+    of events, a test that reads what would leave the device)."""
+
+    def sink(event: DeviceEvent) -> None:
+        listener(event_json(event))
+
+    return sink
 
 
 class EventRelay:

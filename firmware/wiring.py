@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.game import GameSetup
-from firmware.app import DeviceApp, EventSink
+from firmware.app import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import FrameListener, MainLoop
+from firmware.sink import EventRelay, EventSink, event_json
 from firmware.work import BackgroundWork, InlineWork, Work
 from hal.inputs import InputDecoder
 from hal.ports import Clock, Display, InputBackend, InputEvent, Link, LinkServer, Storage, Timed
@@ -129,7 +130,6 @@ def build_device(
         pairing: Pairing | None = None
         if link is not None or web is not None:  # the protocol and pairing load only when on
             from firmware.link.pairing import Pairing
-            from firmware.link.remote import EventRelay
 
             relay = EventRelay(*([event_sink] if event_sink is not None else []))
             sink = relay
@@ -168,7 +168,7 @@ def build_device(
 
         if link is not None:
             remote = _remote(app, pairing, link, hooks, info, clock, call_soon)
-            relay.add(remote.publish_event)
+            relay.add(lambda event: remote.publish_event(event_json(event)))
             listeners.append(remote.show)
         if web is not None:
             from firmware.link.webtable import WebTable
@@ -176,7 +176,7 @@ def build_device(
             table_page = WebTable(
                 web, app, hooks, clock=clock, call_soon=call_soon, pairing=pairing, info=info
             )
-            relay.add(table_page.publish_event)
+            relay.add(lambda event: table_page.publish_event(event_json(event)))
             listeners.append(table_page.show)
     loop = MainLoop(
         app,

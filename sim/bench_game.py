@@ -35,6 +35,7 @@ from unittest.mock import patch
 
 from PIL import Image
 
+from engine.events import GameOver
 from hal.ports import Button, Edge, EdgeSource, InputEvent
 from sim.fakes import FakeClock
 from sim.script import ActionKind, ScriptAction, ScriptPacing, script_edges
@@ -319,7 +320,7 @@ def play_on_the_wiring(
     config = DeviceConfig(game=GameConfig(players=players, bots=bots, rule_set=rules))
     app_ref: list[Any] = []
     clock = PatientClock(lambda: bool(app_ref) and app_ref[0].thinking)
-    over: list[dict[str, Any]] = []
+    over: list[GameOver] = []
     bus = CountingBus()
     record = GameRecord()
     with tempfile.TemporaryDirectory(prefix="schocken-bench-") as state, ExitStack() as stack:
@@ -337,7 +338,7 @@ def play_on_the_wiring(
             dice=SeededDice(seed),
             storage=StateDirectory(state),
             setup=GameSetup(players, rules),
-            event_sink=lambda event: over.append(event) if event["event"] == "game_over" else None,
+            event_sink=lambda event: over.append(event) if isinstance(event, GameOver) else None,
             odds_worker=True,
         )
         app = device.app

@@ -144,7 +144,7 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
     device = build_device(
         config, clock=clock, inputs=[], display=display, timers=[display], web=server,
         dice=SeededDice(7), setup=GameSetup(config.game.players, rules), power=False,
-        event_sink=lambda event: emitted.append(str(event.get("event"))),
+        event_sink=lambda event: emitted.append(event.kind),
     )
     loop, app = device.loop, device.app
     handled: list[float] = []

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from engine.limits import ascii_whole_number
+from firmware.sink import DeviceEvent, event_json
 from sim.outputs import PendingOutputs, pending_outputs
 
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
@@ -363,7 +364,8 @@ class _EventSink:
         self.game_over_at: float | None = None
         self.now = clock_now
 
-    def __call__(self, event: dict[str, Any]) -> None:
+    def __call__(self, typed: DeviceEvent) -> None:
+        event = event_json(typed)
         self.count += 1
         self.last = event
         if event.get("event") == "game_over" and self.now is not None:

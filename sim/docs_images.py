@@ -108,7 +108,7 @@ def _device_png(path: Path) -> None:
         display=recorder,
         dice=SeededDice(int(DEMO_GAME[-1])),
         setup=GameSetup(("Anna", "Ben", "Carla"), load_rules("standard")),
-        event_sink=lambda event: moments.append((clock.now(), str(event["event"]))),
+        event_sink=lambda event: moments.append((clock.now(), event.kind)),
     )
     device.loop.start()
     script.play_until(script.end)

@@ -11,31 +11,36 @@ is on screen without pixels. Where a screen lives and what a button does on it: 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PIL import Image
 
 from engine.game import Game, GameSetup
-from firmware.app.context import AppContext, EventSink
-from firmware.app.menu import MainMenu
-from firmware.app.overlays import Message, Overlay
-from firmware.app.resume import ResumeQuestion, resume
-from firmware.app.stage import (
+from firmware.app.flow import stage_for
+from firmware.app.session.moments import Moment
+from firmware.app.session.resume import resume
+from firmware.app.session.session import Session
+from firmware.app.stages.base import (
     Close,
     CloseAll,
     Continue,
     Goto,
+    Overlay,
     PowerOff,
     Push,
     Stage,
     Transition,
 )
+from firmware.app.stages.menu import MainMenu
+from firmware.app.stages.overlays import Message
+from firmware.app.stages.resume_question import ResumeQuestion
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.i18n import Catalogue
 from firmware.screen.screens import render
 from firmware.screen.views import View
+from firmware.sink import EventSink
 from firmware.store.gamestore import GameStore
 from firmware.store.roster import ROSTER_FILE, RosterFile
 from firmware.store.setupfile import SETUP_FILE, SettingsFile
@@ -90,7 +95,7 @@ class DeviceApp:
             reason = f"{roster.damage}; the names start from the configuration"
             store.set_aside(ROSTER_FILE, reason)
         roster.learn((*config.game.players, *config.game.names))
-        self._ctx = ctx = AppContext(
+        self._session = session = Session(
             config, clock=clock, dice=dice, settings=settings, store=store,
             plan=setup, event_sink=event_sink, shutdown=shutdown, pairing=pairing, work=work,
             roster=roster,
@@ -107,13 +112,13 @@ class DeviceApp:
             store.discard()
             recovery = None
         if recovery is not None:
-            self._stage, *self._queue = resume(ctx, recovery)
+            self._stage, *self._queue = self._stages(resume(session, recovery))
             if ask_to_resume:
-                self._overlays.append(ResumeQuestion(ctx, setup))
+                self._overlays.append(ResumeQuestion(session, setup))
         elif setup is not None:
-            self._stage = ctx.start_game(setup)
+            self._stage = stage_for(session.start_game(setup), session)
         else:
-            self._stage = ctx.new_setup()
+            self._stage = stage_for(session.new_setup(), session)
         self._schedule()
         for report in store.damage if store is not None else ():  # damaged state, set aside
             self._overlays.append(Message("state_damaged_title", report.screen_lines(self.t)))
@@ -127,7 +132,7 @@ class DeviceApp:
     @property
     def game(self) -> Game | None:
         """The engine's game, or None while the setup runs."""
-        table = self._ctx.table
+        table = self._session.table
         return table.game if table is not None and self._stage.in_game else None
 
     @property
@@ -138,43 +143,43 @@ class DeviceApp:
     @property
     def thinking(self) -> bool:
         """True while a question to the odds worker (a decision, a hint) waits for its answer."""
-        return self._ctx.asking > 0
+        return self._session.asking > 0
 
     @property
     def catalogue(self) -> Catalogue:
-        return self._ctx.catalogue
+        return self._session.catalogue
 
     @property
     def language(self) -> str:
-        return self._ctx.catalogue.language
+        return self._session.catalogue.language
 
     @property
     def contrast(self) -> int:
         """The panel contrast the menu has set (0-255)."""
-        return self._ctx.contrast
+        return self._session.contrast
 
     @property
     def store(self) -> GameStore | None:
         """The games on disk: None without a state directory."""
-        return self._ctx.store
+        return self._session.store
 
     @property
     def resumed(self) -> bool:
         """True while the game that was interrupted by a power cut goes on."""
-        return self._ctx.resumed
+        return self._session.resumed
 
     @property
     def game_number(self) -> int:
-        return self._ctx.game_number
+        return self._session.game_number
 
     @property
     def next_setup(self) -> GameSetup | None:
         """Players and rules of the next game, once known (the last game's, or a planned one)."""
-        return self._ctx.plan
+        return self._session.plan
 
     def t(self, key: str, **values: object) -> str:
         """A UI text in the current language."""
-        return self._ctx.t(key, **values)
+        return self._session.t(key, **values)
 
     def screen(self) -> Image.Image:
         """The current frame: the render of :attr:`view` (cached while the view is unchanged).
@@ -192,20 +197,20 @@ class DeviceApp:
     def _table_view(self) -> View:
         public = [overlay for overlay in self._overlays if not overlay.private]
         if public:
-            return public[-1].view(self._ctx.catalogue)
+            return public[-1].view(self._session.catalogue)
         return self._stage.table_view()
 
     # --- what changes it ------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
         """Act on one decoded input: the top overlay takes it, else the current stage."""
-        self._ctx.now = max(self._ctx.now, event.at)
+        self._session.now = max(self._session.now, event.at)
         if self.powered_off:
             return
         if self._overlays:
             self._go(self._overlays[-1].on_input(event))
         elif event.kind is InputKind.LONG_PRESS and event.button is Button.STAND:
-            self._go(Push(MainMenu(self._ctx, self._stage).open()))
+            self._go(Push(MainMenu(self._session, self._stage).open()))
         elif self._stage.bot_plays:
             if event.kind is InputKind.PRESS:  # someone is impatient: the bot acts at once
                 self._fire_timer()
@@ -217,7 +222,7 @@ class DeviceApp:
 
     def advance(self, now: float) -> None:
         """Run the timers due by ``now``: the shaking animation and the stages' own steps."""
-        self._ctx.now = max(self._ctx.now, now)
+        self._session.now = max(self._session.now, now)
         changed = self._stage.advance_frames(now)
         while not self._overlays and self._timer is not None and self._timer[1] <= now:
             self._fire_timer()
@@ -239,7 +244,7 @@ class DeviceApp:
     def work_done(self) -> None:
         """The odds worker's answer was handed over: re-arm the stage's timer (a computer player
         acts on it), and show what changed (a hint)."""
-        self._ctx.now = max(self._ctx.now, self._clock.now())
+        self._session.now = max(self._session.now, self._clock.now())
         self._schedule()
         self._refresh()
 
@@ -249,28 +254,28 @@ class DeviceApp:
         In the setup menu the game starts at once; after a game it is the next one. Raises
         RuntimeError while a game is running: its players and rules cannot change.
         """
-        table = self._ctx.table
+        table = self._session.table
         if table is not None and not table.game.is_over and self._stage.in_game:
             raise RuntimeError("a game is running")
-        self._ctx.plan = setup
-        self._ctx.remember_names(setup.players)
+        self._session.plan = setup
+        self._session.remember_names(setup.players)
         if not self._stage.in_game:
-            self._go(Goto((self._ctx.start_game(setup),)))
+            self._go(Goto((self._session.start_game(setup),)))
         self._schedule()
         self._refresh()
 
     @property
     def seat_bots(self) -> tuple[str, ...]:
         """Per seat of the next game: a computer player's strategy, or "" for a person."""
-        return self._ctx.seat_bots
+        return self._session.seat_bots
 
     def plan_bots(self, bots: tuple[str, ...]) -> None:
         """Set the computer players per seat of the next game (the link's ``setup``, with its
         ``bots``); like :meth:`plan_next_game`, refused while a game is running."""
-        table = self._ctx.table
+        table = self._session.table
         if table is not None and not table.game.is_over and self._stage.in_game:
             raise RuntimeError("a game is running")
-        self._ctx.seat_bots = bots
+        self._session.seat_bots = bots
 
     # --- routing --------------------------------------------------------------------------------
 
@@ -279,14 +284,18 @@ class DeviceApp:
         match transition:
             case None:
                 return
-            case Goto(stages, keep_queue):
+            case Goto(steps, keep_queue):
                 self._overlays = []
                 queue = self._queue if keep_queue else []
-                self._stage, self._queue = stages[0], [*stages[1:], *queue]
+                first, *then = self._stages(steps)
+                self._stage, self._queue = first, [*then, *queue]
             case Continue():
                 self._overlays = []
-                table = self._ctx.require_table()
-                self._stage = self._queue.pop(0) if self._queue else table.next()
+                if self._queue:
+                    self._stage = self._queue.pop(0)
+                else:
+                    moment = self._session.require_table().next_moment()
+                    self._stage = stage_for(moment, self._session)
             case Push(overlay):
                 self._overlays.append(overlay)
             case Close():
@@ -296,12 +305,17 @@ class DeviceApp:
             case PowerOff(stage):
                 self._power_off(stage)
 
+    def _stages(self, steps: Sequence[Stage | Moment]) -> list[Stage]:
+        """The stages of ``steps``: a stage as it is, a moment as the router makes it."""
+        session = self._session
+        return [stage_for(step, session) if isinstance(step, Moment) else step for step in steps]
+
     def _power_off(self, goodbye: Stage) -> None:
         self._overlays = []
         self._stage, self._queue = goodbye, []
         self.powered_off = True
         self._refresh()
-        shutdown = self._ctx.shutdown
+        shutdown = self._session.shutdown
         if shutdown is not None:
             try:
                 shutdown()
@@ -312,7 +326,7 @@ class DeviceApp:
         """Arm the current stage's timer, unless it is armed already."""
         if self._timer is not None and self._timer[0] is self._stage:
             return
-        at = self._stage.auto_at(self._ctx.now)
+        at = self._stage.auto_at(self._session.now)
         self._timer = None if at is None else (self._stage, at)
 
     def _fire_timer(self) -> None:
@@ -322,7 +336,7 @@ class DeviceApp:
 
     def _show_storage_failure(self) -> None:
         """Say once on the screen that the game is no longer saved (the log says why)."""
-        store = self._ctx.store
+        store = self._session.store
         failure = store.failure if store is not None else None
         if failure is None or failure == self._failure_shown:
             return
@@ -332,7 +346,7 @@ class DeviceApp:
 
     def _build_view(self) -> View:
         if self._overlays:
-            return self._overlays[-1].view(self._ctx.catalogue)
+            return self._overlays[-1].view(self._session.catalogue)
         return self._stage.view()
 
     def _refresh(self) -> None:

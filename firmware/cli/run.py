@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware.cli import CliError
 from firmware.config import DEVICE_CONFIG_PATH, DeviceConfig, load_config
+from firmware.sink import DeviceEvent, event_json
 
 if TYPE_CHECKING:
     from hal.ports import Clock
@@ -276,8 +277,8 @@ def locked_state_directory(config: DeviceConfig) -> StateDirectory:
     return storage
 
 
-def _log_event(data: dict[str, Any]) -> None:
-    logger.debug("event %s", data)
+def _log_event(event: DeviceEvent) -> None:
+    logger.debug("event %s", event_json(event))
 
 
 def _stop_on_sigterm(loop: Any) -> None:

@@ -166,7 +166,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "state_damaged_names": ("Namen zurückgesetzt", "Names reset"),
     "state_damaged_kept": ("Kopie in damaged/", "Copy in damaged/"),
     "state_damaged_stuck": ("bleibt unverändert", "left untouched"),
-    # the simulator's question when it finds an unfinished game (firmware.app.resume)
+    # the simulator's question when it finds an unfinished game (firmware.app.session.resume)
     "resume_title": ("Weiterspielen?", "Continue the game?"),
     "resume_turn": ("{name} ist dran", "{name} to throw"),
     "resume_players": ("{n} Spieler", "{n} players"),

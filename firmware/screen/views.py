@@ -34,6 +34,7 @@ __all__ = [
     "Tally",
     "TurnView",
     "View",
+    "marked",
 ]
 
 #: Labels of the KEEP_1, KEEP_2 and KEEP_3 buttons ("" for none).
@@ -43,6 +44,11 @@ NO_KEYS: SoftKeys = ("", "", "")
 
 #: Put before the name of a player the device plays (a gear in the bitmap font).
 BOT_MARK = "⚙"
+
+
+def marked(name: str, bot: bool) -> str:
+    """A name with the computer mark if the device plays it."""
+    return f"{BOT_MARK}{name}" if bot else name
 
 
 @dataclass(frozen=True, slots=True)

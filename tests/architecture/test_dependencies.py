@@ -184,8 +184,8 @@ def test_a_violation_is_reported(
 
 #: Where a stage may be told apart by its type: the stage modules of the device app.
 STAGE_MODULES = {
-    "firmware/app/setup.py", "firmware/app/rolloff.py", "firmware/app/turn.py",
-    "firmware/app/reveal.py",
+    "firmware/app/stages/setup.py", "firmware/app/stages/rolloff.py", "firmware/app/stages/turn.py",
+    "firmware/app/stages/reveal.py",
 }
 
 

@@ -66,7 +66,7 @@ def test_the_device_starts_without_the_odds_the_computer_players_and_the_link() 
     assert "firmware.app.device" in loaded and "firmware.screen.screens" in loaded
     unwanted = {
         "engine.odds", "engine.bots", "engine.simulation", "fractions", "firmware.advice",
-        "firmware.app.bots", "firmware.link.remote", "firmware.link.protocol", "secrets",
-        "subprocess", "firmware.link.webtable", "hal.web_server", "aiohttp", "asyncio",
+        "firmware.app.stages.bot_driver", "firmware.link.remote", "firmware.link.protocol",
+        "secrets", "subprocess", "firmware.link.webtable", "hal.web_server", "aiohttp", "asyncio",
     }  # fmt: skip
     assert not loaded & unwanted

@@ -28,6 +28,7 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.pairing import Pairing
 from firmware.link.remote import DeviceHooks, Remote
+from firmware.sink import as_json
 from firmware.store.gamestore import CURRENT
 from firmware.store.journal import recover
 from hal.ports import Button, InputEvent, InputKind
@@ -78,7 +79,8 @@ class DeviceStorm(RuleBasedStateMachine):
         self.remote = None
         self.app = app = DeviceApp(
             self.config, clock=self.clock, dice=SeededDice(self.seed),
-            storage=StateDirectory(self.root), setup=setup, event_sink=sink, pairing=Pairing(),
+            storage=StateDirectory(self.root), setup=setup, event_sink=as_json(sink),
+            pairing=Pairing(),
         )
         hooks = DeviceHooks(deliver=app.handle, next_setup=lambda: app.next_setup,
                             apply_setup=app.plan_next_game)

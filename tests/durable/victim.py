@@ -32,6 +32,7 @@ from engine.events import ACTION_TYPES
 from firmware import wiring
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
+from firmware.sink import as_json
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 from sim.script import ScriptInput, parse_script
@@ -112,7 +113,7 @@ def main() -> int:
     device = wiring.build_device(
         config, clock=clock, inputs=[script], display=witness,
         dice=SeededDice(args.seed), storage=StateDirectory(args.state_dir), setup=setup,
-        event_sink=sink, power=False,
+        event_sink=as_json(sink), power=False,
     )
     app = device.app
     witness.app = app

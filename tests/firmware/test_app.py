@@ -25,6 +25,7 @@ from firmware.screen.views import (
     SeatsView,
     TurnView,
 )
+from firmware.sink import DeviceEvent, as_json
 from hal.ports import Button
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
@@ -53,7 +54,7 @@ def make_app(
         dice=dice,
         storage=storage,
         setup=setup,
-        event_sink=events.append,
+        event_sink=as_json(events.append),
         **kwargs,
     )
     return app, events
@@ -455,7 +456,7 @@ def test_new_game_from_the_menu_asks_and_returns_to_the_setup(
 
 
 def test_a_failing_event_sink_does_not_stop_the_game(clock: FakeClock, inputs: Inputs) -> None:
-    def broken(data: dict[str, Any]) -> None:
+    def broken(event: DeviceEvent) -> None:
         raise RuntimeError("link down")
 
     app = DeviceApp(

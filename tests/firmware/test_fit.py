@@ -25,6 +25,7 @@ will see. ``test_fit_check_counts`` prints how many views and texts were checked
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import product
@@ -41,24 +42,24 @@ from engine.rules import Rules, load_preset, preset_names
 from engine.settle import DeckelSource
 from engine.throws import rank_table
 from firmware.advice import Hint, hint_lines
-from firmware.app.context import AppContext
-from firmware.app.hint import PendingHint
-from firmware.app.menu import MainMenu, PinOverlay, RulesInForce
-from firmware.app.naming import WHEEL, NameEntry, RosterPicker
-from firmware.app.overlays import Menu, Message, Picker
-from firmware.app.resume import ResumeQuestion
-from firmware.app.reveal import (
+from firmware.app.session.session import Session
+from firmware.app.session.table import Table
+from firmware.app.stages.base import CLOSE
+from firmware.app.stages.hint import PendingHint
+from firmware.app.stages.menu import MainMenu, PinOverlay, RulesInForce
+from firmware.app.stages.naming import WHEEL, NameEntry, RosterPicker
+from firmware.app.stages.overlays import Menu, Message, Picker
+from firmware.app.stages.resume_question import ResumeQuestion
+from firmware.app.stages.reveal import (
     GameOverBanner,
     GoodbyeBanner,
     HalfOverBanner,
     PenaltyBanner,
     RevealStage,
 )
-from firmware.app.rolloff import RollOffStage
-from firmware.app.setup import SetupStep
-from firmware.app.stage import CLOSE
-from firmware.app.table import Table
-from firmware.app.turn import HandOverStage, TurnDoneStage, TurnStage
+from firmware.app.stages.rolloff import RollOffStage
+from firmware.app.stages.setup import SetupStage, SetupStep
+from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.link.pairing import Pairing
@@ -102,11 +103,11 @@ def scene(name: str, *, referee: bool = False) -> Callable[[SceneMaker], SceneMa
 # --- building real stages ----------------------------------------------------------------------
 
 
-def context(texts: Catalogue, players: tuple[str, ...] = LONG_NAMES[:3]) -> AppContext:
+def context(texts: Catalogue, players: tuple[str, ...] = LONG_NAMES[:3]) -> Session:
     """A device session in the language of ``texts``, configured with ``players``."""
     base = DeviceConfig()
     config = replace(base, game=replace(base.game, players=players[:10]))
-    ctx = AppContext(
+    ctx = Session(
         config, clock=FakeClock(100.0), dice=SeededDice(1), settings=SettingsFile(None),
         store=None, plan=None, event_sink=None, shutdown=None,
     )
@@ -132,7 +133,17 @@ def table(
     if position is not None:
         game_table.game = from_notation(position, setup)
     game_table.bots = {name: make_bot("threshold") for name in bots}
+    _SESSIONS[game_table] = ctx
     return game_table
+
+
+#: The session of each table :func:`table` made (a stage is built on both).
+_SESSIONS: weakref.WeakKeyDictionary[Table, Session] = weakref.WeakKeyDictionary()
+
+
+def session_of(game_table: Table) -> Session:
+    """The session :func:`table` made ``game_table`` in."""
+    return _SESSIONS[game_table]
 
 
 #: Deckel of the players in seat order: two digits for the first ones.
@@ -182,7 +193,7 @@ def every_throw_name() -> list[str]:
 def _setup(texts: Catalogue) -> Iterator[tuple[str, View]]:
     for label, players in PLAYER_SETS.items():
         ctx = context(texts, players)
-        stage = ctx.new_setup()
+        stage = SetupStage.starting(ctx, ctx.new_setup())
         stage.players = len(players)
         stage.bots = ["odds", "threshold"] + [""] * 8
         stage.step = SetupStep.START
@@ -214,7 +225,7 @@ def _roll_off(texts: Catalogue) -> Iterator[tuple[str, View]]:
     for label, players in PLAYER_SETS.items():
         for bots in ((), players[:1]):
             game_table = table(texts, players, bots=bots)
-            stage = RollOffStage(game_table.ctx, game_table)
+            stage = RollOffStage(session_of(game_table), game_table)
             yield f"{label}: waiting", stage.view()
             stage.shaking = True
             yield f"{label}: shaking", stage.view()
@@ -233,7 +244,8 @@ def _hand_over(texts: Catalogue) -> Iterator[tuple[str, View]]:
         for limit in ("1", "2", "3"):
             position = f"1 13 {holdings(players)} {limit} {players[-1]}:521h3 {players[0]}:---/0"
             game_table = table(texts, players, position, rules=deckel_for(players, 13), bots=bots)
-            stage = HandOverStage(game_table, players[0], players[-1], shown)
+            session = session_of(game_table)
+            stage = HandOverStage(session, game_table, players[0], players[-1], shown)
             yield f"{label}, bots {bots}: after a turn, limit {limit}", stage.view()
         for section in (1, 2, FINAL):
             section_players = players[:2] if section == FINAL else players
@@ -244,7 +256,7 @@ def _hand_over(texts: Catalogue) -> Iterator[tuple[str, View]]:
             rules = deckel_for(section_players, 13)
             game_table = table(texts, players, position, rules=rules, bots=bots)
             game_table.section, game_table.round_number = section, 12
-            stage = HandOverStage(game_table, players[0])
+            stage = HandOverStage(session_of(game_table), game_table, players[0])
             yield f"{label}, bots {bots}: opens a round of section {section}", stage.view()
 
 
@@ -262,12 +274,12 @@ def _turn_tables(texts: Catalogue, dice: str, limit: str = "3") -> Iterator[tupl
 def _turn(texts: Catalogue) -> Iterator[tuple[str, View]]:
     notices = sorted(key for key in MESSAGES if key.startswith("notice_"))
     for label, game_table in _turn_tables(texts, "---/0"):
-        stage = TurnStage(game_table)
+        stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: before the throw", stage.view()
         stage.start_shaking(100.0)
         yield f"{label}: shaking", stage.view()
     for label, game_table in _turn_tables(texts, "663/1h"):
-        stage = TurnStage(game_table)
+        stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: two sixes", stage.view()
         yield f"{label}: two sixes, as the table sees it", stage.table_view()
         if stage.driver is not None:
@@ -279,10 +291,10 @@ def _turn(texts: Catalogue) -> Iterator[tuple[str, View]]:
             stage.notice = notice
             yield f"{label}: {notice}", stage.view()
     for label, game_table in _turn_tables(texts, "1*63/1f"):
-        stage = TurnStage(game_table)
+        stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: right after a flip", stage.view()
     for label, game_table in _turn_tables(texts, "642/3h", limit="3"):
-        stage = TurnStage(game_table)
+        stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: no throws left", stage.view()
 
 
@@ -292,9 +304,9 @@ def _throw_names(texts: Catalogue) -> Iterator[tuple[str, View]]:
     for (label, players), name in product(PLAYER_SETS.items(), every_throw_name()):
         position = turn_position(players, "---/0", 40)
         game_table = table(texts, players, position, rules=deckel_for(players, 40))
-        stage = TurnDoneStage(game_table, players[0], 3, 3, faces, name)
+        stage = TurnDoneStage(session_of(game_table), game_table, players[0], 3, 3, faces, name)
         yield f"{label}: the last throw was {name}", stage.view()
-        turn = TurnStage(game_table)
+        turn = TurnStage(session_of(game_table), game_table)
         turn.notice = ""
         yield f"{label}: turn screen", _with_status(turn.view(), name)
 
@@ -317,9 +329,11 @@ def _reveal(texts: Catalogue) -> Iterator[tuple[str, View]]:
         for source, out in product(DeckelSource, outs):
             if len(out) >= len(players):
                 continue
-            result = RoundOver(winner, loser, longest, longest, 13, source, tuple(out), 0, ())
+            result = RoundOver(
+                winner, loser, longest, longest, 13, source, tuple(out), 0, (), turns
+            )
             game_table = table(texts, players)
-            stage = RevealStage(game_table, turns, result, 12)
+            stage = RevealStage(session_of(game_table), game_table, result, 12)
             for page in range(stage.pages):
                 stage.page = page
                 yield f"{label}: {source.name}, {len(out)} out, page {page + 1}", stage.view()
@@ -330,11 +344,13 @@ def _banners(texts: Catalogue) -> Iterator[tuple[str, View]]:
     for label, players in PLAYER_SETS.items():
         game_table = table(texts, players)
         for loser in players[:2]:
+            penalty = PenaltyGiven(loser, 13, 13, ())
             yield f"{label}: penalty for {loser}", PenaltyBanner(
-                game_table, PenaltyGiven(loser, 13, 13, ())
+                session_of(game_table), game_table, penalty
             ).view()
             for section in (1, 2, FINAL):
-                banner = HalfOverBanner(game_table, HalfOver(section, loser))
+                half = HalfOver(section, loser)
+                banner = HalfOverBanner(session_of(game_table), game_table, half)
                 yield f"{label}: {loser} loses section {section}", banner.view()
                 banner.final = (players[0], players[1])
                 yield f"{label}: {loser} loses section {section}, final", banner.view()
@@ -342,9 +358,8 @@ def _banners(texts: Catalogue) -> Iterator[tuple[str, View]]:
             f"over {players[0]} {players[0]},{players[0]}",
             f"over {players[0]} {players[0]},{players[1]}",
         ):
-            yield f"{label}: {position}", GameOverBanner(
-                table(texts, players, position)
-            ).view()
+            over = table(texts, players, position)
+            yield f"{label}: {position}", GameOverBanner(session_of(over), over).view()
     yield "goodbye", GoodbyeBanner(context(texts)).view()
 
 
@@ -364,8 +379,8 @@ def _menu(texts: Catalogue) -> Iterator[tuple[str, View]]:
         confirm = Menu(title, [("no", lambda: None), (yes, lambda: None)], selected=1)
         yield title, confirm.view(texts)
     game_table = table(texts, LONG_NAMES)
-    stage = TurnStage(game_table)
-    yield "the menu during a turn", MainMenu(game_table.ctx, stage).open().view(texts)
+    stage = TurnStage(session_of(game_table), game_table)
+    yield "the menu during a turn", MainMenu(session_of(game_table), stage).open().view(texts)
     messages = {
         "unpaired": ("menu_unpair", ("unpaired_lines", "unpaired_lines_2")),
         "no stats": ("menu_stats", ("stats_none",)),
@@ -478,7 +493,7 @@ def _resume(texts: Catalogue) -> Iterator[tuple[str, View]]:
         for position in (f"rolloff {','.join(players)}", turn_position(players, "---/0")):
             game_table = table(texts, players, position, rules=deckel_for(players, 13))
             game_table.game.round_number = 0 if position.startswith("rolloff") else 12
-            question = ResumeQuestion(game_table.ctx)
+            question = ResumeQuestion(session_of(game_table))
             yield f"{label}: {position.split()[0]}", question.view(texts)
 
 

@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory
 
 from engine import GameSetup
 from firmware.app import DeviceApp
-from firmware.app.naming import WHEEL
+from firmware.app.stages.naming import WHEEL
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
 from firmware.names import MAX_NAME_LENGTH

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.app.menu import PinOverlay
-from firmware.app.stage import CLOSE
+from firmware.app.stages.base import CLOSE
+from firmware.app.stages.menu import PinOverlay
 from firmware.link.pairing import PIN_ATTEMPTS, Pairing, PairingRefused
 from firmware.screen.i18n import Catalogue
 from hal.ports import Button, InputEvent, InputKind

@@ -28,8 +28,8 @@ from engine.rules import (
     differences,
 )
 from firmware.app import DeviceApp
-from firmware.app.naming import WHEEL, NameEntry
-from firmware.app.stage import CLOSE
+from firmware.app.stages.base import CLOSE
+from firmware.app.stages.naming import WHEEL, NameEntry
 from firmware.config import config_from_toml
 from firmware.dice import SeededDice
 from firmware.names import MAX_NAME_LENGTH
@@ -38,6 +38,7 @@ from firmware.screen.i18n import Catalogue
 from firmware.screen.rulestext import option_lines, rules_summary
 from firmware.screen.screens import WIDTH, render, rules_entry_lines
 from firmware.screen.views import MenuView, PickerView, RulesView
+from firmware.sink import as_json
 from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
@@ -94,7 +95,7 @@ def game_app(
     app = DeviceApp(
         config, clock=FakeClock(100.0), dice=ScriptedDice(ROLL_OFF),
         storage=StateDirectory(tmp_path / "state"),
-        setup=GameSetup(("Anna", "Ben", "Carla"), rules), event_sink=events.append,
+        setup=GameSetup(("Anna", "Ben", "Carla"), rules), event_sink=as_json(events.append),
     )
     return app, events
 
@@ -141,7 +142,7 @@ def test_the_menu_shows_the_rules_in_force_during_a_game(
 
 
 def test_the_overlay_only_scrolls_and_closes() -> None:
-    from firmware.app.menu import RulesInForce
+    from firmware.app.stages.menu import RulesInForce
 
     overlay = RulesInForce(load_preset("westfalen"))
     assert overlay.on_input(InputEvent(InputKind.PRESS, 1.0, K2)) is None

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from engine import Game, GameSetup, load_preset, to_json
 from firmware.link.pairing import Pairing
 from firmware.link.remote import DeviceHooks, Remote
+from firmware.sink import as_json
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from sim.fakes import FakeClock
 
@@ -180,7 +181,7 @@ class AppDevice(HostSide):
             clock=self.clock,
             dice=SeededDice(seed),
             setup=setup or GameSetup(("Anna", "Ben", "Carla"), load_preset("standard")),
-            event_sink=sink,
+            event_sink=as_json(sink),
             pairing=self.pairing,
         )
         hooks = DeviceHooks(

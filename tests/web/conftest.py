@@ -26,6 +26,7 @@ from engine import GameSetup
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.webtable import page_files
+from firmware.sink import as_json
 from firmware.wiring import Device, build_device
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
@@ -67,7 +68,7 @@ class WebDevice:
             dice=SeededDice(seed),
             storage=StateDirectory(state_dir) if state_dir is not None else None,
             setup=setup,
-            event_sink=self.events.append,
+            event_sink=as_json(self.events.append),
             power=False,
         )
         host, port = self.server.address

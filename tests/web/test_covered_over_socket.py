@@ -24,6 +24,7 @@ from engine import GameSetup, load_preset
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.webtable import page_files
+from firmware.sink import as_json
 from firmware.wiring import build_device
 from hal.oled import open_dummy
 from hal.ports import Button, InputEvent, InputKind
@@ -53,7 +54,7 @@ def play(*, hostile: bool) -> tuple[list[dict[str, Any]], list[str], set[bytes]]
     events: list[dict[str, Any]] = []
     device = build_device(
         config, clock=clock, inputs=[], display=display, timers=[display], web=server,
-        dice=SeededDice(11), setup=setup, event_sink=events.append, power=False,
+        dice=SeededDice(11), setup=setup, event_sink=as_json(events.append), power=False,
     )
     host, port = server.address
     private: set[bytes] = set()

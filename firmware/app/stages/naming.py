@@ -1,8 +1,8 @@
 """Names on the device: the list of remembered names for a seat, and spelling a new one.
 
-The setup's names step (:mod:`firmware.app.setup`) opens :class:`RosterPicker` for a seat: "Neuer
-Name…" first, then the remembered names (:mod:`firmware.store.roster`), the most recently used
-first, without those already at another seat. KEEP_1 and KEEP_2 move, KEEP_3 or STAND takes the
+The setup's names step (:mod:`firmware.app.stages.setup`) opens :class:`RosterPicker` for a seat:
+"Neuer Name…" first, then the remembered names (:mod:`firmware.store.roster`), the most recently
+used first, without those already at another seat. KEEP_1 and KEEP_2 move, KEEP_3 or STAND takes the
 name, FLIP goes back.
 
 "Neuer Name…" opens :class:`NameEntry`, the letter wheel, with the five buttons:
@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware.app.overlays import Overlay
-from firmware.app.stage import CLOSE, OK_BUTTONS, Push, Transition
+from firmware.app.stages.base import CLOSE, OK_BUTTONS, Push, Transition
+from firmware.app.stages.overlays import Overlay
 from firmware.names import MAX_NAME_LENGTH, name_problem
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import MenuView, NameEntryView

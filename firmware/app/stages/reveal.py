@@ -8,21 +8,18 @@ waits for a person).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
+from engine.events import DroppedTurn, HalfOver, PenaltyGiven, RoundOver, TurnOver
 from engine.game import FINAL
 from engine.settle import DeckelSource
-from firmware.app.stage import CONTINUE, Goto, Stage, Transition
-from firmware.app.timing import BOT_PAUSE_S
+from firmware.app.session.session import Session
+from firmware.app.session.table import Table
+from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition, section_name
+from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.screen.font import FONT
 from firmware.screen.screens import REVEAL_LINES
 from firmware.screen.views import BannerView, RevealMark, RevealRow, RevealView
 from hal.ports import SCREEN_SIZE, InputEvent, InputKind
-
-if TYPE_CHECKING:
-    from firmware.app.context import AppContext
-    from firmware.app.table import Table
 
 __all__ = [
     "REVEAL_ROWS", "GameOverBanner", "GoodbyeBanner", "HalfOverBanner", "PenaltyBanner",
@@ -36,6 +33,7 @@ REVEAL_ROWS = REVEAL_LINES
 class _GoesOn(Stage):
     """A screen that a press moves on from, and that goes on by itself for a table of bots."""
 
+    session: Session
     table: Table
 
     def on_input(self, event: InputEvent) -> Transition | None:
@@ -54,11 +52,16 @@ class RevealStage(_GoesOn):
 
     name = "reveal"
 
+    session: Session
     table: Table
-    turns: tuple[TurnOver, ...]
     result: RoundOver
     round_number: int
     page: int = 0
+
+    @property
+    def turns(self) -> tuple[TurnOver | DroppedTurn, ...]:
+        """The round's turns as the reveal shows them (the engine's round log)."""
+        return self.result.turns
 
     @property
     def pages(self) -> int:
@@ -72,11 +75,15 @@ class RevealStage(_GoesOn):
 
     def view(self) -> RevealView:
         table, result = self.table, self.result
-        t = table.ctx.t
+        t = self.session.t
         start = self.page * REVEAL_ROWS
         rows = tuple(
-            RevealRow(table.label(turn.player), turn.name, _mark(turn.player, result),
-                      turn.player in result.out)
+            RevealRow(
+                table.label(turn.player),
+                t("dropped_row") if isinstance(turn, DroppedTurn) else turn.name,
+                _mark(turn.player, result),
+                turn.player in result.out,
+            )
             for turn in self.turns[start : start + REVEAL_ROWS]
         )
         pages = self.pages
@@ -106,11 +113,12 @@ class PenaltyBanner(_GoesOn):
 
     name = "penalty"
 
+    session: Session
     table: Table
     event: PenaltyGiven
 
     def view(self) -> BannerView:
-        t = self.table.ctx.t
+        t = self.session.t
         return BannerView(
             t("penalty_title"), self.event.player, (t("penalty_given", n=self.event.deckel),),
             ("", "", "OK"),
@@ -123,18 +131,20 @@ class HalfOverBanner(_GoesOn):
 
     name = "half_over"
 
+    session: Session
     table: Table
     event: HalfOver
     #: The two finalists, if this half called for a final.
     final: tuple[str, ...] = ()
 
     def view(self) -> BannerView:
-        table, event = self.table, self.event
-        t = table.ctx.t
+        event = self.event
+        texts = self.session.catalogue
+        t = texts.t
         if event.section == FINAL:
             lines = [t("loses_final")]
         else:
-            lines = [t("loses_section", section=table.section_name(event.section))]
+            lines = [t("loses_section", section=section_name(texts, event.section))]
         if self.final:
             a, b = self.final
             between = t("final_between", a=a, b=b)
@@ -143,8 +153,8 @@ class HalfOverBanner(_GoesOn):
             else:  # long names: each finalist on a line of their own
                 lines += [t("final_first", a=a), t("final_second", b=b)]
         elif event.section == 1:
-            lines.append(t("next_section", section=table.section_name(2)))
-        return BannerView(table.section_name(event.section), event.loser, tuple(lines),
+            lines.append(t("next_section", section=section_name(texts, 2)))
+        return BannerView(section_name(texts, event.section), event.loser, tuple(lines),
                           ("", "", "OK"))
 
 
@@ -154,15 +164,16 @@ class GameOverBanner(Stage):
 
     name = "game_over"
 
+    session: Session
     table: Table
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
             return None
-        return Goto((self.table.ctx.next_game(),))
+        return Goto((self.session.next_game(),))
 
     def view(self) -> BannerView:
-        t = self.table.ctx.t
+        t = self.session.t
         over = self.table.game.state()
         blattschuss = len(over.half_losers) == 2 and over.half_losers[0] == over.half_losers[1]
         lines = (t("blattschuss" if blattschuss else "loses_game"), t("buys_round"))
@@ -176,8 +187,8 @@ class GoodbyeBanner(Stage):
 
     name = "goodbye"
 
-    ctx: AppContext
+    session: Session
 
     def view(self) -> BannerView:
-        t = self.ctx.t
+        t = self.session.t
         return BannerView(t("goodbye_title"), t("goodbye"), (t("goodbye_hint"),))

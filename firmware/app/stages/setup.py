@@ -1,9 +1,9 @@
 """The setup: how many play, their names, which seats the computer plays, the rules, the Deckel,
 start.
 
-KEEP_1 and KEEP_2 are - and + (on the names and computer steps: the next seat, and its name or
-who plays it), KEEP_3 and STAND go to the next step, FLIP goes back one. A seat's name comes from
-the remembered names or is spelt with the buttons (:mod:`firmware.app.naming`); after a name the
+KEEP_1 and KEEP_2 are - and + (on the names and computer steps: the next seat, and its name or who
+plays it), KEEP_3 and STAND go to the next step, FLIP goes back one. A seat's name comes from the
+remembered names or is spelt with the buttons (:mod:`firmware.app.stages.naming`); after a name the
 next seat is chosen. The last step starts the game and remembers the setup for the next power-up
 (``setup.json``).
 """
@@ -12,21 +12,24 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.rules import Rules
 from engine.strategy_names import strategy_names
-from firmware.app.naming import RosterPicker
-from firmware.app.stage import CLOSE_ALL, OK_BUTTONS, Goto, Push, Stage, Transition
-from firmware.screen.views import BOT_MARK, PickerView, SeatRow, SeatsView, SoftKeys
+from firmware.app.session.moments import SetupDue
+from firmware.app.session.session import Session
+from firmware.app.stages.base import CLOSE_ALL, OK_BUTTONS, Goto, Push, Stage, Transition
+from firmware.app.stages.naming import RosterPicker
+from firmware.screen.views import BOT_MARK, PickerView, SeatRow, SeatsView, SoftKeys, marked
 from firmware.store.setupfile import clamp_deckel
 from hal.ports import Button, InputEvent, InputKind
 
-if TYPE_CHECKING:
-    from firmware.app.context import AppContext
+__all__ = ["SetupStage", "SetupStep"]
 
-__all__ = ["SetupStage", "SetupStep", "marked"]
+
+#: The catalogue's word for each computer player's strategy (one a strategy of
+#: :data:`engine.strategy_names.STRATEGY_NAMES`; a test checks that none is missing).
+_STRATEGY_KEYS = {"odds": "strategy_odds", "threshold": "strategy_threshold"}
 
 
 class SetupStep(enum.IntEnum):
@@ -47,7 +50,7 @@ class SetupStage(Stage):
     name = "setup"
     in_game = False
 
-    ctx: AppContext
+    session: Session
     step: SetupStep
     players: int
     #: Index into the context's rule options.
@@ -91,12 +94,18 @@ class SetupStage(Stage):
                 index = roles.index(current) if current in roles else 0
                 self.bots[self.seat] = roles[(index + 1) % len(roles)]
         elif self.step is SetupStep.RULES:
-            self.choose_rules((self.rules + delta) % len(self.ctx.rule_options))
+            self.choose_rules((self.rules + delta) % len(self.session.rule_options))
         elif self.step is SetupStep.DECKEL:
             self.deckel = clamp_deckel(self.deckel + delta)
         return None
 
-    def setup_choice(self) -> SetupStage:
+    @classmethod
+    def starting(cls, session: Session, due: SetupDue) -> SetupStage:
+        """The setup at its first step, with the choices ``due`` starts from."""
+        return cls(session, SetupStep.PLAYERS, due.players, due.rules, due.deckel,
+                   list(due.bots), names=list(due.names))
+
+    def rules_choice(self) -> SetupStage:
         return self
 
     def seat_names(self) -> tuple[str, ...]:
@@ -108,7 +117,7 @@ class SetupStage(Stage):
         for seat, name in enumerate(chosen, start=1):
             number = seat
             while not name:
-                candidate = self.ctx.t("default_player", number=number)
+                candidate = self.session.t("default_player", number=number)
                 name = "" if candidate in used else candidate
                 number += 1
             used.add(name)
@@ -126,11 +135,11 @@ class SetupStage(Stage):
         seat = self.seat
         current = self.seat_names()
         others = frozenset(name for index, name in enumerate(current) if index != seat)
-        choices = tuple(name for name in self.ctx.roster.names if name not in others)
+        choices = tuple(name for name in self.session.roster.names if name not in others)
 
         def take(name: str) -> Transition:
             self.name_seat(seat, name)
-            self.ctx.roster.use([name])
+            self.session.roster.use([name])
             self.seat = (seat + 1) % self.players
             return CLOSE_ALL
 
@@ -139,30 +148,30 @@ class SetupStage(Stage):
     def choose_rules(self, index: int) -> None:
         """Take the rule set at ``index``, with its own number of Deckel."""
         self.rules = index
-        self.deckel = clamp_deckel(self.ctx.rule_options[index].deckel)
+        self.deckel = clamp_deckel(self.session.rule_options[index].deckel)
 
     def game_rules(self) -> Rules:
         """The chosen rules with the chosen Deckel."""
-        return self.ctx.with_deckel(self.ctx.rule_options[self.rules], self.deckel)
+        return self.session.with_deckel(self.session.rule_options[self.rules], self.deckel)
 
     def _finish(self) -> Transition:
-        ctx = self.ctx
+        session = self.session
         setup = GameSetup(self.seat_names(), self.game_rules())
         bots = list(self.bots[: self.players])
         while bots and not bots[-1]:
             bots.pop()
-        ctx.seat_bots = tuple(bots)
-        remembered = ctx.settings.remembered
+        session.seat_bots = tuple(bots)
+        remembered = session.settings.remembered
         remembered.players = self.players
-        remembered.rules = ctx.rule_options[self.rules].name
+        remembered.rules = session.rule_options[self.rules].name
         remembered.deckel = self.deckel
-        remembered.bots = ctx.seat_bots
+        remembered.bots = session.seat_bots
         remembered.names = tuple(self.names[: self.players])
-        ctx.settings.save()
-        return Goto((ctx.start_game(setup),))
+        session.settings.save()
+        return Goto((session.start_game(setup),))
 
     def view(self) -> PickerView | SeatsView:
-        t = self.ctx.t
+        t = self.session.t
         step = f"{self.step + 1}/{len(SetupStep)}"
         keys: SoftKeys = ("-", "+", t("key_next"))
         names = self.seat_names()
@@ -180,7 +189,7 @@ class SetupStage(Stage):
             )
             seat_keys: SoftKeys = (t("key_seat"), t("key_change"), t("key_next"))
             return SeatsView(t("setup_bots"), step, rows, self.seat, seat_keys)
-        rules = self.ctx.rule_options[self.rules]
+        rules = self.session.rule_options[self.rules]
         if self.step is SetupStep.RULES:
             return PickerView(t("setup_rules"), step, rules.name, rules.description, keys)
         if self.step is SetupStep.DECKEL:
@@ -199,11 +208,7 @@ class SetupStage(Stage):
     def _role(self, strategy: str) -> str:
         """Who plays a seat, in words: a person, or the computer with a strategy."""
         if not strategy:
-            return self.ctx.t("setup_human")
-        key = f"strategy_{strategy}"
-        return f"{BOT_MARK} " + (self.ctx.t(key) if self.ctx.catalogue.has(key) else strategy)
+            return self.session.t("setup_human")
+        key = _STRATEGY_KEYS.get(strategy)
+        return f"{BOT_MARK} " + (self.session.t(key) if key is not None else strategy)
 
-
-def marked(name: str, bot: bool) -> str:
-    """A name with the computer mark if the device plays it."""
-    return f"{BOT_MARK}{name}" if bot else name

@@ -1,4 +1,4 @@
-"""What every stage of the device app has in common, and the transitions between stages.
+"""What every stage and overlay of the device app has in common, and the transitions between them.
 
 A *stage* is one step of the game flow on the screen: the setup, the roll-off, a hand-over, a
 turn, the dice after a last throw, the reveal, a banner. It handles the inputs routed to it, gives
@@ -7,42 +7,58 @@ computer player's next step, a screen that goes on when only computer players wa
 assigns the app's state: it returns a :data:`Transition` and the shell
 (:class:`firmware.app.DeviceApp`) carries it out.
 
-An *overlay* (the menu and its dialogs, :mod:`firmware.app.menu`) sits on top of a stage and gets
-the inputs while it is open; it returns the same transitions.
+An *overlay* (the menu and its dialogs, :mod:`firmware.app.stages.menu`) sits on top of a stage
+and gets the inputs while it is open; it returns the same transitions.
+
+A stage that leads to another stage of its own kind names it (the hand-over's press goes to the
+turn); where what comes next is the game's to say, the stage hands on the session's moments
+(:mod:`firmware.app.session.moments`) in a :class:`Goto`, and the shell has the router
+(:mod:`firmware.app.flow`) make their stages. No stage imports the router or the shell.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
+from engine.game import FINAL
+from firmware.app.session.moments import Moment
+from firmware.screen.i18n import Catalogue
 from firmware.screen.views import View
 from hal.ports import Button, InputEvent
-
-if TYPE_CHECKING:
-    from firmware.app.overlays import Overlay
-    from firmware.app.setup import SetupStage
 
 __all__ = [
     "CLOSE",
     "CLOSE_ALL",
     "CONTINUE",
     "OK_BUTTONS",
+    "SECTION_KEYS",
     "Close",
     "CloseAll",
     "Continue",
     "Goto",
+    "Overlay",
     "PowerOff",
     "Push",
+    "RulesChoice",
     "Stage",
     "Transition",
     "close_all_step",
     "close_step",
+    "section_name",
 ]
 
 #: The buttons that confirm (OK) on every screen.
 OK_BUTTONS = (Button.KEEP_3, Button.STAND)
+
+#: The text key of each section: the two Hälften (halves) and the Finale.
+SECTION_KEYS = {1: "section_1", 2: "section_2", FINAL: "section_final"}
+
+
+def section_name(texts: Catalogue, section: int) -> str:
+    """The first or second Hälfte (half) or the Finale, in words."""
+    return texts.t(SECTION_KEYS[section])
 
 
 class Stage:
@@ -100,26 +116,56 @@ class Stage:
         """End the turn by Blind (offered by the menu where :attr:`allows_blind`)."""
         return None
 
-    def setup_choice(self) -> SetupStage | None:
-        """The setup whose choices the menu's rules change, if this stage is the setup."""
+    def rules_choice(self) -> RulesChoice | None:
+        """The choice of rules the menu's "Regeln" changes, if this stage is the setup."""
         return None
+
+
+class RulesChoice(Protocol):
+    """A stage's choice of the next game's rules (the setup's): what the menu may change."""
+
+    @property
+    def rules(self) -> int:
+        """The chosen rule set, an index into the session's rule options."""
+        ...
+
+    def choose_rules(self, index: int) -> None:
+        """Take the rule set at ``index``, with its own number of Deckel."""
+        ...
+
+
+class Overlay:
+    """Something on top of the stage that takes the inputs while it is open."""
+
+    #: Only for the player holding the device: the table's view shows what lies under it.
+    private: bool = False
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        """Act on a decoded input; return what to do, or None to stay."""
+        raise NotImplementedError
+
+    def view(self, texts: Catalogue) -> View:
+        """What the screen shows, in the language of ``texts``."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
 class Goto:
-    """Show ``stages[0]`` now and the others after it, in order.
+    """Show ``steps[0]`` now and the others after it, in order: a stage as it is, a moment as
+    the router makes it a stage.
 
-    The stages replace whatever was queued, or go before it with ``keep_queue``. The overlays
+    The steps replace whatever was queued, or go before it with ``keep_queue``. The overlays
     close.
     """
 
-    stages: tuple[Stage, ...]
+    steps: tuple[Stage | Moment, ...]
     keep_queue: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Continue:
-    """Go on to the next queued stage, or to the one the game calls for (see :meth:`Table.next`)."""
+    """Go on to the next queued stage, or to what the game calls for
+    (:meth:`~firmware.app.session.table.Table.next_moment`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 from engine.events import Event, HalfOver, RoundOver
 from engine.game import GameSetup, Phase
 from engine.rules import DroppedCup, Rules
-from firmware.app.overlays import Menu, Message, Overlay, Picker
-from firmware.app.reveal import GoodbyeBanner
-from firmware.app.stage import (
+from firmware.app.session.moments import HandOverDue, Moment
+from firmware.app.stages.base import (
     CLOSE,
     CLOSE_ALL,
     OK_BUTTONS,
@@ -29,7 +28,8 @@ from firmware.app.stage import (
     close_all_step,
     close_step,
 )
-from firmware.app.turn import HandOverStage
+from firmware.app.stages.overlays import Menu, Message, Overlay, Picker
+from firmware.app.stages.reveal import GoodbyeBanner
 from firmware.config import LANGUAGES
 from firmware.screen.i18n import Catalogue
 from firmware.screen.rulestext import rules_summary
@@ -38,7 +38,7 @@ from firmware.store.stats import PlayerStats
 from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:
-    from firmware.app.context import AppContext
+    from firmware.app.session.session import Session
     from firmware.link.pairing import Pairing
 
 __all__ = ["BRIGHTNESS_LEVELS", "MainMenu", "RulesInForce"]
@@ -53,18 +53,18 @@ _LANGUAGE_NAMES = {"de": "Deutsch", "en": "English"}
 class MainMenu:
     """The menu's entries and dialogs for the stage it was opened on."""
 
-    ctx: AppContext
+    session: Session
     stage: Stage
 
     def open(self) -> Menu:
         """The menu, with the entries that apply now."""
-        ctx, stage = self.ctx, self.stage
+        session, stage = self.session, self.stage
         entries: list[tuple[str, Step]] = [
             ("menu_continue", close_all_step),
             ("menu_new_game", self._ask_new_game),
             ("menu_rules", self._choose_rules),
         ]
-        game = ctx.table.game if ctx.table is not None and stage.in_game else None
+        game = session.table.game if session.table is not None and stage.in_game else None
         if game is not None and game.phase is Phase.TURN:
             if game.rules.dropped_cup is DroppedCup.ROUND:
                 if not any(result.dropped for result in game.results):
@@ -73,71 +73,71 @@ class MainMenu:
                 entries.append(("menu_penalty", self._choose_penalty))
         if game is not None and stage.allows_blind and game.can_blind():
             entries.append(("menu_blind", self._announce_blind))
-        if game is not None and ctx.resumed and self._game_running():
+        if game is not None and session.resumed and self._game_running():
             entries.append(("menu_discard", self._ask_new_game))
-        if ctx.store is not None:
+        if session.store is not None:
             entries.append(("menu_stats", self._show_stats))
-        if ctx.pairing is not None:
+        if session.pairing is not None:
             entries.append(("menu_pair", self._show_pin))
-            if ctx.pairing.paired_hosts:
+            if session.pairing.paired_hosts:
                 entries.append(("menu_unpair", self._forget_pairings))
         entries.append(("menu_brightness", self._choose_brightness))
         entries.append(("menu_language", self._choose_language))
-        if ctx.shutdown is not None:
+        if session.shutdown is not None:
             entries.append(("menu_shutdown", self._ask_shutdown))
         return Menu("menu_title", entries)
 
     def _game_running(self) -> bool:
-        table = self.ctx.table
+        table = self.session.table
         return table is not None and not table.game.is_over and self.stage.in_game
 
     def _ask_new_game(self) -> Transition:
         if not self._game_running():
-            return Goto((self.ctx.new_setup(),))
+            return Goto((self.session.new_setup(),))
         confirm = Menu("confirm_new_game", [("no", close_step), ("yes_new_game", self._abandon)])
         return Push(confirm)
 
     def _abandon(self) -> Transition:
-        return Goto((self.ctx.abandon_game(),))
+        return Goto((self.session.abandon_game(),))
 
     def _choose_rules(self) -> Transition:
-        ctx = self.ctx
+        session = self.session
         if self._game_running():
-            return Push(RulesInForce(ctx.require_table().game.rules))
-        setup = self.stage.setup_choice()
+            return Push(RulesInForce(session.require_table().game.rules))
+        setup = self.stage.rules_choice()
         current = (
             setup.rules
             if setup is not None
-            else ctx.rules_index(ctx.plan.rules.name if ctx.plan else None)
+            else session.rules_index(session.plan.rules.name if session.plan else None)
         )
 
         def choose(index: int) -> Transition:
-            rules = ctx.rule_options[index]
+            rules = session.rule_options[index]
             if setup is not None:
                 setup.choose_rules(index)
-            elif ctx.plan is not None:
-                ctx.plan = GameSetup(ctx.plan.players, rules)
-            ctx.settings.remembered.rules = rules.name
-            ctx.settings.remembered.deckel = rules.deckel
-            ctx.settings.save()
+            elif session.plan is not None:
+                session.plan = GameSetup(session.plan.players, rules)
+            session.settings.remembered.rules = rules.name
+            session.settings.remembered.deckel = rules.deckel
+            session.settings.save()
             return CLOSE_ALL
 
-        options = ctx.rule_options
+        options = session.rule_options
         return Push(Picker("menu_rules", len(options), current, lambda i: options[i].name,
                            lambda i: options[i].description, choose))
 
     def _choose_penalty(self) -> Transition:
-        ctx = self.ctx
-        game = ctx.require_table().game
-        detail = ctx.t("penalty_detail", n=game.rules.penalty_deckel)
+        session = self.session
+        game = session.require_table().game
+        detail = session.t("penalty_detail", n=game.rules.penalty_deckel)
         return self._pick_player("menu_penalty", game.in_play(), detail, game.penalty)
 
     def _choose_dropper(self) -> Transition:
         """Who dropped the cup: they lose the round (``dropped_cup = "round"``)."""
-        ctx = self.ctx
-        game = ctx.require_table().game
+        session = self.session
+        game = session.require_table().game
         return self._pick_player(
-            "menu_dropped", game.round_players, ctx.t("dropped_detail"), game.drop
+            "menu_dropped", game.round_players, session.t("dropped_detail"), game.drop
         )
 
     def _pick_player(
@@ -145,23 +145,22 @@ class MainMenu:
         act: Callable[[str], list[Event]],
     ) -> Transition:
         """A picker of ``players``; the chosen one gets ``act``, and the game goes on."""
-        ctx, resume = self.ctx, self.stage
-        table = ctx.require_table()
+        session, resume = self.session, self.stage
+        table = session.require_table()
         game = table.game
 
         def give(index: int) -> Transition:
             resume_player = game.current_player
             events = act(players[index])
-            table.apply(events)
-            stages = table.follow(events)
+            steps: list[Stage | Moment] = list(table.act(events))
             if not any(isinstance(event, HalfOver | RoundOver) for event in events):
                 if game.current_player == resume_player:
-                    stages.append(resume)
+                    steps.append(resume)
                 else:
                     # The player at the cup is out (a penalty) or dropped it: the next one throws.
                     assert game.current_player is not None
-                    stages.append(HandOverStage(table, game.current_player))
-            return Goto(tuple(stages), keep_queue=True)
+                    steps.append(HandOverDue(game.current_player))
+            return Goto(tuple(steps), keep_queue=True)
 
         return Push(Picker(title, len(players), 0, lambda i: players[i], lambda i: detail, give))
 
@@ -169,16 +168,16 @@ class MainMenu:
         return self.stage.announce_blind()
 
     def _show_stats(self) -> Transition:
-        ctx = self.ctx
-        assert ctx.store is not None
-        table = ctx.store.stats()
+        session = self.session
+        assert session.store is not None
+        table = session.store.stats()
         names = sorted(table, key=lambda name: (-table[name].games, name))
         if not names:
-            return Push(Message("menu_stats", (ctx.t("stats_none"),)))
+            return Push(Message("menu_stats", (session.t("stats_none"),)))
 
         def detail(index: int) -> str:
             figures: PlayerStats = table[names[index]]
-            return ctx.t("stats_detail", games=figures.games, lost=figures.lost,
+            return session.t("stats_detail", games=figures.games, lost=figures.lost,
                          halves_lost=figures.halves_lost, blattschuss=figures.blattschuss,
                          schocks=figures.schocks, schock_aus=figures.schock_aus)
 
@@ -186,51 +185,52 @@ class MainMenu:
                            lambda i: CLOSE))
 
     def _show_pin(self) -> Transition:
-        pairing = self.ctx.pairing
+        pairing = self.session.pairing
         assert pairing is not None
-        return Push(PinOverlay(pairing, pairing.show_pin(self.ctx.now)))
+        return Push(PinOverlay(pairing, pairing.show_pin(self.session.now)))
 
     def _forget_pairings(self) -> Transition:
-        ctx = self.ctx
-        assert ctx.pairing is not None
-        ctx.pairing.revoke_all()
-        return Push(Message("menu_unpair", (ctx.t("unpaired_lines"), ctx.t("unpaired_lines_2"))))
+        session = self.session
+        assert session.pairing is not None
+        session.pairing.revoke_all()
+        lines = (session.t("unpaired_lines"), session.t("unpaired_lines_2"))
+        return Push(Message("menu_unpair", lines))
 
     def _choose_brightness(self) -> Transition:
-        ctx = self.ctx
+        session = self.session
         levels = BRIGHTNESS_LEVELS
-        before = ctx.contrast
+        before = session.contrast
         current = min(range(len(levels)), key=lambda i: abs(levels[i] - before))
 
         def preview(index: int) -> None:
-            ctx.contrast = levels[index]
+            session.contrast = levels[index]
 
         def restore() -> None:
-            ctx.contrast = before
+            session.contrast = before
 
         def choose(index: int) -> Transition:
-            ctx.contrast = levels[index]
-            ctx.settings.remembered.brightness = ctx.contrast
-            ctx.settings.save()
+            session.contrast = levels[index]
+            session.settings.remembered.brightness = session.contrast
+            session.settings.save()
             return CLOSE_ALL
 
         return Push(Picker(
             "menu_brightness", len(levels), current, lambda i: str(i + 1),
-            lambda i: ctx.t("brightness_detail", n=i + 1, of=len(levels)), choose, preview,
+            lambda i: session.t("brightness_detail", n=i + 1, of=len(levels)), choose, preview,
             restore,
         ))
 
     def _choose_language(self) -> Transition:
-        ctx = self.ctx
+        session = self.session
 
         def choose(index: int) -> Transition:
-            ctx.catalogue = Catalogue(LANGUAGES[index])
-            ctx.settings.remembered.language = ctx.catalogue.language
-            ctx.settings.save()
+            session.catalogue = Catalogue(LANGUAGES[index])
+            session.settings.remembered.language = session.catalogue.language
+            session.settings.save()
             return CLOSE_ALL
 
         return Push(Picker(
-            "menu_language", len(LANGUAGES), LANGUAGES.index(ctx.catalogue.language),
+            "menu_language", len(LANGUAGES), LANGUAGES.index(session.catalogue.language),
             lambda i: _LANGUAGE_NAMES[LANGUAGES[i]],
             lambda i: Catalogue(LANGUAGES[i]).t("language_detail"), choose,
         ))
@@ -240,7 +240,7 @@ class MainMenu:
         return Push(confirm)
 
     def _power_off(self) -> Transition:
-        return PowerOff(GoodbyeBanner(self.ctx))
+        return PowerOff(GoodbyeBanner(self.session))
 
 
 @dataclass(eq=False)

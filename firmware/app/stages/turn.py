@@ -7,7 +7,10 @@
   from the engine (:meth:`engine.game.Game.keep_problem` and friends), worded here.
 * :class:`TurnDoneStage`: a turn ended by its last throw; the thrower sees the dice until a press.
 
-A computer player's turn runs on the same stage, driven by :class:`~firmware.app.bots.BotDriver`.
+A computer player's turn runs on the same stage, driven by
+:class:`~firmware.app.stages.bot_driver.BotDriver` through the narrow
+:class:`~firmware.app.stages.bot_driver.BotTurn`. What a throw, a flip or a stand calls for next
+is the table's to say (:mod:`firmware.app.session.table`): the stage hands its moments on.
 """
 
 from __future__ import annotations
@@ -17,19 +20,20 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.errors import Reason, Refusal
-from engine.events import Event, RoundOver, TurnOver
+from engine.events import Event
 from engine.game import TurnState
-from firmware.app.hint import hint_for
-from firmware.app.stage import CONTINUE, Goto, Stage, Transition
-from firmware.app.timing import BOT_PAUSE_S, FRAME_S
+from firmware.app.session.session import Session
+from firmware.app.session.table import Table
+from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition, section_name
+from firmware.app.stages.hint import hint_for
+from firmware.app.stages.timing import BOT_PAUSE_S, FRAME_S
 from firmware.screen.views import DieFace, HandOverView, TurnView
 from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:
-    from firmware.app.bots import BotDriver
-    from firmware.app.table import Table
+    from firmware.app.stages.bot_driver import BotDriver
 
-__all__ = ["HandOverStage", "TurnDoneStage", "TurnStage", "end_turn"]
+__all__ = ["HandOverStage", "TurnDoneStage", "TurnStage"]
 
 _KEEPS = {Button.KEEP_1: 0, Button.KEEP_2: 1, Button.KEEP_3: 2}
 
@@ -55,6 +59,7 @@ class HandOverStage(Stage):
 
     name = "hand_over"
 
+    session: Session
     table: Table
     player: str
     previous: str | None = None
@@ -66,9 +71,9 @@ class HandOverStage(Stage):
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is InputKind.PRESS:
-            return Goto((TurnStage(self.table),))
+            return Goto((TurnStage(self.session, self.table),))
         if event.kind is InputKind.SHAKE_START:
-            turn = TurnStage(self.table)
+            turn = TurnStage(self.session, self.table)
             turn.start_shaking(event.at)
             return Goto((turn,))
         return None
@@ -77,18 +82,18 @@ class HandOverStage(Stage):
         return now + BOT_PAUSE_S if self.bot_plays else None
 
     def auto_step(self) -> Transition | None:
-        return Goto((TurnStage(self.table),))
+        return Goto((TurnStage(self.session, self.table),))
 
     def view(self) -> HandOverView:
         table = self.table
-        t, game = table.ctx.t, table.game
+        t, game = self.session.t, table.game
         if self.previous is not None:
             info = ""
             if game.limit is not None:
                 info = t("limit_one" if game.limit == 1 else "limit", n=game.limit)
             note = self.previous + ":"
         else:
-            info = table.section_name(table.section)
+            info = section_name(self.session.catalogue, table.section)
             note = t("opens_round", n=table.round_number)
         return HandOverView(
             t("pass_cup"),
@@ -107,6 +112,7 @@ class TurnStage(Stage):
 
     name = "turn"
 
+    session: Session
     table: Table
     #: The dice marked to lay out (or laid out), by position.
     marks: list[bool] = field(default_factory=list)
@@ -121,10 +127,16 @@ class TurnStage(Stage):
     def __post_init__(self) -> None:
         if not self.marks:
             self.marks = [False] * self.table.game.rules.dice_count
-        if self.table.is_bot(self.table.game.current_player):
-            from firmware.app.bots import BotDriver  # only games with computer players need it
+        table = self.table
+        player = table.game.current_player
+        if player is not None and table.is_bot(player):
+            # Only games with computer players need the driver.
+            from firmware.app.stages.bot_driver import BotDriver
 
-            self.driver = BotDriver(self)
+            session = self.session
+            self.driver = BotDriver(
+                self, table.game, table.bots[player], ask=session.ask, now=lambda: session.now
+            )
 
     @property
     def bot_plays(self) -> bool:
@@ -138,9 +150,20 @@ class TurnStage(Stage):
         return self.end_by(self.table.game.blind)
 
     def start_shaking(self, at: float) -> None:
+        """The cup starts shaking at ``at`` (the animation's first frame is one step later)."""
         self.shaking = True
         self.frame = 0
         self.frame_at = at + FRAME_S
+
+    def cup_down(self) -> Transition | None:
+        """The shaking cup comes down: the dice that are not marked fall, if a throw is left."""
+        transition = self.throw() if self.shaking and self.table.game.can_roll() else None
+        self.shaking = False
+        return transition
+
+    def show_marks(self, marks: list[bool]) -> None:
+        """Mark these dice to lay out (a computer player shows them before its throw)."""
+        self.marks = marks
 
     # --- a person's input -----------------------------------------------------------------------
 
@@ -156,9 +179,7 @@ class TurnStage(Stage):
             else:
                 self.notice = "notice_stand"
         elif kind is InputKind.THROW:
-            transition = self.throw() if self.shaking and game.can_roll() else None
-            self.shaking = False
-            return transition
+            return self.cup_down()
         elif kind is InputKind.PRESS and button in _KEEPS:
             self._toggle(_KEEPS[button])
         elif kind is InputKind.PRESS and button is Button.FLIP:
@@ -187,12 +208,12 @@ class TurnStage(Stage):
             self.notice = _notice(refusal, _KEEP_NOTICES, "notice_not_allowed")
             return
         self.marks = marks
-        store = self.table.ctx.store
+        store = self.session.store
         if store is not None:
             store.note_ui({"marks": marks})
 
     def _hint(self) -> Transition:
-        return hint_for(self.table.ctx, self.table.game)
+        return hint_for(self.session, self.table.game)
 
     # --- actions, for a person and a computer player alike --------------------------------------
 
@@ -202,29 +223,25 @@ class TurnStage(Stage):
         turn = game.turn
         assert turn is not None
         keep = tuple(i for i, marked in enumerate(self.marks) if marked) if turn.throws else ()
-        return self.throw_with(keep, self.table.ctx.dice.throw(game.dice_to_throw(keep)))
+        return self.throw_with(keep, self.session.dice.throw(game.dice_to_throw(keep)))
 
     def throw_with(self, keep: tuple[int, ...], dice: tuple[int, ...]) -> Goto | None:
         """Throw ``dice`` with the dice at ``keep`` laid out; a last throw ends the turn."""
         table = self.table
-        game = table.game
-        before = game.turn
-        assert before is not None
-        events = game.roll(dice, keep)
-        if not any(isinstance(event, TurnOver) for event in events):
-            table.apply(events)
-            after = game.turn
-            assert after is not None
-            self.marks = list(after.laid_out)
-            return None
-        return end_turn(table, events, before, shows_dice=not self.bot_plays)
+        moments = table.roll(keep, dice, shows_dice=not self.bot_plays)
+        if moments is not None:
+            return Goto(tuple(moments))
+        after = table.game.turn
+        assert after is not None
+        self.marks = list(after.laid_out)
+        return None
 
     def flip(self) -> None:
         """Turn two sixes into a one; a six that was only marked goes back into the cup."""
         game = self.table.game
         before = game.turn
         assert before is not None
-        self.table.apply(game.flip())
+        self.table.flip()
         after = game.turn
         assert after is not None
         self.marks = [
@@ -236,7 +253,7 @@ class TurnStage(Stage):
         """End the turn by standing or by Blind."""
         before = self.table.game.turn
         assert before is not None
-        return end_turn(self.table, action(), before, shows_dice=False)
+        return Goto(tuple(self.table.end_turn(action(), before, shows_dice=False)))
 
     # --- timers ---------------------------------------------------------------------------------
 
@@ -271,7 +288,7 @@ class TurnStage(Stage):
     def _view(self, observer: str | None) -> TurnView:
         """The turn screen as ``observer`` sees the cup (None: anyone who is not throwing)."""
         table = self.table
-        t, game = table.ctx.t, table.game
+        t, game = self.session.t, table.game
         turn = game.turn
         assert turn is not None
         seen = game.table_view(observer).current
@@ -338,6 +355,7 @@ class TurnDoneStage(Stage):
 
     name = "turn_done"
 
+    session: Session
     table: Table
     player: str
     throws: int
@@ -365,10 +383,10 @@ class TurnDoneStage(Stage):
             face if value is not None else DieFace(None)
             for face, value in zip(self.faces, seen.values, strict=True)
         )
-        return self._view(faces, self.table.ctx.t("status_covered"))
+        return self._view(faces, self.session.t("status_covered"))
 
     def _view(self, faces: tuple[DieFace, ...], status: str) -> TurnView:
-        t = self.table.ctx.t
+        t = self.session.t
         return TurnView(
             self.table.label(self.player),
             t("throw_of", n=self.throws, limit=self.limit),
@@ -378,37 +396,3 @@ class TurnDoneStage(Stage):
             self.table.board(self.player),
         )
 
-
-def end_turn(table: Table, events: list[Event], before: TurnState, *, shows_dice: bool) -> Goto:
-    """A turn ended: record it, then go to what comes next (hand-over, or the reveal).
-
-    ``shows_dice``: the turn ended by a person's last throw, so they see those dice first.
-    """
-    table.apply(events)
-    game = table.game
-    over = next(event for event in events if isinstance(event, TurnOver))
-    stages = table.follow(events)
-    if any(isinstance(event, RoundOver) for event in events):
-        return Goto(tuple(stages))
-    queue: list[Stage] = []
-    if shows_dice:
-        own = game.last_turn(over.player)
-        assert own is not None
-        fixed = [out and not game.rules.take_back for out in before.laid_out]
-        faces = tuple(
-            DieFace(value, out=out, fixed=fix)
-            for value, out, fix in zip(own.values, own.laid_out, fixed, strict=True)
-        )
-        queue.append(
-            TurnDoneStage(table, over.player, before.throws + 1, before.limit, faces, over.name)
-        )
-    seen = game.last_turn()
-    assert seen is not None
-    shown = tuple(
-        DieFace(value, out=True) if out else DieFace(value)
-        for value, out in zip(seen.values, seen.laid_out, strict=True)
-    )
-    player = game.current_player
-    assert player is not None
-    queue.append(HandOverStage(table, player, before.player, shown))
-    return Goto(tuple(queue))

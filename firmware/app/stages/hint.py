@@ -12,31 +12,32 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.game import Game
-from firmware.app.overlays import Message, Overlay
-from firmware.app.stage import CLOSE, Push, Transition
+from firmware.app.stages.base import CLOSE, Push, Transition
+from firmware.app.stages.overlays import Message, Overlay
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView
 from hal.ports import InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.advice import Hint
-    from firmware.app.context import AppContext
+    from firmware.app.session.session import Session
 
 __all__ = ["PendingHint", "hint_for"]
 
 
-def hint_for(ctx: AppContext, game: Game) -> Transition:
+def hint_for(session: Session, game: Game) -> Transition:
     """The hint's overlay for the player whose turn it is, or why there is none."""
     if not game.rules.hints:
-        return Push(Message("hint_title", (ctx.t("hint_refused_1"), ctx.t("hint_refused_2"))))
+        refused = (session.t("hint_refused_1"), session.t("hint_refused_2"))
+        return Push(Message("hint_title", refused))
     from firmware.advice import hint_lines, hint_question  # the odds load with the first hint
 
     question = hint_question(game)
-    if ctx.work.ready(game.rules):
-        chance, action, goal = hint_lines(question.answer(), ctx.catalogue)
+    if session.work.ready(game.rules):
+        chance, action, goal = hint_lines(question.answer(), session.catalogue)
         return Push(Message("hint_title", (action, goal), chance, private=True))
     pending = PendingHint()
-    ctx.ask(question.answer, pending.answer)
+    session.ask(question.answer, pending.answer)
     return Push(pending)
 
 

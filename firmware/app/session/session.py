@@ -1,8 +1,10 @@
 """The device's session: configuration, language, storage, the dice and the game under way.
 
-One :class:`AppContext` lives as long as the :class:`~firmware.app.DeviceApp`; the stages and the
-menu read and change the session through it. The game itself, with its computer players and its
-round log, is the :class:`~firmware.app.table.Table` of the context (None before the first game).
+One :class:`Session` lives as long as the :class:`~firmware.app.DeviceApp`; the stages and the
+menu read and change it. The game itself, with its computer players, is the session's
+:class:`~firmware.app.session.table.Table` (None before the first game). Starting, ending and
+abandoning a game return the moment that comes next (:mod:`~firmware.app.session.moments`):
+the session imports no stage.
 """
 
 from __future__ import annotations
@@ -11,17 +13,16 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
 from engine.rules import Rules, load_preset, preset_names
-from firmware.app.rolloff import RollOffStage
-from firmware.app.setup import SetupStage, SetupStep
-from firmware.app.stage import Stage
-from firmware.app.table import Table
+from firmware.app.session.moments import Moment, RollOffDue, SetupDue
+from firmware.app.session.table import Table
 from firmware.config import LANGUAGES, DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.i18n import Catalogue
+from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
 from firmware.store.gamestore import GameStore
 from firmware.store.roster import RosterFile
 from firmware.store.setupfile import SettingsFile, clamp_deckel
@@ -32,17 +33,14 @@ if TYPE_CHECKING:
     from engine.bots import StrategyBot
     from firmware.link.pairing import Pairing
 
-__all__ = ["AppContext", "EventSink"]
+__all__ = ["Session"]
 
 logger = logging.getLogger(__name__)
-
-#: Receives every engine event as JSON (``engine.to_json``) plus ``game_started``.
-EventSink = Callable[[dict[str, Any]], None]
 
 Answer = TypeVar("Answer")
 
 
-class AppContext:
+class Session:
     """Everything the stages share: settings, language, brightness, storage and the game."""
 
     def __init__(
@@ -99,14 +97,14 @@ class AppContext:
         """A UI text in the current language."""
         return self.catalogue.t(key, **values)
 
-    def emit(self, data: dict[str, Any]) -> None:
+    def emit(self, event: DeviceEvent) -> None:
         """Hand an event to the sink; a broken listener (a link, a log) never stops the game."""
         if self._sink is None:
             return
         try:
-            self._sink(data)
+            self._sink(event)
         except Exception:
-            logger.exception("the event sink failed on %s", data.get("event"))
+            logger.exception("the event sink failed on %s", event.kind)
 
     def ask(self, job: Callable[[], Answer], done: Callable[[Answer], None]) -> None:
         """Have the odds worker compute ``job``; ``done(answer)`` runs on the main loop after."""
@@ -138,36 +136,29 @@ class AppContext:
             bots = {name: make_bot(strategy) for name, strategy in strategies.items()}
         if bots or setup.rules.hints:  # the tables are built while the roll-off is on screen
             self.work.prepare(setup.rules, set(strategies.values()))
-        self.table = Table(self, Game(setup), bots)
+        self.table = Table(Game(setup), bots, store=self.store, emit=self.emit)
         return self.table
 
-    def start_game(self, setup: GameSetup) -> Stage:
+    def start_game(self, setup: GameSetup) -> Moment:
         """Start a game: announce it, open its journal; the roll-off comes first."""
         table = self.open_table(setup)
         self.remember_names(setup.players)
-        started: dict[str, Any] = {
-            "event": "game_started",
-            "players": list(setup.players),
-            "rules": setup.rules.name,
-            "deckel": setup.rules.deckel,
-            "game": self.game_number,
-        }
-        if table.bots:
-            started["bots"] = {name: bot.name for name, bot in table.bots.items()}
-        self.emit(started)
+        bots = tuple((name, bot.name) for name, bot in table.bots.items())
+        rules = setup.rules
+        self.emit(GameStarted(setup.players, rules.name, rules.deckel, self.game_number, bots))
         self.resumed = False
         if self.store is not None:
             meta = {"language": self.catalogue.language, "bots": list(self.seat_bots)}
             self.store.begin(setup, meta)
-        return RollOffStage(self, table)
+        return RollOffDue()
 
-    def next_game(self) -> Stage:
+    def next_game(self) -> Moment:
         """After a game: the same players and rules again, or the setup if none is planned."""
         return self.new_setup() if self.plan is None else self.start_game(self.plan)
 
-    def abandon_game(self, then: GameSetup | None = None) -> Stage:
+    def abandon_game(self, then: GameSetup | None = None) -> Moment:
         """Drop the game under way (its journal too); start ``then``, or go to the setup."""
-        self.emit({"event": "game_abandoned", "game": self.game_number})
+        self.emit(GameAbandoned(self.game_number))
         if self.store is not None:
             self.store.discard()
         self.resumed = False
@@ -176,7 +167,7 @@ class AppContext:
 
     # --- the setup ------------------------------------------------------------------------------
 
-    def new_setup(self) -> SetupStage:
+    def new_setup(self) -> SetupDue:
         """The setup, starting from the planned game, or else from what is remembered."""
         remembered = self.settings.remembered
         if self.plan is not None:
@@ -195,15 +186,14 @@ class AppContext:
             names = list(remembered.names)
         else:
             names = list(self.config.game.players)
-        return SetupStage(
-            self,
-            SetupStep.PLAYERS,
+        defaults = self.default_names()
+        return SetupDue(
             count,
             rules_index,
             clamp_deckel(deckel),
-            bots + [""] * (MAX_PLAYERS - len(bots)),
-            names=[name if name not in self.default_names() else "" for name in names]
-            + [""] * (MAX_PLAYERS - len(names)),
+            tuple(bots + [""] * (MAX_PLAYERS - len(bots))),
+            tuple([name if name not in defaults else "" for name in names]
+                  + [""] * (MAX_PLAYERS - len(names))),
         )
 
     def rules_index(self, name: str | None) -> int:

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.game import Phase
-from firmware.app.stage import CONTINUE, OK_BUTTONS, Stage, Transition
-from firmware.app.timing import BOT_PAUSE_S
+from firmware.app.session.session import Session
+from firmware.app.session.table import Table
+from firmware.app.stages.base import CONTINUE, OK_BUTTONS, Stage, Transition
+from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.screen.font import FONT
 from firmware.screen.views import RollOffRow, RollOffView
 from hal.ports import SCREEN_SIZE, InputEvent, InputKind
-
-if TYPE_CHECKING:
-    from firmware.app.context import AppContext
-    from firmware.app.table import Table
 
 __all__ = ["RollOffStage"]
 
@@ -31,7 +28,7 @@ class RollOffStage(Stage):
 
     name = "roll_off"
 
-    ctx: AppContext
+    session: Session
     table: Table
     rows: tuple[RollOffRow, ...] = ()
     shaking: bool = False
@@ -54,16 +51,19 @@ class RollOffStage(Stage):
     def throw(self) -> None:
         """Throw the dice source's dice for every contender."""
         game = self.table.game
-        dice = self.ctx.dice
+        dice = self.session.dice
         self.throw_with([dice.throw(game.rules.dice_count) for _ in game.contenders])
 
     def throw_with(self, throws: Sequence[Sequence[int]]) -> None:
         """The roll-off with these throws, one per contender in seat order."""
+        contenders = self.table.game.contenders
+        self.table.roll_off(throws)
+        self.show(contenders, throws)
+
+    def show(self, contenders: Sequence[str], throws: Sequence[Sequence[int]]) -> None:
+        """Show the throws ``contenders`` made (the game has taken them already)."""
         table = self.table
         game = table.game
-        contenders = game.contenders
-        events = game.roll_off(throws)
-        table.apply(events)
         leaders = game.contenders if game.phase is Phase.ROLL_OFF else ()
         opener = game.current_player
         self.rows = tuple(
@@ -76,7 +76,6 @@ class RollOffStage(Stage):
         )
         self.shaking = False
         self.decided = game.phase is not Phase.ROLL_OFF
-        table.follow(events)
 
     def auto_at(self, now: float) -> float | None:
         if self.shaking:
@@ -95,7 +94,7 @@ class RollOffStage(Stage):
         return None
 
     def view(self) -> RollOffView:
-        t, table = self.ctx.t, self.table
+        t, table = self.session.t, self.table
         game = table.game
         rows = self.rows
         if self.decided:

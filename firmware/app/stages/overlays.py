@@ -9,29 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware.app.stage import CLOSE, OK_BUTTONS, Step, Transition
+from firmware.app.stages.base import CLOSE, OK_BUTTONS, Overlay, Step, Transition
 from firmware.screen.i18n import Catalogue
-from firmware.screen.views import BannerView, MenuView, PickerView, View
+from firmware.screen.views import BannerView, MenuView, PickerView
 from hal.ports import Button, InputEvent, InputKind
 
 __all__ = ["Menu", "Message", "Overlay", "Picker"]
-
-
-
-class Overlay:
-    """Something on top of the stage that takes the inputs while it is open."""
-
-    #: Only for the player holding the device: the table's view shows what lies under it.
-    private: bool = False
-
-    def on_input(self, event: InputEvent) -> Transition | None:
-        """Act on a decoded input; return what to do, or None to stay."""
-        raise NotImplementedError
-
-    def view(self, texts: Catalogue) -> View:
-        """What the screen shows, in the language of ``texts``."""
-        raise NotImplementedError
-
 
 @dataclass(eq=False)
 class Menu(Overlay):

@@ -1,0 +1,107 @@
+"""Resuming the game a power cut interrupted, at the moment its last action led to.
+
+Every action but the last is replayed into the game through the table; the last one goes
+through the same table code as when it was played, so the moment (hand-over, reveal, banners)
+is the one the players saw. UI state after the last action that is not an action (which dice
+were marked to lay out) comes from the journal's UI note. Nothing replayed is written or
+announced again.
+"""
+
+from __future__ import annotations
+
+from engine.events import Blind, Drop, Event, Flip, HalfOver, Penalty, Roll, RollOff, Stand
+from firmware.app.session.moments import (
+    HandOverDue,
+    Moment,
+    RollOffDue,
+    RollOffThrown,
+    TurnGoesOn,
+)
+from firmware.app.session.session import Session
+from firmware.app.session.table import Table
+from firmware.config import LANGUAGES
+from firmware.screen.i18n import Catalogue
+from firmware.sink import GameResumed
+from firmware.store.journal import Recovery
+
+__all__ = ["resume"]
+
+
+def resume(session: Session, recovery: Recovery) -> list[Moment]:
+    """Rebuild the interrupted game in ``session``; return the moments it stands at."""
+    assert session.store is not None
+    seat_bots = recovery.meta.get("bots")
+    if isinstance(seat_bots, list) and all(isinstance(b, str) for b in seat_bots):
+        session.seat_bots = tuple(seat_bots)
+    table = session.open_table(recovery.setup)
+    game = table.game
+    moments: list[Moment] = [RollOffDue()]
+    table.recording = False
+    try:
+        for action in recovery.actions[:-1]:
+            table.follow(game.apply(action))
+        if recovery.actions:
+            marks = (recovery.ui or {}).get("marks")
+            moments = _replay_last(table, recovery.actions[-1], marks)
+    finally:
+        table.recording = True
+    # The language the game started in, unless the menu has chosen one since (remembered).
+    language = recovery.meta.get("language")
+    if session.settings.remembered.language is None and language in LANGUAGES:
+        session.catalogue = Catalogue(str(language))
+    session.store.resume(recovery)
+    session.resumed = True
+    session.emit(GameResumed(session.game_number, len(recovery.actions)))
+    return moments
+
+
+def _replay_last(table: Table, action: Event, marks: object) -> list[Moment]:
+    """The moments after the last action; a turn that goes on gets its marks from the UI note."""
+    game = table.game
+    turn = game.turn
+    if isinstance(action, RollOff):
+        contenders = game.contenders
+        table.roll_off(action.dice)
+        return [RollOffThrown(contenders, action.dice)]
+    if isinstance(action, Roll):
+        shows_dice = not table.is_bot(game.current_player)
+        moments = table.roll(action.keep, action.dice, shows_dice=shows_dice)
+        if moments is not None:
+            return moments
+        after = game.turn
+        assert after is not None
+        return [TurnGoesOn(_restored(table, list(after.laid_out), marks))]
+    if isinstance(action, Flip):
+        assert turn is not None
+        table.flip()
+        after = game.turn
+        assert after is not None
+        # A six that was only marked goes back into the cup, as on the turn screen.
+        flipped = [
+            after.laid_out[i] or (turn.laid_out[i] and turn.values[i] != 6)
+            for i in range(len(turn.laid_out))
+        ]
+        return [TurnGoesOn(_restored(table, flipped, marks))]
+    if isinstance(action, Stand | Blind):
+        assert turn is not None
+        events = game.stand() if isinstance(action, Stand) else game.blind()
+        return table.end_turn(events, turn, shows_dice=False)
+    assert isinstance(action, Penalty | Drop)
+    events = game.apply(action)
+    moments = table.follow(events)
+    after = game.turn
+    if after is not None and not any(isinstance(event, HalfOver) for event in events):
+        moments.append(
+            TurnGoesOn(tuple(after.laid_out)) if after.throws else HandOverDue(after.player)
+        )
+    return moments
+
+
+def _restored(table: Table, marks: list[bool], noted: object) -> tuple[bool, ...]:
+    """The dice the journal's UI note marks, if they may be laid out; else ``marks``."""
+    if not isinstance(noted, list) or len(noted) != len(marks):
+        return tuple(marks)
+    keep = tuple(i for i, marked in enumerate(noted) if marked is True)
+    if keep in set(table.game.legal_keeps()):
+        return tuple(marked is True for marked in noted)
+    return tuple(marks)

@@ -1,0 +1,208 @@
+"""The game at the table: the engine's game, its computer players, and what each action calls for.
+
+:meth:`Table.apply` is the only way an action's events leave the game: first into the journal
+(durable), then to the event sink; a screen shows an action only after that. Every action the
+table takes (:meth:`Table.roll`, :meth:`Table.end_turn`, :meth:`Table.act`, ...) returns the
+moments it calls for (:mod:`~firmware.app.session.moments`): the reveal, a penalty, a lost
+half, the end of the game, the next hand-over. The table never builds a screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.events import (
+    Event,
+    FinalStarts,
+    GameOver,
+    HalfOver,
+    PenaltyGiven,
+    RollOff,
+    RoundOver,
+    RoundStarted,
+    TurnOver,
+)
+from engine.game import Game, Phase, TurnState
+from firmware.app.session.moments import (
+    GameEnded,
+    HalfLost,
+    HandOverDue,
+    Moment,
+    PenaltyDue,
+    RevealDue,
+    RollOffDue,
+    ShownDie,
+    TurnEnded,
+)
+from firmware.screen.views import Tally, marked
+from firmware.sink import DeviceEvent
+from firmware.store.gamestore import GameStore
+
+if TYPE_CHECKING:
+    from engine.bots import StrategyBot
+
+__all__ = ["Table"]
+
+
+class Table:
+    """One game: the engine's :class:`~engine.game.Game`, who the computer plays, and the
+    moments its actions call for.
+
+    ``store`` keeps the game's journal (None: nothing is kept); ``emit`` hands every event to
+    the device's listeners.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        bots: dict[str, StrategyBot],
+        *,
+        store: GameStore | None,
+        emit: Callable[[DeviceEvent], None],
+    ) -> None:
+        self.game = game
+        #: The computer players, by name.
+        self.bots = bots
+        self._store = store
+        self._emit = emit
+        #: The section (1, 2 or :data:`~engine.game.FINAL`) and round the table is in.
+        self.section, self.round_number = 1, 0
+        #: False while a journal is replayed on resume: the listeners saw those events before.
+        self.recording = True
+
+    # --- who is who -----------------------------------------------------------------------------
+
+    def is_bot(self, name: str | None) -> bool:
+        return name is not None and name in self.bots
+
+    def only_bots(self) -> bool:
+        """Whether everyone still playing this section is a computer player."""
+        return all(name in self.bots for name in self.game.in_play())
+
+    def label(self, name: str) -> str:
+        """A player's name as shown: with the computer mark if the device plays it."""
+        return marked(name, name in self.bots)
+
+    def board(self, current: str | None) -> tuple[Tally, ...]:
+        """Every player's Deckel for the score bar, ``current`` highlighted."""
+        game = self.game
+        return tuple(
+            Tally(self.label(name), game.holdings[name], name == current, name in game.out)
+            for name in game.participants
+        )
+
+    # --- actions and what they call for ---------------------------------------------------------
+
+    def apply(self, events: list[Event]) -> None:
+        """An action was applied: write it durably first (the screen shows it only after this)."""
+        if not self.recording:
+            return
+        if self._store is not None:
+            self._store.record(events)
+        for event in events:
+            self._emit(event)
+
+    def act(self, events: list[Event]) -> list[Moment]:
+        """An action taken outside a turn's own buttons (a penalty, a dropped cup): record it,
+        and return what it calls for."""
+        self.apply(events)
+        return self.follow(events)
+
+    def roll_off(self, throws: Sequence[Sequence[int]]) -> None:
+        """The roll-off with these throws, one per contender in seat order."""
+        events = self.game.roll_off(throws)
+        self.apply(events)
+        self.follow(events)
+
+    def roll(self, keep: tuple[int, ...], dice: tuple[int, ...], *, shows_dice: bool,
+             ) -> list[Moment] | None:
+        """Throw ``dice`` with the dice at ``keep`` laid out. None while the turn goes on;
+        after a last throw, what comes next (``shows_dice``: as for :meth:`end_turn`)."""
+        game = self.game
+        before = game.turn
+        assert before is not None
+        events = game.roll(dice, keep)
+        if not any(isinstance(event, TurnOver) for event in events):
+            self.apply(events)
+            return None
+        return self.end_turn(events, before, shows_dice=shows_dice)
+
+    def flip(self) -> None:
+        """Turn two sixes into a one."""
+        self.apply(self.game.flip())
+
+    def end_turn(self, events: list[Event], before: TurnState, *, shows_dice: bool,
+                 ) -> list[Moment]:
+        """A turn ended (``before`` was its last state): record it, and return what comes next:
+        the hand-over, or the reveal.
+
+        ``shows_dice``: the turn ended by a person's last throw, so they see those dice first.
+        """
+        self.apply(events)
+        game = self.game
+        over = next(event for event in events if isinstance(event, TurnOver))
+        moments = self.follow(events)
+        if any(isinstance(event, RoundOver) for event in events):
+            return moments
+        queue: list[Moment] = []
+        if shows_dice:
+            own = game.last_turn(over.player)
+            assert own is not None
+            fixed = [out and not game.rules.take_back for out in before.laid_out]
+            dice = tuple(
+                ShownDie(value, out=out, fixed=fix)
+                for value, out, fix in zip(own.values, own.laid_out, fixed, strict=True)
+            )
+            queue.append(TurnEnded(over.player, before.throws + 1, before.limit, dice, over.name))
+        seen = game.last_turn()
+        assert seen is not None
+        shown = tuple(
+            ShownDie(value, out=True) if out else ShownDie(value)
+            for value, out in zip(seen.values, seen.laid_out, strict=True)
+        )
+        player = game.current_player
+        assert player is not None
+        queue.append(HandOverDue(player, before.player, shown))
+        return queue
+
+    def follow(self, events: Sequence[Event]) -> list[Moment]:
+        """Follow round and section changes; return the moments they call for, in order."""
+        moments: list[Moment] = []
+        half: int | None = None
+        for event in events:
+            match event:
+                case RoundStarted(section=section, number=number):
+                    self.section, self.round_number = section, number
+                case RoundOver():
+                    moments.append(RevealDue(event, self.round_number))
+                case PenaltyGiven():
+                    moments.append(PenaltyDue(event))
+                case HalfOver():
+                    half = len(moments)
+                    moments.append(HalfLost(event))
+                case FinalStarts(players=players) if half is not None:
+                    lost = moments[half]
+                    assert isinstance(lost, HalfLost)
+                    moments[half] = replace(lost, final=players)
+                case GameOver():
+                    moments.append(GameEnded())
+        game = self.game
+        started = any(isinstance(event, RoundStarted) for event in events)
+        if started and not game.is_over and not isinstance(events[0], RollOff):
+            player = game.current_player
+            assert player is not None
+            moments.append(HandOverDue(player))
+        return moments
+
+    def next_moment(self) -> Moment:
+        """What the game calls for when nothing else is queued."""
+        game = self.game
+        if game.is_over:
+            return GameEnded()
+        if game.phase is Phase.ROLL_OFF:
+            return RollOffDue()
+        player = game.current_player
+        assert player is not None
+        return HandOverDue(player)

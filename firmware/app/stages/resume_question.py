@@ -1,0 +1,74 @@
+"""The simulator's question over a game a power cut interrupted: "Weiterspielen?".
+
+The device goes on by itself after a pulled plug (the players are still at the table). The
+simulator asks first: :class:`ResumeQuestion` lies over the resumed game and says whose game it
+is and where it stands; OK goes on, "Neu" (after a confirmation) drops it for a new game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.game import GameSetup
+from firmware.app.session.session import Session
+from firmware.app.stages.base import (
+    CLOSE_ALL,
+    OK_BUTTONS,
+    Goto,
+    Overlay,
+    Push,
+    Step,
+    Transition,
+    close_step,
+    section_name,
+)
+from firmware.app.stages.overlays import Menu
+from firmware.screen.font import FONT
+from firmware.screen.i18n import Catalogue
+from firmware.screen.views import BannerView
+from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
+
+__all__ = ["ResumeQuestion"]
+
+
+@dataclass(eq=False)
+class ResumeQuestion(Overlay):
+    """"Weiterspielen?" over a resumed game: its players, its half and round, who throws.
+
+    KEEP_3 or STAND (OK) and FLIP (back) go on with the game; KEEP_1 ("Neu") asks once more,
+    then drops the game and starts ``instead`` (the game the command line asked for) or, without
+    one, the setup.
+    """
+
+    session: Session
+    instead: GameSetup | None = None
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        if event.button in (*OK_BUTTONS, Button.FLIP):
+            return CLOSE_ALL
+        if event.button is Button.KEEP_1:
+            entries: list[tuple[str, Step]] = [("no", close_step), ("yes_new_game", self._new_game)]
+            return Push(Menu("confirm_new_game", entries))
+        return None
+
+    def _new_game(self) -> Transition:
+        return Goto((self.session.abandon_game(then=self.instead),))
+
+    def view(self, texts: Catalogue) -> BannerView:
+        game = self.session.require_table().game
+        names = ", ".join(game.players)
+        # The players' names if they fit on two lines, else how many they are.
+        if FONT.width(names) > 2 * (SCREEN_SIZE[0] - 2) - FONT.width("WWWWWWWWWW"):
+            names = texts.t("resume_players", n=len(game.players))
+        lines = [names]
+        if game.round_number == 0:
+            lines.append(texts.t("rolloff_title"))
+        else:
+            section = section_name(texts, game.section)
+            lines.append(f"{section}, {texts.t('round_n', n=game.round_number)}")
+        if game.current_player is not None:
+            lines.append(texts.t("resume_turn", name=game.current_player))
+        keys = (texts.t("key_new_game"), "", texts.t("key_resume"))
+        return BannerView(texts.t("resume_title"), "", tuple(lines), keys)
