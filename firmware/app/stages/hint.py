@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.game import Game
-from firmware.app.stages.base import CLOSE, Push, Transition
-from firmware.app.stages.overlays import Message, Overlay
+from firmware.app.stages.base import CLOSE, Overlay, Push, Transition
+from firmware.app.stages.overlays import Message
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView
 from hal.ports import InputEvent, InputKind

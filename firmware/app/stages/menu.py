@@ -20,6 +20,7 @@ from firmware.app.stages.base import (
     CLOSE_ALL,
     OK_BUTTONS,
     Goto,
+    Overlay,
     PowerOff,
     Push,
     Stage,
@@ -28,7 +29,7 @@ from firmware.app.stages.base import (
     close_all_step,
     close_step,
 )
-from firmware.app.stages.overlays import Menu, Message, Overlay, Picker
+from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.app.stages.reveal import GoodbyeBanner
 from firmware.config import LANGUAGES
 from firmware.screen.i18n import Catalogue

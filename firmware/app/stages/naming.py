@@ -30,8 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware.app.stages.base import CLOSE, OK_BUTTONS, Push, Transition
-from firmware.app.stages.overlays import Overlay
+from firmware.app.stages.base import CLOSE, OK_BUTTONS, Overlay, Push, Transition
 from firmware.names import MAX_NAME_LENGTH, name_problem
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import MenuView, NameEntryView

@@ -14,7 +14,8 @@ from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView, MenuView, PickerView
 from hal.ports import Button, InputEvent, InputKind
 
-__all__ = ["Menu", "Message", "Overlay", "Picker"]
+__all__ = ["Menu", "Message", "Picker"]
+
 
 @dataclass(eq=False)
 class Menu(Overlay):

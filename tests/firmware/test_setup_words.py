@@ -1,0 +1,32 @@
+"""The setup names every computer player's strategy in the device's words, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.strategy_names import STRATEGY_NAMES
+from firmware.app.session.session import Session
+from firmware.app.stages.setup import SetupStage, SetupStep
+from firmware.config import DeviceConfig
+from firmware.dice import SeededDice
+from firmware.screen.i18n import MESSAGES, Catalogue
+from firmware.screen.views import BOT_MARK, SeatsView
+from firmware.store.setupfile import SettingsFile
+from sim.fakes import FakeClock
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("strategy", STRATEGY_NAMES)
+def test_each_strategy_is_named_in_the_catalogues_words(language: str, strategy: str) -> None:
+    session = Session(
+        DeviceConfig(), clock=FakeClock(0.0), dice=SeededDice(1), settings=SettingsFile(None),
+        store=None, plan=None, event_sink=None, shutdown=None,
+    )
+    session.catalogue = Catalogue(language)
+    stage = SetupStage.starting(session, session.new_setup())
+    stage.step = SetupStep.COMPUTERS
+    stage.bots[0] = strategy
+    view = stage.view()
+    assert isinstance(view, SeatsView)
+    word = MESSAGES[f"strategy_{strategy}"][("de", "en").index(language)]
+    assert view.rows[0].role == f"{BOT_MARK} {word}"
