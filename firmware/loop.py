@@ -111,6 +111,10 @@ class MainLoop:
         """Make :meth:`run` return after the current step. Safe from any thread."""
         self._queue.put(None)
 
+    def add_frame_listener(self, listener: FrameListener) -> None:
+        """Show ``listener`` every frame from now on (a host of the link, the table's page)."""
+        self.frame_listeners.append(listener)
+
     def add_input(self, backend: InputBackend) -> None:
         """Read ``backend`` too, from now on if the loop has started (``schocken run`` shows its
         first frame before it loads the GPIO library)."""
@@ -169,6 +173,14 @@ class MainLoop:
         for timer in self.timers:
             timer.advance(now)
         self._present()
+
+    def deliver(self, event: InputEvent) -> None:
+        """A host's input (the link's, a page's), on the loop's thread, as the buttons' go: it
+        counts as activity and wakes the panel, but it is never swallowed, since the host acted
+        on the frame it saw, not on a dark panel."""
+        self._wakes_only(event)
+        logger.debug("remote input %s %s", event.kind.value, event.button or "")
+        self.app.handle(event)
 
     def close(self) -> None:
         """Close the input backends. Idempotent."""
