@@ -18,6 +18,7 @@ from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView, DieFace, HandOverView, RollOffView, TurnView, View
 from hal.ports import Button
 from sim.fakes import FakeClock
+from tests.harness import make_app
 
 from .conftest import Inputs, ScriptedDice
 
@@ -34,7 +35,7 @@ def bot_app(
     events: list[dict[str, Any]] = []
     config = DeviceConfig(game=GameConfig(bots=bots))
     setup = GameSetup(PLAYERS, rules or load_preset("standard"))
-    app = DeviceApp(config, clock=clock, dice=dice, setup=setup, event_sink=events.append)
+    app = make_app(config, clock=clock, dice=dice, setup=setup, event_sink=events.append)
     return app, events
 
 

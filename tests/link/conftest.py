@@ -158,9 +158,9 @@ class AppDevice(HostSide):
         network: bool = False,
         seed: int = 5,
     ) -> None:
-        from firmware.app import DeviceApp
         from firmware.config import DeviceConfig
         from firmware.dice import SeededDice
+        from tests.harness import make_app
 
         self.link = RecordingLink()
         self.link.network = network
@@ -175,7 +175,7 @@ class AppDevice(HostSide):
             if self.remote is not None:  # the app announces its first game while it is made
                 self.remote.publish_event(event)
 
-        self.app = DeviceApp(
+        self.app = make_app(
             config or DeviceConfig(),
             clock=self.clock,
             dice=SeededDice(seed),
