@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from PIL import Image, ImageDraw
 
 from engine import Game, GameSetup, load_preset, to_json
@@ -193,11 +192,3 @@ class AppDevice(HostSide):
             pairing=self.pairing, trust_serial=trust_serial, referee=referee,
         )
         self.remote.start()
-
-
-@pytest.fixture(autouse=True)
-def _own_state_home(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`schocken sim` keeps games in $XDG_STATE_HOME: each test gets its own, never the user's."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
