@@ -25,6 +25,7 @@ from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import FrameListener, MainLoop
 from firmware.sink import EventRelay, EventSink, event_json
+from firmware.store.stores import open_stores
 from firmware.work import BackgroundWork, InlineWork, Work
 from hal.inputs import InputDecoder
 from hal.ports import Clock, Display, InputBackend, InputEvent, Link, LinkServer, Storage, Timed
@@ -139,7 +140,7 @@ def build_device(
             config,
             clock=clock,
             dice=dice if dice is not None else SystemDice(),
-            storage=storage,
+            stores=open_stores(storage),
             setup=setup,
             event_sink=sink,
             shutdown=shutdown,

@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from sim.bench_figures import Measurement, percentile
+
 __all__ = ["PAGES", "measure_pages", "page_figures"]
 
 #: Pages watching in the loaded run.
@@ -81,11 +83,8 @@ def measure_pages(idle_s: float, presses: int = PRESSES) -> dict[str, Any]:
     return dict(json.loads(result.stdout.splitlines()[-1]))
 
 
-def page_figures(idle_s: float, presses: int) -> list[Any]:
-    """The bench's figures of the page (:class:`sim.measure.Measurement`), or skipped ones
-    naming why (no aiohttp)."""
-    from sim.measure import Measurement
-
+def page_figures(idle_s: float, presses: int) -> list[Measurement]:
+    """The bench's figures of the page, or skipped ones naming why (no aiohttp)."""
     keys = [
         ("web_latency_p99_delta_ms", f"input latency p99 with {PAGES} pages, more than none", "ms"),
         ("web_cpu_p99_delta_ms", f"main loop CPU per press p99 with {PAGES} pages, more", "ms"),
@@ -113,11 +112,6 @@ def page_figures(idle_s: float, presses: int) -> list[Any]:
         Measurement(key, label, value, unit, target=target)
         for (key, label, unit), value, target in zip(keys, values, targets, strict=True)
     ]
-
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(share * len(ordered) + 0.999999) - 1))]
 
 
 def _child(idle_s: float, presses: int) -> dict[str, Any]:
@@ -236,13 +230,13 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
     return {
         "pages": connected,
         "presses": len(watched),
-        "p99_alone_ms": 1e3 * _percentile(alone, 0.99),
-        "p99_pages_ms": 1e3 * _percentile(watched, 0.99),
-        "cpu_p99_alone_ms": 1e3 * _percentile(alone_cpu, 0.99),
-        "cpu_p99_pages_ms": 1e3 * _percentile(watched_cpu, 0.99),
-        "median_alone_ms": 1e3 * _percentile(alone, 0.5),
-        "median_pages_ms": 1e3 * _percentile(watched, 0.5),
-        "board_p99_ms": 1e3 * _percentile(board, 0.99) if board else None,
+        "p99_alone_ms": 1e3 * percentile(alone, 0.99),
+        "p99_pages_ms": 1e3 * percentile(watched, 0.99),
+        "cpu_p99_alone_ms": 1e3 * percentile(alone_cpu, 0.99),
+        "cpu_p99_pages_ms": 1e3 * percentile(watched_cpu, 0.99),
+        "median_alone_ms": 1e3 * percentile(alone, 0.5),
+        "median_pages_ms": 1e3 * percentile(watched, 0.5),
+        "board_p99_ms": 1e3 * percentile(board, 0.99) if board else None,
         "idle_cpu_pct": 100 * idle_cpu,
         "peak_rss_mb": peak_kb / 1024,
     }

@@ -28,7 +28,6 @@ The firmware itself never imports it.
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 import platform
 import random
@@ -47,6 +46,8 @@ from typing import Any
 
 from PIL import Image
 
+from sim.bench_figures import Measurement, percentile
+
 __all__ = [
     "Measurement",
     "Settings",
@@ -54,33 +55,6 @@ __all__ = [
     "machine",
     "run_benchmarks",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Measurement:
-    """One figure: ``key`` names it with its unit for JSON (``throw_eval_ns``).
-
-    ``target`` is the limit on this machine class (an upper bound, or a lower one when
-    ``at_least``); ``value`` is None when the measurement was skipped, with the reason in ``note``.
-    """
-
-    key: str
-    label: str
-    value: float | None
-    unit: str
-    target: float | None = None
-    at_least: bool = False
-    note: str = ""
-
-    @property
-    def status(self) -> str:
-        """Either "OK", "over" (the target was missed), "-" (no target) or "skipped"."""
-        if self.value is None:
-            return "skipped"
-        if self.target is None:
-            return "-"
-        met = self.value >= self.target if self.at_least else self.value <= self.target
-        return "OK" if met else "over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,12 +290,6 @@ def play_games(settings: Settings) -> dict[str, Any]:
     return records
 
 
-def _percentile(values: list[float], share: float) -> float:
-    """The value below which ``share`` of ``values`` lie (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
-
-
 def game_figures(records: dict[str, Any]) -> list[Measurement]:
     """Per game: the main loop's longest step, the latency of inputs, the I2C traffic."""
     from sim.bench_game import FULL_FRAME_WIRE_BYTES
@@ -359,7 +327,7 @@ def game_figures(records: dict[str, Any]) -> list[Measurement]:
             Measurement(
                 f"{key}_latency_p99_ms",
                 f"{label}: edge to last I2C byte, p99",
-                _percentile(record.latencies, 0.99) * 1e3,
+                percentile(record.latencies, 0.99) * 1e3,
                 "ms",
             ),
             Measurement(

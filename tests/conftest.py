@@ -1,4 +1,10 @@
-"""How many examples the hypothesis tests try: few in `make test`, many in the slow selection.
+"""What every test shares: its own state home, and how many examples the hypothesis tests try.
+
+Every test runs with ``$XDG_STATE_HOME`` on a fresh temporary folder (:func:`own_state_home`):
+``schocken sim`` and anything else that keeps games for a user keeps them there, never in the
+home of whoever runs the tests; a subprocess a test starts inherits it.
+
+How many examples the hypothesis tests try: few in `make test`, many in the slow selection.
 
 Two settings profiles, chosen by the marker selection:
 
@@ -12,6 +18,8 @@ still picks a profile by hand.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from _pytest.mark.expression import Expression
@@ -44,3 +52,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if isinstance(item, pytest.Function) and hasattr(item.obj, "hypothesis"):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def own_state_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """``$XDG_STATE_HOME`` on a folder of this test's own, never the user's: the folder."""
+    home = tmp_path_factory.mktemp("state-home")
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    return home

@@ -42,10 +42,9 @@ from firmware.screen.screens import render
 from firmware.screen.views import View
 from firmware.sink import EventSink
 from firmware.store.gamestore import GameStore
-from firmware.store.roster import ROSTER_FILE, RosterFile
-from firmware.store.setupfile import SETUP_FILE, SettingsFile
+from firmware.store.stores import Stores, open_stores
 from firmware.work import Work
-from hal.ports import Button, Clock, InputEvent, InputKind, Storage
+from hal.ports import Button, Clock, InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.link.pairing import Pairing
@@ -59,13 +58,15 @@ class DeviceApp:
     """The Schockbesteck's logic: no threads, no hardware; time comes from events and ``advance``.
 
     ``setup`` starts a game at once (skipping the setup menu), with the computer players of
-    ``config.game.bots``; ``storage`` remembers the last setup, language and brightness, and
-    keeps the games' journals; ``event_sink`` receives every engine event as JSON as it happens;
+    ``config.game.bots``; ``stores`` (:func:`firmware.store.stores.open_stores`) remember the
+    last setup, language, brightness and names, and keep the games' journals (without them
+    nothing is kept); ``event_sink`` receives every event, the engine's and the device's own
+    (:mod:`firmware.sink`), as it happens;
     ``shutdown`` is called by the menu's "shut down" (the menu offers it only if given);
     ``work`` computes odds tables and computer players' decisions (:mod:`firmware.work`; by
     default at once, on the caller's thread). A worker that answers later hands each answer to the
     loop and then calls :meth:`work_done`.
-    ``ask_to_resume`` puts "Weiterspielen?" over an unfinished game found in ``storage`` (the
+    ``ask_to_resume`` puts "Weiterspielen?" over an unfinished game found in ``stores`` (the
     simulator); without it the game simply goes on (the device after a pulled plug).
     """
 
@@ -75,7 +76,7 @@ class DeviceApp:
         *,
         clock: Clock,
         dice: DiceSource,
-        storage: Storage | None = None,
+        stores: Stores | None = None,
         setup: GameSetup | None = None,
         event_sink: EventSink | None = None,
         shutdown: Callable[[], None] | None = None,
@@ -85,15 +86,9 @@ class DeviceApp:
     ) -> None:
         self.config = config
         self._clock = clock
-        store = GameStore(storage) if storage is not None else None
-        settings = SettingsFile(storage)
-        if store is not None and settings.damage is not None:
-            reason = f"{settings.damage}; the setup starts from the configuration"
-            store.set_aside(SETUP_FILE, reason)
-        roster = RosterFile(storage)
-        if store is not None and roster.damage is not None:
-            reason = f"{roster.damage}; the names start from the configuration"
-            store.set_aside(ROSTER_FILE, reason)
+        if stores is None:
+            stores = open_stores(None)
+        store, settings, roster = stores.games, stores.settings, stores.roster
         roster.learn((*config.game.players, *config.game.names))
         self._session = session = Session(
             config, clock=clock, dice=dice, settings=settings, store=store,

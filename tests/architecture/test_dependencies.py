@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-PROJECT = ("engine", "hal", "firmware", "sim", "schockbesteck")
+from tests.architecture.importgraph import PROJECT, ROOT, called_name, imports, modules
+
 HARDWARE = {"gpiozero", "luma", "serial", "pygame", "systemd", "sdnotify", "aiohttp"}
 #: The hal modules the firmware may use; the rest are backends, built at the edge.
 HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings"}
@@ -56,60 +54,15 @@ HARDWARE_HOMES = {
 #: What the engine may import besides itself: the standard library, nothing with side effects.
 ENGINE_FORBIDDEN = {"random", "time", "datetime", "threading", "socket", "os", "io", "logging",
                     "secrets", "subprocess", "pathlib", "asyncio", "PIL"}  # fmt: skip
-#: Calls that import a module named by a string.
-STRING_IMPORTERS = {"import_module", "__import__"}
 
 
-@dataclass(frozen=True, slots=True)
-class Import:
-    """One import of a module: where, what, and whether it hides in a string."""
-
-    line: int
-    module: str
-    hidden: bool = False
-
-
-def modules() -> Iterator[Path]:
-    for package in PROJECT:
-        yield from sorted((ROOT / package).rglob("*.py"))
-
-
-def imports(path: Path) -> Iterator[Import]:
-    """Every import in ``path``: statements (relative ones resolved) and string imports."""
-    package = list(path.relative_to(ROOT).parent.parts)
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield Import(node.lineno, alias.name)
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            if node.module:
-                yield Import(node.lineno, ".".join([*base, node.module]))
-            else:
-                for alias in node.names:
-                    yield Import(node.lineno, ".".join([*base, alias.name]))
-        elif isinstance(node, ast.Call) and _called_name(node.func) in STRING_IMPORTERS:
-            first = node.args[0] if node.args else None
-            module = "a computed name"
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                module = first.value
-            yield Import(node.lineno, module, hidden=True)
-
-
-def _called_name(function: ast.expr) -> str | None:
-    if isinstance(function, ast.Name):
-        return function.id
-    if isinstance(function, ast.Attribute):
-        return function.attr
-    return None
-
-
-def problems() -> list[str]:
+def problems(root: Path = ROOT) -> list[str]:
+    """Every import under ``root`` that breaks a rule, one line each."""
     found = []
-    for path in modules():
-        name = path.relative_to(ROOT).as_posix()
+    for path in modules(root):
+        name = path.relative_to(root).as_posix()
         package = name.split("/")[0]
-        for found_import in imports(path):
+        for found_import in imports(path, root):
             module, line = found_import.module, found_import.line
             top = module.split(".")[0]
             where = f"{name}:{line} imports {module}"
@@ -172,20 +125,28 @@ def test_the_dependency_rules_hold() -> None:
         ("engine", "odds = __import__('engine.odds')\n", "imports engine.odds hidden in a string"),
     ],
 )
-def test_a_violation_is_reported(
-    package: str, source: str, expected: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_a_violation_is_reported(package: str, source: str, expected: str, tmp_path: Path) -> None:
     (tmp_path / package).mkdir()
     (tmp_path / package / "intruder.py").write_text(source, encoding="utf-8")
-    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
-    found = problems()
+    found = problems(tmp_path)
     assert len(found) == 1 and expected in found[0], found
+
+
+def test_a_backend_imported_from_its_package_by_name_is_reported(tmp_path: Path) -> None:
+    """``from hal import gpio`` imports the backend hal.gpio, not the port-level package."""
+    for name in ("hal/__init__.py", "hal/gpio.py", "hal/ports.py", "firmware/__init__.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    (tmp_path / "firmware/wiring.py").write_text("from hal import gpio, ports\n", encoding="utf-8")
+    assert problems(tmp_path) == [
+        "firmware/wiring.py:1 imports hal.gpio: the firmware uses hal's ports; the edge builds "
+        "backends"
+    ]
 
 
 #: Where a stage may be told apart by its type: the stage modules of the device app.
 STAGE_MODULES = {
-    "firmware/app/stages/setup.py", "firmware/app/stages/rolloff.py", "firmware/app/stages/turn.py",
-    "firmware/app/stages/reveal.py",
+    path.relative_to(ROOT).as_posix() for path in (ROOT / "firmware/app/stages").glob("*.py")
 }
 
 
@@ -203,7 +164,7 @@ def stage_type_checks() -> list[str]:
         if where in STAGE_MODULES:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and _called_name(node.func) == "isinstance":
+            if isinstance(node, ast.Call) and called_name(node.func) == "isinstance":
                 if len(node.args) != 2:
                     continue
                 names = {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)}

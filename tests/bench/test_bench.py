@@ -13,6 +13,7 @@ import pytest
 
 from schockbesteck.cli import main
 from sim.bench_cli import as_markdown, as_table
+from sim.bench_figures import percentile
 from sim.measure import Measurement, bus_speed
 
 #: Figures every machine reports, with a value above zero.
@@ -120,6 +121,25 @@ def test_the_table_marks_targets_and_sums_up_what_was_skipped() -> None:
     assert lines[3].split()[-1] == "over"
     assert lines[4].split()[-1] == "µs"  # no target, no verdict
     assert lines[-1] == "skipped: no bus (I2C bus speed, frames)"
+
+
+@pytest.mark.parametrize(
+    ("values", "share", "expected"),
+    [
+        ([float(v) for v in range(100, 0, -1)], 0.99, 99.0),  # nearest rank, any order
+        ([float(v) for v in range(1, 201)], 0.99, 198.0),
+        ([1.0, 2.0, 3.0, 4.0], 0.5, 2.0),
+        ([1.0, 2.0, 3.0], 0.5, 2.0),
+        ([7.0], 0.99, 7.0),
+        ([3.0, 1.0], 0.0, 1.0),
+        ([3.0, 1.0], 1.0, 3.0),
+    ],
+)
+def test_a_percentile_is_the_nearest_rank(
+    values: list[float], share: float, expected: float
+) -> None:
+    """The one percentile of the game and the page figures (sim/bench_figures.py)."""
+    assert percentile(values, share) == expected
 
 
 def test_bus_speed_reads_the_device_tree_then_config_txt(tmp_path: Path) -> None:

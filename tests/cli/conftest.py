@@ -30,11 +30,3 @@ def schocken(
 
 def parse(text: str) -> Any:
     return json.loads(text)
-
-
-@pytest.fixture(autouse=True)
-def _own_state_home(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`schocken sim` keeps games in $XDG_STATE_HOME: each test gets its own, never the user's."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))

@@ -31,6 +31,7 @@ from firmware.store.journal import encode_record
 from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
+from tests.harness import make_app
 
 #: Values that a header field may be damaged to (wrong types, ranges, sizes, depth).
 _DEEP: object = 0
@@ -55,14 +56,14 @@ class Journal:
 
 
 def start_device(root: Path) -> DeviceApp:
-    return DeviceApp(
+    return make_app(
         DeviceConfig(), clock=FakeClock(), dice=SeededDice(3), storage=StateDirectory(root)
     )
 
 
 def short_journal(tmp_root: Path) -> Journal:
     """The journal of a real device after a roll-off and a few throws (with KEEP marks)."""
-    app = DeviceApp(
+    app = make_app(
         DeviceConfig(), clock=FakeClock(), dice=SeededDice(3),
         storage=StateDirectory(tmp_root), setup=None,
     )

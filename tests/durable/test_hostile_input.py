@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from engine import Game, GameSetup
-from firmware.app import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.store.gamestore import CURRENT
@@ -28,6 +27,7 @@ from hal.inputs import InputDecoder
 from hal.ports import Button, Edge, EdgeSource, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
+from tests.harness import make_app
 
 _buttons = st.sampled_from(list(Button))
 
@@ -40,7 +40,7 @@ class HostileHands(RuleBasedStateMachine):
         self.clock = FakeClock()
         self.config = DeviceConfig()
         self.decoder = InputDecoder(self.config.input)
-        self.app = DeviceApp(
+        self.app = make_app(
             self.config, clock=self.clock, dice=SeededDice(7), storage=self.state,
             setup=GameSetup(("Anna", "Ben", "Carla")),
         )
@@ -156,7 +156,7 @@ def throw_with_shake(rattles: int, rattle: float, seed: int) -> tuple[int, ...]:
     clock = FakeClock()
     config = DeviceConfig()
     decoder = InputDecoder(config.input)
-    app = DeviceApp(config, clock=clock, dice=SeededDice(seed), setup=GameSetup(("A", "B")))
+    app = make_app(config, clock=clock, dice=SeededDice(seed), setup=GameSetup(("A", "B")))
 
     def feed(edges: list[Edge]) -> None:
         for edge in edges:

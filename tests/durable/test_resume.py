@@ -22,12 +22,13 @@ from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 from tests.durable.driver import random_inputs
 from tests.firmware.conftest import ScriptedDice
+from tests.harness import make_app
 
 SETUP = GameSetup(("Anna", "Ben", "Carla"))
 
 
 def device(root: Path, seed: int = 1, setup: GameSetup | None = SETUP) -> DeviceApp:
-    return DeviceApp(
+    return make_app(
         DeviceConfig(), clock=FakeClock(), dice=SeededDice(seed),
         storage=StateDirectory(root), setup=setup,
     )
@@ -142,14 +143,14 @@ def in_language(language: str) -> DeviceConfig:
 
 
 def asking(root: Path, setup: GameSetup | None = SETUP) -> DeviceApp:
-    return DeviceApp(
+    return make_app(
         DeviceConfig(), clock=FakeClock(), dice=SeededDice(8), storage=StateDirectory(root),
         setup=setup, ask_to_resume=True,
     )
 
 
 def played_into_round_one(root: Path, language: str = "de") -> DeviceApp:
-    app = DeviceApp(
+    app = make_app(
         in_language(language), clock=FakeClock(), dice=SeededDice(8),
         storage=StateDirectory(root), setup=SETUP,
     )
@@ -213,7 +214,7 @@ def test_without_a_planned_game_new_means_the_setup(tmp_path: Path) -> None:
 
 
 def test_the_roll_off_is_named_while_it_is_undecided(tmp_path: Path) -> None:
-    app = DeviceApp(
+    app = make_app(
         DeviceConfig(), clock=FakeClock(), dice=ScriptedDice([(2, 3, 4)] * 3),
         storage=StateDirectory(tmp_path), setup=SETUP,
     )

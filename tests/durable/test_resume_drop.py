@@ -16,6 +16,7 @@ from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 from tests.firmware.conftest import ScriptedDice
+from tests.harness import make_app
 
 RULES = replace(load_preset("standard"), dropped_cup=DroppedCup.ROUND)
 SETUP = GameSetup(("Anna", "Ben", "Carla"), RULES)
@@ -23,7 +24,7 @@ SETUP = GameSetup(("Anna", "Ben", "Carla"), RULES)
 
 def device(root: Path, clock: FakeClock) -> DeviceApp:
     dice = ScriptedDice([(1, 1, 3), (6, 6, 5), (3, 2, 2), (6, 4, 1)])
-    return DeviceApp(
+    return make_app(
         DeviceConfig(), clock=clock, dice=dice, storage=StateDirectory(root), setup=SETUP
     )
 

@@ -34,6 +34,7 @@ from firmware.store.journal import recover
 from hal.ports import Button, InputEvent, InputKind
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
+from tests.harness import make_app
 
 from ..link.conftest import RecordingLink
 
@@ -77,7 +78,7 @@ class DeviceStorm(RuleBasedStateMachine):
                 self.remote.publish_event(event)
 
         self.remote = None
-        self.app = app = DeviceApp(
+        self.app = app = make_app(
             self.config, clock=self.clock, dice=SeededDice(self.seed),
             storage=StateDirectory(self.root), setup=setup, event_sink=as_json(sink),
             pairing=Pairing(),

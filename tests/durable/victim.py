@@ -2,7 +2,8 @@
 
     python -m tests.durable.victim --state-dir DIR --seed S --input-seed I [--players N]
 
-It builds the device exactly as ``schocken run`` does (:func:`firmware.wiring.build_device`)
+It builds the device exactly as ``schocken run`` does (:func:`firmware.wiring.build_device`,
+through the tests' :func:`tests.harness.build_test_device`)
 with the headless script input, a fake clock, seeded dice and a real state directory, plays a
 long random script, and writes one line per fact to stdout, flushed at once:
 
@@ -29,13 +30,13 @@ from PIL import Image
 
 from engine import GameSetup, to_notation
 from engine.events import ACTION_TYPES
-from firmware import wiring
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.sink import as_json
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 from sim.script import ScriptInput, parse_script
+from tests.harness import build_test_device
 
 NAMES = ("Anna", "Ben", "Carla", "Dieter", "Elke")
 
@@ -110,7 +111,7 @@ def main() -> int:
     setup = GameSetup(NAMES[: args.players])
     config = DeviceConfig()
     script = ScriptInput(actions, clock, config.input)
-    device = wiring.build_device(
+    device = build_test_device(
         config, clock=clock, inputs=[script], display=witness,
         dice=SeededDice(args.seed), storage=StateDirectory(args.state_dir), setup=setup,
         event_sink=as_json(sink), power=False,

@@ -11,7 +11,7 @@ import pytest
 
 from engine import Game, GameSetup, from_json, load_preset
 from firmware.app import SETUP_FILE, DeviceApp
-from firmware.config import DeviceConfig, config_from_toml
+from firmware.config import config_from_toml
 from firmware.dice import SeededDice
 from firmware.screen.views import (
     BannerView,
@@ -29,35 +29,15 @@ from firmware.sink import DeviceEvent, as_json
 from hal.ports import Button
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
+from tests.harness import make_app
 
 from .conftest import Inputs, ScriptedDice
 
 K1, K2, K3, FLIP, STAND = Button.KEEP_1, Button.KEEP_2, Button.KEEP_3, Button.FLIP, Button.STAND
 
 
-def make_app(
-    clock: FakeClock,
-    dice: Any,
-    *,
-    players: tuple[str, ...] = ("Anna", "Ben", "Carla"),
-    rules: str = "standard",
-    storage: StateDirectory | None = None,
-    config: DeviceConfig | None = None,
-    **kwargs: Any,
-) -> tuple[DeviceApp, list[dict[str, Any]]]:
-    events: list[dict[str, Any]] = []
-    config = config or DeviceConfig()
-    setup = GameSetup(players, load_preset(rules)) if players else None
-    app = DeviceApp(
-        config,
-        clock=clock,
-        dice=dice,
-        storage=storage,
-        setup=setup,
-        event_sink=as_json(events.append),
-        **kwargs,
-    )
-    return app, events
+#: Anna, Ben and Carla under the standard rules, the game most tests here play.
+THREE = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"))
 
 
 def shake_and_throw(app: DeviceApp, inputs: Inputs) -> None:
@@ -77,7 +57,10 @@ ROLL_OFF = [(1, 1, 3), (6, 6, 5), (3, 2, 2)]  # Anna: Schock 3 beats 665 and 322
 
 
 def test_a_given_setup_starts_with_the_roll_off(clock: FakeClock, inputs: Inputs) -> None:
-    app, events = make_app(clock, ScriptedDice(ROLL_OFF))
+    events: list[dict[str, Any]] = []
+    app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE,
+        event_sink=as_json(events.append),
+    )
     assert app.game is not None
     assert isinstance(app.view, RollOffView)
     assert app.view.waiting == ("Anna", "Ben", "Carla")
@@ -94,7 +77,7 @@ def test_a_given_setup_starts_with_the_roll_off(clock: FakeClock, inputs: Inputs
 
 def test_roll_off_tie_rolls_again_between_the_leaders(clock: FakeClock, inputs: Inputs) -> None:
     dice = ScriptedDice([(6, 6, 5), (5, 6, 6), (2, 2, 3), (3, 2, 1), (4, 4, 1)])
-    app, _ = make_app(clock, dice)
+    app = make_app(clock=clock, dice=dice, setup=THREE)
     shake_and_throw(app, inputs)
     assert isinstance(app.view, RollOffView)
     assert app.view.message == "Stechen: Anna, Ben"
@@ -108,7 +91,8 @@ def test_a_turn_keeps_marked_dice_and_hides_the_last_throw_at_hand_over(
     clock: FakeClock, inputs: Inputs
 ) -> None:
     dice = ScriptedDice([*ROLL_OFF, (1, 4, 3), (1, 5)])
-    app, events = make_app(clock, dice)
+    events: list[dict[str, Any]] = []
+    app = make_app(clock=clock, dice=dice, setup=THREE, event_sink=as_json(events.append))
     start_turns(app, inputs)
     app.handle(inputs.press(STAND))  # take the cup
     view = app.view
@@ -141,7 +125,7 @@ def test_a_turn_keeps_marked_dice_and_hides_the_last_throw_at_hand_over(
 def test_a_shake_at_the_hand_over_goes_straight_into_the_first_throw(
     clock: FakeClock, inputs: Inputs
 ) -> None:
-    app, _ = make_app(clock, ScriptedDice([*ROLL_OFF, (2, 2, 2)]))
+    app = make_app(clock=clock, dice=ScriptedDice([*ROLL_OFF, (2, 2, 2)]), setup=THREE)
     start_turns(app, inputs)
     app.handle(inputs.shake())
     view = app.view
@@ -155,7 +139,9 @@ def test_a_shake_at_the_hand_over_goes_straight_into_the_first_throw(
 
 
 def test_flip_turns_a_six_into_a_laid_out_one(clock: FakeClock, inputs: Inputs) -> None:
-    app, events = make_app(clock, ScriptedDice([*ROLL_OFF, (6, 3, 6)]))
+    events: list[dict[str, Any]] = []
+    dice = ScriptedDice([*ROLL_OFF, (6, 3, 6)])
+    app = make_app(clock=clock, dice=dice, setup=THREE, event_sink=as_json(events.append))
     start_turns(app, inputs)
     app.handle(inputs.press(STAND))
     app.handle(inputs.press(FLIP))
@@ -180,7 +166,9 @@ def test_flip_turns_a_six_into_a_laid_out_one(clock: FakeClock, inputs: Inputs) 
 def test_the_last_allowed_throw_ends_the_turn_and_shows_the_dice_first(
     clock: FakeClock, inputs: Inputs
 ) -> None:
-    app, _ = make_app(clock, ScriptedDice([*ROLL_OFF, (2, 3, 4), (4, 4, 5), (6, 5, 2)]))
+    app = make_app(
+        clock=clock, dice=ScriptedDice([*ROLL_OFF, (2, 3, 4), (4, 4, 5), (6, 5, 2)]), setup=THREE
+    )
     start_turns(app, inputs)
     for _ in range(3):
         shake_and_throw(app, inputs)
@@ -197,7 +185,10 @@ def test_a_round_ends_in_the_reveal_and_the_loser_opens_the_next(
     clock: FakeClock, inputs: Inputs
 ) -> None:
     throws = [*ROLL_OFF, (1, 1, 4), (6, 5, 4), (4, 2, 3)]
-    app, events = make_app(clock, ScriptedDice(throws))
+    events: list[dict[str, Any]] = []
+    app = make_app(clock=clock, dice=ScriptedDice(throws), setup=THREE,
+        event_sink=as_json(events.append),
+    )
     start_turns(app, inputs)
     shake_and_throw(app, inputs)  # from the hand-over straight into the throw
     app.handle(inputs.press(STAND))  # after one throw: everyone has one throw
@@ -225,7 +216,7 @@ def test_a_round_ends_in_the_reveal_and_the_loser_opens_the_next(
 
 def test_keep_only_ones_is_enforced_on_the_marks(clock: FakeClock, inputs: Inputs) -> None:
     config = config_from_toml('[game]\nrules = "standard"')
-    app, _ = make_app(clock, ScriptedDice([*ROLL_OFF, (1, 4, 1)]), config=config)
+    app = make_app(config, clock=clock, dice=ScriptedDice([*ROLL_OFF, (1, 4, 1)]), setup=THREE)
     start_turns(app, inputs)
     shake_and_throw(app, inputs)
     app.handle(inputs.press(K1))
@@ -266,7 +257,11 @@ def play_randomly(app: DeviceApp, inputs: Inputs, seed: int, limit: int = 5000) 
 def test_whole_games_end_with_game_over_and_replay_from_the_event_log(
     clock: FakeClock, inputs: Inputs, seed: int
 ) -> None:
-    app, events = make_app(clock, SeededDice(seed), players=("Anna", "Ben", "Carla", "Dirk"))
+    events: list[dict[str, Any]] = []
+    setup = GameSetup(("Anna", "Ben", "Carla", "Dirk"), load_preset("standard"))
+    app = make_app(clock=clock, dice=SeededDice(seed), setup=setup,
+        event_sink=as_json(events.append),
+    )
     play_randomly(app, inputs, seed)
     assert events[-1]["event"] == "game_over"
     assert isinstance(app.view, BannerView) and app.view.headline == events[-1]["loser"]
@@ -282,7 +277,10 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
     clock: FakeClock, inputs: Inputs, tmp_path: Path
 ) -> None:
     storage = StateDirectory(tmp_path / "state")
-    app, events = make_app(clock, SeededDice(1), players=(), storage=storage)
+    events: list[dict[str, Any]] = []
+    app = make_app(clock=clock, dice=SeededDice(1), storage=storage,
+        event_sink=as_json(events.append),
+    )
     assert app.game is None
     view = app.view
     assert isinstance(view, PickerView) and view.title == "Spieler" and view.value == "3"
@@ -325,7 +323,7 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
         "players": 5, "rules": chosen, "deckel": deckel, "bots": ["", "odds"],
         "names": ["Anna", "Ben", "Carla", "", ""],
     }
-    again, _ = make_app(clock, SeededDice(1), players=(), storage=storage)
+    again = make_app(clock=clock, dice=SeededDice(1), storage=storage)
     # The first app's game had no action yet: nothing to resume, the remembered setup comes back.
     assert isinstance(again.view, PickerView) and again.view.value == "5"
     assert again.view.detail == "Anna ⚙Ben Carla Spieler4 Spieler5"
@@ -333,7 +331,7 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
 
 def test_a_broken_setup_file_is_ignored(clock: FakeClock, tmp_path: Path) -> None:
     (tmp_path / SETUP_FILE).write_text("{not json")
-    app, _ = make_app(clock, SeededDice(1), players=(), storage=StateDirectory(tmp_path))
+    app = make_app(clock=clock, dice=SeededDice(1), storage=StateDirectory(tmp_path))
     assert isinstance(app.view, BannerView), "the damage is reported first"
     app.handle(Inputs(clock).press(STAND))
     assert isinstance(app.view, PickerView) and app.view.value == "3"
@@ -343,7 +341,7 @@ def test_a_broken_setup_file_is_ignored(clock: FakeClock, tmp_path: Path) -> Non
 def test_menu_shows_the_rules_in_force_during_a_game_and_continues(
     clock: FakeClock, inputs: Inputs
 ) -> None:
-    app, _ = make_app(clock, ScriptedDice(ROLL_OFF))
+    app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE)
     start_turns(app, inputs)
     before = app.view
     app.handle(inputs.hold(STAND))
@@ -372,7 +370,10 @@ def menu_entry(app: DeviceApp, inputs: Inputs, label: str) -> None:
 
 
 def test_penalty_from_the_menu_gives_the_rules_deckel(clock: FakeClock, inputs: Inputs) -> None:
-    app, events = make_app(clock, ScriptedDice(ROLL_OFF))
+    events: list[dict[str, Any]] = []
+    app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE,
+        event_sink=as_json(events.append),
+    )
     start_turns(app, inputs)
     menu_entry(app, inputs, "Strafe")
     assert isinstance(app.view, PickerView) and app.view.value == "Anna"
@@ -395,7 +396,7 @@ def test_language_and_brightness_change_at_once_and_are_remembered(
     clock: FakeClock, inputs: Inputs, tmp_path: Path
 ) -> None:
     storage = StateDirectory(tmp_path)
-    app, _ = make_app(clock, ScriptedDice(ROLL_OFF), storage=storage)
+    app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE, storage=storage)
     menu_entry(app, inputs, "Sprache")
     app.handle(inputs.press(K2))
     app.handle(inputs.press(K3))
@@ -415,13 +416,15 @@ def test_language_and_brightness_change_at_once_and_are_remembered(
     assert app.contrast == 96
     remembered = json.loads((tmp_path / SETUP_FILE).read_text())
     assert remembered == {"language": "en", "brightness": 96}
-    again, _ = make_app(clock, SeededDice(1), storage=storage)
+    again = make_app(clock=clock, dice=SeededDice(1), setup=THREE, storage=storage)
     assert again.language == "en" and again.contrast == 96
 
 
 def test_shutdown_asks_first_then_calls_the_hook(clock: FakeClock, inputs: Inputs) -> None:
     calls: list[str] = []
-    app, _ = make_app(clock, ScriptedDice(ROLL_OFF), shutdown=lambda: calls.append("off"))
+    app = make_app(
+        clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE, shutdown=lambda: calls.append("off")
+    )
     menu_entry(app, inputs, "Ausschalten")
     assert isinstance(app.view, MenuView) and app.view.title == "Ausschalten?"
     app.handle(inputs.press(K3))  # "Nein"
@@ -437,7 +440,7 @@ def test_shutdown_asks_first_then_calls_the_hook(clock: FakeClock, inputs: Input
 
 
 def test_no_shutdown_entry_without_a_hook(clock: FakeClock, inputs: Inputs) -> None:
-    app, _ = make_app(clock, ScriptedDice(ROLL_OFF))
+    app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE)
     app.handle(inputs.hold(STAND))
     assert isinstance(app.view, MenuView) and "Ausschalten" not in app.view.items
 
@@ -445,7 +448,10 @@ def test_no_shutdown_entry_without_a_hook(clock: FakeClock, inputs: Inputs) -> N
 def test_new_game_from_the_menu_asks_and_returns_to_the_setup(
     clock: FakeClock, inputs: Inputs
 ) -> None:
-    app, events = make_app(clock, ScriptedDice(ROLL_OFF))
+    events: list[dict[str, Any]] = []
+    app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE,
+        event_sink=as_json(events.append),
+    )
     start_turns(app, inputs)
     menu_entry(app, inputs, "Neues Spiel")
     assert isinstance(app.view, MenuView) and app.view.items == ("Nein", "Ja, neues Spiel")
@@ -459,8 +465,7 @@ def test_a_failing_event_sink_does_not_stop_the_game(clock: FakeClock, inputs: I
     def broken(event: DeviceEvent) -> None:
         raise RuntimeError("link down")
 
-    app = DeviceApp(
-        DeviceConfig(),
+    app = make_app(
         clock=clock,
         dice=ScriptedDice(ROLL_OFF),
         event_sink=broken,
@@ -471,7 +476,7 @@ def test_a_failing_event_sink_does_not_stop_the_game(clock: FakeClock, inputs: I
 
 def test_english_texts_keep_the_german_game_terms(clock: FakeClock, inputs: Inputs) -> None:
     config = config_from_toml('[game]\nlanguage = "en"')
-    app, _ = make_app(clock, ScriptedDice([*ROLL_OFF, (1, 1, 1)]), config=config)
+    app = make_app(config, clock=clock, dice=ScriptedDice([*ROLL_OFF, (1, 1, 1)]), setup=THREE)
     shake_and_throw(app, inputs)
     app.handle(inputs.press(STAND))
     assert isinstance(app.view, HandOverView) and app.view.title == "Cup to"
@@ -490,8 +495,7 @@ def test_a_blind_turn_stays_under_the_cup_at_the_hand_over_even_under_open_rules
     """
     rules = replace(load_preset("standard"), hidden_last_throw=False, blind=True)
     dice = ScriptedDice([*ROLL_OFF, (6, 4, 3)])
-    app = DeviceApp(DeviceConfig(), clock=clock, dice=dice,
-                    setup=GameSetup(("Anna", "Ben", "Carla"), rules))
+    app = make_app(clock=clock, dice=dice, setup=GameSetup(("Anna", "Ben", "Carla"), rules))
     start_turns(app, inputs)
     app.handle(inputs.press(STAND))
     shake_and_throw(app, inputs)

@@ -19,6 +19,7 @@ from firmware.screen.views import BannerView, DieFace, HandOverView, RollOffView
 from firmware.sink import as_json
 from hal.ports import Button
 from sim.fakes import FakeClock
+from tests.harness import make_app
 
 from .conftest import Inputs, ScriptedDice
 
@@ -35,7 +36,7 @@ def bot_app(
     events: list[dict[str, Any]] = []
     config = DeviceConfig(game=GameConfig(bots=bots))
     setup = GameSetup(PLAYERS, rules or load_preset("standard"))
-    app = DeviceApp(config, clock=clock, dice=dice, setup=setup, event_sink=as_json(events.append))
+    app = make_app(config, clock=clock, dice=dice, setup=setup, event_sink=as_json(events.append))
     return app, events
 
 

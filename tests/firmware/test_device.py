@@ -23,14 +23,13 @@ from firmware.screen.views import (
     TurnView,
 )
 from firmware.sink import as_json
-from firmware.wiring import Device, build_device
-from hal.gpio import GpioInput
-from hal.oled import open_dummy, open_resilient_oled
+from firmware.wiring import Device
 from hal.ports import Button
 from hal.power import PowerState
 from hal.serial_link import SerialLink
 from sim.fakes import FakeClock
 from tests.hal.test_oled import FakeI2CBus
+from tests.harness import build_test_device
 
 from .conftest import ScriptedDice
 
@@ -46,24 +45,19 @@ class Table:
         *,
         dice: Any,
         config: DeviceConfig | None = None,
-        display: str = "dummy",
         bus: FakeI2CBus | None = None,
         players: tuple[str, ...] = ("Anna", "Ben", "Carla"),
         link: str = "",
     ) -> None:
+        """On luma's dummy display, or with ``bus`` on the real SSD1306 driver on that bus."""
         self.config = config or DeviceConfig()
         self.clock = FakeClock(1000.0)
         self.events: list[dict[str, Any]] = []
-        if display == "oled":
-            screen = open_resilient_oled(self.config.display, self.clock, bus=bus)
-        else:
-            screen = open_dummy(self.clock)
-        self.device: Device = build_device(
+        self.device: Device = build_test_device(
             self.config,
             clock=self.clock,
-            inputs=[GpioInput(self.clock, self.config.pins, pin_factory=factory)],
-            display=screen,
-            timers=[screen],
+            pins=factory,
+            bus=bus,
             dice=dice,
             setup=GameSetup(players),
             event_sink=as_json(self.events.append),
@@ -182,7 +176,7 @@ def test_a_long_press_opens_the_menu_and_its_release_does_nothing(factory: MockF
 
 def test_a_whole_game_through_the_pins_on_the_ssd1306(factory: MockFactory) -> None:
     bus = FakeI2CBus()
-    table = Table(factory, dice=SeededDice(7), display="oled", bus=bus, players=("Anna", "Ben"))
+    table = Table(factory, dice=SeededDice(7), bus=bus, players=("Anna", "Ben"))
     rng = random.Random(7)
     for _ in range(3000):
         view = table.view
@@ -212,7 +206,7 @@ def test_the_game_goes_on_while_the_i2c_bus_fails_and_the_display_comes_back(
     factory: MockFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     bus = FakeI2CBus()
-    table = Table(factory, dice=ScriptedDice([*ROLL_OFF, (2, 3, 4)]), display="oled", bus=bus)
+    table = Table(factory, dice=ScriptedDice([*ROLL_OFF, (2, 3, 4)]), bus=bus)
     display = table.device.display
     table.shake()
     bus.unplugged_errno = errno.EREMOTEIO
@@ -238,7 +232,7 @@ def test_the_panel_comes_back_on_a_static_screen(factory: MockFactory, link: str
     """The retries run in the background whatever else sees the frames (the serial link): the
     panel is back within the back-off although nothing on the screen changes."""
     bus = FakeI2CBus()
-    table = Table(factory, dice=ScriptedDice(ROLL_OFF), display="oled", bus=bus, link=link)
+    table = Table(factory, dice=ScriptedDice(ROLL_OFF), bus=bus, link=link)
     try:
         assert (table.device.remote is not None) == bool(link)
         display = table.device.display
@@ -260,7 +254,7 @@ def test_the_panel_comes_back_on_a_static_screen(factory: MockFactory, link: str
 def test_dim_sleep_and_a_press_that_only_wakes(factory: MockFactory) -> None:
     config = config_from_toml("[display]\ndim_after_s = 5\nsleep_after_s = 10\n")
     bus = FakeI2CBus()
-    table = Table(factory, dice=ScriptedDice(ROLL_OFF), config=config, display="oled", bus=bus)
+    table = Table(factory, dice=ScriptedDice(ROLL_OFF), config=config, bus=bus)
     power = table.device.power
     assert power is not None
     table.shake()
@@ -283,7 +277,7 @@ def test_dim_sleep_and_a_press_that_only_wakes(factory: MockFactory) -> None:
 
 def test_menu_brightness_reaches_the_panel(factory: MockFactory) -> None:
     bus = FakeI2CBus()
-    table = Table(factory, dice=ScriptedDice(ROLL_OFF), display="oled", bus=bus)
+    table = Table(factory, dice=ScriptedDice(ROLL_OFF), bus=bus)
     table.long_press(Button.STAND)
     for _ in range(table.view.items.index("Helligkeit")):
         table.press(Button.KEEP_2)

@@ -9,7 +9,6 @@ from luma.core.device import dummy
 
 from engine import GameSetup
 from firmware.app import DeviceApp
-from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.loop import MainLoop
 from firmware.screen.views import RollOffView
@@ -17,6 +16,7 @@ from hal.clock import MonotonicClock
 from hal.inputs import InputDecoder
 from hal.oled import ResilientDisplay
 from hal.ports import Button, Edge, EdgeSource, InputKind
+from tests.harness import make_app
 
 
 class CountingLoop(MainLoop):
@@ -31,9 +31,7 @@ class CountingLoop(MainLoop):
 
 def make_loop() -> tuple[CountingLoop, DeviceApp, dummy]:
     clock = MonotonicClock()
-    app = DeviceApp(
-        DeviceConfig(), clock=clock, dice=SeededDice(1), setup=GameSetup(("Anna", "Ben"))
-    )
+    app = make_app(clock=clock, dice=SeededDice(1), setup=GameSetup(("Anna", "Ben")))
     panel = dummy(width=128, height=64, mode="1")
     loop = CountingLoop(
         app, clock=clock, inputs=[], decoder=InputDecoder(), display=ResilientDisplay(panel, clock)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -22,12 +21,9 @@ from firmware.dice import SeededDice
 from firmware.names import MAX_NAME_LENGTH
 from firmware.screen.views import MenuView, NameEntryView, PickerView, RollOffView, SeatsView
 from firmware.store.roster import ROSTER_FILE
-from firmware.wiring import build_device
-from hal.gpio import GpioInput
-from hal.oled import open_dummy
 from hal.ports import Button
-from hal.storage import StateDirectory
 from sim.fakes import FakeClock
+from tests.harness import build_test_device, make_app
 
 from .conftest import Inputs
 
@@ -50,13 +46,8 @@ class Hands:
         self.state = state
         self.started = self.clock.now()
         self.presses = 0
-        self.device = build_device(
-            config,
-            clock=self.clock,
-            inputs=[GpioInput(self.clock, config.pins, pin_factory=factory)],
-            display=open_dummy(self.clock),
-            dice=SeededDice(3),
-            storage=StateDirectory(state),
+        self.device = build_test_device(
+            config, clock=self.clock, pins=factory, dice=SeededDice(3), storage=state
         )
         self.pins = {button: factory.pin(config.pins.of(button)) for button in Button}
         self.device.loop.start()
@@ -188,27 +179,18 @@ def test_a_duplicate_is_refused_and_a_long_press_cancels(hands: Hands) -> None:
     ]
 
 
-def make_app(state: Path, config: DeviceConfig | None = None, **kwargs: Any) -> DeviceApp:
-    return DeviceApp(
-        config or DeviceConfig(),
-        clock=FakeClock(100.0),
-        dice=SeededDice(1),
-        storage=StateDirectory(state),
-        **kwargs,
-    )
-
-
 def test_the_list_offers_remembered_names_most_recent_first_but_none_at_another_seat(
     tmp_path: Path, inputs: Inputs
 ) -> None:
     state = tmp_path / "state"
     config = config_from_toml('[game]\nnames = ["Wolfgang", "Özlem"]\n')
-    first = make_app(state, config, setup=GameSetup(("Jo", "Lu", "Anna")))
+    first = make_app(config, storage=state, setup=GameSetup(("Jo", "Lu", "Anna")))
     assert first.game is not None
     roster = json.loads((state / ROSTER_FILE).read_text())["names"]
     # the game's players first, then the configured players and names not played yet
     assert roster == ["Jo", "Lu", "Anna", "Ben", "Carla", "Wolfgang", "Özlem"]
-    app = make_app(state, config)  # nothing was played: the setup, with the configured seats
+    # nothing was played: the setup, with the configured seats
+    app = make_app(config, storage=state)
     app.handle(inputs.press(K3))
     view = app.view
     assert isinstance(view, SeatsView) and [row.name for row in view.rows] == [
@@ -234,7 +216,7 @@ def test_seats_without_a_name_are_numbered_by_seat_and_never_remembered(
     tmp_path: Path, inputs: Inputs
 ) -> None:
     state = tmp_path / "state"
-    app = make_app(state)
+    app = make_app(storage=state)
     app.handle(inputs.press(K2))  # 4 players
     app.handle(inputs.press(K2))  # 5
     assert isinstance(app.view, PickerView)
@@ -244,7 +226,7 @@ def test_seats_without_a_name_are_numbered_by_seat_and_never_remembered(
     assert app.game is not None
     assert app.game.setup.players == ("Anna", "Ben", "Carla", "Spieler4", "Spieler5")
     assert json.loads((state / ROSTER_FILE).read_text())["names"] == ["Anna", "Ben", "Carla"]
-    english = make_app(tmp_path / "other", config_from_toml('[game]\nlanguage = "en"\n'))
+    english = make_app(config_from_toml('[game]\nlanguage = "en"\n'), storage=tmp_path / "other")
     english.handle(inputs.press(K2))
     assert isinstance(english.view, PickerView)
     assert english.view.detail == "Anna Ben Carla Player4"
@@ -252,7 +234,7 @@ def test_seats_without_a_name_are_numbered_by_seat_and_never_remembered(
 
 def test_names_from_the_link_join_the_remembered_names(tmp_path: Path, inputs: Inputs) -> None:
     state = tmp_path / "state"
-    app = make_app(state)
+    app = make_app(storage=state)
     app.plan_next_game(GameSetup(("Kim", "Ute")))  # what the link's setup command does
     assert app.game is not None and app.game.setup.players == ("Kim", "Ute")
     names = json.loads((state / ROSTER_FILE).read_text())["names"]

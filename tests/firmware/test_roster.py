@@ -14,15 +14,13 @@ from pathlib import Path
 import pytest
 from pytest_mock import MockerFixture
 
-from firmware.app import DeviceApp
-from firmware.config import DeviceConfig, config_from_toml
-from firmware.dice import SeededDice
+from firmware.config import config_from_toml
 from firmware.names import name_problem
 from firmware.screen.views import BannerView, MenuView, SeatsView
 from firmware.store.roster import MAX_ROSTER, ROSTER_FILE, RosterFile
 from hal.ports import Button
 from hal.storage import StateDirectory
-from sim.fakes import FakeClock
+from tests.harness import make_app
 
 from .conftest import Inputs
 
@@ -104,12 +102,6 @@ def test_a_full_disk_on_fsync_keeps_the_old_list(
     assert stored(state) == ["Anna"]
 
 
-def make_app(state: StateDirectory, config: DeviceConfig | None = None) -> DeviceApp:
-    return DeviceApp(
-        config or DeviceConfig(), clock=FakeClock(100.0), dice=SeededDice(1), storage=state
-    )
-
-
 @pytest.mark.parametrize(
     "damage",
     [b"{not json", b"\xff\xfe names", b'["Anna"]', b'{"names": "Anna"}', b"[" * 5000],
@@ -121,7 +113,7 @@ def test_a_damaged_file_is_set_aside_and_the_names_start_from_the_configuration(
     state.root.mkdir(parents=True)
     (state.root / ROSTER_FILE).write_bytes(damage)
     config = config_from_toml('[game]\nnames = ["Wolfgang"]\n')
-    app = make_app(state, config)
+    app = make_app(config, storage=state)
     view = app.view
     assert isinstance(view, BannerView) and view.title == "Daten beschädigt"
     assert view.lines == (ROSTER_FILE, "Namen zurückgesetzt", "Kopie in damaged/")

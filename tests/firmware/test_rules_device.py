@@ -16,7 +16,7 @@ from engine import GameSetup, load_preset
 from engine.errors import RulesError
 from engine.rules import DroppedCup, Rules, preset_names, rules_from_toml
 from firmware.app import DeviceApp
-from firmware.config import DeviceConfig, config_from_toml
+from firmware.config import config_from_toml
 from firmware.screen.font import FONT
 from firmware.screen.i18n import Catalogue
 from firmware.screen.screens import render, status_room
@@ -26,6 +26,7 @@ from firmware.sink import as_json
 from firmware.store.rulesfile import load_rules
 from hal.ports import Button
 from sim.fakes import FakeClock
+from tests.harness import make_app
 
 from .conftest import Inputs, ScriptedDice
 
@@ -33,15 +34,14 @@ K2, K3, STAND = Button.KEEP_2, Button.KEEP_3, Button.STAND
 ROLL_OFF = [(1, 1, 3), (6, 6, 5), (3, 2, 2)]  # Anna opens
 
 
-def make_app(clock: FakeClock, rules: Rules, throws: list[tuple[int, ...]]) -> tuple[
-    DeviceApp, list[dict[str, Any]]
-]:
-    events: list[dict[str, Any]] = []
-    app = DeviceApp(
-        DeviceConfig(), clock=clock, dice=ScriptedDice([*ROLL_OFF, *throws]),
+def rigged(
+    clock: FakeClock, rules: Rules, throws: list[tuple[int, ...]], events: list[dict[str, Any]]
+) -> DeviceApp:
+    """Anna, Ben and Carla under ``rules``: Anna opens, then the dice come as ``throws``."""
+    return make_app(
+        clock=clock, dice=ScriptedDice([*ROLL_OFF, *throws]),
         setup=GameSetup(("Anna", "Ben", "Carla"), rules), event_sink=as_json(events.append),
     )
-    return app, events
 
 
 def start(app: DeviceApp, inputs: Inputs) -> None:
@@ -65,7 +65,8 @@ def open_menu(app: DeviceApp, inputs: Inputs) -> tuple[str, ...]:
 
 def test_a_dropped_cup_from_the_menu_loses_the_round(clock: FakeClock, inputs: Inputs) -> None:
     rules = replace(load_preset("standard"), dropped_cup=DroppedCup.ROUND)
-    app, events = make_app(clock, rules, [(1, 1, 4), (6, 5, 4), (4, 2, 3)])
+    events: list[dict[str, Any]] = []
+    app = rigged(clock, rules, [(1, 1, 4), (6, 5, 4), (4, 2, 3)], events)
     start(app, inputs)
     throw(app, inputs)  # Anna: Schock 4 under her cup; then her cup falls
     items = open_menu(app, inputs)
@@ -103,7 +104,7 @@ def test_a_dropped_cup_from_the_menu_loses_the_round(clock: FakeClock, inputs: I
 def test_under_deckel_the_menu_offers_the_penalty_as_before(
     clock: FakeClock, inputs: Inputs
 ) -> None:
-    app, _ = make_app(clock, load_preset("standard"), [])
+    app = rigged(clock, load_preset("standard"), [], [])
     start(app, inputs)
     items = open_menu(app, inputs)
     assert "Strafe" in items and "Becher gefallen" not in items
@@ -112,7 +113,8 @@ def test_under_deckel_the_menu_offers_the_penalty_as_before(
 def test_bvb_calls_the_general_jenie_on_the_turn_screen_and_at_the_reveal(
     clock: FakeClock, inputs: Inputs
 ) -> None:
-    app, events = make_app(clock, load_preset("bvb"), [(2, 2, 2), (6, 5, 4), (4, 2, 3)])
+    events: list[dict[str, Any]] = []
+    app = rigged(clock, load_preset("bvb"), [(2, 2, 2), (6, 5, 4), (4, 2, 3)], events)
     start(app, inputs)
     throw(app, inputs)
     view = app.view

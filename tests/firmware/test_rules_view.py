@@ -40,8 +40,8 @@ from firmware.screen.screens import WIDTH, render, rules_entry_lines
 from firmware.screen.views import MenuView, PickerView, RulesView
 from firmware.sink import as_json
 from hal.ports import Button, InputEvent, InputKind
-from hal.storage import StateDirectory
 from sim.fakes import FakeClock
+from tests.harness import make_app
 
 from .conftest import Inputs, ScriptedDice
 
@@ -92,9 +92,8 @@ def game_app(
 ) -> tuple[DeviceApp, list[dict[str, object]]]:
     events: list[dict[str, object]] = []
     config = config_from_toml(f'[game]\nlanguage = "{language}"\n')
-    app = DeviceApp(
-        config, clock=FakeClock(100.0), dice=ScriptedDice(ROLL_OFF),
-        storage=StateDirectory(tmp_path / "state"),
+    app = make_app(
+        config, clock=FakeClock(100.0), dice=ScriptedDice(ROLL_OFF), storage=tmp_path / "state",
         setup=GameSetup(("Anna", "Ben", "Carla"), rules), event_sink=as_json(events.append),
     )
     return app, events
@@ -159,9 +158,8 @@ def test_the_overlay_only_scrolls_and_closes() -> None:
 
 
 def test_between_games_the_rules_picker_stays(tmp_path: Path, inputs: Inputs) -> None:
-    app = DeviceApp(
-        config_from_toml(""), clock=FakeClock(100.0), dice=SeededDice(1),
-        storage=StateDirectory(tmp_path),
+    app = make_app(
+        config_from_toml(""), clock=FakeClock(100.0), dice=SeededDice(1), storage=tmp_path
     )
     open_rules(app, inputs)
     assert isinstance(app.view, PickerView) and app.view.title == "Regeln"

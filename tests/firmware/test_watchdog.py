@@ -22,13 +22,11 @@ from gpiozero.pins.mock import MockFactory
 from pytest_mock import MockerFixture
 
 from engine import GameSetup
-from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.wiring import Device, build_device
-from hal.gpio import GpioInput
-from hal.oled import open_dummy
+from firmware.wiring import Device
 from hal.watchdog import WatchdogPinger, open_notifier, systemd_pinger, watchdog_interval
 from sim.fakes import FakeClock
+from tests.harness import build_test_device
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -66,16 +64,8 @@ def notify_socket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[N
 
 
 def device_on_mock_pins(factory: MockFactory, clock: FakeClock) -> Device:
-    config = DeviceConfig()
-    display = open_dummy(clock)
-    return build_device(
-        config,
-        clock=clock,
-        inputs=[GpioInput(clock, config.pins, pin_factory=factory)],
-        display=display,
-        timers=[display],
-        dice=SeededDice(7),
-        setup=GameSetup(("Anna", "Ben")),
+    return build_test_device(
+        clock=clock, pins=factory, dice=SeededDice(7), setup=GameSetup(("Anna", "Ben"))
     )
 
 

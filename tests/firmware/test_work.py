@@ -26,12 +26,12 @@ from firmware.dice import SeededDice
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView, MenuView, TurnView
 from firmware.sink import as_json
-from firmware.wiring import Device, build_device
+from firmware.wiring import Device
 from firmware.work import BackgroundWork, InlineWork
-from hal.oled import open_dummy
 from hal.ports import Button, InputEvent, InputKind
 from sim.bench_game import PatientClock
 from sim.fakes import FakeClock
+from tests.harness import build_test_device
 
 from .conftest import ScriptedDice
 
@@ -56,13 +56,9 @@ def _device(
 ) -> Device:
     config = DeviceConfig(game=GameConfig(players=players, bots=bots))
     setup = GameSetup(players, rules or load_preset("standard"))
-    display = open_dummy(clock)
-    device = build_device(
+    device = build_test_device(
         config,
         clock=clock,
-        inputs=[],
-        display=display,
-        timers=[display],
         dice=dice,
         setup=setup,
         event_sink=as_json(events.append) if events is not None else None,

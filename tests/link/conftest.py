@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from PIL import Image, ImageDraw
 
 from engine import Game, GameSetup, load_preset, to_json
@@ -159,9 +158,9 @@ class AppDevice(HostSide):
         network: bool = False,
         seed: int = 5,
     ) -> None:
-        from firmware.app import DeviceApp
         from firmware.config import DeviceConfig
         from firmware.dice import SeededDice
+        from tests.harness import make_app
 
         self.link = RecordingLink()
         self.link.network = network
@@ -176,7 +175,7 @@ class AppDevice(HostSide):
             if self.remote is not None:  # the app announces its first game while it is made
                 self.remote.publish_event(event)
 
-        self.app = DeviceApp(
+        self.app = make_app(
             config or DeviceConfig(),
             clock=self.clock,
             dice=SeededDice(seed),
@@ -194,11 +193,3 @@ class AppDevice(HostSide):
             pairing=self.pairing, trust_serial=trust_serial, referee=referee,
         )
         self.remote.start()
-
-
-@pytest.fixture(autouse=True)
-def _own_state_home(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`schocken sim` keeps games in $XDG_STATE_HOME: each test gets its own, never the user's."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))

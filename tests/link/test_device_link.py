@@ -26,10 +26,10 @@ from engine.game import Game
 from firmware.config import DeviceConfig, LinkConfig
 from firmware.dice import SeededDice
 from firmware.link.protocol import PROTOCOL_VERSION, decode_frame, parse_device_line
-from firmware.wiring import Device, build_device
+from firmware.wiring import Device
 from hal.clock import MonotonicClock
-from hal.oled import open_dummy
 from hal.serial_link import LineFramer, SerialLink
+from tests.harness import build_test_device
 
 TIMEOUT = 5.0
 
@@ -151,13 +151,9 @@ def start_device(url: str, *, setup: GameSetup | None = None, referee: bool = Tr
     view."""
     config = replace(DeviceConfig(), link=LinkConfig(referee=referee, url=url))
     clock = MonotonicClock()
-    display = open_dummy(clock)
-    device = build_device(
+    device = build_test_device(
         config,
         clock=clock,
-        inputs=[],
-        display=display,
-        timers=[display],
         link=SerialLink(url, baudrate=config.link.baudrate),
         dice=SeededDice(2024),
         setup=setup if setup is not None else setup_of_two(),

@@ -19,7 +19,6 @@ import schockbesteck.cli
 from engine import GameSetup, Phase, load_preset
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.wiring import build_device
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
 from hal.oled import open_dummy
@@ -28,6 +27,7 @@ from hal.serial_link import SerialLink
 from schockbesteck.cli import main
 from sim.attach import PanelDevice, attach_panel
 from sim.controls import EdgeHands
+from tests.harness import build_test_device
 
 TIMEOUT = 5.0
 
@@ -73,13 +73,10 @@ def pair() -> Iterator[Pair]:
     config = replace(DeviceConfig(), input=FAST)
     clock = MonotonicClock()
     listening = SerialLink("tcp-listen://127.0.0.1:0", baudrate=config.link.baudrate)
-    display = open_dummy(clock)
-    device = build_device(
+    device = build_test_device(
         config,
         clock=clock,
         inputs=[EdgeHands(clock)],
-        display=display,
-        timers=[display],
         link=listening,
         dice=SeededDice(3),
         setup=GameSetup(("Anna", "Ben"), load_preset("standard")),
@@ -154,10 +151,9 @@ def test_link_cannot_go_with_a_script(capsys: pytest.CaptureFixture[str], tmp_pa
 
 
 def _device_on(link: SerialLink, config: DeviceConfig, clock: MonotonicClock) -> Any:
-    display = open_dummy(clock)
-    return build_device(
-        config, clock=clock, inputs=[EdgeHands(clock)], display=display, timers=[display],
-        link=link, dice=SeededDice(3), setup=GameSetup(("Anna", "Ben"), load_preset("standard")),
+    return build_test_device(
+        config, clock=clock, inputs=[EdgeHands(clock)], link=link, dice=SeededDice(3),
+        setup=GameSetup(("Anna", "Ben"), load_preset("standard")),
     )
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-import pytest
-
 from hal.inputs import InputDecoder, InputTiming
 from hal.ports import Edge, InputEvent
 from sim.fakes import FakeClock
@@ -39,11 +37,3 @@ def decode(
         events.extend(decoder.advance(clock.now()))
         if edge is None and clock.now() >= until:
             return events
-
-
-@pytest.fixture(autouse=True)
-def _own_state_home(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`schocken sim` keeps games in $XDG_STATE_HOME: each test gets its own, never the user's."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))

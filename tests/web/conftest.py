@@ -27,14 +27,13 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.webtable import page_files
 from firmware.sink import as_json
-from firmware.wiring import Device, build_device
+from firmware.wiring import Device
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
-from hal.oled import open_dummy
 from hal.ports import Button
-from hal.storage import StateDirectory
 from hal.web_server import WebServer
 from sim.gpio_mock import MockPinHands
+from tests.harness import build_test_device
 
 #: Button timing for tests on the real clock: short holds, quick debounce.
 TIMING = InputTiming(debounce_ms=10, hold_ms=300)
@@ -56,17 +55,14 @@ class WebDevice:
         self.clock = MonotonicClock()
         self.hands = MockPinHands(self.clock, self.config.pins)
         self.server = WebServer("127.0.0.1", 0, page_files())
-        display = open_dummy(self.clock)
         self.events: list[dict[str, Any]] = []
-        self.device: Device = build_device(
+        self.device: Device = build_test_device(
             self.config,
             clock=self.clock,
             inputs=[self.hands],
-            display=display,
-            timers=[display],
             web=self.server,
             dice=SeededDice(seed),
-            storage=StateDirectory(state_dir) if state_dir is not None else None,
+            storage=state_dir,
             setup=setup,
             event_sink=as_json(self.events.append),
             power=False,

@@ -25,11 +25,10 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.webtable import page_files
 from firmware.sink import as_json
-from firmware.wiring import build_device
-from hal.oled import open_dummy
 from hal.ports import Button, InputEvent, InputKind
 from hal.web_server import WebServer
 from sim.fakes import FakeClock
+from tests.harness import build_test_device
 
 from .conftest import WsClient
 
@@ -49,12 +48,11 @@ def play(*, hostile: bool) -> tuple[list[dict[str, Any]], list[str], set[bytes]]
     assert setup.rules.hidden_last_throw
     config = DeviceConfig(game=GameConfig(bots=("", "odds", "threshold")))
     clock = FakeClock(100.0)
-    display = open_dummy(clock)
     server = WebServer("127.0.0.1", 0, page_files())
     events: list[dict[str, Any]] = []
-    device = build_device(
-        config, clock=clock, inputs=[], display=display, timers=[display], web=server,
-        dice=SeededDice(11), setup=setup, event_sink=as_json(events.append), power=False,
+    device = build_test_device(
+        config, clock=clock, web=server, dice=SeededDice(11), setup=setup,
+        event_sink=as_json(events.append), power=False,
     )
     host, port = server.address
     private: set[bytes] = set()
