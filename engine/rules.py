@@ -2,8 +2,8 @@
 
 The sources disagree in places (see docs/rules.md, which quotes them and lists them under
 "Sources"); each disagreement is an option here. Presets ship as TOML files in
-``engine/presets/`` and each cites its source. A user's
-own rules are a preset plus overrides::
+``engine/presets/`` and each cites its source; ``standard.toml`` sets every option and every
+other preset file only what differs from it. A user's own rules are a preset plus overrides::
 
     preset = "bvb"
     deckel = 15
@@ -498,18 +498,39 @@ def preset_names() -> list[str]:
     return list(PRESET_NAMES)
 
 
+#: The preset every other one extends: its file sets every option, the others only what differs.
+BASE_PRESET = "standard"
+
+
 @cache
 def load_preset(name: str) -> Rules:
     """The preset called ``name``; unknown names raise :class:`RulesError` listing the presets."""
     names = preset_names()
     if name not in names:
         raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(names)}")
-    data = tomllib.loads(_preset_text(name))
+    return _preset_from_text(name, _preset_text(name))
+
+
+def _preset_from_text(name: str, text: str) -> Rules:
+    """The preset ``name`` from its file's text: :data:`BASE_PRESET`'s file sets every option,
+    every other file its own name, description and source plus what differs from it."""
+    origin = f"preset file {name}.toml"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RulesError(f"{origin}: not valid TOML: {error}") from None
     if "preset" in data:
-        raise RulesError(f"preset {name!r} must not extend another preset")
-    rules = rules_from_mapping(data, base=Rules())
+        raise RulesError(f"{origin}: must not name a preset; every preset extends {BASE_PRESET}")
+    missing = [key for key in _LABELS if key not in data]
+    if missing:
+        raise RulesError(f"{origin}: must give its own {', '.join(missing)}")
+    base = Rules() if name == BASE_PRESET else load_preset(BASE_PRESET)
+    try:
+        rules = rules_from_mapping(data, base=base)
+    except RulesError as error:
+        raise RulesError(f"{origin}: {error}") from None
     if rules.name != name:
-        raise RulesError(f"preset file {name}.toml names itself {rules.name!r}")
+        raise RulesError(f"{origin} names itself {rules.name!r}")
     return rules
 
 
