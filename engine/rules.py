@@ -191,21 +191,6 @@ class Rules:
                 return name
         return None
 
-    def to_toml(self) -> str:
-        """The rules as a TOML document that :func:`rules_from_toml` reads back."""
-        lines = []
-        names: dict[str, str] = {}
-        for key, value in self.to_mapping().items():
-            if key == "names":
-                names = value
-                continue
-            lines.append(f"{key} = {toml_value(value)}")
-        if names:
-            lines.append("")
-            lines.append("[names]")
-            lines.extend(f"{key} = {toml_value(name)}" for key, name in names.items())
-        return "\n".join(lines) + "\n"
-
 
 def plain_value(key: str, value: object) -> Any:
     """One option's value as :meth:`Rules.to_mapping` gives it: an enum as its name,
