@@ -28,6 +28,7 @@ from engine import (
     load_preset,
     settle,
 )
+from tests.engine.option_values import OPTIONS, sample_values
 
 BASE = Rules()
 PLAYERS = ("Anna", "Ben", "Carla")
@@ -361,7 +362,6 @@ def test_penalty_deckel_zero_means_no_penalties() -> None:
 
 
 def test_every_field_that_changes_play_is_tested_here() -> None:
-    from dataclasses import fields
 
     display_only = {"name", "description", "source", "hidden_last_throw", "hints", "names"}
     covered = {
@@ -399,9 +399,7 @@ def test_a_changed_preset_is_described_by_its_effective_options() -> None:
     assert (named.name, named.description, named.blind) == ("Zum Anker", "unsere", True)
 
 
-@pytest.mark.parametrize(
-    "key", [f.name for f in fields(Rules) if f.name not in ("name", "description", "source")]
-)
+@pytest.mark.parametrize("key", OPTIONS)
 def test_every_option_reads_plainly_as_a_rules_file_writes_it(key: str) -> None:
     # The engine's own words for an option are `key = value`; the device words them itself
     # (tests/firmware/test_rule_words.py).
@@ -409,17 +407,7 @@ def test_every_option_reads_plainly_as_a_rules_file_writes_it(key: str) -> None:
 
     from engine.rules import describe_option, plain_value
 
-    default = getattr(Rules(), key)
-    if key == "hand_only":
-        values: list[object] = [(), ("general",), ("strasse", "jule")]
-    elif key == "names":
-        values = [(), (("general", "Jenie"),), (("schock_2", "Honecker"),)]
-    elif isinstance(default, bool):
-        values = [True, False]
-    elif isinstance(default, int):
-        values = [0, 1, 15]
-    else:
-        values = list(type(default))
+    values = sample_values(key)
     words = [describe_option(key, value) for value in values]
     assert len(set(words)) == len(values), words
     for value, line in zip(values, words, strict=True):

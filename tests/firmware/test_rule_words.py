@@ -23,6 +23,7 @@ from firmware.screen.rulestext import (
     option_words,
 )
 from firmware.store.rulesfile import load_rules
+from tests.engine.option_values import OPTIONS, sample_values
 
 
 def described(text: str) -> Rules:
@@ -63,21 +64,9 @@ def test_renamed_throws_are_listed_with_their_labels() -> None:
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
-@pytest.mark.parametrize(
-    "key", [f.name for f in fields(Rules) if f.name not in ("name", "description", "source")]
-)
+@pytest.mark.parametrize("key", OPTIONS)
 def test_every_option_has_words_for_each_value(key: str, language: str) -> None:
-    default = getattr(Rules(), key)
-    if key == "hand_only":
-        values: list[object] = [(), ("general",), ("strasse", "jule")]
-    elif key == "names":
-        values = [(), (("general", "Jenie"),), (("schock_2", "Honecker"),)]
-    elif isinstance(default, bool):
-        values = [True, False]
-    elif isinstance(default, int):
-        values = [0, 1, 15]
-    else:
-        values = list(type(default))
+    values = sample_values(key)
     words = [option_words(key, value, Catalogue(language)) for value in values]
     assert len(set(words)) == len(values) and all(words), words
     assert not any(f"{key} = " in text for text in words), "no words in the catalogue"
