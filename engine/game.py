@@ -37,7 +37,7 @@ from engine.events import (
     TurnOver,
 )
 from engine.rules import DroppedCup, Rules
-from engine.settle import Settlement, TurnResult, settle
+from engine.settle import TurnResult, settle
 from engine.throws import Evaluation, describe_bad_dice, rank_table
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
@@ -228,7 +228,6 @@ class Game:
         self._finished: list[TurnState] = []
         #: The turn that ended last, kept past the end of its round.
         self._last_finished: TurnState | None = None
-        self.last_settlement: Settlement | None = None
 
     # -- queries ---------------------------------------------------------------------------------
 
@@ -832,7 +831,6 @@ class Game:
         self.results = []
         self._finished = []
         self.limit = None
-        self.last_settlement = None
         outcomes.append(RoundStarted(self.section, self.round_number, self.round_players))
         self._new_turn(self.round_players[0])
 
@@ -858,7 +856,6 @@ class Game:
 
     def _settle(self, outcomes: list[Event]) -> None:
         result = settle(self.rules, self.pot, self.holdings, self.results)
-        self.last_settlement = result
         self.pot = result.pot_after
         self.holdings = dict(result.holdings_after)
         self.out.update(result.out)

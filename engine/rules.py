@@ -2,8 +2,8 @@
 
 The sources disagree in places (see docs/rules.md, which quotes them and lists them under
 "Sources"); each disagreement is an option here. Presets ship as TOML files in
-``engine/presets/`` and each cites its source. A user's
-own rules are a preset plus overrides::
+``engine/presets/`` and each cites its source; ``standard.toml`` sets every option and every
+other preset file only what differs from it. A user's own rules are a preset plus overrides::
 
     preset = "bvb"
     deckel = 15
@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import pkgutil
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any
@@ -182,15 +182,7 @@ class Rules:
     def to_mapping(self) -> dict[str, Any]:
         """The rules as plain TOML-compatible values (enums as their names, ``hand_only`` as a
         list, ``names`` as a table)."""
-        result: dict[str, Any] = {}
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if field.name == "names":
-                value = dict(value)
-            elif field.name == "hand_only":
-                value = list(value)
-            result[field.name] = value.value if isinstance(value, enum.Enum) else value
-        return result
+        return {f.name: plain_value(f.name, getattr(self, f.name)) for f in fields(self)}
 
     def name_of(self, key: str) -> str | None:
         """The table's own name for the kind of throw ``key`` (see :data:`NAME_KEYS`), or None."""
@@ -199,30 +191,55 @@ class Rules:
                 return name
         return None
 
-    def to_toml(self) -> str:
-        """The rules as a TOML document that :func:`rules_from_toml` reads back."""
-        lines = []
-        names: dict[str, str] = {}
-        for key, value in self.to_mapping().items():
-            if key == "names":
-                names = value
-                continue
-            lines.append(f"{key} = {_toml_value(value)}")
-        if names:
-            lines.append("")
-            lines.append("[names]")
-            lines.extend(f"{key} = {_toml_value(name)}" for key, name in names.items())
-        return "\n".join(lines) + "\n"
+
+def plain_value(key: str, value: object) -> Any:
+    """One option's value as :meth:`Rules.to_mapping` gives it: an enum as its name,
+    ``hand_only`` as a list, ``names`` as a table."""
+    if key == "names":
+        return dict(value)  # type: ignore[call-overload]
+    if key == "hand_only":
+        return list(value)  # type: ignore[call-overload]
+    return value.value if isinstance(value, enum.Enum) else value
 
 
-def _toml_value(value: object) -> str:
+#: How a TOML basic string writes the characters it may not hold as they are (TOML 1.0).
+_TOML_ESCAPES = {
+    '"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def toml_value(value: object) -> str:
+    """``value`` (a bool, number, string, list or table of them) as TOML writes it, on one line:
+    a string in double quotes with its control characters escaped, a table inline."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        if value in (float("inf"), float("-inf")):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    if isinstance(value, Mapping):
+        pairs = (f"{_toml_key(str(key))} = {toml_value(item)}" for key, item in value.items())
+        return "{" + ", ".join(pairs) + "}"
+    text = str(value)
+    escaped = "".join(
+        _TOML_ESCAPES.get(char)
+        or (f"\\u{ord(char):04x}" if ord(char) < 0x20 or ord(char) == 0x7F else char)
+        for char in text
+    )
+    return f'"{escaped}"'
+
+
+def _toml_key(key: str) -> str:
+    """A key as TOML writes it: bare if it may be, else quoted."""
+    bare = key and all(char.isascii() and (char.isalnum() or char in "-_") for char in key)
+    return key if bare else toml_value(key)
 
 
 _FIELD_TYPES: dict[str, type] = {
@@ -316,7 +333,29 @@ def _convert(key: str, value: object) -> object:
     return value
 
 
-def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = None) -> Rules:
+#: Words for rules that differ from their preset: ``describe(preset, rules, changed)``, with the
+#: changed options' names in field order (see :func:`describe_changes`).
+Describe = Callable[["Rules", "Rules", Sequence[str]], str]
+
+
+def describe_option(key: str, value: object) -> str:
+    """One option as a rules file writes it, ``key = value``: the engine's plain words for it
+    (the device has words of its own, in its catalogue)."""
+    return f"{key} = {toml_value(plain_value(key, value))}"
+
+
+def describe_changes(base: Rules, rules: Rules, changed: Sequence[str]) -> str:
+    """What ``rules`` change of their preset ``base``, plainly: ``as standard, but deckel = 15``."""
+    wording = ", ".join(describe_option(key, getattr(rules, key)) for key in changed)
+    return f"as {base.name}, but {wording}"
+
+
+def rules_from_mapping(
+    mapping: Mapping[str, object],
+    *,
+    base: Rules | None = None,
+    describe: Describe = describe_changes,
+) -> Rules:
     """Rules from parsed TOML: ``preset = NAME`` (optional) plus overrides of any field.
 
     Unknown keys and ill-typed values raise :class:`RulesError` naming the key and what is
@@ -324,7 +363,7 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
 
     Without ``preset`` and without ``base`` the mapping overrides the ``standard`` preset. Rules
     that differ from their preset are named after it with a ``+`` (``standard+``) and described
-    by what differs, in the words of :func:`describe_option` ("wie standard, aber 15 Deckel"),
+    by ``describe`` (by default :func:`describe_changes`: "as standard, but deckel = 15"),
     unless the mapping names and describes them itself.
     """
     values = dict(mapping)
@@ -364,8 +403,7 @@ def rules_from_mapping(mapping: Mapping[str, object], *, base: Rules | None = No
     if preset is not None and "name" not in converted:
         rules = replace(rules, name=f"{base.name}+" if changed else base.name)
     if preset is not None and changed and "description" not in converted:
-        wording = ", ".join(describe_option(key, getattr(rules, key)) for key in changed)
-        rules = replace(rules, description=f"wie {base.name}, aber {wording}")
+        rules = replace(rules, description=describe(base, rules, changed))
     return rules
 
 
@@ -382,101 +420,11 @@ def differences(base: Rules, rules: Rules) -> list[str]:
     ]
 
 
-#: How each yes/no option reads in a description, for true and for false (German, as the
-#: presets' descriptions and the device's menus).
-_SWITCH_WORDS: dict[str, tuple[str, str]] = {
-    "general_above_schock2": ("General über Schock 2", "Schock 2 über dem General"),
-    "naturschock_above_built": (
-        "Naturschock über gebautem Schock aus", "jeder Schock aus gleich"
-    ),
-    "jule": ("Jule 4-2-1 (7 Deckel)", "keine Jule"),
-    "achter": ("3-3-1 als Achter (8 Deckel)", "kein Achter"),
-    "flip_sixes": ("Sechsen drehen", "kein Sechsen-Drehen"),
-    "blind": ("Blind ansagen", "kein Blind"),
-    "boerdeschock": ("Bördeschock: Sechsen sammeln", "kein Bördeschock"),
-    "two_dice": ("zwei Würfel", "drei Würfel"),
-    "keep_only_ones": ("nur Einsen rauslegen", "jeder Würfel darf raus"),
-    "take_back": ("Zurücknehmen erlaubt", "was liegt, liegt"),
-    "hidden_last_throw": ("letzter Wurf verdeckt", "letzter Wurf offen"),
-    "hints": ("Tipps an", "keine Tipps"),
-}
-_CHOICE_WORDS: dict[enum.Enum, str] = {
-    StrasseOrder.ASCENDING: "höhere Straße gewinnt",
-    StrasseOrder.EQUAL: "alle Straßen gleich",
-    StrasseOrder.FIRST_THROWN: "zuerst gewürfelte Straße gewinnt",
-    StrasseOrder.FEWER_THROWS: "Straße aus weniger Würfen gewinnt",
-    TieRule.FEWER_THROWS: "Gleichstand: weniger Würfe gewinnt",
-    TieRule.NACHGELEGT: "Gleichstand: wer zuerst warf, gewinnt",
-    TwoTwoOne.LOWEST: "2-2-1 niedrigster Wurf",
-    TwoTwoOne.NEUNER: "2-2-1 als Neuner (9 Deckel)",
-    TwoTwoOne.SIEBENER: "2-2-1 als Siebener (7 Deckel)",
-}
-
-#: The newer options in German and English (language -> words): ``dropped_cup``'s values, and the
-#: words around the lists of ``hand_only`` and ``names``.
-_MORE_WORDS: dict[str, dict[object, str]] = {
-    "de": {
-        DroppedCup.ROUND: "gefallener Becher verliert die Runde",
-        DroppedCup.DECKEL: "gefallener Becher kostet die Strafe",
-        "hand_only": "nur aus der Hand: {kinds}",
-        "hand_only_none": "alles auch zusammengewürfelt",
-        "names": "eigene Namen: {names}",
-        "names_none": "die üblichen Namen",
-        "and": "und",
-    },
-    "en": {
-        DroppedCup.ROUND: "a dropped cup loses the round",
-        DroppedCup.DECKEL: "a dropped cup costs the penalty",
-        "hand_only": "only from the hand: {kinds}",
-        "hand_only_none": "built throws count too",
-        "names": "own names: {names}",
-        "names_none": "the usual names",
-        "and": "and",
-    },
-}
-
-#: How ``hand_only`` names each throw in a description.
-def describe_option(key: str, value: object, language: str = "de") -> str:
-    """One option's value in a few German words, as a rules description says it.
-
-    ``hand_only``, ``names`` and ``dropped_cup`` also have English words (``language="en"``).
-    """
-    words = _MORE_WORDS.get(language, _MORE_WORDS["de"])
-    if key == "hand_only":
-        kinds = [USUAL_NAMES[kind] for kind in value]  # type: ignore[attr-defined]
-        return words["hand_only"].format(kinds=_listing(kinds, words["and"])) if kinds else words[
-            "hand_only_none"
-        ]
-    if key == "names":
-        pairs = dict(value)  # type: ignore[call-overload]
-        named = [f"{NAME_KEY_LABELS[key]} = {name}" for key, name in pairs.items()]
-        shown = _listing(named, words["and"])
-        return words["names"].format(names=shown) if pairs else words["names_none"]
-    if key == "dropped_cup" and isinstance(value, DroppedCup):
-        return words[value]
-    if key in _SWITCH_WORDS:
-        return _SWITCH_WORDS[key][0 if value else 1]
-    if isinstance(value, enum.Enum):
-        return _CHOICE_WORDS[value]
-    if key == "deckel":
-        return f"{value} Deckel"
-    if key == "max_throws":
-        return f"höchstens {value} {'Wurf' if value == 1 else 'Würfe'}"
-    if key == "penalty_deckel":
-        return f"Strafe {value} Deckel" if value else "keine Strafen"
-    raise KeyError(f"no words for the rules option {key!r}")
-
-
-def _listing(items: list[str], and_word: str) -> str:
-    """``a, b und c``: the last item joined by ``and_word``, so that a list inside a description's
-    comma-separated options shows where it ends."""
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {and_word} {items[-1]}"
-
-
-def rules_from_toml(text: str, *, origin: str = "rules") -> Rules:
-    """Rules from TOML text (a preset plus overrides); ``origin`` names it in errors."""
+def rules_from_toml(
+    text: str, *, origin: str = "rules", describe: Describe = describe_changes
+) -> Rules:
+    """Rules from TOML text (a preset plus overrides); ``origin`` names it in errors, and
+    ``describe`` words what differs from the preset (see :func:`rules_from_mapping`)."""
     try:
         data = toml_loads(text, max_bytes=MAX_RULES_BYTES)
     except tomllib.TOMLDecodeError as error:
@@ -484,7 +432,7 @@ def rules_from_toml(text: str, *, origin: str = "rules") -> Rules:
     except InputLimitError as error:
         raise RulesError(f"{origin}: {error}") from None
     try:
-        return rules_from_mapping(data)
+        return rules_from_mapping(data, describe=describe)
     except RulesError as error:
         raise RulesError(f"{origin}: {error}") from None
 
@@ -498,18 +446,39 @@ def preset_names() -> list[str]:
     return list(PRESET_NAMES)
 
 
+#: The preset every other one extends: its file sets every option, the others only what differs.
+BASE_PRESET = "standard"
+
+
 @cache
 def load_preset(name: str) -> Rules:
     """The preset called ``name``; unknown names raise :class:`RulesError` listing the presets."""
     names = preset_names()
     if name not in names:
         raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(names)}")
-    data = tomllib.loads(_preset_text(name))
+    return _preset_from_text(name, _preset_text(name))
+
+
+def _preset_from_text(name: str, text: str) -> Rules:
+    """The preset ``name`` from its file's text: :data:`BASE_PRESET`'s file sets every option,
+    every other file its own name, description and source plus what differs from it."""
+    origin = f"preset file {name}.toml"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RulesError(f"{origin}: not valid TOML: {error}") from None
     if "preset" in data:
-        raise RulesError(f"preset {name!r} must not extend another preset")
-    rules = rules_from_mapping(data, base=Rules())
+        raise RulesError(f"{origin}: must not name a preset; every preset extends {BASE_PRESET}")
+    missing = [key for key in _LABELS if key not in data]
+    if missing:
+        raise RulesError(f"{origin}: must give its own {', '.join(missing)}")
+    base = Rules() if name == BASE_PRESET else load_preset(BASE_PRESET)
+    try:
+        rules = rules_from_mapping(data, base=base)
+    except RulesError as error:
+        raise RulesError(f"{origin}: {error}") from None
     if rules.name != name:
-        raise RulesError(f"preset file {name}.toml names itself {rules.name!r}")
+        raise RulesError(f"{origin} names itself {rules.name!r}")
     return rules
 
 

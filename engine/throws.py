@@ -50,15 +50,6 @@ class Evaluation:
     deckel: int | None
     strength: int
 
-    @property
-    def takes_all(self) -> bool:
-        """True for Schock aus: the loser gets every Deckel and the half is over."""
-        return self.deckel is None
-
-    def deckel_label(self) -> str:
-        """The Deckel as people say it: a number, or "alle"."""
-        return "alle" if self.deckel is None else str(self.deckel)
-
 
 # Tiers of the sort key, weakest first. Schock 2 moves to _SCHOCK2_BELOW_GENERAL when the
 # General ranks above it.

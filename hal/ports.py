@@ -201,10 +201,6 @@ class StorageError(OSError):
     """The state directory cannot be written (full, read-only, missing)."""
 
 
-class DisplayError(OSError):
-    """The display did not accept a frame (unplugged, bus error)."""
-
-
 class Link(Protocol):
     """A line-oriented serial link to a host (see docs/protocol.md).
 

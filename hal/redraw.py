@@ -156,10 +156,6 @@ class PartialRedraw:
         self._pages = pages
         self.frames += 1
 
-    def forget(self) -> None:
-        """Send the next frame whole (after the panel was reset or its memory lost)."""
-        self._pages = None
-
     # --- writing -------------------------------------------------------------------------------
 
     def _command(self, *command: int) -> None:

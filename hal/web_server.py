@@ -260,11 +260,6 @@ class WebServer:
         name = self._socket.getsockname()
         return str(name[0]), int(name[1])
 
-    @property
-    def connections(self) -> int:
-        """WebSockets open now."""
-        return len(self._links)
-
     def start(self, on_link: Callable[[Link], None], on_gone: Callable[[Link], None]) -> None:
         """Hand each new WebSocket's link to ``on_link`` and each closed one to ``on_gone``."""
         self._on_gone = on_gone

@@ -34,6 +34,7 @@ from firmware.link.protocol import (
     parse_device_line,
 )
 from firmware.screen.font import FONT
+from firmware.screen.i18n import LANGUAGE_INDEX, Catalogue
 from hal.ports import (
     SCREEN_SIZE,
     Clock,
@@ -57,24 +58,6 @@ logger = logging.getLogger(__name__)
 PING_S = 1.0
 #: How long the device may say nothing before the panel shows the link as lost, in seconds.
 SILENCE_S = 3.0
-
-_TEXTS = {
-    "de": {
-        "connecting": "Verbinde mit",
-        "waiting": "Warte auf Bild ...",
-        "version": "Protokoll {version} wird nicht unterstützt",
-        "other": "Kein Schockbesteck",
-        "lost": "Verbindung getrennt – verbinde neu…",
-    },
-    "en": {
-        "connecting": "Connecting to",
-        "waiting": "Waiting for a frame ...",
-        "version": "protocol {version} is not supported",
-        "other": "Not a Schockbesteck",
-        "lost": "Connection lost – reconnecting…",
-    },
-}
-
 
 class RemotePanel:
     """An app for the main loop that mirrors and drives a device at the other end of ``link``.
@@ -117,7 +100,7 @@ class RemotePanel:
         self._pin = pin
         #: The token a pairing gave: later connections pair with it (``auth``).
         self.token: str | None = None
-        self._texts = _TEXTS.get(language, _TEXTS["de"])
+        self._texts = Catalogue(language if language in LANGUAGE_INDEX else "de")
         self.wake = wake
         self._lock = threading.Lock()
         self._frame: Image.Image | None = None
@@ -238,9 +221,9 @@ class RemotePanel:
     def _hello(self, payload: dict[str, Any]) -> None:
         problem = None
         if payload.get("name") != PROTOCOL_NAME:
-            problem = self._texts["other"]
+            problem = self._texts.t("attach_other")
         elif payload.get("version") != str(PROTOCOL_VERSION):
-            problem = self._texts["version"].format(version=payload.get("version"))
+            problem = self._texts.t("attach_version", version=payload.get("version"))
         with self._lock:
             self._problem = problem
             self._greeted = True
@@ -255,7 +238,7 @@ class RemotePanel:
         checker.putdata([(x + y) % 2 for y in range(height) for x in range(width)])
         image = Image.composite(frame, checker, checker)  # the frame where the checker is on
         draw = ImageDraw.Draw(image)
-        lines = [part.strip() for part in self._texts["lost"].split("–")]
+        lines = [self._texts.t("attach_lost"), self._texts.t("attach_reconnecting")]
         top = (height - len(lines) * (FONT.height + 2) - 6) // 2
         bottom = top + len(lines) * (FONT.height + 2) + 5
         draw.rectangle((1, top, width - 2, bottom), fill=0, outline=1)
@@ -265,6 +248,10 @@ class RemotePanel:
             FONT.draw(draw, (x, top + 4 + index * (FONT.height + 2)), text, fill=1)
         self._lost_cache = (frame, image)
         return image
+
+    def _lost_text(self) -> str:
+        """The lost link in one line, as the message screen says it."""
+        return f"{self._texts.t('attach_lost')} – {self._texts.t('attach_reconnecting')}"
 
     def _message(self, problem: str | None) -> Image.Image:
         key = (problem, self._greeted, self.lost)
@@ -276,11 +263,11 @@ class RemotePanel:
         if problem is not None:
             lines = [problem]
         elif self.lost:
-            lines = [self._texts["lost"]]
+            lines = [self._lost_text()]
         elif self._greeted:
-            lines = [self._texts["waiting"]]
+            lines = [self._texts.t("attach_waiting")]
         else:
-            lines = [self._texts["connecting"], self._url]
+            lines = [self._texts.t("attach_connecting"), self._url]
         y = 16
         for text in lines:
             for chunk in _wrap(draw, text, font, SCREEN_SIZE[0] - 4):

@@ -14,7 +14,6 @@ import argparse
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 from engine import (
     Blind,
@@ -36,6 +35,7 @@ from engine import (
 from engine.limits import InputLimitError, ascii_whole_number
 from firmware.cli import CliError
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
+from firmware.screen.i18n import Catalogue
 from firmware.store.gamestore import CURRENT, GameStore, archive_name
 from firmware.store.journal import JournalError, Recovery, read_journal
 from firmware.store.userfile import path_problem, read_bytes_limited
@@ -46,76 +46,14 @@ MAX_JOURNAL_BYTES = 16 * 1024 * 1024
 
 __all__ = ["add_arguments", "narrate", "run"]
 
-_TEXT: dict[str, dict[str, Any]] = {
-    "de": {
-        "header": "Spiel: {players} – Regeln: {rules} ({deckel} Deckel)",
-        "roll_off": "Auswürfeln: {throws}",
-        "roll_off_tie": "  Gleichstand: {players} würfeln noch einmal",
-        "section": {1: "1. Hälfte", 2: "2. Hälfte", 3: "Finale"},
-        "round": "{section}, Runde {number}: {players}",
-        "throws": "wirft {dice}",
-        "keeps": "legt {kept} raus, wirft {dice}",
-        "flip": "dreht zwei Sechsen zu einer Eins",
-        "blind": "blind!",
-        "stands": "steht",
-        "turn": "  {player}: {steps} → {name} ({throws} {throw_word})",
-        "throw_word": ("Wurf", "Würfe"),
-        "round_over": "  {loser} ({losing}) bekommt {deckel} Deckel {source} – höchster Wurf: "
-        "{winner} ({winning})",
-        "source": {"pot": "aus dem Topf", "winner": "von {winner}", "all": "(alle)"},
-        "holdings": "  Topf {pot} | {holdings}",
-        "out": "  raus: {players}",
-        "penalty": "  Strafe: {player} bekommt {deckel} Deckel ({from_pot} aus dem Topf{taken})",
-        "taken": ", {deckel} von {player}",
-        "drop": "  {player}: {steps}Becher gefallen – verliert die Runde",
-        "half_over": "{player} verliert die {section}.",
-        "final_over": "{player} verliert das Finale.",
-        "final": "Finale: {players}",
-        "game_over": "Verlierer des Spiels: {player}",
-        "blattschuss": "Verlierer des Spiels: {player} (Blattschuss: beide Hälften verloren)",
-        "turn_so_far": "  {player}: {steps} …",
-        "interrupted": "(Spiel unterbrochen: {player} ist dran, {throws}. von {limit} Würfen)",
-        "interrupted_roll_off": "(Spiel unterbrochen beim Auswürfeln: {players})",
-        "listed": "{number:>5}  {players} – Verlierer: {loser}",
-        "listed_current": "läuft  {players} – {actions} Aktionen",
-        "listed_damaged": "{number:>5}  (beschädigt: {problem})",
-        "none": "Noch keine Spiele in {root}.",
-    },
-    "en": {
-        "header": "Game: {players} – rules: {rules} ({deckel} Deckel)",
-        "roll_off": "Roll-off (Auswürfeln): {throws}",
-        "roll_off_tie": "  Tie: {players} roll again",
-        "section": {1: "First half", 2: "Second half", 3: "Final"},
-        "round": "{section}, round {number}: {players}",
-        "throws": "throws {dice}",
-        "keeps": "lays out {kept}, throws {dice}",
-        "flip": "flips two sixes into a one",
-        "blind": "blind!",
-        "stands": "stands",
-        "turn": "  {player}: {steps} → {name} ({throws} {throw_word})",
-        "throw_word": ("throw", "throws"),
-        "round_over": "  {loser} ({losing}) takes {deckel} Deckel {source} – highest: "
-        "{winner} ({winning})",
-        "source": {"pot": "from the pot", "winner": "from {winner}", "all": "(all of them)"},
-        "holdings": "  pot {pot} | {holdings}",
-        "out": "  out: {players}",
-        "penalty": "  Penalty: {player} takes {deckel} Deckel ({from_pot} from the pot{taken})",
-        "taken": ", {deckel} from {player}",
-        "drop": "  {player}: {steps}dropped the cup – loses the round",
-        "half_over": "{player} loses the {section_lower}.",
-        "final_over": "{player} loses the final.",
-        "final": "Final: {players}",
-        "game_over": "Loser of the game: {player}",
-        "blattschuss": "Loser of the game: {player} (Blattschuss: lost both halves)",
-        "turn_so_far": "  {player}: {steps} …",
-        "interrupted": "(game interrupted: {player} to throw, throw {throws} of {limit})",
-        "interrupted_roll_off": "(game interrupted during the roll-off: {players})",
-        "listed": "{number:>5}  {players} – loser: {loser}",
-        "listed_current": "going  {players} – {actions} actions",
-        "listed_damaged": "{number:>5}  (damaged: {problem})",
-        "none": "No games in {root} yet.",
-    },
-}
+#: The text of each section, as the story names it.
+_SECTION_KEYS = {1: "replay_section_1", 2: "replay_section_2", 3: "replay_section_3"}
+#: The line of a half's loser (the final's has its own).
+_HALF_OVER_KEYS = {1: "replay_half_1_over", 2: "replay_half_2_over"}
+#: Where a round's Deckel came from (``RoundOver.source``).
+_SOURCE_KEYS = {
+    "pot": "replay_source_pot", "winner": "replay_source_winner", "all": "replay_source_all",
+}  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -146,10 +84,10 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
     when it ends.
     """
     game = Game(setup)
-    text = _TEXT[lang]
+    text = Catalogue(lang)
     rules = game.rules
-    yield text["header"].format(
-        players=", ".join(game.players), rules=rules.name, deckel=rules.deckel
+    yield text.t(
+        "replay_header", players=", ".join(game.players), rules=rules.name, deckel=rules.deckel
     )
     steps: list[str] = []
     for action in actions:
@@ -159,31 +97,32 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
             throws = ", ".join(
                 f"{p} {_dice(d)}" for p, d in zip(action.players, action.dice, strict=True)
             )
-            yield text["roll_off"].format(throws=throws)
+            yield text.t("replay_roll_off", throws=throws)
             if game.contenders:
-                yield text["roll_off_tie"].format(players=", ".join(game.contenders))
+                yield text.t("replay_roll_off_tie", players=", ".join(game.contenders))
         elif isinstance(action, Roll):
             if action.keep and before is not None:
                 kept = _dice(tuple(v for i, v in enumerate(before.values)
                                    if i in action.keep and v is not None))
-                steps.append(text["keeps"].format(kept=kept, dice=_dice(action.dice)))
+                steps.append(text.t("replay_keeps", kept=kept, dice=_dice(action.dice)))
             else:
-                steps.append(text["throws"].format(dice=_dice(action.dice)))
+                steps.append(text.t("replay_throws", dice=_dice(action.dice)))
         elif isinstance(action, Flip):
-            steps.append(text["flip"])
+            steps.append(text.t("replay_flip"))
         elif isinstance(action, Blind):
-            steps.append(text["blind"])
+            steps.append(text.t("replay_blind"))
         elif isinstance(action, Drop):
             own = before is not None and before.player == action.player
             told = "; ".join(steps) + " … " if own and steps else ""
-            yield text["drop"].format(player=action.player, steps=told)
+            yield text.t("replay_drop", player=action.player, steps=told)
             if own:
                 steps = []
         for event in events[1:]:
             if isinstance(event, TurnOver):
-                word = text["throw_word"][0 if event.throws == 1 else 1]
-                yield text["turn"].format(
-                    player=event.player, steps="; ".join(steps) or text["stands"],
+                word = text.t("replay_throw_one" if event.throws == 1 else "replay_throw_many")
+                yield text.t(
+                    "replay_turn",
+                    player=event.player, steps="; ".join(steps) or text.t("replay_stands"),
                     name=event.name, throws=event.throws, throw_word=word,
                 )
                 steps = []
@@ -192,53 +131,51 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
     yield from _ending(game, steps, text)
 
 
-def _outcome(event: Event, text: dict[str, Any]) -> Iterator[str]:
+def _outcome(event: Event, text: Catalogue) -> Iterator[str]:
     if isinstance(event, RoundStarted):
-        section = text["section"][event.section]
-        yield text["round"].format(
-            section=section, number=event.number, players=", ".join(event.players)
+        section = text.t(_SECTION_KEYS[event.section])
+        yield text.t(
+            "replay_round", section=section, number=event.number, players=", ".join(event.players)
         )
     elif isinstance(event, RoundOver):
-        source = text["source"][event.source].format(winner=event.winner)
-        yield text["round_over"].format(
+        source = text.t(_SOURCE_KEYS[event.source], winner=event.winner)
+        yield text.t(
+            "replay_round_over",
             loser=event.loser, losing=event.losing, deckel=event.deckel, source=source,
             winner=event.winner, winning=event.winning,
         )
         holdings = ", ".join(f"{p} {n}" for p, n in event.holdings)
-        yield text["holdings"].format(pot=event.pot, holdings=holdings)
+        yield text.t("replay_holdings", pot=event.pot, holdings=holdings)
         if event.out:
-            yield text["out"].format(players=", ".join(event.out))
+            yield text.t("replay_out", players=", ".join(event.out))
     elif isinstance(event, PenaltyGiven):
-        taken = "".join(text["taken"].format(player=p, deckel=n) for p, n in event.taken_from)
-        yield text["penalty"].format(
+        taken = "".join(text.t("replay_taken", player=p, deckel=n) for p, n in event.taken_from)
+        yield text.t(
+            "replay_penalty",
             player=event.player, deckel=event.deckel, from_pot=event.from_pot, taken=taken
         )
     elif isinstance(event, HalfOver):
-        if event.section == 3:
-            yield text["final_over"].format(player=event.loser)
-        else:
-            section = text["section"][event.section]
-            yield text["half_over"].format(
-                player=event.loser, section=section, section_lower=section.lower()
-            )
+        key = _HALF_OVER_KEYS.get(event.section, "replay_final_over")
+        yield text.t(key, player=event.loser)
     elif isinstance(event, FinalStarts):
-        yield text["final"].format(players=", ".join(event.players))
+        yield text.t("replay_final", players=", ".join(event.players))
     elif isinstance(event, GameOver):
-        key = "blattschuss" if event.blattschuss else "game_over"
-        yield text[key].format(player=event.loser)
+        key = "replay_blattschuss" if event.blattschuss else "replay_game_over"
+        yield text.t(key, player=event.loser)
 
 
-def _ending(game: Game, steps: list[str], text: dict[str, Any]) -> Iterator[str]:
+def _ending(game: Game, steps: list[str], text: Catalogue) -> Iterator[str]:
     if game.is_over:
         return
     if game.contenders and game.turn is None:
-        yield text["interrupted_roll_off"].format(players=", ".join(game.contenders))
+        yield text.t("replay_interrupted_roll_off", players=", ".join(game.contenders))
         return
     turn = game.turn
     if turn is not None:
         if steps:
-            yield text["turn_so_far"].format(player=turn.player, steps="; ".join(steps))
-        yield text["interrupted"].format(
+            yield text.t("replay_turn_so_far", player=turn.player, steps="; ".join(steps))
+        yield text.t(
+            "replay_interrupted",
             player=turn.player, throws=turn.throws + 1, limit=turn.limit
         )
 
@@ -311,7 +248,7 @@ def _game_in_state_dir(args: argparse.Namespace, number: int | None) -> Path:
 
 def _list(args: argparse.Namespace) -> int:
     """One line per game in the state directory: its number, players and loser."""
-    text = _TEXT[args.lang]
+    text = Catalogue(args.lang)
     store = _store(args)
     root = store.storage.root
     lines = []
@@ -319,19 +256,20 @@ def _list(args: argparse.Namespace) -> int:
         try:
             recovery = _read(root / name)
         except CliError as error:
-            lines.append(text["listed_damaged"].format(number=number, problem=error))
+            lines.append(text.t("replay_listed_damaged", number=number, problem=error))
             continue
         loser = recovery.game.loser or "?"
         players = ", ".join(recovery.setup.players)
-        lines.append(text["listed"].format(number=number, players=players, loser=loser))
+        lines.append(text.t("replay_listed", number=number, players=players, loser=loser))
     if store.storage.size(CURRENT) is not None:
         try:
             current = _read(root / CURRENT)
-            lines.append(text["listed_current"].format(
+            lines.append(text.t(
+                "replay_listed_current",
                 players=", ".join(current.setup.players), actions=len(current.actions)
             ))
         except CliError as error:
-            lines.append(text["listed_damaged"].format(number=CURRENT, problem=error))
-    for line in lines or [text["none"].format(root=root)]:
+            lines.append(text.t("replay_listed_damaged", number=CURRENT, problem=error))
+    for line in lines or [text.t("replay_none", root=root)]:
         print(line)
     return 0

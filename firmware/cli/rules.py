@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
-from engine.rules import Rules, differences, load_preset, preset_names
+from engine.rules import Rules, differences, load_preset, preset_names, toml_value
 from firmware.store.rulesfile import load_rules
 
 #: Shown in the header, not in the option list.
@@ -51,14 +50,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
 def format_rules(rules: Rules, origin: str | None = None) -> str:
     """Header (name, file, what it is based on, description, source), then one line per option
     with a note where it differs from its base: the preset a ``NAME+`` extends, else
@@ -69,7 +60,7 @@ def format_rules(rules: Rules, origin: str | None = None) -> str:
     reference = base.to_mapping()
     options = {k: v for k, v in rules.to_mapping().items() if k not in _HEADER_FIELDS}
     key_width = max(map(len, options))
-    value_width = max(len(_toml_value(v)) for v in options.values())
+    value_width = max(len(toml_value(v)) for v in options.values())
     lines = [f"rules:       {rules.name}"]
     if origin is not None:
         lines.append(f"file:        {origin}")
@@ -82,9 +73,9 @@ def format_rules(rules: Rules, origin: str | None = None) -> str:
         "",
     ]
     for key, value in options.items():
-        line = f"{key.ljust(key_width)}  {_toml_value(value)}"
+        line = f"{key.ljust(key_width)}  {toml_value(value)}"
         if value != reference[key]:
-            note = f"({base.name}: {_toml_value(reference[key])})"
+            note = f"({base.name}: {toml_value(reference[key])})"
             line = f"{line.ljust(key_width + 2 + value_width)}  {note}"
         lines.append(line)
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""Every text the device shows, in German (the default) and English.
+"""Every text the device shows, in German (the default) and English, and the device's words its
+command line prints (``schocken replay``, the ``replay_`` texts) and a remote panel shows.
 
 The game's own terms stay German in both languages: Schock aus, General, Straße, Hausnummer,
 Deckel, Hälfte and Finale are what the table says, whatever the menu language (the English texts
@@ -13,9 +14,13 @@ line. ``tests/firmware/test_fit.py`` renders every text on its screens and fails
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_LANGUAGE", "MESSAGES", "Catalogue"]
+__all__ = ["DEFAULT_LANGUAGE", "MESSAGES", "PRINTED_PREFIX", "Catalogue"]
 
 DEFAULT_LANGUAGE = "de"
+
+#: The keys of the texts printed on a terminal, never drawn on the panel: the bitmap font need not
+#: have their characters ("–").
+PRINTED_PREFIX = "replay_"
 
 #: key -> (German, English)
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -231,6 +236,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rule_two_two_one_siebener": (
         "2-2-1 als Siebener (7 Deckel)", "2-2-1 as Siebener (7 Deckel)"
     ),
+    # how rules that differ from their preset describe themselves ("wie standard, aber 15
+    # Deckel"; firmware.screen.rulestext.describe_changes): the rules screen's words for an
+    # option's value, except where these say it otherwise
+    "desc_changes": ("wie {preset}, aber {changes}", "like {preset}, but {changes}"),
+    "desc_list_last": ("{items} und {last}", "{items} and {last}"),
+    "desc_deckel": ("{n} Deckel", "{n} Deckel"),
+    "desc_max_throws": ("höchstens {n} Würfe", "at most {n} throws"),
+    "desc_max_throws_one": ("höchstens {n} Wurf", "at most {n} throw"),
+    "desc_penalty_deckel": ("Strafe {n} Deckel", "penalty {n} Deckel"),
+    "desc_general_above_schock2_off": (
+        "Schock 2 über dem General", "Schock 2 above the General"
+    ),
+    "desc_blind_on": ("Blind ansagen", "announcing Blind"),
+    "desc_ties_nachgelegt": (
+        "Gleichstand: wer zuerst warf, gewinnt", "Tie: whoever threw first wins"
+    ),
+    "desc_dropped_cup_round": (
+        "gefallener Becher verliert die Runde", "a dropped cup loses the round"
+    ),
+    "desc_dropped_cup_deckel": (
+        "gefallener Becher kostet die Strafe", "a dropped cup costs the penalty"
+    ),
+    "desc_hand_only": ("nur aus der Hand: {kinds}", "only from the hand: {kinds}"),
+    "desc_hand_only_none": ("alles auch zusammengewürfelt", "built throws count too"),
+    "desc_names": ("eigene Namen: {names}", "own names: {names}"),
+    "desc_name": ("{kind} = {name}", "{kind} = {name}"),
     # names on the device: the setup's names step, the list of names, the letter entry
     "setup_names": ("Namen", "Names"),
     "key_name": ("Name", "name"),
@@ -314,6 +345,91 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_setup_running": ("Einrichten erst nach dem Spiel", "Setup only after this game"),
     "web_done": ("Übernommen", "Done"),
     "web_language": ("English", "Deutsch"),
+    # `schocken replay`: a game's story on a terminal (firmware/cli/replay.py); printed, never
+    # drawn on the panel (so they may use "–", which the bitmap font lacks)
+    "replay_header": (
+        "Spiel: {players} – Regeln: {rules} ({deckel} Deckel)",
+        "Game: {players} – rules: {rules} ({deckel} Deckel)",
+    ),
+    "replay_roll_off": ("Auswürfeln: {throws}", "Roll-off (Auswürfeln): {throws}"),
+    "replay_roll_off_tie": (
+        "  Gleichstand: {players} würfeln noch einmal", "  Tie: {players} roll again"
+    ),
+    "replay_section_1": ("1. Hälfte", "First half"),
+    "replay_section_2": ("2. Hälfte", "Second half"),
+    "replay_section_3": ("Finale", "Final"),
+    "replay_round": (
+        "{section}, Runde {number}: {players}", "{section}, round {number}: {players}"
+    ),
+    "replay_throws": ("wirft {dice}", "throws {dice}"),
+    "replay_keeps": ("legt {kept} raus, wirft {dice}", "lays out {kept}, throws {dice}"),
+    "replay_flip": ("dreht zwei Sechsen zu einer Eins", "flips two sixes into a one"),
+    "replay_blind": ("blind!", "blind!"),
+    "replay_stands": ("steht", "stands"),
+    "replay_turn": (
+        "  {player}: {steps} → {name} ({throws} {throw_word})",
+        "  {player}: {steps} → {name} ({throws} {throw_word})",
+    ),
+    "replay_throw_one": ("Wurf", "throw"),
+    "replay_throw_many": ("Würfe", "throws"),
+    "replay_round_over": (
+        "  {loser} ({losing}) bekommt {deckel} Deckel {source} – höchster Wurf: "
+        "{winner} ({winning})",
+        "  {loser} ({losing}) takes {deckel} Deckel {source} – highest: {winner} ({winning})",
+    ),
+    "replay_source_pot": ("aus dem Topf", "from the pot"),
+    "replay_source_winner": ("von {winner}", "from {winner}"),
+    "replay_source_all": ("(alle)", "(all of them)"),
+    "replay_holdings": ("  Topf {pot} | {holdings}", "  pot {pot} | {holdings}"),
+    "replay_out": ("  raus: {players}", "  out: {players}"),
+    "replay_penalty": (
+        "  Strafe: {player} bekommt {deckel} Deckel ({from_pot} aus dem Topf{taken})",
+        "  Penalty: {player} takes {deckel} Deckel ({from_pot} from the pot{taken})",
+    ),
+    "replay_taken": (", {deckel} von {player}", ", {deckel} from {player}"),
+    "replay_drop": (
+        "  {player}: {steps}Becher gefallen – verliert die Runde",
+        "  {player}: {steps}dropped the cup – loses the round",
+    ),
+    "replay_half_1_over": ("{player} verliert die 1. Hälfte.", "{player} loses the first half."),
+    "replay_half_2_over": (
+        "{player} verliert die 2. Hälfte.", "{player} loses the second half."
+    ),
+    "replay_final_over": ("{player} verliert das Finale.", "{player} loses the final."),
+    "replay_final": ("Finale: {players}", "Final: {players}"),
+    "replay_game_over": ("Verlierer des Spiels: {player}", "Loser of the game: {player}"),
+    "replay_blattschuss": (
+        "Verlierer des Spiels: {player} (Blattschuss: beide Hälften verloren)",
+        "Loser of the game: {player} (Blattschuss: lost both halves)",
+    ),
+    "replay_turn_so_far": ("  {player}: {steps} …", "  {player}: {steps} …"),
+    "replay_interrupted": (
+        "(Spiel unterbrochen: {player} ist dran, {throws}. von {limit} Würfen)",
+        "(game interrupted: {player} to throw, throw {throws} of {limit})",
+    ),
+    "replay_interrupted_roll_off": (
+        "(Spiel unterbrochen beim Auswürfeln: {players})",
+        "(game interrupted during the roll-off: {players})",
+    ),
+    "replay_listed": (
+        "{number:>5}  {players} – Verlierer: {loser}", "{number:>5}  {players} – loser: {loser}"
+    ),
+    "replay_listed_current": (
+        "läuft  {players} – {actions} Aktionen", "going  {players} – {actions} actions"
+    ),
+    "replay_listed_damaged": (
+        "{number:>5}  (beschädigt: {problem})", "{number:>5}  (damaged: {problem})"
+    ),
+    "replay_none": ("Noch keine Spiele in {root}.", "No games in {root} yet."),
+    # a remote panel: the simulator's window showing a device on a link (sim/attach.py)
+    "attach_connecting": ("Verbinde mit", "Connecting to"),
+    "attach_waiting": ("Warte auf Bild ...", "Waiting for a frame ..."),
+    "attach_version": (
+        "Protokoll {version} wird nicht unterstützt", "protocol {version} is not supported"
+    ),
+    "attach_other": ("Kein Schockbesteck", "Not a Schockbesteck"),
+    "attach_lost": ("Verbindung getrennt", "Connection lost"),
+    "attach_reconnecting": ("verbinde neu…", "reconnecting…"),
 }
 
 LANGUAGE_INDEX = {"de": 0, "en": 1}

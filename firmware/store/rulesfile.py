@@ -6,13 +6,16 @@ from pathlib import Path
 
 from engine.errors import RulesError
 from engine.rules import MAX_RULES_BYTES, Rules, load_preset, preset_names, rules_from_toml
+from firmware.screen.rulestext import describe_changes
 from firmware.store.userfile import UserFileError, read_user_text
 
 
 def load_rules(name_or_path: str) -> Rules:
     """A preset name (``standard``, ``bvb``, ...) or the path of a TOML file.
 
-    A file holds ``preset = NAME`` plus overrides of any rules key. Raises :class:`RulesError`
+    A file holds ``preset = NAME`` plus overrides of any rules key; unless it describes itself,
+    its description says what it changes, as a preset's would ("wie standard, aber 15 Deckel").
+    Raises :class:`RulesError`
     with a one-line message for an unknown preset, a missing file, a bad key, or a name for a
     throw (``[names]``) that the device's screen cannot show (:mod:`firmware.screen.throwname`).
     """
@@ -30,7 +33,7 @@ def load_rules(name_or_path: str) -> Rules:
         text = read_user_text(path, f"rules file {name_or_path}", advice, MAX_RULES_BYTES)
     except UserFileError as error:
         raise RulesError(str(error)) from None
-    rules = rules_from_toml(text, origin=str(path))
+    rules = rules_from_toml(text, origin=str(path), describe=describe_changes)
     if rules.names:
         # Only a file with its own names for throws needs the font (and Pillow) to measure them.
         from firmware.screen.throwname import throw_names_problem

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.rules import toml_value
 from firmware.config import ConfigError, DeviceConfig, config_from_toml, load_config
 
 DEPLOY_CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "config.toml"
@@ -108,23 +109,6 @@ _scalars = st.one_of(
 _values = st.one_of(_scalars, st.lists(_scalars, max_size=12))
 
 
-def _toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if value != value:
-            return "nan"
-        if value in (float("inf"), float("-inf")):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return '"' + value.encode("unicode_escape").decode("ascii").replace('"', '\\"') + '"'
-    assert isinstance(value, list)
-    return "[" + ", ".join(_toml_value(item) for item in value) + "]"
-
-
 @given(
     document=st.dictionaries(
         st.sampled_from(_SECTIONS),
@@ -136,7 +120,7 @@ def test_random_documents_load_or_fail_with_one_line(
     document: dict[str, dict[str, object]],
 ) -> None:
     text = "".join(
-        f"[{section}]\n" + "".join(f"{key} = {_toml_value(v)}\n" for key, v in table.items())
+        f"[{section}]\n" + "".join(f"{key} = {toml_value(v)}\n" for key, v in table.items())
         for section, table in document.items()
     )
     try:

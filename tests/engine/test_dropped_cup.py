@@ -203,6 +203,6 @@ def test_settle_and_the_event_log_know_a_dropped_cup() -> None:
 def test_files_and_the_link_name_the_rule() -> None:
     rules = rules_from_toml('dropped_cup = "round"\n')
     assert rules.dropped_cup is DroppedCup.ROUND
-    assert rules.description == "wie standard, aber gefallener Becher verliert die Runde"
+    assert rules.description == 'as standard, but dropped_cup = "round"'
     with pytest.raises(Exception, match="dropped_cup = 'floor': allowed are 'round', 'deckel'"):
         rules_from_toml('dropped_cup = "floor"\n')

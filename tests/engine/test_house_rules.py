@@ -28,6 +28,7 @@ from engine import (
     load_preset,
     settle,
 )
+from tests.engine.option_values import OPTIONS, sample_values
 
 BASE = Rules()
 PLAYERS = ("Anna", "Ben", "Carla")
@@ -361,7 +362,6 @@ def test_penalty_deckel_zero_means_no_penalties() -> None:
 
 
 def test_every_field_that_changes_play_is_tested_here() -> None:
-    from dataclasses import fields
 
     display_only = {"name", "description", "source", "hidden_last_throw", "hints", "names"}
     covered = {
@@ -381,8 +381,8 @@ def test_a_file_without_preset_extends_standard_and_says_so() -> None:
 
     rules = rules_from_toml("deckel = 15\n")
     assert (rules.name, rules.deckel) == ("standard+", 15)
-    assert rules.description == "wie standard, aber 15 Deckel"
-    assert "13 Deckel" not in rules.description
+    assert rules.description == "as standard, but deckel = 15"
+    assert "13" not in rules.description
     unchanged = rules_from_toml("deckel = 13\n")  # the same as the preset: nothing to name
     assert unchanged == load_preset("standard") and unchanged.name == "standard"
 
@@ -392,37 +392,26 @@ def test_a_changed_preset_is_described_by_its_effective_options() -> None:
 
     rules = rules_from_toml('preset = "westfalen"\ndeckel = 7\njule = false\nties = "nachgelegt"\n')
     assert rules.name == "westfalen+"
-    assert rules.description == (
-        "wie westfalen, aber 7 Deckel, Gleichstand: wer zuerst warf, gewinnt, keine Jule"
-    )
+    assert rules.description == 'as westfalen, but deckel = 7, ties = "nachgelegt", jule = false'
     named = rules_from_toml(
         'preset = "bvb"\nname = "Zum Anker"\ndescription = "unsere"\nblind = true\n'
     )
     assert (named.name, named.description, named.blind) == ("Zum Anker", "unsere", True)
 
 
-@pytest.mark.parametrize(
-    "key", [f.name for f in fields(Rules) if f.name not in ("name", "description", "source")]
-)
-def test_every_option_has_words_for_each_value(key: str) -> None:
-    from engine.rules import describe_option
+@pytest.mark.parametrize("key", OPTIONS)
+def test_every_option_reads_plainly_as_a_rules_file_writes_it(key: str) -> None:
+    # The engine's own words for an option are `key = value`; the device words them itself
+    # (tests/firmware/test_rule_words.py).
+    import tomllib
 
-    default = getattr(Rules(), key)
-    if key == "hand_only":
-        values: list[object] = [(), ("general",), ("strasse", "jule")]
-    elif key == "names":
-        values = [(), (("general", "Jenie"),), (("schock_2", "Honecker"),)]
-    elif isinstance(default, bool):
-        values = [True, False]
-    elif isinstance(default, int):
-        values = [0, 1, 15]
-    else:
-        values = list(type(default))
+    from engine.rules import describe_option, plain_value
+
+    values = sample_values(key)
     words = [describe_option(key, value) for value in values]
-    assert len(set(words)) == len(values) and all(words), words
-    if key in ("hand_only", "names", "dropped_cup"):
-        english = [describe_option(key, value, "en") for value in values]
-        assert len(set(english)) == len(values) and not set(english) & set(words), english
+    assert len(set(words)) == len(values), words
+    for value, line in zip(values, words, strict=True):
+        assert tomllib.loads(line) == {key: plain_value(key, value)}, line
 
 
 def test_names_rename_kinds_for_display_only() -> None:
@@ -433,7 +422,7 @@ def test_names_rename_kinds_for_display_only() -> None:
         'schock_aus = "Schock Out"\nstrasse = "Str."\nhausnummer = "Haus"\n'
     )
     assert rules.name == "bvb+" and rules.name_of("general") == "Jenie"
-    assert rules.description.startswith("wie bvb, aber eigene Namen: Schock aus = Schock Out")
+    assert rules.description.startswith('as bvb, but names = {schock_aus = "Schock Out", ')
     names = {dice: evaluate(dice, hand, rules).name for dice, hand in [
         ((2, 1, 1), True), ((3, 1, 1), True), ((1, 1, 1), True), ((5, 5, 5), True),
         ((6, 5, 4), True), ((6, 4, 2), True)]}

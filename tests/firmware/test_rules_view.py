@@ -24,7 +24,6 @@ from engine.rules import (
     StrasseOrder,
     TieRule,
     TwoTwoOne,
-    describe_option,
     differences,
 )
 from firmware.app import DeviceApp
@@ -35,7 +34,7 @@ from firmware.dice import SeededDice
 from firmware.names import MAX_NAME_LENGTH
 from firmware.screen.font import FONT
 from firmware.screen.i18n import Catalogue
-from firmware.screen.rulestext import option_lines, rules_summary
+from firmware.screen.rulestext import option_lines, option_words, rules_summary
 from firmware.screen.screens import WIDTH, render, rules_entry_lines
 from firmware.screen.views import MenuView, PickerView, RulesView
 from firmware.sink import as_json
@@ -279,6 +278,6 @@ def test_the_rules_screen_and_the_description_call_a_renamed_throw_alike() -> No
     assert option_lines("names", names, Catalogue("de")) == [
         "Schock aus heißt Schock Out", "Naturschock heißt Hanl",
     ]
-    assert describe_option("names", names) == (
+    assert option_words("names", names, Catalogue("de")) == (
         "eigene Namen: Schock aus = Schock Out und Naturschock = Hanl"
     )

@@ -11,9 +11,20 @@ import pytest
 
 from firmware.dice import DiceSource, SeededDice, SystemDice
 from firmware.screen.font import FONT, GLYPH_ROWS, SMALL, SMALL_ROWS, BitmapFont
-from firmware.screen.i18n import MESSAGES, Catalogue
+from firmware.screen.i18n import MESSAGES, PRINTED_PREFIX, Catalogue
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+CATALOGUE = FIRMWARE / "screen" / "i18n.py"
+
+#: Keys still built from a prefix where this branch cannot change the code; each entry names the
+#: construction, and the test fails once it is gone (then name the keys literally and drop it).
+BUILT_KEYS = {
+    "strategy_": ("firmware/app/setup.py", 'f"strategy_{'),
+    "web_stat_": ("firmware/link/web/table.html", '"web_stat_" +'),
+}
+#: Texts sent to the table's page (every ``web_`` key goes) that the page does not show.
+NOT_SHOWN_BY_THE_PAGE = {"web_game_n", "web_next_game", "web_unpaired"}
 
 
 def test_the_font_covers_ascii_letters_digits_and_german() -> None:
@@ -58,17 +69,36 @@ def test_every_text_exists_in_both_languages_with_the_same_placeholders() -> Non
 
 def test_every_text_renders_without_missing_glyphs() -> None:
     for key, texts in MESSAGES.items():
+        if key.startswith(PRINTED_PREFIX):
+            continue  # printed on a terminal, never drawn
         for text in texts:
             shown = re.sub(r"{\w+}", "", text)
             assert FONT.covers(shown), f"{key}: {FONT.missing(shown)}"
 
 
+def _code() -> str:
+    """Every source that may name a text: the firmware (its page included) and the simulator,
+    without the catalogue's own table of texts."""
+    files = [*FIRMWARE.rglob("*.py"), *FIRMWARE.rglob("*.html"), *(ROOT / "sim").rglob("*.py")]
+    parts = [path.read_text(encoding="utf-8") for path in files if path != CATALOGUE]
+    catalogue = CATALOGUE.read_text(encoding="utf-8")
+    start = catalogue.index("MESSAGES: dict")
+    parts.append(catalogue[:start] + catalogue[catalogue.index("\n}\n", start):])
+    return "\n".join(parts)
+
+
 def test_every_key_is_used_and_every_used_key_exists() -> None:
-    source = "\n".join(p.read_text() for p in FIRMWARE.rglob("*.py"))
-    literals = set(re.findall(r'"([a-z][a-z0-9_]+)"', source))
-    unused = set(MESSAGES) - literals
-    assert not unused, f"texts no code uses: {sorted(unused)}"
-    called = set(re.findall(r'\bt\(\s*"([a-z0-9_]+)"', source))
+    source = _code()
+    literals = set(re.findall(r"""["']([a-z][a-z0-9_]+)["']""", source))
+    unused = set(MESSAGES) - literals - NOT_SHOWN_BY_THE_PAGE
+    built = {key for key in unused if key.startswith(tuple(BUILT_KEYS))}
+    assert not unused - built, f"texts no code uses: {sorted(unused - built)}"
+    for prefix, (path, construction) in BUILT_KEYS.items():
+        assert construction in (ROOT / path).read_text(encoding="utf-8"), (
+            f"{path} no longer builds {prefix} keys: drop it from BUILT_KEYS"
+        )
+    assert set(MESSAGES) - literals >= NOT_SHOWN_BY_THE_PAGE, "the page shows them now"
+    called = set(re.findall(r'\bt\(\s*"([a-z0-9_]+)"(?!\s*\+)', source))  # not "web_stat_" + x
     assert called <= set(MESSAGES), sorted(called - set(MESSAGES))
 
 
