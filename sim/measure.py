@@ -46,6 +46,7 @@ from typing import Any
 
 from PIL import Image
 
+from engine.rules import toml_value
 from sim.bench_figures import Measurement, percentile
 
 __all__ = [
@@ -660,7 +661,7 @@ def start_up(settings: Settings) -> list[Measurement]:
         sim_argv = ["sim", "--script", str(script), "--seed", "1", "--players", "3"]
         config = Path(scratch) / "config.toml"
         state = Path(scratch) / "state"
-        config.write_text(f'[storage]\nstate_dir = "{state}"\n', encoding="utf-8")
+        config.write_text(f"[storage]\nstate_dir = {toml_value(str(state))}\n", encoding="utf-8")
         run_argv = ["run", "--config", str(config)]
         run_env = {**env, "GPIOZERO_PIN_FACTORY": "mock"}
         _start_once(_SIM_LAUNCH, sim_argv, env)  # fills the bytecode cache

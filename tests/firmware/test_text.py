@@ -20,7 +20,6 @@ CATALOGUE = FIRMWARE / "screen" / "i18n.py"
 #: Keys still built from a prefix where this branch cannot change the code; each entry names the
 #: construction, and the test fails once it is gone (then name the keys literally and drop it).
 BUILT_KEYS = {
-    "strategy_": ("firmware/app/setup.py", 'f"strategy_{'),
     "web_stat_": ("firmware/link/web/table.html", '"web_stat_" +'),
 }
 #: Texts sent to the table's page (every ``web_`` key goes) that the page does not show.
