@@ -23,12 +23,12 @@ from engine.game import GameSetup
 from firmware.app import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
-from firmware.loop import FrameListener, MainLoop
+from firmware.loop import MainLoop
 from firmware.sink import EventRelay, EventSink, event_json
 from firmware.store.stores import open_stores
 from firmware.work import BackgroundWork, InlineWork, Work
 from hal.inputs import InputDecoder
-from hal.ports import Clock, Display, InputBackend, InputEvent, Link, LinkServer, Storage, Timed
+from hal.ports import Clock, Display, InputBackend, Link, LinkServer, Storage, Timed
 from hal.power import PowerManager
 
 if TYPE_CHECKING:
@@ -123,98 +123,92 @@ def build_device(
     scripts), where a game must go the same way on every run. ``ask_to_resume`` asks
     before an unfinished game in ``storage`` goes on (see :class:`~firmware.app.DeviceApp`).
     """
-    work: Work = BackgroundWork() if odds_worker else InlineWork()
     backends = list(inputs)
+    # What calls into the loop is built after it; what the app is handed, before it.
     try:
+        work: Work = BackgroundWork() if odds_worker else InlineWork()
         manager = PowerManager(display, clock, config.display) if power else None
-        sink = event_sink
-        pairing: Pairing | None = None
-        if link is not None or web is not None:  # the protocol and pairing load only when on
-            from firmware.link.pairing import Pairing
-
-            relay = EventRelay(*([event_sink] if event_sink is not None else []))
-            sink = relay
-            # One pairing for every way in from outside (the link, the page): PIN from the menu.
-            pairing = Pairing()
+        hosts = link is not None or web is not None
+        relay = EventRelay(*([event_sink] if event_sink is not None else []))
+        pairing = _pairing() if hosts else None  # one PIN for every way in from outside
         app = DeviceApp(
-            config,
-            clock=clock,
-            dice=dice if dice is not None else SystemDice(),
-            stores=open_stores(storage),
-            setup=setup,
-            event_sink=sink,
-            shutdown=shutdown,
-            pairing=pairing,
-            work=work,
-            ask_to_resume=ask_to_resume,
+            config, clock=clock, dice=dice if dice is not None else SystemDice(),
+            stores=open_stores(storage), setup=setup, event_sink=relay if hosts else event_sink,
+            shutdown=shutdown, pairing=pairing, work=work, ask_to_resume=ask_to_resume,
         )
     except BaseException:
-        for backend in backends:
-            backend.close()
-        if link is not None:
-            link.close()
-        if web is not None:
-            web.close()
+        _close_all(backends, link, web)
         raise
-    decoder = InputDecoder(config.input)
-    remote: Remote | None = None
-    table_page: WebTable | None = None
-    listeners: list[FrameListener] = []
-    if pairing is not None:
-        hooks = _hooks(app, manager)
-        info = _info(app)
-
-        def call_soon(call: Callable[[], None]) -> None:
-            loop.call_soon(call)
-
-        if link is not None:
-            remote = _remote(app, pairing, link, hooks, info, clock, call_soon)
-            relay.add(lambda event: remote.publish_event(event_json(event)))
-            listeners.append(remote.show)
-        if web is not None:
-            from firmware.link.webtable import WebTable
-
-            table_page = WebTable(
-                web, app, hooks, clock=clock, call_soon=call_soon, pairing=pairing, info=info
-            )
-            relay.add(lambda event: table_page.publish_event(event_json(event)))
-            listeners.append(table_page.show)
     loop = MainLoop(
-        app,
-        clock=clock,
-        inputs=backends,
-        decoder=decoder,
-        display=display,
-        power=manager,
-        timers=timers,
-        frame_listeners=listeners,
+        app, clock=clock, inputs=backends, decoder=InputDecoder(config.input), display=display,
+        power=manager, timers=timers,
     )
-    device = Device(
-        app, loop, backends, display, manager, decoder, clock, remote=remote, pairing=pairing,
-        web=table_page,
-    )
-    if remote is not None:
-        remote.start()
-        device.closers.append(remote.close)
-    if table_page is not None:
-        table_page.start()
-        device.closers.append(table_page.close)
+    device = Device(app, loop, backends, display, manager, loop.decoder, clock, pairing=pairing)
+    if pairing is not None:
+        _connect_hosts(device, pairing, relay, link, web)
     if isinstance(work, BackgroundWork):
         work.start(loop.call_soon, app.work_done)
     device.closers.append(work.close)
     return device
 
 
-def _hooks(app: DeviceApp, power: PowerManager | None) -> DeviceHooks:
-    """How a host (the link's, a page's) acts on ``app`` from the main loop."""
-    from firmware.link.remote import DeviceHooks
+def _pairing() -> Pairing:
+    """The device's one pairing (the protocol and pairing load only when a host may connect)."""
+    from firmware.link.pairing import Pairing
 
-    def deliver(event: InputEvent) -> None:
-        # A remote input counts as activity (it wakes a dimmed or sleeping panel) but is never
-        # swallowed: the host acted on the frame it saw, not on a dark panel.
-        if power is not None:
-            power.activity(event.at)
-        app.handle(event)
+    return Pairing()
+
+
+def _close_all(backends: Sequence[InputBackend], link: Link | None, web: LinkServer | None,
+               ) -> None:
+    """Close what the device was handed, when it could not be built."""
+    for backend in backends:
+        backend.close()
+    if link is not None:
+        link.close()
+    if web is not None:
+        web.close()
+
+
+def _connect_hosts(
+    device: Device, pairing: Pairing, relay: EventRelay, link: Link | None,
+    web: LinkServer | None,
+) -> None:
+    """The link's host and the table's page: they see the events and the frames, and their
+    inputs take the buttons' way through the loop."""
+    app, loop = device.app, device.loop
+    hooks = _hooks(app, loop)
+    info = _info(app)
+    if link is not None:
+        from firmware.link.remote import Remote
+
+        settings = app.config.link
+        remote = Remote(
+            link, app, hooks, clock=device.clock, call_soon=loop.call_soon, pairing=pairing,
+            trust_serial=settings.trust_serial, referee=settings.referee, info=info,
+        )
+        relay.add(lambda event: remote.publish_event(event_json(event)))
+        loop.add_frame_listener(remote.show)
+        device.remote = remote
+        remote.start()
+        device.closers.append(remote.close)
+    if web is not None:
+        from firmware.link.webtable import WebTable
+
+        page = WebTable(
+            web, app, hooks, clock=device.clock, call_soon=loop.call_soon, pairing=pairing,
+            info=info,
+        )
+        relay.add(lambda event: page.publish_event(event_json(event)))
+        loop.add_frame_listener(page.show)
+        device.web = page
+        page.start()
+        device.closers.append(page.close)
+
+
+def _hooks(app: DeviceApp, loop: MainLoop) -> DeviceHooks:
+    """How a host (the link's, a page's) acts on ``app``, on the main loop."""
+    from firmware.link.remote import DeviceHooks
 
     def next_setup() -> GameSetup:
         planned = app.next_setup
@@ -230,7 +224,7 @@ def _hooks(app: DeviceApp, power: PowerManager | None) -> DeviceHooks:
         return {"fields": list(FIELDS), "players": stats_to_mapping(table)}
 
     return DeviceHooks(
-        deliver=deliver,
+        deliver=loop.deliver,
         next_setup=next_setup,
         apply_setup=app.plan_next_game,
         seat_bots=lambda: app.seat_bots,
@@ -248,22 +242,3 @@ def _info(app: DeviceApp) -> dict[str, Any]:
     except PackageNotFoundError:
         software = "unknown"
     return {"version": software, "language": app.language}
-
-
-def _remote(
-    app: DeviceApp,
-    pairing: Pairing,
-    link: Link,
-    hooks: DeviceHooks,
-    info: dict[str, Any],
-    clock: Clock,
-    call_soon: Callable[[Callable[[], None]], None],
-) -> Remote:
-    """The protocol's device end, acting on ``app`` from the main loop."""
-    from firmware.link.remote import Remote
-
-    settings = app.config.link
-    return Remote(
-        link, app, hooks, clock=clock, call_soon=call_soon, pairing=pairing,
-        trust_serial=settings.trust_serial, referee=settings.referee, info=info,
-    )
