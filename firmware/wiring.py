@@ -129,7 +129,7 @@ def build_device(
         pairing: Pairing | None = None
         if link is not None or web is not None:  # the protocol and pairing load only when on
             from firmware.link.pairing import Pairing
-            from firmware.link.remote import EventRelay
+            from firmware.sink import EventRelay
 
             relay = EventRelay(*([event_sink] if event_sink is not None else []))
             sink = relay

@@ -308,6 +308,7 @@ def play_on_the_wiring(
     max_actions: int = 20_000,
 ) -> GameRecord:
     """Play one whole game; ``player`` plays every seat that ``bots`` leaves to a person."""
+    from engine.events import GameOver
     from engine.game import GameSetup
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
@@ -319,7 +320,7 @@ def play_on_the_wiring(
     config = DeviceConfig(game=GameConfig(players=players, bots=bots, rule_set=rules))
     app_ref: list[Any] = []
     clock = PatientClock(lambda: bool(app_ref) and app_ref[0].thinking)
-    over: list[dict[str, Any]] = []
+    over: list[GameOver] = []
     bus = CountingBus()
     record = GameRecord()
     with tempfile.TemporaryDirectory(prefix="schocken-bench-") as state, ExitStack() as stack:
@@ -337,7 +338,7 @@ def play_on_the_wiring(
             dice=SeededDice(seed),
             storage=StateDirectory(state),
             setup=GameSetup(players, rules),
-            event_sink=lambda event: over.append(event) if event["event"] == "game_over" else None,
+            event_sink=lambda event: over.append(event) if isinstance(event, GameOver) else None,
             odds_worker=True,
         )
         app = device.app

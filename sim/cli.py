@@ -25,8 +25,10 @@ from engine.limits import ascii_whole_number
 from sim.outputs import PendingOutputs, pending_outputs
 
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
+    from engine.events import GameOver
     from firmware.config import DeviceConfig
     from firmware.loop import MainLoop
+    from firmware.sink import DeviceEvent
     from firmware.wiring import Device
     from hal.ports import Clock, Display
     from hal.serial_link import SerialLink
@@ -352,25 +354,36 @@ def _bots(text: str, seats: int) -> tuple[str, ...]:
 
 
 class _EventSink:
-    """Writes each engine event (a dict with "event") as one JSON line; notes the game's end."""
+    """Writes each device event as one JSON line (:func:`firmware.sink.event_json`); notes the
+    game's end."""
 
     def __init__(
         self, stream: IO[str] | None, clock_now: Callable[[], float] | None = None
     ) -> None:
         self._stream = stream
         self.count = 0
-        self.last: dict[str, Any] | None = None
+        self.last: DeviceEvent | None = None
         self.game_over_at: float | None = None
         self.now = clock_now
 
-    def __call__(self, event: dict[str, Any]) -> None:
+    def __call__(self, event: DeviceEvent) -> None:
+        from engine.events import GameOver
+        from firmware.sink import event_json
+
         self.count += 1
         self.last = event
-        if event.get("event") == "game_over" and self.now is not None:
+        if isinstance(event, GameOver) and self.now is not None:
             self.game_over_at = self.now()
         if self._stream is not None:
-            self._stream.write(json.dumps(event, ensure_ascii=False) + "\n")
+            self._stream.write(json.dumps(event_json(event), ensure_ascii=False) + "\n")
             self._stream.flush()
+
+    @property
+    def game_over(self) -> GameOver | None:
+        """The game's end, if it is the last event so far."""
+        from engine.events import GameOver
+
+        return self.last if isinstance(self.last, GameOver) else None
 
 
 @contextlib.contextmanager
@@ -510,9 +523,8 @@ def _run_script(
         device.close()
         recorder.close()
     elapsed = time.perf_counter() - started
-    outcome = ""
-    if sink.last is not None and sink.last.get("event") == "game_over":
-        outcome = f"; game over, {sink.last.get('loser')} lost"
+    over = sink.game_over
+    outcome = f"; game over, {over.loser} lost" if over is not None else ""
     wrote = [f"{recorder.files_written} frames to {args.frames}"] if args.frames else []
     wrote += [str(args.record)] if args.record else []
     kept = _left_unfinished(storage)

@@ -24,6 +24,7 @@ from firmware.cli import CliError
 from firmware.config import DEVICE_CONFIG_PATH, DeviceConfig, load_config
 
 if TYPE_CHECKING:
+    from firmware.sink import DeviceEvent
     from hal.ports import Clock
     from hal.storage import StateDirectory
     from hal.web_server import WebServer
@@ -276,8 +277,11 @@ def locked_state_directory(config: DeviceConfig) -> StateDirectory:
     return storage
 
 
-def _log_event(data: dict[str, Any]) -> None:
-    logger.debug("event %s", data)
+def _log_event(event: DeviceEvent) -> None:
+    if logger.isEnabledFor(logging.DEBUG):
+        from firmware.sink import event_json
+
+        logger.debug("event %s", event_json(event))
 
 
 def _stop_on_sigterm(loop: Any) -> None:

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from engine import Event, Game, GameSetup, RulesError, preset_names, rules_from_mapping, to_json
+from engine import Game, GameSetup, RulesError, preset_names, rules_from_mapping
 from engine.errors import IllegalActionError
 from engine.rules import Rules, load_preset
 from engine.strategy_names import STRATEGY_NAMES
@@ -49,9 +49,10 @@ from firmware.link.protocol import (
 from firmware.link.tablefeed import TableFeed, rules_changed, table_log_lines, table_snapshot
 from firmware.names import PlayerNameError, check_player_names
 from firmware.screen.throwname import check_throw_names
+from firmware.sink import DeviceEvent
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
-__all__ = ["DeviceHooks", "EventRelay", "Remote", "state_payload"]
+__all__ = ["DeviceHooks", "Remote", "state_payload"]
 
 logger = logging.getLogger(__name__)
 
@@ -182,12 +183,11 @@ class Remote:
             logger.exception("link: command %r failed", raw[:80])
             self._send(format_line("error", one_line(f"internal error: {error}")))
 
-    def publish_event(self, event: Mapping[str, Any] | Event) -> None:
-        """An engine event as it happens (the app's event sink), as the table may see it
-        (:mod:`firmware.link.tablefeed`): an ``event`` line now, and a ``state`` snapshot once the
-        whole batch is out (when the main loop is next free)."""
-        payload = to_json(event) if isinstance(event, Event) else dict(event)
-        self._send(format_line("event", self._feed.event(self._current_game(), payload)))
+    def publish_event(self, event: DeviceEvent) -> None:
+        """A device event as it happens (a listener of the app's event sink), as the table may
+        see it (:mod:`firmware.link.tablefeed`): an ``event`` line now, and a ``state`` snapshot
+        once the whole batch is out (when the main loop is next free)."""
+        self._send(format_line("event", self._feed.event(self._current_game(), event)))
         if not self._state_due:
             self._state_due = True
             self._call_soon(self.flush)
@@ -438,25 +438,3 @@ def _rules_from_payload(value: object, base: Rules) -> Rules:
     except RulesError as error:
         raise ProtocolError(f"setup: {error}") from None
     raise ProtocolError('setup: "rules" must be a preset name or an object of rules keys')
-
-
-class EventRelay:
-    """An event sink that passes each event on to listeners added later.
-
-    The app takes its event sink when it is made, and the remote needs the app: give the app a
-    relay, then :meth:`add` the remote's :meth:`Remote.publish_event` (and any other listener).
-    """
-
-    def __init__(self, *listeners: Callable[[dict[str, Any]], None]) -> None:
-        self._listeners = list(listeners)
-
-    def add(self, listener: Callable[[dict[str, Any]], None]) -> None:
-        """Pass events to ``listener`` too."""
-        self._listeners.append(listener)
-
-    def __call__(self, event: dict[str, Any]) -> None:
-        for listener in self._listeners:
-            try:
-                listener(event)
-            except Exception:  # one broken listener must not starve the others
-                logger.exception("an event listener failed on %s", event.get("event"))

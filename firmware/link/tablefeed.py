@@ -24,15 +24,15 @@ A referee (``[link] referee = true``) sees everything; the OLED says so while it
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.events import Event, to_json
+from engine.events import Drop, Event, PenaltyGiven, Roll, RoundOver, RoundStarted, TurnOver
 from engine.game import Game
 from engine.notation import to_notation
 from engine.rules import Rules, load_preset, preset_names
 from firmware.link.protocol import to_json_text
+from firmware.sink import DeviceEvent, GameStarted, event_json
 
 __all__ = ["TableFeed", "rules_changed", "table_log", "table_log_lines", "table_snapshot"]
 
@@ -49,43 +49,42 @@ class TableFeed:
         #: This round's turns in full, for the reveal.
         self._turns: list[dict[str, Any]] = []
 
-    def event(self, game: Game | None, payload: Mapping[str, Any]) -> dict[str, Any]:
-        """``payload`` (an event as JSON) as the table may see it."""
-        event = dict(payload)
-        kind = event.get("event")
-        if kind in ("game_started", "round_started"):
+    def event(self, game: Game | None, event: DeviceEvent) -> dict[str, Any]:
+        """``event`` as the JSON object of its line, as the table may see it."""
+        line = event_json(event)
+        if isinstance(event, GameStarted | RoundStarted):
             self._turns = []
         if self.referee or game is None:
-            return event
-        if kind == "turn_over" and event.get("dice"):
-            # The canonical kind next to the name, which may be the table's own ("Jenie 5").
-            dice = tuple(event["dice"])
-            event["kind"] = game.evaluate(dice, bool(event.get("hand"))).kind.value
-        if kind == "roll" and game.rules.hidden_last_throw:
-            event["dice"] = None
-        elif kind == "turn_over":
-            self._turns.append(dict(event))  # in full for the reveal, with its kind
-            seen = game.last_turn()
-            if seen is not None and seen.player == event.get("player") and seen.covered:
-                event.update(
-                    dice=None, hand=None, name=None, kind=None,
-                    laid_out=list(seen.laid_out_values),
-                )
-        elif kind == "drop":
-            # A dropped cup loses the round: at the reveal it stands where the player's turn was.
-            row = {"event": "turn_over", "player": event.get("player"), "dropped": True}
-            players = [turn.get("player") for turn in self._turns]
-            if row["player"] in players:
-                self._turns[players.index(row["player"])] = row
-            else:
-                self._turns.append(row)
-        elif kind == "penalty_given":
-            out = set(event.get("out") or ())
-            self._turns = [turn for turn in self._turns if turn.get("player") not in out]
-        elif kind == "round_over":
-            event["turns"] = self._turns
-            self._turns = []
-        return event
+            return line
+        match event:
+            case Roll() if game.rules.hidden_last_throw:
+                line["dice"] = None
+            case TurnOver():
+                if event.dice:
+                    # The canonical kind next to the name, which may be the table's ("Jenie 5").
+                    line["kind"] = game.evaluate(event.dice, event.hand).kind.value
+                self._turns.append(dict(line))  # in full for the reveal, with its kind
+                seen = game.last_turn()
+                if seen is not None and seen.player == event.player and seen.covered:
+                    line.update(
+                        dice=None, hand=None, name=None, kind=None,
+                        laid_out=list(seen.laid_out_values),
+                    )
+            case Drop():
+                # A dropped cup loses the round: at the reveal it stands where the turn was.
+                row = {"event": "turn_over", "player": event.player, "dropped": True}
+                players = [turn.get("player") for turn in self._turns]
+                if event.player in players:
+                    self._turns[players.index(event.player)] = row
+                else:
+                    self._turns.append(row)
+            case PenaltyGiven():
+                out = set(event.out)
+                self._turns = [turn for turn in self._turns if turn.get("player") not in out]
+            case RoundOver():
+                line["turns"] = self._turns
+                self._turns = []
+        return line
 
 
 def rules_changed(rules: Rules) -> dict[str, Any]:
@@ -177,7 +176,7 @@ def _log(game: Game, referee: bool) -> _Log:
         log = logs[referee] = _Log(Game(game.setup), TableFeed(referee=referee))
     for action in game.actions[len(log.actions) :]:
         for event in log.replay.apply(action):
-            seen = log.feed.event(log.replay, to_json(event))
+            seen = log.feed.event(log.replay, event)
             log.events.append(seen)
             log.lines.append(to_json_text(seen))
         log.actions.append(action)

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from engine import Event, Game, preset_names, to_json
+from engine import Game, preset_names
 from engine.rules import load_preset
 from engine.strategy_names import STRATEGY_NAMES
 from firmware.link.pairing import Pairing
@@ -34,6 +34,7 @@ from firmware.link.protocol import encode_frame, format_line
 from firmware.link.remote import DeviceHooks, Remote, state_payload
 from firmware.link.tablefeed import TableFeed
 from firmware.screen.i18n import MESSAGES
+from firmware.sink import DeviceEvent
 from hal.ports import Clock, InputEvent, Link, LinkServer
 
 __all__ = ["PAGE_KEYS", "WebTable", "page_files"]
@@ -182,11 +183,10 @@ class WebTable:
             self._last_game = game
         return self._last_game
 
-    def publish_event(self, event: Mapping[str, Any] | Event) -> None:
-        """An engine event (the app's event sink): as the table sees it, to every page; a
-        ``state`` follows once the batch is out."""
-        payload = to_json(event) if isinstance(event, Event) else dict(event)
-        seen = self._feed.event(self._game(), payload)
+    def publish_event(self, event: DeviceEvent) -> None:
+        """A device event (a listener of the app's event sink): as the table sees it, to every
+        page; a ``state`` follows once the batch is out."""
+        seen = self._feed.event(self._game(), event)
         if self._pages:
             self._pending.append(format_line("event", seen))
         if not self._state_due:

@@ -26,6 +26,7 @@ from engine import GameSetup
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.webtable import page_files
+from firmware.sink import DeviceEvent
 from firmware.wiring import Device, build_device
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
@@ -56,7 +57,7 @@ class WebDevice:
         self.hands = MockPinHands(self.clock, self.config.pins)
         self.server = WebServer("127.0.0.1", 0, page_files())
         display = open_dummy(self.clock)
-        self.events: list[dict[str, Any]] = []
+        self.events: list[DeviceEvent] = []
         self.device: Device = build_device(
             self.config,
             clock=self.clock,
