@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from engine import Game, GameSetup
+from firmware.link.feed import HostFeed
 from firmware.link.pairing import Pairing, PairingRefused
 from firmware.link.protocol import (
     BUTTON_NAMES,
@@ -55,11 +56,11 @@ from firmware.link.protocol import (
     parse_command,
     to_json_text,
 )
-from firmware.link.tablefeed import TableFeed, rules_changed, table_log_lines, table_snapshot
+from firmware.link.tablefeed import table_log_lines
 from firmware.sink import DeviceEvent
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
-__all__ = ["DeviceHooks", "Remote", "state_payload"]
+__all__ = ["DeviceHooks", "Remote"]
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +100,10 @@ class Remote:
     """The protocol's device end, on a :class:`~hal.ports.Link`.
 
     ``call_soon(fn)`` must run ``fn`` on the main loop thread and may be called from any thread.
-    ``info`` goes into the ``hello`` line (device name, software version, ...).
+    ``info`` goes into the ``hello`` line (device name, software version, ...). The events and
+    the state after each batch come from a :class:`~firmware.link.feed.HostFeed`: the remote's
+    own, which serves its link at once, or ``feed``, shared with other remotes (the pages'),
+    which serves the link once it is added to it (``referee`` is then the feed's).
     """
 
     def __init__(
@@ -114,6 +118,7 @@ class Remote:
         trust_serial: bool = False,
         referee: bool = False,
         info: Mapping[str, Any] | None = None,
+        feed: HostFeed | None = None,
     ) -> None:
         self._link = link
         self._app = app
@@ -123,16 +128,17 @@ class Remote:
         self._pairing = pairing
         #: A cable is physical: the config may waive pairing on it, never on a network.
         self._trusted = trust_serial and not link.network
-        self._feed = TableFeed(referee=referee)
-        self._referee = referee
+        if feed is None:
+            feed = HostFeed(app, hooks, call_soon=call_soon, referee=referee)
+            feed.add(link)
+        self._feed = feed
+        self._referee = feed.referee
         #: The token this connection paired with (``pair`` or ``auth``), if any.
         self._token: str | None = None
         self._info = dict(info or {})
         self._frames = False
         self._last_frame: bytes | None = None
         self._screen: Image.Image | None = None
-        self._last_game: Game | None = None
-        self._state_due = False
         self._started = False
 
     @property
@@ -203,15 +209,11 @@ class Remote:
         """A device event as it happens (a listener of the app's event sink), as the table may
         see it (:mod:`firmware.link.tablefeed`): an ``event`` line now, and a ``state`` snapshot
         once the whole batch is out (when the main loop is next free)."""
-        self._send(format_line("event", self._feed.event(self._current_game(), event)))
-        if not self._state_due:
-            self._state_due = True
-            self._call_soon(self.flush)
+        self._feed.publish(event)
 
     def flush(self) -> None:
         """Send the ``state`` snapshot that published events made due, if any."""
-        if self._state_due:
-            self._send_state()
+        self._feed.flush()
 
     def show(self, image: Image.Image) -> None:
         """The display shows ``image``: send a ``frame`` if frames are on and it changed.
@@ -328,23 +330,13 @@ class Remote:
     def _send(self, line: str, *, droppable: bool = False) -> None:
         self._link.send_line(line, droppable=droppable)
 
-    def _current_game(self) -> Game | None:
-        """The game under way, else the last one this connection saw (for ``log``)."""
-        game = self._app.game
-        if game is not None:
-            self._last_game = game
-        return self._last_game
-
     def _send_state(self) -> None:
-        self._state_due = False
-        self._current_game()  # a state remembers its game for a later `log`
-        payload = state_payload(self._app.game, self._hooks, referee=self._referee)
-        self._send(format_line("state", payload))
+        self._send(self._feed.state_line())
 
     def _send_log(self, start: int) -> None:
         """One page of the log from event ``start`` (see
         :func:`~firmware.link.protocol.log_page`)."""
-        game = self._current_game()
+        game = self._feed.game()
         if game is None:
             raise ProtocolError("log: no game has been played since the device started")
         entries = table_log_lines(game, referee=self._referee)
@@ -373,29 +365,6 @@ class Remote:
             return
         self._last_frame = packed
         self._send(format_line("frame", encode_frame(image)), droppable=True)
-
-
-def state_payload(
-    game: Game | None, hooks: DeviceHooks, *, referee: bool = False
-) -> dict[str, Any]:
-    """The ``state`` line's JSON object: ``game`` as the table sees it, and the next setup."""
-    upcoming = hooks.next_setup()
-    following: dict[str, Any] | None = None
-    if upcoming is not None:
-        following = {
-            "players": list(upcoming.players),
-            "rules": upcoming.rules.name,
-            "rules_changed": rules_changed(upcoming.rules),
-        }
-        if hooks.seat_bots is not None:
-            seats = hooks.seat_bots()
-            following["bots"] = [
-                seats[index] if index < len(seats) else "" for index in range(len(upcoming.players))
-            ]
-    return {
-        "game": table_snapshot(game, referee=referee) if game is not None else None,
-        "next": following,
-    }
 
 
 def _needs_pairing(command: Command) -> ProtocolError:
