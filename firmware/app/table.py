@@ -22,7 +22,6 @@ from engine.events import (
     RoundOver,
     RoundStarted,
     TurnOver,
-    to_json,
 )
 from engine.game import FINAL, Game, Phase
 from firmware.app.reveal import GameOverBanner, HalfOverBanner, PenaltyBanner, RevealStage
@@ -92,7 +91,7 @@ class Table:
         if not self.recording:
             return
         for event in events:
-            self.ctx.emit(to_json(event))
+            self.ctx.emit(event)
 
     def follow(self, events: Sequence[Event]) -> list[Stage]:
         """Follow round and section changes; return the stages they call for, in order."""
