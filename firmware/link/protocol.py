@@ -117,7 +117,7 @@ class Command:
 
     #: The command word.
     word: ClassVar[str] = ""
-    #: How ``help`` shows the command.
+    #: How ``help`` shows the command, where its word alone does not.
     usage: ClassVar[str] = ""
     #: Whether the command changes the device: only a paired host may send it (see
     #: :mod:`firmware.link.pairing`).
@@ -172,7 +172,6 @@ class Shake(Command):
     """``shake``: a whole shake of the cup, then the throw."""
 
     word = "shake"
-    usage = "shake"
     changing = True
 
     @classmethod
@@ -187,7 +186,6 @@ class State(Command):
     """``state``: the state snapshot."""
 
     word = "state"
-    usage = "state"
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,7 +422,6 @@ class Stats(Command):
     """``stats``: the statistics of the finished games the device keeps."""
 
     word = "stats"
-    usage = "stats"
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,7 +444,6 @@ class Hello(Command):
     """``hello``: a fresh greeting (and the connection's settings reset)."""
 
     word = "hello"
-    usage = "hello"
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,7 +451,6 @@ class Help(Command):
     """``help``: every command on one line."""
 
     word = "help"
-    usage = "help"
 
 
 #: Every command, in the order ``help`` lists them.
@@ -559,7 +554,7 @@ def _parse_json(command: type[Command], rest: str) -> dict[str, Any]:
 
 def help_text() -> str:
     """The ``help`` answer: every command on one line."""
-    usages = "; ".join(command.usage for command in COMMANDS)
+    usages = "; ".join(command.usage or command.word for command in COMMANDS)
     return f"commands: {usages}; buttons: " + " ".join(BUTTON_NAMES)
 
 

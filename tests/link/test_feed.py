@@ -29,9 +29,21 @@ class Loop:
             self.pending.pop(0)()
 
 
-def feed_of(app: Any, loop: Loop, *, batched: bool) -> HostFeed:
-    hooks = DeviceHooks(deliver=app.handle, next_setup=lambda: SETUP, apply_setup=print)
-    return HostFeed(app, hooks, call_soon=loop.pending.append, batched=batched)
+def hooks_of(app: TinyApp) -> DeviceHooks:
+    return DeviceHooks(deliver=app.handle, next_setup=lambda: SETUP, apply_setup=print)
+
+
+def fed(*, batched: bool, hosts: int = 1) -> tuple[Loop, TinyApp, HostFeed, list[RecordingLink]]:
+    """A stand-in app under way with a game, its feed, and the feed's hosts."""
+    loop = Loop()
+    app = TinyApp(lambda event: feed.publish(event))
+    feed = HostFeed(app, hooks_of(app), call_soon=loop.pending.append, batched=batched)
+    links = [RecordingLink() for _ in range(hosts)]
+    for link in links:
+        feed.add(link)
+    app.game = Game(SETUP)
+    app._emit(app.game.roll_off([[2, 3, 5], [1, 1, 1], [4, 4, 5]]))
+    return loop, app, feed, links
 
 
 def kinds(lines: list[str]) -> list[str]:
@@ -39,13 +51,7 @@ def kinds(lines: list[str]) -> list[str]:
 
 
 def test_at_once_an_event_goes_out_as_it_happens_and_a_state_after_the_batch() -> None:
-    loop = Loop()
-    app = TinyApp(lambda event: feed.publish(event))
-    feed = feed_of(app, loop, batched=False)
-    link = RecordingLink()
-    feed.add(link)
-    app.game = Game(SETUP)
-    app._emit(app.game.roll_off([[2, 3, 5], [1, 1, 1], [4, 4, 5]]))
+    loop, app, feed, (link,) = fed(batched=False)
     assert kinds(link.take()) == ["event", "event"], "at once, no state yet"
     loop.run()
     assert kinds(link.take()) == ["state"]
@@ -56,14 +62,7 @@ def test_at_once_an_event_goes_out_as_it_happens_and_a_state_after_the_batch() -
 
 
 def test_in_batches_every_page_gets_the_same_lines_once_the_loop_is_free() -> None:
-    loop = Loop()
-    app = TinyApp(lambda event: feed.publish(event))
-    feed = feed_of(app, loop, batched=True)
-    pages = [RecordingLink() for _ in range(3)]
-    for page in pages:
-        feed.add(page)
-    app.game = Game(SETUP)
-    app._emit(app.game.roll_off([[2, 3, 5], [1, 1, 1], [4, 4, 5]]))
+    loop, app, feed, pages = fed(batched=True, hosts=3)
     pages[0].send_line(feed.state_line())  # one page's own answer leaves the batch due
     pages[0].take()
     assert all(page.sent == [] for page in pages), "the events wait for their state"
@@ -78,13 +77,8 @@ def test_in_batches_every_page_gets_the_same_lines_once_the_loop_is_free() -> No
 
 
 def test_the_last_game_is_the_feeds_for_every_host_after_the_game_is_gone() -> None:
-    loop = Loop()
-    app = TinyApp(lambda event: feed.publish(event))
-    feed = feed_of(app, loop, batched=True)
-    page = RecordingLink()
-    feed.add(page)
-    game = app.game = Game(SETUP)
-    app._emit(game.roll_off([[2, 3, 5], [1, 1, 1], [4, 4, 5]]))
+    loop, app, feed, (page,) = fed(batched=True)
+    game = app.game
     app.game = None  # given up: the device is back at the setup
     feed.publish(GameAbandoned(1))
     loop.run()
@@ -109,10 +103,10 @@ def test_a_page_that_comes_after_a_game_was_given_up_still_gets_its_log() -> Non
     # As the serial link's host does: the pages share the feed's last game, not each their own.
     loop = Loop()
     app = TinyApp(lambda event: table.publish_event(event))
-    hooks = DeviceHooks(deliver=app.handle, next_setup=lambda: SETUP, apply_setup=print)
     server = _Server()
     table = WebTable(
-        server, app, hooks, clock=FakeClock(), call_soon=loop.pending.append, pairing=Pairing()
+        server, app, hooks_of(app), clock=FakeClock(), call_soon=loop.pending.append,
+        pairing=Pairing(),
     )
     table.start()
     game = app.game = Game(SETUP)
