@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
 from engine.rules import Rules, load_preset, preset_names
@@ -22,7 +22,6 @@ from firmware.app.table import Table
 from firmware.config import LANGUAGES, DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.i18n import Catalogue
-from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
 from firmware.store.gamestore import GameStore
 from firmware.store.roster import RosterFile
 from firmware.store.setupfile import SettingsFile, clamp_deckel
@@ -36,6 +35,9 @@ if TYPE_CHECKING:
 __all__ = ["AppContext", "EventSink"]
 
 logger = logging.getLogger(__name__)
+
+#: Receives every engine event as JSON (``engine.to_json``) plus ``game_started``.
+EventSink = Callable[[dict[str, Any]], None]
 
 Answer = TypeVar("Answer")
 
@@ -97,14 +99,14 @@ class AppContext:
         """A UI text in the current language."""
         return self.catalogue.t(key, **values)
 
-    def emit(self, event: DeviceEvent) -> None:
+    def emit(self, data: dict[str, Any]) -> None:
         """Hand an event to the sink; a broken listener (a link, a log) never stops the game."""
         if self._sink is None:
             return
         try:
-            self._sink(event)
+            self._sink(data)
         except Exception:
-            logger.exception("the event sink failed on %s", event.kind)
+            logger.exception("the event sink failed on %s", data.get("event"))
 
     def ask(self, job: Callable[[], Answer], done: Callable[[Answer], None]) -> None:
         """Have the odds worker compute ``job``; ``done(answer)`` runs on the main loop after."""
@@ -143,12 +145,16 @@ class AppContext:
         """Start a game: announce it, open its journal; the roll-off comes first."""
         table = self.open_table(setup)
         self.remember_names(setup.players)
-        self.emit(
-            GameStarted(
-                setup.players, setup.rules.name, setup.rules.deckel, self.game_number,
-                tuple((name, bot.name) for name, bot in table.bots.items()),
-            )
-        )
+        started: dict[str, Any] = {
+            "event": "game_started",
+            "players": list(setup.players),
+            "rules": setup.rules.name,
+            "deckel": setup.rules.deckel,
+            "game": self.game_number,
+        }
+        if table.bots:
+            started["bots"] = {name: bot.name for name, bot in table.bots.items()}
+        self.emit(started)
         self.resumed = False
         if self.store is not None:
             meta = {"language": self.catalogue.language, "bots": list(self.seat_bots)}
@@ -161,7 +167,7 @@ class AppContext:
 
     def abandon_game(self, then: GameSetup | None = None) -> Stage:
         """Drop the game under way (its journal too); start ``then``, or go to the setup."""
-        self.emit(GameAbandoned(self.game_number))
+        self.emit({"event": "game_abandoned", "game": self.game_number})
         if self.store is not None:
             self.store.discard()
         self.resumed = False

@@ -55,8 +55,7 @@ class DeviceApp:
 
     ``setup`` starts a game at once (skipping the setup menu), with the computer players of
     ``config.game.bots``; ``storage`` remembers the last setup, language and brightness, and
-    keeps the games' journals; ``event_sink`` receives every device event as it happens, typed
-    (:mod:`firmware.sink`);
+    keeps the games' journals; ``event_sink`` receives every engine event as JSON as it happens;
     ``shutdown`` is called by the menu's "shut down" (the menu offers it only if given);
     ``work`` computes odds tables and computer players' decisions (:mod:`firmware.work`; by
     default at once, on the caller's thread). A worker that answers later hands each answer to the

@@ -36,7 +36,6 @@ from firmware.config import LANGUAGES
 from firmware.screen.font import FONT
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView
-from firmware.sink import GameResumed
 from firmware.store.journal import Recovery
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 
@@ -67,7 +66,7 @@ def resume(ctx: AppContext, recovery: Recovery) -> list[Stage]:
         ctx.catalogue = Catalogue(str(language))
     ctx.store.resume(recovery)
     ctx.resumed = True
-    ctx.emit(GameResumed(ctx.game_number, len(recovery.actions)))
+    ctx.emit({"event": "game_resumed", "game": ctx.game_number, "actions": len(recovery.actions)})
     return stages
 
 

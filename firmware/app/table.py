@@ -22,6 +22,7 @@ from engine.events import (
     RoundOver,
     RoundStarted,
     TurnOver,
+    to_json,
 )
 from engine.game import FINAL, Game, Phase
 from firmware.app.reveal import GameOverBanner, HalfOverBanner, PenaltyBanner, RevealStage
@@ -91,7 +92,7 @@ class Table:
         if not self.recording:
             return
         for event in events:
-            self.ctx.emit(event)
+            self.ctx.emit(to_json(event))
 
     def follow(self, events: Sequence[Event]) -> list[Stage]:
         """Follow round and section changes; return the stages they call for, in order."""

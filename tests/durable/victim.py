@@ -32,7 +32,6 @@ from engine.events import ACTION_TYPES
 from firmware import wiring
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.sink import DeviceEvent, event_json
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 from sim.script import ScriptInput, parse_script
@@ -95,8 +94,7 @@ def main() -> int:
 
     witness = Witness()
 
-    def sink(typed: DeviceEvent) -> None:
-        event = event_json(typed)
+    def sink(event: dict[str, Any]) -> None:
         kind = event.get("event")
         if kind in ACTION_TYPES:
             say("E " + json.dumps(event, ensure_ascii=False, separators=(",", ":")))

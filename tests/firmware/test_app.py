@@ -25,7 +25,6 @@ from firmware.screen.views import (
     SeatsView,
     TurnView,
 )
-from firmware.sink import event_json
 from hal.ports import Button
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
@@ -54,7 +53,7 @@ def make_app(
         dice=dice,
         storage=storage,
         setup=setup,
-        event_sink=lambda event: events.append(event_json(event)),
+        event_sink=events.append,
         **kwargs,
     )
     return app, events

@@ -16,7 +16,6 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView, DieFace, HandOverView, RollOffView, TurnView, View
-from firmware.sink import event_json
 from hal.ports import Button
 from sim.fakes import FakeClock
 
@@ -35,10 +34,7 @@ def bot_app(
     events: list[dict[str, Any]] = []
     config = DeviceConfig(game=GameConfig(bots=bots))
     setup = GameSetup(PLAYERS, rules or load_preset("standard"))
-    app = DeviceApp(
-        config, clock=clock, dice=dice, setup=setup,
-        event_sink=lambda event: events.append(event_json(event)),
-    )
+    app = DeviceApp(config, clock=clock, dice=dice, setup=setup, event_sink=events.append)
     return app, events
 
 

@@ -22,7 +22,6 @@ from firmware.screen.views import (
     RollOffView,
     TurnView,
 )
-from firmware.sink import event_json
 from firmware.wiring import Device, build_device
 from hal.gpio import GpioInput
 from hal.oled import open_dummy, open_resilient_oled
@@ -66,7 +65,7 @@ class Table:
             timers=[screen],
             dice=dice,
             setup=GameSetup(players),
-            event_sink=lambda event: self.events.append(event_json(event)),
+            event_sink=self.events.append,
             link=SerialLink(link) if link else None,
         )
         self.pins = {button: factory.pin(self.config.pins.of(button)) for button in Button}

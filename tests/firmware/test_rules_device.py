@@ -22,7 +22,6 @@ from firmware.screen.i18n import Catalogue
 from firmware.screen.screens import render, status_room
 from firmware.screen.throwname import throw_name_room, throw_names_problem
 from firmware.screen.views import DieFace, HandOverView, MenuView, PickerView, RevealView, TurnView
-from firmware.sink import event_json
 from firmware.store.rulesfile import load_rules
 from hal.ports import Button
 from sim.fakes import FakeClock
@@ -39,8 +38,7 @@ def make_app(clock: FakeClock, rules: Rules, throws: list[tuple[int, ...]]) -> t
     events: list[dict[str, Any]] = []
     app = DeviceApp(
         DeviceConfig(), clock=clock, dice=ScriptedDice([*ROLL_OFF, *throws]),
-        setup=GameSetup(("Anna", "Ben", "Carla"), rules),
-        event_sink=lambda event: events.append(event_json(event)),
+        setup=GameSetup(("Anna", "Ben", "Carla"), rules), event_sink=events.append,
     )
     return app, events
 

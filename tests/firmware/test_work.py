@@ -25,7 +25,6 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView, MenuView, TurnView
-from firmware.sink import event_json
 from firmware.wiring import Device, build_device
 from firmware.work import BackgroundWork, InlineWork
 from hal.oled import open_dummy
@@ -65,7 +64,7 @@ def _device(
         timers=[display],
         dice=dice,
         setup=setup,
-        event_sink=(lambda event: events.append(event_json(event))) if events is not None else None,
+        event_sink=events.append if events is not None else None,
         odds_worker=worker,
     )
     device.loop.start()
