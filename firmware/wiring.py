@@ -24,7 +24,7 @@ from firmware.app import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
-from firmware.sink import EventRelay, EventSink, event_json
+from firmware.sink import EventRelay, EventSink
 from firmware.store.stores import open_stores
 from firmware.work import BackgroundWork, InlineWork, Work
 from hal.inputs import InputDecoder
@@ -187,7 +187,7 @@ def _connect_hosts(
             link, app, hooks, clock=device.clock, call_soon=loop.call_soon, pairing=pairing,
             trust_serial=settings.trust_serial, referee=settings.referee, info=info,
         )
-        relay.add(lambda event: remote.publish_event(event_json(event)))
+        relay.add(remote.publish_event)
         loop.add_frame_listener(remote.show)
         device.remote = remote
         remote.start()
@@ -199,7 +199,7 @@ def _connect_hosts(
             web, app, hooks, clock=device.clock, call_soon=loop.call_soon, pairing=pairing,
             info=info,
         )
-        relay.add(lambda event: page.publish_event(event_json(event)))
+        relay.add(page.publish_event)
         loop.add_frame_listener(page.show)
         device.web = page
         page.start()

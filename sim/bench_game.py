@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from unittest.mock import patch
 
 from PIL import Image
@@ -39,6 +39,9 @@ from engine.events import GameOver
 from hal.ports import Button, Edge, EdgeSource, InputEvent
 from sim.fakes import FakeClock
 from sim.script import ActionKind, ScriptAction, ScriptPacing, script_edges
+
+if TYPE_CHECKING:
+    from firmware.screen.views import TurnView
 
 __all__ = [
     "FULL_FRAME_WIRE_BYTES",
@@ -193,23 +196,24 @@ class HumanLike(Player):
         return _wait(self.rng.uniform(low, high))
 
     def next_actions(self, app: Any) -> list[ScriptAction]:
-        from firmware.screen.views import BannerView
+        from engine.game import Phase
+        from firmware.screen.views import BOT_MARK, HandOverView, RollOffView, TurnView
 
-        stage = app.stage
-        if stage.bot_plays:
-            return [_wait(0.5)]
-        if isinstance(app.view, BannerView) and stage.name == "turn":  # the hint: read it
-            return [self._think(1.5, 3.0), _OK]
-        name = stage.name
-        if name == "roll_off":
-            return [self._think(), _OK if stage.decided else _SHAKE]
-        if name == "hand_over":
+        view, game = app.view, app.game
+        if isinstance(view, HandOverView | TurnView) and view.player.startswith(BOT_MARK):
+            return [_wait(0.5)]  # a computer player's hand-over or turn
+        if isinstance(view, RollOffView) and game is not None:
+            decided = game.phase is not Phase.ROLL_OFF
+            return [self._think(), _OK if decided else _SHAKE]
+        if isinstance(view, HandOverView):
             return [self._think(0.5, 1.2), _SHAKE]
-        if name == "turn":
-            return self._turn(app)
-        return [self._think(1.5, 3.0), _OK]  # the dice after a last throw, a reveal, a banner
+        turn = game.turn if game is not None else None
+        if isinstance(view, TurnView) and turn is not None and view.player == turn.player:
+            return self._turn(app, view)
+        # The dice after a last throw (the turn has passed on), a hint, a reveal, a banner.
+        return [self._think(1.5, 3.0), _OK]
 
-    def _turn(self, app: Any) -> list[ScriptAction]:
+    def _turn(self, app: Any, view: TurnView) -> list[ScriptAction]:
         game = app.game
         turn = game.turn
         if turn.throws == 0:
@@ -222,10 +226,10 @@ class HumanLike(Player):
         if not game.can_roll() or evaluation.kind.name in self._STRONG:
             return [self._think(), _press(Button.STAND)]
         actions = [self._think()]
-        marks = app.stage.marks
         wanted = 1 if 1 in turn.values else 6
-        for index, value in enumerate(turn.values):
-            if value == wanted and not marks[index] and not turn.laid_out[index]:
+        for index, (value, face) in enumerate(zip(turn.values, view.dice, strict=True)):
+            # A die shown out is marked (or laid out): the player's own view of the turn.
+            if value == wanted and not face.out and not turn.laid_out[index]:
                 actions += [_press(_KEEPS[index]), self._think(0.2, 0.6)]
         return [*actions, _SHAKE]
 
@@ -309,6 +313,7 @@ def play_on_the_wiring(
     max_actions: int = 20_000,
 ) -> GameRecord:
     """Play one whole game; ``player`` plays every seat that ``bots`` leaves to a person."""
+    from engine.events import GameOver
     from engine.game import GameSetup
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice

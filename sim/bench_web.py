@@ -120,6 +120,7 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
     from firmware.link.webtable import page_files
+    from firmware.sink import DeviceEvent
     from firmware.wiring import build_device
     from hal.clock import MonotonicClock
     from hal.inputs import InputTiming
@@ -134,11 +135,11 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
     display = open_dummy(clock)
     server = WebServer("127.0.0.1", 0, page_files())
     rules = load_preset("standard")
-    emitted: list[str] = []
+    emitted: list[DeviceEvent] = []
     device = build_device(
         config, clock=clock, inputs=[], display=display, timers=[display], web=server,
         dice=SeededDice(7), setup=GameSetup(config.game.players, rules), power=False,
-        event_sink=lambda event: emitted.append(event.kind),
+        event_sink=emitted.append,
     )
     loop, app = device.loop, device.app
     handled: list[float] = []

@@ -26,8 +26,11 @@ from firmware.sink import DeviceEvent, event_json
 from sim.outputs import PendingOutputs, pending_outputs
 
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
+    from engine.events import GameOver
+    from firmware.app import DeviceApp
     from firmware.config import DeviceConfig
     from firmware.loop import MainLoop
+    from firmware.sink import DeviceEvent
     from firmware.wiring import Device
     from hal.ports import Clock, Display
     from hal.serial_link import SerialLink
@@ -353,26 +356,35 @@ def _bots(text: str, seats: int) -> tuple[str, ...]:
 
 
 class _EventSink:
-    """Writes each engine event (a dict with "event") as one JSON line; notes the game's end."""
+    """Writes each device event as one JSON line (:func:`firmware.sink.event_json`); notes the
+    game's end."""
 
     def __init__(
         self, stream: IO[str] | None, clock_now: Callable[[], float] | None = None
     ) -> None:
         self._stream = stream
         self.count = 0
-        self.last: dict[str, Any] | None = None
+        self.last: DeviceEvent | None = None
         self.game_over_at: float | None = None
         self.now = clock_now
 
-    def __call__(self, typed: DeviceEvent) -> None:
-        event = event_json(typed)
+    def __call__(self, event: DeviceEvent) -> None:
+        from engine.events import GameOver
+
         self.count += 1
         self.last = event
-        if event.get("event") == "game_over" and self.now is not None:
+        if isinstance(event, GameOver) and self.now is not None:
             self.game_over_at = self.now()
         if self._stream is not None:
-            self._stream.write(json.dumps(event, ensure_ascii=False) + "\n")
+            self._stream.write(json.dumps(event_json(event), ensure_ascii=False) + "\n")
             self._stream.flush()
+
+    @property
+    def game_over(self) -> GameOver | None:
+        """The game's end, if it is the last event so far."""
+        from engine.events import GameOver
+
+        return self.last if isinstance(self.last, GameOver) else None
 
 
 @contextlib.contextmanager
@@ -512,9 +524,8 @@ def _run_script(
         device.close()
         recorder.close()
     elapsed = time.perf_counter() - started
-    outcome = ""
-    if sink.last is not None and sink.last.get("event") == "game_over":
-        outcome = f"; game over, {sink.last.get('loser')} lost"
+    over = sink.game_over
+    outcome = f"; game over, {over.loser} lost" if over is not None else ""
     wrote = [f"{recorder.files_written} frames to {args.frames}"] if args.frames else []
     wrote += [str(args.record)] if args.record else []
     kept = _left_unfinished(storage)
@@ -575,7 +586,7 @@ def _play_to_the_final_banner(
     # The reveal, and the banner of the lost half or Finale, each go on with a press.
     for _ in range(_SCREENS_BEFORE_THE_END):
         run_until(shown_at + FINAL_REVEAL_S)
-        if device.app.stage.name == "game_over":
+        if _shows_the_final_banner(device.app):
             break
         stand = ScriptAction(ActionKind.PRESS, 0, Button.STAND)
         press_on = ScriptInput([stand], clock, config.input)
@@ -583,6 +594,19 @@ def _play_to_the_final_banner(
         press_on.play_until(press_on.end)
         shown_at = press_on.edges[-1].at + config.input.debounce_s  # a press counts when let go
     run_until(shown_at + AFTER_GAME_OVER_S)
+
+
+def _shows_the_final_banner(app: DeviceApp) -> bool:
+    """Whether ``app`` shows the final banner of its game ("Spielende"), read from the view it
+    publishes: the one banner titled ``game_over_title``.
+
+    An adapter until the app answers this itself (a read-only ``DeviceApp`` query): then this
+    function is that one line.
+    """
+    from firmware.screen.views import BannerView
+
+    view = app.view
+    return isinstance(view, BannerView) and view.title == app.t("game_over_title")
 
 
 def _real_time_pacer(clock: Clock) -> Callable[[], None]:

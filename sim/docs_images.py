@@ -87,9 +87,11 @@ def _demo_gif(path: Path) -> None:
 def _device_png(path: Path) -> None:
     """The simulator's window (SDL's dummy video driver, no display needed) showing the frame
     on the OLED just after the FLIP of the demo round, with FLIP drawn pressed."""
+    from engine.events import Flip
     from engine.game import GameSetup
     from firmware.config import load_config
     from firmware.dice import SeededDice
+    from firmware.sink import DeviceEvent
     from firmware.store.rulesfile import load_rules
     from firmware.wiring import build_device
     from sim.fakes import FakeClock
@@ -98,7 +100,7 @@ def _device_png(path: Path) -> None:
 
     config = load_config(None)
     clock = FakeClock()
-    moments: list[tuple[float, str]] = []
+    moments: list[tuple[float, DeviceEvent]] = []
     script = ScriptInput(load_script(ROOT / DEMO_SCRIPT), clock, config.input)
     recorder = FrameRecorder(clock)
     device = build_device(
@@ -108,14 +110,14 @@ def _device_png(path: Path) -> None:
         display=recorder,
         dice=SeededDice(int(DEMO_GAME[-1])),
         setup=GameSetup(("Anna", "Ben", "Carla"), load_rules("standard")),
-        event_sink=lambda event: moments.append((clock.now(), event.kind)),
+        event_sink=lambda event: moments.append((clock.now(), event)),
     )
     device.loop.start()
     script.play_until(script.end)
     device.run(until=script.end)
     device.close()
     recorder.close()
-    flipped_at = next(at for at, kind in moments if kind == "flip")
+    flipped_at = next(at for at, event in moments if isinstance(event, Flip))
     frame = next(f for f in reversed(recorder.frames) if f.at <= flipped_at + 0.001)
     _window_png(frame.image, path)
 

@@ -278,7 +278,8 @@ def locked_state_directory(config: DeviceConfig) -> StateDirectory:
 
 
 def _log_event(event: DeviceEvent) -> None:
-    logger.debug("event %s", event_json(event))
+    if logger.isEnabledFor(logging.DEBUG):
+        logger.debug("event %s", event_json(event))
 
 
 def _stop_on_sigterm(loop: Any) -> None:

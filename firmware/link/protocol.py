@@ -9,39 +9,61 @@ optionally followed by one space and an argument; JSON payloads are the rest of 
 line holds no control, format (bidi overrides, zero-width), separator, private-use or unassigned
 character, neither raw nor as a ``\\u`` escape in its JSON; words are ASCII and only ASCII
 letters fold to lower case, so a look-alike (a Kelvin sign for the K of ``keep1``) matches nothing.
+
+:func:`parse_command` makes one frozen dataclass of each host line (:class:`Press`,
+:class:`Setup`, ...); a ``setup``'s JSON is checked here into typed values, and
+:meth:`Setup.on` adds what only the device knows (the players and rules set up now).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import enum
 import json
 import unicodedata
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image
 
+from engine.errors import IllegalActionError, RulesError
+from engine.game import GameSetup
 from engine.limits import InputLimitError, ascii_whole_number, json_loads
+from engine.rules import Rules, load_preset, preset_names, rules_from_mapping
+from engine.strategy_names import STRATEGY_NAMES
+from firmware.names import PlayerNameError, check_player_names
+from firmware.screen.throwname import check_throw_names
 from hal.ports import SCREEN_SIZE, Button
 
 __all__ = [
     "BUTTON_NAMES",
-    "CHANGING",
-    "COMMAND_HELP",
+    "COMMANDS",
     "DEVICE_WORDS",
     "FRAME_BYTES",
     "LOG_PAGE_BYTES",
     "MAX_LINE",
     "PROTOCOL_NAME",
     "PROTOCOL_VERSION",
+    "Auth",
     "Command",
-    "CommandName",
     "DeviceLine",
+    "Frames",
+    "Hello",
+    "Help",
+    "Hold",
+    "Log",
+    "Pair",
+    "Ping",
+    "Press",
     "ProtocolError",
+    "RulesChange",
+    "Setup",
+    "SetupError",
+    "Shake",
+    "State",
+    "Stats",
     "decode_frame",
     "encode_frame",
     "format_line",
@@ -86,66 +108,358 @@ class ProtocolError(ValueError):
     """A line that breaks the protocol; its message is the one-line reason sent after ``error``."""
 
 
-class CommandName(enum.Enum):
-    """The host-to-device commands."""
-
-    HELLO = "hello"
-    HELP = "help"
-    PING = "ping"
-    PRESS = "press"
-    HOLD = "hold"
-    SHAKE = "shake"
-    STATE = "state"
-    LOG = "log"
-    SETUP = "setup"
-    FRAMES = "frames"
-    PAIR = "pair"
-    AUTH = "auth"
-    STATS = "stats"
-
-
-#: One line of help for each command, in the order ``help`` lists them.
-COMMAND_HELP: dict[CommandName, str] = {
-    CommandName.PRESS: "press BUTTON",
-    CommandName.HOLD: "hold BUTTON",
-    CommandName.SHAKE: "shake",
-    CommandName.STATE: "state",
-    CommandName.LOG: "log [FROM]",
-    CommandName.SETUP: 'setup {"players": [...], "rules": "NAME" or {...}, "bots": [...]}',
-    CommandName.FRAMES: "frames on|off",
-    CommandName.PAIR: "pair PIN",
-    CommandName.AUTH: "auth TOKEN",
-    CommandName.STATS: "stats",
-    CommandName.PING: "ping [TOKEN]",
-    CommandName.HELLO: "hello",
-    CommandName.HELP: "help",
-}
-
-#: Commands that answer questions and take no argument. With an argument the same words are the
-#: device's answers (``hello schockbesteck 1 {...}``, ``state {...}``), i.e. an echo: ignored.
-_ANSWERED_WORDS = {
-    CommandName.HELLO, CommandName.HELP, CommandName.STATE, CommandName.LOG, CommandName.STATS,
-}
+# -- host commands -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A parsed host line. ``button`` for press/hold, ``flag`` for frames, ``token`` for ping,
-    pair (the PIN) and auth, ``payload`` (decoded JSON) for setup, ``start`` (the first event)
-    for log."""
+    """A parsed host line: each command is a class of its own, told apart with ``match``."""
 
-    name: CommandName
-    button: Button | None = None
-    flag: bool | None = None
-    token: str = ""
-    payload: Any = None
+    #: The command word.
+    word: ClassVar[str] = ""
+    #: How ``help`` shows the command, where its word alone does not.
+    usage: ClassVar[str] = ""
+    #: Whether the command changes the device: only a paired host may send it (see
+    #: :mod:`firmware.link.pairing`).
+    changing: ClassVar[bool] = False
+
+    @classmethod
+    def parse(cls, rest: str) -> Command | None:
+        """The command of a line with this word and the argument ``rest``.
+
+        This one is a question without an argument; with one, the line is the device's own
+        answer of the same word (``state {...}``) echoed back: None, ignored.
+        """
+        return None if rest else cls()
+
+
+@dataclass(frozen=True, slots=True)
+class _ButtonCommand(Command):
+    """A command that names a button."""
+
+    button: Button
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        button = BUTTON_NAMES.get(_ascii_lower(rest))
+        if button is None:
+            allowed = ", ".join(BUTTON_NAMES)
+            what = f"unknown button {_shorten(rest)}" if rest else "no button given"
+            raise ProtocolError(f"{cls.word}: {what}; buttons: {allowed}")
+        return cls(button)
+
+
+@dataclass(frozen=True, slots=True)
+class Press(_ButtonCommand):
+    """``press BUTTON``: a short press of the button."""
+
+    word = "press"
+    usage = "press BUTTON"
+    changing = True
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(_ButtonCommand):
+    """``hold BUTTON``: a long press of the button."""
+
+    word = "hold"
+    usage = "hold BUTTON"
+    changing = True
+
+
+@dataclass(frozen=True, slots=True)
+class Shake(Command):
+    """``shake``: a whole shake of the cup, then the throw."""
+
+    word = "shake"
+    changing = True
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        if rest:
+            raise ProtocolError(f"{cls.word} takes no argument, got {_shorten(rest)}")
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class State(Command):
+    """``state``: the state snapshot."""
+
+    word = "state"
+
+
+@dataclass(frozen=True, slots=True)
+class Log(Command):
+    """``log [FROM]``: a page of the game's log from event ``start`` on."""
+
+    word = "log"
+    usage = "log [FROM]"
     start: int = 0
 
+    @classmethod
+    def parse(cls, rest: str) -> Command | None:
+        if not rest:
+            return cls()
+        start = ascii_whole_number(rest)
+        return None if start is None else cls(start)  # else: a log line echoed
+
+
+@dataclass(frozen=True, slots=True)
+class RulesChange:
+    """``setup``'s rules as an object of rules keys without a preset: a change of the rules
+    set up now (which only the device knows)."""
+
+    keys: Mapping[str, Any]
+
+    def on(self, rules: Rules) -> Rules:
+        """``rules`` changed by these keys; :class:`SetupError` if they do not make rules."""
+        try:
+            return check_throw_names(rules_from_mapping(self.keys, base=rules))
+        except RulesError as error:
+            raise SetupError(f"setup: {error}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Setup(Command):
+    """``setup {...}``: players, rules and computer players of the next game, checked.
+
+    None leaves a part as it is set up. ``rules`` are a preset's (an object with a ``preset``
+    starts from it), or a :class:`RulesChange`; ``bots`` has an entry per seat from the first,
+    a strategy or "" for a person. What only the device knows (the current players and rules)
+    is added by :meth:`on`.
+    """
+
+    word = "setup"
+    usage = 'setup {"players": [...], "rules": "NAME" or {...}, "bots": [...]}'
+    changing = True
+    players: tuple[str, ...] | None = None
+    rules: Rules | RulesChange | None = None
+    bots: tuple[str, ...] | None = None
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        return _setup(_parse_json(cls, rest))
+
+    def on(self, current: GameSetup | None) -> tuple[GameSetup, tuple[str, ...] | None]:
+        """The next game's setup, this command on top of ``current`` (as it is set up now), and
+        its computer players per seat (None: as they are; people at the end left out).
+
+        Raises :class:`SetupError` for what only ``current`` tells: a rules change that makes no
+        rules, no players set up yet, more seats in ``bots`` than players.
+        """
+        rules = current.rules if current is not None else Rules()
+        if isinstance(self.rules, RulesChange):
+            rules = self.rules.on(rules)
+        elif self.rules is not None:
+            rules = self.rules
+        players = self.players if self.players is not None else _current_players(current)
+        bots = self.bots
+        if bots is not None and len(bots) > len(players):
+            raise SetupError(_bots_problem(len(players)))
+        if bots is not None:
+            bots = bots[: max((seat + 1 for seat, bot in enumerate(bots) if bot), default=0)]
+        return GameSetup(players, rules), bots
+
+
+class SetupError(ProtocolError):
+    """A ``setup`` payload the device refuses.
+
+    The device reads a payload only once the host may set up (paired, and no game running), so
+    :class:`~firmware.link.remote.Remote` checks that first, then asks :meth:`on`: the problem
+    as the device answers it with the next setup as it stands, after the checks that come
+    before it (a rules change, which only the current rules tell; the seats of a ``bots`` list
+    when the payload names no players).
+    """
+
+    def __init__(
+        self, reason: str, *, rules: RulesChange | None = None, seats_unknown: bool = False
+    ) -> None:
+        super().__init__(reason)
+        self.rules = rules
+        self.seats_unknown = seats_unknown
+
+    def on(self, current: GameSetup | None) -> SetupError:
+        """The refusal with ``current`` as the next setup: this one, or one that comes first."""
+        if self.rules is not None:
+            self.rules.on(current.rules if current is not None else Rules())
+        if self.seats_unknown:
+            return SetupError(_bots_problem(len(_current_players(current))))
+        return self
+
+
+_SETUP_KEYS = (
+    'keys: "players" (2 to 10 names), "rules" (a preset name or an object of rules), '
+    '"bots" (a strategy or "" per seat)'
+)
+#: What ``setup``'s ``bots`` may name for a seat: a strategy, or a person.
+_SEAT_WORDS = (*STRATEGY_NAMES, "", "human")
+
+
+def _setup(payload: dict[str, Any]) -> Setup:
+    """``setup``'s payload checked, in the order the device answers its problems."""
+    unknown = sorted(set(payload) - {"players", "rules", "bots"})
+    if unknown or not payload:
+        what = "unknown key " + repr(unknown[0]) if unknown else "nothing to set"
+        raise SetupError(f"setup: {what}; {_SETUP_KEYS}")
+    rules = _setup_rules(payload["rules"]) if "rules" in payload else None
+    try:
+        given = payload.get("players")
+        players = None if given is None else _setup_players(given)
+        bots = None
+        if "bots" in payload:
+            bots = _setup_bots(payload["bots"], None if players is None else len(players))
+    except SetupError as error:
+        # A rules change is checked on the current rules: its problem would come first.
+        error.rules = rules if isinstance(rules, RulesChange) else None
+        raise
+    return Setup(players, rules, bots)
+
+
+def _setup_rules(value: object) -> Rules | RulesChange:
+    """A preset name, or an object of rules keys (on its own ``preset``, or a change)."""
+    if isinstance(value, str):
+        if value not in preset_names():
+            # Only presets: the link never makes the device read a file.
+            presets = ", ".join(preset_names())
+            raise SetupError(f"setup: unknown rules {value!r}; presets: {presets}")
+        return load_preset(value)
+    if isinstance(value, dict):
+        change = RulesChange(value)
+        # With a preset the object makes rules of its own; without one it changes the current.
+        return change if value.get("preset") is None else change.on(Rules())
+    raise SetupError('setup: "rules" must be a preset name or an object of rules keys')
+
+
+def _setup_players(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise SetupError('setup: "players" must be a list of names, e.g. ["Anna", "Ben"]')
+    return _checked_players(tuple(value))
+
+
+def _checked_players(players: tuple[str, ...]) -> tuple[str, ...]:
+    """``players`` if the engine and the screen take them (2 to 10, distinct, short)."""
+    try:
+        GameSetup(players)
+        check_player_names(players)
+    except (IllegalActionError, PlayerNameError) as error:
+        raise SetupError(f"setup: {error}") from None
+    return players
+
+
+def _current_players(current: GameSetup | None) -> tuple[str, ...]:
+    """The players set up now, for a ``setup`` that names none."""
+    if current is None:
+        raise SetupError('setup: give "players" too (no players are set up yet)')
+    return _checked_players(current.players)
+
+
+def _setup_bots(value: object, seats: int | None) -> tuple[str, ...]:
+    """``bots``: per seat a strategy, or "" (or "human") for a person; ``seats`` None when the
+    payload names no players (the device then counts the players set up)."""
+    if not isinstance(value, list) or not all(item in _SEAT_WORDS for item in value):
+        raise SetupError(_bots_problem(seats or 0), seats_unknown=seats is None)
+    if seats is not None and len(value) > seats:
+        raise SetupError(_bots_problem(seats))
+    return tuple("" if item == "human" else item for item in value)
+
+
+def _bots_problem(seats: int) -> str:
+    allowed = ", ".join(f'"{name}"' for name in STRATEGY_NAMES)
+    return (
+        f'setup: "bots" must be a list of at most {seats} entries, one per seat: '
+        f'"" (a person) or a strategy: {allowed}'
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Frames(Command):
+    """``frames on|off``: send the OLED's frames, or stop."""
+
+    word = "frames"
+    usage = "frames on|off"
+    on: bool
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        flag = _ascii_lower(rest)
+        if flag not in ("on", "off"):
+            raise ProtocolError(f"frames {_shorten(rest)}: use frames on or frames off")
+        return cls(flag == "on")
+
+
+@dataclass(frozen=True, slots=True)
+class Pair(Command):
+    """``pair PIN``: pair this connection with the PIN the device shows."""
+
+    word = "pair"
+    usage = "pair PIN"
+    pin: str
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        if not (rest.isascii() and rest.isdigit() and len(rest) <= MAX_PING_TOKEN):
+            raise ProtocolError("pair takes the PIN the device shows, e.g. pair 123456")
+        return cls(rest)
+
+
+@dataclass(frozen=True, slots=True)
+class Auth(Command):
+    """``auth TOKEN``: pair this connection with the token of an earlier ``pair``."""
+
+    word = "auth"
+    usage = "auth TOKEN"
+    token: str
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        if not rest or len(rest) > MAX_PING_TOKEN or not all(c in _HEX for c in rest):
+            raise ProtocolError("auth takes the token a pair answered, e.g. auth 3f9c...")
+        return cls(rest)
+
+
+@dataclass(frozen=True, slots=True)
+class Stats(Command):
+    """``stats``: the statistics of the finished games the device keeps."""
+
+    word = "stats"
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Command):
+    """``ping [TOKEN]``: answered by ``pong [TOKEN]``."""
+
+    word = "ping"
+    usage = "ping [TOKEN]"
+    token: str = ""
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        if len(rest) > MAX_PING_TOKEN or " " in rest:
+            raise ProtocolError(f"ping takes one token of at most {MAX_PING_TOKEN} characters")
+        return cls(rest)
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(Command):
+    """``hello``: a fresh greeting (and the connection's settings reset)."""
+
+    word = "hello"
+
+
+@dataclass(frozen=True, slots=True)
+class Help(Command):
+    """``help``: every command on one line."""
+
+    word = "help"
+
+
+#: Every command, in the order ``help`` lists them.
+COMMANDS: tuple[type[Command], ...] = (
+    Press, Hold, Shake, State, Log, Setup, Frames, Pair, Auth, Stats, Ping, Hello, Help,
+)  # fmt: skip
+_BY_WORD = {command.word: command for command in COMMANDS}
 
 _HEX = frozenset("0123456789abcdef")
-
-#: Commands that change the device: only a paired host may send them (see firmware.link.pairing).
-CHANGING = frozenset({CommandName.PRESS, CommandName.HOLD, CommandName.SHAKE, CommandName.SETUP})
 
 
 def _shorten(text: str, limit: int = 40) -> str:
@@ -159,7 +473,8 @@ def parse_command(raw: bytes) -> Command | None:
 
     Returns None for a line to ignore silently: an empty line (a terminal's Enter) or an echo of
     a device line (see :data:`DEVICE_WORDS`). Raises :class:`ProtocolError` with a one-line reason
-    for anything else that is not a valid command.
+    for anything else that is not a valid command (:class:`SetupError` for a ``setup`` payload
+    the device refuses).
     """
     if raw.endswith(b"\r"):
         raw = raw[:-1]
@@ -182,39 +497,11 @@ def parse_command(raw: bytes) -> Command | None:
     rest = rest.strip(" ")
     if word in DEVICE_WORDS:
         return None
-    try:
-        name = CommandName(word)
-    except ValueError:
-        allowed = ", ".join(c.value for c in COMMAND_HELP)
-        raise ProtocolError(f"unknown command {_shorten(word)}; commands: {allowed}") from None
-    if name is CommandName.LOG and rest:
-        start = ascii_whole_number(rest)
-        return None if start is None else Command(name, start=start)  # else: a log line echoed
-    if name in _ANSWERED_WORDS:
-        return None if rest else Command(name)
-    if name in (CommandName.PRESS, CommandName.HOLD):
-        return Command(name, button=_parse_button(name, rest))
-    if name is CommandName.SHAKE:
-        _no_argument(name, rest)
-        return Command(name)
-    if name is CommandName.PING:
-        if len(rest) > MAX_PING_TOKEN or " " in rest:
-            raise ProtocolError(f"ping takes one token of at most {MAX_PING_TOKEN} characters")
-        return Command(name, token=rest)
-    if name is CommandName.PAIR:
-        if not (rest.isascii() and rest.isdigit() and len(rest) <= MAX_PING_TOKEN):
-            raise ProtocolError("pair takes the PIN the device shows, e.g. pair 123456")
-        return Command(name, token=rest)
-    if name is CommandName.AUTH:
-        if not rest or len(rest) > MAX_PING_TOKEN or not all(c in _HEX for c in rest):
-            raise ProtocolError("auth takes the token a pair answered, e.g. auth 3f9c...")
-        return Command(name, token=rest)
-    if name is CommandName.FRAMES:
-        flag = _ascii_lower(rest)
-        if flag not in ("on", "off"):
-            raise ProtocolError(f"frames {_shorten(rest)}: use frames on or frames off")
-        return Command(name, flag=flag == "on")
-    return Command(name, payload=_parse_json(name, rest))
+    command = _BY_WORD.get(word)
+    if command is None:
+        allowed = ", ".join(command.word for command in COMMANDS)
+        raise ProtocolError(f"unknown command {_shorten(word)}; commands: {allowed}")
+    return command.parse(rest)
 
 
 def _check_char(char: str, where: str) -> None:
@@ -232,14 +519,14 @@ def _ascii_lower(word: str) -> str:
     return word.lower() if word.isascii() else word
 
 
-def _check_strings(value: Any, name: CommandName) -> None:
+def _check_strings(value: Any, word: str) -> None:
     """Refuse forbidden characters that came into JSON strings as ``\\u`` escapes."""
     pending = [value]
     while pending:
         item = pending.pop()
         if isinstance(item, str):
             for char in item:
-                _check_char(char, f"in a JSON string of {name.value}")
+                _check_char(char, f"in a JSON string of {word}")
         elif isinstance(item, dict):
             pending.extend(item.keys())
             pending.extend(item.values())
@@ -247,40 +534,28 @@ def _check_strings(value: Any, name: CommandName) -> None:
             pending.extend(item)
 
 
-def _parse_button(name: CommandName, rest: str) -> Button:
-    button = BUTTON_NAMES.get(_ascii_lower(rest))
-    if button is None:
-        allowed = ", ".join(BUTTON_NAMES)
-        what = f"unknown button {_shorten(rest)}" if rest else "no button given"
-        raise ProtocolError(f"{name.value}: {what}; buttons: {allowed}")
-    return button
-
-
-def _no_argument(name: CommandName, rest: str) -> None:
-    if rest:
-        raise ProtocolError(f"{name.value} takes no argument, got {_shorten(rest)}")
-
-
-def _parse_json(name: CommandName, rest: str) -> Any:
+def _parse_json(command: type[Command], rest: str) -> dict[str, Any]:
+    """The JSON object that is ``command``'s argument."""
+    word = command.word
     if not rest:
-        raise ProtocolError(f"{name.value} needs a JSON object: {COMMAND_HELP[name]}")
+        raise ProtocolError(f"{word} needs a JSON object: {command.usage}")
     try:
         payload = json_loads(rest)
     except json.JSONDecodeError as error:
-        raise ProtocolError(
-            f"{name.value}: not valid JSON at column {error.colno}: {error.msg}"
-        ) from None
+        where = f"at column {error.colno}: {error.msg}"
+        raise ProtocolError(f"{word}: not valid JSON {where}") from None
     except InputLimitError as error:
-        raise ProtocolError(f"{name.value}: JSON {error}") from None
+        raise ProtocolError(f"{word}: JSON {error}") from None
     if not isinstance(payload, dict):
-        raise ProtocolError(f"{name.value} needs a JSON object, got {type(payload).__name__}")
-    _check_strings(payload, name)
+        raise ProtocolError(f"{word} needs a JSON object, got {type(payload).__name__}")
+    _check_strings(payload, word)
     return payload
 
 
 def help_text() -> str:
     """The ``help`` answer: every command on one line."""
-    return "commands: " + "; ".join(COMMAND_HELP.values()) + "; buttons: " + " ".join(BUTTON_NAMES)
+    usages = "; ".join(command.usage or command.word for command in COMMANDS)
+    return f"commands: {usages}; buttons: " + " ".join(BUTTON_NAMES)
 
 
 # -- device lines --------------------------------------------------------------------------------

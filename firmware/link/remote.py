@@ -25,19 +25,29 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from engine import Event, Game, GameSetup, RulesError, preset_names, rules_from_mapping, to_json
-from engine.errors import IllegalActionError
-from engine.rules import Rules, load_preset
-from engine.strategy_names import STRATEGY_NAMES
+from engine import Game, GameSetup
+from firmware.link.feed import HostFeed
 from firmware.link.pairing import Pairing, PairingRefused
 from firmware.link.protocol import (
     BUTTON_NAMES,
-    CHANGING,
     PROTOCOL_NAME,
     PROTOCOL_VERSION,
+    Auth,
     Command,
-    CommandName,
+    Frames,
+    Hello,
+    Help,
+    Hold,
+    Log,
+    Pair,
+    Ping,
+    Press,
     ProtocolError,
+    Setup,
+    SetupError,
+    Shake,
+    State,
+    Stats,
     encode_frame,
     format_line,
     help_text,
@@ -46,12 +56,11 @@ from firmware.link.protocol import (
     parse_command,
     to_json_text,
 )
-from firmware.link.tablefeed import TableFeed, rules_changed, table_log_lines, table_snapshot
-from firmware.names import PlayerNameError, check_player_names
-from firmware.screen.throwname import check_throw_names
+from firmware.link.tablefeed import table_log_lines
+from firmware.sink import DeviceEvent
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
-__all__ = ["DeviceHooks", "EventRelay", "Remote", "state_payload"]
+__all__ = ["DeviceHooks", "Remote"]
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +100,10 @@ class Remote:
     """The protocol's device end, on a :class:`~hal.ports.Link`.
 
     ``call_soon(fn)`` must run ``fn`` on the main loop thread and may be called from any thread.
-    ``info`` goes into the ``hello`` line (device name, software version, ...).
+    ``info`` goes into the ``hello`` line (device name, software version, ...). The events and
+    the state after each batch come from a :class:`~firmware.link.feed.HostFeed`: the remote's
+    own, which serves its link at once, or ``feed``, shared with other remotes (the pages'),
+    which serves the link once it is added to it (``referee`` is then the feed's).
     """
 
     def __init__(
@@ -106,6 +118,7 @@ class Remote:
         trust_serial: bool = False,
         referee: bool = False,
         info: Mapping[str, Any] | None = None,
+        feed: HostFeed | None = None,
     ) -> None:
         self._link = link
         self._app = app
@@ -115,16 +128,17 @@ class Remote:
         self._pairing = pairing
         #: A cable is physical: the config may waive pairing on it, never on a network.
         self._trusted = trust_serial and not link.network
-        self._feed = TableFeed(referee=referee)
-        self._referee = referee
+        if feed is None:
+            feed = HostFeed(app, hooks, call_soon=call_soon, referee=referee)
+            feed.add(link)
+        self._feed = feed
+        self._referee = feed.referee
         #: The token this connection paired with (``pair`` or ``auth``), if any.
         self._token: str | None = None
         self._info = dict(info or {})
         self._frames = False
         self._last_frame: bytes | None = None
         self._screen: Image.Image | None = None
-        self._last_game: Game | None = None
-        self._state_due = False
         self._started = False
 
     @property
@@ -172,7 +186,7 @@ class Remote:
     def handle_line(self, raw: bytes) -> None:
         """Execute one received line: its answer, or exactly one ``error`` line."""
         try:
-            command = parse_command(raw)
+            command = self._parse(raw)
             if command is None:
                 return
             self._execute(command)
@@ -182,20 +196,24 @@ class Remote:
             logger.exception("link: command %r failed", raw[:80])
             self._send(format_line("error", one_line(f"internal error: {error}")))
 
-    def publish_event(self, event: Mapping[str, Any] | Event) -> None:
-        """An engine event as it happens (the app's event sink), as the table may see it
-        (:mod:`firmware.link.tablefeed`): an ``event`` line now, and a ``state`` snapshot once the
-        whole batch is out (when the main loop is next free)."""
-        payload = to_json(event) if isinstance(event, Event) else dict(event)
-        self._send(format_line("event", self._feed.event(self._current_game(), payload)))
-        if not self._state_due:
-            self._state_due = True
-            self._call_soon(self.flush)
+    def _parse(self, raw: bytes) -> Command | None:
+        try:
+            return parse_command(raw)
+        except SetupError as refused:
+            # A host that may not set up now hears that first; then the payload's problem, after
+            # whatever comes before it on the next setup as it stands.
+            self._may_set_up()
+            raise refused.on(self._hooks.next_setup()) from None
+
+    def publish_event(self, event: DeviceEvent) -> None:
+        """A device event as it happens (a listener of the app's event sink), as the table may
+        see it (:mod:`firmware.link.tablefeed`): an ``event`` line now, and a ``state`` snapshot
+        once the whole batch is out (when the main loop is next free)."""
+        self._feed.publish(event)
 
     def flush(self) -> None:
         """Send the ``state`` snapshot that published events made due, if any."""
-        if self._state_due:
-            self._send_state()
+        self._feed.flush()
 
     def show(self, image: Image.Image) -> None:
         """The display shows ``image``: send a ``frame`` if frames are on and it changed.
@@ -231,94 +249,71 @@ class Remote:
     # -- commands --------------------------------------------------------------------------------
 
     def _execute(self, command: Command) -> None:
-        name = command.name
-        if name in CHANGING and not self.paired:
-            raise ProtocolError(
-                f"{name.value} needs pairing: open Koppeln (pair) in the device's menu, then send "
-                "pair PIN (or auth TOKEN from an earlier pairing)"
-            )
-        if name is CommandName.PAIR:
-            try:
-                self._token = self._pairing.pair(command.token, self._clock.now())
-            except PairingRefused as error:
-                raise ProtocolError(f"pair: {error}") from None
-            self._send(f"ok pair {self._token}")
-            return
-        if name is CommandName.AUTH:
-            if not self._pairing.knows(command.token):
-                raise ProtocolError(
-                    "auth: unknown token (revoked, or the device restarted); pair again"
-                )
-            self._token = command.token
-            self._send("ok auth")
-            return
-        if name is CommandName.HELLO:
-            self.greet()
-        elif name is CommandName.HELP:
-            self._send(format_line("help", help_text()))
-        elif name is CommandName.PING:
-            self._send(format_line("pong", command.token or None))
-        elif name is CommandName.STATE:
-            self._send_state()
-        elif name is CommandName.LOG:
-            self._send_log(command.start)
-        elif name is CommandName.FRAMES:
-            self._frames = bool(command.flag)
-            self._last_frame = None
-            self._send(f"ok frames {'on' if self._frames else 'off'}")
-            if self._frames:
-                self._send_frame(self._frame())
-        elif name is CommandName.SETUP:
-            self._setup(command.payload)
-        elif name is CommandName.STATS:
-            if self._hooks.stats is None:
-                raise ProtocolError("stats: this device keeps no games (no state directory)")
-            self._send(format_line("stats", self._hooks.stats()))
-        else:
-            self._input(command)
+        if command.changing and not self.paired:
+            raise _needs_pairing(command)
+        match command:
+            case Pair(pin):
+                try:
+                    self._token = self._pairing.pair(pin, self._clock.now())
+                except PairingRefused as error:
+                    raise ProtocolError(f"pair: {error}") from None
+                self._send(f"ok pair {self._token}")
+            case Auth(token):
+                if not self._pairing.knows(token):
+                    raise ProtocolError(
+                        "auth: unknown token (revoked, or the device restarted); pair again"
+                    )
+                self._token = token
+                self._send("ok auth")
+            case Hello():
+                self.greet()
+            case Help():
+                self._send(format_line("help", help_text()))
+            case Ping(token):
+                self._send(format_line("pong", token or None))
+            case State():
+                self._send_state()
+            case Log(start):
+                self._send_log(start)
+            case Frames(on):
+                self._frames = on
+                self._last_frame = None
+                self._send(f"ok frames {'on' if on else 'off'}")
+                if on:
+                    self._send_frame(self._frame())
+            case Setup():
+                self._setup(command)
+            case Stats():
+                if self._hooks.stats is None:
+                    raise ProtocolError("stats: this device keeps no games (no state directory)")
+                self._send(format_line("stats", self._hooks.stats()))
+            case Press(button) | Hold(button):
+                kind = InputKind.PRESS if isinstance(command, Press) else InputKind.LONG_PRESS
+                self._input(command, InputEvent(kind, self._clock.now(), button))
+            case Shake():
+                now = self._clock.now()
+                shaken = InputEvent(InputKind.SHAKE_START, now), InputEvent(InputKind.THROW, now)
+                self._input(command, *shaken)
 
-    def _input(self, command: Command) -> None:
-        now = self._clock.now()
-        deliver = self._hooks.deliver
-        if command.name is CommandName.SHAKE:
-            deliver(InputEvent(InputKind.SHAKE_START, now))
-            deliver(InputEvent(InputKind.THROW, now))
-        else:
-            kind = InputKind.PRESS if command.name is CommandName.PRESS else InputKind.LONG_PRESS
-            deliver(InputEvent(kind, now, command.button))
+    def _input(self, command: Command, *events: InputEvent) -> None:
+        for event in events:
+            self._hooks.deliver(event)
         self.flush()  # everything the input caused goes out before the ok
-        self._send(f"ok {command.name.value}")
+        self._send(f"ok {command.word}")
 
-    def _setup(self, payload: dict[str, Any]) -> None:
+    def _may_set_up(self) -> None:
+        """Refuse a ``setup`` from a host that is not paired, and while a game is running."""
+        if not self.paired:
+            raise _needs_pairing(Setup())
         game = self._app.game
         if game is not None and not game.is_over:
             raise ProtocolError(
                 "setup refused: a game is running; finish it (or end it on the device) first"
             )
-        unknown = sorted(set(payload) - {"players", "rules", "bots"})
-        if unknown or not payload:
-            raise ProtocolError(
-                f"setup: {'unknown key ' + repr(unknown[0]) if unknown else 'nothing to set'}; "
-                'keys: "players" (2 to 10 names), "rules" (a preset name or an object of rules), '
-                '"bots" (a strategy or "" per seat)'
-            )
-        current = self._hooks.next_setup()
-        rules = current.rules if current is not None else Rules()
-        if "rules" in payload:
-            rules = _rules_from_payload(payload["rules"], rules)
-        players = payload.get("players")
-        if players is None:
-            if current is None:
-                raise ProtocolError('setup: give "players" too (no players are set up yet)')
-            players = list(current.players)
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise ProtocolError('setup: "players" must be a list of names, e.g. ["Anna", "Ben"]')
-        try:
-            setup = GameSetup(tuple(players), rules)
-            check_player_names(players)
-        except (IllegalActionError, PlayerNameError) as error:
-            raise ProtocolError(f"setup: {error}") from None
-        bots = _bots_from_payload(payload["bots"], len(players)) if "bots" in payload else None
+
+    def _setup(self, command: Setup) -> None:
+        self._may_set_up()
+        setup, bots = command.on(self._hooks.next_setup())
         if bots is not None:
             if self._hooks.apply_bots is None:
                 raise ProtocolError('setup: this device plays no seats itself; leave out "bots"')
@@ -335,23 +330,13 @@ class Remote:
     def _send(self, line: str, *, droppable: bool = False) -> None:
         self._link.send_line(line, droppable=droppable)
 
-    def _current_game(self) -> Game | None:
-        """The game under way, else the last one this connection saw (for ``log``)."""
-        game = self._app.game
-        if game is not None:
-            self._last_game = game
-        return self._last_game
-
     def _send_state(self) -> None:
-        self._state_due = False
-        self._current_game()  # a state remembers its game for a later `log`
-        payload = state_payload(self._app.game, self._hooks, referee=self._referee)
-        self._send(format_line("state", payload))
+        self._send(self._feed.state_line())
 
     def _send_log(self, start: int) -> None:
         """One page of the log from event ``start`` (see
         :func:`~firmware.link.protocol.log_page`)."""
-        game = self._current_game()
+        game = self._feed.game()
         if game is None:
             raise ProtocolError("log: no game has been played since the device started")
         entries = table_log_lines(game, referee=self._referee)
@@ -382,81 +367,8 @@ class Remote:
         self._send(format_line("frame", encode_frame(image)), droppable=True)
 
 
-def state_payload(
-    game: Game | None, hooks: DeviceHooks, *, referee: bool = False
-) -> dict[str, Any]:
-    """The ``state`` line's JSON object: ``game`` as the table sees it, and the next setup."""
-    upcoming = hooks.next_setup()
-    following: dict[str, Any] | None = None
-    if upcoming is not None:
-        following = {
-            "players": list(upcoming.players),
-            "rules": upcoming.rules.name,
-            "rules_changed": rules_changed(upcoming.rules),
-        }
-        if hooks.seat_bots is not None:
-            seats = hooks.seat_bots()
-            following["bots"] = [
-                seats[index] if index < len(seats) else "" for index in range(len(upcoming.players))
-            ]
-    return {
-        "game": table_snapshot(game, referee=referee) if game is not None else None,
-        "next": following,
-    }
-
-
-def _bots_from_payload(value: object, seats: int) -> tuple[str, ...]:
-    """``setup``'s ``bots``: per seat a strategy name, or "" (or "human") for a person."""
-    allowed = ", ".join(f'"{name}"' for name in STRATEGY_NAMES)
-    if (
-        not isinstance(value, list)
-        or len(value) > seats
-        or not all(item in (*STRATEGY_NAMES, "", "human") for item in value)
-    ):
-        raise ProtocolError(
-            f'setup: "bots" must be a list of at most {seats} entries, one per seat: '
-            f'"" (a person) or a strategy: {allowed}'
-        )
-    seats_played = [("" if item == "human" else item) for item in value]
-    while seats_played and not seats_played[-1]:
-        seats_played.pop()
-    return tuple(seats_played)
-
-
-def _rules_from_payload(value: object, base: Rules) -> Rules:
-    """A preset name, or an object of overrides (on ``base``, or on its own ``preset``)."""
-    try:
-        if isinstance(value, str):
-            if value not in preset_names():
-                # Only presets: the link never makes the device read a file.
-                raise ProtocolError(
-                    f"setup: unknown rules {value!r}; presets: {', '.join(preset_names())}"
-                )
-            return load_preset(value)
-        if isinstance(value, dict):
-            return check_throw_names(rules_from_mapping(value, base=base))
-    except RulesError as error:
-        raise ProtocolError(f"setup: {error}") from None
-    raise ProtocolError('setup: "rules" must be a preset name or an object of rules keys')
-
-
-class EventRelay:
-    """An event sink that passes each event on to listeners added later.
-
-    The app takes its event sink when it is made, and the remote needs the app: give the app a
-    relay, then :meth:`add` the remote's :meth:`Remote.publish_event` (and any other listener).
-    """
-
-    def __init__(self, *listeners: Callable[[dict[str, Any]], None]) -> None:
-        self._listeners = list(listeners)
-
-    def add(self, listener: Callable[[dict[str, Any]], None]) -> None:
-        """Pass events to ``listener`` too."""
-        self._listeners.append(listener)
-
-    def __call__(self, event: dict[str, Any]) -> None:
-        for listener in self._listeners:
-            try:
-                listener(event)
-            except Exception:  # one broken listener must not starve the others
-                logger.exception("an event listener failed on %s", event.get("event"))
+def _needs_pairing(command: Command) -> ProtocolError:
+    return ProtocolError(
+        f"{command.word} needs pairing: open Koppeln (pair) in the device's menu, then send "
+        "pair PIN (or auth TOKEN from an earlier pairing)"
+    )

@@ -13,8 +13,8 @@ observer), never a rule of our own:
   unchanged, which replay as they are);
 * a ``turn_over`` whose dice stay under the cup (``hidden_last_throw``, or a Blind turn) goes out
   without ``dice``, ``hand``, ``name`` and ``kind``, with the laid-out dice instead;
-* a ``round_over`` is the reveal: it carries every turn of the round in full (``turns``, each
-  with its ``kind``);
+* a ``round_over`` is the reveal: it carries every turn of the round in full (the engine's
+  ``turns``, each with its ``kind`` added);
 * a ``state`` shows the current turn as the table sees it, and its one-line ``notation`` only
   while nothing is covered.
 
@@ -24,15 +24,15 @@ A referee (``[link] referee = true``) sees everything; the OLED says so while it
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.events import Event, to_json
+from engine.events import Event, Roll, RoundOver, TurnOver
 from engine.game import Game
 from engine.notation import to_notation
 from engine.rules import Rules, load_preset, preset_names
 from firmware.link.protocol import to_json_text
+from firmware.sink import DeviceEvent, event_json
 
 __all__ = ["TableFeed", "rules_changed", "table_log", "table_log_lines", "table_snapshot"]
 
@@ -41,51 +41,41 @@ class TableFeed:
     """Turns the device's events into what the table may see, one event at a time.
 
     ``game`` is the game as it stands after the action that caused the event (the app publishes
-    an action's events right after applying it, and a replay for the log does the same).
+    an action's events right after applying it, and a replay for the log does the same). The
+    feed keeps nothing between events: the reveal's turns come with the engine's ``round_over``.
     """
 
     def __init__(self, *, referee: bool = False) -> None:
         self.referee = referee
-        #: This round's turns in full, for the reveal.
-        self._turns: list[dict[str, Any]] = []
 
-    def event(self, game: Game | None, payload: Mapping[str, Any]) -> dict[str, Any]:
-        """``payload`` (an event as JSON) as the table may see it."""
-        event = dict(payload)
-        kind = event.get("event")
-        if kind in ("game_started", "round_started"):
-            self._turns = []
+    def event(self, game: Game | None, event: DeviceEvent) -> dict[str, Any]:
+        """``event`` as the JSON object of its line, as the table may see it."""
+        line = event_json(event)
         if self.referee or game is None:
-            return event
-        if kind == "turn_over" and event.get("dice"):
-            # The canonical kind next to the name, which may be the table's own ("Jenie 5").
-            dice = tuple(event["dice"])
-            event["kind"] = game.evaluate(dice, bool(event.get("hand"))).kind.value
-        if kind == "roll" and game.rules.hidden_last_throw:
-            event["dice"] = None
-        elif kind == "turn_over":
-            self._turns.append(dict(event))  # in full for the reveal, with its kind
-            seen = game.last_turn()
-            if seen is not None and seen.player == event.get("player") and seen.covered:
-                event.update(
-                    dice=None, hand=None, name=None, kind=None,
-                    laid_out=list(seen.laid_out_values),
-                )
-        elif kind == "drop":
-            # A dropped cup loses the round: at the reveal it stands where the player's turn was.
-            row = {"event": "turn_over", "player": event.get("player"), "dropped": True}
-            players = [turn.get("player") for turn in self._turns]
-            if row["player"] in players:
-                self._turns[players.index(row["player"])] = row
-            else:
-                self._turns.append(row)
-        elif kind == "penalty_given":
-            out = set(event.get("out") or ())
-            self._turns = [turn for turn in self._turns if turn.get("player") not in out]
-        elif kind == "round_over":
-            event["turns"] = self._turns
-            self._turns = []
-        return event
+            return line
+        match event:
+            case Roll() if game.rules.hidden_last_throw:
+                line["dice"] = None
+            case TurnOver():
+                _add_kind(game, event, line)
+                seen = game.last_turn()
+                if seen is not None and seen.player == event.player and seen.covered:
+                    line.update(
+                        dice=None, hand=None, name=None, kind=None,
+                        laid_out=list(seen.laid_out_values),
+                    )
+            case RoundOver():
+                # The reveal: every turn of the round in full (a dropped cup's row as it is).
+                for turn, row in zip(event.turns, line["turns"], strict=True):
+                    if isinstance(turn, TurnOver):
+                        _add_kind(game, turn, row)
+        return line
+
+
+def _add_kind(game: Game, turn: TurnOver, line: dict[str, Any]) -> None:
+    """The throw's canonical kind next to its name, which may be the table's own ("Jenie 5")."""
+    if turn.dice:
+        line["kind"] = game.evaluate(turn.dice, turn.hand).kind.value
 
 
 def rules_changed(rules: Rules) -> dict[str, Any]:
@@ -177,7 +167,7 @@ def _log(game: Game, referee: bool) -> _Log:
         log = logs[referee] = _Log(Game(game.setup), TableFeed(referee=referee))
     for action in game.actions[len(log.actions) :]:
         for event in log.replay.apply(action):
-            seen = log.feed.event(log.replay, to_json(event))
+            seen = log.feed.event(log.replay, event)
             log.events.append(seen)
             log.lines.append(to_json_text(seen))
         log.actions.append(action)

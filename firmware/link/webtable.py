@@ -7,10 +7,11 @@ of its own, exactly as the serial link's host does: it is greeted, answers ``sta
 :class:`~firmware.link.pairing.Pairing` of the device). A page is always a network host: pairing is
 never waived, and referee mode never reaches it.
 
-What every page is sent alike is made once, here, and the same line goes to every page: the
-table's events (:class:`~firmware.link.tablefeed.TableFeed`), the ``state`` after each batch, and
-the frames (the table's screen for an unpaired page, the OLED's for a paired one). So twenty
-pages cost the main loop little more than one, and an idle page nothing but a queued line.
+What every page is sent alike is made once, and the same line goes to every page: the table's
+events and the ``state`` after each batch (one :class:`~firmware.link.feed.HostFeed` in batches,
+shared by the pages' remotes, which also read the last game it saw), and, made here, the frames
+(the table's screen for an unpaired page, the OLED's for a paired one). So twenty pages cost the
+main loop little more than one, and an idle page nothing but a queued line.
 
 Threads: the server calls :meth:`WebTable._accepted` and :meth:`WebTable._gone` on its own
 thread; they only hand the work to the main loop (``call_soon``). Everything else runs there.
@@ -20,21 +21,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, Protocol
 
 from PIL import Image
 
-from engine import Event, Game, preset_names, to_json
+from engine import Game, preset_names
 from engine.rules import load_preset
 from engine.strategy_names import STRATEGY_NAMES
+from firmware.link.feed import HostFeed
 from firmware.link.pairing import Pairing
 from firmware.link.protocol import encode_frame, format_line
-from firmware.link.remote import DeviceHooks, Remote, state_payload
-from firmware.link.tablefeed import TableFeed
+from firmware.link.remote import DeviceHooks, Remote
 from firmware.screen.i18n import MESSAGES
-from hal.ports import Clock, InputEvent, Link, LinkServer
+from firmware.sink import DeviceEvent
+from hal.ports import Clock, Link, LinkServer
 
 __all__ = ["PAGE_KEYS", "WebTable", "page_files"]
 
@@ -118,19 +120,14 @@ class WebTable:
         self._server = server
         self._app = app
         self._hooks = hooks
-        # A page's press, as the link's: what it caused (events, state) goes out before its ok.
-        self._page_hooks = replace(hooks, deliver=self._deliver)
         self._clock = clock
         self._call_soon = call_soon
         self._pairing = pairing
         self._info = dict(info or {})
-        self._feed = TableFeed()
+        #: Event lines wait for their batch's ``state``, which goes out once the main loop has
+        #: shown the frame (the server's thread then competes with nothing urgent).
+        self._feed = HostFeed(app, hooks, call_soon=call_soon, batched=True)
         self._pages: dict[int, _Page] = {}
-        self._last_game: Game | None = None
-        self._state_due = False
-        #: Event lines of the batch under way: they go out with its ``state``, once the main
-        #: loop has shown the frame (the server's thread then competes with nothing urgent).
-        self._pending: list[str] = []
         self._closed = False
 
     @property
@@ -146,6 +143,8 @@ class WebTable:
         """Close every page and the server. Idempotent."""
         self._closed = True
         self._server.close()
+        for page in self._pages.values():
+            self._feed.remove(page.remote.link)
         self._pages.clear()
 
     # -- the server's thread ---------------------------------------------------------------------
@@ -158,6 +157,7 @@ class WebTable:
 
     def _drop(self, link: Link) -> None:
         self._pages.pop(id(link), None)
+        self._feed.remove(link)
 
     # -- the main loop ---------------------------------------------------------------------------
 
@@ -166,44 +166,21 @@ class WebTable:
             link.close()
             return
         remote = Remote(
-            link, self._app, self._page_hooks, clock=self._clock, call_soon=self._call_soon,
-            pairing=self._pairing, info=self._info,
+            link, self._app, self._hooks, clock=self._clock, call_soon=self._call_soon,
+            pairing=self._pairing, info=self._info, feed=self._feed,
         )
         self._pages[id(link)] = _Page(remote)
+        self._feed.add(link)
         remote.start()
 
-    def _deliver(self, event: InputEvent) -> None:
-        self._hooks.deliver(event)
-        self.flush()
-
-    def _game(self) -> Game | None:
-        game = self._app.game
-        if game is not None:
-            self._last_game = game
-        return self._last_game
-
-    def publish_event(self, event: Mapping[str, Any] | Event) -> None:
-        """An engine event (the app's event sink): as the table sees it, to every page; a
-        ``state`` follows once the batch is out."""
-        payload = to_json(event) if isinstance(event, Event) else dict(event)
-        seen = self._feed.event(self._game(), payload)
-        if self._pages:
-            self._pending.append(format_line("event", seen))
-        if not self._state_due:
-            self._state_due = True
-            self._call_soon(self.flush)
+    def publish_event(self, event: DeviceEvent) -> None:
+        """A device event (a listener of the app's event sink): as the table sees it, to every
+        page with its batch's ``state``, once the batch is out."""
+        self._feed.publish(event)
 
     def flush(self) -> None:
-        """Send the ``state`` that published events made due, if any."""
-        if not self._state_due:
-            return
-        self._state_due = False
-        lines, self._pending = self._pending, []
-        if self._pages:
-            lines.append(format_line("state", state_payload(self._game(), self._hooks)))
-            for page in self._pages.values():
-                for line in lines:
-                    page.remote.link.send_line(line)
+        """Send the batch that published events made due, if any, to every page."""
+        self._feed.flush()
 
     def show(self, image: Image.Image) -> None:
         """A new OLED frame (a frame listener): to every page that asked for frames, the

@@ -28,7 +28,7 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.pairing import Pairing
 from firmware.link.remote import DeviceHooks, Remote
-from firmware.sink import as_json
+from firmware.sink import DeviceEvent
 from firmware.store.gamestore import CURRENT
 from firmware.store.journal import recover
 from hal.ports import Button, InputEvent, InputKind
@@ -73,14 +73,14 @@ class DeviceStorm(RuleBasedStateMachine):
         link = RecordingLink()
         self.link = link
 
-        def sink(event: dict[str, Any]) -> None:
+        def sink(event: DeviceEvent) -> None:
             if self.remote is not None:
                 self.remote.publish_event(event)
 
         self.remote = None
         self.app = app = make_app(
             self.config, clock=self.clock, dice=SeededDice(self.seed),
-            storage=StateDirectory(self.root), setup=setup, event_sink=as_json(sink),
+            storage=StateDirectory(self.root), setup=setup, event_sink=sink,
             pairing=Pairing(),
         )
         hooks = DeviceHooks(deliver=app.handle, next_setup=lambda: app.next_setup,

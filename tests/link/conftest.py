@@ -7,10 +7,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine import Game, GameSetup, load_preset, to_json
+from engine import Event, Game, GameSetup, load_preset
 from firmware.link.pairing import Pairing
 from firmware.link.remote import DeviceHooks, Remote
-from firmware.sink import as_json
+from firmware.sink import DeviceEvent
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from sim.fakes import FakeClock
 
@@ -45,7 +45,7 @@ class RecordingLink:
 class TinyApp:
     """Shake throws 6-5-2 (then 3s), STAND stands, a long STAND starts a new game."""
 
-    def __init__(self, publish: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(self, publish: Callable[[DeviceEvent], None]) -> None:
         self.publish = publish
         self.next = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"))
         self.game: Game | None = None
@@ -69,9 +69,9 @@ class TinyApp:
         elif event.kind is InputKind.PRESS and event.button is Button.STAND and game.can_stand():
             self._emit(game.stand())
 
-    def _emit(self, events: list[Any]) -> None:
+    def _emit(self, events: list[Event]) -> None:
         for event in events:
-            self.publish(to_json(event))
+            self.publish(event)
 
     def screen(self) -> Image.Image:
         image = Image.new("1", SCREEN_SIZE, 0)
@@ -167,10 +167,10 @@ class AppDevice(HostSide):
         self.pending: list[Callable[[], None]] = []
         self.clock = FakeClock(100.0)
         self.pairing = Pairing()
-        self.events: list[dict[str, Any]] = []
+        self.events: list[DeviceEvent] = []
         self.remote: Remote | None = None
 
-        def sink(event: dict[str, Any]) -> None:
+        def sink(event: DeviceEvent) -> None:
             self.events.append(event)
             if self.remote is not None:  # the app announces its first game while it is made
                 self.remote.publish_event(event)
@@ -180,7 +180,7 @@ class AppDevice(HostSide):
             clock=self.clock,
             dice=SeededDice(seed),
             setup=setup or GameSetup(("Anna", "Ben", "Carla"), load_preset("standard")),
-            event_sink=as_json(sink),
+            event_sink=sink,
             pairing=self.pairing,
         )
         hooks = DeviceHooks(

@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 from engine import GameSetup, load_preset
+from engine.events import Roll, TurnOver, to_json
 from firmware.config import DeviceConfig, GameConfig, LinkConfig
 from firmware.link.pairing import PIN_ATTEMPTS
 from firmware.link.protocol import encode_frame
 from firmware.screen.screens import render
 from firmware.screen.views import BannerView, MenuView, TurnView
+from firmware.sink import DeviceEvent
 from hal.ports import Button, InputEvent, InputKind
 
 from .conftest import AppDevice
@@ -72,14 +74,14 @@ def watched_game(**config: Any) -> tuple[AppDevice, list[str]]:
     return device, lines
 
 
-def covered_turns(events: list[dict[str, Any]]) -> int:
-    return sum(1 for event in events if event["event"] == "turn_over")
+def covered_turns(events: list[DeviceEvent]) -> int:
+    return sum(1 for event in events if isinstance(event, TurnOver))
 
 
 def test_no_covered_die_crosses_the_link_in_a_whole_game() -> None:
     device, lines = watched_game()
     full = device.events
-    assert covered_turns(full) > 20 and any(e["event"] == "roll" for e in full)
+    assert covered_turns(full) > 20 and any(isinstance(e, Roll) for e in full)
     events = [payload(line) for line in lines if line.startswith("event ")]
     states = [payload(line)["game"] for line in lines if line.startswith("state ")]
     logged = [json.loads(line) for line in lines if line.startswith("{")]
@@ -91,7 +93,7 @@ def test_no_covered_die_crosses_the_link_in_a_whole_game() -> None:
             shown = (event["dice"], event["name"], event["kind"], event["hand"])
             assert shown == (None, None, None, None), event  # the kind tells the throw too
     reveals = [event for event in events if event["event"] == "round_over"]
-    full_turns = [json.loads(json.dumps(e)) for e in full if e["event"] == "turn_over"]
+    full_turns = [json.loads(json.dumps(to_json(e))) for e in full if isinstance(e, TurnOver)]
     revealed = [turn for reveal in reveals for turn in reveal["turns"]]
     assert revealed and all(turn.pop("kind") for turn in revealed), "each names its kind"
     assert all(turn in full_turns for turn in revealed), "the reveal shows all"

@@ -6,11 +6,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import to_notation
-from firmware.link.protocol import COMMAND_HELP, DEVICE_WORDS, MAX_LINE
+from firmware.link.protocol import COMMANDS, DEVICE_WORDS, MAX_LINE
 from hal.serial_link import LineFramer
 from tests.link.conftest import AppDevice
 
-_KNOWN = {name.value for name in COMMAND_HELP} | set(DEVICE_WORDS)
+_KNOWN = {command.word for command in COMMANDS} | set(DEVICE_WORDS)
 
 _word = st.text(
     alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x2FF), min_size=1, max_size=12

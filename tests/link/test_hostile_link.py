@@ -15,8 +15,9 @@ import pytest
 from engine import Game, GameSetup, from_json, load_preset, rules_from_mapping, to_notation
 from firmware.link.protocol import (
     LOG_PAGE_BYTES,
-    Command,
-    CommandName,
+    Frames,
+    Log,
+    Press,
     ProtocolError,
     log_page,
     parse_command,
@@ -79,8 +80,8 @@ def test_look_alikes_are_not_folded(line: str) -> None:
 
 
 def test_ascii_words_still_fold() -> None:
-    assert parse_command(b"PRESS KEEP1") == Command(CommandName.PRESS, button=Button.KEEP_1)
-    assert parse_command(b"Frames ON") == Command(CommandName.FRAMES, flag=True)
+    assert parse_command(b"PRESS KEEP1") == Press(Button.KEEP_1)
+    assert parse_command(b"Frames ON") == Frames(on=True)
 
 
 # -- names ---------------------------------------------------------------------------------------
@@ -105,8 +106,8 @@ def test_setup_refuses_a_name_longer_than_the_screen_shows() -> None:
 
 
 def test_log_lines_parse_with_a_start_and_echoes_stay_ignored() -> None:
-    assert parse_command(b"log") == Command(CommandName.LOG)
-    assert parse_command(b"log 120") == Command(CommandName.LOG, start=120)
+    assert parse_command(b"log") == Log()
+    assert parse_command(b"log 120") == Log(120)
     assert parse_command('log \uff11\uff12'.encode()) is None  # not digits 0-9: no command
     assert parse_command(b'log {"players": ["Anna"]}') is None  # the device's own header
 

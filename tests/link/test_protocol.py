@@ -9,12 +9,23 @@ import pytest
 from PIL import Image, ImageDraw
 from pytest_mock import MockerFixture
 
-from engine import Game, GameSetup, from_json, load_preset, to_notation
+from engine import Game, GameSetup, Rules, from_json, load_preset, to_notation
 from firmware.link.protocol import (
+    COMMANDS,
     MAX_LINE,
     Command,
-    CommandName,
+    Frames,
+    Hello,
+    Help,
+    Hold,
+    Log,
+    Ping,
+    Press,
     ProtocolError,
+    RulesChange,
+    Setup,
+    Shake,
+    State,
     decode_frame,
     encode_frame,
     help_text,
@@ -29,21 +40,21 @@ from hal.ports import SCREEN_SIZE, Button
 @pytest.mark.parametrize(
     ("line", "command"),
     [
-        (b"press keep1", Command(CommandName.PRESS, button=Button.KEEP_1)),
-        (b"PRESS  Stand\r", Command(CommandName.PRESS, button=Button.STAND)),
-        (b"\thold flip ", Command(CommandName.HOLD, button=Button.FLIP)),
-        (b"shake", Command(CommandName.SHAKE)),
-        (b"state", Command(CommandName.STATE)),
-        (b"log", Command(CommandName.LOG)),
-        (b"hello", Command(CommandName.HELLO)),
-        (b"help", Command(CommandName.HELP)),
-        (b"ping", Command(CommandName.PING)),
-        (b"ping abc-1", Command(CommandName.PING, token="abc-1")),
-        (b"frames on", Command(CommandName.FRAMES, flag=True)),
-        (b"frames OFF", Command(CommandName.FRAMES, flag=False)),
+        (b"press keep1", Press(Button.KEEP_1)),
+        (b"PRESS  Stand\r", Press(Button.STAND)),
+        (b"\thold flip ", Hold(Button.FLIP)),
+        (b"shake", Shake()),
+        (b"state", State()),
+        (b"log", Log()),
+        (b"hello", Hello()),
+        (b"help", Help()),
+        (b"ping", Ping()),
+        (b"ping abc-1", Ping("abc-1")),
+        (b"frames on", Frames(on=True)),
+        (b"frames OFF", Frames(on=False)),
         (
             'setup {"players": ["Änne", "Bö"], "rules": "bvb"}'.encode(),
-            Command(CommandName.SETUP, payload={"players": ["Änne", "Bö"], "rules": "bvb"}),
+            Setup(players=("Änne", "Bö"), rules=load_preset("bvb")),
         ),
     ],
 )
@@ -102,16 +113,33 @@ def test_bad_lines_name_the_problem(line: bytes, reason: str) -> None:
     assert "\n" not in str(error.value)
 
 
+def test_a_setup_is_parsed_into_typed_values() -> None:
+    change = parse_command(b'setup {"rules": {"jule": true}}')
+    assert change == Setup(rules=RulesChange({"jule": True}))
+    line = b'setup {"rules": {"preset": "dsm", "deckel": 15}, "bots": ["human", "odds", ""]}'
+    command = parse_command(line)
+    assert isinstance(command, Setup) and isinstance(command.rules, Rules)
+    assert command.rules.name == "dsm+" and command.rules.deckel == 15
+    assert command.players is None and command.bots == ("", "odds", "")
+    # What the device adds: the players set up now; the people at the end are left out.
+    current = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"))
+    setup, bots = command.on(current)
+    assert setup == GameSetup(current.players, command.rules) and bots == ("", "odds")
+    assert isinstance(change, Setup)
+    rules = change.on(current)[0].rules
+    assert rules.jule and rules.deckel == current.rules.deckel, "a change of the current rules"
+
+
 def test_a_line_of_exactly_the_limit_is_fine() -> None:
     token_line = b"ping " + b"x" * 10 + b" " * (MAX_LINE - 15)
     assert len(token_line) == MAX_LINE
-    assert parse_command(token_line) == Command(CommandName.PING, token="x" * 10)
+    assert parse_command(token_line) == Ping("x" * 10)
 
 
 def test_help_lists_every_command() -> None:
     text = help_text()
-    for name in CommandName:
-        assert name.value in text
+    for command in COMMANDS:
+        assert (command.usage or command.word) in text
 
 
 # -- frames --------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from engine import to_notation
 from firmware.link.protocol import PROTOCOL_VERSION, decode_frame
 from firmware.link.remote import DeviceHooks
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
-from tests.link.conftest import Device
+from tests.link.conftest import AppDevice, Device
 
 
 @pytest.fixture
@@ -155,6 +155,42 @@ def test_bad_setups_are_refused_with_a_reason(device: Device, line: str, reason:
     (answer,) = device.host_sends(line)
     assert answer.startswith(reason)
     assert device.app.next == before
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        # A rules object without a preset changes the current rules: checked on them, it comes
+        # before the players, as in the payload.
+        ('setup {"rules": {"penalty_deckel": 20}, "players": ["Solo"]}',
+         "error setup: penalty_deckel = 20: allowed are 0 to deckel (13)"),
+        ('setup {"rules": {"deckel": 20}, "players": ["Solo"]}',
+         "error setup: 1 players: allowed are 2 to 10"),
+        # Without players a bots list is as long as the players set up now.
+        ('setup {"bots": ["", "odds", "", "odds"]}',
+         'error setup: "bots" must be a list of at most 3 entries'),
+        ('setup {"bots": "odds"}', 'error setup: "bots" must be a list of at most 3 entries'),
+        ('setup {"players": ["Anna", "Ben"], "bots": "odds"}',
+         'error setup: "bots" must be a list of at most 2 entries'),
+    ],
+)  # fmt: skip
+def test_a_setup_with_two_problems_names_the_first(
+    device: Device, line: str, reason: str
+) -> None:
+    (answer,) = device.host_sends(line)
+    assert answer.startswith(reason), answer
+
+
+def test_pairing_and_a_running_game_come_before_what_a_setup_says() -> None:
+    unpaired = AppDevice(trust_serial=False, referee=False)
+    unpaired.connect()
+    for line in ('setup {"colour": "red"}', 'setup {"bots": 3}', 'setup {"players": ["A"]}'):
+        (answer,) = unpaired.host_sends(line)
+        assert answer.startswith("error setup needs pairing"), answer
+        (answer,) = AppDevice().host_sends(line)  # paired, but its game runs
+        assert answer.startswith("error setup refused: a game is running"), answer
+    (answer,) = unpaired.host_sends("setup {colour}")  # a line that is no JSON is just that
+    assert answer.startswith("error setup: not valid JSON")
 
 
 def test_frames_on_request_only_when_changed(device: Device) -> None:

@@ -26,7 +26,7 @@ from engine import GameSetup
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.webtable import page_files
-from firmware.sink import as_json
+from firmware.sink import DeviceEvent
 from firmware.wiring import Device
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
@@ -55,7 +55,7 @@ class WebDevice:
         self.clock = MonotonicClock()
         self.hands = MockPinHands(self.clock, self.config.pins)
         self.server = WebServer("127.0.0.1", 0, page_files())
-        self.events: list[dict[str, Any]] = []
+        self.events: list[DeviceEvent] = []
         self.device: Device = build_test_device(
             self.config,
             clock=self.clock,
@@ -64,7 +64,7 @@ class WebDevice:
             dice=SeededDice(seed),
             storage=state_dir,
             setup=setup,
-            event_sink=as_json(self.events.append),
+            event_sink=self.events.append,
             power=False,
         )
         host, port = self.server.address

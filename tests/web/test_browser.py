@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from engine import GameSetup, load_preset
+from engine.events import DroppedTurn, RoundOver, TurnOver
+from firmware.sink import GameStarted
 from hal.ports import Button
 from sim.web_pictures import Browser, browser_missing
 
@@ -132,12 +134,12 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.wait("document.getElementById('note').textContent.length > 0")
     assert browser.by_id("note").text == "Übernommen"
     for _ in range(100):  # the game's first event, recorded on the device's loop
-        started = [e for e in web_device.events if e["event"] == "game_started"]
+        started = [e for e in web_device.events if isinstance(e, GameStarted)]
         if started:
             break
         time.sleep(0.02)
-    assert started and started[0]["players"] == ["Zoe", "Ben", "Carla"]
-    assert started[0]["bots"] == {"Carla": "odds"}
+    assert started and started[0].players == ("Zoe", "Ben", "Carla")
+    assert started[0].bots == (("Carla", "odds"),)
     browser.wait("document.querySelector('#players tr[data-player=\"Zoe\"]') !== null")
 
     browser.open(web_device.url)  # a reload: the token in localStorage pairs it again
@@ -170,16 +172,11 @@ def test_the_reveal_names_a_dropped_cup(web_device: WebDevice, browser: Browser)
     open_page(browser, web_device)
     table = web_device.device.web
     assert table is not None
-    reveal = {
-        "event": "round_over", "winner": "Anna", "loser": "Ben", "winning": "Schock 4",
-        "losing": "gefallen", "deckel": 4, "source": "pot", "out": [], "pot": 9,
-        "holdings": [["Anna", 0], ["Ben", 4], ["Carla", 0]],
-        "turns": [
-            {"event": "turn_over", "player": "Anna", "dice": [4, 1, 1], "hand": False,
-             "throws": 2, "name": "Schock 4", "limit": 2},
-            {"event": "turn_over", "player": "Ben", "dropped": True},
-        ],
-    }  # fmt: skip
+    reveal = RoundOver(
+        "Anna", "Ben", "Schock 4", "gefallen", 4, "pot", (), 9,
+        (("Anna", 0), ("Ben", 4), ("Carla", 0)),
+        (TurnOver("Anna", (4, 1, 1), False, 2, "Schock 4", 2), DroppedTurn("Ben")),
+    )  # fmt: skip
     web_device.on_loop(lambda: (table.publish_event(reveal), table.flush()))
     browser.wait("document.querySelector('#reveal .turns') !== null")
     rows = browser.js(

@@ -21,10 +21,11 @@ from typing import Any
 import pytest
 
 from engine import GameSetup, load_preset
+from engine.events import TurnOver, to_json
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.webtable import page_files
-from firmware.sink import as_json
+from firmware.sink import DeviceEvent
 from hal.ports import Button, InputEvent, InputKind
 from hal.web_server import WebServer
 from sim.fakes import FakeClock
@@ -41,7 +42,7 @@ HOSTILE = (
 )  # fmt: skip
 
 
-def play(*, hostile: bool) -> tuple[list[dict[str, Any]], list[str], set[bytes]]:
+def play(*, hostile: bool) -> tuple[list[DeviceEvent], list[str], set[bytes]]:
     """One whole game; the app's events in full, the page's lines, and every OLED image that
     showed more than the table's screen."""
     setup = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"))
@@ -49,10 +50,10 @@ def play(*, hostile: bool) -> tuple[list[dict[str, Any]], list[str], set[bytes]]
     config = DeviceConfig(game=GameConfig(bots=("", "odds", "threshold")))
     clock = FakeClock(100.0)
     server = WebServer("127.0.0.1", 0, page_files())
-    events: list[dict[str, Any]] = []
+    events: list[DeviceEvent] = []
     device = build_test_device(
         config, clock=clock, web=server, dice=SeededDice(11), setup=setup,
-        event_sink=as_json(events.append), power=False,
+        event_sink=events.append, power=False,
     )
     host, port = server.address
     private: set[bytes] = set()
@@ -132,7 +133,7 @@ def test_no_covered_die_crosses_the_socket_and_the_page_changes_nothing(
     events, lines, private = play(hostile=True)
     reference, _, _ = play(hostile=False)
     assert events == reference, "the unpaired page changed nothing in the game"
-    assert sum(1 for e in events if e["event"] == "turn_over") > 20
+    assert sum(1 for e in events if isinstance(e, TurnOver)) > 20
 
     refused = [line for line in lines if line.startswith("error ") and "needs pairing" in line]
     assert len(refused) > 30, "the page kept trying to press and set up"
@@ -149,7 +150,7 @@ def test_no_covered_die_crosses_the_socket_and_the_page_changes_nothing(
         elif event["event"] == "turn_over":
             shown = (event["dice"], event["name"], event["kind"], event["hand"])
             assert shown == (None, None, None, None), event  # the kind tells the throw too
-    full_turns = [json.loads(json.dumps(e)) for e in events if e["event"] == "turn_over"]
+    full_turns = [json.loads(json.dumps(to_json(e))) for e in events if isinstance(e, TurnOver)]
     revealed = [turn for e in sent_events if e["event"] == "round_over" for turn in e["turns"]]
     assert revealed and all(turn.pop("kind") for turn in revealed), "each names its kind"
     assert all(turn in full_turns for turn in revealed), "the reveal shows all"

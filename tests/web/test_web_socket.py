@@ -18,6 +18,7 @@ import pytest
 
 from firmware.config import ConfigError, config_from_toml
 from firmware.link.protocol import MAX_LINE
+from firmware.sink import GameStarted
 from hal.ports import Button
 from hal.web_server import MAX_CONNECTIONS, MAX_MESSAGE, RATE_BURST, WebServer, WebServerError
 
@@ -78,9 +79,9 @@ def test_nothing_changes_without_pairing_then_pairing_and_revoking(
     assert client.command(
         'setup {"players": ["Xaver", "Yvonne"], "bots": ["", "odds"]}', "ok setup"
     ) == "ok setup"
-    started = [event for event in web_device.events if event["event"] == "game_started"]
-    assert started and started[0]["players"] == ["Xaver", "Yvonne"]
-    assert started[0]["bots"] == {"Yvonne": "odds"}
+    started = [event for event in web_device.events if isinstance(event, GameStarted)]
+    assert started and started[0].players == ("Xaver", "Yvonne")
+    assert started[0].bots == (("Yvonne", "odds"),)
 
     second = connect(web_device, clients)  # a reload of the page: its token pairs it again
     assert "needs pairing" in second.command("press stand", "ok")

@@ -1,0 +1,168 @@
+"""What the hosts of one view are sent of the game as it goes: its events, then the state.
+
+Every host, the serial link's and each page's, is told the device's events as the table sees
+them (:class:`~firmware.link.tablefeed.TableFeed`), one ``event`` line each, and after a batch
+of them (everything one button press caused) one ``state`` line. A :class:`HostFeed` makes
+these lines once for all the hosts it serves and remembers the last game it saw, for a ``log``
+or a ``state`` after the game is gone. It serves its hosts in one of two ways:
+
+* at once (the serial link, one host): an event's line goes out as it happens, and the batch's
+  state when the main loop is next free; a state the host is sent before that (the answer to
+  ``state``, a greeting) is the batch's.
+* in batches (the pages): a batch's event lines wait for its state, and all of them go to every
+  page together when the main loop is next free, after the OLED has its frame: one wake-up of
+  the server's loop serves all pages. A page's own ``state`` answer is its own.
+
+Threads: everything here runs on the main loop. The only way in from elsewhere is the
+``call_soon`` the feed is given, which it calls itself, on the loop, to send a batch's state
+once the loop is free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from engine.game import Game, GameSetup
+from firmware.link.protocol import format_line
+from firmware.link.tablefeed import TableFeed, rules_changed, table_snapshot
+from firmware.sink import DeviceEvent
+from hal.ports import Link
+
+__all__ = ["HostFeed", "NextGame", "state_payload"]
+
+
+class _App(Protocol):
+    """What the feed reads of the device app."""
+
+    @property
+    def game(self) -> Game | None: ...
+
+
+class NextGame(Protocol):
+    """Where the feed reads the next game's setup (the remote's hooks)."""
+
+    @property
+    def next_setup(self) -> Callable[[], GameSetup | None]: ...
+
+    @property
+    def seat_bots(self) -> Callable[[], tuple[str, ...]] | None: ...
+
+
+class HostFeed:
+    """The event and state lines of one view (the table's, or a referee's) for its hosts.
+
+    ``batched``: serve many hosts in batches (the pages), else one at once (the serial link);
+    see the module's description. ``call_soon`` runs a call on the main loop when it is next
+    free.
+    """
+
+    def __init__(
+        self,
+        app: _App,
+        upcoming: NextGame,
+        *,
+        call_soon: Callable[[Callable[[], None]], None],
+        referee: bool = False,
+        batched: bool = False,
+    ) -> None:
+        self._app = app
+        self._upcoming = upcoming
+        self._call_soon = call_soon
+        self._table = TableFeed(referee=referee)
+        self._batched = batched
+        self._hosts: list[Link] = []
+        self._last_game: Game | None = None
+        #: A batch's state is due (its events went out, or wait for it).
+        self._due = False
+        #: In batches: the event lines of the batch under way, which go out with its state.
+        self._pending: list[str] = []
+
+    @property
+    def referee(self) -> bool:
+        """Whether the feed shows every die (``[link] referee``)."""
+        return self._table.referee
+
+    def add(self, host: Link) -> None:
+        """Send the feed's lines to ``host`` too."""
+        self._hosts.append(host)
+
+    def remove(self, host: Link) -> None:
+        """Send ``host`` nothing more (a host the feed does not serve is fine)."""
+        if host in self._hosts:
+            self._hosts.remove(host)
+
+    def game(self) -> Game | None:
+        """The game under way, else the last one the feed saw (for ``log``)."""
+        game = self._app.game
+        if game is not None:
+            self._last_game = game
+        return self._last_game
+
+    def publish(self, event: DeviceEvent) -> None:
+        """A device event as it happens (a listener of the app's event sink): its line as the
+        table may see it, now or with its batch, and the batch's state when the loop is free."""
+        game = self.game()
+        if self._hosts:
+            line = format_line("event", self._table.event(game, event))
+            if self._batched:
+                self._pending.append(line)
+            else:
+                self._send([line])
+        if not self._due:
+            self._due = True
+            self._call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send what published events made due: in batches their lines, then the state."""
+        if not self._due:
+            return
+        self._due = False
+        lines, self._pending = self._pending, []
+        if self._hosts:
+            # A batch's state shows the game it was about, even once that game is gone (the
+            # pages' board keeps a game just given up); a host sent at once hears of the game
+            # under way, as in any state it asks for.
+            lines.append(self._state_line(self.game() if self._batched else self._app.game))
+            self._send(lines)
+
+    def state_line(self) -> str:
+        """The ``state`` line answering one host now (a greeting, ``state``, ``setup``).
+
+        Sent at once to the feed's one host, it is also the state of the batch under way.
+        """
+        if not self._batched:
+            self._due = False
+        return self._state_line(self._app.game)
+
+    def _state_line(self, game: Game | None) -> str:
+        self.game()  # a state remembers its game for a later `log`
+        return format_line("state", state_payload(game, self._upcoming, referee=self.referee))
+
+    def _send(self, lines: list[str]) -> None:
+        for host in self._hosts:
+            for line in lines:
+                host.send_line(line)
+
+
+def state_payload(
+    game: Game | None, upcoming: NextGame, *, referee: bool = False
+) -> dict[str, Any]:
+    """The ``state`` line's JSON object: ``game`` as the table sees it, and the next setup."""
+    planned = upcoming.next_setup()
+    following: dict[str, Any] | None = None
+    if planned is not None:
+        following = {
+            "players": list(planned.players),
+            "rules": planned.rules.name,
+            "rules_changed": rules_changed(planned.rules),
+        }
+        if upcoming.seat_bots is not None:
+            seats = upcoming.seat_bots()
+            following["bots"] = [
+                seats[index] if index < len(seats) else "" for index in range(len(planned.players))
+            ]
+    return {
+        "game": table_snapshot(game, referee=referee) if game is not None else None,
+        "next": following,
+    }
