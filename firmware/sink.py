@@ -29,7 +29,6 @@ __all__ = [
     "GameStarted",
     "as_json",
     "event_json",
-    "event_kind",
 ]
 
 logger = logging.getLogger(__name__)
@@ -76,11 +75,6 @@ class GameResumed(AppEvent):
 DeviceEvent = Event | AppEvent
 #: Receives every event as it happens, the engine's and the device's own.
 EventSink = Callable[[DeviceEvent], None]
-
-
-def event_kind(event: DeviceEvent) -> str:
-    """The JSON ``event`` name of ``event`` (``turn_over``, ``game_started``, ...)."""
-    return event.kind
 
 
 def event_json(event: DeviceEvent) -> dict[str, Any]:

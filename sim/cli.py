@@ -27,7 +27,6 @@ from sim.outputs import PendingOutputs, pending_outputs
 
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
     from engine.events import GameOver
-    from firmware.app import DeviceApp
     from firmware.config import DeviceConfig
     from firmware.loop import MainLoop
     from firmware.sink import DeviceEvent
@@ -586,7 +585,7 @@ def _play_to_the_final_banner(
     # The reveal, and the banner of the lost half or Finale, each go on with a press.
     for _ in range(_SCREENS_BEFORE_THE_END):
         run_until(shown_at + FINAL_REVEAL_S)
-        if _shows_the_final_banner(device.app):
+        if device.app.at_game_end:
             break
         stand = ScriptAction(ActionKind.PRESS, 0, Button.STAND)
         press_on = ScriptInput([stand], clock, config.input)
@@ -594,19 +593,6 @@ def _play_to_the_final_banner(
         press_on.play_until(press_on.end)
         shown_at = press_on.edges[-1].at + config.input.debounce_s  # a press counts when let go
     run_until(shown_at + AFTER_GAME_OVER_S)
-
-
-def _shows_the_final_banner(app: DeviceApp) -> bool:
-    """Whether ``app`` shows the final banner of its game ("Spielende"), read from the view it
-    publishes: the one banner titled ``game_over_title``.
-
-    An adapter until the app answers this itself (a read-only ``DeviceApp`` query): then this
-    function is that one line.
-    """
-    from firmware.screen.views import BannerView
-
-    view = app.view
-    return isinstance(view, BannerView) and view.title == app.t("game_over_title")
 
 
 def _real_time_pacer(clock: Clock) -> Callable[[], None]:

@@ -136,6 +136,11 @@ class DeviceApp:
         return self._stage
 
     @property
+    def at_game_end(self) -> bool:
+        """True while the screen shows the end of a finished game, waiting for the next."""
+        return self._stage.ends_game
+
+    @property
     def thinking(self) -> bool:
         """True while a question to the odds worker (a decision, a hint) waits for its answer."""
         return self._session.asking > 0

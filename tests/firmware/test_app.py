@@ -58,8 +58,8 @@ ROLL_OFF = [(1, 1, 3), (6, 6, 5), (3, 2, 2)]  # Anna: Schock 3 beats 665 and 322
 
 def test_a_given_setup_starts_with_the_roll_off(clock: FakeClock, inputs: Inputs) -> None:
     events: list[dict[str, Any]] = []
-    app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE,
-        event_sink=as_json(events.append),
+    app = make_app(
+        clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE, event_sink=as_json(events.append)
     )
     assert app.game is not None
     assert isinstance(app.view, RollOffView)
@@ -186,8 +186,8 @@ def test_a_round_ends_in_the_reveal_and_the_loser_opens_the_next(
 ) -> None:
     throws = [*ROLL_OFF, (1, 1, 4), (6, 5, 4), (4, 2, 3)]
     events: list[dict[str, Any]] = []
-    app = make_app(clock=clock, dice=ScriptedDice(throws), setup=THREE,
-        event_sink=as_json(events.append),
+    app = make_app(
+        clock=clock, dice=ScriptedDice(throws), setup=THREE, event_sink=as_json(events.append)
     )
     start_turns(app, inputs)
     shake_and_throw(app, inputs)  # from the hand-over straight into the throw
@@ -259,18 +259,19 @@ def test_whole_games_end_with_game_over_and_replay_from_the_event_log(
 ) -> None:
     events: list[dict[str, Any]] = []
     setup = GameSetup(("Anna", "Ben", "Carla", "Dirk"), load_preset("standard"))
-    app = make_app(clock=clock, dice=SeededDice(seed), setup=setup,
-        event_sink=as_json(events.append),
+    app = make_app(
+        clock=clock, dice=SeededDice(seed), setup=setup, event_sink=as_json(events.append)
     )
+    assert not app.at_game_end
     play_randomly(app, inputs, seed)
-    assert events[-1]["event"] == "game_over"
+    assert events[-1]["event"] == "game_over" and app.at_game_end
     assert isinstance(app.view, BannerView) and app.view.headline == events[-1]["loser"]
     actions = [from_json(e) for e in events[1:]]
     replayed = Game.replay(app.game.setup if app.game else GameSetup(("a", "b")), actions)
     assert replayed.state() == app.game.state() if app.game else False
     app.handle(inputs.press(STAND))  # the next game, same players
     assert isinstance(app.view, RollOffView) and app.game_number == 2
-    assert events[-1]["event"] == "game_started"
+    assert events[-1]["event"] == "game_started" and not app.at_game_end
 
 
 def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
@@ -278,8 +279,8 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
 ) -> None:
     storage = StateDirectory(tmp_path / "state")
     events: list[dict[str, Any]] = []
-    app = make_app(clock=clock, dice=SeededDice(1), storage=storage,
-        event_sink=as_json(events.append),
+    app = make_app(
+        clock=clock, dice=SeededDice(1), storage=storage, event_sink=as_json(events.append)
     )
     assert app.game is None
     view = app.view
@@ -371,8 +372,8 @@ def menu_entry(app: DeviceApp, inputs: Inputs, label: str) -> None:
 
 def test_penalty_from_the_menu_gives_the_rules_deckel(clock: FakeClock, inputs: Inputs) -> None:
     events: list[dict[str, Any]] = []
-    app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE,
-        event_sink=as_json(events.append),
+    app = make_app(
+        clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE, event_sink=as_json(events.append)
     )
     start_turns(app, inputs)
     menu_entry(app, inputs, "Strafe")
@@ -449,8 +450,8 @@ def test_new_game_from_the_menu_asks_and_returns_to_the_setup(
     clock: FakeClock, inputs: Inputs
 ) -> None:
     events: list[dict[str, Any]] = []
-    app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE,
-        event_sink=as_json(events.append),
+    app = make_app(
+        clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE, event_sink=as_json(events.append)
     )
     start_turns(app, inputs)
     menu_entry(app, inputs, "Neues Spiel")

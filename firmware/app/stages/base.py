@@ -68,6 +68,8 @@ class Stage:
     name: ClassVar[str] = "stage"
     #: Whether a game is under way on this stage (False only for the setup).
     in_game: ClassVar[bool] = True
+    #: Whether this is the last screen of a game, which waits for the next (the game's end).
+    ends_game: ClassVar[bool] = False
 
     def on_input(self, event: InputEvent) -> Transition | None:
         """Act on a decoded input; return where to go, or None to stay."""

@@ -163,6 +163,7 @@ class GameOverBanner(Stage):
     """The game is over: who lost it (by a Blattschuss, both halves), and who buys the round."""
 
     name = "game_over"
+    ends_game = True
 
     session: Session
     table: Table
