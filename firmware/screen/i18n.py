@@ -299,8 +299,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Verbindung getrennt - verbinde neu …", "Connection lost - reconnecting …"
     ),
     "web_no_game": ("Noch kein Spiel", "No game yet"),
-    "web_next_game": ("Nächstes Spiel", "Next game"),
-    "web_game_n": ("Spiel {n}", "Game {n}"),
     "web_turn_of": ("{name} ist dran", "{name} to play"),
     "web_out": ("raus", "out"),
     "web_lost_half": ("Hälfte verloren", "lost a Hälfte"),
@@ -317,7 +315,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_stat_schock_aus": ("Schock aus", "Schock aus"),
     "web_pin": ("PIN vom Gerät (Menü: Koppeln)", "PIN from the device (menu: Koppeln)"),
     "web_paired": ("Gekoppelt: Tasten und Einrichten frei", "Paired: buttons and setup enabled"),
-    "web_unpaired": ("Nur zuschauen", "Watching only"),
     "web_forget": ("Entkoppeln", "Unpair"),
     "web_buttons": ("Tasten", "Buttons"),
     "web_shake": ("Schütteln", "Shake"),

@@ -17,13 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 CATALOGUE = FIRMWARE / "screen" / "i18n.py"
 
-#: Keys still built from a prefix where this branch cannot change the code; each entry names the
-#: construction, and the test fails once it is gone (then name the keys literally and drop it).
-BUILT_KEYS = {
-    "web_stat_": ("firmware/link/web/table.html", '"web_stat_" +'),
-}
-#: Texts sent to the table's page (every ``web_`` key goes) that the page does not show.
-NOT_SHOWN_BY_THE_PAGE = {"web_game_n", "web_next_game", "web_unpaired"}
 
 
 def test_the_font_covers_ascii_letters_digits_and_german() -> None:
@@ -89,15 +82,9 @@ def _code() -> str:
 def test_every_key_is_used_and_every_used_key_exists() -> None:
     source = _code()
     literals = set(re.findall(r"""["']([a-z][a-z0-9_]+)["']""", source))
-    unused = set(MESSAGES) - literals - NOT_SHOWN_BY_THE_PAGE
-    built = {key for key in unused if key.startswith(tuple(BUILT_KEYS))}
-    assert not unused - built, f"texts no code uses: {sorted(unused - built)}"
-    for prefix, (path, construction) in BUILT_KEYS.items():
-        assert construction in (ROOT / path).read_text(encoding="utf-8"), (
-            f"{path} no longer builds {prefix} keys: drop it from BUILT_KEYS"
-        )
-    assert set(MESSAGES) - literals >= NOT_SHOWN_BY_THE_PAGE, "the page shows them now"
-    called = set(re.findall(r'\bt\(\s*"([a-z0-9_]+)"(?!\s*\+)', source))  # not "web_stat_" + x
+    unused = set(MESSAGES) - literals
+    assert not unused, f"texts no code uses: {sorted(unused)}"
+    called = set(re.findall(r'\bt\(\s*"([a-z0-9_]+)"', source))
     assert called <= set(MESSAGES), sorted(called - set(MESSAGES))
 
 
