@@ -27,6 +27,7 @@ from engine.limits import InputLimitError, toml_loads
 from engine.rules import Rules
 from engine.strategy_names import strategy_names
 from firmware.names import PlayerNameError, check_player_names, name_problem
+from firmware.screen.i18n import LANGUAGES
 from firmware.store.roster import MAX_ROSTER
 from firmware.store.rulesfile import load_rules
 from firmware.store.userfile import UserFileError, read_user_text
@@ -36,7 +37,6 @@ from hal.settings import GpioPins, OledSettings
 __all__ = [
     "DEVICE_CONFIG_PATH",
     "HUMAN_WORDS",
-    "LANGUAGES",
     "ConfigError",
     "DeviceConfig",
     "GameConfig",
@@ -50,9 +50,6 @@ __all__ = [
 
 #: Where the installer puts the device's configuration. Read only when a caller passes it.
 DEVICE_CONFIG_PATH = "/etc/schockbesteck/config.toml"
-
-#: The UI languages: German (the default) and English.
-LANGUAGES = ("de", "en")
 
 
 class ConfigError(ValueError):

@@ -14,7 +14,7 @@ line. ``tests/firmware/test_fit.py`` renders every text on its screens and fails
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_LANGUAGE", "MESSAGES", "PRINTED_PREFIX", "Catalogue"]
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "MESSAGES", "PRINTED_PREFIX", "Catalogue"]
 
 DEFAULT_LANGUAGE = "de"
 
@@ -429,7 +429,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "attach_reconnecting": ("verbinde neu…", "reconnecting…"),
 }
 
-LANGUAGE_INDEX = {"de": 0, "en": 1}
+#: The UI languages, in the order of each text's pair: German (the default) and English.
+LANGUAGES = ("de", "en")
+LANGUAGE_INDEX = {language: index for index, language in enumerate(LANGUAGES)}
 
 
 class Catalogue:

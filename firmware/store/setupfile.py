@@ -16,8 +16,8 @@ from typing import Any
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.limits import json_loads
 from engine.strategy_names import strategy_names
-from firmware.config import LANGUAGES
 from firmware.names import name_problem
+from firmware.screen.i18n import LANGUAGES
 from hal.ports import Storage
 
 __all__ = ["DECKEL_RANGE", "SETUP_FILE", "Remembered", "SettingsFile", "clamp_deckel"]

@@ -19,8 +19,7 @@ from firmware.app.session.moments import (
 )
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
-from firmware.config import LANGUAGES
-from firmware.screen.i18n import Catalogue
+from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.sink import GameResumed
 from firmware.store.journal import Recovery
 

@@ -19,9 +19,9 @@ from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
 from engine.rules import Rules, load_preset, preset_names
 from firmware.app.session.moments import Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
-from firmware.config import LANGUAGES, DeviceConfig
+from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
-from firmware.screen.i18n import Catalogue
+from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
 from firmware.store.gamestore import GameStore
 from firmware.store.roster import RosterFile

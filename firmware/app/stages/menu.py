@@ -31,8 +31,7 @@ from firmware.app.stages.base import (
 )
 from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.app.stages.reveal import GoodbyeBanner
-from firmware.config import LANGUAGES
-from firmware.screen.i18n import Catalogue
+from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.screen.rulestext import rules_summary
 from firmware.screen.views import BannerView, RulesView
 from firmware.store.stats import PlayerStats
