@@ -24,7 +24,7 @@ from firmware.screen.views import (
 )
 from firmware.sink import as_json
 from firmware.wiring import Device
-from hal.ports import Button
+from hal.ports import Button, InputEvent, InputKind
 from hal.power import PowerState
 from hal.serial_link import SerialLink
 from sim.fakes import FakeClock
@@ -286,3 +286,22 @@ def test_menu_brightness_reaches_the_panel(factory: MockFactory) -> None:
     assert [0x81, 170] in bus.commands  # previewed on the panel while choosing
     table.press(Button.STAND)
     assert table.app.contrast == 170
+
+
+def test_a_hosts_press_wakes_a_sleeping_panel_and_acts(factory: MockFactory) -> None:
+    """A host's input (the link's, a page's) goes through the loop as the buttons' do: it wakes
+    the panel, but it is never swallowed, since the host acted on the frame it saw."""
+    config = config_from_toml("[display]\ndim_after_s = 5\nsleep_after_s = 10\n")
+    bus = FakeI2CBus()
+    table = Table(factory, dice=ScriptedDice(ROLL_OFF), config=config, bus=bus)
+    power = table.device.power
+    assert power is not None
+    table.shake()
+    table.press(Button.STAND)
+    assert isinstance(table.view, HandOverView)
+    table.wait(11)
+    assert power.state is PowerState.ASLEEP
+    table.device.loop.deliver(InputEvent(InputKind.PRESS, table.clock.now(), Button.STAND))
+    table.wait(0.1)
+    assert power.state is PowerState.AWAKE and [0xAF] in bus.commands
+    assert isinstance(table.view, TurnView) and table.device.loop.swallowed == 0
