@@ -144,11 +144,16 @@ def build_device(
         power=manager, timers=timers,
     )
     device = Device(app, loop, backends, display, manager, loop.decoder, clock, pairing=pairing)
-    if pairing is not None:
-        _connect_hosts(device, pairing, relay, link, web)
-    if isinstance(work, BackgroundWork):
-        work.start(loop.call_soon, app.work_done)
     device.closers.append(work.close)
+    try:
+        if pairing is not None:
+            _connect_hosts(device, pairing, relay, link, web)
+        if isinstance(work, BackgroundWork):
+            work.start(loop.call_soon, app.work_done)
+    except BaseException:
+        device.close()  # the inputs, a host that started, the worker
+        _close_all((), link, web)
+        raise
     return device
 
 

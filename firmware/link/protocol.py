@@ -34,6 +34,7 @@ from engine.limits import InputLimitError, ascii_whole_number, json_loads
 from engine.rules import Rules, load_preset, preset_names, rules_from_mapping
 from engine.strategy_names import STRATEGY_NAMES
 from firmware.names import PlayerNameError, check_player_names
+from firmware.screen.rulestext import describe_changes
 from firmware.screen.throwname import check_throw_names
 from hal.ports import SCREEN_SIZE, Button
 
@@ -214,7 +215,8 @@ class RulesChange:
     def on(self, rules: Rules) -> Rules:
         """``rules`` changed by these keys; :class:`SetupError` if they do not make rules."""
         try:
-            return check_throw_names(rules_from_mapping(self.keys, base=rules))
+            changed = rules_from_mapping(self.keys, base=rules, describe=describe_changes)
+            return check_throw_names(changed)
         except RulesError as error:
             raise SetupError(f"setup: {error}") from None
 

@@ -120,6 +120,8 @@ def test_a_setup_is_parsed_into_typed_values() -> None:
     command = parse_command(line)
     assert isinstance(command, Setup) and isinstance(command.rules, Rules)
     assert command.rules.name == "dsm+" and command.rules.deckel == 15
+    # Described in the device's words, as a rules file that changes its preset is.
+    assert command.rules.description == "wie dsm, aber 15 Deckel"
     assert command.players is None and command.bots == ("", "odds", "")
     # What the device adds: the players set up now; the people at the end are left out.
     current = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"))
