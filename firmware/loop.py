@@ -43,7 +43,7 @@ _WAKE = Edge(EdgeSource.TILT, False, float("-inf"))
 
 
 class App(Timed, Protocol):
-    """What the loop needs from the device app (:class:`firmware.app.DeviceApp`): its timers,
+    """What the loop needs from the device app (:class:`firmware.app.device.DeviceApp`): its timers,
     and these."""
 
     @property

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.game import GameSetup
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SystemDice
 from firmware.loop import MainLoop
@@ -121,7 +121,7 @@ def build_device(
     (:class:`~firmware.work.BackgroundWork`) rather than on the main loop: the edge asks for it
     on the real clock (``schocken run``, the interactive simulator), never on a fake one (tests,
     scripts), where a game must go the same way on every run. ``ask_to_resume`` asks
-    before an unfinished game in ``storage`` goes on (see :class:`~firmware.app.DeviceApp`).
+    before an unfinished game in ``storage`` goes on (see :class:`~firmware.app.device.DeviceApp`).
     """
     backends = list(inputs)
     # What calls into the loop is built after it; what the app is handed, before it.

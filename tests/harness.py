@@ -1,6 +1,6 @@
 """The one place the tests build the device app and the whole device.
 
-* :func:`make_app`: a :class:`~firmware.app.DeviceApp` alone, driven with decoded inputs;
+* :func:`make_app`: a :class:`~firmware.app.device.DeviceApp` alone, driven with decoded inputs;
 * :func:`build_test_device`: the whole device as ``schocken run`` builds it
   (:func:`firmware.wiring.build_device`): gpiozero's mock pins through the real
   :class:`~hal.gpio.GpioInput` (or any other input backend), luma's dummy display or the real
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SeededDice
 from firmware.sink import EventSink

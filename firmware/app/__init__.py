@@ -1,6 +1,6 @@
 """The device application: decoded inputs in, engine actions and screens out.
 
-The app runs one way, in three layers and a router:
+The app runs one way, through four layers, each importing only those below it:
 
 =====================================  =========================================================
 where                                  what it holds
@@ -27,15 +27,11 @@ where                                  what it holds
 =====================================  =========================================================
 
 The session imports no stage and no router; a stage imports neither the router nor the shell.
+This package imports none of them itself, so that loading the session loads no screen: import
+:class:`~firmware.app.device.DeviceApp` from :mod:`firmware.app.device`.
 
 A long press on STAND opens the menu from anywhere; a long press on FLIP during a turn shows a hint
 (:mod:`firmware.advice`), unless the rules switch hints off. Buttons in menus: KEEP_1/KEEP_2 are
 up/down (or - and +), KEEP_3 and STAND are OK, FLIP goes back.
 """
 
-from firmware.app.device import DeviceApp
-from firmware.app.stages.menu import BRIGHTNESS_LEVELS
-from firmware.app.stages.timing import BOT_PAUSE_S, BOT_STEP_S
-from firmware.store.setupfile import SETUP_FILE
-
-__all__ = ["BOT_PAUSE_S", "BOT_STEP_S", "BRIGHTNESS_LEVELS", "SETUP_FILE", "DeviceApp"]

@@ -2,9 +2,10 @@
 
 The session names what comes next (:mod:`firmware.app.session.moments`); the stages show it
 (:mod:`firmware.app.stages`). Neither knows the other's side of this table: a new moment is a
-record in ``moments.py``, a line here and a stage. The shell (:class:`~firmware.app.DeviceApp`)
-asks :func:`stage_for` whenever a transition carries a moment, or when nothing is queued and
-the game says what is due (:meth:`~firmware.app.session.table.Table.next_moment`).
+record in ``moments.py``, a line here and a stage. The shell
+(:class:`~firmware.app.device.DeviceApp`) asks :func:`stage_for` whenever a transition carries a
+moment, or when nothing is queued and the game says what is due
+(:meth:`~firmware.app.session.table.Table.next_moment`).
 """
 
 from __future__ import annotations

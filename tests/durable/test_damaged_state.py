@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.store.gamestore import CURRENT

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine import Game, GameSetup
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.screen.views import BannerView, MenuView, PickerView, TurnView

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from engine import GameSetup, load_preset
 from engine.rules import DroppedCup
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.screen.views import HandOverView, MenuView
 from firmware.store.gamestore import CURRENT

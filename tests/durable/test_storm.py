@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from engine import GameSetup, load_preset, preset_names
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.link.pairing import Pairing

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine import Game, GameSetup, from_json, load_preset
-from firmware.app import SETUP_FILE, DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.config import config_from_toml
 from firmware.dice import SeededDice
 from firmware.screen.views import (
@@ -26,6 +26,7 @@ from firmware.screen.views import (
     TurnView,
 )
 from firmware.sink import DeviceEvent, as_json
+from firmware.store.setupfile import SETUP_FILE
 from hal.ports import Button
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock

@@ -11,7 +11,8 @@ from engine import Game, GameSetup, from_json, load_preset
 from engine.odds import Position, Target, action_odds
 from engine.rules import Rules
 from firmware.advice import percent
-from firmware.app import BOT_PAUSE_S, DeviceApp
+from firmware.app.device import DeviceApp
+from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.screen.i18n import Catalogue

@@ -8,7 +8,7 @@ import time
 from luma.core.device import dummy
 
 from engine import GameSetup
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.dice import SeededDice
 from firmware.loop import MainLoop
 from firmware.screen.views import RollOffView

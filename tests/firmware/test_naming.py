@@ -14,7 +14,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from engine import GameSetup
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.app.stages.naming import WHEEL
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice

@@ -1,6 +1,6 @@
 """The newer rules on the device: a dropped cup from the menu, the table's own names for throws.
 
-Driven through :class:`~firmware.app.DeviceApp` with decoded inputs, as the penalty test in
+Driven through :class:`~firmware.app.device.DeviceApp` with decoded inputs, as the penalty test in
 ``test_app.py`` is; the names' limit is measured with the device's own font and layout.
 """
 
@@ -15,7 +15,7 @@ import pytest
 from engine import GameSetup, load_preset
 from engine.errors import RulesError
 from engine.rules import DroppedCup, Rules, preset_names, rules_from_toml
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.config import config_from_toml
 from firmware.screen.font import FONT
 from firmware.screen.i18n import Catalogue

@@ -26,7 +26,7 @@ from engine.rules import (
     TwoTwoOne,
     differences,
 )
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.app.stages.base import CLOSE
 from firmware.app.stages.naming import WHEEL, NameEntry
 from firmware.config import config_from_toml

@@ -12,7 +12,7 @@ from PIL import Image
 from pytest_mock import MockerFixture
 
 import schockbesteck.cli
-from firmware.app import DeviceApp
+from firmware.app.device import DeviceApp
 from firmware.screen.screens import render
 from firmware.screen.views import BannerView, RevealView, TurnView, View
 from sim.recorder import FrameRecorder, render_oled

@@ -1,7 +1,7 @@
 """The device's session: configuration, language, storage, the dice and the game under way.
 
-One :class:`Session` lives as long as the :class:`~firmware.app.DeviceApp`; the stages and the
-menu read and change it. The game itself, with its computer players, is the session's
+One :class:`Session` lives as long as the :class:`~firmware.app.device.DeviceApp`; the stages and
+the menu read and change it. The game itself, with its computer players, is the session's
 :class:`~firmware.app.session.table.Table` (None before the first game). Starting, ending and
 abandoning a game return the moment that comes next (:mod:`~firmware.app.session.moments`):
 the session imports no stage.

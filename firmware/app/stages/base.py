@@ -5,7 +5,7 @@ turn, the dice after a last throw, the reveal, a banner. It handles the inputs r
 the view to show (:mod:`firmware.screen.views`), and may act by itself at a time it names (a
 computer player's next step, a screen that goes on when only computer players wait on it). It never
 assigns the app's state: it returns a :data:`Transition` and the shell
-(:class:`firmware.app.DeviceApp`) carries it out.
+(:class:`firmware.app.device.DeviceApp`) carries it out.
 
 An *overlay* (the menu and its dialogs, :mod:`firmware.app.stages.menu`) sits on top of a stage
 and gets the inputs while it is open; it returns the same transitions.
