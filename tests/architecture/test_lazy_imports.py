@@ -70,3 +70,15 @@ def test_the_device_starts_without_the_odds_the_computer_players_and_the_link() 
         "secrets", "subprocess", "firmware.link.webtable", "hal.web_server", "aiohttp", "asyncio",
     }  # fmt: skip
     assert not loaded & unwanted
+
+
+def test_the_session_layer_loads_no_screen_of_the_app() -> None:
+    """The layers hold at run time too: importing the session runs no stage, router or shell
+    (a package's ``__init__`` that re-exported the shell would load them all)."""
+    loaded = loaded_after(
+        "import firmware.app.session.session, firmware.app.session.table, "
+        "firmware.app.session.resume, firmware.app.session.moments"
+    )
+    shell = {"firmware.app.flow", "firmware.app.device"}
+    above = {name for name in loaded if name.startswith("firmware.app.stages") or name in shell}
+    assert "firmware.app.session.table" in loaded and above == set()
