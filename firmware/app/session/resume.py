@@ -82,9 +82,7 @@ def _replay_last(table: Table, action: Event, marks: object) -> list[Moment]:
         ]
         return [TurnGoesOn(_restored(table, flipped, marks))]
     if isinstance(action, Stand | Blind):
-        assert turn is not None
-        events = game.stand() if isinstance(action, Stand) else game.blind()
-        return table.end_turn(events, turn, shows_dice=False)
+        return table.stand(blind=isinstance(action, Blind))
     assert isinstance(action, Penalty | Drop)
     events = game.apply(action)
     moments = table.follow(events)

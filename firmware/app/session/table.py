@@ -1,8 +1,8 @@
 """The game at the table: the engine's game, its computer players, and what each action calls for.
 
-:meth:`Table.apply` is the only way an action's events leave the game: first into the journal
+:meth:`Table.record` is the only way an action's events leave the game: first into the journal
 (durable), then to the event sink; a screen shows an action only after that. Every action the
-table takes (:meth:`Table.roll`, :meth:`Table.end_turn`, :meth:`Table.act`, ...) returns the
+table takes (:meth:`Table.roll`, :meth:`Table.stand`, :meth:`Table.penalty`, ...) returns the
 moments it calls for (:mod:`~firmware.app.session.moments`): the reveal, a penalty, a lost
 half, the end of the game, the next hand-over. The table never builds a screen.
 """
@@ -95,8 +95,9 @@ class Table:
 
     # --- actions and what they call for ---------------------------------------------------------
 
-    def apply(self, events: list[Event]) -> None:
-        """An action was applied: write it durably first (the screen shows it only after this)."""
+    def record(self, events: list[Event]) -> None:
+        """An action was applied to the game: write it durably first, then tell the listeners
+        (the screen shows it only after this)."""
         if not self.recording:
             return
         if self._store is not None:
@@ -104,43 +105,58 @@ class Table:
         for event in events:
             self._emit(event)
 
-    def act(self, events: list[Event]) -> list[Moment]:
-        """An action taken outside a turn's own buttons (a penalty, a dropped cup): record it,
-        and return what it calls for."""
-        self.apply(events)
+    def penalty(self, player: str) -> list[Moment]:
+        """Give ``player`` the rules' penalty Deckel (from the menu); return what it calls for."""
+        events = self.game.penalty(player)
+        self.record(events)
+        return self.follow(events)
+
+    def drop(self, player: str) -> list[Moment]:
+        """``player`` dropped the cup and loses the round (``dropped_cup = "round"``)."""
+        events = self.game.drop(player)
+        self.record(events)
         return self.follow(events)
 
     def roll_off(self, throws: Sequence[Sequence[int]]) -> None:
         """The roll-off with these throws, one per contender in seat order."""
         events = self.game.roll_off(throws)
-        self.apply(events)
+        self.record(events)
         self.follow(events)
 
     def roll(self, keep: tuple[int, ...], dice: tuple[int, ...], *, shows_dice: bool,
              ) -> list[Moment] | None:
         """Throw ``dice`` with the dice at ``keep`` laid out. None while the turn goes on;
-        after a last throw, what comes next (``shows_dice``: as for :meth:`end_turn`)."""
+        after a last throw, what comes next (``shows_dice``: the thrower is a person, who sees
+        the dice of a last throw before the cup passes on)."""
         game = self.game
         before = game.turn
         assert before is not None
         events = game.roll(dice, keep)
         if not any(isinstance(event, TurnOver) for event in events):
-            self.apply(events)
+            self.record(events)
             return None
-        return self.end_turn(events, before, shows_dice=shows_dice)
+        return self._end_turn(events, before, shows_dice=shows_dice)
 
     def flip(self) -> None:
         """Turn two sixes into a one."""
-        self.apply(self.game.flip())
+        self.record(self.game.flip())
 
-    def end_turn(self, events: list[Event], before: TurnState, *, shows_dice: bool,
+    def stand(self, *, blind: bool = False) -> list[Moment]:
+        """End the current turn as the dice lie, or by Blind; return what comes next."""
+        game = self.game
+        before = game.turn
+        assert before is not None
+        events = game.blind() if blind else game.stand()
+        return self._end_turn(events, before, shows_dice=False)
+
+    def _end_turn(self, events: list[Event], before: TurnState, *, shows_dice: bool,
                  ) -> list[Moment]:
         """A turn ended (``before`` was its last state): record it, and return what comes next:
         the hand-over, or the reveal.
 
         ``shows_dice``: the turn ended by a person's last throw, so they see those dice first.
         """
-        self.apply(events)
+        self.record(events)
         game = self.game
         over = next(event for event in events if isinstance(event, TurnOver))
         moments = self.follow(events)

@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from engine.bots import Move, MoveKind, StrategyBot, view_of
-from engine.events import Event
 from engine.game import Game
 from firmware.app.stages.base import Transition
 from firmware.app.stages.timing import BOT_SHAKE_S, BOT_STEP_S
@@ -65,8 +64,8 @@ class BotTurn(Protocol):
         """Turn two sixes into a one."""
         ...
 
-    def end_by(self, action: Callable[[], list[Event]]) -> Transition:
-        """End the turn by standing or by Blind."""
+    def stand(self, *, blind: bool = False) -> Transition:
+        """End the turn as the dice lie, or by Blind."""
         ...
 
 
@@ -135,7 +134,7 @@ class BotDriver:
             stage.flip()
             self.activity = "bot_flipped"
             return None
-        return stage.end_by(game.blind if move.kind is MoveKind.BLIND else game.stand)
+        return stage.stand(blind=move.kind is MoveKind.BLIND)
 
     def _decide(self) -> Move | None:
         """The next move, or None while the odds worker thinks about it."""

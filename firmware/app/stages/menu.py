@@ -11,10 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.events import Event, HalfOver, RoundOver
 from engine.game import GameSetup, Phase
 from engine.rules import DroppedCup, Rules
-from firmware.app.session.moments import HandOverDue, Moment
+from firmware.app.session.moments import HalfLost, HandOverDue, Moment, RevealDue
 from firmware.app.stages.base import (
     CLOSE,
     CLOSE_ALL,
@@ -128,32 +127,33 @@ class MainMenu:
 
     def _choose_penalty(self) -> Transition:
         session = self.session
-        game = session.require_table().game
-        detail = session.t("penalty_detail", n=game.rules.penalty_deckel)
-        return self._pick_player("menu_penalty", game.in_play(), detail, game.penalty)
+        table = session.require_table()
+        detail = session.t("penalty_detail", n=table.game.rules.penalty_deckel)
+        return self._pick_player("menu_penalty", table.game.in_play(), detail, table.penalty)
 
     def _choose_dropper(self) -> Transition:
         """Who dropped the cup: they lose the round (``dropped_cup = "round"``)."""
         session = self.session
-        game = session.require_table().game
+        table = session.require_table()
         return self._pick_player(
-            "menu_dropped", game.round_players, session.t("dropped_detail"), game.drop
+            "menu_dropped", table.game.round_players, session.t("dropped_detail"), table.drop
         )
 
     def _pick_player(
         self, title: str, players: tuple[str, ...], detail: str,
-        act: Callable[[str], list[Event]],
+        act: Callable[[str], list[Moment]],
     ) -> Transition:
-        """A picker of ``players``; the chosen one gets ``act``, and the game goes on."""
+        """A picker of ``players``; the chosen one gets ``act`` (the table's), and the game goes
+        on where it stood, unless what ``act`` calls for ends the round."""
         session, resume = self.session, self.stage
         table = session.require_table()
         game = table.game
 
         def give(index: int) -> Transition:
             resume_player = game.current_player
-            events = act(players[index])
-            steps: list[Stage | Moment] = list(table.act(events))
-            if not any(isinstance(event, HalfOver | RoundOver) for event in events):
+            moments = act(players[index])
+            steps: list[Stage | Moment] = list(moments)
+            if not any(isinstance(moment, HalfLost | RevealDue) for moment in moments):
                 if game.current_player == resume_player:
                     steps.append(resume)
                 else:

@@ -15,12 +15,10 @@ is the table's to say (:mod:`firmware.app.session.table`): the stage hands its m
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.errors import Reason, Refusal
-from engine.events import Event
 from engine.game import TurnState
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
@@ -147,7 +145,7 @@ class TurnStage(Stage):
         return self.driver is None
 
     def announce_blind(self) -> Transition:
-        return self.end_by(self.table.game.blind)
+        return self.stand(blind=True)
 
     def start_shaking(self, at: float) -> None:
         """The cup starts shaking at ``at`` (the animation's first frame is one step later)."""
@@ -192,7 +190,7 @@ class TurnStage(Stage):
         elif kind is InputKind.PRESS and button is Button.STAND:
             refusal = game.stand_problem()
             if refusal is None:
-                return self.end_by(game.stand)
+                return self.stand()
             self.notice = _notice(refusal, _STAND_NOTICES, "notice_shake_first")
         return None
 
@@ -249,11 +247,9 @@ class TurnStage(Stage):
             for i in range(len(self.marks))
         ]
 
-    def end_by(self, action: Callable[[], list[Event]]) -> Goto:
-        """End the turn by standing or by Blind."""
-        before = self.table.game.turn
-        assert before is not None
-        return Goto(tuple(self.table.end_turn(action(), before, shows_dice=False)))
+    def stand(self, *, blind: bool = False) -> Goto:
+        """End the turn as the dice lie, or by Blind."""
+        return Goto(tuple(self.table.stand(blind=blind)))
 
     # --- timers ---------------------------------------------------------------------------------
 
