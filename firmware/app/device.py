@@ -131,11 +131,6 @@ class DeviceApp:
         return table.game if table is not None and self._stage.in_game else None
 
     @property
-    def stage(self) -> Stage:
-        """The current stage (under any open overlay)."""
-        return self._stage
-
-    @property
     def at_game_end(self) -> bool:
         """True while the screen shows the end of a finished game, waiting for the next."""
         return self._stage.ends_game
@@ -192,9 +187,12 @@ class DeviceApp:
     def table_screen(self) -> Image.Image:
         """The current frame as anyone at the table may see it: no die under the cup, no hint,
         no pairing PIN (what the link mirrors to a host that is not paired)."""
-        return self._table_screen.of(self._table_view())
+        return self._table_screen.of(self.table_view)
 
-    def _table_view(self) -> View:
+    @property
+    def table_view(self) -> View:
+        """What anyone at the table may see of the current screen (the view of
+        :meth:`table_screen`)."""
         public = [overlay for overlay in self._overlays if not overlay.private]
         if public:
             return public[-1].view(self._session.catalogue)

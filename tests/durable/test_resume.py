@@ -209,7 +209,8 @@ def test_without_a_planned_game_new_means_the_setup(tmp_path: Path) -> None:
     again = asking(tmp_path, setup=None)
     for at, button in ((5.0, Button.KEEP_1), (6.0, Button.KEEP_2), (7.0, Button.STAND)):
         again.handle(InputEvent(InputKind.PRESS, at, button))
-    assert again.game is None and again.stage.name == "setup"
+    setup = again.view  # the setup's first step: how many play
+    assert again.game is None and isinstance(setup, PickerView) and setup.title == "Spieler"
     assert recover(StateDirectory(tmp_path), CURRENT) is None
 
 

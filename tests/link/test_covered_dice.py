@@ -121,12 +121,11 @@ def first_throw() -> AppDevice:
 
 def test_an_unpaired_host_sees_the_tables_frames_a_paired_one_the_oled() -> None:
     device = first_throw()
-    stage = device.app.stage
-    assert stage.table_view() != device.app.view, "the holder sees the dice, the table does not"
+    assert device.app.table_view != device.app.view, "the holder sees the dice, the table does not"
     device.link.take()
     assert device.remote is not None and device.remote.paired is False
     frame = [line for line in device.host_sends("frames on") if line.startswith("frame ")]
-    image = render(stage.table_view())
+    image = render(device.app.table_view)
     assert frame == [f"frame {encode_frame(image)}"]
     assert image.tobytes() != device.app.screen().tobytes()
     device.pairing.show_pin(device.clock.now())
@@ -141,7 +140,7 @@ def test_a_marked_die_stays_under_the_cup_for_the_table() -> None:
     assert game is not None and game.turn is not None and not any(game.turn.laid_out)
     held = device.app.view
     assert isinstance(held, TurnView) and held.dice[0].out and held.dice[0].value is not None
-    table = device.app.stage.table_view()
+    table = device.app.table_view
     assert isinstance(table, TurnView)
     assert [face.value for face in table.dice] == [None, None, None], table.dice
     frame = [line for line in device.host_sends("frames on") if line.startswith("frame ")]
@@ -149,7 +148,7 @@ def test_a_marked_die_stays_under_the_cup_for_the_table() -> None:
     press(device, Button.KEEP_1)  # taken back: the table never saw its value either
     press(device, Button.KEEP_1)  # marked again, and the cup shaken: now it goes out for sure
     device.app.handle(InputEvent(InputKind.SHAKE_START, device.clock.advance(0.5)))
-    shaking = device.app.stage.table_view()
+    shaking = device.app.table_view
     assert isinstance(shaking, TurnView) and shaking.dice[0] == held.dice[0]
 
 

@@ -64,8 +64,6 @@ def section_name(texts: Catalogue, section: int) -> str:
 class Stage:
     """One step of the game flow. Subclasses override what they use; the defaults do nothing."""
 
-    #: The stage's name, as tests and the view log print it.
-    name: ClassVar[str] = "stage"
     #: Whether a game is under way on this stage (False only for the setup).
     in_game: ClassVar[bool] = True
     #: Whether this is the last screen of a game, which waits for the next (the game's end).

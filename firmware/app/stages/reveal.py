@@ -50,7 +50,6 @@ class _GoesOn(Stage):
 class RevealStage(_GoesOn):
     """Every throw of the round in order, then where the Deckel went; pages of five rows."""
 
-    name = "reveal"
 
     session: Session
     table: Table
@@ -111,7 +110,6 @@ def _mark(player: str, result: RoundOver) -> RevealMark:
 class PenaltyBanner(_GoesOn):
     """A player was given penalty Deckel (a dropped cup)."""
 
-    name = "penalty"
 
     session: Session
     table: Table
@@ -129,7 +127,6 @@ class PenaltyBanner(_GoesOn):
 class HalfOverBanner(_GoesOn):
     """A Hälfte (half), or the Finale, is lost; and who plays the final, if it comes."""
 
-    name = "half_over"
 
     session: Session
     table: Table
@@ -162,7 +159,6 @@ class HalfOverBanner(_GoesOn):
 class GameOverBanner(Stage):
     """The game is over: who lost it (by a Blattschuss, both halves), and who buys the round."""
 
-    name = "game_over"
     ends_game = True
 
     session: Session
@@ -186,7 +182,6 @@ class GameOverBanner(Stage):
 class GoodbyeBanner(Stage):
     """The device is shutting down: the last screen, kept by the panel."""
 
-    name = "goodbye"
 
     session: Session
 

@@ -26,7 +26,6 @@ __all__ = ["RollOffStage"]
 class RollOffStage(Stage):
     """Everyone throws once; the best throw opens."""
 
-    name = "roll_off"
 
     session: Session
     table: Table

@@ -47,7 +47,6 @@ class SetupStep(enum.IntEnum):
 class SetupStage(Stage):
     """The setup wizard; its choices are the next game's."""
 
-    name = "setup"
     in_game = False
 
     session: Session

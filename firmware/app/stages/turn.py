@@ -55,7 +55,6 @@ def _notice(refusal: Refusal, notices: dict[Reason, str], default: str) -> str:
 class HandOverStage(Stage):
     """The cup goes to ``player``; ``shown`` is what ``previous`` left on the table."""
 
-    name = "hand_over"
 
     session: Session
     table: Table
@@ -108,7 +107,6 @@ class HandOverStage(Stage):
 class TurnStage(Stage):
     """The turn of the game's current player."""
 
-    name = "turn"
 
     session: Session
     table: Table
@@ -349,7 +347,6 @@ def _throw_name(table: Table, turn: TurnState) -> str:
 class TurnDoneStage(Stage):
     """A turn ended by its last throw: the thrower sees the dice until a press."""
 
-    name = "turn_done"
 
     session: Session
     table: Table
