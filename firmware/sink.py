@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, assert_never
 
 from engine.events import Event, to_json
 
@@ -27,7 +27,6 @@ __all__ = [
     "GameAbandoned",
     "GameResumed",
     "GameStarted",
-    "as_json",
     "event_json",
 ]
 
@@ -71,8 +70,8 @@ class GameResumed(AppEvent):
     actions: int
 
 
-#: Everything the event sink carries.
-DeviceEvent = Event | AppEvent
+#: Everything the event sink carries: the engine's events and the device's own.
+DeviceEvent = Event | GameStarted | GameAbandoned | GameResumed
 #: Receives every event as it happens, the engine's and the device's own.
 EventSink = Callable[[DeviceEvent], None]
 
@@ -97,17 +96,8 @@ def event_json(event: DeviceEvent) -> dict[str, Any]:
             return {"event": event.kind, "game": event.game}
         case GameResumed():
             return {"event": event.kind, "game": event.game, "actions": event.actions}
-    raise TypeError(f"not a device event: {event!r}")
-
-
-def as_json(listener: Callable[[dict[str, Any]], None]) -> EventSink:
-    """A sink that hands ``listener`` each event as the JSON object of its line (a log, a file
-    of events, a test that reads what would leave the device)."""
-
-    def sink(event: DeviceEvent) -> None:
-        listener(event_json(event))
-
-    return sink
+        case _:
+            assert_never(event)
 
 
 class EventRelay:

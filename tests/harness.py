@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from firmware.app.device import DeviceApp
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource, SeededDice
-from firmware.sink import EventSink
+from firmware.sink import DeviceEvent, EventSink, event_json
 from firmware.store.stores import open_stores
 from firmware.wiring import Device, build_device
 from hal.oled import open_dummy, open_resilient_oled
@@ -34,7 +34,17 @@ if TYPE_CHECKING:
     from firmware.link.pairing import Pairing
     from firmware.work import Work
 
-__all__ = ["build_test_device", "make_app", "storage_of"]
+__all__ = ["as_json", "build_test_device", "make_app", "storage_of"]
+
+
+def as_json(listener: Callable[[dict[str, Any]], None]) -> EventSink:
+    """A sink that hands ``listener`` each event as the JSON object of the line it would be
+    when it leaves the device (:func:`firmware.sink.event_json`), for tests that read them so."""
+
+    def sink(event: DeviceEvent) -> None:
+        listener(event_json(event))
+
+    return sink
 
 
 def storage_of(storage: Storage | Path | None) -> Storage | None:

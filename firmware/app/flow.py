@@ -10,6 +10,8 @@ moment, or when nothing is queued and the game says what is due
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from firmware.app.session.moments import (
     GameEnded,
     HalfLost,
@@ -40,7 +42,7 @@ def stage_for(moment: Moment, session: Session) -> Stage:
     setup)."""
     if isinstance(moment, SetupDue):
         return SetupStage.starting(session, moment)
-    table = session.require_table()
+    table = session.require_table()  # every other moment is of the game under way
     match moment:
         case RollOffDue():
             return RollOffStage(session, table)
@@ -62,7 +64,8 @@ def stage_for(moment: Moment, session: Session) -> Stage:
             return HalfOverBanner(session, table, event, final)
         case GameEnded():
             return GameOverBanner(session, table)
-    raise TypeError(f"no stage shows {moment!r}")
+        case _:
+            assert_never(moment)
 
 
 def _faces(dice: tuple[ShownDie, ...]) -> tuple[DieFace, ...]:

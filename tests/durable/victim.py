@@ -32,11 +32,10 @@ from engine import GameSetup, to_notation
 from engine.events import ACTION_TYPES
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.sink import as_json
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 from sim.script import ScriptInput, parse_script
-from tests.harness import build_test_device
+from tests.harness import as_json, build_test_device
 
 NAMES = ("Anna", "Ben", "Carla", "Dieter", "Elke")
 

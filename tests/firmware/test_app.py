@@ -25,12 +25,12 @@ from firmware.screen.views import (
     SeatsView,
     TurnView,
 )
-from firmware.sink import DeviceEvent, as_json
+from firmware.sink import DeviceEvent
 from firmware.store.setupfile import SETUP_FILE
 from hal.ports import Button
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
-from tests.harness import make_app
+from tests.harness import as_json, make_app
 
 from .conftest import Inputs, ScriptedDice
 

@@ -17,10 +17,9 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView, DieFace, HandOverView, RollOffView, TurnView, View
-from firmware.sink import as_json
 from hal.ports import Button
 from sim.fakes import FakeClock
-from tests.harness import make_app
+from tests.harness import as_json, make_app
 
 from .conftest import Inputs, ScriptedDice
 

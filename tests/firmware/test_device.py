@@ -22,14 +22,13 @@ from firmware.screen.views import (
     RollOffView,
     TurnView,
 )
-from firmware.sink import as_json
 from firmware.wiring import Device
 from hal.ports import Button, InputEvent, InputKind
 from hal.power import PowerState
 from hal.serial_link import SerialLink
 from sim.fakes import FakeClock
 from tests.hal.test_oled import FakeI2CBus
-from tests.harness import build_test_device
+from tests.harness import as_json, build_test_device
 
 from .conftest import ScriptedDice
 

@@ -22,11 +22,10 @@ from firmware.screen.i18n import Catalogue
 from firmware.screen.screens import render, status_room
 from firmware.screen.throwname import throw_name_room, throw_names_problem
 from firmware.screen.views import DieFace, HandOverView, MenuView, PickerView, RevealView, TurnView
-from firmware.sink import as_json
 from firmware.store.rulesfile import load_rules
 from hal.ports import Button
 from sim.fakes import FakeClock
-from tests.harness import make_app
+from tests.harness import as_json, make_app
 
 from .conftest import Inputs, ScriptedDice
 

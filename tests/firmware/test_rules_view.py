@@ -37,10 +37,9 @@ from firmware.screen.i18n import Catalogue
 from firmware.screen.rulestext import option_lines, option_words, rules_summary
 from firmware.screen.screens import WIDTH, render, rules_entry_lines
 from firmware.screen.views import MenuView, PickerView, RulesView
-from firmware.sink import as_json
 from hal.ports import Button, InputEvent, InputKind
 from sim.fakes import FakeClock
-from tests.harness import make_app
+from tests.harness import as_json, make_app
 
 from .conftest import Inputs, ScriptedDice
 

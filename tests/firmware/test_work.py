@@ -25,13 +25,12 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import BannerView, MenuView, TurnView
-from firmware.sink import as_json
 from firmware.wiring import Device
 from firmware.work import BackgroundWork, InlineWork
 from hal.ports import Button, InputEvent, InputKind
 from sim.bench_game import PatientClock
 from sim.fakes import FakeClock
-from tests.harness import build_test_device
+from tests.harness import as_json, build_test_device
 
 from .conftest import ScriptedDice
 

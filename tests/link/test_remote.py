@@ -7,13 +7,15 @@ the whole device (DeviceApp and MainLoop) on real transports is in test_device_l
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from PIL import Image
+from pytest_mock import MockerFixture
 
 from engine import to_notation
-from firmware.link.protocol import PROTOCOL_VERSION, decode_frame
+from firmware.link.protocol import PROTOCOL_VERSION, Command, decode_frame
 from firmware.link.remote import DeviceHooks
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from tests.link.conftest import AppDevice, Device
@@ -228,3 +230,18 @@ def test_a_crash_in_the_app_is_one_error_line(device: Device) -> None:
 
     device.remote._hooks = DeviceHooks(broken, lambda: None, lambda setup: None)
     assert device.host_sends("press keep1") == ["error internal error: bug"]
+
+
+def test_a_command_parsed_but_not_carried_out_still_gets_exactly_one_answer(
+    device: Device, mocker: MockerFixture
+) -> None:
+    @dataclass(frozen=True, slots=True)
+    class Shout(Command):
+        """A command the protocol might learn before the remote does."""
+
+        word = "shout"
+
+    device.connect()
+    mocker.patch("firmware.link.remote.parse_command", return_value=Shout())
+    answer = device.host_sends("shout")
+    assert len(answer) == 1 and answer[0].startswith("error internal error: shout is parsed")
