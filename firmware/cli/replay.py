@@ -32,6 +32,7 @@ from engine import (
     RoundStarted,
     TurnOver,
 )
+from engine.game import FINAL
 from engine.limits import InputLimitError, ascii_whole_number
 from firmware.cli import CliError
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
@@ -47,7 +48,7 @@ MAX_JOURNAL_BYTES = 16 * 1024 * 1024
 __all__ = ["add_arguments", "narrate", "run"]
 
 #: The text of each section, as the story names it.
-_SECTION_KEYS = {1: "replay_section_1", 2: "replay_section_2", 3: "replay_section_3"}
+_SECTION_KEYS = {1: "replay_section_1", 2: "replay_section_2", FINAL: "replay_section_3"}
 #: The line of a half's loser (the final's has its own).
 _HALF_OVER_KEYS = {1: "replay_half_1_over", 2: "replay_half_2_over"}
 #: Where a round's Deckel came from (``RoundOver.source``).
@@ -93,75 +94,76 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
     for action in actions:
         before = game.turn
         events = game.apply(action)
-        if isinstance(action, RollOff):
-            throws = ", ".join(
-                f"{p} {_dice(d)}" for p, d in zip(action.players, action.dice, strict=True)
-            )
-            yield text.t("replay_roll_off", throws=throws)
-            if game.contenders:
-                yield text.t("replay_roll_off_tie", players=", ".join(game.contenders))
-        elif isinstance(action, Roll):
-            if action.keep and before is not None:
+        match action:
+            case RollOff(players=players, dice=dice):
+                throws = ", ".join(f"{p} {_dice(d)}" for p, d in zip(players, dice, strict=True))
+                yield text.t("replay_roll_off", throws=throws)
+                if game.contenders:
+                    yield text.t("replay_roll_off_tie", players=", ".join(game.contenders))
+            case Roll(keep=keep, dice=dice) if keep and before is not None:
                 kept = _dice(tuple(v for i, v in enumerate(before.values)
-                                   if i in action.keep and v is not None))
-                steps.append(text.t("replay_keeps", kept=kept, dice=_dice(action.dice)))
-            else:
-                steps.append(text.t("replay_throws", dice=_dice(action.dice)))
-        elif isinstance(action, Flip):
-            steps.append(text.t("replay_flip"))
-        elif isinstance(action, Blind):
-            steps.append(text.t("replay_blind"))
-        elif isinstance(action, Drop):
-            own = before is not None and before.player == action.player
-            told = "; ".join(steps) + " … " if own and steps else ""
-            yield text.t("replay_drop", player=action.player, steps=told)
-            if own:
-                steps = []
+                                   if i in keep and v is not None))
+                steps.append(text.t("replay_keeps", kept=kept, dice=_dice(dice)))
+            case Roll(dice=dice):
+                steps.append(text.t("replay_throws", dice=_dice(dice)))
+            case Flip():
+                steps.append(text.t("replay_flip"))
+            case Blind():
+                steps.append(text.t("replay_blind"))
+            case Drop(player=player):
+                own = before is not None and before.player == player
+                told = "; ".join(steps) + " … " if own and steps else ""
+                yield text.t("replay_drop", player=player, steps=told)
+                if own:
+                    steps = []
         for event in events[1:]:
-            if isinstance(event, TurnOver):
-                word = text.t("replay_throw_one" if event.throws == 1 else "replay_throw_many")
-                yield text.t(
-                    "replay_turn",
-                    player=event.player, steps="; ".join(steps) or text.t("replay_stands"),
-                    name=event.name, throws=event.throws, throw_word=word,
-                )
-                steps = []
-            else:
-                yield from _outcome(event, text)
+            match event:
+                case TurnOver():
+                    word = text.t("replay_throw_one" if event.throws == 1 else "replay_throw_many")
+                    yield text.t(
+                        "replay_turn",
+                        player=event.player, steps="; ".join(steps) or text.t("replay_stands"),
+                        name=event.name, throws=event.throws, throw_word=word,
+                    )
+                    steps = []
+                case _:
+                    yield from _outcome(event, text)
     yield from _ending(game, steps, text)
 
 
 def _outcome(event: Event, text: Catalogue) -> Iterator[str]:
-    if isinstance(event, RoundStarted):
-        section = text.t(_SECTION_KEYS[event.section])
-        yield text.t(
-            "replay_round", section=section, number=event.number, players=", ".join(event.players)
-        )
-    elif isinstance(event, RoundOver):
-        source = text.t(_SOURCE_KEYS[event.source], winner=event.winner)
-        yield text.t(
-            "replay_round_over",
-            loser=event.loser, losing=event.losing, deckel=event.deckel, source=source,
-            winner=event.winner, winning=event.winning,
-        )
-        holdings = ", ".join(f"{p} {n}" for p, n in event.holdings)
-        yield text.t("replay_holdings", pot=event.pot, holdings=holdings)
-        if event.out:
-            yield text.t("replay_out", players=", ".join(event.out))
-    elif isinstance(event, PenaltyGiven):
-        taken = "".join(text.t("replay_taken", player=p, deckel=n) for p, n in event.taken_from)
-        yield text.t(
-            "replay_penalty",
-            player=event.player, deckel=event.deckel, from_pot=event.from_pot, taken=taken
-        )
-    elif isinstance(event, HalfOver):
-        key = _HALF_OVER_KEYS.get(event.section, "replay_final_over")
-        yield text.t(key, player=event.loser)
-    elif isinstance(event, FinalStarts):
-        yield text.t("replay_final", players=", ".join(event.players))
-    elif isinstance(event, GameOver):
-        key = "replay_blattschuss" if event.blattschuss else "replay_game_over"
-        yield text.t(key, player=event.loser)
+    match event:
+        case RoundStarted():
+            section = text.t(_SECTION_KEYS[event.section])
+            players = ", ".join(event.players)
+            yield text.t("replay_round", section=section, number=event.number, players=players)
+        case RoundOver():
+            source = text.t(_SOURCE_KEYS[event.source], winner=event.winner)
+            yield text.t(
+                "replay_round_over",
+                loser=event.loser, losing=event.losing, deckel=event.deckel, source=source,
+                winner=event.winner, winning=event.winning,
+            )
+            holdings = ", ".join(f"{p} {n}" for p, n in event.holdings)
+            yield text.t("replay_holdings", pot=event.pot, holdings=holdings)
+            if event.out:
+                yield text.t("replay_out", players=", ".join(event.out))
+        case PenaltyGiven():
+            taken = "".join(
+                text.t("replay_taken", player=p, deckel=n) for p, n in event.taken_from
+            )
+            yield text.t(
+                "replay_penalty",
+                player=event.player, deckel=event.deckel, from_pot=event.from_pot, taken=taken
+            )
+        case HalfOver():
+            key = _HALF_OVER_KEYS.get(event.section, "replay_final_over")
+            yield text.t(key, player=event.loser)
+        case FinalStarts():
+            yield text.t("replay_final", players=", ".join(event.players))
+        case GameOver():
+            key = "replay_blattschuss" if event.blattschuss else "replay_game_over"
+            yield text.t(key, player=event.loser)
 
 
 def _ending(game: Game, steps: list[str], text: Catalogue) -> Iterator[str]:

@@ -48,16 +48,17 @@ def count_game(setup: GameSetup, actions: Iterable[Event]) -> dict[str, PlayerSt
     over: GameOver | None = None
     for action in actions:
         for event in game.apply(action):
-            if isinstance(event, TurnOver):
-                kind = game.evaluate(event.dice, event.hand).kind
-                if kind is Kind.SCHOCK:
-                    schocks[event.player] += 1
-                elif kind is Kind.SCHOCK_AUS:
-                    schock_aus[event.player] += 1
-            elif isinstance(event, HalfOver) and event.section in (1, 2):
-                halves[event.loser] += 1
-            elif isinstance(event, GameOver):
-                over = event
+            match event:
+                case TurnOver(player=player, dice=dice, hand=hand):
+                    kind = game.evaluate(dice, hand).kind
+                    if kind is Kind.SCHOCK:
+                        schocks[player] += 1
+                    elif kind is Kind.SCHOCK_AUS:
+                        schock_aus[player] += 1
+                case HalfOver(section=1 | 2, loser=loser):
+                    halves[loser] += 1
+                case GameOver():
+                    over = event
     if over is None:
         return {}
     return {
