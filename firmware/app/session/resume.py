@@ -58,40 +58,43 @@ def _replay_last(table: Table, action: Event, marks: object) -> list[Moment]:
     """The moments after the last action; a turn that goes on gets its marks from the UI note."""
     game = table.game
     turn = game.turn
-    if isinstance(action, RollOff):
-        contenders = game.contenders
-        table.roll_off(action.dice)
-        return [RollOffThrown(contenders, action.dice)]
-    if isinstance(action, Roll):
-        shows_dice = not table.is_bot(game.current_player)
-        moments = table.roll(action.keep, action.dice, shows_dice=shows_dice)
-        if moments is not None:
+    match action:
+        case RollOff(dice=dice):
+            contenders = game.contenders
+            table.roll_off(dice)
+            return [RollOffThrown(contenders, dice)]
+        case Roll(keep=keep, dice=dice):
+            shows_dice = not table.is_bot(game.current_player)
+            moments = table.roll(keep, dice, shows_dice=shows_dice)
+            if moments is not None:
+                return moments
+            after = game.turn
+            assert after is not None
+            return [TurnGoesOn(_restored(table, list(after.laid_out), marks))]
+        case Flip():
+            assert turn is not None
+            table.flip()
+            after = game.turn
+            assert after is not None
+            # A six that was only marked goes back into the cup, as on the turn screen.
+            flipped = [
+                after.laid_out[i] or (turn.laid_out[i] and turn.values[i] != 6)
+                for i in range(len(turn.laid_out))
+            ]
+            return [TurnGoesOn(_restored(table, flipped, marks))]
+        case Stand() | Blind():
+            return table.stand(blind=isinstance(action, Blind))
+        case Penalty() | Drop():
+            events = game.apply(action)
+            moments = table.follow(events)
+            after = game.turn
+            if after is not None and not any(isinstance(event, HalfOver) for event in events):
+                moments.append(
+                    TurnGoesOn(tuple(after.laid_out)) if after.throws
+                    else HandOverDue(after.player)
+                )
             return moments
-        after = game.turn
-        assert after is not None
-        return [TurnGoesOn(_restored(table, list(after.laid_out), marks))]
-    if isinstance(action, Flip):
-        assert turn is not None
-        table.flip()
-        after = game.turn
-        assert after is not None
-        # A six that was only marked goes back into the cup, as on the turn screen.
-        flipped = [
-            after.laid_out[i] or (turn.laid_out[i] and turn.values[i] != 6)
-            for i in range(len(turn.laid_out))
-        ]
-        return [TurnGoesOn(_restored(table, flipped, marks))]
-    if isinstance(action, Stand | Blind):
-        return table.stand(blind=isinstance(action, Blind))
-    assert isinstance(action, Penalty | Drop)
-    events = game.apply(action)
-    moments = table.follow(events)
-    after = game.turn
-    if after is not None and not any(isinstance(event, HalfOver) for event in events):
-        moments.append(
-            TurnGoesOn(tuple(after.laid_out)) if after.throws else HandOverDue(after.player)
-        )
-    return moments
+    raise ValueError(f"not an action a journal keeps: {action!r}")
 
 
 def _restored(table: Table, marks: list[bool], noted: object) -> tuple[bool, ...]:
