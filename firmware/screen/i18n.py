@@ -14,7 +14,10 @@ line. ``tests/firmware/test_fit.py`` renders every text on its screens and fails
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "MESSAGES", "PRINTED_PREFIX", "Catalogue"]
+__all__ = [
+    "DEFAULT_LANGUAGE", "LANGUAGES", "MESSAGES", "PRINTED_PREFIX", "SECTION_KEYS", "Catalogue",
+    "section_name",
+]
 
 DEFAULT_LANGUAGE = "de"
 
@@ -429,6 +432,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "attach_reconnecting": ("verbinde neu…", "reconnecting…"),
 }
 
+#: The text key of each section: the two Hälften (halves) and the Finale (section 3,
+#: ``engine.game.FINAL``; named by number so that the catalogue loads no game).
+SECTION_KEYS = {1: "section_1", 2: "section_2", 3: "section_final"}
+
 #: The UI languages, in the order of each text's pair: German (the default) and English.
 LANGUAGES = ("de", "en")
 LANGUAGE_INDEX = {language: index for index, language in enumerate(LANGUAGES)}
@@ -451,3 +458,8 @@ class Catalogue:
     def t(self, key: str, **values: object) -> str:
         """The text for ``key`` with ``{placeholders}`` filled from ``values``."""
         return MESSAGES[key][self._index].format(**values)
+
+
+def section_name(texts: Catalogue, section: int) -> str:
+    """The first or second Hälfte (half) or the Finale, in words."""
+    return texts.t(SECTION_KEYS[section])

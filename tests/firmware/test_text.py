@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.game import FINAL
 from firmware.dice import DiceSource, SeededDice, SystemDice
 from firmware.screen.font import FONT, GLYPH_ROWS, SMALL, SMALL_ROWS, BitmapFont
-from firmware.screen.i18n import MESSAGES, PRINTED_PREFIX, Catalogue
+from firmware.screen.i18n import MESSAGES, PRINTED_PREFIX, SECTION_KEYS, Catalogue, section_name
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -111,3 +112,9 @@ def test_seeded_dice_repeat_themselves() -> None:
     first = [one.throw(3) for _ in range(5)]
     assert first == [two.throw(3) for _ in range(5)]
     assert first != [other.throw(3) for _ in range(5)]
+
+
+def test_every_section_of_the_engine_has_its_name() -> None:
+    assert set(SECTION_KEYS) == {1, 2, FINAL}
+    names = [section_name(Catalogue("de"), section) for section in (1, 2, FINAL)]
+    assert names == ["1. Hälfte", "2. Hälfte", "Finale"]

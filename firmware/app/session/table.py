@@ -36,7 +36,6 @@ from firmware.app.session.moments import (
     ShownDie,
     TurnEnded,
 )
-from firmware.screen.views import Tally, marked
 from firmware.sink import DeviceEvent
 from firmware.store.gamestore import GameStore
 
@@ -80,18 +79,6 @@ class Table:
     def only_bots(self) -> bool:
         """Whether everyone still playing this section is a computer player."""
         return all(name in self.bots for name in self.game.in_play())
-
-    def label(self, name: str) -> str:
-        """A player's name as shown: with the computer mark if the device plays it."""
-        return marked(name, name in self.bots)
-
-    def board(self, current: str | None) -> tuple[Tally, ...]:
-        """Every player's Deckel for the score bar, ``current`` highlighted."""
-        game = self.game
-        return tuple(
-            Tally(self.label(name), game.holdings[name], name == current, name in game.out)
-            for name in game.participants
-        )
 
     # --- actions and what they call for ---------------------------------------------------------
 

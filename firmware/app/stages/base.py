@@ -22,7 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
-from engine.game import FINAL
 from firmware.app.session.moments import Moment
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import View
@@ -33,7 +32,6 @@ __all__ = [
     "CLOSE_ALL",
     "CONTINUE",
     "OK_BUTTONS",
-    "SECTION_KEYS",
     "Close",
     "CloseAll",
     "Continue",
@@ -46,19 +44,11 @@ __all__ = [
     "Transition",
     "close_all_step",
     "close_step",
-    "section_name",
 ]
 
 #: The buttons that confirm (OK) on every screen.
 OK_BUTTONS = (Button.KEEP_3, Button.STAND)
 
-#: The text key of each section: the two Hälften (halves) and the Finale.
-SECTION_KEYS = {1: "section_1", 2: "section_2", FINAL: "section_final"}
-
-
-def section_name(texts: Catalogue, section: int) -> str:
-    """The first or second Hälfte (half) or the Finale, in words."""
-    return texts.t(SECTION_KEYS[section])
 
 
 class Stage:

@@ -20,11 +20,10 @@ from firmware.app.stages.base import (
     Step,
     Transition,
     close_step,
-    section_name,
 )
 from firmware.app.stages.overlays import Menu
 from firmware.screen.font import FONT
-from firmware.screen.i18n import Catalogue
+from firmware.screen.i18n import Catalogue, section_name
 from firmware.screen.views import BannerView
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 

@@ -14,9 +14,11 @@ from engine.game import FINAL
 from engine.settle import DeckelSource
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
-from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition, section_name
+from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition
+from firmware.app.stages.players import shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.screen.font import FONT
+from firmware.screen.i18n import section_name
 from firmware.screen.screens import REVEAL_LINES
 from firmware.screen.views import BannerView, RevealMark, RevealRow, RevealView
 from hal.ports import SCREEN_SIZE, InputEvent, InputKind
@@ -78,7 +80,7 @@ class RevealStage(_GoesOn):
         start = self.page * REVEAL_ROWS
         rows = tuple(
             RevealRow(
-                table.label(turn.player),
+                shown_name(table, turn.player),
                 t("dropped_row") if isinstance(turn, DroppedTurn) else turn.name,
                 _mark(turn.player, result),
                 turn.player in result.out,

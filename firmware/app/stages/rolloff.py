@@ -14,6 +14,7 @@ from engine.game import Phase
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CONTINUE, OK_BUTTONS, Stage, Transition
+from firmware.app.stages.players import shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.screen.font import FONT
 from firmware.screen.views import RollOffRow, RollOffView
@@ -67,7 +68,7 @@ class RollOffStage(Stage):
         opener = game.current_player
         self.rows = tuple(
             RollOffRow(
-                table.label(name),
+                shown_name(table, name),
                 tuple(sorted(dice, reverse=True)),
                 name in leaders or name == opener,
             )
@@ -106,7 +107,7 @@ class RollOffStage(Stage):
             message = t("rolloff_shake")
         waiting: tuple[str, ...] = ()
         if not rows:
-            waiting = tuple(map(table.label, game.contenders))
+            waiting = tuple(shown_name(table, name) for name in game.contenders)
         elif self.shaking:
-            rows, waiting = (), tuple(map(table.label, game.contenders))
+            rows, waiting = (), tuple(shown_name(table, name) for name in game.contenders)
         return RollOffView(t("rolloff_title"), rows, waiting, message, self.shaking)

@@ -22,9 +22,11 @@ from engine.errors import Reason, Refusal
 from engine.game import TurnState
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
-from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition, section_name
+from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition
 from firmware.app.stages.hint import hint_for
+from firmware.app.stages.players import scoreboard, shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S, FRAME_S
+from firmware.screen.i18n import section_name
 from firmware.screen.views import DieFace, HandOverView, TurnView
 from hal.ports import Button, InputEvent, InputKind
 
@@ -95,11 +97,11 @@ class HandOverStage(Stage):
         return HandOverView(
             t("pass_cup"),
             info,
-            table.label(self.player),
+            shown_name(table, self.player),
             note,
             self.shown,
             t("bot_hand_over" if table.is_bot(self.player) else "hint_hand_over"),
-            table.board(self.player),
+            scoreboard(table, self.player),
         )
 
 
@@ -326,13 +328,13 @@ class TurnStage(Stage):
         else:
             status = _throw_name(table, turn)
         return TurnView(
-            table.label(turn.player),
+            shown_name(table, turn.player),
             t("throw_of", n=turn.throws, limit=turn.limit),
             tuple(faces),
             status,
             # A refusal takes the whole status line; the pot is back with the next press.
             "" if self.notice and self.driver is None else t("pot", n=game.pot),
-            table.board(turn.player),
+            scoreboard(table, turn.player),
             shaking=self.shaking,
             frame=self.frame,
         )
@@ -381,11 +383,11 @@ class TurnDoneStage(Stage):
     def _view(self, faces: tuple[DieFace, ...], status: str) -> TurnView:
         t = self.session.t
         return TurnView(
-            self.table.label(self.player),
+            shown_name(self.table, self.player),
             t("throw_of", n=self.throws, limit=self.limit),
             faces,
             status,
             t("key_continue"),
-            self.table.board(self.player),
+            scoreboard(self.table, self.player),
         )
 

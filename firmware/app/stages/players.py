@@ -1,0 +1,22 @@
+"""How the stages show the players at the table: a name with the computer's mark, the Deckel bar."""
+
+from __future__ import annotations
+
+from firmware.app.session.table import Table
+from firmware.screen.views import Tally, marked
+
+__all__ = ["scoreboard", "shown_name"]
+
+
+def shown_name(table: Table, name: str) -> str:
+    """A player's name as the screen shows it: with the computer mark if the device plays it."""
+    return marked(name, table.is_bot(name))
+
+
+def scoreboard(table: Table, current: str | None) -> tuple[Tally, ...]:
+    """Every player's Deckel for the score bar, ``current`` highlighted, those out struck."""
+    game = table.game
+    return tuple(
+        Tally(shown_name(table, name), game.holdings[name], name == current, name in game.out)
+        for name in game.participants
+    )
