@@ -29,7 +29,6 @@ if TYPE_CHECKING:  # the modes import what they need when they run, to start qui
     from engine.events import GameOver
     from firmware.config import DeviceConfig
     from firmware.loop import MainLoop
-    from firmware.sink import DeviceEvent
     from firmware.wiring import Device
     from hal.ports import Clock, Display
     from hal.serial_link import SerialLink

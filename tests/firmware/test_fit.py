@@ -16,7 +16,7 @@ To check a new screen, register a scene: a function that takes the language's
 
     @scene("name_entry")
     def _name_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
-        stage = NameEntryStage(context(texts), ...)
+        stage = NameEntryStage(session_in(texts), ...)
         yield "empty", stage.view()
 
 Build the views through the stage that shows them, so that the check sees the texts the players
@@ -103,16 +103,16 @@ def scene(name: str, *, referee: bool = False) -> Callable[[SceneMaker], SceneMa
 # --- building real stages ----------------------------------------------------------------------
 
 
-def context(texts: Catalogue, players: tuple[str, ...] = LONG_NAMES[:3]) -> Session:
+def session_in(texts: Catalogue, players: tuple[str, ...] = LONG_NAMES[:3]) -> Session:
     """A device session in the language of ``texts``, configured with ``players``."""
     base = DeviceConfig()
     config = replace(base, game=replace(base.game, players=players[:10]))
-    ctx = Session(
+    session = Session(
         config, clock=FakeClock(100.0), dice=SeededDice(1), settings=SettingsFile(None),
         store=None, plan=None, event_sink=None, shutdown=None,
     )
-    ctx.catalogue = texts
-    return ctx
+    session.catalogue = texts
+    return session
 
 
 def table(
@@ -127,13 +127,13 @@ def table(
 
     The computer players play by the rule of thumb (their strategy is never asked here).
     """
-    ctx = context(texts, players)
+    session = session_in(texts, players)
     setup = GameSetup(players, rules or load_preset("standard"))
-    game_table = ctx.open_table(setup)
+    game_table = session.open_table(setup)
     if position is not None:
         game_table.game = from_notation(position, setup)
     game_table.bots = {name: make_bot("threshold") for name in bots}
-    _SESSIONS[game_table] = ctx
+    _SESSIONS[game_table] = session
     return game_table
 
 
@@ -192,8 +192,8 @@ def every_throw_name() -> list[str]:
 @scene("setup")
 def _setup(texts: Catalogue) -> Iterator[tuple[str, View]]:
     for label, players in PLAYER_SETS.items():
-        ctx = context(texts, players)
-        stage = SetupStage.starting(ctx, ctx.new_setup())
+        session = session_in(texts, players)
+        stage = SetupStage.starting(session, session.new_setup())
         stage.players = len(players)
         stage.bots = ["odds", "threshold"] + [""] * 8
         stage.step = SetupStep.START
@@ -204,7 +204,7 @@ def _setup(texts: Catalogue) -> Iterator[tuple[str, View]]:
         for step in SetupStep:
             stage.step = step
             if step is SetupStep.RULES:
-                for index, rules in enumerate(ctx.rule_options):
+                for index, rules in enumerate(session.rule_options):
                     stage.choose_rules(index)
                     yield f"{label}: rules {rules.name}", stage.view()
                 continue
@@ -360,7 +360,7 @@ def _banners(texts: Catalogue) -> Iterator[tuple[str, View]]:
         ):
             over = table(texts, players, position)
             yield f"{label}: {position}", GameOverBanner(session_of(over), over).view()
-    yield "goodbye", GoodbyeBanner(context(texts)).view()
+    yield "goodbye", GoodbyeBanner(session_in(texts)).view()
 
 
 def _stats_detail(texts: Catalogue) -> str:
@@ -412,8 +412,8 @@ def _menu(texts: Catalogue) -> Iterator[tuple[str, View]]:
 
 @scene("pickers")
 def _pickers(texts: Catalogue) -> Iterator[tuple[str, View]]:
-    ctx = context(texts)
-    options = ctx.rule_options
+    session = session_in(texts)
+    options = session.rule_options
     for index, rules in enumerate(options):
         picker = Picker("menu_rules", len(options), index, lambda i: options[i].name,
                         lambda i: options[i].description, lambda i: None)

@@ -50,7 +50,8 @@ class _GoesOn(Stage):
 
 @dataclass(eq=False)
 class RevealStage(_GoesOn):
-    """Every throw of the round in order, then where the Deckel went; pages of five rows."""
+    """Every throw of the round in order, then where the Deckel went; pages of
+    :data:`REVEAL_ROWS` rows."""
 
 
     session: Session

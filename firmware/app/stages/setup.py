@@ -52,7 +52,7 @@ class SetupStage(Stage):
     session: Session
     step: SetupStep
     players: int
-    #: Index into the context's rule options.
+    #: Index into the session's rule options.
     rules: int
     deckel: int
     #: One strategy name per seat ("" for a person), for every seat the setup can offer.
