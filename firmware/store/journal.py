@@ -344,9 +344,14 @@ class Journal:
         cls, storage: Storage, name: str, setup: GameSetup,
         meta: Mapping[str, Any] | None = None,
     ) -> Journal:
-        """Start a new journal (replacing any file called ``name``) with the game's header."""
-        storage.remove(name)
-        storage.append_durable(name, encode_record(header_record(setup, meta)))
+        """Start a new journal (replacing any file called ``name``) with the game's header.
+
+        The header goes in with the file in one step: a pulled plug (or a full card) while it is
+        written leaves the old file or none, never an empty journal that the next start would
+        have to set aside as damaged.
+        """
+        header = encode_record(header_record(setup, meta))
+        storage.write_atomic(name, header.decode("utf-8"))
         return cls(storage, name, 0)
 
     @classmethod

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import zlib
 
 import pytest
+from pytest_mock import MockerFixture
 
 from engine import Event, Game, GameSetup, Roll, load_preset, to_json
 from firmware.store.journal import (
@@ -17,6 +19,7 @@ from firmware.store.journal import (
     read_journal,
     recover,
 )
+from hal.ports import StorageError
 from hal.storage import StateDirectory
 from tests.durable.conftest import random_actions
 
@@ -208,3 +211,20 @@ def test_resume_cuts_the_torn_tail_then_appends(state: StateDirectory) -> None:
     resumed.append(actions[10])
     again = recover(state, "g.journal")
     assert again is not None and again.problem is None and again.actions == actions[:11]
+
+
+@pytest.mark.parametrize("failing", ["hal.storage._write_all", "hal.storage.os.fsync"])
+def test_a_header_that_cannot_be_written_leaves_the_old_journal_or_none(
+    state: StateDirectory, mocker: MockerFixture, failing: str
+) -> None:
+    setup, _ = write_game(state, seed=3, count=4)
+    before = state.read_bytes("g.journal")
+    mocker.patch(failing, side_effect=OSError(errno.ENOSPC, "No space left on device"))
+    with pytest.raises(StorageError, match="no space left"):
+        Journal.create(state, "g.journal", setup)
+    with pytest.raises(StorageError, match="no space left"):
+        Journal.create(state, "new.journal", setup)
+    assert state.read_bytes("g.journal") == before  # not emptied: the old game is still there
+    assert state.read_bytes("new.journal") is None  # not an empty file the next start sets aside
+    mocker.stopall()
+    assert sorted(path.name for path in state.root.iterdir()) == ["g.journal"]
