@@ -73,15 +73,8 @@ def _replay_last(table: Table, action: Event, marks: object) -> list[Moment]:
             return [TurnGoesOn(_restored(table, list(after.laid_out), marks))]
         case Flip():
             assert turn is not None
-            table.flip()
-            after = game.turn
-            assert after is not None
-            # A six that was only marked goes back into the cup, as on the turn screen.
-            flipped = [
-                after.laid_out[i] or (turn.laid_out[i] and turn.values[i] != 6)
-                for i in range(len(turn.laid_out))
-            ]
-            return [TurnGoesOn(_restored(table, flipped, marks))]
+            flipped = table.flip(turn.laid_out)
+            return [TurnGoesOn(_restored(table, list(flipped), marks))]
         case Stand() | Blind():
             return table.stand(blind=isinstance(action, Blind))
         case Penalty() | Drop():

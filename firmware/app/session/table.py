@@ -94,21 +94,15 @@ class Table:
 
     def penalty(self, player: str) -> list[Moment]:
         """Give ``player`` the rules' penalty Deckel (from the menu); return what it calls for."""
-        events = self.game.penalty(player)
-        self.record(events)
-        return self.follow(events)
+        return self._taken(self.game.penalty(player))
 
     def drop(self, player: str) -> list[Moment]:
         """``player`` dropped the cup and loses the round (``dropped_cup = "round"``)."""
-        events = self.game.drop(player)
-        self.record(events)
-        return self.follow(events)
+        return self._taken(self.game.drop(player))
 
     def roll_off(self, throws: Sequence[Sequence[int]]) -> None:
         """The roll-off with these throws, one per contender in seat order."""
-        events = self.game.roll_off(throws)
-        self.record(events)
-        self.follow(events)
+        self._taken(self.game.roll_off(throws))
 
     def roll(self, keep: tuple[int, ...], dice: tuple[int, ...], *, shows_dice: bool,
              ) -> list[Moment] | None:
@@ -124,9 +118,19 @@ class Table:
             return None
         return self._end_turn(events, before, shows_dice=shows_dice)
 
-    def flip(self) -> None:
-        """Turn two sixes into a one."""
-        self.record(self.game.flip())
+    def flip(self, marks: Sequence[bool]) -> tuple[bool, ...]:
+        """Turn two sixes into a one; return the dice marked to lay out after it, from those
+        marked before: the one is laid out, and a six that was only marked goes back into the
+        cup with the other."""
+        game = self.game
+        before = game.turn
+        assert before is not None
+        self.record(game.flip())
+        after = game.turn
+        assert after is not None
+        return tuple(
+            after.laid_out[i] or (marks[i] and before.values[i] != 6) for i in range(len(marks))
+        )
 
     def stand(self, *, blind: bool = False) -> list[Moment]:
         """End the current turn as the dice lie, or by Blind; return what comes next."""
@@ -143,10 +147,9 @@ class Table:
 
         ``shows_dice``: the turn ended by a person's last throw, so they see those dice first.
         """
-        self.record(events)
+        moments = self._taken(events)
         game = self.game
         over = next(event for event in events if isinstance(event, TurnOver))
-        moments = self.follow(events)
         if any(isinstance(event, RoundOver) for event in events):
             return moments
         queue: list[Moment] = []
@@ -162,13 +165,17 @@ class Table:
         seen = game.last_turn()
         assert seen is not None
         shown = tuple(
-            ShownDie(value, out=True) if out else ShownDie(value)
-            for value, out in zip(seen.values, seen.laid_out, strict=True)
+            ShownDie(value, out=out) for value, out in zip(seen.values, seen.laid_out, strict=True)
         )
         player = game.current_player
         assert player is not None
         queue.append(HandOverDue(player, before.player, shown))
         return queue
+
+    def _taken(self, events: list[Event]) -> list[Moment]:
+        """Record the action that caused ``events``, and return the moments they call for."""
+        self.record(events)
+        return self.follow(events)
 
     def follow(self, events: Sequence[Event]) -> list[Moment]:
         """Follow round and section changes; return the moments they call for, in order."""

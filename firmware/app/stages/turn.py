@@ -236,16 +236,7 @@ class TurnStage(Stage):
 
     def flip(self) -> None:
         """Turn two sixes into a one; a six that was only marked goes back into the cup."""
-        game = self.table.game
-        before = game.turn
-        assert before is not None
-        self.table.flip()
-        after = game.turn
-        assert after is not None
-        self.marks = [
-            after.laid_out[i] or (self.marks[i] and before.values[i] != 6)
-            for i in range(len(self.marks))
-        ]
+        self.marks = list(self.table.flip(self.marks))
 
     def stand(self, *, blind: bool = False) -> Goto:
         """End the turn as the dice lie, or by Blind."""
