@@ -88,12 +88,11 @@ class DeviceApp:
         self._clock = clock
         if stores is None:
             stores = open_stores(None)
-        store, settings, roster = stores.games, stores.settings, stores.roster
-        roster.learn((*config.game.players, *config.game.names))
+        store = stores.games
+        stores.roster.learn((*config.game.players, *config.game.names))
         self._session = session = Session(
-            config, clock=clock, dice=dice, settings=settings, store=store,
-            plan=setup, event_sink=event_sink, shutdown=shutdown, pairing=pairing, work=work,
-            roster=roster,
+            config, clock=clock, dice=dice, stores=stores, plan=setup, event_sink=event_sink,
+            shutdown=shutdown, pairing=pairing, work=work,
         )
         self._queue: list[Stage] = []
         self._overlays: list[Overlay] = []

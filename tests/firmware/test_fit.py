@@ -69,7 +69,8 @@ from firmware.screen.i18n import MESSAGES, Catalogue
 from firmware.screen.screens import LayoutTrace, Placed, render, trace_layout
 from firmware.screen.views import BannerView, DieFace, PickerView, Tally, TurnView, View
 from firmware.store.gamestore import DamageReport
-from firmware.store.setupfile import DECKEL_RANGE, SettingsFile
+from firmware.store.setupfile import DECKEL_RANGE
+from firmware.store.stores import open_stores
 from hal.ports import SCREEN_SIZE
 from sim.fakes import FakeClock
 
@@ -108,8 +109,8 @@ def session_in(texts: Catalogue, players: tuple[str, ...] = LONG_NAMES[:3]) -> S
     base = DeviceConfig()
     config = replace(base, game=replace(base.game, players=players[:10]))
     session = Session(
-        config, clock=FakeClock(100.0), dice=SeededDice(1), settings=SettingsFile(None),
-        store=None, plan=None, event_sink=None, shutdown=None,
+        config, clock=FakeClock(100.0), dice=SeededDice(1), stores=open_stores(None),
+        plan=None, event_sink=None, shutdown=None,
     )
     session.catalogue = texts
     return session

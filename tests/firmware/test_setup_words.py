@@ -11,7 +11,7 @@ from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.screen.i18n import MESSAGES, Catalogue
 from firmware.screen.views import BOT_MARK, SeatsView
-from firmware.store.setupfile import SettingsFile
+from firmware.store.stores import open_stores
 from sim.fakes import FakeClock
 
 
@@ -19,8 +19,8 @@ from sim.fakes import FakeClock
 @pytest.mark.parametrize("strategy", STRATEGY_NAMES)
 def test_each_strategy_is_named_in_the_catalogues_words(language: str, strategy: str) -> None:
     session = Session(
-        DeviceConfig(), clock=FakeClock(0.0), dice=SeededDice(1), settings=SettingsFile(None),
-        store=None, plan=None, event_sink=None, shutdown=None,
+        DeviceConfig(), clock=FakeClock(0.0), dice=SeededDice(1), stores=open_stores(None),
+        plan=None, event_sink=None, shutdown=None,
     )
     session.catalogue = Catalogue(language)
     stage = SetupStage.starting(session, session.new_setup())

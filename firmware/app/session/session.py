@@ -23,9 +23,8 @@ from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
-from firmware.store.gamestore import GameStore
-from firmware.store.roster import RosterFile
-from firmware.store.setupfile import SettingsFile, clamp_deckel
+from firmware.store.setupfile import clamp_deckel
+from firmware.store.stores import Stores
 from firmware.work import InlineWork, Work
 from hal.ports import Clock
 
@@ -49,22 +48,21 @@ class Session:
         *,
         clock: Clock,
         dice: DiceSource,
-        settings: SettingsFile,
-        store: GameStore | None,
+        stores: Stores,
         plan: GameSetup | None,
         event_sink: EventSink | None,
         shutdown: Callable[[], None] | None,
         pairing: Pairing | None = None,
         work: Work | None = None,
-        roster: RosterFile | None = None,
     ) -> None:
         self.config = config
         self.dice = dice
-        self.settings = settings
+        #: The last setup, language and brightness (``setup.json``).
+        self.settings = stores.settings
         #: The remembered names the setup offers, the most recently used first.
-        self.roster = roster if roster is not None else RosterFile(None)
+        self.roster = stores.roster
         #: The games on disk: None without a state directory.
-        self.store = store
+        self.store = stores.games
         self.shutdown = shutdown
         #: Who may change the game from outside (the link's hosts); None without a link.
         self.pairing = pairing
@@ -73,7 +71,7 @@ class Session:
         #: Questions asked of :attr:`work` and not answered yet.
         self.asking = 0
         self._sink = event_sink
-        remembered = settings.remembered
+        remembered = self.settings.remembered
         language = remembered.language or config.game.language
         self.catalogue = Catalogue(language if language in LANGUAGES else config.game.language)
         self.contrast: int = (
