@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from engine.limits import ascii_whole_number
+from firmware.screen.i18n import LANGUAGES
 from firmware.sink import DeviceEvent, event_json
 from sim.outputs import PendingOutputs, pending_outputs
 
@@ -101,7 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="computer players, one entry per seat: odds, threshold, or empty (or human) for a "
         "person, e.g. --players 3 --bots ,odds,threshold",
     )
-    game.add_argument("--lang", choices=("de", "en"), help="screen language (default: de)")
+    game.add_argument("--lang", choices=LANGUAGES, help="screen language (default: de)")
     parser.add_argument("--config", metavar="PATH", help="a device config.toml (default: built-in)")
     saving = parser.add_argument_group("saving (as on the device: journal, resume, statistics)")
     keep = saving.add_mutually_exclusive_group()

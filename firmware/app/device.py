@@ -350,7 +350,6 @@ class DeviceApp:
         self.view = self._build_view()
 
 
-
 class _Rendering:
     """The last image rendered, kept while its view and mark are the same (the loop compares
     images by identity, so an unchanged screen is the very same image)."""

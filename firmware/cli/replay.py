@@ -36,7 +36,7 @@ from engine.game import FINAL
 from engine.limits import InputLimitError, ascii_whole_number
 from firmware.cli import CliError
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.screen.i18n import Catalogue
+from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.store.gamestore import CURRENT, GameStore, archive_name
 from firmware.store.journal import JournalError, Recovery, read_journal
 from firmware.store.userfile import path_problem, read_bytes_limited
@@ -70,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_state_dir_argument(parser)
     parser.add_argument(
-        "--lang", choices=("de", "en"), default="de", help="language of the game terms (de)"
+        "--lang", choices=LANGUAGES, default="de", help="language of the game terms (de)"
     )
 
 

@@ -15,6 +15,7 @@ import json
 import sys
 
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
+from firmware.screen.i18n import LANGUAGES
 from firmware.store.gamestore import GameStore
 from firmware.store.stats import FIELDS, PlayerStats, stats_to_mapping
 from hal.storage import StateDirectory
@@ -35,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     form.add_argument("--csv", action="store_true", help="print CSV with a header line")
     add_state_dir_argument(parser)
     parser.add_argument(
-        "--lang", choices=("de", "en"), default="de", help="language of the table's headings"
+        "--lang", choices=LANGUAGES, default="de", help="language of the table's headings"
     )
 
 

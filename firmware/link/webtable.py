@@ -34,7 +34,7 @@ from firmware.link.feed import HostFeed
 from firmware.link.pairing import Pairing
 from firmware.link.protocol import encode_frame, format_line
 from firmware.link.remote import DeviceHooks, Remote
-from firmware.screen.i18n import MESSAGES
+from firmware.screen.i18n import LANGUAGES, MESSAGES
 from firmware.sink import DeviceEvent
 from hal.ports import Clock, Link, LinkServer
 
@@ -56,7 +56,7 @@ def page_texts() -> dict[str, dict[str, str]]:
     keys = [key for key in MESSAGES if key.startswith("web_")] + list(PAGE_KEYS)
     return {
         language: {key: MESSAGES[key][index] for key in keys}
-        for index, language in enumerate(("de", "en"))
+        for index, language in enumerate(LANGUAGES)
     }
 
 

@@ -19,7 +19,6 @@ FIRMWARE = ROOT / "firmware"
 CATALOGUE = FIRMWARE / "screen" / "i18n.py"
 
 
-
 def test_the_font_covers_ascii_letters_digits_and_german() -> None:
     assert FONT.covers(string.ascii_letters + string.digits + "ÄÖÜäöüß .,:;!?-+/()→·…▲▼◀▶")
     assert FONT.missing("a€b") == {"€"}

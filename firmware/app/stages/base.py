@@ -50,7 +50,6 @@ __all__ = [
 OK_BUTTONS = (Button.KEEP_3, Button.STAND)
 
 
-
 class Stage:
     """One step of the game flow. Subclasses override what they use; the defaults do nothing."""
 
