@@ -295,6 +295,9 @@ class PageGate:
             self._execute(command, raw)
 
     def _execute(self, command: Command, raw: bytes) -> None:
+        if self.link.queued_bytes > ANSWER_QUEUE_BYTES:  # before any answer is made
+            self._refuse_busy()
+            return
         snapshot = self._table.snapshot
         match command:
             case State():

@@ -215,6 +215,8 @@ class WebTable:
             pairing=self._pairing, info=self._info, feed=self._feed, door=door,
         )
         page = _Page(remote, PageGate(self, link, door))
+        if not self._pages:  # frames were not followed while no page was there
+            self._table_frame = format_line("frame", encode_frame(self._app.table_screen()))
         self._pages[id(link)] = page
         self._feed.add(link)
         self._publish()

@@ -259,3 +259,14 @@ def test_the_referee_sees_every_die_and_the_oled_says_so(referee: bool) -> None:
     marked = device.app.screen()
     plain = render(device.app.view)
     assert (marked.tobytes() != plain.tobytes()) is referee, "SR in the corner while on"
+
+
+def test_the_tables_frames_do_not_show_that_a_pin_is_up() -> None:
+    device = AppDevice(trust_serial=False, referee=False)
+    device.connect()
+    board = device.app.table_screen().tobytes()
+    press(device, Button.STAND, InputKind.LONG_PRESS)
+    menu = device.app.table_screen().tobytes()
+    assert menu != board, "the menu itself is public"
+    open_pin(device)
+    assert device.app.table_screen().tobytes() == board, "not the menu with Koppeln chosen"
