@@ -195,3 +195,19 @@ def test_unpaired_pages_are_answered_while_the_main_loop_is_busy(
         assert "needs pairing" in watcher.command("press stand", "ok")
     finally:
         release.set()
+
+
+@pytest.mark.slow
+def test_a_crowd_of_unpaired_pages_does_not_stall_a_paired_one() -> None:
+    """199 unpaired pages at their limits (``frames on``, ``log``, ``hello``) beside a paired
+    page that pings and plays, as ``schocken bench`` runs them (sim/bench_web.py): every pong
+    and every frame of the paired page arrives, and the crowd is told ``busy`` instead of
+    queueing work. The times are the bench's figures (docs/performance.md), not asserted."""
+    from sim.bench_web import CROWD_PAGES, measure_crowd
+
+    figures = measure_crowd(10.0, CROWD_PAGES)
+    assert figures["pages"] == CROWD_PAGES, "every page was served at once"
+    assert figures["pings"] >= 90 and figures["lost_pongs"] == 0, figures
+    assert figures["oled_samples"] >= 15, "each shake and press showed on the paired page"
+    assert figures["crowd_sent"] > 150 * 19 * 8, "the crowd sent at its limits"
+    assert figures["crowd_busy"] > 0 and figures["budget_refused"] > 0, "and was refused"
