@@ -32,7 +32,7 @@ def test_wrong_tries_leave_the_pin_up_and_good() -> None:
     overlay = PinOverlay(pairing, pairing.show_pin(10.0))
     wrong = "000000" if overlay.pin != "000000" else "111111"
     for _ in range(PIN_ATTEMPTS * 10):
-        with pytest.raises(PairingRefused, match="^wrong PIN$"):
+        with pytest.raises(PairingRefused, match=r"^wrong PIN$"):
             pairing.pair(wrong, 11.0)
     assert shown(overlay)[0] == overlay.pin, "wrong tries count where they come from"
     pairing.pair(overlay.pin, 12.0)
@@ -42,7 +42,7 @@ def test_wrong_tries_leave_the_pin_up_and_good() -> None:
 def test_the_screen_says_the_pin_is_gone_once_it_expired() -> None:
     pairing = Pairing()
     overlay = PinOverlay(pairing, pairing.show_pin(10.0))
-    with pytest.raises(PairingRefused, match="^wrong PIN$"):  # as any wrong PIN
+    with pytest.raises(PairingRefused, match=r"^wrong PIN$"):  # as any wrong PIN
         pairing.pair(overlay.pin, 10.0 + PIN_VALID_S + 1)
     assert not pairing.is_shown(overlay.pin, 10.0 + PIN_VALID_S + 1)
 

@@ -138,7 +138,7 @@ def test_all_unpaired_pages_share_one_budget_of_answer_lines() -> None:
 def test_the_statistics_are_counted_once_for_every_page_that_asks(
     mocker: MockerFixture,
 ) -> None:
-    loop, _, table, pages, hooks = table_with_pages(50)
+    loop, _, _, pages, _ = table_with_pages(50)
     counted = mocker.patch("firmware.link.webtable.stats_text", side_effect=crowd.stats_text)
     for page in pages:
         ask(page, "stats")

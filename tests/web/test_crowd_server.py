@@ -17,7 +17,6 @@ import aiohttp
 import pytest
 
 from firmware.link.pairing import ADDRESS_ATTEMPTS, PIN_ATTEMPTS
-from hal.ports import Button
 from hal.web_server import MAX_MESSAGE, MAX_REFUSED, WebServer, host_allowed
 
 from .conftest import WebDevice, WsClient
