@@ -68,9 +68,9 @@ __all__ = [
 #: answer (two ``log`` pages: a page that reads gets every answer).
 ANSWER_QUEUE_BYTES = 64 * 1024
 #: Answer lines a second for all unpaired pages together (a ``log`` page is up to ~200 lines) ...
-ANSWER_LINES_PER_S = 4000.0
+ANSWER_LINES_PER_S = 2000.0
 #: ... and at once.
-ANSWER_LINES_BURST = 8000.0
+ANSWER_LINES_BURST = 4000.0
 #: Calls a second on the main loop for all unpaired pages together (a right PIN or token, a
 #: recount of the statistics, a line that waits for one of them) ...
 LOOP_CALLS_PER_S = 20.0
