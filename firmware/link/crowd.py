@@ -213,7 +213,8 @@ class Snapshot:
     ) -> Snapshot:
         """The snapshot now (on the main loop): ``previous`` itself if nothing changed.
 
-        ``upcoming`` is what the state says of the next game (compared, not shown)."""
+        ``upcoming`` is what else the state depends on (the game under way, the next game's
+        setup): compared, not shown."""
         game = source.game()
         actions = len(game.actions) if game is not None else 0
         key = (id(game), actions, game.is_over if game is not None else None, upcoming)

@@ -241,7 +241,8 @@ class WebTable:
             gate.send_stats(line)
 
     def _build(self, previous: Snapshot | None = None) -> Snapshot:
-        upcoming = self._hooks.next_setup(), (
+        # The state's game is the one under way (a game given up leaves the log's behind).
+        upcoming = id(self._app.game), self._hooks.next_setup(), (
             self._hooks.seat_bots() if self._hooks.seat_bots is not None else None
         )
         return Snapshot.build(self._feed, previous, self._hello, self._table_frame, upcoming)

@@ -179,3 +179,15 @@ def test_frames_to_a_watcher_are_the_latest_only() -> None:
         assert link.queued_bytes == len("state {}") + len(frames[-1]), "one frame waits"
     finally:
         loop.close()
+
+
+def test_a_game_given_up_is_gone_from_the_state_but_not_from_the_log() -> None:
+    loop, app, table, (page,), _ = table_with_pages(1)
+    app.game = None  # given up: the device is back at its setup, with no new frame yet
+    table.flush()
+    table.show(app.screen())
+    ask(page, "state")
+    ask(page, "log")
+    lines = page.take()
+    assert json.loads(lines[0].split(" ", 1)[1])["game"] is None
+    assert lines[1].startswith("log {"), "the log is still the last game's"
