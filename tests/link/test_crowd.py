@@ -182,7 +182,7 @@ def test_frames_to_a_watcher_are_the_latest_only() -> None:
 
 
 def test_a_game_given_up_is_gone_from_the_state_but_not_from_the_log() -> None:
-    loop, app, table, (page,), _ = table_with_pages(1)
+    _, app, table, (page,), _ = table_with_pages(1)
     app.game = None  # given up: the device is back at its setup, with no new frame yet
     table.flush()
     table.show(app.screen())
