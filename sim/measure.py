@@ -74,6 +74,8 @@ class Settings:
     pi_frames: int = 50
     seed: int = 7
     web_presses: int = 200
+    crowd_pages: int = 200
+    crowd_s: float = 20.0
 
     @classmethod
     def quick(cls) -> Settings:
@@ -89,6 +91,8 @@ class Settings:
             starts=1,
             pi_frames=5,
             web_presses=8,
+            crowd_pages=10,
+            crowd_s=1.0,
         )
 
 
@@ -561,10 +565,14 @@ def _drain(fd: int) -> None:
         except OSError:
             return
 def web_pages(settings: Settings) -> list[Measurement]:
-    """The table's page under load (:mod:`sim.bench_web`)."""
-    from sim.bench_web import page_figures
+    """The table's page under load (:mod:`sim.bench_web`): twenty pages during a game, then a
+    crowd of unpaired pages at their limits beside a paired one."""
+    from sim.bench_web import crowd_figures, page_figures
 
-    return list(page_figures(min(settings.idle_s, 5.0), settings.web_presses))
+    return [
+        *page_figures(min(settings.idle_s, 5.0), settings.web_presses),
+        *crowd_figures(settings.crowd_s, settings.crowd_pages),
+    ]
 
 
 # --- start-up and memory -----------------------------------------------------------------------

@@ -192,9 +192,12 @@ class DeviceApp:
     def table_view(self) -> View:
         """What anyone at the table may see of the current screen (the view of
         :meth:`table_screen`)."""
-        public = [overlay for overlay in self._overlays if not overlay.private]
-        if public:
-            return public[-1].view(self._session.catalogue)
+        # A private overlay (the pairing PIN) hides the overlays under it too: the menu with
+        # Koppeln chosen would tell a watcher that a PIN is up.
+        for overlay in reversed(self._overlays):
+            if overlay.private:
+                break
+            return overlay.view(self._session.catalogue)
         return self._stage.table_view()
 
     # --- what changes it ------------------------------------------------------------------------

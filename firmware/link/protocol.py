@@ -65,6 +65,7 @@ __all__ = [
     "Shake",
     "State",
     "Stats",
+    "Unpair",
     "decode_frame",
     "encode_frame",
     "format_line",
@@ -420,6 +421,14 @@ class Auth(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Unpair(Command):
+    """``unpair``: forget this connection's pairing on the device (its token pairs no more)."""
+
+    word = "unpair"
+    changing = True
+
+
+@dataclass(frozen=True, slots=True)
 class Stats(Command):
     """``stats``: the statistics of the finished games the device keeps."""
 
@@ -457,7 +466,7 @@ class Help(Command):
 
 #: Every command, in the order ``help`` lists them.
 COMMANDS: tuple[type[Command], ...] = (
-    Press, Hold, Shake, State, Log, Setup, Frames, Pair, Auth, Stats, Ping, Hello, Help,
+    Press, Hold, Shake, State, Log, Setup, Frames, Pair, Auth, Unpair, Stats, Ping, Hello, Help,
 )  # fmt: skip
 _BY_WORD = {command.word: command for command in COMMANDS}
 

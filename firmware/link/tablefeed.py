@@ -34,7 +34,10 @@ from engine.rules import Rules, load_preset, preset_names
 from firmware.link.protocol import to_json_text
 from firmware.sink import DeviceEvent, event_json
 
-__all__ = ["TableFeed", "rules_changed", "table_log", "table_log_lines", "table_snapshot"]
+__all__ = [
+    "TableFeed", "rules_changed", "table_log", "table_log_entries", "table_log_lines",
+    "table_snapshot",
+]
 
 
 class TableFeed:
@@ -158,6 +161,12 @@ def table_log(game: Game, *, referee: bool = False) -> list[dict[str, Any]]:
 def table_log_lines(game: Game, *, referee: bool = False) -> list[str]:
     """:func:`table_log` as the ``log`` answer's JSON lines, each written once."""
     return list(_log(game, referee).lines)
+
+
+def table_log_entries(game: Game) -> list[str]:
+    """:func:`table_log_lines` without a copy: the table's list itself, which only grows while
+    ``game`` goes on (read it, never change it; its first N lines stay as they are)."""
+    return _log(game, False).lines
 
 
 def _log(game: Game, referee: bool) -> _Log:

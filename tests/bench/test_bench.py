@@ -180,3 +180,12 @@ def test_the_table_page_under_load_is_measured(report: dict[str, Any]) -> None:
     assert report["targets"]["web_latency_p99_delta_ms"] == 5
     assert report["targets"]["web_peak_rss_mb"] == 60
     assert report["targets"]["web_idle_cpu_pct"] == 1
+
+
+def test_a_crowd_of_unpaired_pages_is_measured(report: dict[str, Any]) -> None:
+    """A crowd at its limits beside a paired page: its ping and press to OLED, and memory."""
+    for key in ("crowd_ping_p99_ms", "crowd_ping_p50_ms", "crowd_oled_p99_ms",
+                "crowd_peak_rss_mb", "crowd_answer_mb_s"):
+        assert isinstance(report[key], int | float) and report[key] > 0, key
+    assert report["targets"]["crowd_ping_p99_ms"] == 100
+    assert report["targets"]["crowd_peak_rss_mb"] == 60

@@ -70,11 +70,11 @@ def test_nothing_changes_without_pairing_then_pairing_and_revoking(
         assert answer.startswith("error") and "needs pairing" in answer, answer
     assert payload(client.command("state", "state"))["next"]["players"] == ["Anna", "Ben", "Carla"]
     assert web_device.events == [], "no game started"
-    assert client.command("pair 123456", "ok").startswith("error pair: no PIN is shown")
+    assert client.command("pair 123456", "ok").startswith("error pair: wrong PIN; 2 tries left")
 
     pin = web_device.show_pin()
     wrong = "000000" if pin != "000000" else "111111"
-    assert "wrong PIN" in client.command(f"pair {wrong}", "ok")
+    assert "wrong PIN; 1 tries left" in client.command(f"pair {wrong}", "ok")
     token = client.command(f"pair {pin}", "ok pair").split()[2]
     assert client.command(
         'setup {"players": ["Xaver", "Yvonne"], "bots": ["", "odds"]}', "ok setup"
