@@ -316,7 +316,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_stat_blattschuss": ("Blattschuss", "Blattschuss"),
     "web_stat_schocks": ("Schocks", "Schocks"),
     "web_stat_schock_aus": ("Schock aus", "Schock aus"),
-    "web_pin": ("PIN vom Gerät (Menü: Koppeln)", "PIN from the device (menu: Pair)"),
+    # {menu}: the menu entry as the device shows it, in the device's language
+    "web_pin": ("PIN vom Gerät (Menü: {menu})", "PIN from the device (menu: {menu})"),
     "web_paired": ("Gekoppelt: Tasten und Einrichten frei", "Paired: buttons and setup enabled"),
     "web_forget": ("Entkoppeln", "Unpair"),
     "web_shake": ("Schütteln", "Shake"),
@@ -329,8 +330,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_refused": ("Abgelehnt: {reason}", "Refused: {reason}"),
     "web_pair_wrong": ("Falsche PIN, noch {n} Versuche", "Wrong PIN, {n} tries left"),
     "web_pair_no_pin": (
-        "Keine PIN angezeigt: am Gerät Menü → Koppeln",
-        "No PIN shown: on the device, menu → Pair",
+        "Keine PIN angezeigt: am Gerät Menü → {menu}",
+        "No PIN shown: on the device, menu → {menu}",
     ),
     "web_pair_expired": (
         "PIN abgelaufen: am Gerät neu koppeln",

@@ -101,8 +101,8 @@ def test_the_roll_off_is_no_round(tmp_path: Path, browser: Browser) -> None:
     device = WebDevice(setup=GameSetup(("Anna", "Ben"), load_preset("standard")))
     try:
         open_page(browser, device)
-        assert browser.by_id("phase").text == "Auswürfeln"
-        assert browser.by_id("round").text == "" and browser.by_id("pot").text == "Topf 13"
+        assert browser.by_id("round").text == "Auswürfeln"
+        assert browser.by_id("pot").text == "Topf 13"
     finally:
         device.close()
 
@@ -120,7 +120,7 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.by_id("pin").clear()
     browser.by_id("pin").send_keys(pin)
     browser.by_id("pair").click()
-    browser.wait("!document.getElementById('paired').hidden")
+    browser.wait("!document.getElementById('controls').hidden")
     assert browser.js("return localStorage.getItem('schockbesteck.token')")
     assert browser.by_id("note").text == "", "paired: the box says so, the note waits for a setup"
     first = browser.js("return document.querySelector('#seats input.name')")
@@ -178,11 +178,13 @@ def test_the_reveal_names_a_dropped_cup(web_device: WebDevice, browser: Browser)
         (TurnOver("Anna", (4, 1, 1), False, 2, "Schock 4", 2), DroppedTurn("Ben")),
     )  # fmt: skip
     web_device.on_loop(lambda: (table.publish_event(reveal), table.flush()))
-    browser.wait("document.querySelector('#reveal .turns') !== null")
+    browser.wait("document.querySelector('#reveal .rows') !== null")
     rows = browser.js(
-        "return [...document.querySelectorAll('#reveal .turns span')].map((s) => s.textContent)"
+        "return [...document.querySelectorAll('#reveal .rows li')]"
+        ".map((li) => [li.dataset.player, li.querySelector('.what').textContent,"
+        " li.querySelectorAll('.die').length])"
     )
-    assert rows == ["Anna: Schock 4", "Ben: gefallen"]
+    assert rows == [["Anna", "Schock 4 · 2 Würfe", 3], ["Ben", "Becher gefallen", 0]]
 
 
 def test_it_reconnects_by_itself_and_says_so_and_speaks_english(
