@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from engine import GameSetup, load_preset
-from engine.events import DroppedTurn, RoundOver, TurnOver
+from engine.events import DroppedTurn, Roll, RoundOver, TurnOver
 from firmware.sink import GameStarted
 from hal.ports import Button
 from sim.web_pictures import Browser, browser_missing
@@ -274,3 +274,128 @@ def test_the_statistics_fit_a_tv_and_a_laptop(
     body = "document.querySelector('#stats .body')"
     assert browser.js(f"return {body}.querySelectorAll('th').length") == 1 + len(fields)
     assert browser.js(f"return {body}.scrollWidth <= {body}.clientWidth"), "the table is cut"
+
+
+def pair_page(browser: Browser, device: WebDevice) -> None:
+    """Pair the open page with the PIN the device's Koppeln shows, as a person types it."""
+    browser.by_id("pin").send_keys(device.show_pin())
+    browser.by_id("pair").click()
+    browser.wait("window.schock.page.paired === true")
+
+
+def test_a_setup_from_the_page_carries_every_house_rule(
+    web_device: WebDevice, browser: Browser, clients: list[WsClient]
+) -> None:
+    """A preset to start from, then any option changed: the device's next game has them all."""
+    open_page(browser, web_device)
+    assert browser.js("return document.getElementById('setup').hidden"), "a watcher: no setup"
+    pair_page(browser, web_device)
+    browser.js(
+        "const preset = document.getElementById('preset');"
+        "preset.value = 'bvb'; preset.dispatchEvent(new Event('change'));"
+        "document.getElementById('house').open = true;"
+    )
+    choose = (
+        "const select = document.querySelector(`#options [data-rule='${arguments[0]}'] select`);"
+        "select.value = JSON.stringify(arguments[1]); select.dispatchEvent(new Event('change'));"
+    )
+    browser.js(choose, "jule", True)
+    browser.js(choose, "two_two_one", "neuner")
+    browser.js(choose, "max_throws", 2)
+    browser.js(
+        "const box = document.querySelector("
+        "  `#options [data-rule='hand_only'] input[value='general']`);"
+        "box.checked = true; box.dispatchEvent(new Event('change'));"
+        "const deckel = document.getElementById('deckel');"
+        "deckel.value = '17'; deckel.dispatchEvent(new Event('input'));"
+    )
+    assert browser.by_id("house-count").text == "4 anders als bvb"
+    browser.by_id("apply").click()
+    browser.wait("document.getElementById('note').textContent.length > 0")
+    assert browser.by_id("note").text == "Übernommen"
+    for _ in range(100):  # the game starts from the device's setup at once
+        started = [e for e in web_device.events if isinstance(e, GameStarted)]
+        if started:
+            break
+        time.sleep(0.02)
+    game = web_device.on_loop(lambda: web_device.device.app.game)
+    rules = game.rules
+    expected = {"deckel": 17, "jule": True, "two_two_one": "neuner", "max_throws": 2,
+                "hand_only": ["general"]}  # fmt: skip
+    assert {key: rules.to_mapping()[key] for key in expected} == expected
+    assert rules.general_above_schock2 and rules.ties.value == "nachgelegt", "bvb underneath"
+    watcher = WsClient(web_device.ws_url)
+    clients.append(watcher)
+    watcher.wait_for(lambda line: line.startswith("state "))
+    assert state_of(watcher)["game"]["rules_changed"] == {
+        key: value for key, value in expected.items()
+    }
+
+
+def test_a_paired_page_ends_the_game_after_asking(
+    web_device: WebDevice, browser: Browser
+) -> None:
+    web_device.on_loop(
+        lambda: web_device.device.app.plan_next_game(
+            GameSetup(("Anna", "Ben"), load_preset("standard"))
+        )
+    )
+    open_page(browser, web_device)
+    assert browser.js("return document.getElementById('abandon').getClientRects().length") == 0
+    pair_page(browser, web_device)
+    browser.by_id("abandon").click()
+    assert browser.by_id("confirm").is_displayed()
+    browser.by_id("abandon-no").click()  # not yet: nothing is sent
+    assert not browser.by_id("confirm").is_displayed()
+    assert web_device.on_loop(lambda: web_device.device.app.game) is not None
+    browser.by_id("abandon").click()
+    browser.by_id("abandon-yes").click()
+    browser.wait("window.schock.page.abandoned === true")
+    assert browser.by_id("turn").text == "Spiel abgebrochen"
+    assert browser.by_id("note").text == "Spiel abgebrochen"
+    assert web_device.on_loop(lambda: web_device.device.app.game) is None, "the setup is next"
+    assert any(type(event).__name__ == "GameAbandoned" for event in web_device.events)
+    assert not browser.js("return document.getElementById('apply').disabled"), "set up anew"
+
+
+def test_the_reveal_stays_marked_until_the_next_rounds_first_throw(browser: Browser) -> None:
+    """The reveal is marked fresh and the board shows the Deckel it moved until someone throws;
+    then it stays up, marked as the round before."""
+    web_device = WebDevice(setup=GameSetup(("Anna", "Ben", "Carla"), load_preset("standard")))
+    try:
+        _check_the_reveal_marks(web_device, browser)
+    finally:
+        web_device.close()
+
+
+def _check_the_reveal_marks(web_device: WebDevice, browser: Browser) -> None:
+    open_page(browser, web_device)
+    table = web_device.device.web
+    assert table is not None
+    reveal = RoundOver(
+        "Anna", "Ben", "Schock 4", "Hausnummer 632", 4, "pot", (), 9,
+        (("Anna", 0), ("Ben", 4), ("Carla", 0)),
+        (TurnOver("Anna", (4, 1, 1), False, 2, "Schock 4", 2),
+         TurnOver("Ben", (6, 3, 2), True, 1, "Hausnummer 632", 2)),
+    )  # fmt: skip
+    web_device.on_loop(lambda: (table.publish_event(reveal), table.flush()))
+    browser.wait("document.getElementById('reveal').classList.contains('fresh')")
+    assert browser.js("return document.querySelector('#reveal .badge').textContent") == (
+        "gerade aufgedeckt"
+    )
+    moved = (
+        "return [...document.querySelectorAll('#players tr.moved')].map((r) => r.dataset.player)"
+    )
+    assert browser.js(moved) == ["Ben"]
+    assert browser.js("return document.querySelector('#players tr.moved .delta').textContent") == (
+        "+4"
+    )
+    assert browser.by_id("pot").text == "Topf 13 (-4)"
+    throw = Roll("Ben", (), (5, 5, 2))
+    web_device.on_loop(lambda: (table.publish_event(throw), table.flush()))
+    browser.wait("document.getElementById('reveal').classList.contains('old')")
+    assert browser.js("return document.querySelector('#reveal .badge').textContent") == (
+        "nächste Runde läuft"
+    )
+    assert browser.js("return document.querySelectorAll('#reveal .rows li').length") == 2
+    assert browser.js(moved) == [] and browser.by_id("pot").text == "Topf 13"
