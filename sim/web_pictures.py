@@ -92,7 +92,7 @@ IMAGES = ROOT / "docs" / "img"
 #: Who plays in the pictures: two people and two computer players (seat order).
 PLAYERS = ("Anna", "Ben-Luca", "Carla", "Dieter")
 BOTS = ("", "odds", "", "threshold")
-SEED = 12
+SEED = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +135,7 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
     import threading
 
     from engine import GameSetup, load_preset
+    from engine.events import RoundOver
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
     from firmware.link.webtable import page_files
@@ -152,10 +153,17 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
         clock = FakeClock(1000.0)
         display = open_dummy(clock)
         server = WebServer("127.0.0.1", 0, page_files())
+        reveals: list[RoundOver] = []
+
+        def heard(event: object) -> None:
+            if isinstance(event, RoundOver):
+                reveals.append(event)
+
         device = build_device(
             DeviceConfig(game=GameConfig(players=PLAYERS, bots=BOTS)),
             clock=clock, inputs=[], display=display, timers=[display], web=server,
             dice=SeededDice(SEED), storage=StateDirectory(state), setup=setup, power=False,
+            event_sink=heard,
         )
         stop = threading.Event()
         serving: threading.Thread | None = None
@@ -164,7 +172,7 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
             device.loop.start()
             _play_until(device, clock, lambda game: game.is_over)  # a game for the statistics
             device.app.plan_next_game(setup)
-            _play_until(device, clock, _a_good_moment)
+            _play_until(device, clock, lambda game: _a_good_moment(game, reveals))
 
             def serve() -> None:  # the pages' commands, while the clock stands (nobody acts)
                 while not stop.is_set():
@@ -193,16 +201,22 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
     return written
 
 
-def _a_good_moment(game: Any) -> bool:
-    """Just after a reveal in the first Hälfte, a few rounds in (nobody has thrown since): the
-    reveal is fresh, and the board shows what it changed."""
-    turn = game.turn
+def _a_good_moment(game: Any, reveals: list[Any]) -> bool:
+    """Just after a reveal in the first Hälfte, a few rounds in (nobody has thrown since), that
+    a tie decided and that moved Deckel from one player to another: the reveal is fresh, and
+    the board shows what it changed."""
+    from firmware.link.tablefeed import reveal_ties
+
+    turn, last = game.turn, reveals[-1] if reveals else None
     return bool(
         game.section == 1
         and game.round_number >= 5
         and turn is not None
         and turn.throws == 0
         and not game.results
+        and last is not None
+        and last.source == "winner"
+        and reveal_ties(game.rules, last)
     )
 
 
