@@ -404,6 +404,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_abandon_no": ("Nein, weiter", "No, play on"),
     "web_abandoned": ("Spiel abgebrochen", "Game abandoned"),
     "web_abandon_refused": ("Es läuft kein Spiel", "No game is running"),
+    "web_live": ("verbunden", "live"),
+    "web_offline": ("getrennt", "offline"),
     # `schocken replay`: a game's story on a terminal (firmware/cli/replay.py); printed, never
     # drawn on the panel (so they may use "–", which the bitmap font lacks)
     "replay_header": (
