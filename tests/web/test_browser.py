@@ -53,7 +53,11 @@ def paired_client(device: WebDevice) -> WsClient:
 
 def open_page(browser: Browser, device: WebDevice) -> None:
     browser.open(device.url)
-    browser.wait("window.schock && window.schock.connects >= 1 && window.schock.states >= 1")
+    # Connected, and the log read: an event published from here on is followed live.
+    browser.wait(
+        "window.schock && window.schock.connects >= 1 && window.schock.states >= 1"
+        " && window.schock.page.logWaiting === false"
+    )
 
 
 def test_a_button_on_the_device_updates_the_board_at_once(
