@@ -264,6 +264,17 @@ class DeviceApp:
         self._schedule()
         self._refresh()
 
+    def abandon_game(self) -> None:
+        """Give up the game under way, as the menu's confirmed "Neues Spiel" does (the link's
+        ``abandon``): it counts for nobody, and the setup comes next. Raises RuntimeError when no
+        game is running (the setup, or a game that is over)."""
+        table = self._session.table
+        if table is None or table.game.is_over or not self._stage.in_game:
+            raise RuntimeError("no game is running")
+        self._go(Goto((self._session.abandon_game(),)))
+        self._schedule()
+        self._refresh()
+
     @property
     def seat_bots(self) -> tuple[str, ...]:
         """Per seat of the next game: a computer player's strategy, or "" for a person."""

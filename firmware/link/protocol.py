@@ -47,6 +47,7 @@ __all__ = [
     "MAX_LINE",
     "PROTOCOL_NAME",
     "PROTOCOL_VERSION",
+    "Abandon",
     "Auth",
     "Command",
     "DeviceLine",
@@ -174,6 +175,24 @@ class Shake(Command):
     """``shake``: a whole shake of the cup, then the throw."""
 
     word = "shake"
+    changing = True
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        if rest:
+            raise ProtocolError(f"{cls.word} takes no argument, got {_shorten(rest)}")
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon(Command):
+    """``abandon``: give up the game under way, as the menu's "Neues Spiel" does once confirmed.
+
+    The game counts for nobody and its journal is dropped; the device goes to its setup. The host
+    asks the person first (the page does): there is no undo.
+    """
+
+    word = "abandon"
     changing = True
 
     @classmethod
@@ -466,7 +485,8 @@ class Help(Command):
 
 #: Every command, in the order ``help`` lists them.
 COMMANDS: tuple[type[Command], ...] = (
-    Press, Hold, Shake, State, Log, Setup, Frames, Pair, Auth, Unpair, Stats, Ping, Hello, Help,
+    Press, Hold, Shake, State, Log, Setup, Abandon, Frames, Pair, Auth, Unpair, Stats, Ping,
+    Hello, Help,
 )  # fmt: skip
 _BY_WORD = {command.word: command for command in COMMANDS}
 

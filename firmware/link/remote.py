@@ -32,6 +32,7 @@ from firmware.link.protocol import (
     BUTTON_NAMES,
     PROTOCOL_NAME,
     PROTOCOL_VERSION,
+    Abandon,
     Auth,
     Command,
     Frames,
@@ -86,7 +87,8 @@ class DeviceHooks:
     rules; ``apply_setup`` changes it (called only while no game is running). ``seat_bots`` and
     ``apply_bots`` read and set the computer players per seat of the next game (a strategy name,
     or "" for a person), ``stats`` the statistics of past games (``stats`` line); a device
-    without them refuses ``setup``'s ``bots`` and ``stats``.
+    without them refuses ``setup``'s ``bots`` and ``stats``. ``abandon`` gives up the game under
+    way (RuntimeError if none is); a device without it refuses ``abandon``.
     """
 
     deliver: Callable[[InputEvent], None]
@@ -95,6 +97,7 @@ class DeviceHooks:
     seat_bots: Callable[[], tuple[str, ...]] | None = None
     apply_bots: Callable[[tuple[str, ...]], None] | None = None
     stats: Callable[[], dict[str, Any]] | None = None
+    abandon: Callable[[], None] | None = None
 
 
 class Remote:
@@ -312,6 +315,8 @@ class Remote:
                     self._send_frame(self._frame())
             case Setup():
                 self._setup(command)
+            case Abandon():
+                self._abandon(command)
             case Stats():
                 if self._hooks.stats is None:
                     raise ProtocolError("stats: this device keeps no games (no state directory)")
@@ -337,6 +342,16 @@ class Remote:
         for event in events:
             self._hooks.deliver(event)
         self.flush()  # everything the input caused goes out before the ok
+        self._send(f"ok {command.word}")
+
+    def _abandon(self, command: Abandon) -> None:
+        if self._hooks.abandon is None:
+            raise ProtocolError("abandon: this device cannot give up a game from the link")
+        try:
+            self._hooks.abandon()
+        except RuntimeError as error:  # the app's word that no game is under way
+            raise ProtocolError(f"abandon refused: {error}") from None
+        self.flush()  # the game_abandoned event and the state go out before the ok
         self._send(f"ok {command.word}")
 
     def _may_set_up(self) -> None:

@@ -19,37 +19,36 @@ thread; they only hand the work to the main loop (``call_soon``). Everything els
 
 from __future__ import annotations
 
+import enum
 import json
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from importlib.resources import files
 from typing import Any, Protocol
 
 from PIL import Image
 
 from engine import Game, preset_names
-from engine.rules import load_preset
+from engine.rules import HAND_ONLY_KINDS, USUAL_NAMES, Rules, load_preset
 from engine.strategy_names import STRATEGY_NAMES
 from firmware.link.crowd import STATS_REFRESH_S, CrowdBudget, PageGate, Snapshot, stats_text
 from firmware.link.feed import HostFeed
 from firmware.link.pairing import Door, Pairing, TryCounter
 from firmware.link.protocol import encode_frame, format_line
 from firmware.link.remote import DeviceHooks, Remote, greeting
-from firmware.screen.i18n import LANGUAGES, MESSAGES
+from firmware.screen.i18n import LANGUAGES, MESSAGES, Catalogue
+from firmware.screen.rulestext import option_text
 from firmware.sink import DeviceEvent
 from hal.ports import Clock, Link, LinkServer, PageLink
 
-__all__ = ["PAGE_KEYS", "WebTable", "page_files"]
+__all__ = ["PAGE_KEYS", "WebTable", "page_data", "page_files", "page_texts", "rule_choices"]
 
 #: The catalogue's texts the page shows, besides every ``web_`` key.
 PAGE_KEYS = (
-    "pot", "throw_of", "round_n", "section_1", "section_2", "section_final", "status_covered",
-    "rolloff_title", "outcome_pot", "outcome_winner", "outcome_all", "outcome_out",
-    "game_over_title", "blattschuss", "penalty_title", "penalty_given", "menu_stats",
-    "stats_none", "setup_players", "setup_rules", "setup_deckel", "setup_bots", "setup_human",
-    "strategy_threshold", "strategy_odds", "menu_pair", "final_between", "loses_section",
-    "menu_title", "dropped_row",
+    "pot", "throw_of", "round_n", "menu_stats", "stats_none", "setup_players", "setup_rules",
+    "setup_deckel", "setup_bots", "setup_human", "strategy_threshold", "strategy_odds",
+    "menu_pair", "menu_title",
 )  # fmt: skip
 
 
@@ -62,12 +61,81 @@ def page_texts() -> dict[str, dict[str, str]]:
     }
 
 
+#: Rules keys the page's setup does not offer: the rule set's own words, and the table's own
+#: names for throws (``[names]``), which come with the preset they start from.
+_NOT_EDITED = ("name", "description", "source", "names")
+#: The numbers the setup takes as a field of its own, with their bounds and label.
+_NUMBERS = {"deckel": (2, 99, "setup_deckel"), "penalty_deckel": (0, 99, "web_rule_penalty")}
+#: ``max_throws`` is a choice of its few values, each in the rules screen's words.
+_MAX_THROWS = range(1, 6)
+
+
+def rule_choices() -> list[dict[str, Any]]:
+    """Every house rule the page's setup can change, in the order of :class:`~engine.rules.Rules`:
+    its ``key``, its ``type`` (``bool``, ``choice``, ``number`` or ``kinds``, the throws that
+    count only from the hand), its ``values`` (a choice's, or the kinds), for a number ``min``,
+    ``max`` and the catalogue key of its ``label``, and ``labels``: per language, each value's
+    words as the device's rules screen says them (:mod:`firmware.screen.rulestext`)."""
+    catalogues = {language: Catalogue(language) for language in LANGUAGES}
+    choices: list[dict[str, Any]] = []
+    for field in fields(Rules):
+        key = field.name
+        if key in _NOT_EDITED:
+            continue
+        default = getattr(Rules(), key)
+        choice: dict[str, Any] = {"key": key}
+        if key in _NUMBERS:
+            low, high, label = _NUMBERS[key]
+            choice.update(type="number", min=low, max=high, label=label)
+        elif key == "hand_only":
+            choice.update(type="kinds", values=list(HAND_ONLY_KINDS), labels={
+                language: {
+                    kind: texts.t("rule_hand_only_kind", kind=USUAL_NAMES[kind])
+                    for kind in HAND_ONLY_KINDS
+                }
+                for language, texts in catalogues.items()
+            })  # fmt: skip
+        else:
+            if isinstance(default, bool):
+                values: list[Any] = [True, False]
+                kind = "bool"
+            elif isinstance(default, enum.Enum):
+                values = list(type(default))
+                kind = "choice"
+            elif key == "max_throws":
+                values = list(_MAX_THROWS)
+                kind = "choice"
+            else:  # an option added to the engine later: the page leaves it as its preset has it
+                continue
+            choice.update(
+                type=kind,
+                values=[value.value if isinstance(value, enum.Enum) else value for value in values],
+                labels={
+                    language: {
+                        str(value.value if isinstance(value, enum.Enum) else value).lower():
+                        option_text(key, value, texts)
+                        for value in values
+                    }
+                    for language, texts in catalogues.items()
+                },
+            )
+        choices.append(choice)
+    return choices
+
+
 def page_data() -> dict[str, Any]:
     """What the page needs to know besides the protocol: its texts, the rules presets (with
-    their Deckel) and the computer players' strategies, for the setup form."""
+    their Deckel and every rule, to start the setup from), every house rule the setup can change
+    (:func:`rule_choices`) and the computer players' strategies, for the setup form."""
+    presets = []
+    for name in preset_names():
+        rules = load_preset(name).to_mapping()
+        shown = {key: value for key, value in rules.items() if key not in _NOT_EDITED}
+        presets.append({"name": name, "deckel": rules["deckel"], "rules": shown})
     return {
         "texts": page_texts(),
-        "presets": [{"name": name, "deckel": load_preset(name).deckel} for name in preset_names()],
+        "presets": presets,
+        "rules": rule_choices(),
         "strategies": list(STRATEGY_NAMES),
     }
 

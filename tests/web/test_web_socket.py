@@ -55,7 +55,7 @@ def test_a_page_is_greeted_and_gets_the_page_and_its_texts(
         data = json.loads(answer.read())
     assert data["texts"]["de"]["web_title"] == "Schocken am Tisch"
     assert data["texts"]["en"]["pot"] == "Pot {n}"
-    assert {"name": "standard", "deckel": 13} in data["presets"]
+    assert ("standard", 13) in [(preset["name"], preset["deckel"]) for preset in data["presets"]]
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(web_device.url + "etc/passwd", timeout=5)
     assert missing.value.code == 404
