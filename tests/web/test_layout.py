@@ -65,15 +65,15 @@ def browser(device: WebDevice) -> Iterator[Browser]:
         opened.close()
 
 
-@pytest.fixture(scope="module")
-def token(device: WebDevice) -> Iterator[str]:
-    """A pairing token for the browser's page, from a client paired with the menu's PIN."""
+def new_token(device: WebDevice) -> str:
+    """A fresh pairing token for the browser's page, from a client paired with the menu's PIN
+    (the page's Entkoppeln revokes the token it had, so each pairing needs its own)."""
     client = WsClient(device.ws_url)
     try:
         client.wait_for(lambda line: line.startswith("state "))
         answer = client.command(f"pair {device.show_pin()}", "ok pair")
         assert answer.startswith("ok pair "), answer
-        yield answer.split()[2]
+        return answer.split()[2]
     finally:
         client.close()
 
@@ -196,9 +196,9 @@ def set_language(browser: Browser, language: str) -> None:
     assert browser.js("return document.documentElement.lang") == language
 
 
-def set_paired(browser: Browser, token: str, paired: bool, device: WebDevice) -> None:
+def set_paired(browser: Browser, paired: bool, device: WebDevice) -> None:
     if paired and not browser.js("return window.schock.page.paired"):
-        browser.js("window.schock.page.ws.send('auth ' + arguments[0])", token)
+        browser.js("window.schock.page.ws.send('auth ' + arguments[0])", new_token(device))
         browser.wait("window.schock.page.paired === true")
         browser.js("document.getElementById('house').open = true;"
                    "document.getElementById('abandon').click()")  # the confirmation shows
@@ -231,13 +231,12 @@ def german_only_words() -> set[str]:
 @pytest.mark.parametrize("paired", [False, True], ids=["watcher", "paired"])
 def test_nothing_sticks_out_at_any_screen(
     shown: Browser,
-    token: str,
     device: WebDevice,
     size: tuple[int, int],
     language: str,
     paired: bool,
 ) -> None:
-    set_paired(shown, token, paired, device)
+    set_paired(shown, paired, device)
     set_language(shown, language)
     set_size(shown, size)
     assert shown.js("return document.querySelectorAll('#players tbody tr').length") == 10
@@ -258,9 +257,9 @@ def test_nothing_sticks_out_at_any_screen(
 
 
 def test_the_reveal_shows_dice_throws_marks_and_the_tie(
-    shown: Browser, token: str, device: WebDevice
+    shown: Browser, device: WebDevice
 ) -> None:
-    set_paired(shown, token, False, device)
+    set_paired(shown, False, device)
     set_language(shown, "de")
     set_size(shown, (390, 844))
     rows = shown.js("""return [...document.querySelectorAll('#reveal .rows li')].map((li) => ({
@@ -284,9 +283,9 @@ def test_the_reveal_shows_dice_throws_marks_and_the_tie(
 
 
 def test_a_phone_on_its_side_has_the_board_and_the_reveal_side_by_side(
-    shown: Browser, token: str, device: WebDevice
+    shown: Browser, device: WebDevice
 ) -> None:
-    set_paired(shown, token, False, device)
+    set_paired(shown, False, device)
     set_size(shown, (844, 390))
     board, reveal = (
         shown.js(f"return document.getElementById('{name}').getBoundingClientRect().toJSON()")
@@ -296,8 +295,8 @@ def test_a_phone_on_its_side_has_the_board_and_the_reveal_side_by_side(
     assert reveal["top"] < 390 / 3, "both begin in the upper third of the screen"
 
 
-def test_the_turn_bar_stays_in_sight(shown: Browser, token: str, device: WebDevice) -> None:
-    set_paired(shown, token, False, device)
+def test_the_turn_bar_stays_in_sight(shown: Browser, device: WebDevice) -> None:
+    set_paired(shown, False, device)
     set_language(shown, "en")
     set_size(shown, (360, 740))
     shown.js("window.scrollTo(0, document.body.scrollHeight)")
@@ -314,9 +313,9 @@ def test_the_turn_bar_stays_in_sight(shown: Browser, token: str, device: WebDevi
 
 
 def test_a_paired_phone_sees_the_mirror_with_its_buttons(
-    shown: Browser, token: str, device: WebDevice
+    shown: Browser, device: WebDevice
 ) -> None:
-    set_paired(shown, token, True, device)
+    set_paired(shown, True, device)
     set_language(shown, "en")
     set_size(shown, (390, 844))
     shown.js("document.getElementById('device').scrollIntoView()")
