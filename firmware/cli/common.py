@@ -48,6 +48,16 @@ def whole_number(text: str, option: str, low: int, high: int) -> int:
     return value
 
 
+#: The largest seed ``--seed`` takes (``simulate`` and ``sim`` alike).
+MAX_SEED = 2**63
+
+
+def seed_from_text(text: str) -> int:
+    """``--seed S`` as a whole number 0 to :data:`MAX_SEED` in ASCII digits, or a CliError: the
+    one parser of ``simulate --seed`` and ``sim --seed``."""
+    return whole_number(text, "--seed", 0, MAX_SEED)
+
+
 def parse_dice(words: Sequence[str], rules: Rules) -> tuple[int, ...]:
     """Dice from the command line: ``1 1 4`` or, as a shorthand, ``114`` or ``1-1-4``.
 

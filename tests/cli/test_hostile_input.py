@@ -98,6 +98,38 @@ def test_whole_numbers_are_ascii_digits(
     assert named in fails(capsys, *argv)
 
 
+def test_sim_and_simulate_refuse_the_same_seeds(capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in ("abc", "-1", "１０", " 10", "+10", "1_0", "9" * 30):
+        lines = {fails(capsys, command, "--seed", seed, *more).split(": error: ", 1)[1]
+                 for command, *more in (("simulate",), ("sim", "--script", "/dev/null"))}
+        assert len(lines) == 1, lines
+
+
+def test_the_same_seed_deals_the_same_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "round.txt"
+    script.write_text("shake\nstand\nwait 2\n", encoding="utf-8")
+    games = []
+    for name in ("a.jsonl", "b.jsonl"):
+        events = tmp_path / name
+        argv = ["sim", "--players", "2", "--seed", "10", "--script", str(script)]
+        assert main([*argv, "--events", str(events)]) == 0
+        games.append(events.read_text(encoding="utf-8").splitlines()[:3])
+    capsys.readouterr()
+    assert games[0] == games[1] and '"dice"' in "".join(games[0])
+
+
+@pytest.mark.parametrize("argv", [("--frobnicate",), ("--frobnicate", "rank", "1", "1", "1"),
+                                  ("--frobnicate=3",)])
+def test_an_unknown_option_before_the_subcommand_is_named(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    line = fails(capsys, *argv)
+    assert line.startswith(f"schocken: error: unrecognized arguments: {argv[0]}"), line
+    assert "required" not in line
+
+
 def test_the_same_digits_in_ascii_are_accepted(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--games", "10", "--players", "3", "--seed", "7"]) == 0
     assert "10 games, 3 players" in capsys.readouterr().out
