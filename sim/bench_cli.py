@@ -4,9 +4,9 @@ idle CPU, start-up time and memory; on a Raspberry Pi with the display attached 
 per second and the I2C bus speed.
 
 Takes about a minute (--quick: about ten seconds, fewer repetitions and half-second idle
-windows). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times slower (see
-docs/performance.md). --markdown prints the tables of docs/performance.md. On the Pi, stop the
-service first: sudo systemctl stop schockbesteck.
+windows). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times
+slower (see docs/performance.md). --markdown prints the tables of docs/performance.md. On the
+Pi, stop the service first: sudo systemctl stop schockbesteck.
 """
 
 from __future__ import annotations
