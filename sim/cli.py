@@ -99,7 +99,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     game.add_argument("--players", metavar="N", help="number of players, 2-10")
     game.add_argument("--names", metavar="A,B,C", help="player names in seat order")
     game.add_argument("--rules", metavar="NAME|FILE", help="a rules preset or a rules TOML file")
-    game.add_argument("--seed", metavar="S", help="seed the dice: the same seed, the same game")
+    game.add_argument(
+        "--seed", metavar="S", help="seed the dice, 0 to 2^63: the same seed, the same game"
+    )
     game.add_argument(
         "--bots",
         metavar="STRATEGY,...",
