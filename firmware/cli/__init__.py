@@ -128,6 +128,21 @@ def _refuse_empty_strings(parser: argparse.ArgumentParser, parsed: argparse.Name
         parser.error(f"{shown} '': the empty string is not {what}")
 
 
+#: The optional libraries, by top-level module, and the extra of pyproject.toml that brings each.
+_EXTRA_OF = {
+    "gpiozero": "pi", "lgpio": "pi", "luma.oled": "pi", "luma.core": "pi", "sdnotify": "pi",
+    "luma.emulator": "sim", "pygame": "sim", "serial": "sim", "aiohttp": "web",
+    "selenium": "browser-test",
+}  # fmt: skip
+
+
+def _extra_of(module: str) -> str | None:
+    """The extra that brings ``module`` (``luma.oled.device`` -> ``pi``), or None."""
+    for name, extra in _EXTRA_OF.items():
+        if module == name or module.startswith(f"{name}."):
+            return extra
+    return None
+
 #: The attribute that names the parser that left words over.
 _LEFT_OVER_BY = "_left_over_by"
 
@@ -212,6 +227,17 @@ def run_command_line(
         return int(args._module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except ModuleNotFoundError as missing:
+        extra = _extra_of(missing.name or "")
+        if extra is None:
+            raise  # one of ours, or a library no extra brings: a bug, shown in full
+        print(
+            f"schocken {args.command}: error: {missing.name} is not installed: this needs the "
+            f"'{extra}' extra (`make sim` installs only what playing needs); install it with "
+            f"`make test`, which adds every extra, or .venv/bin/pip install -e '.[{extra}]'",
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:
         # The reader went away (`schocken rank --all | head`): nothing to report. Point stdout
         # at /dev/null so the interpreter's final flush does not complain either.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pytest_mock import MockerFixture
 
 from schockbesteck.cli import main
 
@@ -219,3 +220,32 @@ def test_sim_refuses_names_the_screen_cannot_show(
     capsys: pytest.CaptureFixture[str], names: str, named: str
 ) -> None:
     assert named in fails(capsys, "sim", "--names", names, "--script", "/dev/null")
+
+
+# -- what `make sim` leaves out --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "module", "extra"),
+    [
+        (("sim", "--gpio-mock", "--terminal", "--no-save"), "gpiozero", "pi"),
+        (("bench", "--quick"), "luma.oled", "pi"),
+    ],
+)
+def test_a_missing_extra_is_one_line_naming_it(
+    capsys: pytest.CaptureFixture[str], mocker: MockerFixture, argv: tuple[str, ...],
+    module: str, extra: str,
+) -> None:
+    """`make sim` installs only the `sim` extra: an option that needs another says which, in one
+    line, instead of a traceback (the library hidden as if it were not installed)."""
+    hidden = {name: None for name in (module, "luma.oled.device", "gpiozero.pins.mock")}
+    mocker.patch.dict("sys.modules", hidden)
+    line = fails(capsys, *argv)
+    assert f"{module.split('.')[0]}" in line and f"the '{extra}' extra" in line, line
+    assert f"pip install -e '.[{extra}]'" in line
+
+
+def test_a_missing_module_of_our_own_is_a_bug_shown_in_full(mocker: MockerFixture) -> None:
+    mocker.patch.dict("sys.modules", {"firmware.cli.rank": None})
+    with pytest.raises(ModuleNotFoundError):
+        main(["rank", "1", "1", "1"])
