@@ -105,6 +105,10 @@ _WHAT_A_VALUE_IS = {
     "A,B,C": "a list of names",
     "STRATEGY,...": "a list of seats",
     "D": "a die",
+    "N": "a number",
+    "S": "a number",
+    "L": "a number",
+    "PIN": "a PIN",
 }
 
 

@@ -246,6 +246,9 @@ def test_a_missing_extra_is_one_line_naming_it(
 
 
 def test_a_missing_module_of_our_own_is_a_bug_shown_in_full(mocker: MockerFixture) -> None:
-    mocker.patch.dict("sys.modules", {"firmware.cli.rank": None})
+    import firmware.cli.rank
+
+    missing = ModuleNotFoundError("No module named 'firmware.gone'", name="firmware.gone")
+    mocker.patch.object(firmware.cli.rank, "run", side_effect=missing)
     with pytest.raises(ModuleNotFoundError):
         main(["rank", "1", "1", "1"])
