@@ -17,6 +17,7 @@ import json
 from engine.rules import Rules, differences, load_preset, preset_names, toml_value
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.screen.i18n import Catalogue
+from firmware.screen.rulestext import describe_changes, option_words
 from firmware.store.rulesfile import load_rules
 
 #: Shown in the header, not in the option list.
@@ -46,10 +47,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def describe(rules: Rules, text: Catalogue) -> str:
-    """The rules' description in ``text``'s language: a preset's from the catalogue, a file's
-    as the file (or :func:`load_rules`) words it."""
+    """The rules' description in ``text``'s language: a preset's from the catalogue; a file's
+    that :func:`load_rules` worded ("wie standard, aber 15 Deckel") worded again in that
+    language; a file's own as the file words it."""
     key = DESCRIPTION_KEYS.get(rules.name)
-    return text.t(key) if key is not None else rules.description
+    if key is not None:
+        return text.t(key)
+    base_name = rules.name.removesuffix("+")
+    if rules.name.endswith("+") and base_name in preset_names():
+        base = load_preset(base_name)
+        changed = differences(base, rules)
+        if changed and rules.description == describe_changes(base, rules, changed):
+            wording = ", ".join(option_words(k, getattr(rules, k), text) for k in changed)
+            return text.t("desc_changes", preset=base.name, changes=wording)
+    return rules.description
 
 
 def run(args: argparse.Namespace) -> int:

@@ -238,7 +238,7 @@ def test_rules_show_names_what_a_file_changes(
         "rules:       standard+",
         f"file:        {mine}",
         "based on:    standard, changed: deckel",
-        "description: wie standard, aber 15 Deckel",
+        "description: like standard, but 15 Deckel",
     ]
     assert "13 Deckel" not in out
     mine.write_text('preset = "bvb"\njule = true\n', encoding="utf-8")

@@ -108,3 +108,18 @@ def test_json_stays_the_preset_files_words(capsys: pytest.CaptureFixture[str]) -
 
     rows = json.loads(printed(capsys, "rules", "list", "--json", "--lang", "en"))
     assert rows[0]["description"] == load_preset(rows[0]["name"]).description
+
+
+def test_a_files_worded_description_follows_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    worded, own = tmp_path / "worded.toml", tmp_path / "own.toml"
+    worded.write_text('preset = "bvb"\ndeckel = 15\n', encoding="utf-8")
+    own.write_text('description = "Unsere Kneipe"\ndeckel = 15\n', encoding="utf-8")
+    lines = {lang: printed(capsys, "rules", "show", str(worded), "--lang", lang).splitlines()
+             for lang in ("de", "en")}  # fmt: skip
+    assert lines["de"][3] == "Beschreibung: wie bvb, aber 15 Deckel"
+    assert lines["en"][3] == "description: like bvb, but 15 Deckel"
+    assert "rules:       bvb+" in lines["en"] and "Regeln:       bvb+" in lines["de"]
+    for lang in ("de", "en"):  # a file's own words are the file's
+        assert "Unsere Kneipe" in printed(capsys, "rules", "show", str(own), "--lang", lang)
