@@ -482,6 +482,53 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{number:>5}  (beschädigt: {problem})", "{number:>5}  (damaged: {problem})"
     ),
     "replay_none": ("Noch keine Spiele in {root}.", "No games in {root} yet."),
+    # the command line's printed output in one language (schocken stats, replay, rules;
+    # firmware/cli/): --lang, else the environment's LANG (firmware.cli.common.output_language)
+    "replay_from": ("Journal: {path}", "Journal: {path}"),
+    "cli_stats_player": ("Spieler", "Player"),
+    "cli_stats_games": ("Spiele", "Games"),
+    "cli_stats_lost": ("verloren", "Lost"),
+    "cli_stats_halves_lost": ("Hälften verloren", "Halves lost"),
+    "cli_stats_blattschuss": ("Blattschüsse", "Blattschüsse"),
+    "cli_stats_schocks": ("Schocks", "Schocks"),
+    "cli_stats_schock_aus": ("Schock aus", "Schock aus"),
+    "cli_stats_none": ("Noch keine beendeten Spiele.", "No finished games yet."),
+    "cli_rules_name": ("Regeln:", "rules:"),
+    "cli_rules_file": ("Datei:", "file:"),
+    "cli_rules_based_on": ("Grundlage:", "based on:"),
+    "cli_rules_changed": ("{base}, geändert: {changed}", "{base}, changed: {changed}"),
+    "cli_rules_description": ("Beschreibung:", "description:"),
+    "cli_rules_source": ("Quelle:", "source:"),
+    # the presets' descriptions: the German is the preset file's own (tests/cli checks it)
+    "cli_preset_boerde": (
+        "Bördeschock (Soest): Sechsen sammeln und später drehen, jedes Drehen bringt einen Wurf "
+        "mehr, bis zu fünf Würfe",
+        "Bördeschock (Soest): collect sixes and flip them later, each flip gives one more throw, "
+        "up to five throws",
+    ),
+    "cli_preset_bvb": (
+        "Borussia Dortmund: General (Jenie) über Schock 2, 4-5-6 schlägt 1-2-3, bei Gleichstand "
+        "gewinnt, wer zuerst warf",
+        "Borussia Dortmund: General (Jenie) above Schock 2, 4-5-6 beats 1-2-3, on a tie the "
+        "earlier thrower wins",
+    ),
+    "cli_preset_dsm": (
+        "Deutsche Schockmeisterschaft: General über Schock 2, Straße nur in einem Wurf, "
+        "Gleichstand: weniger Würfe gewinnt, keine Tipps",
+        "Deutsche Schockmeisterschaft: General above Schock 2, Straße only in one throw, "
+        "tie: fewer throws win, no hints",
+    ),
+    "cli_preset_standard": (
+        "Die verbreiteten Regeln: 13 Deckel, Schock 2 über dem General, Gleichstand: weniger "
+        "Würfe gewinnt",
+        "The common rules: 13 Deckel, Schock 2 above the General, tie: fewer throws win",
+    ),
+    "cli_preset_westfalen": (
+        "Westfälische Zusatzwürfe: Jule 4-2-1 und 2-2-1 als Siebener (7 Deckel), 3-3-1 als "
+        "Achter (8 Deckel), Naturschock über gebautem Schock aus",
+        "Westphalian extra throws: Jule 4-2-1 and 2-2-1 as Siebener (7 Deckel), 3-3-1 as "
+        "Achter (8 Deckel), Naturschock above a built Schock aus",
+    ),
     # a remote panel: the simulator's window showing a device on a link (sim/attach.py)
     "attach_connecting": ("Verbinde mit", "Connecting to"),
     "attach_waiting": ("Warte auf Bild ...", "Waiting for a frame ..."),
