@@ -50,6 +50,7 @@ from engine.odds import (
     goal_by_state,
     goal_from,
     legal_keeps,
+    most_throws,
     policy,
     result_slots,
     solve_start,
@@ -308,7 +309,7 @@ def _odds_goal(rules: Rules, situation: Hashable) -> Goal:
             lowest *= beaten(evaluation, throws, limit_for_later) ** later
         return 1.0 - lowest
 
-    return goal_from(rules, payoff)
+    return goal_from(rules, payoff, most_throws(rules, limit or rules.max_throws))
 
 
 def _chance_below(rules: Rules, entry: _Earlier) -> Callable[[Evaluation, int], float]:
@@ -498,7 +499,7 @@ def _build_avoid_goal(rules: Rules, situation: _AvoidSituation, share: bool) -> 
             return 1.0 - lowest + DECKEL_WEIGHT * highest * min(deckel, rules.deckel) / rules.deckel
         return 1.0 - lowest
 
-    return goal_by_state(rules, payoff)
+    return goal_by_state(rules, payoff, most_throws(rules, limit or rules.max_throws))
 
 
 @lru_cache(maxsize=16384)

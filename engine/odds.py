@@ -207,12 +207,27 @@ def result_slots(rules: Rules) -> tuple[Evaluation, ...]:
     return _model(rules).evaluations
 
 
-def goal_from(rules: Rules, payoff: Callable[[Evaluation, int], Number]) -> Goal:
-    """A goal from a function of the final evaluation and the throws made."""
+def most_throws(rules: Rules, limit: int) -> int:
+    """The most throws a turn with ``limit`` can make in the solver: under Bördeschock one more
+    per flip, at most two flips without ``take_back`` (see the module docstring)."""
+    if not rules.boerdeschock:
+        return min(limit, MAX_THROWS)
+    return MAX_THROWS if rules.take_back else min(limit + 2, MAX_THROWS)
+
+
+def goal_from(
+    rules: Rules, payoff: Callable[[Evaluation, int], Number], most: int = MAX_THROWS
+) -> Goal:
+    """A goal from a function of the final evaluation and the throws made.
+
+    With ``most`` (:func:`most_throws`), the payoff is asked only up to that many throws; a
+    turn never ends after more.
+    """
     slots = result_slots(rules)
-    rows = tuple(tuple(payoff(e, throws) for e in slots) for throws in range(MAX_THROWS + 1))
+    rows = [tuple(payoff(e, throws) for e in slots) for throws in range(most + 1)]
+    rows += [rows[-1]] * (MAX_THROWS - most)
     uses_throws = any(row != rows[1] for row in rows[1:])
-    return Goal(rows, uses_throws)
+    return Goal(tuple(rows), uses_throws)
 
 
 def stand_states(rules: Rules) -> tuple[tuple[Dice, Dice], ...]:
@@ -220,12 +235,16 @@ def stand_states(rules: Rules) -> tuple[tuple[Dice, Dice], ...]:
     return tuple(_model(rules).states)
 
 
-def goal_by_state(rules: Rules, payoff: Callable[[Dice, Dice, int], Number]) -> Goal:
-    """A goal from a function of the position stood on (laid out, free) and the throws made."""
+def goal_by_state(
+    rules: Rules, payoff: Callable[[Dice, Dice, int], Number], most: int = MAX_THROWS
+) -> Goal:
+    """A goal from a function of the position stood on (laid out, free) and the throws made
+    (asked from one throw up to ``most``, as :func:`goal_from`)."""
     states = _model(rules).states
+    nothing = (0.0,) * len(states)
     rows = tuple(
-        tuple(payoff(laid, free, throws) for laid, free in states) if throws else
-        (0.0,) * len(states)
+        tuple(payoff(laid, free, throws) for laid, free in states) if 0 < throws <= most else
+        nothing
         for throws in range(MAX_THROWS + 1)
     )
     return Goal((), True, rows)
