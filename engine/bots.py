@@ -16,11 +16,21 @@ Strategies, by name (:func:`strategy_names`):
 
 * ``threshold``: a rule of thumb. Stand on a General or better (any Schock, Schock aus), flip two
   sixes, keep ones, keep sixes when there is no one; otherwise throw the rest.
-* ``odds``: exact odds (:mod:`engine.odds`) for not being the round's lowest. It counts the chance
-  of being below every earlier throw (a hidden last throw counted as a fresh throw of the hidden
-  dice) times the chance that every later player, playing the same way with the limit this turn
-  sets, beats it. So the last player only avoids being lowest, and the first balances a strong
-  throw against a low limit for the others.
+* ``odds``: exact odds (:mod:`engine.odds`) for what the rules reward: not being the round's
+  loser, and making the loser pay more (:func:`avoid_goal`). It reads the earlier results as the
+  table saw them (a result under the cup: the hidden dice's throw, given that the player stood on
+  it), and counts each later player as ``odds-v1`` in the next seat, seeing what this turn shows,
+  under the limit it sets. So the last player plays against the lowest throw on the table, and
+  the opener weighs a strong throw against the limit it sets for everyone. The hint on the device
+  (:mod:`firmware.advice`) plays by the same objective.
+
+Kept for comparisons only (:data:`COMPARISON_STRATEGIES`; ``schocken simulate`` offers it, the
+device does not):
+
+* ``odds-v1``: the odds bot as it was, and the model ``odds`` makes of the other players. Not the
+  round's lowest: the chance of being below every earlier throw (a hidden last throw counted as a
+  fresh throw of the hidden dice) times the chance that every later player, knowing this result
+  and playing to beat it under the limit this turn sets, does.
 """
 
 from __future__ import annotations

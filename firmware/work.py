@@ -2,14 +2,15 @@
 
 The exact odds (:mod:`engine.odds`) build their tables on first use. For a rule set's odds bots
 that takes about 0.1 s here and about 1 s on a Pi Zero 2 W, for the hint's position graph
-10-15 ms here (0.1-0.2 s on the Pi), and an odds bot meets a new situation every few turns, each a
-solve of a few milliseconds (tens on the Pi). On the main loop that freezes the screen and the
-buttons. So the app hands this work to a :class:`Work`:
+10-15 ms here (0.1-0.2 s on the Pi), and the odds bot and the hint meet a new situation every
+turn or two, each a fraction of a second here and a few seconds on the Pi (docs/performance.md:
+"a hint: …"). On the main loop that freezes the screen and the buttons. So the app hands this work
+to a :class:`Work`:
 
 * :meth:`Work.prepare` when a game begins: build the tables its hints and computer players need,
-  while the roll-off is on screen;
-* :meth:`Work.submit` for a computer player's decision (and a hint asked for before its tables
-  are built): the job runs, and its result comes back to the main loop.
+  and the opener's objective at this table, while the roll-off is on screen;
+* :meth:`Work.submit` for a computer player's decision and a hint in a situation not met before:
+  the job runs, and its result comes back to the main loop.
 
 :class:`BackgroundWork` runs every job on one worker thread, in order, and hands each result back
 through the main loop's thread-safe call queue (:meth:`firmware.loop.MainLoop.call_soon`); the app
