@@ -457,8 +457,10 @@ def _distribution(pairs: Iterable[tuple[int, float]]) -> _Scores:
     return values, tuple(reversed(tail))
 
 
-#: The weight of the Deckel share in the odds strategy's objective (see :func:`avoid_goal`).
-DECKEL_WEIGHT = 1.0
+#: The weight of the Deckel share in the odds strategy's objective (see :func:`avoid_goal`):
+#: small, so that the hint gives up little of the chance of not being the loser for Deckel
+#: (docs/odds.md measures larger weights).
+DECKEL_WEIGHT = 0.1
 
 _avoid_goals: dict[tuple[Rules, Hashable, bool], Goal] = {}
 
