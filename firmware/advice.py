@@ -61,7 +61,8 @@ class HintQuestion:
         return self in _answers
 
     def answer(self) -> Hint:
-        """The best action and its chance (builds the odds tables it needs; any thread)."""
+        """The objective's action and the chance of not being Letzter (builds the tables it
+        needs; any thread)."""
         found = _answers.get(self)
         if found is not None:
             return found
