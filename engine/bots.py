@@ -16,16 +16,27 @@ Strategies, by name (:func:`strategy_names`):
 
 * ``threshold``: a rule of thumb. Stand on a General or better (any Schock, Schock aus), flip two
   sixes, keep ones, keep sixes when there is no one; otherwise throw the rest.
-* ``odds``: exact odds (:mod:`engine.odds`) for not being the round's lowest. It counts the chance
-  of being below every earlier throw (a hidden last throw counted as a fresh throw of the hidden
-  dice) times the chance that every later player, playing the same way with the limit this turn
-  sets, beats it. So the last player only avoids being lowest, and the first balances a strong
-  throw against a low limit for the others.
+* ``odds``: exact odds (:mod:`engine.odds`) for what the rules reward: not being the round's
+  loser, and making the loser pay more (:func:`avoid_goal`). It reads the earlier results as the
+  table saw them (a result under the cup: the hidden dice's throw, given that the player stood on
+  it), and counts each later player as ``odds-v1`` in the next seat, seeing what this turn shows,
+  under the limit it sets. So the last player plays against the lowest throw on the table, and
+  the opener weighs a strong throw against the limit it sets for everyone. The hint on the device
+  (:mod:`firmware.advice`) plays by the same objective.
+
+Kept for comparisons only (:data:`COMPARISON_STRATEGIES`; ``schocken simulate`` offers it, the
+device does not):
+
+* ``odds-v1``: the odds bot as it was, and the model ``odds`` makes of the other players. Not the
+  round's lowest: the chance of being below every earlier throw (a hidden last throw counted as a
+  fresh throw of the hidden dice) times the chance that every later player, knowing this result
+  and playing to beat it under the limit this turn sets, does.
 """
 
 from __future__ import annotations
 
 import enum
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -46,12 +57,16 @@ from engine.odds import (
     Target,
     best_choice,
     flip_result,
+    goal_by_state,
     goal_from,
     legal_keeps,
+    most_throws,
+    policy,
     result_slots,
     solve_start,
     sorted_dice,
     ties_by_throws,
+    turn_distribution,
 )
 from engine.odds import clear_caches as clear_odds_caches
 from engine.rules import Rules
@@ -252,7 +267,7 @@ def _weakest(rules: Rules, name: str) -> int:
     return min(strengths)
 
 
-# -- odds: exact odds for not being lowest -------------------------------------------------------
+# -- odds-v1: the odds bot as it was, the model of the other players ----------------------------
 
 
 #: An earlier result as the odds strategy models it: throws, laid-out dice, dice if shown.
@@ -261,12 +276,17 @@ _Earlier = tuple[int, Dice, Dice | None, bool | None]
 _OddsSituation = tuple[bool, int, int | None, tuple[_Earlier, ...]]
 
 
-class OddsStrategy:
-    """Maximise the chance of not being the round's lowest (see the module docstring)."""
+class LegacyOddsStrategy:
+    """``odds-v1``: not the round's lowest, with every later player assumed to know this turn's
+    result and to play to beat it (see the module docstring).
+
+    It stays as the model :class:`OddsStrategy` makes of the other players, and as a named
+    strategy for ``schocken simulate``'s comparison; the device does not offer it.
+    """
 
     uses_view = True
 
-    def __init__(self, name: str = "odds") -> None:
+    def __init__(self, name: str = "odds-v1") -> None:
         self.name = name
 
     def situation(self, view: View, rules: Rules) -> Hashable:
@@ -299,7 +319,7 @@ def _odds_goal(rules: Rules, situation: Hashable) -> Goal:
             lowest *= beaten(evaluation, throws, limit_for_later) ** later
         return 1.0 - lowest
 
-    return goal_from(rules, payoff)
+    return goal_from(rules, payoff, most_throws(rules, limit or rules.max_throws))
 
 
 def _chance_below(rules: Rules, entry: _Earlier) -> Callable[[Evaluation, int], float]:
@@ -353,6 +373,194 @@ def _beaten_by_later(rules: Rules) -> Callable[[Evaluation, int, int], float]:
     return beaten
 
 
+# -- odds: not the round's loser, against what the table has seen ------------------------------
+
+#: A finished turn as the odds strategy keeps it: throws, laid-out dice (only while the dice are
+#: hidden), the dice and the hand flag if shown.
+_Entry = tuple[int, Dice, Dice | None, bool | None]
+#: The odds strategy's situation: players after this one, the round's limit (None: this player
+#: opens and sets it), the round's finished turns in throw order.
+_AvoidSituation = tuple[int, int | None, tuple[_Entry, ...]]
+#: A distribution of results as scores (:func:`_score`), ascending, with P(score >= each).
+_Scores = tuple[tuple[int, ...], tuple[float, ...]]
+
+
+class OddsStrategy:
+    """Maximise the chance of not being the round's loser (see the module docstring).
+
+    The payoff of standing on a position is 1 - P(every earlier result is at least as strong) *
+    P(every later player ends stronger). An earlier result the table saw counts as it is; one
+    under the cup is the hidden dice's throw *given that the player stood on it* as the
+    ``odds-v1`` bot in that player's place would have. Each later player is the ``odds-v1`` bot in
+    the next seat, seeing the earlier results and what this turn shows (under
+    ``hidden_last_throw`` its laid-out dice and throws only), under the limit the opener's throws
+    set. Everything is computed exactly from :mod:`engine.odds`; nothing is sampled.
+    """
+
+    uses_view = True
+
+    def __init__(self, name: str = "odds") -> None:
+        self.name = name
+
+    def situation(self, view: View, rules: Rules) -> Hashable:
+        return view.later, view.limit, tuple(_entry(s) for s in view.shown)
+
+    def prepare(self, rules: Rules) -> None:
+        _beaten_by_later(rules)  # the model of the other players; builds the position graph too
+
+    def choose(self, position: Position, situation: Hashable, rules: Rules) -> Choice:
+        return best_choice(position, avoid_goal(rules, situation), rules)
+
+
+def prepare_opening(rules: Rules, players: int) -> None:
+    """Build the opener's goals at a table of ``players`` (the first question of every round,
+    and the one with the most to compute: every throw the opener may stand on sets the limit)."""
+    situation = (players - 1, None, ())
+    avoid_goal(rules, situation)
+    avoid_goal(rules, situation, share=False)
+
+
+def _entry(shown: Shown) -> _Entry:
+    # Shown dice make the laid-out ones irrelevant: one key for every way to reach them.
+    if shown.dice is not None:
+        return shown.throws, (), shown.dice, shown.hand
+    return shown.throws, shown.laid_out, None, None
+
+
+def _score(rules: Rules, evaluation: Evaluation, throws: int) -> int:
+    """An integer that orders results as the settlement does (the later of equal ones is
+    lower): strength first, then fewer throws where the tie rule counts them."""
+    span = MAX_THROWS + 1
+    if ties_by_throws(evaluation.kind, rules):
+        return evaluation.strength * span + span - throws
+    return evaluation.strength * span
+
+
+def _at_least(scores: _Scores, score: int) -> float:
+    """P(a result of ``scores`` is at least ``score``)."""
+    values, tail = scores
+    index = bisect_left(values, score)
+    return tail[index] if index < len(values) else 0.0
+
+
+def _distribution(pairs: Iterable[tuple[int, float]]) -> _Scores:
+    merged: dict[int, float] = {}
+    for score, p in pairs:
+        merged[score] = merged.get(score, 0.0) + p
+    total = sum(merged.values())
+    values = tuple(sorted(merged))
+    tail: list[float] = []
+    running = 0.0
+    for score in reversed(values):
+        running += merged[score] / total
+        tail.append(running)
+    return values, tuple(reversed(tail))
+
+
+#: The weight of the Deckel share in the odds strategy's objective (see :func:`avoid_goal`):
+#: small, so that the hint gives up little of the chance of not being the loser for Deckel
+#: (docs/odds.md measures larger weights).
+DECKEL_WEIGHT = 0.1
+
+_avoid_goals: dict[tuple[Rules, Hashable, bool], Goal] = {}
+
+
+def avoid_goal(rules: Rules, situation: Hashable, *, share: bool = True) -> Goal:
+    """The odds strategy's goal in ``situation`` (:meth:`OddsStrategy.situation`).
+
+    Standing on a result pays the chance of not being the round's loser plus, with ``share``,
+    :data:`DECKEL_WEIGHT` times the chance that the result is the round's highest times the share
+    of all Deckel it makes the loser take. Without ``share``: the chance of not being the loser
+    alone (the figure the hint shows).
+    """
+    key = (rules, situation, share)
+    found = _avoid_goals.get(key)
+    if found is None:
+        found = _avoid_goals[key] = _build_avoid_goal(
+            rules, cast(_AvoidSituation, situation), share
+        )
+    return found
+
+
+def _build_avoid_goal(rules: Rules, situation: _AvoidSituation, share: bool) -> Goal:
+    later, limit, earlier = situation
+    players = len(earlier) + 1 + later
+    table = rank_table(rules)
+    beliefs = [_belief(rules, players, limit, earlier[: seat + 1]) for seat in range(len(earlier))]
+    hidden = rules.hidden_last_throw
+
+    def payoff(laid: Dice, free: Dice, throws: int) -> float:
+        dice = sorted_dice((*laid, *free))
+        evaluation = table.evaluate(dice, not laid)
+        ours = _score(rules, evaluation, throws)
+        lowest = 1.0
+        for belief in beliefs:
+            lowest *= _at_least(belief, ours)
+        highest = 1.0
+        for belief in beliefs:
+            highest *= 1.0 - _at_least(belief, ours)
+        if later:
+            shown: _Entry = (throws, laid, None, None) if hidden else (throws, (), dice, not laid)
+            their_limit = limit if limit is not None else min(throws, rules.max_throws)
+            after = _later_scores(rules, later - 1, their_limit, tuple(sorted((*earlier, shown))))
+            beaten = _at_least(after, ours + 1)
+            lowest *= beaten ** later
+            highest *= (1.0 - beaten) ** later
+        if share:
+            deckel = evaluation.deckel or rules.deckel  # 0: all of them (Schock aus)
+            return 1.0 - lowest + DECKEL_WEIGHT * highest * min(deckel, rules.deckel) / rules.deckel
+        return 1.0 - lowest
+
+    return goal_by_state(rules, payoff, most_throws(rules, limit or rules.max_throws))
+
+
+@lru_cache(maxsize=16384)
+def _belief(rules: Rules, players: int, limit: int | None, turns: tuple[_Entry, ...]) -> _Scores:
+    """What the last of ``turns`` (the round's so far, in throw order) ended with, as the table
+    can tell: the dice if shown; else the hidden dice's throw, kept only where ``odds-v1`` in
+    that seat would have stood on it (every throw when the limit left no choice)."""
+    seat = len(turns) - 1
+    throws, laid, dice, hand = turns[-1]
+    table = rank_table(rules)
+    if dice is not None:
+        return _distribution([(_score(rules, table.evaluate(dice, bool(hand)), throws), 1.0)])
+    their_limit = rules.max_throws if seat == 0 or limit is None else limit
+    outcomes = [
+        (_score(rules, table.evaluate(sorted_dice((*laid, *thrown)), not laid), throws), float(p),
+         thrown)
+        for thrown, p in sorted_throw_outcomes(rules.dice_count - len(laid))
+    ]
+    if throws < their_limit:
+        earlier = tuple(sorted(turns[:-1]))
+        situation = (seat == 0, players - seat - 1, None if seat == 0 else limit, earlier)
+        choose = policy(rules, _odds_goal(rules, situation))
+        stood = []
+        for score, p, thrown in outcomes:
+            try:
+                choice = choose(Position(laid, thrown, throws, their_limit))
+            except KeyError:  # not a position of these rules: no evidence either way
+                continue
+            if choice.kind is ActionKind.STAND:
+                stood.append((score, p, thrown))
+        if stood:  # else the model cannot explain the stand: fall back to a fresh throw
+            outcomes = stood
+    return _distribution((score, p) for score, p, _ in outcomes)
+
+
+@lru_cache(maxsize=16384)
+def _later_scores(
+    rules: Rules, after: int, limit: int, earlier: tuple[_Entry, ...]
+) -> _Scores:
+    """How the next player's turn ends, playing ``odds-v1`` with ``after`` players still to
+    come, under ``limit``, having seen ``earlier`` (sorted)."""
+    goal = _odds_goal(rules, (False, after, limit, earlier))
+    ends = turn_distribution(rules, limit, policy(rules, goal))
+    table = rank_table(rules)
+    return _distribution(
+        (_score(rules, table.evaluate(sorted_dice((*laid, *free)), not laid), throws), p)
+        for (laid, free, throws), p in ends.items()
+    )
+
 # -- registry ------------------------------------------------------------------------------------
 
 #: Strategy name -> a function making a fresh strategy (the names are those of
@@ -362,15 +570,21 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "odds": OddsStrategy,
 }
 
+#: Strategies kept only for ``schocken simulate``'s comparisons
+#: (:data:`engine.strategy_names.COMPARISON_NAMES`); the device does not offer them.
+COMPARISON_STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "odds-v1": LegacyOddsStrategy,
+}
+
 
 def make_strategy(name: str) -> Strategy:
     """A strategy by name; unknown names raise IllegalActionError listing the known ones."""
-    try:
-        return STRATEGIES[name]()
-    except KeyError:
+    made = STRATEGIES.get(name) or COMPARISON_STRATEGIES.get(name)
+    if made is None:
         raise IllegalActionError(
             f"unknown bot strategy {name!r}; strategies: {', '.join(strategy_names())}"
-        ) from None
+        )
+    return made()
 
 
 def make_bot(name: str) -> StrategyBot:
@@ -382,6 +596,9 @@ def clear_caches() -> None:
     _weakest.cache_clear()
     _odds_goal.cache_clear()
     _beaten_by_later.cache_clear()
+    _avoid_goals.clear()
+    _belief.cache_clear()
+    _later_scores.cache_clear()
     clear_odds_caches()
 
 
@@ -456,8 +673,26 @@ def play_game(
 
 
 __all__ = [
-    "STRATEGIES", "Bot", "Move", "MoveKind", "OddsStrategy", "Shown", "Strategy",
-    "StrategyBot", "ThresholdStrategy", "View", "apply_move", "clear_caches", "keep_positions",
+    "COMPARISON_STRATEGIES",
+    "STRATEGIES",
+    "Bot",
+    "LegacyOddsStrategy",
+    "Move",
+    "MoveKind",
+    "OddsStrategy",
+    "Shown",
+    "Strategy",
+    "StrategyBot",
+    "ThresholdStrategy",
+    "View",
+    "apply_move",
+    "avoid_goal",
+    "clear_caches",
+    "keep_positions",
     "make_bot",
-    "make_strategy", "play_game", "play_turn", "strategy_names", "view_of",
+    "make_strategy",
+    "play_game",
+    "play_turn",
+    "strategy_names",
+    "view_of",
 ]

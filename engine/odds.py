@@ -181,12 +181,25 @@ class Goal:
     """A payoff for every final result: ``payoff[throws][slot]`` between 0 and 1.
 
     ``slot`` numbers the (dice, hand) pairs of a rule set (see :func:`result_slots`). Build goals
-    with :meth:`Target.goal` or :func:`goal_from`.
+    with :meth:`Target.goal` or :func:`goal_from`. A goal whose payoff also depends on which
+    dice were laid out (what the table sees under ``hidden_last_throw``) gives
+    ``by_state[throws][state]`` instead, over the turn's positions (:func:`stand_states`; build
+    it with :func:`goal_by_state`).
     """
 
     payoff: tuple[tuple[Number, ...], ...]
     #: False when the payoff does not depend on the throws made (lets the solver share work).
     uses_throws: bool
+    #: The payoff per position ``(laid out, free)`` stood on, overriding ``payoff``, or None.
+    by_state: tuple[tuple[Number, ...], ...] | None = None
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Goals are cache keys for the solver on every query: hash their large tables once.
+        object.__setattr__(self, "_hash", hash((self.payoff, self.uses_throws, self.by_state)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 def result_slots(rules: Rules) -> tuple[Evaluation, ...]:
@@ -194,12 +207,47 @@ def result_slots(rules: Rules) -> tuple[Evaluation, ...]:
     return _model(rules).evaluations
 
 
-def goal_from(rules: Rules, payoff: Callable[[Evaluation, int], Number]) -> Goal:
-    """A goal from a function of the final evaluation and the throws made."""
+def most_throws(rules: Rules, limit: int) -> int:
+    """The most throws a turn with ``limit`` can make in the solver: under Bördeschock one more
+    per flip, at most two flips without ``take_back`` (see the module docstring)."""
+    if not rules.boerdeschock:
+        return min(limit, MAX_THROWS)
+    return MAX_THROWS if rules.take_back else min(limit + 2, MAX_THROWS)
+
+
+def goal_from(
+    rules: Rules, payoff: Callable[[Evaluation, int], Number], most: int = MAX_THROWS
+) -> Goal:
+    """A goal from a function of the final evaluation and the throws made.
+
+    With ``most`` (:func:`most_throws`), the payoff is asked only up to that many throws; a
+    turn never ends after more.
+    """
     slots = result_slots(rules)
-    rows = tuple(tuple(payoff(e, throws) for e in slots) for throws in range(MAX_THROWS + 1))
+    rows = [tuple(payoff(e, throws) for e in slots) for throws in range(most + 1)]
+    rows += [rows[-1]] * (MAX_THROWS - most)
     uses_throws = any(row != rows[1] for row in rows[1:])
-    return Goal(rows, uses_throws)
+    return Goal(tuple(rows), uses_throws)
+
+
+def stand_states(rules: Rules) -> tuple[tuple[Dice, Dice], ...]:
+    """Every position ``(laid out, free)`` a turn can stand on, indexed as ``Goal.by_state``."""
+    return tuple(_model(rules).states)
+
+
+def goal_by_state(
+    rules: Rules, payoff: Callable[[Dice, Dice, int], Number], most: int = MAX_THROWS
+) -> Goal:
+    """A goal from a function of the position stood on (laid out, free) and the throws made
+    (asked from one throw up to ``most``, as :func:`goal_from`)."""
+    states = _model(rules).states
+    nothing = (0.0,) * len(states)
+    rows = tuple(
+        tuple(payoff(laid, free, throws) for laid, free in states) if 0 < throws <= most else
+        nothing
+        for throws in range(MAX_THROWS + 1)
+    )
+    return Goal((), True, rows)
 
 
 def ties_by_throws(kind: Kind, rules: Rules) -> bool:
@@ -382,9 +430,16 @@ class _Solver:
         def convert(value: Number) -> Number:
             return Fraction(value) if exact else float(value)
 
+        def row(goal: Goal, throws: int) -> list[Number]:
+            """One goal's payoff of standing on each position after ``throws`` throws."""
+            if goal.by_state is not None:
+                return [convert(v) for v in goal.by_state[throws]]
+            by_slot = [convert(v) for v in goal.payoff[throws]]
+            return [by_slot[slot] for slot in model.stand_slot]
+
+        #: The payoff of standing, per throws made and position.
         self.stand: list[list[Vector]] = [
-            [tuple(convert(goal.payoff[throws][slot]) for goal in goals)
-             for slot in range(len(model.evaluations))]
+            list(zip(*(row(goal, throws) for goal in goals), strict=True))
             for throws in range(MAX_THROWS + 1)
         ]
         self.zero: Vector = (Fraction(0),) * self.width if exact else (0.0,) * self.width
@@ -403,7 +458,7 @@ class _Solver:
         found = self._values.get(key)
         if found is not None:
             return found
-        best = self.stand[throws][self.model.stand_slot[state]]
+        best = self.stand[throws][state]
         if throws < limit:
             # Right after a flip the cup must be thrown: standing is no choice then.
             candidates = [] if flipped else [best]
@@ -486,7 +541,7 @@ def _actions(
     model = solver.model
     slot = model.stand_slot[state]
     actions = [] if flipped and throws < limit else [ActionOdds(
-        ActionKind.STAND, solver.stand[throws][slot][0], result=model.evaluations[slot].name
+        ActionKind.STAND, solver.stand[throws][state][0], result=model.evaluations[slot].name
     )]
     if throws < limit:
         if solver.can_flip(state, throws, limit, flipped):
@@ -536,10 +591,64 @@ def best_choice(position: Position, target: Target | Goal, rules: Rules) -> Choi
     return _best_choice(solver, state, position.throws, position.limit, position.flipped)
 
 
+def policy(rules: Rules, target: Target | Goal) -> Callable[[Position], Choice]:
+    """:func:`best_choice` for one goal as a function of the position (the solver looked up
+    once: a turn's distribution asks it in every position)."""
+    solver = _solver(rules, (_goal(target, rules),), False)
+    index = solver.model.state_index
+
+    def choose(position: Position) -> Choice:
+        if position.throws == 0:
+            return Choice(ActionKind.THROW)
+        state = index[(position.laid_out, position.thrown)]
+        return _best_choice(solver, state, position.throws, position.limit, position.flipped)
+
+    return choose
+
+
+def chance_playing(
+    position: Position, choice: Choice, decide: Target | Goal, value: Target | Goal, rules: Rules
+) -> float:
+    """The payoff of ``value`` after ``choice`` in ``position`` when every later decision of the
+    turn is :func:`best_choice` for ``decide`` (e.g. the chance of one goal, played for
+    another)."""
+    position.check(rules)
+    decider = _solver(rules, (_goal(decide, rules),), False)
+    stand = _solver(rules, (_goal(value, rules),), False).stand
+    model = decider.model
+    values: dict[tuple[int, int, int, bool], float] = {}
+
+    def after(state: int, throws: int, limit: int, flipped: bool) -> float:
+        key = (state, throws, limit, flipped)
+        found = values.get(key)
+        if found is None:
+            chosen = (
+                _best_choice(decider, state, throws, limit, flipped) if throws < limit
+                else Choice(ActionKind.STAND)
+            )
+            found = values[key] = taking(chosen, state, throws, limit, flipped)
+        return found
+
+    def taking(chosen: Choice, state: int, throws: int, limit: int, flipped: bool) -> float:
+        if chosen.kind is ActionKind.STAND:
+            return float(stand[throws][state][0])
+        if chosen.kind is ActionKind.FLIP:
+            return after(model.flip_to[state], throws, limit + decider.bonus, True)
+        return sum(
+            p * after(next_state, throws + 1, limit, False)
+            for next_state, p, _ in model.outcomes[model.kept_index[chosen.keep]]
+        )
+
+    if position.throws == 0:
+        return taking(Choice(ActionKind.THROW), -1, 0, position.limit, False)
+    state = model.state_index[(position.laid_out, position.thrown)]
+    return taking(choice, state, position.throws, position.limit, position.flipped)
+
+
 def _best_choice(solver: _Solver, state: int, throws: int, limit: int, flipped: bool) -> Choice:
     model = solver.model
     best = Choice(ActionKind.STAND)
-    best_key = -_bucket(solver.stand[throws][model.stand_slot[state]][0])
+    best_key = -_bucket(solver.stand[throws][state][0])
     if throws >= limit:
         return best
     if flipped:

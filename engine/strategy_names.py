@@ -7,10 +7,14 @@ with computer players begins. :data:`engine.bots.STRATEGIES` has one entry per n
 
 from __future__ import annotations
 
-__all__ = ["STRATEGY_NAMES", "strategy_names"]
+__all__ = ["COMPARISON_NAMES", "STRATEGY_NAMES", "strategy_names"]
 
 #: Every strategy :func:`engine.bots.make_strategy` knows, sorted.
 STRATEGY_NAMES = ("odds", "threshold")
+
+#: Strategies ``schocken simulate`` also knows, kept only to compare the others against:
+#: ``odds-v1`` is the odds bot before it played against what the table has seen.
+COMPARISON_NAMES = ("odds-v1",)
 
 
 def strategy_names() -> list[str]:

@@ -1,86 +1,87 @@
-"""The hint (a long press on FLIP): the best action now and its chance, from the exact odds.
+"""The hint (a long press on FLIP): the action the odds bot would take now, and the chance of not
+being the round's loser ("nicht Letzter") when playing on that way, from the exact odds.
 
-The chance is to beat the strongest result the table has *seen* this round, as the engine's table
-view (:meth:`engine.game.Game.table_view`) tells it: under open rules the finished turns' throws (a
-blind turn's dice stay unseen); under ``hidden_last_throw`` nobody has seen anyone's result, so
-there is nothing to beat. With nothing to beat (the round's opener, or
-every result still under the cup) the hint plays for a Schock or better, the throw that usually
-keeps a player off the bottom, and says so. The position is the engine's (what is laid out and
+The hint plays by the odds bot's objective (:class:`engine.bots.OddsStrategy`, :func:`engine.bots.
+avoid_goal`): not to be the round's loser, and, beside it, to make the loser pay more when the
+holder's throw is the round's highest. It reads the round as the player whose turn it is has
+seen it (the engine's table view, through :func:`engine.bots.view_of`): the results shown, and
+under ``hidden_last_throw`` only the laid-out dice and the throws of the earlier players. For the
+last player of a round whose results were all shown, the chance is exact against the lowest of
+them; before that, the players still to come are the ``odds-v1`` bot under the limit that is set
+(for the opener: the limit this turn will set). The position is the engine's (what is laid out and
 what was just thrown), so the hint does not depend on dice merely marked on the screen.
 
-:func:`best_hint` computes; :func:`hint_lines` words it. The odds tables are cached per rule set
-and target (:mod:`engine.odds`), so only the first hint of a kind costs a table build. To compute a
-hint off the main loop, :func:`hint_question` reads what it needs from the game on the loop, and
+:func:`best_hint` computes; :func:`hint_lines` words it. To compute a hint off the main loop,
+:func:`hint_question` reads what it needs from the game on the loop, and
 :meth:`HintQuestion.answer` computes it anywhere (it reads nothing of the game).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from engine.bots import OddsStrategy, avoid_goal, view_of
 from engine.game import Game
 from engine.odds import (
     ActionKind,
     ActionOdds,
+    Choice,
     Number,
     Position,
-    Target,
     action_odds,
-    ties_by_throws,
+    chance_playing,
 )
 from engine.rules import Rules
-from engine.settle import TurnResult
-from engine.throws import Evaluation, Kind, rank_table
 from firmware.screen.i18n import Catalogue
 
-__all__ = ["Hint", "HintQuestion", "best_hint", "hint_lines", "hint_question", "percent",
-           "strongest_seen"]  # fmt: skip
+__all__ = ["Hint", "HintQuestion", "best_hint", "hint_lines", "hint_question", "percent"]
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The best action, its chance, and what the chance is for."""
+    """The action the objective picks, and the chance of not being the round's loser after it."""
 
     action: ActionOdds
-    #: The result to beat, or None: the chance is for a Schock or better.
-    beat: Evaluation | None
-
-
-def strongest_seen(game: Game) -> TurnResult | None:
-    """The finished turn of this round that is hardest to beat, among those the player whose
-    turn it is has seen (the engine's table view: covered dice are not seen)."""
-    view = game.table_view(game.current_player)
-    seen = [
-        TurnResult(turn.player, dice, bool(turn.hand), turn.throws, turn.blind)
-        for turn in view.finished
-        if (dice := turn.dice) is not None
-    ]
-    if not seen:
-        return None
-
-    def hardness(result: TurnResult) -> tuple[int, int]:
-        evaluation = game.evaluate(result.dice, result.hand)
-        # Equal strength: under a fewer-throws tie rule, fewer throws are harder to beat.
-        by_throws = ties_by_throws(evaluation.kind, game.rules)
-        return evaluation.strength, -result.throws if by_throws else 0
-
-    return max(seen, key=hardness)
+    #: The chance of not being the round's loser, playing on by the objective.
+    not_last: Number
 
 
 @dataclass(frozen=True, slots=True)
 class HintQuestion:
-    """What a hint is about: the position, what to play for, and the rules."""
+    """What a hint is about: the position, the round as the player has seen it, the rules."""
 
     position: Position
-    target: Target
-    #: The result to beat, or None: the chance is for a Schock or better.
-    beat: Evaluation | None
+    #: The odds strategy's situation (:meth:`engine.bots.OddsStrategy.situation`).
+    situation: Hashable
     rules: Rules
 
+    def known(self) -> bool:
+        """Whether this hint was computed before (asking it again then costs a lookup)."""
+        return self in _answers
+
     def answer(self) -> Hint:
-        """The best action and its chance (builds the odds tables it needs; any thread)."""
-        return Hint(action_odds(self.position, self.target, self.rules)[0], self.beat)
+        """The objective's action and the chance of not being Letzter (builds the tables it
+        needs; any thread)."""
+        found = _answers.get(self)
+        if found is not None:
+            return found
+        rules, situation, position = self.rules, self.situation, self.position
+        goal = avoid_goal(rules, situation)
+        action = action_odds(position, goal, rules)[0]
+        choice = Choice(action.kind, action.keep if action.kind is ActionKind.THROW else ())
+        not_last = avoid_goal(rules, situation, share=False)
+        chance = chance_playing(position, choice, goal, not_last, rules)
+        hint = Hint(action, min(1.0, max(0.0, chance)))  # sums of floats may stray by 1e-16
+        if len(_answers) >= MAX_ANSWERS:
+            _answers.clear()
+        _answers[self] = hint
+        return hint
+
+
+#: Hints computed, by question (a dictionary's single operations are safe across threads).
+_answers: dict[HintQuestion, Hint] = {}
+MAX_ANSWERS = 1024
 
 
 def hint_question(game: Game) -> HintQuestion:
@@ -88,16 +89,8 @@ def hint_question(game: Game) -> HintQuestion:
     turn = game.turn
     if turn is None:
         raise RuntimeError("no turn is in progress")
-    rules = game.rules
-    best = strongest_seen(game)
-    if best is not None:
-        evaluation = game.evaluate(best.dice, best.hand)
-        target = Target.beat(evaluation, rules, throws=best.throws)
-        beat: Evaluation | None = evaluation
-    else:
-        target = Target.at_least(_weakest_schock(game))
-        beat = None
-    return HintQuestion(Position.from_turn(turn), target, beat, rules)
+    situation = OddsStrategy().situation(view_of(game), game.rules)
+    return HintQuestion(Position.from_turn(turn), situation, game.rules)
 
 
 def best_hint(game: Game) -> Hint:
@@ -105,15 +98,14 @@ def best_hint(game: Game) -> Hint:
     return hint_question(game).answer()
 
 
-def _weakest_schock(game: Game) -> int:
-    table = rank_table(game.rules)
-    return min(e.strength for e in table.ranking if e.kind in (Kind.SCHOCK, Kind.SCHOCK_AUS))
-
-
 def percent(p: Number, catalogue: Catalogue) -> str:
-    """A chance as shown: whole percent from 10 % up, one decimal below (German: a comma)."""
+    """A chance as shown: whole percent from 10 % up, one decimal below and near certainty
+    (never "100 %" for what is not certain; German: a comma)."""
     value = 100 * float(p)
-    text = f"{value:.0f}" if value >= 9.95 or value == 0 else f"{value:.1f}"
+    if 99.5 <= value < 100:
+        text = f"{min(value, 99.9):.1f}"
+    else:
+        text = f"{value:.0f}" if value >= 9.95 or value == 0 else f"{value:.1f}"
     if catalogue.language == "de":
         text = text.replace(".", ",")
     return f"{text} %"
@@ -131,8 +123,7 @@ def hint_lines(hint: Hint, catalogue: Catalogue) -> tuple[str, str, str]:
         words = t("hint_keep", dice=_join(action.keep, t("hint_and")))
     else:
         words = t("hint_throw_all")
-    goal = t("hint_beat", name=hint.beat.name) if hint.beat is not None else t("hint_reach")
-    return percent(action.p, catalogue), words, goal
+    return percent(hint.not_last, catalogue), words, t("hint_not_last")
 
 
 def _join(dice: Sequence[int], conjunction: str) -> str:

@@ -2,14 +2,15 @@
 
 The exact odds (:mod:`engine.odds`) build their tables on first use. For a rule set's odds bots
 that takes about 0.1 s here and about 1 s on a Pi Zero 2 W, for the hint's position graph
-10-15 ms here (0.1-0.2 s on the Pi), and an odds bot meets a new situation every few turns, each a
-solve of a few milliseconds (tens on the Pi). On the main loop that freezes the screen and the
-buttons. So the app hands this work to a :class:`Work`:
+10-15 ms here (0.1-0.2 s on the Pi), and the odds bot and the hint meet a new situation every
+turn or two, each a fraction of a second here and a few seconds on the Pi (docs/performance.md:
+"a hint: …"). On the main loop that freezes the screen and the buttons. So the app hands this work
+to a :class:`Work`:
 
 * :meth:`Work.prepare` when a game begins: build the tables its hints and computer players need,
-  while the roll-off is on screen;
-* :meth:`Work.submit` for a computer player's decision (and a hint asked for before its tables
-  are built): the job runs, and its result comes back to the main loop.
+  and the opener's objective at this table, while the roll-off is on screen;
+* :meth:`Work.submit` for a computer player's decision and a hint in a situation not met before:
+  the job runs, and its result comes back to the main loop.
 
 :class:`BackgroundWork` runs every job on one worker thread, in order, and hands each result back
 through the main loop's thread-safe call queue (:meth:`firmware.loop.MainLoop.call_soon`); the app
@@ -45,9 +46,10 @@ Result = TypeVar("Result")
 class Work(Protocol):
     """Where the app's odds work runs."""
 
-    def prepare(self, rules: Rules, strategies: Collection[str]) -> None:
-        """Build what a game under ``rules`` needs: the odds tables, and those of ``strategies``
-        (computer players' strategy names)."""
+    def prepare(self, rules: Rules, strategies: Collection[str], players: int = 0) -> None:
+        """Build what a game under ``rules`` needs: the odds tables, those of ``strategies``
+        (computer players' strategy names), and with ``players`` the opener's objective at a
+        table of that many (the hint's and the odds bot's first question of every round)."""
 
     def ready(self, rules: Rules) -> bool:
         """Whether the odds tables of ``rules`` are built (a hint then costs little)."""
@@ -59,20 +61,23 @@ class Work(Protocol):
         """Stop; jobs not yet run are dropped."""
 
 
-def prepare_tables(rules: Rules, strategies: Collection[str]) -> None:
-    """Build the odds tables of ``rules`` and those that ``strategies`` need (any thread)."""
-    from engine.bots import make_strategy
+def prepare_tables(rules: Rules, strategies: Collection[str], players: int = 0) -> None:
+    """Build the odds tables of ``rules`` and those that ``strategies`` need, and with
+    ``players`` the opener's objective at a table of that many (any thread)."""
+    from engine.bots import make_strategy, prepare_opening
     from engine.odds import build_tables
 
     build_tables(rules)
     for name in sorted(set(strategies)):
         make_strategy(name).prepare(rules)
+    if players >= 2:
+        prepare_opening(rules, players)
 
 
 class InlineWork:
     """Every job at once, on the caller's thread; the tables are built on first use."""
 
-    def prepare(self, rules: Rules, strategies: Collection[str]) -> None:
+    def prepare(self, rules: Rules, strategies: Collection[str], players: int = 0) -> None:
         """Nothing ahead: the engine builds each table when it is first needed."""
 
     def ready(self, rules: Rules) -> bool:
@@ -103,14 +108,20 @@ class BackgroundWork:
         self._asked: set[tuple[Rules, str]] = set()
         self._built: set[Rules] = set()
 
-    def prepare(self, rules: Rules, strategies: Collection[str]) -> None:
+    def prepare(self, rules: Rules, strategies: Collection[str], players: int = 0) -> None:
         wanted = {(rules, ""), *((rules, name) for name in strategies)}
         missing = wanted - self._asked
+        opening = (rules, f"opening {players}")
+        if players >= 2 and opening not in self._asked:
+            missing.add(opening)
         if not missing:
             return
         self._asked |= missing
-        names = [name for _, name in missing if name]
-        self.submit(lambda: prepare_tables(rules, names), lambda _: self._built.add(rules))
+        names = [name for _, name in missing if name and not name.startswith("opening ")]
+        count = players if opening in missing else 0
+        self.submit(
+            lambda: prepare_tables(rules, names, count), lambda _: self._built.add(rules)
+        )
 
     def ready(self, rules: Rules) -> bool:
         return rules in self._built

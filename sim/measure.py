@@ -46,7 +46,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.rules import toml_value
+from engine.rules import Rules, toml_value
 from sim.bench_figures import Measurement, percentile
 
 __all__ = [
@@ -230,6 +230,8 @@ def odds_speed(settings: Settings) -> list[Measurement]:
         prepare_tables(rules, ["odds"])
         bot_tables_s = min(bot_tables_s, time.perf_counter() - started)
 
+    hint_opener_s, opening_s, hint_later_s = _hint_speed(rules)
+
     odds.build_tables(rules)
     targets = [
         odds.Target.beat(evaluation, rules, throws=throws)
@@ -261,10 +263,59 @@ def odds_speed(settings: Settings) -> list[Measurement]:
             "ms",
         ),
         Measurement(
+            "hint_opener_ms", "a hint: the opener's, not prepared (3 players)",
+            hint_opener_s * 1e3, "ms",
+        ),
+        Measurement(
+            "hint_opening_prepared_ms", "... the opener's objective prepared (the worker's job)",
+            opening_s * 1e3, "ms",
+        ),
+        Measurement(
+            "hint_later_ms", "a hint: a later player's in a new situation (3 players)",
+            hint_later_s * 1e3, "ms",
+        ),
+        Measurement(
             "simulate_rounds_per_s", "simulate (3 threshold bots)", rounds_per_s, "rounds/s",
             target=100_000, at_least=True,
         ),
     ]  # fmt: skip
+
+
+def _hint_speed(rules: Rules) -> tuple[float, float, float]:
+    """Seconds for a hint of a new situation, from tables as a game begins with an odds bot:
+    the opener's first hint unprepared; the opener's objective prepared on the worker (what
+    the roll-off hides); a later player's hint after the opener stood on two throws."""
+    from engine import Game, GameSetup
+    from engine.bots import clear_caches
+    from firmware.advice import best_hint
+    from firmware.work import prepare_tables
+
+    def opened() -> Game:
+        game = Game(GameSetup(("A", "B", "C"), rules))
+        game.roll_off([(1, 1, 1), (2, 2, 2), (2, 2, 2)])
+        game.roll((6, 3, 1))
+        return game
+
+    clear_caches()
+    prepare_tables(rules, ["odds"])
+    started = time.perf_counter()
+    best_hint(opened())
+    hint_opener_s = time.perf_counter() - started
+
+    clear_caches()
+    prepare_tables(rules, ["odds"])
+    started = time.perf_counter()
+    prepare_tables(rules, [], 3)
+    opening_s = time.perf_counter() - started
+
+    game = opened()
+    game.roll((5, 4), keep=(2,))  # the 1 laid out, then 1-5-4: stand after two throws
+    game.stand()
+    game.roll((6, 6, 2))
+    started = time.perf_counter()
+    best_hint(game)
+    hint_later_s = time.perf_counter() - started
+    return hint_opener_s, opening_s, hint_later_s
 
 
 # --- whole games on the device's wiring --------------------------------------------------------

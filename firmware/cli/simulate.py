@@ -4,6 +4,7 @@ Examples:
 
   schocken simulate --games 10000 --players 2 --bots threshold
   schocken simulate --games 20000 --players 3 --bots odds,threshold,threshold --seed 7 --json
+  schocken simulate --games 100000 --players 2 --bots odds,odds-v1 --seed 1
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, TextIO
 
 from engine.bots import make_strategy, strategy_names
 from engine.simulation import Simulator
+from engine.strategy_names import COMPARISON_NAMES
 from firmware.cli import CliError
 from firmware.cli.common import seed_from_text, whole_number
 from firmware.store.rulesfile import load_rules
@@ -31,7 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", default="2", metavar="N", help="players, 2 to 10 (2)")
     parser.add_argument(
         "--bots", default="threshold", metavar="STRATEGY,...",
-        help=f"one strategy for every seat or one per seat ({', '.join(strategy_names())})",
+        help=(
+            f"one strategy for every seat or one per seat ({', '.join(strategy_names())}; "
+            f"for comparisons: {', '.join(COMPARISON_NAMES)})"
+        ),
     )
     parser.add_argument("--rules", default="standard", metavar="NAME|FILE",
                         help="a rules preset or a rules TOML file (default: standard)")

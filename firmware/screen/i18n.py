@@ -102,8 +102,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_keep": ("{dice} liegen lassen", "Keep {dice}"),
     "hint_flip": ("6+6 zur 1 drehen", "Flip 6+6 to a 1"),
     "hint_and": ("und", "and"),
-    "hint_beat": ("gegen {name}", "to beat {name}"),
-    "hint_reach": ("für Schock o. besser", "for a Schock or better"),
+    # the hint's goal (issue 24): the chance shown is that of not being the round's loser
+    "hint_not_last": ("nicht Letzter", "to avoid the loss"),
     # reveal and sections
     "reveal_title": ("Aufdecken", "Reveal"),
     "round_n": ("Runde {n}", "Round {n}"),

@@ -24,6 +24,9 @@ POSITIVE = [
     "odds_query_ms",
     "odds_table_build_ms",
     "odds_bot_tables_ms",
+    "hint_opener_ms",
+    "hint_opening_prepared_ms",
+    "hint_later_ms",
     "simulate_rounds_per_s",
     "render_ms",
     *(

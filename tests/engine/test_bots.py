@@ -10,11 +10,14 @@ import pytest
 
 from engine import Game, GameSetup, Rules, load_preset, preset_names, rank_table, settle
 from engine.bots import (
+    COMPARISON_STRATEGIES,
     Move,
     MoveKind,
+    OddsStrategy,
     Shown,
     StrategyBot,
     View,
+    avoid_goal,
     make_bot,
     make_strategy,
     play_game,
@@ -24,7 +27,7 @@ from engine.bots import (
 )
 from engine.chance import sorted_throw_outcomes
 from engine.events import TurnOver
-from engine.odds import ties_by_throws
+from engine.odds import Position, Target, chance_playing, stand_states, ties_by_throws
 from engine.rules import HAND_ONLY_KINDS
 from engine.settle import TurnResult
 from engine.simulation import Simulator, score_of, settle_scores, turn_table
@@ -69,21 +72,70 @@ def test_bots_play_only_legal_moves_under_house_rules(overrides: dict) -> None:
         assert game.is_over
 
 
-def test_odds_bot_as_last_player_stands_once_it_cannot_be_lowest() -> None:
-    """The opener stood on a shown 2-2-1 (the worst throw): anything beats it, so stand."""
+def test_odds_bot_as_last_player_never_risks_the_round_it_cannot_lose() -> None:
+    """The opener stood on a shown 2-2-1 (the worst throw): the last player cannot be lowest
+    unless it throws 2-2-1 again; it plays on for more Deckel only where that stays certain."""
     rules = replace(STANDARD, hidden_last_throw=False)
     game = Game(GameSetup(("P0", "P1"), rules))
     game.roll_off([(1, 1, 1), (2, 2, 2)])
     game.roll((2, 2, 1))
     game.roll((2, 2, 1), keep=())
     game.stand()
-    shown = [Shown("P0", 2, (), (2, 2, 1), True)]
     game.roll((6, 4, 3))
-    move = make_bot("odds").decide(game, view_of(game, shown), random.Random(0))
-    assert move.kind is MoveKind.STAND
+    turn = game.turn
+    assert turn is not None
+    strategy = OddsStrategy()
+    situation = strategy.situation(view_of(game), rules)
+    position = Position.from_turn(turn)
+    choice = strategy.choose(position, situation, rules)
+    not_last = Target.of((2, 2, 1), rules, throws=2)  # exact for the last player
+    goal = avoid_goal(rules, situation)
+    assert chance_playing(position, choice, goal, not_last, rules) == pytest.approx(1)
+    # The same chance without the Deckel share: the last player's is exact against 2-2-1.
+    alone = avoid_goal(rules, situation, share=False)
+    assert chance_playing(position, choice, goal, alone, rules) == pytest.approx(1)
     # The threshold bot does not look: it throws on.
-    move = make_bot("threshold").decide(game, view_of(game, shown), random.Random(0))
+    move = make_bot("threshold").decide(game, view_of(game), random.Random(0))
     assert move.kind is MoveKind.ROLL
+
+
+def test_the_comparison_strategy_is_for_simulate_only() -> None:
+    from engine.strategy_names import COMPARISON_NAMES
+
+    assert sorted(COMPARISON_STRATEGIES) == list(COMPARISON_NAMES) == ["odds-v1"]
+    assert make_strategy("odds-v1").name == "odds-v1"
+    assert "odds-v1" not in strategy_names()  # the device and its config do not offer it
+
+
+@pytest.mark.parametrize("preset", ["standard", "bvb"])
+def test_the_opener_counts_the_next_player_exactly_as_odds_v1_plays(preset: str) -> None:
+    """Two players: the opener's chance of not being the loser on each throw it may stand on is
+    one less the chance that odds-v1, seeing what the table sees of it, ends stronger, by the
+    simulator's own turn table and settlement scores."""
+    rules = load_preset(preset)
+    table = rank_table(rules)
+    situation = OddsStrategy().situation(View(0, 2, None, ()), rules)
+    goal = avoid_goal(rules, situation, share=False)
+    assert goal.by_state is not None
+    legacy = make_strategy("odds-v1")
+    checked = 0
+    for throws in (1, 2, 3):
+        for state, (laid, free) in enumerate(stand_states(rules)):
+            if len(free) == 0 or (throws == 1 and laid):
+                continue
+            shown = Shown("", throws, laid, None, None)  # the dice stay under the cup
+            view = View(1, 2, throws, (shown,))
+            theirs = turn_table(rules, legacy, legacy.situation(view, rules), throws)
+            evaluation = table.evaluate(tuple(sorted(laid + free, reverse=True)), not laid)
+            ours = score_of(evaluation.strength, throws, ties_by_throws(evaluation.kind, rules))
+            previous = beaten = 0.0
+            for cumulative, outcome in zip(theirs.cumulative, theirs.outcomes, strict=True):
+                if outcome[0] > ours:
+                    beaten += cumulative - previous
+                previous = cumulative
+            assert goal.by_state[throws][state] == pytest.approx(1 - beaten, abs=1e-9)
+            checked += 1
+    assert checked > 100
 
 
 # -- the fast path against the real Game ----------------------------------------------------------
@@ -137,7 +189,7 @@ def assert_same(game_ends: dict, table_ends: dict) -> None:
         assert table_ends[key] == pytest.approx(p, abs=1e-9), key
 
 
-@pytest.mark.parametrize("strategy", ["threshold", "odds"])
+@pytest.mark.parametrize("strategy", ["threshold", "odds", "odds-v1"])
 @pytest.mark.parametrize("preset", ["standard", "boerde", "westfalen"])
 def test_fast_turn_tables_equal_the_real_game_exactly(strategy: str, preset: str) -> None:
     # Two throws keep the walk through the Game short; the slow test below takes three.

@@ -373,3 +373,46 @@ def test_turn_distribution_of_the_optimal_policy_sums_to_its_value() -> None:
     assert won == pytest.approx(chance_to_beat(Position.start(3), target, STANDARD))
     kinds = {table.evaluate((*laid, *free), not laid).kind for laid, free, _ in ends}
     assert kinds <= set(Kind) and Kind.SCHOCK in kinds
+
+
+# -- payoffs per position, and one goal played for another -----------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["standard", "boerde"])
+def test_a_goal_by_position_equals_the_same_goal_by_result(preset: str) -> None:
+    """A payoff given per position stood on, that only reads the result, plays as the goal by
+    (dice, hand) does: every action of every position after one throw has the same chance."""
+    rules = load_preset(preset)
+    target = odds.Target.of((4, 1, 1), rules, throws=2)
+    table = rank_table(rules)
+
+    def by_state(laid: tuple[int, ...], free: tuple[int, ...], throws: int) -> float:
+        evaluation = table.evaluate(odds.sorted_dice((*laid, *free)), not laid)
+        return 1.0 if target.wins(evaluation, throws) else 0.0
+
+    goal = odds.goal_by_state(rules, by_state, odds.most_throws(rules, 3))
+    for dice in itertools.combinations_with_replacement(range(6, 0, -1), 3):
+        position = odds.Position((), dice, 1, 3)
+        assert [a.p for a in odds.action_odds(position, goal, rules)] == pytest.approx(
+            [a.p for a in odds.action_odds(position, target, rules)], abs=1e-12
+        ), dice
+
+
+def test_a_goal_played_for_itself_has_the_chance_action_odds_gives() -> None:
+    """chance_playing(decide=value) is each action's own chance; played for another goal it is
+    that goal's chance under the first one's choices, never more than that goal's best."""
+    schock = odds.Target.at_least(rank_table(STANDARD).evaluate((2, 1, 1), True).strength)
+    schock_6 = odds.Target.at_least(rank_table(STANDARD).evaluate((6, 1, 1), True).strength)
+    position = odds.Position((), (6, 3, 1), 1, 3)
+    for action in odds.action_odds(position, schock, STANDARD):
+        keep = action.keep if action.kind is odds.ActionKind.THROW else ()
+        choice = odds.Choice(action.kind, keep)
+        assert odds.chance_playing(position, choice, schock, schock, STANDARD) == pytest.approx(
+            float(action.p), abs=1e-12
+        )
+        other = odds.chance_playing(position, choice, schock, schock_6, STANDARD)
+        assert other <= odds.chance_to_beat(position, schock_6, STANDARD) + 1e-12
+    # Keeping only the 1 for any Schock (29/54) then reaches a Schock 6 or better less often
+    # than playing for it from the start (Gießen 6: keep 6 and 1, 11/36).
+    only_one = odds.Choice(odds.ActionKind.THROW, (1,))
+    assert odds.chance_playing(position, only_one, schock, schock_6, STANDARD) < 11 / 36

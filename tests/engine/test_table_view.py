@@ -19,8 +19,8 @@ from engine import (
     load_preset,
     to_notation,
 )
-from engine.bots import Shown, view_of
-from firmware.advice import strongest_seen
+from engine.bots import OddsStrategy, Shown, view_of
+from firmware.advice import hint_question
 
 STANDARD = load_preset("standard")
 OPEN = replace(STANDARD, hidden_last_throw=False, blind=True)
@@ -123,11 +123,12 @@ def test_bots_and_the_hint_read_the_same_table_view() -> None:
     game.roll((6, 6, 6))
     game.blind()  # General, announced blind: the table has not seen it
     assert view_of(game).shown == (Shown("Anna", 1, (), None, None),)
-    assert strongest_seen(game) is None
+    # The hint asks the odds bot's question of the same view: Anna's dice unseen.
+    assert hint_question(game).situation == OddsStrategy().situation(view_of(game), game.rules)
+    assert hint_question(game).situation == (1, 1, ((1, (), None, None),))
     game.roll((2, 2, 3))  # Anna's one throw is the limit: Ben's first throw ends his turn
     assert view_of(game).shown[1] == Shown("Ben", 1, (), (3, 2, 2), True)
-    seen = strongest_seen(game)
-    assert seen is not None and seen.player == "Ben"
+    assert hint_question(game).situation == (0, 1, ((1, (), None, None), (1, (), (3, 2, 2), True)))
 
 
 def test_the_last_turn_is_kept_past_the_end_of_its_round() -> None:

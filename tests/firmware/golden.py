@@ -210,7 +210,7 @@ SCENES: dict[str, View] = {
     ),
     "refusal": BannerView("Regeln", "", ("Regeln nur", "zwischen Spielen"), ("", "", "OK")),
     "hint": BannerView(
-        "Tipp", "53,7 %", ("6 und 1 liegen lassen", "gegen Hausnummer 642"), ("", "", "OK")
+        "Tipp", "53 %", ("1 liegen lassen", "nicht Letzter"), ("", "", "OK")
     ),
     "hint_refused": BannerView("Tipp", "", ("Keine Tipps", "im Turnier"), ("", "", "OK")),
     "brightness": PickerView("Helligkeit", "4/5", "4", "Stufe 4 von 5", ("◀", "▶", "OK")),

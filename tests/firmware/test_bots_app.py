@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from engine import Game, GameSetup, from_json, load_preset
-from engine.odds import Position, Target, action_odds
+from engine.bots import OddsStrategy, avoid_goal, view_of
+from engine.odds import ActionKind, Choice, Position, action_odds, chance_playing
 from engine.rules import Rules
-from firmware.advice import percent
+from firmware.advice import best_hint, hint_lines, percent
 from firmware.app.device import DeviceApp
 from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.config import DeviceConfig, GameConfig
@@ -145,7 +146,7 @@ def test_a_press_makes_the_bot_act_at_once(clock: FakeClock, inputs: Inputs) -> 
     assert dice.asked == [3, 3, 3, 3]
 
 
-def test_the_hint_shows_the_best_action_and_its_chance_to_beat_the_best_seen_throw(
+def test_the_hint_shows_the_objectives_action_and_the_chance_of_not_being_last(
     clock: FakeClock, inputs: Inputs
 ) -> None:
     open_rules = dataclasses.replace(load_preset("standard"), hidden_last_throw=False)
@@ -167,18 +168,26 @@ def test_the_hint_shows_the_best_action_and_its_chance_to_beat_the_best_seen_thr
     app.handle(inputs.hold(FLIP))
     view = app.view
     assert isinstance(view, BannerView) and view.title == "Tipp"
-    target = Target.of((6, 4, 2), open_rules, hand=True, throws=2)
-    best = action_odds(Position.from_turn(turn), target, open_rules)[0]
-    assert view.headline == percent(best.p, Catalogue("de"))
-    assert view.lines[1] == "gegen Hausnummer 642"
+    # The action is the odds bot's, by its objective in Ben's place (Anna's 6-4-2 seen, Carla to
+    # come); the chance is that of not being the round's loser, playing on by it.
+    situation = OddsStrategy().situation(view_of(game), open_rules)
+    goal = avoid_goal(open_rules, situation)
+    position = Position.from_turn(turn)
+    best = action_odds(position, goal, open_rules)[0]
+    keep = best.keep if best.kind is ActionKind.THROW else ()
+    not_last = avoid_goal(open_rules, situation, share=False)
+    chance = chance_playing(position, Choice(best.kind, keep), goal, not_last, open_rules)
+    assert view.headline == percent(chance, Catalogue("de"))
+    assert view.lines == (hint_lines(best_hint(game), Catalogue("de"))[1], "nicht Letzter")
     app.handle(inputs.press(Button.KEEP_3))  # a press closes it; the turn is as it was
     assert isinstance(app.view, TurnView) and app.view.player == "Ben"
     assert game.turn == turn
 
 
 def test_the_hint_names_the_kept_dice_for_the_opener(clock: FakeClock, inputs: Inputs) -> None:
-    # Anna opens and throws 6, 1, 3: for a Schock or better, keep only the 1 (docs/odds.md).
-    dice = ScriptedDice([(1, 1, 3), (6, 6, 5), (3, 2, 2), (6, 1, 3)])
+    # Anna opens against two players and throws 5, 3, 1: keep only the 1 (a Hausnummer 531
+    # would leave the others one throw each to beat it, and both manage that too often).
+    dice = ScriptedDice([(1, 1, 3), (6, 6, 5), (3, 2, 2), (5, 3, 1)])
     app, _ = bot_app(clock, dice, ())
     app.handle(inputs.shake())
     app.handle(inputs.throw())
@@ -188,8 +197,8 @@ def test_the_hint_names_the_kept_dice_for_the_opener(clock: FakeClock, inputs: I
     app.handle(inputs.hold(FLIP))
     view = app.view
     assert isinstance(view, BannerView)
-    assert view.lines == ("1 liegen lassen", "für Schock o. besser")
-    assert view.headline == "54 %"  # 29/54, docs/odds.md's Gießen 6 table
+    assert view.lines == ("1 liegen lassen", "nicht Letzter")
+    assert view.headline == "66 %"
     app.handle(inputs.press(STAND))
     assert isinstance(app.view, TurnView) and app.game is not None
     assert app.game.turn is not None and app.game.turn.throws == 1  # STAND only closed the hint

@@ -443,12 +443,6 @@ def _pickers(texts: Catalogue) -> Iterator[tuple[str, View]]:
 
 @scene("hint")
 def _hint(texts: Catalogue) -> Iterator[tuple[str, View]]:
-    beats = [None, *(rank_table(load_preset(p)).ranking[0] for p in preset_names())]
-    longest = max(
-        (e for p in preset_names() for e in rank_table(load_preset(p)).ranking),
-        key=lambda e: len(e.name),
-    )
-    beats.append(longest)
     actions = (
         ActionOdds(ActionKind.STAND, 0.0123),
         ActionOdds(ActionKind.FLIP, 0.5),
@@ -456,12 +450,12 @@ def _hint(texts: Catalogue) -> Iterator[tuple[str, View]]:
         ActionOdds(ActionKind.THROW, 1.0, keep=(1,), throw=2),
         ActionOdds(ActionKind.THROW, 0.25, keep=(), throw=3),
     )
-    for action, beat in product(actions, beats):
-        chance, words, goal = hint_lines(Hint(action, beat), texts)
+    for action, not_last in product(actions, (0.0123, 0.5, 0.9993, 1.0)):
+        chance, words, goal = hint_lines(Hint(action, not_last), texts)
         message = Message("hint_title", (words, goal), chance, private=True)
-        yield f"{action.kind.name} {action.keep} against {beat}", message.view(texts)
-        pending = PendingHint(Hint(action, beat))
-        yield f"answered {action.kind.name} {action.keep} against {beat}", pending.view(texts)
+        yield f"{action.kind.name} {action.keep} at {not_last}", message.view(texts)
+        pending = PendingHint(Hint(action, not_last))
+        yield f"answered {action.kind.name} {action.keep} at {not_last}", pending.view(texts)
 
 
 @scene("error screen")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import Game, GameSetup, Kind, load_preset
-from engine.odds import ActionKind, Position, Target, action_odds
+import pytest
+
+from engine import Game, GameSetup, load_preset
+from engine.bots import OddsStrategy, avoid_goal, view_of
+from engine.odds import ActionKind, Choice, Position, Target, chance_playing
 from firmware.advice import best_hint, hint_lines
 from firmware.screen.i18n import Catalogue
 
@@ -26,18 +29,22 @@ def _after_a_built_jule(hand_only: tuple[str, ...]) -> Game:
 def test_the_hint_plays_against_hausnummer_421_when_the_jule_counts_only_from_the_hand() -> None:
     strict, loose = _after_a_built_jule(("jule",)), _after_a_built_jule(())
     strict_hint, loose_hint = best_hint(strict), best_hint(loose)
-    assert strict_hint.beat is not None and loose_hint.beat is not None
-    assert (strict_hint.beat.kind, strict_hint.beat.name) == (Kind.HAUSNUMMER, "Hausnummer 421")
-    assert loose_hint.beat.kind is Kind.JULE
-    # Against a Hausnummer, Ben's 6-3-3 already wins: stand, and the chance is certain.
-    assert strict_hint.action.kind is ActionKind.STAND and strict_hint.action.p == 1
-    assert loose_hint.action.p < 1
-    # The hint's figure is the exact odds of the engine's position against that throw.
-    turn = strict.turn
-    assert turn is not None
-    expected = action_odds(
-        Position.from_turn(turn), Target.beat(strict_hint.beat, strict.rules, throws=2),
-        strict.rules,
-    )[0]
-    assert strict_hint.action == expected
-    assert hint_lines(strict_hint, Catalogue("de"))[2].endswith("Hausnummer 421")
+    # Against a Hausnummer 421, Ben's 6-3-3 already wins: standing cannot lose, and the hint
+    # plays on only where it stays certain.
+    assert strict_hint.not_last == 1
+    assert loose_hint.not_last < 1  # a Jule is harder to beat
+    # Ben is the last to throw: his chance is exact against the one result on the table.
+    for game, hint, beat in ((strict, strict_hint, (4, 2, 1)), (loose, loose_hint, (4, 2, 1))):
+        turn = game.turn
+        assert turn is not None
+        position = Position.from_turn(turn)
+        situation = OddsStrategy().situation(view_of(game), game.rules)
+        keep = hint.action.keep if hint.action.kind is ActionKind.THROW else ()
+        target = Target.of(beat, game.rules, hand=False, throws=2)
+        chance = chance_playing(
+            position, Choice(hint.action.kind, keep), avoid_goal(game.rules, situation), target,
+            game.rules,
+        )
+        assert float(hint.not_last) == pytest.approx(chance, abs=1e-12)
+    assert hint_lines(strict_hint, Catalogue("de"))[2] == "nicht Letzter"
+    assert hint_lines(loose_hint, Catalogue("en"))[2] == "to avoid the loss"

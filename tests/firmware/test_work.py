@@ -77,9 +77,9 @@ def _blocked_preparation(mocker: MockerFixture) -> threading.Event:
     release = threading.Event()
     build = work_module.prepare_tables
 
-    def waiting(rules: Rules, strategies: Any) -> None:
+    def waiting(rules: Rules, strategies: Any, players: int = 0) -> None:
         release.wait()
-        build(rules, strategies)
+        build(rules, strategies, players)
 
     mocker.patch("firmware.work.prepare_tables", side_effect=waiting)
     return release
@@ -252,8 +252,11 @@ def test_the_worker_prepares_each_rule_set_once(mocker: MockerFixture) -> None:
     assert work.ready(rules)
     work.prepare(rules, {"odds", "threshold"})
     run_next()
+    work.prepare(rules, {"odds"}, 3)  # the opener's objective at a table of three
+    work.prepare(rules, {"odds"}, 3)
+    run_next()
     asked = [call.args for call in built.call_args_list]
-    assert asked == [(rules, ["odds"]), (rules, ["threshold"])]
+    assert asked == [(rules, ["odds"], 0), (rules, ["threshold"], 0), (rules, [], 3)]
     work.close()
 
 

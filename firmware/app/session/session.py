@@ -133,7 +133,10 @@ class Session:
 
             bots = {name: make_bot(strategy) for name, strategy in strategies.items()}
         if bots or setup.rules.hints:  # the tables are built while the roll-off is on screen
-            self.work.prepare(setup.rules, set(strategies.values()))
+            opener_asks = setup.rules.hints or "odds" in strategies.values()
+            self.work.prepare(
+                setup.rules, set(strategies.values()), len(setup.players) if opener_asks else 0
+            )
         self.table = Table(Game(setup), bots, store=self.store, emit=self.emit)
         return self.table
 

@@ -1,8 +1,9 @@
 """The hint on the device (a long press on FLIP during a person's turn): an overlay.
 
-The best action now and its exact chance (:mod:`firmware.advice`). Before the odds worker has built
-the rule set's tables, the hint says "one moment" and is computed there; afterwards it costs a
-millisecond or two and is computed at once. The hint speaks of the dice in the cup, so it is
+The action the odds bot's objective picks now and the exact chance of not being the round's loser
+(:mod:`firmware.advice`). Until the odds worker has built the tables of the round as the holder
+has seen it, the hint says "one moment" and is computed there; a hint asked again in the same
+round and turn is computed at once. The hint speaks of the dice in the cup, so it is
 private: the link's table view never shows it.
 """
 
@@ -33,7 +34,7 @@ def hint_for(session: Session, game: Game) -> Transition:
     from firmware.advice import hint_lines, hint_question  # the odds load with the first hint
 
     question = hint_question(game)
-    if session.work.ready(game.rules):
+    if session.work.ready(game.rules) and question.known():
         chance, action, goal = hint_lines(question.answer(), session.catalogue)
         return Push(Message("hint_title", (action, goal), chance, private=True))
     pending = PendingHint()
