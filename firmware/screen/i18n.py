@@ -278,7 +278,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "entry_taken": ("Name gibt es schon", "Name already taken"),
     "entry_full": ("Höchstens {n} Zeichen", "At most {n} letters"),
     "brightness_detail": ("Stufe {n} von {of}", "level {n} of {of}"),
-    "language_detail": ("Deutsch", "English"),
     "goodbye_title": ("Schockbesteck", "Schockbesteck"),
     "goodbye": ("Tschüss!", "Bye!"),
     "goodbye_hint": ("wird ausgeschaltet", "shutting down"),
@@ -430,6 +429,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "attach_other": ("Kein Schockbesteck", "Not a Schockbesteck"),
     "attach_lost": ("Verbindung getrennt", "Connection lost"),
     "attach_reconnecting": ("verbinde neu…", "reconnecting…"),
+    # 24-device: the device's and the simulator's rough edges (issue 24)
+    # -- a penalty or a dropped cup: nobody is chosen first, and a question confirms it
+    "pick_nobody": ("Wer?", "Who?"),
+    "pick_nobody_detail": ("◀ ▶ wählen", "◀ ▶ to choose"),
+    "confirm_penalty": ("Strafe geben?", "Give the penalty?"),
+    "yes_penalty": ("Ja: {name} +{n}", "Yes: {name} +{n}"),
+    "confirm_dropped": ("Becher gefallen?", "Cup dropped?"),
+    "yes_dropped": ("Ja: {name}", "Yes: {name}"),
+    # -- each language in its own name (the menu's language chooser)
+    "language_name": ("Deutsch", "English"),
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,

@@ -378,7 +378,20 @@ def test_penalty_from_the_menu_gives_the_rules_deckel(clock: FakeClock, inputs: 
     )
     start_turns(app, inputs)
     menu_entry(app, inputs, "Strafe")
-    assert isinstance(app.view, PickerView) and app.view.value == "Anna"
+    # Nobody is chosen first: OK there gives nobody anything.
+    assert app.view == PickerView("Strafe", "-/3", "Wer?", "◀ ▶ wählen", ("◀", "▶", ""))
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, PickerView) and app.view.value == "Wer?"
+    app.handle(inputs.press(K2))
+    app.handle(inputs.press(K2))
+    assert isinstance(app.view, PickerView) and app.view.value == "Ben"
+    app.handle(inputs.press(STAND))
+    # A question confirms it, "Nein" first: OK there goes back to the picker.
+    assert app.view == MenuView("Strafe geben?", ("Nein", "Ja: Ben +2"), 0, ("▲", "▼", "OK"))
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, PickerView) and app.view.value == "Ben"
+    assert not any(event["event"] == "penalty" for event in events)
+    app.handle(inputs.press(STAND))
     app.handle(inputs.press(K2))
     app.handle(inputs.press(STAND))
     assert isinstance(app.view, BannerView) and app.view.headline == "Ben"
@@ -400,7 +413,12 @@ def test_language_and_brightness_change_at_once_and_are_remembered(
     storage = StateDirectory(tmp_path)
     app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE, storage=storage)
     menu_entry(app, inputs, "Sprache")
+    # Each language in its own name, and below them both: no "Deutsch / Deutsch".
+    assert isinstance(app.view, PickerView)
+    assert (app.view.value, app.view.detail) == ("Deutsch", "Deutsch / English")
     app.handle(inputs.press(K2))
+    assert isinstance(app.view, PickerView)
+    assert (app.view.value, app.view.detail) == ("English", "Deutsch / English")
     app.handle(inputs.press(K3))
     assert app.language == "en"
     assert isinstance(app.view, RollOffView) and app.view.message == "Shake the cup"
