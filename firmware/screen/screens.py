@@ -672,19 +672,31 @@ def _reveal(view: RevealView, draw: ImageDraw.ImageDraw) -> None:
             draw.line((9, y + 3, 9 + FONT.width(name), y + 3), fill=ink)
         baseline = FONT.ascent - font.ascent
         _text(draw, (WIDTH - 2 - throw_width, y + baseline), throw, fill=ink, font=font)
-    # The outcome in two lines; if it needs more (long names out), three in the small font.
+    # The outcome and how to go on (the hint, a line of the small font at the bottom) share the
+    # last 18 rows: the outcome in one line of the big font, else in the small one; an outcome
+    # of three small lines (long names out) takes the hint's row too.
     top = TITLE_HEIGHT + REVEAL_LINES * LINE
+    hint = view.hint
     parts = view.outcome.split(" · ")
     outcome = [line for part in parts for line in _split(part, WIDTH - 2)]
-    font, pitch, room = FONT, LINE, 2
+    font, pitch = FONT, LINE
+    room = (HEIGHT - top - (SMALL_HEIGHT if hint else 0)) // pitch
     if len(outcome) > room:
         outcome = [line for part in parts for line in _split(part, WIDTH - 2, SMALL)]
-        font, pitch, room = SMALL, SMALL_HEIGHT, 3
+        font, pitch = SMALL, SMALL_HEIGHT
+        room = (HEIGHT - top) // pitch
+        if len(outcome) >= room:
+            hint = ""
+        else:
+            room -= 1
     for line in outcome[room:]:
         _dropped(line, where="reveal outcome")
     for index, line in enumerate(outcome[:room]):
         line = _fit(line, WIDTH - 2, where="reveal outcome", font=font)
         _text(draw, (1, top + index * pitch), line, font=font)
+    if hint:
+        hint = _fit(hint, WIDTH - 2, where="reveal hint", font=SMALL)
+        _text(draw, ((WIDTH - SMALL.width(hint)) // 2, HEIGHT - SMALL_HEIGHT), hint, font=SMALL)
 
 
 def _reveal_throws(rows: Sequence[RevealRow]) -> tuple[BitmapFont, bool]:

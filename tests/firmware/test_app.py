@@ -205,7 +205,8 @@ def test_a_round_ends_in_the_reveal_and_the_loser_opens_the_next(
         ("Carla", "Straße 4-3-2", -1),
     ]
     assert view.outcome == "Carla +4 aus dem Topf"
-    app.handle(inputs.press(STAND))
+    assert view.hint == "Drücken oder schütteln"  # how to go on, as on the hand-over
+    app.handle(inputs.shake())  # Carla takes the cup and shakes: the reveal goes on
     view = app.view
     assert (
         isinstance(view, HandOverView) and view.player == "Carla" and view.note == "beginnt Runde 2"
