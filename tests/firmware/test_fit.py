@@ -84,7 +84,7 @@ from sim.fakes import FakeClock
 #: Ten names of the longest allowed length: the widest letters, umlauts, capitals with dots.
 LONG_NAMES = (
     "WWWWWWWWWW", "Müller-Öhm", "MMMMMMMMMM", "Ännchen-Öz", "Wolfgang-W",
-    "Maximilian", "Ölmühle-Ük", "Waldemar-M", "Wilhelmine", "Großmaul99",
+    "Çağla-Šoňa", "Ölmühle-Ük", "Waldemar-M", "ØysteinÉlí", "Großmaul99",
 )  # fmt: skip
 assert all(len(name) == MAX_NAME_LENGTH for name in LONG_NAMES)
 

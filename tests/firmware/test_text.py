@@ -24,6 +24,17 @@ def test_the_font_covers_ascii_letters_digits_and_german() -> None:
     assert FONT.missing("a€b") == {"€"}
 
 
+def test_the_fonts_draw_the_latin_letters_of_names_at_a_german_table() -> None:
+    letters = "éèêëáàâåãçñøłşğıíîïóôòõúùûýÿžšżźčćřńęąæœðÉÈÊÁÀÂÅÇÑØŁŞĞİÍÎÓÔÚÝŽŠŻŹČĆŘÆ"
+    assert FONT.covers(letters) and SMALL.covers(letters)
+    # Each is its own glyph in the big font: not its base letter, not its other case, not "?".
+    pictures = [FONT.render(letter).tobytes() for letter in letters + "ÄÖÜäöüaceinosuyzAEIOUCNSZ?"]
+    assert len(set(pictures)) == len(pictures)
+    for font in (FONT, SMALL):  # a capital is not its small letter drawn again
+        for capital in "ÉÇÑØŁŞÅ":
+            assert font.render(capital).tobytes() != font.render(capital.lower()).tobytes()
+
+
 def test_the_small_font_has_every_glyph_of_the_screens_and_its_own_capital_umlauts() -> None:
     text = string.ascii_letters + string.digits + "ÄÖÜäöüß .,:;!?-+/()→·…▲▼◀▶×⚙%&'\"<=>[]_|"
     assert SMALL.covers(text) and FONT.covers(text)
