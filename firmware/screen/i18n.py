@@ -21,9 +21,9 @@ __all__ = [
 
 DEFAULT_LANGUAGE = "de"
 
-#: The keys of the texts printed on a terminal, never drawn on the panel: the bitmap font need not
-#: have their characters ("–").
-PRINTED_PREFIX = "replay_"
+#: The prefixes of the keys of texts printed on a terminal or drawn around the simulated panel,
+#: never drawn on it: the bitmap font need not have their characters ("–", "§").
+PRINTED_PREFIX = ("replay_", "sim_")
 
 #: key -> (German, English)
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -437,6 +437,62 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "yes_penalty": ("Ja: {name} +{n}", "Yes: {name} +{n}"),
     "confirm_dropped": ("Becher gefallen?", "Cup dropped?"),
     "yes_dropped": ("Ja: {name}", "Yes: {name}"),
+    # -- the simulator's own words around the OLED (sim/terminal.py, sim/window.py): printed by
+    # the terminal or drawn by pygame, never on the panel ("sim_" is a printed prefix)
+    "sim_keys_title": ("Tasten", "Keys"),
+    "sim_help_keep": ("Würfel darüber rauslegen/zurück", "keep or release the die above"),
+    "sim_help_flip": ("zwei Sechsen zu einer Eins drehen", "flip two sixes into a one"),
+    "sim_help_stand": ("stehen: Zug beenden", "stand: end the turn"),
+    "sim_help_shake_window": (
+        "Becher schütteln; loslassen: Wurf", "shake the cup; let go to throw"
+    ),
+    "sim_help_shake_terminal": ("Becher schütteln, dann Wurf", "shake the cup, then throw"),
+    "sim_key_hold": ("Taste halten", "hold a key"),
+    "sim_help_hold": ("lang drücken (S: Menü)", "long press (S: the menu)"),
+    "sim_help_long_terminal": (
+        "lang drücken (S: Menü, F: Tipp)", "long press (S: the menu, F: a hint)"
+    ),
+    "sim_key_prefix": ("l, Taste", "l, a key"),
+    "sim_help_prefix": ("diese Taste lang (auch ! @ #)", "long press of that key (! @ # too)"),
+    "sim_key_help_window": ("H oder ?", "H or ?"),
+    "sim_key_help_terminal": ("h oder ?", "h or ?"),
+    "sim_help_help_window": ("diese Hilfe", "this help"),
+    "sim_help_help_terminal": ("diese Hilfe (h nochmal: zurück)", "this help (h again: back)"),
+    "sim_key_quit_terminal": ("q oder Esc", "q or Esc"),
+    "sim_help_quit": ("beenden", "quit"),
+    "sim_key_space": ("Leertaste", "Space"),
+    "sim_help_close": ("H: Hilfe schließen", "H: close the help"),
+    "sim_help_open": ("H  Hilfe", "H  help"),
+    "sim_cup_caption": ("Leertaste: schütteln", "Space: shake"),
+    "sim_cup_caption_2": ("(oder Becher ziehen)", "(or drag the cup)"),
+    "sim_terminal_note_compact": (
+        "Ein Terminal meldet kein Loslassen: eine Taste ist ein ganzer Druck, die Leertaste "
+        "ein ganzes Schütteln (der Becher klappert, dann fallen die Würfel).",
+        "A terminal reports no key releases: a key is a whole press, Space a whole shake (the "
+        "cup rattles, then the dice fall).",
+    ),
+    "sim_terminal_note": (
+        "Das Terminal meldet kein Loslassen: eine Taste ist ein ganzer Druck, ein Großbuchstabe "
+        "(oder l, dann eine Taste) ein langer, und die Leertaste ein ganzes Schütteln: der Becher "
+        "klappert, wird abgestellt, und die Würfel fallen.",
+        "The terminal reports no key releases, so a key is a whole press, a capital (or l, then "
+        "a key) a long press, and Space a whole shake: the cup rattles, then it is put down and "
+        "the dice fall.",
+    ),
+    "sim_footer_compact": (
+        'Leertaste: schütteln  F S ! " § / l+Taste: lang  h: Hilfe  q: Ende',
+        'Space: shake  F S ! " § / l+key: long press  h: help  q: quit',
+    ),
+    "sim_footer": (
+        'Leertaste: schütteln   l+Taste oder F S ! " §: lang drücken   h: Hilfe   q: beenden',
+        'Space: shake   l+key or F S ! " §: long press   h: help   q: quit',
+    ),
+    "sim_state_long": ("lang drücken: welche Taste?", "long press: press a button key"),
+    "sim_state_shaking": ("schüttelt...", "shaking..."),
+    "sim_too_small": (
+        "Das Terminal hat {size}, das Gerät braucht {needed}: bitte größer machen (q beendet)",
+        "the terminal is {size}; the device needs {needed}: make it larger (q quits)",
+    ),
     # -- each language in its own name (the menu's language chooser)
     "language_name": ("Deutsch", "English"),
 }
