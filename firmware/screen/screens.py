@@ -367,11 +367,30 @@ def _soft_keys(draw: ImageDraw.ImageDraw, keys: SoftKeys) -> None:
             _text(draw, (x, 55), label)
 
 
+def _units(text: str, width: int, font: BitmapFont) -> list[str]:
+    """The words of ``text`` as a line break may part them: a parenthesis that fits a line is
+    one unit ("(Regel: 13)" never ends a line with "(Regel:")."""
+    units: list[str] = []
+    group: list[str] | None = None
+    for word in text.split():
+        if group is None and word.startswith("(") and ")" not in word:
+            group = [word]
+        elif group is not None:
+            group.append(word)
+            if ")" in word:
+                joined = " ".join(group)
+                units += [joined] if font.width(joined) <= width else group
+                group = None
+        else:
+            units.append(word)
+    return units + (group or [])
+
+
 def _split(text: str, width: int, font: BitmapFont = FONT) -> list[str]:
     """Greedy word wrap in ``font``'s metrics, all lines (a word wider than ``width`` stays)."""
     lines: list[str] = []
     current = ""
-    for word in text.split():
+    for word in _units(text, width, font):
         candidate = f"{current} {word}" if current else word
         if font.width(candidate) <= width or not current:
             current = candidate
@@ -389,7 +408,7 @@ def _wrap(
     """Greedy word wrap in the font's metrics; the last line is cut with "…" if needed."""
     lines: list[str] = []
     current = ""
-    words = text.split()
+    words = _units(text, width, font)
     for index, word in enumerate(words):
         candidate = f"{current} {word}" if current else word
         if font.width(candidate) <= width:
