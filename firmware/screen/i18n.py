@@ -1,10 +1,12 @@
 """Every text the device shows, in German (the default) and English, and the device's words its
 command line prints (``schocken replay``, the ``replay_`` texts) and a remote panel shows.
 
-The game's own terms stay German in both languages: Schock aus, General, Straße, Hausnummer,
-Deckel, Hälfte and Finale are what the table says, whatever the menu language (the English texts
-gloss them where it helps). Throw names come from the engine (``Evaluation.name``) and are German
-by design.
+One language per screen: the English texts name the game's stages in English (a half is "Half
+1", the Finale "Final", Auswürfeln the "Roll-off", as docs/rules.md glosses them), while the
+names of throws and things stay the game's own in both languages: Schock, Schock aus, General,
+Straße, Hausnummer, Deckel, Blattschuss are what the table says, whatever the menu language.
+Throw names come from the engine (``Evaluation.name``, or a table's own ``[names]``) and are the
+same on every screen and in every table of one rule set.
 
 Texts are looked up by key with :meth:`Catalogue.t`, which fills ``{placeholders}``. Keep them
 short: the display is 128 pixels wide, about 21 characters of the bitmap font; the status line of
@@ -56,7 +58,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "key_continue": ("weiter ▶", "next ▶"),
     "key_new_game": ("Neu", "New"),
     # roll-off
-    "rolloff_title": ("Auswürfeln", "Auswürfeln: who opens"),
+    "rolloff_title": ("Auswürfeln", "Roll-off"),
     "rolloff_shake": ("Becher schütteln", "Shake the cup"),
     "rolloff_tie": ("Stechen: {names}", "Tie: {names}"),
     "rolloff_tie_again": ("Stechen: nochmal!", "Tie: throw again!"),
@@ -81,7 +83,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "notice_shake_first": ("Erst schütteln", "Shake first"),
     "notice_stand": ("Kein Wurf mehr", "No throws left"),
     "notice_throw_after_flip": ("Gedreht: nun werfen", "Flipped: throw now"),
-    "notice_no_flip": ("Drehen: 2 Sechsen", "Flip: two sixes"),
+    "notice_no_flip": ("FLIP: nur mit 6+6", "FLIP: only with 6+6"),
     "notice_stays_out": ("Liegt fest", "Stays out"),
     "notice_all_out": ("Alle raus? STAND", "All out? STAND"),
     "notice_only_ones": ("Nur Einsen raus", "Only ones out"),
@@ -112,15 +114,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "outcome_all": ("{loser} kriegt alle!", "{loser} gets them all!"),
     "outcome_out": ("raus: {names}", "out: {names}"),
     "outcome_out_many": ("{n} raus (durchgestrichen)", "{n} out (struck through)"),
-    "section_1": ("1. Hälfte", "Hälfte 1"),
-    "section_2": ("2. Hälfte", "Hälfte 2"),
-    "section_final": ("Finale", "Finale"),
+    "section_1": ("1. Hälfte", "Half 1"),
+    "section_2": ("2. Hälfte", "Half 2"),
+    "section_final": ("Finale", "Final"),
     "loses_section": ("verliert die {section}", "loses the {section}"),
     "next_section": ("Weiter: {section}", "Next: {section}"),
-    "final_between": ("Finale: {a} gegen {b}", "Finale: {a} vs {b}"),
-    "final_first": ("Finale: {a}", "Finale: {a}"),
+    "final_between": ("Finale: {a} gegen {b}", "Final: {a} vs {b}"),
+    "final_first": ("Finale: {a}", "Final: {a}"),
     "final_second": ("gegen {b}", "vs {b}"),
-    "loses_final": ("verliert das Finale", "loses the Finale"),
+    "loses_final": ("verliert das Finale", "loses the final"),
     "game_over_title": ("Spielende", "Game over"),
     "loses_game": ("hat verloren", "has lost"),
     "blattschuss": ("Blattschuss!", "Blattschuss: both lost!"),
@@ -158,7 +160,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stats_detail": (
         "{games} Sp., {lost} verl., {halves_lost} Hälften, {blattschuss} Blatt, "
         "{schocks} Schock, {schock_aus} Schock aus",
-        "{games} games, {lost} lost, {halves_lost} Hälften, {blattschuss} Blatt, "
+        "{games} games, {lost} lost, {halves_lost} halves, {blattschuss} Blatt, "
         "{schocks} Schock, {schock_aus} Schock aus",
     ),
     "storage_failed_title": ("Speicher!", "Storage!"),

@@ -167,7 +167,7 @@ def played_into_round_one(root: Path, language: str = "de") -> DeviceApp:
     ("language", "title", "round_line", "turn_line", "keys"),
     [
         ("de", "Weiterspielen?", "1. Hälfte, Runde 1", "{p} ist dran", ("Neu", "", "Weiter")),
-        ("en", "Continue the game?", "Hälfte 1, Round 1", "{p} to throw", ("New", "", "Resume")),
+        ("en", "Continue the game?", "Half 1, Round 1", "{p} to throw", ("New", "", "Resume")),
     ],
 )
 def test_an_unfinished_game_is_offered_with_where_it_stands(

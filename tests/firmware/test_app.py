@@ -161,7 +161,7 @@ def test_flip_turns_a_six_into_a_laid_out_one(clock: FakeClock, inputs: Inputs) 
     assert isinstance(view, TurnView)
     assert (view.status, view.pot_text) == ("Gedreht: nun werfen", "")  # the notice's whole line
     app.handle(inputs.press(FLIP))
-    assert isinstance(app.view, TurnView) and app.view.status == "Drehen: 2 Sechsen"
+    assert isinstance(app.view, TurnView) and app.view.status == "FLIP: nur mit 6+6"
 
 
 def test_the_last_allowed_throw_ends_the_turn_and_shows_the_dice_first(
