@@ -259,11 +259,22 @@ def _state_directory(path: Path | None) -> Iterator[StateDirectory | None]:
 
 
 def _left_unfinished(storage: StateDirectory | None) -> str:
-    """A note that a game waits in ``storage`` for the next start, or ""."""
+    """A note that a game waits in ``storage`` for the next start, or "": also when its journal
+    holds no action yet (quit before the first throw), since the next start drops such a game
+    rather than offer it."""
     from firmware.store.gamestore import CURRENT
+    from firmware.store.journal import JournalError, recover
+    from hal.ports import StorageError
 
     if storage is None or storage.size(CURRENT) is None:
         return ""
+    try:
+        recovery = recover(storage, CURRENT)
+    except (JournalError, StorageError):
+        recovery = None  # damaged: kept and set aside at the next start, so say it is kept
+    else:
+        if recovery is None or not recovery.actions:
+            return ""
     return f"the unfinished game is kept in {storage.root}"
 
 
