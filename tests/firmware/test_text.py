@@ -128,3 +128,26 @@ def test_every_section_of_the_engine_has_its_name() -> None:
     assert set(SECTION_KEYS) == {1, 2, FINAL}
     names = [section_name(Catalogue("de"), section) for section in (1, 2, FINAL)]
     assert names == ["1. Hälfte", "2. Hälfte", "Finale"]
+
+
+def test_english_screens_name_the_games_stages_in_english() -> None:
+    """One language per screen: "Half 1", "Final", "Roll-off" in English, never "Hälfte 1" or
+    "Auswürfeln" (the names of throws and things, Schock or General, stay the game's own)."""
+    german_words = ("Hälfte", "Auswürfeln", "Finale")
+    english = Catalogue("en")
+    mixed = [
+        key for key, (_, text) in MESSAGES.items()
+        if not key.startswith(("web_", "replay_")) and any(word in text for word in german_words)
+    ]
+    assert mixed == []
+    assert [section_name(english, n) for n in SECTION_KEYS] == ["Half 1", "Half 2", "Final"]
+    assert english.t("rolloff_title") == "Roll-off"
+
+
+def test_german_screens_name_the_flip_button_one_way() -> None:
+    german = Catalogue("de")
+    assert german.t("status_flip").startswith("FLIP") and german.t("notice_no_flip").startswith(
+        "FLIP"
+    )
+    turn = [key for key in MESSAGES if key.startswith(("status_", "notice_"))]
+    assert not [key for key in turn if "Drehen" in MESSAGES[key][0]]
