@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
+# Two installs, each with its stamp: what playing needs (the package and its `sim` extra, for
+# `make sim`), then the checking tools and the other extras (for `make test` and the rest).
+PLAY   := $(VENV)/.play-stamp
+STAMP  := $(VENV)/.check-stamp
 PYTEST_ARGS ?=
 SIM_ARGS ?=
 
@@ -10,10 +13,14 @@ SIM_ARGS ?=
 .DEFAULT_GOAL := help
 .PHONY: help test test-long test-deploy lint typecheck unit sim docs-images clean
 
-$(STAMP): pyproject.toml
+$(PLAY): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Schockbesteck needs Python 3.11 or newer; found " + sys.version.split()[0])'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[sim]'
+	@touch $(PLAY)
+
+$(STAMP): $(PLAY)
 	$(BIN)/python -m pip install --quiet -e '.[pi,sim,dev,web,browser-test]'
 	@touch $(STAMP)
 
@@ -45,8 +52,9 @@ test-deploy: $(STAMP)
 	bash tests/deploy/arm64/run.sh
 
 ## make sim: play a game under the standard rules in a window (no display: the terminal)
+# Installs only what playing needs (the `sim` extra); `make test` adds the checking tools.
 # Three players (the config's), or as many as SIM_ARGS="--names A,B" or "--bots ,odds" name.
-sim: $(STAMP)
+sim: $(PLAY)
 	$(BIN)/schocken sim --rules standard $(SIM_ARGS)
 
 ## make docs-images: remake every picture of the README and docs/ (docs/img/; fixed seeds)

@@ -612,14 +612,15 @@ class Level:
 
 def levels(rules: Rules) -> list[Level]:
     """The rows of the reach table, strongest first: Schock aus, the special throws, each
-    Schock, then General, Straße and Hausnummer as kinds (their weakest member or better)."""
+    Schock, then General, Straße and Hausnummer as kinds (their weakest member or better), each
+    kind under the table's own name where the rules rename it, as :func:`single_throw` names it."""
     ranking = rank_table(rules).ranking
     weakest: dict[str, int] = {}
     for evaluation in ranking:
         if evaluation.kind in (Kind.SCHOCK, Kind.JULE, Kind.NEUNER, Kind.SIEBENER, Kind.ACHTER):
             name = evaluation.name
         else:
-            name = _KIND_NAMES[evaluation.kind]
+            name = rules.name_of(evaluation.kind.value) or _KIND_NAMES[evaluation.kind]
         weakest[name] = min(weakest.get(name, evaluation.strength), evaluation.strength)
     return sorted((Level(n, s) for n, s in weakest.items()), key=lambda lv: -lv.strength)
 

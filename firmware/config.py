@@ -15,6 +15,7 @@ raises. The hardware sections reuse the hal's own settings classes (:class:`~hal
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -111,11 +112,14 @@ class WebConfig:
 
     A ``[web]`` section with any key switches it on, unless it says ``enabled = false``; it
     listens on ``listen``, ``HOST:PORT`` (``0.0.0.0:8080``: every network of the device).
-    ``deploy/install.sh`` opens the service's network by the same rule.
+    ``deploy/install.sh`` opens the service's network by the same rule. ``hosts`` are the names
+    the page may be opened under besides the device's IP addresses and ``localhost`` (its
+    mDNS name, say ``schockbesteck.local``); a request for any other name is refused.
     """
 
     enabled: bool = False
     listen: str = "0.0.0.0:8080"
+    hosts: tuple[str, ...] = ()
 
     @property
     def address(self) -> tuple[str, int]:
@@ -431,4 +435,14 @@ def _web(origin: str, values: dict[str, Any]) -> WebConfig:
         web.address  # noqa: B018  (checks listen)
     except ValueError as error:
         raise ConfigError(f"{origin}: web.listen = {error}") from None
+    for name in web.hosts:
+        if not _HOST_NAME.fullmatch(name):
+            raise ConfigError(
+                f"{origin}: web.hosts = {_show(name)}: a host name is letters, digits, "
+                "hyphens and dots, e.g. schockbesteck.local"
+            )
     return web
+
+
+#: A host name of ``[web] hosts``: labels of letters, digits and hyphens, joined by dots.
+_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")

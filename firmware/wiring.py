@@ -235,6 +235,7 @@ def _hooks(app: DeviceApp, loop: MainLoop) -> DeviceHooks:
         seat_bots=lambda: app.seat_bots,
         apply_bots=app.plan_bots,
         stats=stats if app.store is not None else None,
+        abandon=app.abandon_game,
     )
 
 

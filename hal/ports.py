@@ -229,15 +229,27 @@ class Link(Protocol):
         """Stop reading and writing. Idempotent."""
 
 
+class PageLink(Link, Protocol):
+    """One host's :class:`Link` of a :class:`LinkServer` (a page's WebSocket): its lines arrive
+    on the server's thread, which may answer some itself (docs/web.md, "Under a crowd")."""
+
+    #: The address the host connects from (an IP address as text, or "?").
+    peer: str
+
+    @property
+    def queued_bytes(self) -> int:
+        """Bytes queued for the host and not yet written (any thread)."""
+
+
 class LinkServer(Protocol):
-    """A server that many hosts reach at once, each on a :class:`Link` of its own: the table's
-    web page, where every browser's WebSocket is one link (docs/web.md).
+    """A server that many hosts reach at once, each on a :class:`PageLink` of its own: the
+    table's web page, where every browser's WebSocket is one link (docs/web.md).
 
     Both callbacks run on the server's own thread: they must only hand work to the main loop.
     """
 
     def start(
-        self, on_link: Callable[[Link], None], on_gone: Callable[[Link], None]
+        self, on_link: Callable[[PageLink], None], on_gone: Callable[[PageLink], None]
     ) -> None:
         """Begin accepting: ``on_link`` gets each new connection's link (not started yet; its
         :meth:`Link.start` says where its lines go), ``on_gone`` the link of a closed one."""

@@ -13,30 +13,40 @@ never waits for a browser.
 
 A pub's Wi-Fi is not a trusted network, so the server itself refuses:
 
+* any request whose ``Host`` is not the device's own: an IP literal of the address the request
+  arrived on, ``localhost`` or a loopback address, or one of the names it is given (``[web]
+  hosts``), so that a foreign name pointed at the device (DNS rebinding) gets nothing (421);
 * a WebSocket whose ``Origin`` names another host than the one the browser asked for (a page on
   some other site cannot drive the device in a visitor's browser); a client without ``Origin`` is
   no browser and is let in: it gets what every watcher gets, and pairing guards the rest;
-* messages over :data:`MAX_MESSAGE` bytes (the connection is closed), binary messages, and more
-  than :data:`RATE_PER_S` lines a second (an ``error`` line; persistent flooding closes it);
+* messages over :data:`MAX_MESSAGE` bytes (the connection is closed); more than
+  :data:`RATE_PER_S` messages a second, text or binary alike (an ``error`` line, and
+  :data:`MAX_REFUSED` refused messages in a row close it, after a last ``error`` line); a binary
+  message within the rate gets an ``error`` line and counts as refused too;
 * more than :data:`MAX_CONNECTIONS` connections at once.
+
+Each connection's writes are bounded too: the transport buffers at most :data:`WRITE_BUFFER_BYTES`
+before the writer waits for the page, and the queue in front of it :data:`SEND_QUEUE_BYTES`, in
+which a frame replaces the frame still waiting (a watcher gets the latest frame, never a backlog).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from hal.listening import listen_problem
-from hal.ports import Link
+from hal.ports import PageLink
 
 __all__ = [
     "MAX_CONNECTIONS",
@@ -45,6 +55,7 @@ __all__ = [
     "WebServer",
     "WebServerError",
     "WebSocketLink",
+    "host_allowed",
 ]
 
 logger = logging.getLogger(__name__)
@@ -52,11 +63,13 @@ logger = logging.getLogger(__name__)
 #: The longest message a page may send, in bytes; longer ones close the connection (1009). The
 #: protocol's own line limit (1024 bytes) is checked by the firmware, with an ``error`` line.
 MAX_MESSAGE = 4096
+#: Bytes a connection's transport buffers before its writer waits for the page to read.
+WRITE_BUFFER_BYTES = 16 * 1024
 #: Lines a connection may send per second, on average ...
 RATE_PER_S = 20.0
 #: ... and at once.
 RATE_BURST = 40.0
-#: Refused lines in a row after which a flooding connection is closed.
+#: Refused messages in a row after which a flooding connection is closed.
 MAX_REFUSED = 200
 #: Connections served at once; more get HTTP 503.
 MAX_CONNECTIONS = 200
@@ -113,6 +126,7 @@ class WebSocketLink:
         peer: str,
         notify: Callable[[WebSocketLink], None] | None = None,
     ) -> None:
+        #: The address the page connects from.
         self.peer = peer
         self._loop = loop
         #: Wakes this link's writer on the server's thread (the server wakes many at once).
@@ -162,12 +176,16 @@ class WebSocketLink:
             self._notify(self)
 
     def close(self) -> None:
-        """Close the connection (a going-away close). Idempotent; any thread."""
+        """Close the connection (a going-away close) once the lines queued so far are written
+        (a refusal's last ``error`` line arrives). Idempotent; any thread."""
         with self._lock:
             self._closed = True
-            self._queue.clear()
-            self._queued_bytes = 0
         self._call(self._wake.set)
+
+    @property
+    def queued_bytes(self) -> int:
+        """Bytes queued and not yet handed to the socket (any thread)."""
+        return self._queued_bytes
 
     @property
     def closed(self) -> bool:
@@ -221,14 +239,24 @@ class WebSocketLink:
 
 class WebServer:
     """Serves ``files`` (path -> media type and bytes) and the WebSocket at ``/ws`` on
-    ``host:port`` (port 0: any free port, see :attr:`address`).
+    ``host:port`` (port 0: any free port, see :attr:`address`), to requests whose ``Host`` is
+    the device's address, localhost, or one of ``names``.
 
     The socket is bound here, so a bad address fails at once with :class:`WebServerError`;
     connections are accepted from :meth:`start` on.
     """
 
-    def __init__(self, host: str, port: int, files: Mapping[str, tuple[str, bytes]]) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        files: Mapping[str, tuple[str, bytes]],
+        *,
+        names: Iterable[str] = (),
+    ) -> None:
         self._files = dict(files)
+        #: Host names besides the device's addresses and localhost (``[web] hosts``).
+        self._names = frozenset(name.lower().rstrip(".") for name in names)
         try:
             family = socket.AF_INET6 if ":" in host else socket.AF_INET
             self._socket = socket.create_server((host, port), family=family, backlog=128)
@@ -241,11 +269,11 @@ class WebServer:
         #: Links with lines to write, woken together by one call into the server's loop.
         self._dirty: list[WebSocketLink] = []
         self._dirty_lock = threading.Lock()
-        self._on_link: Callable[[Link], None] | None = None
-        self._on_gone: Callable[[Link], None] | None = None
+        self._on_link: Callable[[PageLink], None] | None = None
+        self._on_gone: Callable[[PageLink], None] | None = None
         self._runner: web.AppRunner | None = None
         self._closed = False
-        #: Connections refused: a foreign Origin, too many at once.
+        #: Requests refused: a foreign Host or Origin, too many connections at once.
         self.refused = 0
         self._thread.start()
         try:
@@ -260,7 +288,9 @@ class WebServer:
         name = self._socket.getsockname()
         return str(name[0]), int(name[1])
 
-    def start(self, on_link: Callable[[Link], None], on_gone: Callable[[Link], None]) -> None:
+    def start(
+        self, on_link: Callable[[PageLink], None], on_gone: Callable[[PageLink], None]
+    ) -> None:
         """Hand each new WebSocket's link to ``on_link`` and each closed one to ``on_gone``."""
         self._on_gone = on_gone
         self._on_link = on_link
@@ -300,7 +330,7 @@ class WebServer:
             link._wake.set()
 
     async def _serve(self) -> None:
-        app = web.Application(client_max_size=MAX_MESSAGE)
+        app = web.Application(client_max_size=MAX_MESSAGE, middlewares=[self._check_host])
         app.router.add_get(SOCKET_PATH, self._websocket)
         for path in self._files:
             app.router.add_get(path, self._file)
@@ -315,6 +345,21 @@ class WebServer:
         await asyncio.sleep(0)
         if self._runner is not None:
             await self._runner.cleanup()
+
+    @web.middleware
+    async def _check_host(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Answer only requests for the device itself (see :func:`host_allowed`)."""
+        sockname = request.transport.get_extra_info("sockname") if request.transport else None
+        local = str(sockname[0]) if sockname else ""
+        if not host_allowed(request.headers.get("Host"), local, self._names):
+            self.refused += 1
+            return web.Response(
+                status=421, text="this device answers to its own address and names only\n",
+                headers=SECURITY_HEADERS,
+            )
+        return await handler(request)
 
     async def _file(self, request: web.Request) -> web.Response:
         content_type, body = self._files[request.path]
@@ -332,9 +377,13 @@ class WebServer:
             self.refused += 1
             return web.Response(status=503, text="too many pages are connected\n")
         socket_ = web.WebSocketResponse(
-            max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT_S, compress=False
+            # aiohttp closes at max_msg_size bytes already: MAX_MESSAGE itself is allowed
+            max_msg_size=MAX_MESSAGE + 1, heartbeat=HEARTBEAT_S, compress=False,
+            writer_limit=WRITE_BUFFER_BYTES,
         )
         await socket_.prepare(request)
+        if request.transport is not None:
+            request.transport.set_write_buffer_limits(high=WRITE_BUFFER_BYTES)
         link = WebSocketLink(asyncio.get_running_loop(), request.remote or "?", self._notify)
         self._links.add(link)
         writer = asyncio.create_task(link._write(socket_))
@@ -353,25 +402,69 @@ class WebServer:
         return socket_
 
     async def _read(self, link: WebSocketLink, socket_: web.WebSocketResponse) -> None:
+        """Hand each text message to the link, within the rate; text and binary messages share
+        the rate and the count of refusals in a row."""
         bucket = _Bucket()
         refused = 0
         async for message in socket_:
-            if message.type is WSMsgType.TEXT:
-                if not bucket.take():
-                    refused += 1
-                    if refused >= MAX_REFUSED:
-                        return
-                    if refused == 1:
-                        link.send_line(
-                            f"error too many lines: at most {RATE_PER_S:g} a second; slow down"
-                        )
-                    continue
-                refused = 0
-                raw = str(message.data).encode("utf-8", "surrogatepass")
-                if raw.endswith(b"\n"):
-                    raw = raw[:-1]
-                link._received(raw)
-            elif message.type is WSMsgType.BINARY:
+            if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                return  # an error or a close: the connection is over
+            if not bucket.take():
+                refused += 1
+                if refused >= MAX_REFUSED:
+                    link.send_line(
+                        f"error too many lines: {MAX_REFUSED} refused in a row; closing"
+                    )
+                    return
+                if refused == 1:
+                    link.send_line(
+                        f"error too many lines: at most {RATE_PER_S:g} a second; slow down"
+                    )
+                continue
+            if message.type is WSMsgType.BINARY:
+                refused += 1
+                if refused >= MAX_REFUSED:
+                    link.send_line(
+                        f"error binary messages: {MAX_REFUSED} refused in a row; closing"
+                    )
+                    return
                 link.send_line("error binary messages are not understood; send text lines")
-            else:  # an error or a close: the connection is over
+                continue
+            refused = 0
+            raw = str(message.data).encode("utf-8", "surrogatepass")
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            link._received(raw)
+            if link.closed:  # the firmware closed it (a page over its pairing tries)
                 return
+
+
+def host_allowed(host: str | None, local: str, names: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` header names the device: an IP literal of ``local`` (the
+    address the request arrived on) or of a loopback address, ``localhost``, or one of
+    ``names``; a request without the header (no browser sends one) passes."""
+    if host is None:
+        return True
+    name = host.strip().lower()
+    if name.startswith("["):  # [v6] or [v6]:port
+        name = name[1:].partition("]")[0]
+    elif name.count(":") == 1:
+        name = name.partition(":")[0]
+    name = name.rstrip(".")
+    if name == "localhost" or name in names:
+        return True
+    literal = _ip(name)
+    if literal is None:
+        return False
+    return literal.is_loopback or literal == _ip(local)
+
+
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``text`` as an IP address (an IPv4-mapped IPv6 address as its IPv4 one), else None."""
+    try:
+        address = ipaddress.ip_address(text.split("%", 1)[0])
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address

@@ -3,10 +3,10 @@ longest step, the latency from an edge to the last I2C byte, the I2C traffic), s
 idle CPU, start-up time and memory; on a Raspberry Pi with the display attached also real frames
 per second and the I2C bus speed.
 
-Takes about a minute (--quick: a few seconds, fewer repetitions and a 1 s idle window). The
-targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times slower (see
-docs/performance.md). --markdown prints the tables of docs/performance.md. On the Pi, stop the
-service first: sudo systemctl stop schockbesteck.
+Takes about a minute (--quick: about ten seconds, fewer repetitions and half-second idle
+windows). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times
+slower (see docs/performance.md). --markdown prints the tables of docs/performance.md. On the
+Pi, stop the service first: sudo systemctl stop schockbesteck.
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="print the tables of docs/performance.md: the figures, the I2C bus, a Pi estimate",
     )
     parser.add_argument(
-        "--quick", action="store_true", help="far fewer repetitions and a 1 s idle window"
+        "--quick",
+        action="store_true",
+        help="far fewer repetitions and half-second idle windows (about ten seconds)",
     )
 
 

@@ -28,7 +28,8 @@ from typing import Any
 
 from sim.bench_figures import Measurement, percentile
 
-__all__ = ["PAGES", "measure_pages", "page_figures"]
+__all__ = ["CROWD_PAGES", "PAGES", "crowd_figures", "measure_crowd", "measure_pages",
+           "page_figures"]
 
 #: Pages watching in the loaded run.
 PAGES = 20
@@ -243,6 +244,238 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
     }
 
 
+# -- a crowd of unpaired pages ---------------------------------------------------------------
+
+#: Pages in the crowd run: all but one unpaired, at their limits; one paired page measures.
+CROWD_PAGES = 200
+#: The crowd's pages send this many lines a second each (the server's RATE_PER_S).
+CROWD_RATE = 20.0
+
+#: The crowd: ``count`` pages, each sending its command (``frames on``, ``log``, ``hello`` in
+#: turn by page) at ``rate`` a second and reading everything, until stdin closes; then the lines
+#: and bytes they got, and how many were ``error busy`` or closed. It runs niced: on a real
+#: table the crowd's work is done by the phones, and the device's process should come first.
+_CROWD_CODE = """
+import asyncio, json, os, sys
+import aiohttp
+os.nice(10)  # at the table the phones do this work, not the device: it gets the CPU first
+url, count, rate = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+COMMANDS = ("frames on", "log", "hello")
+got = {"lines": 0, "bytes": 0, "busy": 0, "closed": 0, "sent": 0}
+async def page(session, index, ready):
+    async with session.ws_connect(url, autoping=True) as socket:
+        ready.set()
+        async def send():
+            command = COMMANDS[index % len(COMMANDS)]
+            while not socket.closed:
+                await socket.send_str(command)
+                got["sent"] += 1
+                await asyncio.sleep(1 / rate)
+        sender = asyncio.get_running_loop().create_task(send())
+        try:
+            async for message in socket:
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    got["lines"] += 1
+                    got["bytes"] += len(message.data)
+                    if message.data.startswith("error busy"):
+                        got["busy"] += 1
+        finally:
+            sender.cancel()
+            got["closed"] += 1
+async def main():
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        flags = [asyncio.Event() for _ in range(count)]
+        tasks = [asyncio.create_task(page(session, i, flags[i])) for i in range(count)]
+        for flag in flags:
+            await flag.wait()
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+asyncio.run(main())
+print(json.dumps(got), flush=True)
+"""
+
+#: The paired page: pairs with the PIN, asks for frames, then for ``seconds`` pings every
+#: 0.1 s and plays (``shake``, ``press stand`` in turn) every 0.25 s; prints each ping's round
+#: trip and each command's time to the first OLED frame after it (ms), and the pongs lost.
+_PROBE_CODE = """
+import asyncio, json, sys, time
+import aiohttp
+url, pin, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+pings, frames = {}, []
+rtts = []
+waiting = []
+async def main():
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(url) as socket:
+            async for message in socket:
+                if message.data.startswith("state "):
+                    break
+            await socket.send_str("pair " + pin)
+            async for message in socket:
+                if message.data.startswith(("ok pair", "error")):
+                    if not message.data.startswith("ok pair"):
+                        raise SystemExit("pairing failed: " + message.data)
+                    break
+            await socket.send_str("frames on")
+            async def read():
+                async for message in socket:
+                    text = message.data
+                    now = time.perf_counter()
+                    if text.startswith("pong "):
+                        sent = pings.pop(text[5:], None)
+                        if sent is not None:
+                            rtts.append(1e3 * (now - sent))
+                    elif text.startswith("frame ") and waiting:
+                        frames.append(1e3 * (now - waiting.pop()))
+            reader = asyncio.get_running_loop().create_task(read())
+            await asyncio.sleep(0.5)
+            end = time.perf_counter() + seconds
+            index = 0
+            while time.perf_counter() < end:
+                token = f"p{index}"
+                pings[token] = time.perf_counter()
+                await socket.send_str("ping " + token)
+                if index % 5 == 2 and not waiting:
+                    waiting.append(time.perf_counter())
+                    await socket.send_str("shake" if (index // 5) % 2 == 0 else "press stand")
+                index += 1
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(1.0)
+            reader.cancel()
+asyncio.run(main())
+print(json.dumps({"ping_ms": rtts, "oled_ms": frames, "lost": len(pings)}), flush=True)
+"""
+
+
+def measure_crowd(seconds: float, pages: int = CROWD_PAGES) -> dict[str, Any]:
+    """Run the crowd in a child process (see :func:`_crowd_child`); its figures as a dict."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sim.bench_web", "crowd", str(seconds), str(pages)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"the crowd bench failed: {result.stderr.strip()[-400:]}")
+    return dict(json.loads(result.stdout.splitlines()[-1]))
+
+
+def crowd_figures(seconds: float, pages: int = CROWD_PAGES) -> list[Measurement]:
+    """The bench's figures of a crowd of unpaired pages, or skipped ones (no aiohttp)."""
+    crowd = pages - 1
+    keys = [
+        ("crowd_ping_p99_ms", f"paired page's ping p99, {crowd} unpaired pages at their limits",
+         "ms"),
+        ("crowd_ping_p50_ms", "... its median", "ms"),
+        ("crowd_oled_p99_ms", "paired page's press to its OLED frame p99, under the crowd", "ms"),
+        ("crowd_peak_rss_mb", f"peak memory, device with {pages} pages", "MB"),
+        ("crowd_answer_mb_s", "answers to the crowd", "MB/s"),
+    ]
+    try:
+        from hal.web_server import WebServer  # noqa: F401  (aiohttp, the web extra)
+    except ImportError:
+        note = "skipped: the web extra is not installed (pip install -e '.[web]')"
+        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    figures = measure_crowd(seconds, pages)
+    values = [
+        figures["ping_p99_ms"], figures["ping_p50_ms"], figures["oled_p99_ms"],
+        figures["peak_rss_mb"], figures["crowd_bytes"] / 1e6 / figures["seconds"],
+    ]
+    targets: list[float | None] = [100, None, None, 60, None]
+    return [
+        Measurement(key, label, value, unit, target=target)
+        for (key, label, unit), value, target in zip(keys, values, targets, strict=True)
+    ]
+
+
+def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
+    """The device's side of the crowd: a game of three on the web server, ``pages - 1``
+    unpaired pages at their limits and one paired page that pings and plays."""
+    from engine import GameSetup, load_preset
+    from firmware.config import DeviceConfig, GameConfig
+    from firmware.dice import SeededDice
+    from firmware.link.webtable import page_files
+    from firmware.wiring import build_device
+    from hal.clock import MonotonicClock
+    from hal.oled import open_dummy
+    from hal.web_server import WebServer
+
+    config = DeviceConfig(game=GameConfig(players=("Anna", "Ben", "Carla")))
+    clock = MonotonicClock()
+    display = open_dummy(clock)
+    server = WebServer("127.0.0.1", 0, page_files())
+    device = build_device(
+        config, clock=clock, inputs=[], display=display, timers=[display], web=server,
+        dice=SeededDice(7), setup=GameSetup(config.game.players, load_preset("standard")),
+        power=False,
+    )
+    thread = threading.Thread(target=device.run, name="firmware", daemon=True)
+    thread.start()
+    host, port = server.address
+    url = f"ws://{host}:{port}/ws"
+    crowd = subprocess.Popen(
+        [sys.executable, "-c", _CROWD_CODE, url, str(pages - 1), str(CROWD_RATE)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    assert crowd.stdout is not None and crowd.stdin is not None
+    if crowd.stdout.readline().strip() != "ready":
+        raise RuntimeError("the crowd did not connect")
+    pins: list[str] = []
+    pairing = device.pairing
+    assert pairing is not None
+    shown = threading.Event()
+
+    def show_pin() -> None:
+        pins.append(pairing.show_pin(clock.now()))
+        shown.set()
+
+    device.loop.call_soon(show_pin)
+    shown.wait(10)
+    connected = device.web.pages if device.web is not None else 0
+    start, cpu = time.monotonic(), time.process_time()
+    probe = subprocess.run(
+        [sys.executable, "-c", _PROBE_CODE, url, pins[0], str(seconds)],
+        capture_output=True, text=True, timeout=seconds + 120, check=False,
+    )
+    elapsed = time.monotonic() - start
+    cpu = time.process_time() - cpu
+    crowd.stdin.close()
+    got = json.loads(crowd.stdout.read().splitlines()[-1])
+    crowd.wait(timeout=30)
+    if probe.returncode != 0:
+        raise RuntimeError(f"the paired page failed: {probe.stderr.strip()[-300:]}")
+    measured = json.loads(probe.stdout.splitlines()[-1])
+    refused = device.web.budget.refused if device.web is not None else 0
+    device.loop.stop()
+    thread.join(timeout=5)
+    device.close()
+    with open("/proc/self/status") as status:
+        peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    pings, oled = measured["ping_ms"], measured["oled_ms"]
+    return {
+        "pages": connected + 1,
+        "seconds": elapsed,
+        "cpu_pct": 100 * cpu / elapsed,
+        "pings": len(pings),
+        "lost_pongs": measured["lost"],
+        "ping_p50_ms": percentile(pings, 0.5) if pings else None,
+        "ping_p99_ms": percentile(pings, 0.99) if pings else None,
+        "oled_p99_ms": percentile(oled, 0.99) if oled else None,
+        "oled_samples": len(oled),
+        "crowd_lines": got["lines"],
+        "crowd_bytes": got["bytes"],
+        "crowd_sent": got["sent"],
+        "crowd_busy": got["busy"],
+        "budget_refused": refused,
+        "peak_rss_mb": peak_kb / 1024,
+    }
+
+
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    print(json.dumps(_child(float(sys.argv[1]), int(sys.argv[2]))), flush=True)
+    if sys.argv[1] == "crowd":
+        print(json.dumps(_crowd_child(float(sys.argv[2]), int(sys.argv[3]))), flush=True)
+    else:
+        print(json.dumps(_child(float(sys.argv[1]), int(sys.argv[2]))), flush=True)

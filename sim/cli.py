@@ -50,6 +50,10 @@ DEFAULT_NAMES = ("Anna", "Ben", "Carla", "Dieter", "Elke", "Fritz", "Gabi", "Hei
 DEFAULT_WEB = "127.0.0.1:8080"
 
 
+#: How an empty option is shown in a message.
+EMPTY = "''"
+
+
 class UsageError(ValueError):
     """A bad option: printed as one line by the CLI, exit status 2."""
 
@@ -95,7 +99,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     game.add_argument("--players", metavar="N", help="number of players, 2-10")
     game.add_argument("--names", metavar="A,B,C", help="player names in seat order")
     game.add_argument("--rules", metavar="NAME|FILE", help="a rules preset or a rules TOML file")
-    game.add_argument("--seed", metavar="S", help="seed the dice: the same seed, the same game")
+    game.add_argument(
+        "--seed", metavar="S", help="seed the dice, 0 to 2^63: the same seed, the same game"
+    )
     game.add_argument(
         "--bots",
         metavar="STRATEGY,...",
@@ -125,6 +131,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulator in the mode the options ask for."""
+    from firmware.cli.common import seed_from_text
+
+    seed = seed_from_text(args.seed) if args.seed is not None else None  # as simulate's
     config, setup = _configure(args)
     if args.record is not None and not args.record.lower().endswith(".gif"):
         raise UsageError(f"--record {args.record}: the file name must end in .gif")
@@ -146,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--link needs the window or the terminal: it cannot be used with --script")
     from firmware.dice import SeededDice, SystemDice
 
-    dice = SeededDice(_seed(args.seed)) if args.seed is not None else SystemDice()
+    dice = SeededDice(seed) if seed is not None else SystemDice()
     with (
         _state_directory(_state_dir(args, config)) as storage,
         pending_outputs() as outputs,
@@ -185,17 +194,6 @@ def _web_server(args: argparse.Namespace, notices: list[str] | None = None) -> W
     return server
 
 
-def _seed(text: str) -> int | str:
-    """``--seed 7`` is the number 7 (as ``SeededDice(7)`` in Python); other text stays text.
-
-    Only ASCII digits (with an optional ``-``) make a number: ``--seed ７`` is the text "７".
-    """
-    number = ascii_whole_number(text.removeprefix("-"))
-    if number is None:
-        return text
-    return -number if text.startswith("-") else number
-
-
 # --- where the games are kept -------------------------------------------------------------------
 
 
@@ -206,7 +204,7 @@ def _state_dir(args: argparse.Namespace, config: DeviceConfig) -> Path | None:
     if args.no_save:
         return None
     if args.state_dir is not None:
-        return _named_state_dir(args.state_dir, f"--state-dir {args.state_dir}")
+        return _named_state_dir(args.state_dir, f"--state-dir {args.state_dir or EMPTY}")
     if "storage.state_dir" in config.given:
         named = config.storage.state_dir
         return _named_state_dir(named, f"{config.origin}: storage.state_dir = {named!r}")
@@ -219,6 +217,9 @@ def _named_state_dir(text: str, where: str) -> Path:
     """A state directory the user named: a folder, or a new one in a folder that exists."""
     from firmware.store.userfile import missing_folder
 
+    if not text:
+        raise UsageError(f"{where}: the empty string is not a folder; give a folder to keep the "
+                         "games in, or play with --no-save")
     path = Path(text).expanduser()
     if path.exists() and not path.is_dir():
         raise UsageError(f"{where}: is a file, not a folder; give a folder to keep the games in")

@@ -148,16 +148,35 @@ def _web_board(path: Path) -> None:
 
 
 @picture(
+    "docs/img/web-landscape-de.png", "the page on a phone on its side, in German", browser=True
+)
+def _web_landscape(path: Path) -> None:
+    _web_pictures_in(path.parent)
+
+
+@picture("docs/img/web-narrow-en.png", "the page on a small phone, in English", browser=True)
+def _web_narrow(path: Path) -> None:
+    _web_pictures_in(path.parent)
+
+
+@picture(
     "docs/img/web-phone-en.png", "the table's page on a phone, in English, paired", browser=True
 )
 def _web_phone(path: Path) -> None:
     _web_pictures_in(path.parent)
 
 
+@picture(
+    "docs/img/web-paired-en.png", "a paired phone: the mirror and its buttons", browser=True
+)
+def _web_paired(path: Path) -> None:
+    _web_pictures_in(path.parent)
+
+
 @functools.cache
 def _web_pictures_in(folder: Path) -> None:
-    """Both pictures of the page, from one game in headless Chromium (:mod:`sim.web_pictures`),
-    made once per folder: the two makers share the browser's run."""
+    """Every picture of the page, from one game in one headless Chromium
+    (:mod:`sim.web_pictures`), made once per folder: the makers share the browser's run."""
     from sim.web_pictures import make_web_pictures
 
     make_web_pictures(folder)

@@ -60,7 +60,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How hard to measure. :meth:`quick` takes a few seconds, for the test suite."""
+    """How hard to measure. :meth:`quick` takes about ten seconds, for the test suite."""
 
     evaluations: int = 400_000
     settlements: int = 20_000
@@ -70,10 +70,14 @@ class Settings:
     game_deckel: int = 7
     idle_s: float = 10.0
     sim_idle_s: float = 5.0
+    #: How long a measured ``schocken sim`` runs before it measures (start-up, first frames).
+    sim_warm_up_s: float = 1.5
     starts: int = 5
     pi_frames: int = 50
     seed: int = 7
     web_presses: int = 200
+    crowd_pages: int = 200
+    crowd_s: float = 20.0
 
     @classmethod
     def quick(cls) -> Settings:
@@ -84,11 +88,14 @@ class Settings:
             simulate_games=10,
             render_repeats=2,
             game_deckel=3,
-            idle_s=1.0,
-            sim_idle_s=1.0,
+            idle_s=0.5,
+            sim_idle_s=0.5,
+            sim_warm_up_s=1.0,
             starts=1,
             pi_frames=5,
             web_presses=8,
+            crowd_pages=10,
+            crowd_s=1.0,
         )
 
 
@@ -113,7 +120,7 @@ def run_benchmarks(
     results += render_speed(settings, records)
     say(f"the idle main loop ({settings.idle_s:g} s)")
     results += idle_loop(settings)
-    say(f"the idle simulator, window and terminal ({settings.sim_idle_s:g} s each)")
+    say(f"the idle simulator, window and terminal at once ({settings.sim_idle_s:g} s)")
     results += idle_simulator(settings)
     say("the table's page with 20 pages connected")
     results += web_pages(settings)
@@ -473,7 +480,6 @@ threading.Thread(target=measure, daemon=True).start()
 from schockbesteck.cli import main
 sys.exit(main(sys.argv[1:]))
 """
-_SIM_WARM_UP_S = 1.5
 #: The terminal the terminal mode is measured in: a default 80x24.
 _TERMINAL_SIZE = (80, 24)
 
@@ -481,7 +487,10 @@ _TERMINAL_SIZE = (80, 24)
 def idle_simulator(settings: Settings) -> list[Measurement]:
     """CPU of a whole ``schocken sim`` process with nothing happening, as a share of one core:
     in its window (SDL's dummy video driver) and in its terminal (a pseudo-terminal of 80x24),
-    each on the first screen of a 3-player game."""
+    each on the first screen of a 3-player game. The two processes run side by side (each
+    idles at a few tenths of a per cent of a core, so neither slows the other)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     argv = ["sim", "--players", "3", "--seed", "1", "--no-save"]
     env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
     results = []
@@ -489,16 +498,22 @@ def idle_simulator(settings: Settings) -> list[Measurement]:
 
     note = pygame_problem() or ""
     window = None
-    if not note:
-        window = _idle_share([*argv], {**env, "SDL_VIDEODRIVER": "dummy"}, settings, None)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        windowed = None if note else pool.submit(
+            _idle_share, [*argv], {**env, "SDL_VIDEODRIVER": "dummy"}, settings, None
+        )
+        in_terminal = pool.submit(
+            _idle_share, [*argv, "--terminal"], {**env, "TERM": "xterm-256color"}, settings,
+            _TERMINAL_SIZE,
+        )
+        window = None if windowed is None else windowed.result()
+        terminal = in_terminal.result()
     results.append(
         Measurement(
             "sim_window_idle_cpu_pct", "`schocken sim` window, idle: CPU (of one core)", window,
             "%", target=2, note=note,
         )
     )
-    terminal = _idle_share([*argv, "--terminal"], {**env, "TERM": "xterm-256color"}, settings,
-                           _TERMINAL_SIZE)
     results.append(
         Measurement(
             "sim_terminal_idle_cpu_pct", "`schocken sim --terminal` (80x24), idle: CPU", terminal,
@@ -518,8 +533,8 @@ def _idle_share(
     import struct
     import termios
 
-    command = [sys.executable, "-c", _IDLE_LAUNCH, str(_SIM_WARM_UP_S), str(settings.sim_idle_s),
-               *argv]  # fmt: skip
+    command = [sys.executable, "-c", _IDLE_LAUNCH, str(settings.sim_warm_up_s),
+               str(settings.sim_idle_s), *argv]  # fmt: skip
     master = slave = -1
     streams: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL}
     if terminal is not None:
@@ -537,7 +552,7 @@ def _idle_share(
         if master >= 0:
             drain.start()
         try:
-            _, err = process.communicate(timeout=_SIM_WARM_UP_S + settings.sim_idle_s + 30)
+            _, err = process.communicate(timeout=settings.sim_warm_up_s + settings.sim_idle_s + 30)
         finally:
             if process.poll() is None:
                 process.kill()
@@ -561,10 +576,14 @@ def _drain(fd: int) -> None:
         except OSError:
             return
 def web_pages(settings: Settings) -> list[Measurement]:
-    """The table's page under load (:mod:`sim.bench_web`)."""
-    from sim.bench_web import page_figures
+    """The table's page under load (:mod:`sim.bench_web`): twenty pages during a game, then a
+    crowd of unpaired pages at their limits beside a paired one."""
+    from sim.bench_web import crowd_figures, page_figures
 
-    return list(page_figures(min(settings.idle_s, 5.0), settings.web_presses))
+    return [
+        *page_figures(min(settings.idle_s, 5.0), settings.web_presses),
+        *crowd_figures(settings.crowd_s, settings.crowd_pages),
+    ]
 
 
 # --- start-up and memory -----------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -89,14 +90,39 @@ class Browser:
 ROOT = Path(__file__).parents[1]
 IMAGES = ROOT / "docs" / "img"
 #: Who plays in the pictures: two people and two computer players (seat order).
-PLAYERS = ("Anna", "Ben", "Carla", "Dieter")
+PLAYERS = ("Anna", "Ben-Luca", "Carla", "Dieter")
 BOTS = ("", "odds", "", "threshold")
-SEED = 12
+SEED = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One picture of the page: its file, language, screen (CSS pixels), device pixels per CSS
+    pixel, whether the page is paired, and what it shows: the whole page (``full``), the top of
+    it, or the viewport scrolled to the element ``scroll_to``."""
+
+    name: str
+    language: str
+    size: tuple[int, int]
+    scale: float = 1.0
+    paired: bool = False
+    full: bool = False
+    scroll_to: str | None = None
+
+
+#: The pictures of docs/web.md, in the order they are taken (the watchers' first).
+SHOTS = (
+    Shot("web-board-de.png", "de", (1366, 768), full=True),
+    Shot("web-landscape-de.png", "de", (844, 390), 2.0),
+    Shot("web-narrow-en.png", "en", (360, 740), 2.0),
+    Shot("web-phone-en.png", "en", (390, 844), 2.0, paired=True),
+    Shot("web-paired-en.png", "en", (390, 844), 2.0, paired=True, scroll_to="device"),
+)
 
 
 def make_web_pictures(images: Path = IMAGES) -> list[Path]:
-    """docs/img/web-board-de.png (a laptop or TV, German) and web-phone-en.png (a phone, English,
-    paired): the page during a game, after one finished game for the statistics.
+    """Every picture of :data:`SHOTS` (docs/img/web-*.png): the page just after a round's reveal,
+    after one finished game for the statistics, in one headless Chromium.
 
     The device is the firmware's own (``build_device`` with the web server on a free port of
     127.0.0.1, seeded dice, a temporary state directory) on a fake clock; a person's turns are
@@ -109,6 +135,7 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
     import threading
 
     from engine import GameSetup, load_preset
+    from engine.events import RoundOver
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
     from firmware.link.webtable import page_files
@@ -126,18 +153,26 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
         clock = FakeClock(1000.0)
         display = open_dummy(clock)
         server = WebServer("127.0.0.1", 0, page_files())
+        reveals: list[RoundOver] = []
+
+        def heard(event: object) -> None:
+            if isinstance(event, RoundOver):
+                reveals.append(event)
+
         device = build_device(
             DeviceConfig(game=GameConfig(players=PLAYERS, bots=BOTS)),
             clock=clock, inputs=[], display=display, timers=[display], web=server,
             dice=SeededDice(SEED), storage=StateDirectory(state), setup=setup, power=False,
+            event_sink=heard,
         )
         stop = threading.Event()
         serving: threading.Thread | None = None
+        browser: Browser | None = None
         try:
             device.loop.start()
             _play_until(device, clock, lambda game: game.is_over)  # a game for the statistics
             device.app.plan_next_game(setup)
-            _play_until(device, clock, _a_good_moment)
+            _play_until(device, clock, lambda game: _a_good_moment(game, reveals))
 
             def serve() -> None:  # the pages' commands, while the clock stands (nobody acts)
                 while not stop.is_set():
@@ -148,32 +183,40 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
             serving.start()
             host, port = server.address
             url = f"http://{host}:{port}/"
-            written.append(_shoot(url, images / "web-board-de.png", "de", (1280, 800), 1.0))
             pairing = device.pairing
             assert pairing is not None
             pins: list[str] = []
-            device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
-            written.append(
-                _shoot(url, images / "web-phone-en.png", "en", (390, 844), 2.0, pin=pins)
-            )
+            browser = Browser(*SHOTS[0].size)
+            for shot in SHOTS:
+                if shot.paired and not pins:
+                    device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
+                written.append(_shoot(browser, url, images / shot.name, shot, pins))
         finally:
             stop.set()
+            if browser is not None:
+                browser.close()
             if serving is not None:
                 serving.join(timeout=5)
             device.close()
     return written
 
 
-def _a_good_moment(game: Any) -> bool:
-    """A person's turn in the first Hälfte, a die laid out, a few rounds revealed, Deckel held."""
-    turn = game.turn
+def _a_good_moment(game: Any, reveals: list[Any]) -> bool:
+    """Just after a reveal in the first Hälfte, a few rounds in (nobody has thrown since), that
+    a tie decided and that moved Deckel from one player to another: the reveal is fresh, and
+    the board shows what it changed."""
+    from firmware.link.tablefeed import reveal_ties
+
+    turn, last = game.turn, reveals[-1] if reveals else None
     return bool(
-        game.round_number >= 4
+        game.section == 1
+        and game.round_number >= 5
         and turn is not None
-        and turn.player in ("Anna", "Carla")
-        and turn.throws >= 2
-        and any(turn.laid_out)
-        and any(game.holdings.values())
+        and turn.throws == 0
+        and not game.results
+        and last is not None
+        and last.source == "winner"
+        and reveal_ties(game.rules, last)
     )
 
 
@@ -202,48 +245,46 @@ def _play_until(device: Any, clock: Any, done: Callable[[Any], bool], steps: int
     raise RuntimeError("the game never came to the moment for the pictures")
 
 
-def _shoot(
-    url: str,
-    path: Path,
-    language: str,
-    size: tuple[int, int],
-    scale: float,
-    pin: list[str] | None = None,
-) -> Path:
-    """The page at ``url`` in ``language`` on a screen of ``size`` CSS pixels at ``scale``
-    device pixels each: the whole page at scale 1 (a laptop or TV), else the top of it (a phone,
-    paired with ``pin``)."""
+def _shoot(browser: Browser, url: str, path: Path, shot: Shot, pins: list[str]) -> Path:
+    """``shot`` of the page at ``url`` in ``browser``, written to ``path``; a paired shot pairs
+    with the PIN in ``pins`` (the first time; the token is kept in the browser)."""
     import base64
     import time
 
-    browser = Browser(*size)
-    try:
-        width, height = size
-        browser.driver.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": scale > 1},
-        )
-        browser.open(url)
-        browser.js("localStorage.setItem('schockbesteck.lang', arguments[0])", language)
-        browser.open(url)
-        browser.wait("window.schock.states >= 1 && window.schock.page.logWaiting === false")
-        if pin:
-            browser.js("document.getElementById('pin').value = arguments[0]", pin[0])
+    width, height = shot.size
+    browser.driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": shot.scale,
+         "mobile": shot.scale > 1},
+    )  # fmt: skip
+    browser.open(url)
+    browser.js("localStorage.setItem('schockbesteck.lang', arguments[0])", shot.language)
+    if not shot.paired:
+        browser.js("localStorage.removeItem('schockbesteck.token')")
+    browser.open(url)
+    browser.wait("window.schock.states >= 1 && window.schock.page.logWaiting === false")
+    if shot.paired:
+        if not browser.js("return localStorage.getItem('schockbesteck.token')"):
+            deadline = time.monotonic() + 5
+            while not pins and time.monotonic() < deadline:
+                time.sleep(0.02)
+            browser.js("document.getElementById('pin').value = arguments[0]", pins[0])
             browser.by_id("pair").click()
-            browser.wait("window.schock.page.paired === true")
-            browser.js("document.getElementById('note').textContent = ''")
-        browser.wait("window.schock.page.stats !== null")
+        browser.wait("window.schock.page.paired === true")
+        browser.js("document.getElementById('note').textContent = ''")
+    browser.wait("window.schock.page.stats !== null")
+    if shot.scroll_to:
+        browser.js(f"document.getElementById({shot.scroll_to!r}).scrollIntoView()")
+    else:
         browser.js("window.scrollTo(0, 0)")
-        time.sleep(0.3)  # the OLED mirror's frame is drawn asynchronously
-        options: dict[str, Any] = {"format": "png"}
-        if scale == 1.0:  # the whole page, as a TV shows it
-            content = browser.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
-            clip = {"x": 0, "y": 0, "width": width, "height": content["height"], "scale": 1}
-            options.update(captureBeyondViewport=True, clip=clip)
-        shot = browser.driver.execute_cdp_cmd("Page.captureScreenshot", options)
-        path.write_bytes(base64.b64decode(shot["data"]))
-    finally:
-        browser.close()
+    time.sleep(0.3)  # the OLED mirror's frame is drawn asynchronously
+    options: dict[str, Any] = {"format": "png"}
+    if shot.full:  # the whole page, as a TV shows it
+        content = browser.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        clip = {"x": 0, "y": 0, "width": width, "height": content["height"], "scale": 1}
+        options.update(captureBeyondViewport=True, clip=clip)
+    picture = browser.driver.execute_cdp_cmd("Page.captureScreenshot", options)
+    path.write_bytes(base64.b64decode(picture["data"]))
     return path
 
 

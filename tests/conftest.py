@@ -62,3 +62,12 @@ def own_state_home(
     home = tmp_path_factory.mktemp("state-home")
     monkeypatch.setenv("XDG_STATE_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True)
+def locale_that_names_no_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line speaks the environment's language (``LANG``): every test starts from
+    ``C.UTF-8``, which names none, so output is German unless the test asks otherwise."""
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")

@@ -195,9 +195,12 @@ class DeviceApp:
     def table_view(self) -> View:
         """What anyone at the table may see of the current screen (the view of
         :meth:`table_screen`)."""
-        public = [overlay for overlay in self._overlays if not overlay.private]
-        if public:
-            return public[-1].view(self._session.catalogue)
+        # A private overlay (the pairing PIN) hides the overlays under it too: the menu with
+        # Koppeln chosen would tell a watcher that a PIN is up.
+        for overlay in reversed(self._overlays):
+            if overlay.private:
+                break
+            return overlay.view(self._session.catalogue)
         return self._stage.table_view()
 
     # --- what changes it ------------------------------------------------------------------------
@@ -261,6 +264,17 @@ class DeviceApp:
         self._session.remember_names(setup.players)
         if not self._stage.in_game:
             self._go(Goto((self._session.start_game(setup),)))
+        self._schedule()
+        self._refresh()
+
+    def abandon_game(self) -> None:
+        """Give up the game under way, as the menu's confirmed "Neues Spiel" does (the link's
+        ``abandon``): it counts for nobody, and the setup comes next. Raises RuntimeError when no
+        game is running (the setup, or a game that is over)."""
+        table = self._session.table
+        if table is None or table.game.is_over or not self._stage.in_game:
+            raise RuntimeError("no game is running")
+        self._go(Goto((self._session.abandon_game(),)))
         self._schedule()
         self._refresh()
 

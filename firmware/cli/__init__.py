@@ -78,8 +78,74 @@ class ArgumentParser(argparse.ArgumentParser):
             owner.error(f"unrecognized arguments: {' '.join(extras)}")
         if hasattr(parsed, _LEFT_OVER_BY):
             delattr(parsed, _LEFT_OVER_BY)
+        _refuse_empty_strings(self, parsed)
         return parsed
 
+    def _check_unknown_options_first(self, args: Sequence[str]) -> None:
+        """``schocken --frobnicate``: name the option, not the subcommand argparse misses."""
+        known = {flag for action in self._actions for flag in action.option_strings}
+        for word in args:
+            if word == "--" or not word.startswith("-"):
+                return  # the subcommand's parser judges what follows it
+            if word.split("=", 1)[0] not in known:
+                self.error(f"unrecognized arguments: {word}")
+
+
+#: What a value stands for, by the metavar of its option: for "the empty string is not ...".
+_WHAT_A_VALUE_IS = {
+    "DIR": "a folder",
+    "FILE": "a file",
+    "FILE.gif": "a file",
+    "PATH": "a file",
+    "NAME|FILE": "a preset or a rules file",
+    "GAME": "a game's number or a journal file",
+    "PORT|URL": "a serial port or URL",
+    "URL": "a URL",
+    "HOST:PORT": "an address HOST:PORT",
+    "A,B,C": "a list of names",
+    "STRATEGY,...": "a list of seats",
+    "D": "a die",
+    "N": "a number",
+    "S": "a number",
+    "L": "a number",
+    "PIN": "a PIN",
+}
+
+
+def _refuse_empty_strings(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> None:
+    """An option or argument given as ``''`` is refused by name, whatever it stands for:
+    ``--state-dir ''`` is not the current folder, ``--rules ''`` not a folder, ``judge ''``
+    not a file. Walks the parser and the subcommand chosen in ``parsed``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(parsed, action.dest or "", None)
+            if isinstance(chosen, str) and chosen in action.choices:
+                _refuse_empty_strings(action.choices[chosen], parsed)
+            continue
+        value = getattr(parsed, action.dest, None)
+        values = value if isinstance(value, list) else [value]
+        if "" not in values:
+            continue
+        metavar = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+        shown = action.option_strings[-1] if action.option_strings else metavar
+        what = _WHAT_A_VALUE_IS.get(metavar, "a value")
+        parser.error(f"{shown} '': the empty string is not {what}")
+
+
+#: The optional libraries, by top-level module, and the extra of pyproject.toml that brings each.
+_EXTRA_OF = {
+    "gpiozero": "pi", "lgpio": "pi", "luma.oled": "pi", "luma.core": "pi", "sdnotify": "pi",
+    "luma.emulator": "sim", "pygame": "sim", "serial": "sim", "aiohttp": "web",
+    "selenium": "browser-test",
+}  # fmt: skip
+
+
+def _extra_of(module: str) -> str | None:
+    """The extra that brings ``module`` (``luma.oled.device`` -> ``pi``), or None."""
+    for name, extra in _EXTRA_OF.items():
+        if module == name or module.startswith(f"{name}."):
+            return extra
+    return None
 
 #: The attribute that names the parser that left words over.
 _LEFT_OVER_BY = "_left_over_by"
@@ -156,6 +222,8 @@ def run_command_line(
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(subcommands, words)
     try:
+        if isinstance(parser, ArgumentParser):
+            parser._check_unknown_options_first(words)
         args = parser.parse_args(words)
     except SystemExit as stop:  # --help (0) or a usage error (2, already reported)
         return stop.code if isinstance(stop.code, int) else 2
@@ -163,6 +231,17 @@ def run_command_line(
         return int(args._module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except ModuleNotFoundError as missing:
+        extra = _extra_of(missing.name or "")
+        if extra is None:
+            raise  # one of ours, or a library no extra brings: a bug, shown in full
+        print(
+            f"schocken {args.command}: error: {missing.name} is not installed: this needs the "
+            f"'{extra}' extra (`make sim` installs only what playing needs); install it with "
+            f"`make test`, which adds every extra, or .venv/bin/pip install -e '.[{extra}]'",
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:
         # The reader went away (`schocken rank --all | head`): nothing to report. Point stdout
         # at /dev/null so the interpreter's final flush does not complain either.

@@ -35,8 +35,9 @@ from engine import (
 from engine.game import FINAL
 from engine.limits import InputLimitError, ascii_whole_number
 from firmware.cli import CliError
+from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.screen.i18n import LANGUAGES, Catalogue
+from firmware.screen.i18n import Catalogue
 from firmware.store.gamestore import CURRENT, GameStore, archive_name
 from firmware.store.journal import JournalError, Recovery, read_journal
 from firmware.store.userfile import path_problem, read_bytes_limited
@@ -69,9 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--list", action="store_true", help="list the games in the state directory"
     )
     add_state_dir_argument(parser)
-    parser.add_argument(
-        "--lang", choices=LANGUAGES, default="de", help="language of the game terms (de)"
-    )
+    add_lang_argument(parser, "the story")
 
 
 def _dice(values: tuple[int, ...]) -> str:
@@ -184,20 +183,20 @@ def _ending(game: Game, steps: list[str], text: Catalogue) -> Iterator[str]:
 
 def run(args: argparse.Namespace) -> int:
     number = None if args.game is None else ascii_whole_number(args.game)
+    lang = output_language(args)
     if args.list:
         if args.game is not None:
             raise CliError("--list lists every game: give no GAME with it")
-        return _list(args)
-    if args.game is not None and number is None:
-        path = Path(args.game)
-    else:
-        path = _game_in_state_dir(args, number)
-        print(f"schocken replay: {path}", file=sys.stderr)
+        return _list(args, lang)
+    found = args.game is None or number is not None
+    path = _game_in_state_dir(args, number) if found else Path(args.game)
     recovery = _read(path)
     if recovery.problem:
         print(f"schocken replay: note: {path}: damaged end ignored: {recovery.problem}",
               file=sys.stderr)
-    for line in narrate(recovery.setup, recovery.actions, args.lang):
+    if found:  # which game it found is part of the story, not a note beside it
+        print(Catalogue(lang).t("replay_from", path=path))
+    for line in narrate(recovery.setup, recovery.actions, lang):
         print(line)
     return 0
 
@@ -248,9 +247,9 @@ def _game_in_state_dir(args: argparse.Namespace, number: int | None) -> Path:
     return root / archived[-1][1]
 
 
-def _list(args: argparse.Namespace) -> int:
+def _list(args: argparse.Namespace, lang: str) -> int:
     """One line per game in the state directory: its number, players and loser."""
-    text = Catalogue(args.lang)
+    text = Catalogue(lang)
     store = _store(args)
     root = store.storage.root
     lines = []

@@ -171,7 +171,10 @@ def _play(config: DeviceConfig) -> int:
 
         link = SerialLink(config.link.url, baudrate=config.link.baudrate)
     try:
-        web = open_web_server(*config.web.address) if config.web.enabled else None
+        web = (
+            open_web_server(*config.web.address, names=config.web.hosts)
+            if config.web.enabled else None
+        )
     except BaseException:
         if link is not None:
             link.close()
@@ -211,9 +214,10 @@ def _play(config: DeviceConfig) -> int:
     return 0
 
 
-def open_web_server(host: str, port: int) -> WebServer:
-    """The table's page on ``host:port`` (docs/web.md); a missing library or a bad address is
-    one line naming the problem."""
+def open_web_server(host: str, port: int, *, names: tuple[str, ...] = ()) -> WebServer:
+    """The table's page on ``host:port`` (docs/web.md), for the device's addresses, localhost
+    and ``names`` (``[web] hosts``); a missing library or a bad address is one line naming the
+    problem."""
     try:
         from hal.web_server import WebServer
     except ImportError:
@@ -223,7 +227,7 @@ def open_web_server(host: str, port: int) -> WebServer:
         ) from None
     from firmware.link.webtable import page_files
 
-    return WebServer(host, port, page_files())
+    return WebServer(host, port, page_files(), names=names)
 
 
 def _error_screen(path: str | None) -> int:

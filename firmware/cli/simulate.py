@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from engine.bots import make_strategy, strategy_names
 from engine.simulation import Simulator
 from firmware.cli import CliError
-from firmware.cli.common import whole_number
+from firmware.cli.common import seed_from_text, whole_number
 from firmware.store.rulesfile import load_rules
 
 #: z for a two-sided 95 % confidence interval.
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         names *= players
     strategies = {name: make_strategy(name) for name in set(names)}
     rules = load_rules(args.rules)
-    seed = whole_number(args.seed, "--seed", 0, 2**63) if args.seed is not None else (
+    seed = seed_from_text(args.seed) if args.seed is not None else (
         random.SystemRandom().randrange(2**32)
     )
     rng = random.Random(seed)

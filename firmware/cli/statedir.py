@@ -33,6 +33,11 @@ def state_dir_from_args(args: argparse.Namespace) -> Path | None:
     simulator's); None when no games were ever kept here. CliError for a folder that cannot be
     read."""
     given = args.state_dir
+    if given == "":
+        raise CliError(
+            "--state-dir '': the empty string is not a folder; give the folder the games are "
+            f"kept in (the device's {DEVICE_STATE_DIR}, or {user_state_dir()} for `schocken sim`)"
+        )
     if given is not None:
         path = Path(given).expanduser()
         if not path.is_dir():

@@ -14,20 +14,20 @@ import csv
 import json
 import sys
 
+from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.screen.i18n import LANGUAGES
+from firmware.screen.i18n import Catalogue
 from firmware.store.gamestore import GameStore
 from firmware.store.stats import FIELDS, PlayerStats, stats_to_mapping
 from hal.storage import StateDirectory
 
 __all__ = ["add_arguments", "format_table", "run"]
 
-_HEADINGS = {
-    "de": ("Spieler", "Spiele", "verloren", "Hälften verloren", "Blattschüsse", "Schocks",
-           "Schock aus"),
-    "en": ("Player", "Games", "Lost", "Halves lost", "Blattschüsse", "Schocks", "Schock aus"),
-}
-_EMPTY = {"de": "Noch keine beendeten Spiele.", "en": "No finished games yet."}
+#: The table's headings: the player's name, then one per figure of ``FIELDS``.
+_HEADING_KEYS = (
+    "cli_stats_player", "cli_stats_games", "cli_stats_lost", "cli_stats_halves_lost",
+    "cli_stats_blattschuss", "cli_stats_schocks", "cli_stats_schock_aus",
+)  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,17 +35,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     form.add_argument("--json", action="store_true", help="print JSON")
     form.add_argument("--csv", action="store_true", help="print CSV with a header line")
     add_state_dir_argument(parser)
-    parser.add_argument(
-        "--lang", choices=LANGUAGES, default="de", help="language of the table's headings"
-    )
+    add_lang_argument(parser, "the table's headings")
 
 
 def format_table(table: dict[str, PlayerStats], lang: str = "de") -> list[str]:
     """The statistics as aligned text lines, most games first, then by name."""
+    text = Catalogue(lang)
     if not table:
-        return [_EMPTY[lang]]
+        return [text.t("cli_stats_none")]
     order = sorted(table, key=lambda name: (-table[name].games, name))
-    rows: list[tuple[str, ...]] = [_HEADINGS[lang]]
+    rows: list[tuple[str, ...]] = [tuple(text.t(key) for key in _HEADING_KEYS)]
     rows += [(name, *(str(getattr(table[name], key)) for key in FIELDS)) for name in order]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines = []
@@ -68,6 +67,6 @@ def run(args: argparse.Namespace) -> int:
         for name, figures in stats_to_mapping(table).items():
             writer.writerow((name, *(figures[key] for key in FIELDS)))
     else:
-        for line in format_table(table, args.lang):
+        for line in format_table(table, output_language(args)):
             print(line)
     return 0

@@ -54,7 +54,7 @@ class HostFeed:
 
     ``batched``: serve many hosts in batches (the pages), else one at once (the serial link);
     see the module's description. ``call_soon`` runs a call on the main loop when it is next
-    free.
+    free; ``after_flush`` is called after each batch is out (the pages' snapshot).
     """
 
     def __init__(
@@ -65,12 +65,14 @@ class HostFeed:
         call_soon: Callable[[Callable[[], None]], None],
         referee: bool = False,
         batched: bool = False,
+        after_flush: Callable[[], None] | None = None,
     ) -> None:
         self._app = app
         self._upcoming = upcoming
         self._call_soon = call_soon
         self._table = TableFeed(referee=referee)
         self._batched = batched
+        self._after_flush = after_flush
         self._hosts: list[Link] = []
         self._last_game: Game | None = None
         #: A batch's state is due (its events went out, or wait for it).
@@ -125,6 +127,8 @@ class HostFeed:
             # under way, as in any state it asks for.
             lines.append(self._state_line(self.game() if self._batched else self._app.game))
             self._send(lines)
+        if self._after_flush is not None:
+            self._after_flush()
 
     def state_line(self) -> str:
         """The ``state`` line answering one host now (a greeting, ``state``, ``setup``).

@@ -47,6 +47,7 @@ __all__ = [
     "MAX_LINE",
     "PROTOCOL_NAME",
     "PROTOCOL_VERSION",
+    "Abandon",
     "Auth",
     "Command",
     "DeviceLine",
@@ -65,6 +66,7 @@ __all__ = [
     "Shake",
     "State",
     "Stats",
+    "Unpair",
     "decode_frame",
     "encode_frame",
     "format_line",
@@ -173,6 +175,24 @@ class Shake(Command):
     """``shake``: a whole shake of the cup, then the throw."""
 
     word = "shake"
+    changing = True
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        if rest:
+            raise ProtocolError(f"{cls.word} takes no argument, got {_shorten(rest)}")
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon(Command):
+    """``abandon``: give up the game under way, as the menu's "Neues Spiel" does once confirmed.
+
+    The game counts for nobody and its journal is dropped; the device goes to its setup. The host
+    asks the person first (the page does): there is no undo.
+    """
+
+    word = "abandon"
     changing = True
 
     @classmethod
@@ -420,6 +440,14 @@ class Auth(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Unpair(Command):
+    """``unpair``: forget this connection's pairing on the device (its token pairs no more)."""
+
+    word = "unpair"
+    changing = True
+
+
+@dataclass(frozen=True, slots=True)
 class Stats(Command):
     """``stats``: the statistics of the finished games the device keeps."""
 
@@ -457,7 +485,8 @@ class Help(Command):
 
 #: Every command, in the order ``help`` lists them.
 COMMANDS: tuple[type[Command], ...] = (
-    Press, Hold, Shake, State, Log, Setup, Frames, Pair, Auth, Stats, Ping, Hello, Help,
+    Press, Hold, Shake, State, Log, Setup, Abandon, Frames, Pair, Auth, Unpair, Stats, Ping,
+    Hello, Help,
 )  # fmt: skip
 _BY_WORD = {command.word: command for command in COMMANDS}
 

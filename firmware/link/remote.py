@@ -27,11 +27,12 @@ from PIL import Image
 
 from engine import Game, GameSetup
 from firmware.link.feed import HostFeed
-from firmware.link.pairing import Pairing, PairingRefused
+from firmware.link.pairing import Door, Pairing, PairingRefused, TryCounter
 from firmware.link.protocol import (
     BUTTON_NAMES,
     PROTOCOL_NAME,
     PROTOCOL_VERSION,
+    Abandon,
     Auth,
     Command,
     Frames,
@@ -48,6 +49,7 @@ from firmware.link.protocol import (
     Shake,
     State,
     Stats,
+    Unpair,
     encode_frame,
     format_line,
     help_text,
@@ -60,7 +62,7 @@ from firmware.link.tablefeed import table_log_lines
 from firmware.sink import DeviceEvent
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
-__all__ = ["DeviceHooks", "Remote"]
+__all__ = ["DeviceHooks", "Remote", "greeting"]
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +87,8 @@ class DeviceHooks:
     rules; ``apply_setup`` changes it (called only while no game is running). ``seat_bots`` and
     ``apply_bots`` read and set the computer players per seat of the next game (a strategy name,
     or "" for a person), ``stats`` the statistics of past games (``stats`` line); a device
-    without them refuses ``setup``'s ``bots`` and ``stats``.
+    without them refuses ``setup``'s ``bots`` and ``stats``. ``abandon`` gives up the game under
+    way (RuntimeError if none is); a device without it refuses ``abandon``.
     """
 
     deliver: Callable[[InputEvent], None]
@@ -94,13 +97,16 @@ class DeviceHooks:
     seat_bots: Callable[[], tuple[str, ...]] | None = None
     apply_bots: Callable[[tuple[str, ...]], None] | None = None
     stats: Callable[[], dict[str, Any]] | None = None
+    abandon: Callable[[], None] | None = None
 
 
 class Remote:
     """The protocol's device end, on a :class:`~hal.ports.Link`.
 
     ``call_soon(fn)`` must run ``fn`` on the main loop thread and may be called from any thread.
-    ``info`` goes into the ``hello`` line (device name, software version, ...). The events and
+    ``info`` goes into the ``hello`` line (device name, software version, ...). ``door`` counts
+    the connection's wrong tries at pairing (the page's, shared with the web server's side). The
+    events and
     the state after each batch come from a :class:`~firmware.link.feed.HostFeed`: the remote's
     own, which serves its link at once, or ``feed``, shared with other remotes (the pages'),
     which serves the link once it is added to it (``referee`` is then the feed's).
@@ -119,6 +125,7 @@ class Remote:
         referee: bool = False,
         info: Mapping[str, Any] | None = None,
         feed: HostFeed | None = None,
+        door: Door | None = None,
     ) -> None:
         self._link = link
         self._app = app
@@ -135,6 +142,8 @@ class Remote:
         self._referee = feed.referee
         #: The token this connection paired with (``pair`` or ``auth``), if any.
         self._token: str | None = None
+        #: This connection's wrong PINs and tokens; the serial link's count under one address.
+        self._door = door if door is not None else Door(pairing, TryCounter(), "link")
         self._info = dict(info or {})
         self._frames = False
         self._last_frame: bytes | None = None
@@ -148,11 +157,13 @@ class Remote:
 
     # -- link side (reader thread) ---------------------------------------------------------------
 
-    def start(self) -> None:
-        """Start the link; from now on received lines are executed on the main loop."""
+    def start(self, on_line: Callable[[bytes], None] | None = None) -> None:
+        """Start the link; from now on received lines are executed on the main loop, or handed
+        to ``on_line`` on the link's thread (the page's gate, which forwards what it does not
+        answer itself to :meth:`handle_line`)."""
         if not self._started:
             self._started = True
-            self._link.start(self._received, self._connected)
+            self._link.start(on_line or self._received, self._connected)
 
     def close(self) -> None:
         """Close the link. Idempotent."""
@@ -162,7 +173,11 @@ class Remote:
         self._call_soon(lambda: self.handle_line(raw))
 
     def _connected(self) -> None:
-        self._call_soon(self.greet)
+        self._call_soon(self._new_connection)
+
+    def _new_connection(self) -> None:
+        self._door.wrong = 0  # a new connection's own tries (its address's still count)
+        self.greet()
 
     # -- main loop side --------------------------------------------------------------------------
 
@@ -172,15 +187,7 @@ class Remote:
         self._frames = False
         self._last_frame = None
         self._token = None
-        info = {
-            "device": PROTOCOL_NAME,
-            "screen": list(SCREEN_SIZE),
-            "buttons": list(BUTTON_NAMES),
-            "pairing": "waived" if self._trusted else "required",
-            "referee": self._referee,
-            **self._info,
-        }
-        self._send(f"hello {PROTOCOL_NAME} {PROTOCOL_VERSION} {to_json_text(info)}")
+        self._send(greeting(self._info, trusted=self._trusted, referee=self._referee))
         self._send_state()
 
     def handle_line(self, raw: bytes) -> None:
@@ -235,6 +242,12 @@ class Remote:
         """Whether this connection asked for frames (``frames on``)."""
         return self._frames
 
+    @frames_on.setter
+    def frames_on(self, on: bool) -> None:
+        if on != self._frames:
+            self._frames = on
+            self._last_frame = None
+
     @property
     def paired(self) -> bool:
         """Whether this connection may change the device (paired, or pairing waived)."""
@@ -253,19 +266,38 @@ class Remote:
             raise _needs_pairing(command)
         match command:
             case Pair(pin):
+                now = self._clock.now()
                 try:
-                    self._token = self._pairing.pair(pin, self._clock.now())
-                except PairingRefused as error:
-                    raise ProtocolError(f"pair: {error}") from None
+                    self._door.pin(pin, now)
+                    try:
+                        token = self._pairing.pair(pin, now)
+                    except PairingRefused:  # the PIN went since the door let it pass
+                        raise self._door.refused("pair: wrong PIN", now) from None
+                except PairingRefused as refusal:
+                    self._refuse_pairing(refusal)
+                    return
+                self._token = token
                 self._send(f"ok pair {self._token}")
             case Auth(token):
-                if not self._pairing.knows(token):
-                    raise ProtocolError(
-                        "auth: unknown token (revoked, or the device restarted); pair again"
-                    )
+                try:
+                    self._door.token(token, self._clock.now())
+                except PairingRefused as refusal:
+                    self._refuse_pairing(refusal)
+                    return
                 self._token = token
                 self._send("ok auth")
+            case Unpair():
+                if self._token is None:
+                    raise ProtocolError(
+                        "unpair: this cable is trusted by the configuration ([link] "
+                        "trust_serial); it has no pairing to forget"
+                    )
+                self._pairing.revoke(self._token)
+                self._token = None
+                self._send("ok unpair")
             case Hello():
+                if not self._link.network:
+                    self._door.wrong = 0  # a cable is physical: its address's tries still count
                 self.greet()
             case Help():
                 self._send(format_line("help", help_text()))
@@ -283,6 +315,8 @@ class Remote:
                     self._send_frame(self._frame())
             case Setup():
                 self._setup(command)
+            case Abandon():
+                self._abandon(command)
             case Stats():
                 if self._hooks.stats is None:
                     raise ProtocolError("stats: this device keeps no games (no state directory)")
@@ -297,10 +331,27 @@ class Remote:
             case _:  # a command parse_command knows and this match does not: still one answer
                 raise NotImplementedError(f"{command.word} is parsed but not carried out")
 
+    def _refuse_pairing(self, refusal: PairingRefused) -> None:
+        """Answer a refused ``pair`` or ``auth``; a network connection over its tries is closed
+        after the answer (a cable stays, refusing its tries until its address's have passed)."""
+        self._send(format_line("error", one_line(str(refusal))))
+        if refusal.close and self._link.network:
+            self._link.close()
+
     def _input(self, command: Command, *events: InputEvent) -> None:
         for event in events:
             self._hooks.deliver(event)
         self.flush()  # everything the input caused goes out before the ok
+        self._send(f"ok {command.word}")
+
+    def _abandon(self, command: Abandon) -> None:
+        if self._hooks.abandon is None:
+            raise ProtocolError("abandon: this device cannot give up a game from the link")
+        try:
+            self._hooks.abandon()
+        except RuntimeError as error:  # the app's word that no game is under way
+            raise ProtocolError(f"abandon refused: {error}") from None
+        self.flush()  # the game_abandoned event and the state go out before the ok
         self._send(f"ok {command.word}")
 
     def _may_set_up(self) -> None:
@@ -367,6 +418,19 @@ class Remote:
             return
         self._last_frame = packed
         self._send(format_line("frame", encode_frame(image)), droppable=True)
+
+
+def greeting(info: Mapping[str, Any], *, trusted: bool, referee: bool) -> str:
+    """The ``hello`` line: the protocol, and the device as ``info`` describes it."""
+    described = {
+        "device": PROTOCOL_NAME,
+        "screen": list(SCREEN_SIZE),
+        "buttons": list(BUTTON_NAMES),
+        "pairing": "waived" if trusted else "required",
+        "referee": referee,
+        **info,
+    }
+    return f"hello {PROTOCOL_NAME} {PROTOCOL_VERSION} {to_json_text(described)}"
 
 
 def _needs_pairing(command: Command) -> ProtocolError:

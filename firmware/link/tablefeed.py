@@ -14,7 +14,8 @@ observer), never a rule of our own:
 * a ``turn_over`` whose dice stay under the cup (``hidden_last_throw``, or a Blind turn) goes out
   without ``dice``, ``hand``, ``name`` and ``kind``, with the laid-out dice instead;
 * a ``round_over`` is the reveal: it carries every turn of the round in full (the engine's
-  ``turns``, each with its ``kind`` added);
+  ``turns``, each with its ``kind`` added), and ``ties``: where the highest or the lowest throw
+  was as strong as the next one, whom it tied with and which rule put them apart;
 * a ``state`` shows the current turn as the table sees it, and its one-line ``notation`` only
   while nothing is covered.
 
@@ -31,10 +32,14 @@ from engine.events import Event, Roll, RoundOver, TurnOver
 from engine.game import Game
 from engine.notation import to_notation
 from engine.rules import Rules, load_preset, preset_names
+from engine.settle import TurnResult, rank_key
 from firmware.link.protocol import to_json_text
 from firmware.sink import DeviceEvent, event_json
 
-__all__ = ["TableFeed", "rules_changed", "table_log", "table_log_lines", "table_snapshot"]
+__all__ = [
+    "TableFeed", "reveal_ties", "rules_changed", "table_log", "table_log_entries",
+    "table_log_lines", "table_snapshot",
+]  # fmt: skip
 
 
 class TableFeed:
@@ -69,7 +74,34 @@ class TableFeed:
                 for turn, row in zip(event.turns, line["turns"], strict=True):
                     if isinstance(turn, TurnOver):
                         _add_kind(game, turn, row)
+                line["ties"] = reveal_ties(game.rules, event)
         return line
+
+
+def reveal_ties(rules: Rules, event: RoundOver) -> dict[str, dict[str, str]]:
+    """Where a tie decided the reveal: for ``winner`` and ``loser``, if their throw was as strong
+    as the one ranked next to it, that player (``with``) and what put them apart (``rule``):
+    ``fewer_throws`` (the fewer throws are ahead) or ``earlier`` (the earlier thrower is ahead:
+    equal throws, or the later throw "nachgelegt"). The engine's own ranking
+    (:func:`engine.settle.rank_key`) decides, so this never disagrees with the Deckel."""
+    keys = [
+        (rank_key(TurnResult(turn.player, turn.dice, turn.hand, turn.throws), position, rules),
+         turn.player)
+        for position, turn in enumerate(event.turns)
+        if isinstance(turn, TurnOver)
+    ]  # fmt: skip
+    keys.sort()
+    ties: dict[str, dict[str, str]] = {}
+    if len(keys) < 2:
+        return ties
+    for place, (own, player), (next_key, other) in (
+        ("loser", keys[0], keys[1]),
+        ("winner", keys[-1], keys[-2]),
+    ):
+        if player == getattr(event, place) and own[0] == next_key[0]:
+            rule = "fewer_throws" if own[1] != next_key[1] else "earlier"
+            ties[place] = {"with": other, "rule": rule}
+    return ties
 
 
 def _add_kind(game: Game, turn: TurnOver, line: dict[str, Any]) -> None:
@@ -158,6 +190,12 @@ def table_log(game: Game, *, referee: bool = False) -> list[dict[str, Any]]:
 def table_log_lines(game: Game, *, referee: bool = False) -> list[str]:
     """:func:`table_log` as the ``log`` answer's JSON lines, each written once."""
     return list(_log(game, referee).lines)
+
+
+def table_log_entries(game: Game) -> list[str]:
+    """:func:`table_log_lines` without a copy: the table's list itself, which only grows while
+    ``game`` goes on (read it, never change it; its first N lines stay as they are)."""
+    return _log(game, False).lines
 
 
 def _log(game: Game, referee: bool) -> _Log:

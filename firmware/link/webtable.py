@@ -19,35 +19,36 @@ thread; they only hand the work to the main loop (``call_soon``). Everything els
 
 from __future__ import annotations
 
+import enum
 import json
+import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from importlib.resources import files
 from typing import Any, Protocol
 
 from PIL import Image
 
 from engine import Game, preset_names
-from engine.rules import load_preset
+from engine.rules import HAND_ONLY_KINDS, USUAL_NAMES, Rules, load_preset
 from engine.strategy_names import STRATEGY_NAMES
+from firmware.link.crowd import STATS_REFRESH_S, CrowdBudget, PageGate, Snapshot, stats_text
 from firmware.link.feed import HostFeed
-from firmware.link.pairing import Pairing
+from firmware.link.pairing import Door, Pairing, TryCounter
 from firmware.link.protocol import encode_frame, format_line
-from firmware.link.remote import DeviceHooks, Remote
-from firmware.screen.i18n import LANGUAGES, MESSAGES
+from firmware.link.remote import DeviceHooks, Remote, greeting
+from firmware.screen.i18n import LANGUAGES, MESSAGES, Catalogue
+from firmware.screen.rulestext import option_text
 from firmware.sink import DeviceEvent
-from hal.ports import Clock, Link, LinkServer
+from hal.ports import Clock, Link, LinkServer, PageLink
 
-__all__ = ["PAGE_KEYS", "WebTable", "page_files"]
+__all__ = ["PAGE_KEYS", "WebTable", "page_data", "page_files", "page_texts", "rule_choices"]
 
 #: The catalogue's texts the page shows, besides every ``web_`` key.
 PAGE_KEYS = (
-    "pot", "throw_of", "round_n", "section_1", "section_2", "section_final", "status_covered",
-    "rolloff_title", "outcome_pot", "outcome_winner", "outcome_all", "outcome_out",
-    "game_over_title", "blattschuss", "penalty_title", "penalty_given", "menu_stats",
-    "stats_none", "setup_players", "setup_rules", "setup_deckel", "setup_bots", "setup_human",
-    "strategy_threshold", "strategy_odds", "menu_pair", "final_between", "loses_section",
-    "menu_title", "dropped_row",
+    "pot", "throw_of", "round_n", "menu_stats", "stats_none", "setup_players", "setup_rules",
+    "setup_deckel", "setup_bots", "setup_human", "strategy_threshold", "strategy_odds",
+    "menu_pair", "menu_title",
 )  # fmt: skip
 
 
@@ -60,12 +61,81 @@ def page_texts() -> dict[str, dict[str, str]]:
     }
 
 
+#: Rules keys the page's setup does not offer: the rule set's own words, and the table's own
+#: names for throws (``[names]``), which come with the preset they start from.
+_NOT_EDITED = ("name", "description", "source", "names")
+#: The numbers the setup takes as a field of its own, with their bounds and label.
+_NUMBERS = {"deckel": (2, 99, "setup_deckel"), "penalty_deckel": (0, 99, "web_rule_penalty")}
+#: ``max_throws`` is a choice of its few values, each in the rules screen's words.
+_MAX_THROWS = range(1, 6)
+
+
+def rule_choices() -> list[dict[str, Any]]:
+    """Every house rule the page's setup can change, in the order of :class:`~engine.rules.Rules`:
+    its ``key``, its ``type`` (``bool``, ``choice``, ``number`` or ``kinds``, the throws that
+    count only from the hand), its ``values`` (a choice's, or the kinds), for a number ``min``,
+    ``max`` and the catalogue key of its ``label``, and ``labels``: per language, each value's
+    words as the device's rules screen says them (:mod:`firmware.screen.rulestext`)."""
+    catalogues = {language: Catalogue(language) for language in LANGUAGES}
+    choices: list[dict[str, Any]] = []
+    for field in fields(Rules):
+        key = field.name
+        if key in _NOT_EDITED:
+            continue
+        default = getattr(Rules(), key)
+        choice: dict[str, Any] = {"key": key}
+        if key in _NUMBERS:
+            low, high, label = _NUMBERS[key]
+            choice.update(type="number", min=low, max=high, label=label)
+        elif key == "hand_only":
+            choice.update(type="kinds", values=list(HAND_ONLY_KINDS), labels={
+                language: {
+                    kind: texts.t("rule_hand_only_kind", kind=USUAL_NAMES[kind])
+                    for kind in HAND_ONLY_KINDS
+                }
+                for language, texts in catalogues.items()
+            })  # fmt: skip
+        else:
+            if isinstance(default, bool):
+                values: list[Any] = [True, False]
+                kind = "bool"
+            elif isinstance(default, enum.Enum):
+                values = list(type(default))
+                kind = "choice"
+            elif key == "max_throws":
+                values = list(_MAX_THROWS)
+                kind = "choice"
+            else:  # an option added to the engine later: the page leaves it as its preset has it
+                continue
+            choice.update(
+                type=kind,
+                values=[value.value if isinstance(value, enum.Enum) else value for value in values],
+                labels={
+                    language: {
+                        str(value.value if isinstance(value, enum.Enum) else value).lower():
+                        option_text(key, value, texts)
+                        for value in values
+                    }
+                    for language, texts in catalogues.items()
+                },
+            )
+        choices.append(choice)
+    return choices
+
+
 def page_data() -> dict[str, Any]:
     """What the page needs to know besides the protocol: its texts, the rules presets (with
-    their Deckel) and the computer players' strategies, for the setup form."""
+    their Deckel and every rule, to start the setup from), every house rule the setup can change
+    (:func:`rule_choices`) and the computer players' strategies, for the setup form."""
+    presets = []
+    for name in preset_names():
+        rules = load_preset(name).to_mapping()
+        shown = {key: value for key, value in rules.items() if key not in _NOT_EDITED}
+        presets.append({"name": name, "deckel": rules["deckel"], "rules": shown})
     return {
         "texts": page_texts(),
-        "presets": [{"name": name, "deckel": load_preset(name).deckel} for name in preset_names()],
+        "presets": presets,
+        "rules": rule_choices(),
         "strategies": list(STRATEGY_NAMES),
     }
 
@@ -93,10 +163,10 @@ class _App(Protocol):
 
 @dataclass
 class _Page:
-    """One connected page: its protocol end, and the last frame it was sent."""
+    """One connected page: its protocol end, and its gate (what the server's thread answers)."""
 
     remote: Remote
-    last_frame: str | None = None
+    gate: PageGate
 
 
 class WebTable:
@@ -104,6 +174,8 @@ class WebTable:
 
     ``hooks``, ``clock``, ``call_soon`` and ``pairing`` are what the serial link's remote gets
     (see :func:`firmware.wiring.build_device`); ``info`` goes into each page's ``hello``.
+    What unpaired pages ask is answered on the server's thread from the :attr:`snapshot` the
+    main loop publishes here (:mod:`firmware.link.crowd`).
     """
 
     def __init__(
@@ -116,6 +188,7 @@ class WebTable:
         call_soon: Callable[[Callable[[], None]], None],
         pairing: Pairing,
         info: Mapping[str, Any] | None = None,
+        budget: CrowdBudget | None = None,
     ) -> None:
         self._server = server
         self._app = app
@@ -126,9 +199,21 @@ class WebTable:
         self._info = dict(info or {})
         #: Event lines wait for their batch's ``state``, which goes out once the main loop has
         #: shown the frame (the server's thread then competes with nothing urgent).
-        self._feed = HostFeed(app, hooks, call_soon=call_soon, batched=True)
+        self._feed = HostFeed(
+            app, hooks, call_soon=call_soon, batched=True, after_flush=self._publish
+        )
         self._pages: dict[int, _Page] = {}
         self._closed = False
+        #: Wrong pairing tries per peer address, over all pages.
+        self._tries = TryCounter()
+        #: What all unpaired pages share (answers, calls on the main loop).
+        self.budget = budget if budget is not None else CrowdBudget()
+        self._hello = greeting(self._info, trusted=False, referee=False)
+        self._table_frame: str | None = None
+        self.snapshot: Snapshot = self._build()
+        self._stats_lock = threading.Lock()
+        self._stats: tuple[float, str] | None = None
+        self._stats_waiting: list[PageGate] | None = None
 
     @property
     def pages(self) -> int:
@@ -149,29 +234,91 @@ class WebTable:
 
     # -- the server's thread ---------------------------------------------------------------------
 
-    def _accepted(self, link: Link) -> None:
+    def _accepted(self, link: PageLink) -> None:
         self._call_soon(lambda: self._open(link))
 
-    def _gone(self, link: Link) -> None:
+    def _gone(self, link: PageLink) -> None:
         self._call_soon(lambda: self._drop(link))
+
+    def now(self) -> float:
+        """The device's clock (any thread)."""
+        return self._clock.now()
+
+    def forward(self, gate: PageGate, raw: bytes) -> None:
+        """A line of ``gate``'s page for the main loop (its remote answers it there)."""
+        page = self._pages.get(id(gate.link))
+        if page is not None:
+            self._call_soon(lambda: self._handle(page, raw))
+
+    def stats_line(self, gate: PageGate) -> str | None:
+        """The ``stats`` answer for ``gate`` (server's thread): the one counted last if it is at
+        most :data:`~firmware.link.crowd.STATS_REFRESH_S` old; else None, and the main loop
+        counts once for every page that asks meanwhile (within the crowd's budget)."""
+        with self._stats_lock:
+            kept = self._stats
+            if kept is not None and self.now() - kept[0] <= STATS_REFRESH_S:
+                return kept[1]
+            if self._stats_waiting is not None:
+                self._stats_waiting.append(gate)
+                return None
+            if not self.budget.loop_call():
+                return kept[1] if kept is not None else _BUSY_STATS
+            self._stats_waiting = [gate]
+        self._call_soon(self._count_stats)
+        return None
+
+    # -- the main loop ---------------------------------------------------------------------------
 
     def _drop(self, link: Link) -> None:
         self._pages.pop(id(link), None)
         self._feed.remove(link)
 
-    # -- the main loop ---------------------------------------------------------------------------
-
-    def _open(self, link: Link) -> None:
+    def _open(self, link: PageLink) -> None:
         if self._closed:
             link.close()
             return
+        door = Door(self._pairing, self._tries, link.peer)
         remote = Remote(
             link, self._app, self._hooks, clock=self._clock, call_soon=self._call_soon,
-            pairing=self._pairing, info=self._info, feed=self._feed,
+            pairing=self._pairing, info=self._info, feed=self._feed, door=door,
         )
-        self._pages[id(link)] = _Page(remote)
+        page = _Page(remote, PageGate(self, link, door))
+        if not self._pages:  # frames were not followed while no page was there
+            self._table_frame = format_line("frame", encode_frame(self._app.table_screen()))
+        self._pages[id(link)] = page
         self._feed.add(link)
-        remote.start()
+        self._publish()
+        remote.start(page.gate.received)
+
+    def _handle(self, page: _Page, raw: bytes) -> None:
+        remote, gate = page.remote, page.gate
+        if not gate.paired:
+            remote.frames_on = gate.frames_on  # the gate's, until the page pairs
+        remote.handle_line(raw)
+        gate.paired = remote.paired
+        gate.frames_on = remote.frames_on
+        gate.handled += 1
+        self._publish()
+
+    def _count_stats(self) -> None:
+        line = stats_text(self._hooks.stats)
+        with self._stats_lock:
+            self._stats = (self.now(), line)
+            waiting, self._stats_waiting = self._stats_waiting or [], None
+        for gate in waiting:
+            gate.send_stats(line)
+
+    def _build(self, previous: Snapshot | None = None) -> Snapshot:
+        # The state's game is the one under way (a game given up leaves the log's behind).
+        upcoming = id(self._app.game), self._hooks.next_setup(), (
+            self._hooks.seat_bots() if self._hooks.seat_bots is not None else None
+        )
+        return Snapshot.build(self._feed, previous, self._hello, self._table_frame, upcoming)
+
+    def _publish(self) -> None:
+        """Publish what unpaired pages are answered, if anything changed."""
+        if self._pages:
+            self.snapshot = self._build(self.snapshot)
 
     def publish_event(self, event: DeviceEvent) -> None:
         """A device event (a listener of the app's event sink): as the table sees it, to every
@@ -184,18 +331,33 @@ class WebTable:
 
     def show(self, image: Image.Image) -> None:
         """A new OLED frame (a frame listener): to every page that asked for frames, the
-        table's screen, or the OLED's own once the page is paired."""
-        lines: dict[bool, str] = {}
+        table's screen, or the OLED's own once the page is paired; and a new snapshot."""
+        if not self._pages:
+            return
+        table = format_line("frame", encode_frame(self._app.table_screen()))
+        if table == self._table_frame:
+            table = self._table_frame  # the very same string: the queues share it
+        self._table_frame = table
+        oled: str | None = None
         for page in self._pages.values():
-            remote = page.remote
-            if not remote.frames_on:
-                page.last_frame = None
-                continue
+            remote, gate = page.remote, page.gate
             paired = remote.paired
-            line = lines.get(paired)
-            if line is None:
-                shown = image if paired else self._app.table_screen()
-                line = lines[paired] = format_line("frame", encode_frame(shown))
-            if line != page.last_frame:
-                page.last_frame = line
+            if gate.paired and not paired:  # revoked: the page is the gate's again
+                gate.frames_on = remote.frames_on
+            gate.paired = paired
+            if not (remote.frames_on if paired else gate.frames_on):
+                gate.last_frame = None
+                continue
+            if paired:
+                if oled is None:
+                    oled = format_line("frame", encode_frame(image))
+                line = oled
+            else:
+                line = table
+            if line != gate.last_frame:
+                gate.last_frame = line
                 remote.link.send_line(line, droppable=True)
+        self._publish()
+
+
+_BUSY_STATS = "error busy: many pages are asking; ask again in a moment"

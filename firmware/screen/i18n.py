@@ -305,7 +305,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_no_game": ("Noch kein Spiel", "No game yet"),
     "web_turn_of": ("{name} ist dran", "{name} to play"),
     "web_out": ("raus", "out"),
-    "web_lost_half": ("Hälfte verloren", "lost a Hälfte"),
+    "web_lost_half": ("Hälfte verloren", "lost a half"),
     "web_loser": ("verliert", "loses"),
     "web_device": ("Gerät", "Device"),
     "web_rounds": ("Runden dieses Spiels", "Rounds of this game"),
@@ -313,14 +313,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_last_reveal": ("Aufgedeckt", "Revealed"),
     "web_stat_games": ("Spiele", "Games"),
     "web_stat_lost": ("verloren", "lost"),
-    "web_stat_halves_lost": ("Hälften", "Hälften"),
+    "web_stat_halves_lost": ("Hälften", "Halves lost"),
     "web_stat_blattschuss": ("Blattschuss", "Blattschuss"),
     "web_stat_schocks": ("Schocks", "Schocks"),
     "web_stat_schock_aus": ("Schock aus", "Schock aus"),
-    "web_pin": ("PIN vom Gerät (Menü: Koppeln)", "PIN from the device (menu: Koppeln)"),
+    # {menu}: the menu entry as the device shows it, in the device's language
+    "web_pin": ("PIN vom Gerät (Menü: {menu})", "PIN from the device (menu: {menu})"),
     "web_paired": ("Gekoppelt: Tasten und Einrichten frei", "Paired: buttons and setup enabled"),
     "web_forget": ("Entkoppeln", "Unpair"),
-    "web_buttons": ("Tasten", "Buttons"),
     "web_shake": ("Schütteln", "Shake"),
     "web_setup": ("Nächstes Spiel einrichten", "Set up the next game"),
     "web_setup_later": ("Erst nach diesem Spiel", "Only once this game is over"),
@@ -331,8 +331,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_refused": ("Abgelehnt: {reason}", "Refused: {reason}"),
     "web_pair_wrong": ("Falsche PIN, noch {n} Versuche", "Wrong PIN, {n} tries left"),
     "web_pair_no_pin": (
-        "Keine PIN angezeigt: am Gerät Menü → Koppeln",
-        "No PIN shown: on the device, menu → Koppeln",
+        "Keine PIN angezeigt: am Gerät Menü → {menu}",
+        "No PIN shown: on the device, menu → {menu}",
     ),
     "web_pair_expired": (
         "PIN abgelaufen: am Gerät neu koppeln",
@@ -346,6 +346,67 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_setup_running": ("Einrichten erst nach dem Spiel", "Setup only after this game"),
     "web_done": ("Übernommen", "Done"),
     "web_language": ("English", "Deutsch"),
+    # the table's page: the reveal card, the board's changes, the device card, the whole setup
+    # and ending a game from the page (issue 23); English fully English, the game's terms glossed
+    "web_section_1": ("1. Hälfte", "First half"),
+    "web_section_2": ("2. Hälfte", "Second half"),
+    "web_section_final": ("Finale", "Final"),
+    "web_rolloff": ("Auswürfeln", "Roll-off"),
+    "web_loses_half_1": ("{loser} verliert die 1. Hälfte", "{loser} loses the first half"),
+    "web_loses_half_2": ("{loser} verliert die 2. Hälfte", "{loser} loses the second half"),
+    "web_loses_final": ("{loser} verliert das Finale", "{loser} loses the final"),
+    "web_final_between": ("Finale: {a} gegen {b}", "Final: {a} against {b}"),
+    "web_final_of": ("Finale: {names}", "Final: {names}"),
+    "web_outcome_pot": (
+        "{loser} bekommt {n} Deckel aus dem Topf", "{loser} takes {n} Deckel from the pot"
+    ),
+    "web_outcome_winner": ("{winner} gibt {loser} {n} Deckel", "{winner} gives {loser} {n} Deckel"),
+    "web_outcome_all": ("{loser} bekommt alle Deckel", "{loser} takes every Deckel"),
+    "web_outcome_out": ("Raus: {names}", "Out: {names}"),
+    "web_game_over": ("Spielende: {loser} verliert", "Game over: {loser} loses"),
+    "web_blattschuss": ("Blattschuss: beide Hälften verloren", "Blattschuss: lost both halves"),
+    "web_penalty": ("Strafe: {player} bekommt {n} Deckel", "Penalty: {player} takes {n} Deckel"),
+    "web_dropped": ("Becher gefallen", "dropped the cup"),
+    "web_covered": ("im Becher", "under the cup"),
+    "web_throws_one": ("1 Wurf", "1 throw"),
+    "web_throws_many": ("{n} Würfe", "{n} throws"),
+    "web_highest": ("höchster Wurf", "highest throw"),
+    "web_lowest": ("niedrigster Wurf", "lowest throw"),
+    "web_tie_fewer_throws": (
+        "gleich mit {other}: weniger Würfe liegen vorn",
+        "same as {other}: fewer throws are ahead",
+    ),
+    "web_tie_earlier": (
+        "gleich mit {other}: wer zuerst warf, liegt vorn",
+        "same as {other}: who threw first is ahead",
+    ),
+    "web_reveal_round": ("{section}, Runde {n}", "{section}, round {n}"),
+    "web_reveal_new": ("gerade aufgedeckt", "just revealed"),
+    "web_reveal_moved_on": ("nächste Runde läuft", "next round under way"),
+    "web_mirror_language": (
+        "Das Gerät zeigt sein Bild auf {language} (seine Einstellung im Menü)",
+        "The device shows its screen in {language} (its own menu setting)",
+    ),
+    "web_language_de": ("Deutsch", "German"),
+    "web_language_en": ("Englisch", "English"),
+    "web_watching": ("Zum Mitspielen koppeln", "Pair to play along"),
+    "web_house_rules": ("Hausregeln", "House rules"),
+    "web_rules_changed": ("{n} anders als {preset}", "{n} unlike {preset}"),
+    "web_rules_as_preset": ("alle wie {preset}", "all as {preset}"),
+    "web_rule_penalty": (
+        "Strafe für einen gefallenen Becher (Deckel)", "Penalty for a dropped cup (Deckel)"
+    ),
+    "web_abandon": ("Spiel abbrechen", "Abandon the game"),
+    "web_abandon_confirm": (
+        "Das Spiel wirklich abbrechen? Es zählt für niemanden.",
+        "Really abandon the game? It counts for nobody.",
+    ),
+    "web_abandon_yes": ("Ja, abbrechen", "Yes, abandon"),
+    "web_abandon_no": ("Nein, weiter", "No, play on"),
+    "web_abandoned": ("Spiel abgebrochen", "Game abandoned"),
+    "web_abandon_refused": ("Es läuft kein Spiel", "No game is running"),
+    "web_live": ("verbunden", "live"),
+    "web_offline": ("getrennt", "offline"),
     # `schocken replay`: a game's story on a terminal (firmware/cli/replay.py); printed, never
     # drawn on the panel (so they may use "–", which the bitmap font lacks)
     "replay_header": (
@@ -422,6 +483,53 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{number:>5}  (beschädigt: {problem})", "{number:>5}  (damaged: {problem})"
     ),
     "replay_none": ("Noch keine Spiele in {root}.", "No games in {root} yet."),
+    # the command line's printed output in one language (schocken stats, replay, rules;
+    # firmware/cli/): --lang, else the environment's LANG (firmware.cli.common.output_language)
+    "replay_from": ("Journal: {path}", "Journal: {path}"),
+    "cli_stats_player": ("Spieler", "Player"),
+    "cli_stats_games": ("Spiele", "Games"),
+    "cli_stats_lost": ("verloren", "Lost"),
+    "cli_stats_halves_lost": ("Hälften verloren", "Halves lost"),
+    "cli_stats_blattschuss": ("Blattschüsse", "Blattschüsse"),
+    "cli_stats_schocks": ("Schocks", "Schocks"),
+    "cli_stats_schock_aus": ("Schock aus", "Schock aus"),
+    "cli_stats_none": ("Noch keine beendeten Spiele.", "No finished games yet."),
+    "cli_rules_name": ("Regeln:", "rules:"),
+    "cli_rules_file": ("Datei:", "file:"),
+    "cli_rules_based_on": ("Grundlage:", "based on:"),
+    "cli_rules_changed": ("{base}, geändert: {changed}", "{base}, changed: {changed}"),
+    "cli_rules_description": ("Beschreibung:", "description:"),
+    "cli_rules_source": ("Quelle:", "source:"),
+    # the presets' descriptions: the German is the preset file's own (tests/cli checks it)
+    "cli_preset_boerde": (
+        "Bördeschock (Soest): Sechsen sammeln und später drehen, jedes Drehen bringt einen Wurf "
+        "mehr, bis zu fünf Würfe",
+        "Bördeschock (Soest): collect sixes and flip them later, each flip gives one more throw, "
+        "up to five throws",
+    ),
+    "cli_preset_bvb": (
+        "Borussia Dortmund: General (Jenie) über Schock 2, 4-5-6 schlägt 1-2-3, bei Gleichstand "
+        "gewinnt, wer zuerst warf",
+        "Borussia Dortmund: General (Jenie) above Schock 2, 4-5-6 beats 1-2-3, on a tie the "
+        "earlier thrower wins",
+    ),
+    "cli_preset_dsm": (
+        "Deutsche Schockmeisterschaft: General über Schock 2, Straße nur in einem Wurf, "
+        "Gleichstand: weniger Würfe gewinnt, keine Tipps",
+        "Deutsche Schockmeisterschaft: General above Schock 2, Straße only in one throw, "
+        "tie: fewer throws win, no hints",
+    ),
+    "cli_preset_standard": (
+        "Die verbreiteten Regeln: 13 Deckel, Schock 2 über dem General, Gleichstand: weniger "
+        "Würfe gewinnt",
+        "The common rules: 13 Deckel, Schock 2 above the General, tie: fewer throws win",
+    ),
+    "cli_preset_westfalen": (
+        "Westfälische Zusatzwürfe: Jule 4-2-1 und 2-2-1 als Siebener (7 Deckel), 3-3-1 als "
+        "Achter (8 Deckel), Naturschock über gebautem Schock aus",
+        "Westphalian extra throws: Jule 4-2-1 and 2-2-1 as Siebener (7 Deckel), 3-3-1 as "
+        "Achter (8 Deckel), Naturschock above a built Schock aus",
+    ),
     # a remote panel: the simulator's window showing a device on a link (sim/attach.py)
     "attach_connecting": ("Verbinde mit", "Connecting to"),
     "attach_waiting": ("Warte auf Bild ...", "Waiting for a frame ..."),

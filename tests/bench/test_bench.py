@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_mock import MockerFixture
 
 from schockbesteck.cli import main
 from sim.bench_cli import as_markdown, as_table
@@ -180,3 +181,37 @@ def test_the_table_page_under_load_is_measured(report: dict[str, Any]) -> None:
     assert report["targets"]["web_latency_p99_delta_ms"] == 5
     assert report["targets"]["web_peak_rss_mb"] == 60
     assert report["targets"]["web_idle_cpu_pct"] == 1
+
+
+def test_a_crowd_of_unpaired_pages_is_measured(report: dict[str, Any]) -> None:
+    """A crowd at its limits beside a paired page: its ping and press to OLED, and memory."""
+    for key in ("crowd_ping_p99_ms", "crowd_ping_p50_ms", "crowd_oled_p99_ms",
+                "crowd_peak_rss_mb", "crowd_answer_mb_s"):
+        assert isinstance(report[key], int | float) and report[key] > 0, key
+    assert report["targets"]["crowd_ping_p99_ms"] == 100
+    assert report["targets"]["crowd_peak_rss_mb"] == 60
+
+
+def test_quick_waits_little_and_measures_the_two_simulators_side_by_side(
+    mocker: MockerFixture,
+) -> None:
+    """`bench --quick` takes about ten seconds, as docs/cli.md says: its idle windows are short,
+    and the window's and the terminal's idle processes run at once (each waits here until the
+    other has started: measured one after the other, the barrier would break)."""
+    import threading
+
+    from sim import measure
+
+    quick = measure.Settings.quick()
+    assert quick.idle_s + quick.sim_warm_up_s + quick.sim_idle_s <= 2.0
+    both = threading.Barrier(2, timeout=10)
+
+    def idle_process(*args: object) -> float:
+        both.wait()
+        return 0.5
+
+    spy = mocker.patch("sim.measure._idle_share", side_effect=idle_process)
+    mocker.patch("sim.window.pygame_problem", return_value=None)
+    figures = {m.key: m.value for m in measure.idle_simulator(quick)}
+    assert spy.call_count == 2
+    assert figures == {"sim_window_idle_cpu_pct": 0.5, "sim_terminal_idle_cpu_pct": 0.5}

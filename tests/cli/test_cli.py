@@ -206,7 +206,7 @@ def test_rules_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_rules_show_preset(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "rules", "show", "bvb")
+    code, out, _ = run(capsys, "rules", "show", "bvb", "--lang", "en")
     assert code == 0
     assert out.startswith("rules:       bvb\n")
     assert 'source:      Borussia Dortmund, "Schocken is the name of the game"' in out
@@ -223,7 +223,7 @@ def test_rules_show_file_round_trips(capsys: pytest.CaptureFixture[str], tmp_pat
     data = json.loads(out)
     assert code == 0 and (data["name"], data["deckel"], data["jule"]) == ("dsm+", 15, True)
     assert data["hand_only"] == ["strasse"]
-    code, out, _ = run(capsys, "rules", "show", str(mine))
+    code, out, _ = run(capsys, "rules", "show", str(mine), "--lang", "en")
     assert f"file:        {mine}" in out
 
 
@@ -232,17 +232,17 @@ def test_rules_show_names_what_a_file_changes(
 ) -> None:
     mine = tmp_path / "fifteen.toml"
     mine.write_text("deckel = 15\n", encoding="utf-8")  # no preset: standard, changed
-    code, out, _ = run(capsys, "rules", "show", str(mine))
+    code, out, _ = run(capsys, "rules", "show", str(mine), "--lang", "en")
     assert code == 0
     assert out.splitlines()[:4] == [
         "rules:       standard+",
         f"file:        {mine}",
         "based on:    standard, changed: deckel",
-        "description: wie standard, aber 15 Deckel",
+        "description: like standard, but 15 Deckel",
     ]
     assert "13 Deckel" not in out
     mine.write_text('preset = "bvb"\njule = true\n', encoding="utf-8")
-    code, out, _ = run(capsys, "rules", "show", str(mine))
+    code, out, _ = run(capsys, "rules", "show", str(mine), "--lang", "en")
     lines = {line.split()[0]: line for line in out.splitlines() if line}
     assert lines["rules:"] == "rules:       bvb+"
     assert lines["jule"].split()[1:] == ["true", "(bvb:", "false)"]  # against its own preset

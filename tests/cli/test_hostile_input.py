@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pytest_mock import MockerFixture
 
 from schockbesteck.cli import main
 
@@ -96,6 +97,38 @@ def test_whole_numbers_are_ascii_digits(
     capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], named: str
 ) -> None:
     assert named in fails(capsys, *argv)
+
+
+def test_sim_and_simulate_refuse_the_same_seeds(capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in ("abc", "-1", "１０", " 10", "+10", "1_0", "9" * 30):
+        lines = {fails(capsys, command, "--seed", seed, *more).split(": error: ", 1)[1]
+                 for command, *more in (("simulate",), ("sim", "--script", "/dev/null"))}
+        assert len(lines) == 1, lines
+
+
+def test_the_same_seed_deals_the_same_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "round.txt"
+    script.write_text("shake\nstand\nwait 2\n", encoding="utf-8")
+    games = []
+    for name in ("a.jsonl", "b.jsonl"):
+        events = tmp_path / name
+        argv = ["sim", "--players", "2", "--seed", "10", "--script", str(script)]
+        assert main([*argv, "--events", str(events)]) == 0
+        games.append(events.read_text(encoding="utf-8").splitlines()[:3])
+    capsys.readouterr()
+    assert games[0] == games[1] and '"dice"' in "".join(games[0])
+
+
+@pytest.mark.parametrize("argv", [("--frobnicate",), ("--frobnicate", "rank", "1", "1", "1"),
+                                  ("--frobnicate=3",)])
+def test_an_unknown_option_before_the_subcommand_is_named(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    line = fails(capsys, *argv)
+    assert line.startswith(f"schocken: error: unrecognized arguments: {argv[0]}"), line
+    assert "required" not in line
 
 
 def test_the_same_digits_in_ascii_are_accepted(capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,3 +220,35 @@ def test_sim_refuses_names_the_screen_cannot_show(
     capsys: pytest.CaptureFixture[str], names: str, named: str
 ) -> None:
     assert named in fails(capsys, "sim", "--names", names, "--script", "/dev/null")
+
+
+# -- what `make sim` leaves out --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "module", "extra"),
+    [
+        (("sim", "--gpio-mock", "--terminal", "--no-save"), "gpiozero", "pi"),
+        (("bench", "--quick"), "luma.oled", "pi"),
+    ],
+)
+def test_a_missing_extra_is_one_line_naming_it(
+    capsys: pytest.CaptureFixture[str], mocker: MockerFixture, argv: tuple[str, ...],
+    module: str, extra: str,
+) -> None:
+    """`make sim` installs only the `sim` extra: an option that needs another says which, in one
+    line, instead of a traceback (the library hidden as if it were not installed)."""
+    hidden = {name: None for name in (module, "luma.oled.device", "gpiozero.pins.mock")}
+    mocker.patch.dict("sys.modules", hidden)
+    line = fails(capsys, *argv)
+    assert f"{module.split('.')[0]}" in line and f"the '{extra}' extra" in line, line
+    assert f"pip install -e '.[{extra}]'" in line
+
+
+def test_a_missing_module_of_our_own_is_a_bug_shown_in_full(mocker: MockerFixture) -> None:
+    import firmware.cli.rank
+
+    missing = ModuleNotFoundError("No module named 'firmware.gone'", name="firmware.gone")
+    mocker.patch.object(firmware.cli.rank, "run", side_effect=missing)
+    with pytest.raises(ModuleNotFoundError):
+        main(["rank", "1", "1", "1"])

@@ -87,3 +87,24 @@ def test_bad_input_exits_2_with_one_line(schocken, args, message) -> None:
     status, out, err = schocken("odds", *args)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err and err.startswith("schocken odds: error:")
+
+
+@pytest.mark.parametrize("preset", ["standard", "bvb", "dsm", "westfalen", "boerde"])
+def test_every_table_names_a_throw_as_the_rules_do(schocken, preset: str) -> None:
+    """`odds --table`: the kinds of one throw and the reach table use the same names (bvb
+    calls the General "Jenie" in both), in the text and in the JSON."""
+    from engine.rules import load_preset
+
+    rules = load_preset(preset)
+    status, out, _ = schocken("odds", "--table", "--rules", preset, "--json")
+    assert status == 0
+    data = json.loads(out)
+    kinds = {row["name"] for row in data["single_throw"]}
+    reach = {row["level"] for row in data["reach"]}
+    general = rules.name_of("general") or "General"
+    assert general in kinds and general in reach
+    assert not ({"General", "Jenie"} - {general}) & (kinds | reach)
+    status, text, _ = schocken("odds", "--table", "--rules", preset)
+    assert status == 0
+    first, second = text.split("\n\n")
+    assert f"  {general} " in first and f"  {general} " in second

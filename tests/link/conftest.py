@@ -22,6 +22,10 @@ class RecordingLink:
         self.sent: list[tuple[str, bool]] = []
         #: A cable, as far as pairing goes (the fixtures trust it; see test_pairing.py).
         self.network = False
+        #: Where the host connects from (a page's address; the server's links have one).
+        self.peer = "192.0.2.7"
+        #: Bytes waiting to be written: none, the test reads them at once.
+        self.queued_bytes = 0
         self.on_line: Callable[[bytes], None] | None = None
         self.on_connect: Callable[[], None] | None = None
         self.closed = False

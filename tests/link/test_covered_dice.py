@@ -182,8 +182,8 @@ def test_pressing_needs_pairing_with_the_pin_from_the_menu_and_can_be_revoked() 
     assert answer[0].startswith("ok pair ")
     token = answer[0].split()[2]
     assert device.host_sends(f"pair {pin}")[0] == (
-        "error pair: no PIN is shown: open Koppeln (pair) in the device's menu first"
-    ), "a PIN pairs once"
+        "error pair: wrong PIN; 2 tries left on this connection"
+    ), "a PIN pairs once (and a used one is answered as any wrong one)"
     press(device, Button.STAND)  # close the PIN's screen
     press(device, Button.FLIP)  # and the menu
     assert device.host_sends("shake")[-1] == "ok shake"
@@ -200,14 +200,21 @@ def test_pressing_needs_pairing_with_the_pin_from_the_menu_and_can_be_revoked() 
     assert device.host_sends(f"auth {token}")[0].startswith("error auth: unknown token")
 
 
-def test_a_pin_survives_only_a_few_wrong_guesses() -> None:
+def test_wrong_guesses_lock_the_host_out_and_leave_the_pin_good() -> None:
     device = AppDevice(trust_serial=False, referee=False)
     device.connect()
+    wrong = "000000"
+    before = device.host_sends(f"pair {wrong}")[0]  # no PIN is shown yet: answered alike
     pin = open_pin(device)
     wrong = "0" * 6 if pin != "0" * 6 else "1" * 6
-    answers = [device.host_sends(f"pair {wrong}")[0] for _ in range(PIN_ATTEMPTS)]
-    assert answers[-1].startswith("error pair: wrong PIN; too many tries")
-    assert device.host_sends(f"pair {pin}")[0].startswith("error pair: no PIN is shown")
+    answers = [before] + [device.host_sends(f"pair {wrong}")[0] for _ in range(PIN_ATTEMPTS - 1)]
+    assert answers[0] == "error pair: wrong PIN; 2 tries left on this connection"
+    assert answers[1] == "error pair: wrong PIN; 1 tries left on this connection"
+    assert answers[-1].startswith("error pair: wrong PIN; too many tries on this connection")
+    refused = device.host_sends(f"pair {pin}")[0]
+    assert refused.startswith("error pair: wrong PIN; too many tries"), "this host is locked"
+    device.connect()  # a new connection (a cable plugged back in): its own tries again
+    assert device.host_sends(f"pair {pin}")[0].startswith("ok pair "), "the PIN is still good"
 
 
 def test_a_trusted_cable_presses_without_pairing() -> None:
@@ -252,3 +259,14 @@ def test_the_referee_sees_every_die_and_the_oled_says_so(referee: bool) -> None:
     marked = device.app.screen()
     plain = render(device.app.view)
     assert (marked.tobytes() != plain.tobytes()) is referee, "SR in the corner while on"
+
+
+def test_the_tables_frames_do_not_show_that_a_pin_is_up() -> None:
+    device = AppDevice(trust_serial=False, referee=False)
+    device.connect()
+    board = device.app.table_screen().tobytes()
+    press(device, Button.STAND, InputKind.LONG_PRESS)
+    menu = device.app.table_screen().tobytes()
+    assert menu != board, "the menu itself is public"
+    open_pin(device)
+    assert device.app.table_screen().tobytes() == board, "not the menu with Koppeln chosen"

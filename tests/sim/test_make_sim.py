@@ -21,7 +21,7 @@ def make_sim_command(sim_args: str) -> list[str]:
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
     printed = subprocess.run(
-        ["make", "--no-print-directory", "-n", "-o", ".venv/.installed-stamp", "sim",
+        ["make", "--no-print-directory", "-n", "-o", ".venv/.play-stamp", "sim",
          f"SIM_ARGS={sim_args}"],
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout.strip().splitlines()  # fmt: skip

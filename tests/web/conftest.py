@@ -110,7 +110,14 @@ class WebDevice:
 class WsClient:
     """A WebSocket client on its own thread: every line it gets lands in :attr:`lines`."""
 
-    def __init__(self, url: str, *, origin: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        origin: str | None = None,
+        headers: dict[str, str] | None = None,
+        local_host: str | None = None,
+    ) -> None:
         self.lines: list[str] = []
         self._new = threading.Condition()
         self._loop = asyncio.new_event_loop()
@@ -118,14 +125,19 @@ class WsClient:
         self._thread.start()
         self.closed = threading.Event()
         self.close_code: int | None = None
-        headers = {"Origin": origin} if origin is not None else {}
-        self._socket: aiohttp.ClientWebSocketResponse = self._run(self._open(url, headers))
+        sent = dict(headers or {})
+        if origin is not None:
+            sent["Origin"] = origin
+        #: ``local_host``: the address the client connects from (127.0.0.2: another phone).
+        self._local = (local_host, 0) if local_host is not None else None
+        self._socket: aiohttp.ClientWebSocketResponse = self._run(self._open(url, sent))
 
     def _run(self, coroutine: Any, timeout: float = 10.0) -> Any:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
 
     async def _open(self, url: str, headers: dict[str, str]) -> aiohttp.ClientWebSocketResponse:
-        self._session = aiohttp.ClientSession()
+        connector = aiohttp.TCPConnector(local_addr=self._local) if self._local else None
+        self._session = aiohttp.ClientSession(connector=connector)
         try:
             socket = await self._session.ws_connect(url, headers=headers, autoping=True)
         except BaseException:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from engine import GameSetup, load_preset
-from engine.events import DroppedTurn, RoundOver, TurnOver
+from engine.events import DroppedTurn, Roll, RoundOver, TurnOver
 from firmware.sink import GameStarted
 from hal.ports import Button
 from sim.web_pictures import Browser, browser_missing
@@ -53,7 +53,11 @@ def paired_client(device: WebDevice) -> WsClient:
 
 def open_page(browser: Browser, device: WebDevice) -> None:
     browser.open(device.url)
-    browser.wait("window.schock && window.schock.connects >= 1 && window.schock.states >= 1")
+    # Connected, and the log read: an event published from here on is followed live.
+    browser.wait(
+        "window.schock && window.schock.connects >= 1 && window.schock.states >= 1"
+        " && window.schock.page.logWaiting === false"
+    )
 
 
 def test_a_button_on_the_device_updates_the_board_at_once(
@@ -101,8 +105,8 @@ def test_the_roll_off_is_no_round(tmp_path: Path, browser: Browser) -> None:
     device = WebDevice(setup=GameSetup(("Anna", "Ben"), load_preset("standard")))
     try:
         open_page(browser, device)
-        assert browser.by_id("phase").text == "Auswürfeln"
-        assert browser.by_id("round").text == "" and browser.by_id("pot").text == "Topf 13"
+        assert browser.by_id("round").text == "Auswürfeln"
+        assert browser.by_id("pot").text == "Topf 13"
     finally:
         device.close()
 
@@ -120,7 +124,7 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.by_id("pin").clear()
     browser.by_id("pin").send_keys(pin)
     browser.by_id("pair").click()
-    browser.wait("!document.getElementById('paired').hidden")
+    browser.wait("!document.getElementById('controls').hidden")
     assert browser.js("return localStorage.getItem('schockbesteck.token')")
     assert browser.by_id("note").text == "", "paired: the box says so, the note waits for a setup"
     first = browser.js("return document.querySelector('#seats input.name')")
@@ -178,11 +182,13 @@ def test_the_reveal_names_a_dropped_cup(web_device: WebDevice, browser: Browser)
         (TurnOver("Anna", (4, 1, 1), False, 2, "Schock 4", 2), DroppedTurn("Ben")),
     )  # fmt: skip
     web_device.on_loop(lambda: (table.publish_event(reveal), table.flush()))
-    browser.wait("document.querySelector('#reveal .turns') !== null")
+    browser.wait("document.querySelector('#reveal .rows') !== null")
     rows = browser.js(
-        "return [...document.querySelectorAll('#reveal .turns span')].map((s) => s.textContent)"
+        "return [...document.querySelectorAll('#reveal .rows li')]"
+        ".map((li) => [li.dataset.player, li.querySelector('.what').textContent,"
+        " li.querySelectorAll('.die').length])"
     )
-    assert rows == ["Anna: Schock 4", "Ben: gefallen"]
+    assert rows == [["Anna", "Schock 4 · 2 Würfe", 3], ["Ben", "Becher gefallen", 0]]
 
 
 def test_it_reconnects_by_itself_and_says_so_and_speaks_english(
@@ -272,3 +278,128 @@ def test_the_statistics_fit_a_tv_and_a_laptop(
     body = "document.querySelector('#stats .body')"
     assert browser.js(f"return {body}.querySelectorAll('th').length") == 1 + len(fields)
     assert browser.js(f"return {body}.scrollWidth <= {body}.clientWidth"), "the table is cut"
+
+
+def pair_page(browser: Browser, device: WebDevice) -> None:
+    """Pair the open page with the PIN the device's Koppeln shows, as a person types it."""
+    browser.by_id("pin").send_keys(device.show_pin())
+    browser.by_id("pair").click()
+    browser.wait("window.schock.page.paired === true")
+
+
+def test_a_setup_from_the_page_carries_every_house_rule(
+    web_device: WebDevice, browser: Browser, clients: list[WsClient]
+) -> None:
+    """A preset to start from, then any option changed: the device's next game has them all."""
+    open_page(browser, web_device)
+    assert browser.js("return document.getElementById('setup').hidden"), "a watcher: no setup"
+    pair_page(browser, web_device)
+    browser.js(
+        "const preset = document.getElementById('preset');"
+        "preset.value = 'bvb'; preset.dispatchEvent(new Event('change'));"
+        "document.getElementById('house').open = true;"
+    )
+    choose = (
+        "const select = document.querySelector(`#options [data-rule='${arguments[0]}'] select`);"
+        "select.value = JSON.stringify(arguments[1]); select.dispatchEvent(new Event('change'));"
+    )
+    browser.js(choose, "jule", True)
+    browser.js(choose, "two_two_one", "neuner")
+    browser.js(choose, "max_throws", 2)
+    browser.js(
+        "const box = document.querySelector("
+        "  `#options [data-rule='hand_only'] input[value='general']`);"
+        "box.checked = true; box.dispatchEvent(new Event('change'));"
+        "const deckel = document.getElementById('deckel');"
+        "deckel.value = '17'; deckel.dispatchEvent(new Event('input'));"
+    )
+    assert browser.by_id("house-count").text == "4 anders als bvb"
+    browser.by_id("apply").click()
+    browser.wait("document.getElementById('note').textContent.length > 0")
+    assert browser.by_id("note").text == "Übernommen"
+    for _ in range(100):  # the game starts from the device's setup at once
+        started = [e for e in web_device.events if isinstance(e, GameStarted)]
+        if started:
+            break
+        time.sleep(0.02)
+    game = web_device.on_loop(lambda: web_device.device.app.game)
+    rules = game.rules
+    expected = {"deckel": 17, "jule": True, "two_two_one": "neuner", "max_throws": 2,
+                "hand_only": ["general"]}  # fmt: skip
+    assert {key: rules.to_mapping()[key] for key in expected} == expected
+    assert rules.general_above_schock2 and rules.ties.value == "nachgelegt", "bvb underneath"
+    watcher = WsClient(web_device.ws_url)
+    clients.append(watcher)
+    watcher.wait_for(lambda line: line.startswith("state "))
+    assert state_of(watcher)["game"]["rules_changed"] == {
+        key: value for key, value in expected.items()
+    }
+
+
+def test_a_paired_page_ends_the_game_after_asking(
+    web_device: WebDevice, browser: Browser
+) -> None:
+    web_device.on_loop(
+        lambda: web_device.device.app.plan_next_game(
+            GameSetup(("Anna", "Ben"), load_preset("standard"))
+        )
+    )
+    open_page(browser, web_device)
+    assert browser.js("return document.getElementById('abandon').getClientRects().length") == 0
+    pair_page(browser, web_device)
+    browser.by_id("abandon").click()
+    assert browser.by_id("confirm").is_displayed()
+    browser.by_id("abandon-no").click()  # not yet: nothing is sent
+    assert not browser.by_id("confirm").is_displayed()
+    assert web_device.on_loop(lambda: web_device.device.app.game) is not None
+    browser.by_id("abandon").click()
+    browser.by_id("abandon-yes").click()
+    browser.wait("window.schock.page.abandoned === true")
+    assert browser.by_id("turn").text == "Spiel abgebrochen"
+    assert browser.by_id("note").text == "Spiel abgebrochen"
+    assert web_device.on_loop(lambda: web_device.device.app.game) is None, "the setup is next"
+    assert any(type(event).__name__ == "GameAbandoned" for event in web_device.events)
+    assert not browser.js("return document.getElementById('apply').disabled"), "set up anew"
+
+
+def test_the_reveal_stays_marked_until_the_next_rounds_first_throw(browser: Browser) -> None:
+    """The reveal is marked fresh and the board shows the Deckel it moved until someone throws;
+    then it stays up, marked as the round before."""
+    web_device = WebDevice(setup=GameSetup(("Anna", "Ben", "Carla"), load_preset("standard")))
+    try:
+        _check_the_reveal_marks(web_device, browser)
+    finally:
+        web_device.close()
+
+
+def _check_the_reveal_marks(web_device: WebDevice, browser: Browser) -> None:
+    open_page(browser, web_device)
+    table = web_device.device.web
+    assert table is not None
+    reveal = RoundOver(
+        "Anna", "Ben", "Schock 4", "Hausnummer 632", 4, "pot", (), 9,
+        (("Anna", 0), ("Ben", 4), ("Carla", 0)),
+        (TurnOver("Anna", (4, 1, 1), False, 2, "Schock 4", 2),
+         TurnOver("Ben", (6, 3, 2), True, 1, "Hausnummer 632", 2)),
+    )  # fmt: skip
+    web_device.on_loop(lambda: (table.publish_event(reveal), table.flush()))
+    browser.wait("document.getElementById('reveal').classList.contains('fresh')")
+    assert browser.js("return document.querySelector('#reveal .badge').textContent") == (
+        "gerade aufgedeckt"
+    )
+    moved = (
+        "return [...document.querySelectorAll('#players tr.moved')].map((r) => r.dataset.player)"
+    )
+    assert browser.js(moved) == ["Ben"]
+    assert browser.js("return document.querySelector('#players tr.moved .delta').textContent") == (
+        "+4"
+    )
+    assert browser.by_id("pot").text == "Topf 13 (-4)"
+    throw = Roll("Ben", (), (5, 5, 2))
+    web_device.on_loop(lambda: (table.publish_event(throw), table.flush()))
+    browser.wait("document.getElementById('reveal').classList.contains('old')")
+    assert browser.js("return document.querySelector('#reveal .badge').textContent") == (
+        "nächste Runde läuft"
+    )
+    assert browser.js("return document.querySelectorAll('#reveal .rows li').length") == 2
+    assert browser.js(moved) == [] and browser.by_id("pot").text == "Topf 13"

@@ -130,6 +130,9 @@ def test_no_covered_die_crosses_the_socket_and_the_page_changes_nothing(
     # The page may send as fast as it can: the rate limit has tests of its own.
     monkeypatch.setattr("hal.web_server.RATE_PER_S", 100_000.0)
     monkeypatch.setattr("hal.web_server.RATE_BURST", 100_000.0)
+    # ... and try PINs and tokens without end: the lock-out has tests of its own too.
+    monkeypatch.setattr("firmware.link.pairing.PIN_ATTEMPTS", 10**9)
+    monkeypatch.setattr("firmware.link.pairing.ADDRESS_ATTEMPTS", 10**9)
     events, lines, private = play(hostile=True)
     reference, _, _ = play(hostile=False)
     assert events == reference, "the unpaired page changed nothing in the game"

@@ -1,0 +1,193 @@
+"""The pages under a crowd (firmware/link/crowd.py), with the main loop run by hand: what an
+unpaired page asks is answered without the loop, from one snapshot per change; answers are
+bounded before they are made; the statistics are counted once for every page that asks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pytest_mock import MockerFixture
+
+from engine import Game, GameSetup, load_preset
+from firmware.link import crowd
+from firmware.link.crowd import ANSWER_QUEUE_BYTES, CrowdBudget
+from firmware.link.pairing import Pairing
+from firmware.link.remote import DeviceHooks
+from firmware.link.webtable import WebTable
+from hal.web_server import WebSocketLink
+from sim.fakes import FakeClock
+from tests.link.conftest import RecordingLink, TinyApp
+
+SETUP = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"))
+
+
+class Loop:
+    """The main loop's call queue, run by hand."""
+
+    def __init__(self) -> None:
+        self.pending: list[Callable[[], None]] = []
+
+    def run(self) -> int:
+        ran = 0
+        while self.pending:
+            self.pending.pop(0)()
+            ran += 1
+        return ran
+
+
+class _Server:
+    def __init__(self) -> None:
+        self.accept: Callable[[Any], None] | None = None
+
+    def start(self, on_link: Callable[[Any], None], on_gone: Callable[[Any], None]) -> None:
+        self.accept = on_link
+
+    def close(self) -> None:
+        pass
+
+
+def stats() -> dict[str, Any]:
+    return {"fields": ["games"], "players": {}}
+
+
+def table_with_pages(
+    count: int, *, budget: CrowdBudget | None = None
+) -> tuple[Loop, TinyApp, WebTable, list[RecordingLink], DeviceHooks]:
+    loop = Loop()
+    app = TinyApp(lambda event: table.publish_event(event))
+    hooks = DeviceHooks(deliver=app.handle, next_setup=lambda: SETUP, apply_setup=print,
+                        stats=stats)
+    server = _Server()
+    table = WebTable(server, app, hooks, clock=FakeClock(), call_soon=loop.pending.append,
+                     pairing=Pairing(), budget=budget)
+    table.start()
+    game = app.game = Game(SETUP)
+    app._emit(game.roll_off([[2, 3, 5], [1, 1, 1], [4, 4, 5]]))
+    pages = []
+    for _ in range(count):
+        page = RecordingLink()
+        page.network = True
+        assert server.accept is not None
+        server.accept(page)
+        pages.append(page)
+    loop.run()
+    table.show(app.screen())
+    for page in pages:
+        page.take()
+    return loop, app, table, pages, hooks
+
+
+def ask(page: RecordingLink, line: str) -> None:
+    assert page.on_line is not None
+    page.on_line(line.encode())  # on the server's thread
+
+
+def test_unpaired_questions_need_no_main_loop_and_get_the_same_lines(
+    mocker: MockerFixture,
+) -> None:
+    loop, app, table, pages, _ = table_with_pages(3)
+    pages_made = mocker.spy(crowd, "log_page")
+    states = mocker.spy(table._feed, "state_line")
+    for page in pages:
+        for line in ("log", "state", "hello", "frames on", "ping 1", "help", "pair 1234",
+                     "press stand", 'setup {"players": ["A", "B"]}'):
+            ask(page, line)
+    assert loop.pending == [], "nothing of it went to the main loop"
+    answers = [[line for line, _ in page.sent] for page in pages]
+    assert answers[0][0].startswith("log {") and "end" in answers[0]
+    assert answers[1] == answers[0] == answers[2]
+    firsts = [page.sent[1][0] for page in pages]
+    assert firsts[0] is firsts[1] is firsts[2], "the very same string, made once"
+    assert pages_made.call_count == 1, "one log page made for every page that asked"
+    assert states.call_count == 0, "the state was made when it changed, not when asked"
+    app._emit(app.game.roll([6, 5, 2]))  # type: ignore[union-attr]
+    loop.run()
+    table.show(app.screen())
+    ask(pages[0], "log")
+    assert pages_made.call_count == 2, "a change makes a new snapshot"
+
+
+def test_a_page_that_does_not_read_is_refused_before_its_answer_is_made(
+    mocker: MockerFixture,
+) -> None:
+    _, _, _, (page,), _ = table_with_pages(1)
+    pages_made = mocker.spy(crowd, "log_page")
+    page.queued_bytes = ANSWER_QUEUE_BYTES + 1
+    for _ in range(5):
+        ask(page, "log")
+    assert page.take() == ["error busy: many pages are asking; ask again in a moment"]
+    assert pages_made.call_count == 0
+    page.queued_bytes = 0
+    ask(page, "state")
+    assert page.take()[0].startswith("state "), "answered again once it has read"
+
+
+def test_all_unpaired_pages_share_one_budget_of_answer_lines() -> None:
+    _, _, _, pages, _ = table_with_pages(4, budget=CrowdBudget(answer_lines_per_s=0.001))
+    for page in pages:
+        for _ in range(3000):  # the burst of the budget, and more
+            ask(page, "state")
+    answered = sum(len([line for line in page.take() if line.startswith("state ")])
+                   for page in pages)
+    assert answered == int(crowd.ANSWER_LINES_BURST), "the crowd's burst, not each page's"
+
+
+def test_the_statistics_are_counted_once_for_every_page_that_asks(
+    mocker: MockerFixture,
+) -> None:
+    loop, _, _, pages, _ = table_with_pages(50)
+    counted = mocker.patch("firmware.link.webtable.stats_text", side_effect=crowd.stats_text)
+    for page in pages:
+        ask(page, "stats")
+    assert loop.run() == 1, "one call on the main loop for fifty pages"
+    for page in pages:
+        ask(page, "stats")  # asked again: the count just made
+    assert counted.call_count == 1
+    for page in pages:
+        lines = page.take()
+        assert len(lines) == 2 and all(line.startswith("stats {") for line in lines)
+        assert json.loads(lines[0].split(" ", 1)[1]) == stats()
+
+
+def test_a_right_pin_goes_to_the_main_loop_and_pairs_there() -> None:
+    loop, _, table, (page, other), _ = table_with_pages(2)
+    pin = table._pairing.show_pin(0.0)
+    ask(other, "pair 999999" if pin != "999999" else "pair 888888")
+    assert loop.pending == [], "a wrong PIN is refused without the main loop"
+    ask(page, f"pair {pin}")
+    ask(page, "state")  # waits behind the pair, in order
+    assert loop.run() == 2
+    lines = page.take()
+    assert lines[0].startswith("ok pair ") and lines[1].startswith("state ")
+    ask(page, "ping paired")
+    assert page.sent == [] and loop.run() == 1, "a paired page is served by the main loop"
+    assert page.take() == ["pong paired"]
+
+
+def test_frames_to_a_watcher_are_the_latest_only() -> None:
+    loop = asyncio.new_event_loop()
+    try:
+        link = WebSocketLink(loop, "192.0.2.1", notify=lambda link: None)
+        frames = [f"frame {index:04d}" for index in range(100)]
+        for frame in frames:
+            link.send_line(frame, droppable=True)
+        link.send_line("state {}")
+        link.send_line(frames[-1], droppable=True)
+        assert link.queued_bytes == len("state {}") + len(frames[-1]), "one frame waits"
+    finally:
+        loop.close()
+
+
+def test_a_game_given_up_is_gone_from_the_state_but_not_from_the_log() -> None:
+    _, app, table, (page,), _ = table_with_pages(1)
+    app.game = None  # given up: the device is back at its setup, with no new frame yet
+    table.flush()
+    table.show(app.screen())
+    ask(page, "state")
+    ask(page, "log")
+    lines = page.take()
+    assert json.loads(lines[0].split(" ", 1)[1])["game"] is None
+    assert lines[1].startswith("log {"), "the log is still the last game's"

@@ -1,0 +1,212 @@
+"""The page's server against scripts: pairing that cannot be spoiled, DNS rebinding, binary
+floods, the size limit, and unpaired pages answered while the main loop is busy.
+
+Every test runs the device as ``schocken run`` builds it (see conftest.py), with the server on a
+free port of 127.0.0.1 and aiohttp's client; a second phone connects from 127.0.0.2 (Linux
+routes all of 127.0.0.0/8 to the loopback), so that it has an address of its own.
+"""
+
+from __future__ import annotations
+
+import threading
+import urllib.error
+import urllib.request
+from typing import Any
+
+import aiohttp
+import pytest
+
+from firmware.link.pairing import ADDRESS_ATTEMPTS, PIN_ATTEMPTS
+from hal.web_server import MAX_MESSAGE, MAX_REFUSED, WebServer, host_allowed
+
+from .conftest import WebDevice, WsClient
+
+
+def connect(device: WebDevice, clients: list[WsClient], **options: Any) -> WsClient:
+    client = WsClient(device.ws_url, **options)
+    clients.append(client)
+    client.wait_for(lambda line: line.startswith("state "))
+    return client
+
+
+def wrong_pin(pin: str) -> str:
+    return "000000" if pin != "000000" else "111111"
+
+
+def test_a_wrong_pin_and_no_pin_shown_answer_alike(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    before = connect(web_device, clients).command("pair 000000", "ok")
+    pin = web_device.show_pin()
+    during = connect(web_device, clients).command(f"pair {wrong_pin(pin)}", "ok")
+    assert before == during == "error pair: wrong PIN; 2 tries left on this connection"
+
+
+def test_a_script_polling_pair_cannot_stop_a_person_from_pairing(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    pin = web_device.show_pin()
+    script = connect(web_device, clients)
+    answers = [script.command(f"pair {wrong_pin(pin)}", "ok") for _ in range(PIN_ATTEMPTS)]
+    assert answers[-1] == (
+        "error pair: wrong PIN; too many tries on this connection: it is closed"
+    ), "the connection's last line arrives before it is closed"
+    assert script.closed.wait(5), "a connection over its tries is closed"
+
+    # The script comes back on new connections from the same address, until the address is
+    # over its tries: then even the right PIN is refused there.
+    tries = PIN_ATTEMPTS
+    while tries < ADDRESS_ATTEMPTS:
+        again = connect(web_device, clients)
+        again.command(f"pair {wrong_pin(pin)}", "ok")
+        tries += 1
+        again.close()
+        clients.remove(again)
+    locked = connect(web_device, clients).command(f"pair {pin}", "ok")
+    assert locked.startswith("error pair: wrong PIN; too many tries from this address")
+
+    person = connect(web_device, clients, local_host="127.0.0.2")  # another phone
+    assert person.command(f"pair {pin}", "ok pair").startswith("ok pair "), "the PIN is good"
+    assert person.command("press keep3", "ok") == "ok press"
+
+
+def test_unpair_revokes_the_pages_token_on_the_device(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    page = connect(web_device, clients)
+    token = page.command(f"pair {web_device.show_pin()}", "ok pair").split()[2]
+    other = connect(web_device, clients, local_host="127.0.0.2")
+    other_token = other.command(f"pair {web_device.show_pin()}", "ok pair").split()[2]
+    assert page.command("unpair", "ok") == "ok unpair"
+    assert "needs pairing" in page.command("press keep3", "ok")
+    reload = connect(web_device, clients)
+    assert reload.command(f"auth {token}", "ok").startswith("error auth: unknown token")
+    assert other.command(f"auth {other_token}", "ok") == "ok auth", "only its own token goes"
+    assert "unpair needs pairing" in reload.command("unpair", "ok")
+
+
+def test_a_foreign_host_name_is_refused_as_dns_rebinding(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    port = web_device.url.rstrip("/").rsplit(":", 1)[1]
+    rebound = {"Host": f"evil.example:{port}"}
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        WsClient(web_device.ws_url, origin=f"http://evil.example:{port}", headers=rebound)
+    assert refused.value.status == 421
+    request = urllib.request.Request(web_device.url, headers=rebound)
+    with pytest.raises(urllib.error.HTTPError) as page:
+        urllib.request.urlopen(request, timeout=5)
+    assert page.value.code == 421, "the page itself is not served under a foreign name"
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}"):
+        connect(web_device, clients, origin=f"http://{host}", headers={"Host": host})
+
+
+def test_a_configured_name_is_served() -> None:
+    server = WebServer("127.0.0.1", 0, {"/": ("text/plain", b"hi")}, names=("Schock.local",))
+    try:
+        server.start(lambda link: None, lambda link: None)
+        port = server.address[1]
+        for host, expected in ((f"schock.local:{port}", 200), (f"schock.lan:{port}", 421)):
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": host})
+            try:
+                with urllib.request.urlopen(request, timeout=5) as answer:
+                    status = answer.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+            assert status == expected, host
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize(
+    ("host", "local", "allowed"),
+    [
+        ("192.168.1.5:8080", "192.168.1.5", True),
+        ("192.168.1.6:8080", "192.168.1.5", False),
+        ("[fe80::1]:8080", "fe80::1%wlan0", True),
+        ("192.168.1.5", "::ffff:192.168.1.5", True),
+        ("127.0.0.1:80", "192.168.1.5", True),
+        ("LOCALHOST:80", "192.168.1.5", True),
+        ("schock.local.:80", "192.168.1.5", True),
+        ("evil.example:8080", "192.168.1.5", False),
+        ("192.168.1.5.evil.example", "192.168.1.5", False),
+        (None, "192.168.1.5", True),
+    ],
+)
+def test_which_host_names_the_device(host: str | None, local: str, allowed: bool) -> None:
+    assert host_allowed(host, local, frozenset({"schock.local"})) is allowed
+
+
+def test_binary_messages_share_the_rate_limit_and_a_flood_is_closed_with_its_last_line(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    binary = connect(web_device, clients)
+    for _ in range(MAX_REFUSED + 50):
+        try:
+            binary.send_bytes(b"\x00")
+        except aiohttp.ClientConnectionResetError:
+            break  # closed already
+    assert binary.closed.wait(10), "a stream of binary messages is closed"
+    assert binary.lines[-1].endswith("refused in a row; closing"), binary.lines[-3:]
+
+    flood = connect(web_device, clients)
+    for index in range(MAX_REFUSED + 100):
+        try:
+            flood.send(f"ping {index}")
+        except aiohttp.ClientConnectionResetError:
+            break
+    assert flood.closed.wait(10)
+    assert flood.lines[-1] == f"error too many lines: {MAX_REFUSED} refused in a row; closing"
+
+
+def test_the_size_limit_is_over_4_kib(web_device: WebDevice, clients: list[WsClient]) -> None:
+    exact = connect(web_device, clients)
+    answer = exact.command("x" * MAX_MESSAGE, "ok")
+    assert answer.startswith("error line too long"), "4096 bytes are a (too long) line"
+    assert exact.command("ping still", "pong") == "pong still"
+    over = connect(web_device, clients)
+    over.send("x" * (MAX_MESSAGE + 1))
+    assert over.closed.wait(5) and over.close_code == 1009
+
+
+def test_unpaired_pages_are_answered_while_the_main_loop_is_busy(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    watcher = connect(web_device, clients)
+    release = threading.Event()
+    blocked = threading.Event()
+
+    def hold_the_loop() -> None:
+        blocked.set()
+        release.wait(10)
+
+    web_device.device.loop.call_soon(hold_the_loop)
+    assert blocked.wait(5)
+    try:
+        # Nothing of this may wait for the main loop: it is answered from the snapshot.
+        assert watcher.command("state", "state").startswith("state ")
+        assert watcher.command("frames on", "ok frames") == "ok frames on"
+        watcher.wait_for(lambda line: line.startswith("frame "), timeout=2)
+        assert watcher.command("hello", "hello").startswith("hello schockbesteck 2 ")
+        assert watcher.command("log", "log").startswith(("log ", "error log: no game"))
+        assert watcher.command("ping busy", "pong") == "pong busy"
+        assert "wrong PIN" in watcher.command("pair 123456", "ok")
+        assert "needs pairing" in watcher.command("press stand", "ok")
+    finally:
+        release.set()
+
+
+@pytest.mark.slow
+def test_a_crowd_of_unpaired_pages_does_not_stall_a_paired_one() -> None:
+    """199 unpaired pages at their limits (``frames on``, ``log``, ``hello``) beside a paired
+    page that pings and plays, as ``schocken bench`` runs them (sim/bench_web.py): every pong
+    and every frame of the paired page arrives, and the crowd is told ``busy`` instead of
+    queueing work. The times are the bench's figures (docs/performance.md), not asserted."""
+    from sim.bench_web import CROWD_PAGES, measure_crowd
+
+    figures = measure_crowd(10.0, CROWD_PAGES)
+    assert figures["pages"] == CROWD_PAGES, "every page was served at once"
+    assert figures["pings"] >= 90 and figures["lost_pongs"] == 0, figures
+    assert figures["oled_samples"] >= 15, "each shake and press showed on the paired page"
+    assert figures["crowd_sent"] > 150 * 19 * 8, "the crowd sent at its limits"
+    assert figures["crowd_busy"] > 0 and figures["budget_refused"] > 0, "and was refused"

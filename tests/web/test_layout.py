@@ -1,0 +1,329 @@
+"""The page's layout at a table's screens, measured in the DOM of headless Chromium.
+
+Four screens (a small phone upright, a phone upright and on its side, a laptop), both languages,
+a watcher and a paired page: nothing may stick out of its box or out of the screen's width
+(every element's ``scrollWidth`` within its ``clientWidth``, every box inside the viewport, no
+sideways scrolling). The content is the widest the device allows: ten players of ten letters,
+two-digit Deckel, every tag, a reveal of ten turns with a tie and a dropped cup. The reveal comes
+through the device's own :class:`~firmware.link.webtable.WebTable` (and so through
+``tablefeed``, which adds the tie); the board's worst case is handed to the page's own
+``gotState``, as a ``state`` line would be.
+
+One browser and one device serve the whole module: the screen size is switched with Chromium's
+device metrics, the language with the page's button, pairing with ``auth``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine import GameSetup, load_preset
+from engine.events import DroppedTurn, RoundOver, TurnOver
+from firmware.config import DeviceConfig, GameConfig
+from firmware.link.webtable import page_texts
+from sim.web_pictures import Browser, browser_missing
+
+from .conftest import WebDevice, WsClient
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing())),
+]
+
+#: The screens: a small phone and a usual one upright, the usual one on its side, a laptop.
+SIZES = [(360, 740), (390, 844), (844, 390), (1366, 768)]
+#: Ten players with the longest names the device takes (ten characters).
+PLAYERS = (
+    "Maximilian", "Ann-Katrin", "Bernadette", "Christophe", "Wilhelmine", "Friederike",
+    "Konstantin", "Margarethe", "Jo", "Alexandros",
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def device() -> Iterator[WebDevice]:
+    players = PLAYERS[:4]  # the device's own game; the board's ten come in a state
+    config = DeviceConfig(game=GameConfig(players=players))
+    opened = WebDevice(setup=GameSetup(players, load_preset("standard")), config=config)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+@pytest.fixture(scope="module")
+def browser(device: WebDevice) -> Iterator[Browser]:
+    opened = Browser(width=1366, height=768)
+    try:
+        opened.open(device.url)
+        opened.wait("window.schock.connects >= 1 && window.schock.page.logWaiting === false")
+        yield opened
+    finally:
+        opened.close()
+
+
+def new_token(device: WebDevice) -> str:
+    """A fresh pairing token for the browser's page, from a client paired with the menu's PIN
+    (the page's Entkoppeln revokes the token it had, so each pairing needs its own)."""
+    client = WsClient(device.ws_url)
+    try:
+        client.wait_for(lambda line: line.startswith("state "))
+        answer = client.command(f"pair {device.show_pin()}", "ok pair")
+        assert answer.startswith("ok pair "), answer
+        return answer.split()[2]
+    finally:
+        client.close()
+
+
+def worst_reveal() -> RoundOver:
+    """A round of ten: a tie at the bottom (the same Hausnummer, one throw more), a dropped
+    cup, and the Deckel going from the winner to the loser."""
+    turns: list[TurnOver | DroppedTurn] = []
+    for index, name in enumerate(PLAYERS):
+        if index == 4:
+            turns.append(DroppedTurn(name))
+        elif index == 8:
+            turns.append(TurnOver(name, (4, 2, 1), False, 3, "Hausnummer 421", 3))
+        elif index == 2:
+            turns.append(TurnOver(name, (4, 2, 1), False, 2, "Hausnummer 421", 3))
+        else:
+            turns.append(TurnOver(name, (1, 1, 1), True, 1, "Schock aus", 3))
+    holdings = tuple((name, 13) for name in PLAYERS)
+    return RoundOver(
+        "Maximilian", "Jo", "Schock aus", "Hausnummer 421", 13, "winner", (), 0, holdings,
+        tuple(turns),
+    )  # fmt: skip
+
+
+def worst_state() -> dict[str, Any]:
+    """The board at its widest: ten players, two-digit Deckel, every tag, a turn under way."""
+    holdings = {name: 10 + index for index, name in enumerate(PLAYERS)}
+    game = {
+        "players": list(PLAYERS), "rules": "standard", "rules_changed": {}, "phase": "turn",
+        "section": 2, "round": 12, "pot": 0, "holdings": holdings, "out": [PLAYERS[7]],
+        "in_play": list(PLAYERS[:7]), "limit": 3,
+        "turn": {"player": PLAYERS[1], "dice": [6, None, 1], "laid_out": [True, False, True],
+                 "throws": 2, "limit": 3, "hand": None, "flipped": False, "blind": False},
+        "can": None, "half_losers": [PLAYERS[3], PLAYERS[3]], "loser": None, "notation": None,
+    }  # fmt: skip
+    bots = ["threshold" if index % 2 else "odds" for index in range(len(PLAYERS))]
+    next_game = {"players": list(PLAYERS), "rules": "bvb", "rules_changed": {"jule": True},
+                 "bots": bots}  # fmt: skip
+    return {"game": game, "next": next_game}
+
+
+def show_the_worst(device: WebDevice, browser: Browser) -> None:
+    """The reveal from the device, then the board (the reveal's batch brings a state)."""
+    table = device.device.web
+    assert table is not None
+    reveal = worst_reveal()
+    device.on_loop(lambda: (table.publish_event(reveal), table.flush()))
+    browser.wait("document.querySelectorAll('#reveal .rows li').length === 10")
+    browser.wait("window.schock.page.state.game.players.length === 4")
+    browser.js("gotState(arguments[0])", worst_state())
+    # The statistics of the ten, three digits in every column (the device keeps none here).
+    fields = ["games", "lost", "halves_lost", "blattschuss", "schocks", "schock_aus"]
+    players = {name: {field: 100 for field in fields} for name in PLAYERS}
+    browser.js(
+        "window.schock.page.stats = {fields: arguments[0], players: arguments[1]}; renderStats();",
+        fields, players,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def shown(device: WebDevice, browser: Browser) -> Browser:
+    """The browser showing the worst case."""
+    show_the_worst(device, browser)
+    return browser
+
+
+#: Every visible element that sticks out of its box or out of the screen's width.
+MEASURE = """
+const width = document.documentElement.clientWidth, problems = [];
+const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+  + (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ').join('.') : '')
+  + (e.textContent ? ' "' + e.textContent.trim().slice(0, 30) + '"' : '');
+for (const e of document.body.querySelectorAll('*')) {
+  if (!e.getClientRects().length) continue;  // not shown (hidden, or in a closed box)
+  const box = e.getBoundingClientRect();
+  if (box.width === 0 && box.height === 0) continue;
+  if (box.left < -0.5 || box.right > width + 0.5)
+    problems.push(name(e) + ' outside the screen: ' + box.left.toFixed(1) + '..'
+      + box.right.toFixed(1));
+  if (!(e instanceof SVGElement) && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+    problems.push(name(e) + ' overflows: ' + e.scrollWidth + ' > ' + e.clientWidth);
+}
+// A choice shows its chosen option's words whole (a select cuts them without a scrollWidth).
+const context = document.createElement('canvas').getContext('2d');
+for (const select of document.querySelectorAll('select')) {
+  if (!select.getClientRects().length || select.selectedIndex < 0) continue;
+  const style = getComputedStyle(select);
+  context.font = style.font;
+  const words = context.measureText(select.options[select.selectedIndex].text).width;
+  const room = select.clientWidth - parseFloat(style.paddingLeft)
+    - parseFloat(style.paddingRight) - 16;  // 16: the arrow
+  if (words > room)
+    problems.push(name(select) + ' cuts its choice: ' + words.toFixed(0) + ' > ' + room.toFixed(0));
+}
+if (document.documentElement.scrollWidth > width)
+  problems.push('the page scrolls sideways: ' + document.documentElement.scrollWidth);
+return problems;
+"""
+
+#: Every shown control (button, field, choice) that is not the language button or pairing's.
+CONTROLS = """
+return [...document.querySelectorAll('button, input, select, details')]
+  .filter((e) => e.getClientRects().length && !e.closest('#pairing') && e.id !== 'lang')
+  .map((e) => e.id || e.textContent.trim() || e.tagName);
+"""
+
+
+def set_size(browser: Browser, size: tuple[int, int]) -> None:
+    width, height = size
+    browser.driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 900},
+    )
+    browser.wait(f"document.documentElement.clientWidth === {width}")
+
+
+def set_language(browser: Browser, language: str) -> None:
+    if browser.js("return window.schock.page.lang") != language:
+        browser.by_id("lang").click()
+    assert browser.js("return document.documentElement.lang") == language
+
+
+def set_paired(browser: Browser, paired: bool, device: WebDevice) -> None:
+    if paired and not browser.js("return window.schock.page.paired"):
+        browser.js("window.schock.page.ws.send('auth ' + arguments[0])", new_token(device))
+        browser.wait("window.schock.page.paired === true")
+        browser.js("document.getElementById('house').open = true;"
+                   "document.getElementById('abandon').click()")  # the confirmation shows
+        browser.wait("!document.getElementById('confirm').hidden")
+    elif not paired and browser.js("return window.schock.page.paired"):
+        connects = browser.js("return window.schock.connects")
+        browser.by_id("forget").click()  # a fresh greeting: the page reads the log again
+        browser.wait(f"window.schock.connects > {connects}")
+        browser.wait("!window.schock.page.paired && !window.schock.page.logWaiting")
+        show_the_worst(device, browser)  # the greeting's log has the device's game only
+
+
+def german_only_words() -> set[str]:
+    """Pieces of the page's German texts that no English text holds (e.g. " ist dran")."""
+    texts = page_texts()
+    english = " ".join(texts["en"].values())
+    pieces = set()
+    for key, german in texts["de"].items():
+        if german == texts["en"][key] or key == "web_language":  # the button names the other
+            continue
+        for piece in re.split(r"{\w+}", german):
+            piece = piece.strip(" :,.()")
+            if len(piece) >= 5 and piece not in english:
+                pieces.add(piece)
+    return pieces
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("paired", [False, True], ids=["watcher", "paired"])
+def test_nothing_sticks_out_at_any_screen(
+    shown: Browser,
+    device: WebDevice,
+    size: tuple[int, int],
+    language: str,
+    paired: bool,
+) -> None:
+    set_paired(shown, paired, device)
+    set_language(shown, language)
+    set_size(shown, size)
+    assert shown.js("return document.querySelectorAll('#players tbody tr').length") == 10
+    problems = shown.js(MEASURE)
+    assert problems == [], "\n".join(problems)
+    controls = shown.js(CONTROLS)
+    if paired:
+        assert {"abandon", "apply", "preset", "abandon-yes"} <= set(controls)
+    else:
+        assert controls == [], f"a watcher sees controls it cannot use: {controls}"
+    if language == "en":
+        text = shown.js("return document.body.innerText")
+        # The device speaks German here: its menu's word, quoted as its OLED shows it, is the one
+        # German word the English page may hold ("PIN from the device (menu: Koppeln)").
+        quoted = {page_texts()["de"]["menu_pair"]}
+        german = sorted(p for p in german_only_words() - quoted if p in text)
+        assert german == [], f"German on the English page: {german}"
+
+
+def test_the_reveal_shows_dice_throws_marks_and_the_tie(
+    shown: Browser, device: WebDevice
+) -> None:
+    set_paired(shown, False, device)
+    set_language(shown, "de")
+    set_size(shown, (390, 844))
+    rows = shown.js("""return [...document.querySelectorAll('#reveal .rows li')].map((li) => ({
+        player: li.dataset.player, mark: li.querySelector('.mark').textContent,
+        dice: [...li.querySelectorAll('.die')].map((d) => d.dataset.value).join(''),
+        what: li.querySelector('.what').textContent,
+        tie: li.querySelector('.tie') ? li.querySelector('.tie').textContent : null }))""")
+    by_player = {row["player"]: row for row in rows}
+    assert by_player["Jo"] == {
+        "player": "Jo", "mark": "▼", "dice": "421", "what": "Hausnummer 421 · 3 Würfe",
+        "tie": "gleich mit Bernadette: weniger Würfe liegen vorn",
+    }  # fmt: skip
+    assert by_player["Maximilian"]["mark"] == "▲" and by_player["Maximilian"]["dice"] == "111"
+    assert by_player["Wilhelmine"]["what"] == "Becher gefallen"
+    assert by_player["Wilhelmine"]["dice"] == ""
+    moves = shown.js(
+        "return [...document.querySelectorAll('#reveal .move')].map((m) => m.textContent)"
+    )
+    assert moves == ["Maximilian gibt Jo 13 Deckel"]
+    assert shown.js("return document.getElementById('reveal').classList.contains('fresh')")
+
+
+def test_a_phone_on_its_side_has_the_board_and_the_reveal_side_by_side(
+    shown: Browser, device: WebDevice
+) -> None:
+    set_paired(shown, False, device)
+    set_size(shown, (844, 390))
+    board, reveal = (
+        shown.js(f"return document.getElementById('{name}').getBoundingClientRect().toJSON()")
+        for name in ("board", "reveal")
+    )
+    assert abs(board["top"] - reveal["top"]) < 1 and board["right"] <= reveal["left"]
+    assert reveal["top"] < 390 / 3, "both begin in the upper third of the screen"
+
+
+def test_the_turn_bar_stays_in_sight(shown: Browser, device: WebDevice) -> None:
+    set_paired(shown, False, device)
+    set_language(shown, "en")
+    set_size(shown, (360, 740))
+    shown.js("window.scrollTo(0, document.body.scrollHeight)")
+    shown.wait("window.scrollY > 1000")
+    bar = shown.js("return document.getElementById('bar').getBoundingClientRect().toJSON()")
+    assert bar["top"] == 0 and bar["height"] > 0
+    assert shown.by_id("turn").text == "Ann-Katrin to play"
+    assert shown.by_id("throws").text == "Throw 2/3"
+    dice = shown.js(
+        "return [...document.querySelectorAll('#dice .die')].map((d) => d.dataset.value)"
+    )
+    assert dice == ["6", "?", "1"], "the die in the cup stays a ?"
+    shown.js("window.scrollTo(0, 0)")
+
+
+def test_a_paired_phone_sees_the_mirror_with_its_buttons(
+    shown: Browser, device: WebDevice
+) -> None:
+    set_paired(shown, True, device)
+    set_language(shown, "en")
+    set_size(shown, (390, 844))
+    shown.js("document.getElementById('device').scrollIntoView()")
+    mirror, buttons, bar = (
+        shown.js(f"return document.getElementById('{name}').getBoundingClientRect().toJSON()")
+        for name in ("oled", "buttons", "bar")
+    )
+    assert mirror["top"] >= bar["bottom"] - 1, "the mirror is not under the bar"
+    assert buttons["bottom"] <= 844, "the buttons are on the same screen as the mirror"
+    language = shown.by_id("mirror-language").text
+    assert language == "The device shows its screen in German (its own menu setting)"
