@@ -5,7 +5,10 @@ The engine allows any name without spaces and ``, ; : = / |`` (its notation need
 most :data:`MAX_NAME_LENGTH` characters, so that a computer player's name with its mark fits
 whole into the title of the turn screen in both languages (``tests/firmware/test_names.py``
 measures it in the bitmap font), and it holds no control, format or separator characters (no
-line breaks, no bidi overrides such as U+202E) that would garble the screen or a log line.
+line breaks, no bidi overrides such as U+202E) that would garble the screen or a log line, and
+only characters the screen's fonts draw (the Latin letters of names at a German table, such as
+é, ç, ñ, ø, ł, ş and ğ, but no emoji): a character the screen lacks would be drawn as "?", the
+sign of a die under the cup.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from engine.game import player_name_problem
+from firmware.screen.font import FONT, SMALL
 
 __all__ = ["MAX_NAME_LENGTH", "PlayerNameError", "check_player_names", "name_problem"]
 
@@ -46,6 +50,13 @@ def name_problem(name: object) -> str | None:
                 f"player name {shown}: holds the control or format character U+{ord(char):04X}; "
                 "use letters, digits and punctuation"
             )
+    missing = sorted(FONT.missing(name) | SMALL.missing(name), key=name.index)
+    if missing:
+        return (
+            f"player name {shown}: the screen cannot draw {missing[0]!r} "
+            f"(U+{ord(missing[0]):04X}); use letters (also é, ç, ñ, ø, ł, ş ...), digits and "
+            "punctuation"
+        )
     if len(name) > MAX_NAME_LENGTH:
         return (
             f"player name {shown} has {len(name)} characters: at most {MAX_NAME_LENGTH} "

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the modes import what they need when they run, to start qui
     from hal.serial_link import SerialLink
     from hal.storage import StateDirectory
     from hal.web_server import WebServer
-    from sim.controls import HandsInput
+    from sim.controls import HandsInput, Say
     from sim.fakes import FakeClock
     from sim.recorder import FrameRecorder, LatestFrame
     from sim.script import ScriptInput
@@ -260,11 +260,22 @@ def _state_directory(path: Path | None) -> Iterator[StateDirectory | None]:
 
 
 def _left_unfinished(storage: StateDirectory | None) -> str:
-    """A note that a game waits in ``storage`` for the next start, or ""."""
+    """A note that a game waits in ``storage`` for the next start, or "": also when its journal
+    holds no action yet (quit before the first throw), since the next start drops such a game
+    rather than offer it."""
     from firmware.store.gamestore import CURRENT
+    from firmware.store.journal import JournalError, recover
+    from hal.ports import StorageError
 
     if storage is None or storage.size(CURRENT) is None:
         return ""
+    try:
+        recovery = recover(storage, CURRENT)
+    except (JournalError, StorageError):
+        recovery = None  # damaged: kept and set aside at the next start, so say it is kept
+    else:
+        if recovery is None or not recovery.actions:
+            return ""
     return f"the unfinished game is kept in {storage.root}"
 
 
@@ -424,16 +435,24 @@ class _FrontEnd(Protocol):
 
 
 def _screen(
-    name: str, hands: HandsInput, config: DeviceConfig, notices: list[str]
+    name: str, hands: HandsInput, config: DeviceConfig, notices: list[str],
+    say: Say | None = None,
 ) -> tuple[LatestFrame, Callable[[], _FrontEnd]]:
     """The display the front end shows (``window`` or ``terminal``) and how to open that
     front end on it, once the device is built; the terminal shows ``notices`` as they are then
-    (one line each)."""
+    (one line each). Its help and key bar are ``say``'s words (the device's, in the language
+    the menu sets), else the config's language's."""
+    if say is None:
+        from firmware.screen.i18n import Catalogue
+
+        say = Catalogue(config.game.language).t
     if name == "window":
         from sim.window import SimWindow, WindowDisplay
 
         window = WindowDisplay()
-        return window, lambda: SimWindow(hands, window, debounce_s=config.input.debounce_s)
+        return window, lambda: SimWindow(
+            hands, window, debounce_s=config.input.debounce_s, say=say
+        )
     from sim.terminal import TerminalDisplay, TerminalUI
 
     terminal = TerminalDisplay()
@@ -447,6 +466,7 @@ def _screen(
             hold_s=config.input.hold_s + 0.2,
             debounce_s=config.input.debounce_s,
             notice="\n".join(notices),
+            say=say,
         )
 
     return terminal, open_terminal
@@ -671,7 +691,13 @@ def _run_interactive(
 
         hands = EdgeHands(clock)
     try:
-        shown, open_ui = _screen(screen, hands, config, notices)
+        # The front end speaks the device's language, once there is a device.
+        from firmware.screen.i18n import Catalogue
+
+        device_words: list[Say] = [Catalogue(config.game.language).t]
+        shown, open_ui = _screen(
+            screen, hands, config, notices, lambda key, **values: device_words[0](key, **values)
+        )
         recorder = _recorder(recording, clock, shown) if _records(recording) else None
         link = _serial_link(args.link, config) if args.link else None
     except BaseException:
@@ -698,6 +724,7 @@ def _run_interactive(
         odds_worker=True,  # on the real clock: computer players think beside the loop
         ask_to_resume=True,
     )
+    device_words[0] = device.app.t
     if link is not None:
         notices.insert(len(notices) - bool(notice), _say_where_the_link_is(link, args.link))
     status = _play(device, open_ui, recorder)

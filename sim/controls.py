@@ -22,12 +22,13 @@ from hal.ports import Button, Clock, Edge, EdgeSink, EdgeSource, InputBackend
 __all__ = [
     "BUTTON_KEYS",
     "BUTTON_LABELS",
-    "KEY_HELP",
     "SHAKE_INTERVAL_S",
     "EdgeHands",
     "Hands",
     "HandsInput",
+    "Say",
     "Shaker",
+    "key_help",
 ]
 
 #: The keyboard keys of the five buttons (the same in the window and the terminal).
@@ -48,16 +49,27 @@ BUTTON_LABELS: dict[Button, str] = {
     Button.STAND: "STAND",
 }
 
-#: Key help of the window's overlay (the terminal has its own: it cannot tell a key held).
-KEY_HELP: tuple[tuple[str, str], ...] = (
-    ("1 2 3", "keep or release the die above"),
-    ("F", "flip two sixes into a one"),
-    ("S", "stand: end the turn"),
-    ("Space", "shake the cup; let go to throw"),
-    ("hold a key", "long press (S: the menu)"),
-    ("H or ?", "this help"),
-    ("Esc", "quit"),
-)
+class Say(Protocol):
+    """The device's words in its language now: a catalogue key (and its placeholders' values)
+    to its text. The simulator's command line hands the front ends the device's own
+    (``DeviceApp.t``), so that their help and captions speak the language of the screens."""
+
+    def __call__(self, key: str, **values: object) -> str: ...
+
+
+def key_help(t: Say) -> tuple[tuple[str, str], ...]:
+    """Key help of the window's overlay, in ``t``'s language (the terminal has its own: it
+    cannot tell a key held)."""
+    return (
+        ("1 2 3", t("sim_help_keep")),
+        ("F", t("sim_help_flip")),
+        ("S", t("sim_help_stand")),
+        (t("sim_key_space"), t("sim_help_shake_window")),
+        (t("sim_key_hold"), t("sim_help_hold")),
+        (t("sim_key_help_window"), t("sim_help_help_window")),
+        ("Esc", t("sim_help_quit")),
+    )
+
 
 #: Time between two tilt edges while the cup is shaken (a ball tilt switch rattles about as fast).
 SHAKE_INTERVAL_S = 0.05

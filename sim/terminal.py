@@ -20,6 +20,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import os
+import re
 import select
 import signal
 import sys
@@ -33,16 +34,18 @@ from typing import TextIO
 from PIL import Image
 
 from hal.ports import SCREEN_SIZE, Button
-from sim.controls import BUTTON_KEYS, BUTTON_LABELS, Hands, Shaker
+from sim.controls import BUTTON_KEYS, BUTTON_LABELS, Hands, Say, Shaker
 from sim.recorder import LatestFrame
 
 __all__ = [
+    "LEGEND_CENTRES",
     "QUEUED_PRESSES",
     "TAP_S",
     "TerminalDisplay",
     "TerminalUI",
     "frame_to_blocks",
     "frame_to_braille",
+    "terminal_key_help",
 ]
 
 #: How long a key press holds the button down (at least, see :class:`TerminalUI`: it must outlast
@@ -53,6 +56,10 @@ TAP_S = 0.1
 QUEUED_PRESSES = 4
 #: How long the Space key shakes the cup.
 SHAKE_S = 0.7
+#: x of the middle of each KEEP button's legend on the OLED (the firmware's
+#: ``firmware.screen.screens.KEY_CENTRES``; a backend imports no firmware, and
+#: ``tests/sim/test_terminal.py`` holds the two equal): the key bar puts each key under its legend.
+LEGEND_CENTRES = (21, 64, 107)
 #: Columns and rows the big layout needs (half blocks).
 NEEDED_SIZE = (SCREEN_SIZE[0] + 4, SCREEN_SIZE[1] // 2 + 5)
 #: Columns and rows the compact layout needs (braille): the OLED in its frame, two lines of keys.
@@ -138,7 +145,9 @@ class TerminalUI:
     ``hold_s`` is how long a long press holds its button (the decoder's ``hold_ms`` plus a
     margin); a short press holds it :data:`TAP_S`, or longer if the decoder's ``debounce_s``
     asks for it. :meth:`run` takes over the terminal until the user quits or ``keep_going()`` is
-    False, and always gives it back as it was.
+    False, and always gives it back as it was. Keys typed before the device's first frame stay
+    in the terminal's input until then (the device's inputs start before that frame), so none is
+    lost. ``say`` gives the device's words in its language: the help and the key bar speak it.
     """
 
     def __init__(
@@ -152,11 +161,15 @@ class TerminalUI:
         stdout: TextIO | None = None,
         now: Callable[[], float] = time.monotonic,
         notice: str = "",
+        say: Say,
     ) -> None:
         #: Lines shown under the device, one message each, most important first: where the
         #: table's page is, why the simulator plays in the terminal. A small terminal shows the
         #: first messages that fit.
         self.notice = notice
+        #: The device's words in its language now (the menu may change it): the help, the key
+        #: bar and the notes follow.
+        self._say = say
         self._hands = hands
         self._display = display
         self._hold_s = hold_s
@@ -204,7 +217,7 @@ class TerminalUI:
             self._resized = True
 
         try:
-            tty.setcbreak(fd)
+            tty.setcbreak(fd, termios.TCSANOW)  # not TCSAFLUSH: keys typed already are kept
             signal.signal(signal.SIGWINCH, on_resize)
             self._write(f"{_CSI}?1049h{_CSI}?25l{_CSI}2J")
             yield
@@ -228,10 +241,12 @@ class TerminalUI:
         if self._pending_escape is not None:
             due.append(self._pending_escape)
         timeout = max(0.0, min(due) - self._now()) if due else 0.5
+        # Until the device shows its first frame its inputs may not listen yet: keys typed so far
+        # wait in the terminal's input, and are read with that frame.
+        started = self._display.snapshot()[1] is not None
+        watched = [self._in.fileno(), self._display.wake_fd] if started else [self._display.wake_fd]
         try:
-            readable, _, _ = select.select(
-                [self._in.fileno(), self._display.wake_fd], [], [], timeout
-            )
+            readable, _, _ = select.select(watched, [], [], timeout)
         except InterruptedError:  # SIGWINCH
             return
         if self._display.wake_fd in readable:
@@ -331,12 +346,15 @@ class TerminalUI:
             room = rows_available - COMPACT_SIZE[1]
             lines = self._layout(image, light, compact=True) + self._notice_lines(columns, room)
         else:
-            # A wrapped picture is garbage: say what is needed instead, until the window grows.
-            lines = [
-                f"the terminal is {columns}x{rows_available}; the device needs "
-                f"{COMPACT_SIZE[0]}x{COMPACT_SIZE[1]}: make it larger (q quits)"
-            ]
+            # A wrapped picture is garbage: say what is needed instead, until the window grows,
+            # wrapped at words.
+            message = self._say(
+                "sim_too_small", size=f"{columns}x{rows_available}",
+                needed=f"{COMPACT_SIZE[0]}x{COMPACT_SIZE[1]}",
+            )
+            lines = textwrap.wrap(message, max(columns - 1, 10))
         return "".join(f"{line}{_CSI}K\r\n" for line in lines)
+
 
     def _notice_lines(self, columns: int, room: int | None = None) -> list[str]:
         """The notice wrapped to ``columns``: each of its lines is a message of its own, and
@@ -374,25 +392,34 @@ class TerminalUI:
         title = " SCHOCKBESTECK "
         lines = [f"╭{title.center(width + 2, '─')}╮"]
         if self._help:
-            rows = _help_rows(width, len(rows), compact)
+            rows = _help_rows(width, len(rows), compact, self._say)
             ink = f"{_CSI}0m"
         lines += [f"│ {ink}{row}{_CSI}0m │" for row in rows]
         lines.append(f"╰{'─' * (width + 2)}╯")
-        lines.append("  " + "   ".join(self._button_label(button) for button in Button))
+        lines.append(self._key_bar(compact))
+        say = self._say
         state = (
-            "long press: press a button key"
+            say("sim_state_long")
             if self._long_next
-            else ("shaking..." if self._shaker.shaking else "")
+            else (say("sim_state_shaking") if self._shaker.shaking else "")
         )
-        if compact:
-            lines.append('  Space: schütteln/shake   F S ! " § or l+key: long   h: help   q: quit')
-            lines[-2] += f"   {state}"
+        if compact:  # no room beside the footer: the state stands in for it while it lasts
+            lines.append("  " + (state or say("sim_footer_compact")))
         else:
-            lines.append(
-                '  Space: schütteln/shake   l+key or F S ! " §: long press   h: help   q: quit   '
-                + state
-            )
+            lines.append(f"  {say('sim_footer')}   {state}".rstrip())
         return lines
+
+    def _key_bar(self, compact: bool) -> str:
+        """The buttons, each KEEP under the middle of its legend on the OLED
+        (:data:`LEGEND_CENTRES`), FLIP and STAND after the third."""
+        pixels_per_column = 2 if compact else 1
+        bar = ""
+        for button, centre in zip((Button.KEEP_1, Button.KEEP_2, Button.KEEP_3), LEGEND_CENTRES,
+                                  strict=True):
+            column = 2 + centre // pixels_per_column  # "│ " comes before the OLED's first pixel
+            start = column - len(BUTTON_LABELS[button]) // 2 - 1
+            bar += " " * max(start - _visible_length(bar), 1) + self._button_label(button)
+        return bar + " " + " ".join(self._button_label(b) for b in (Button.FLIP, Button.STAND))
 
     def _button_label(self, button: Button) -> str:
         label = f"[{BUTTON_LABELS[button]}]"
@@ -411,40 +438,37 @@ class TerminalUI:
         self._out.flush()
 
 
-#: The keys as the terminal reads them (the window's :data:`~sim.controls.KEY_HELP` holds keys
-#: down, which a terminal cannot tell: there a capital is the long press).
-TERMINAL_KEY_HELP: tuple[tuple[str, str], ...] = (
-    ("1 2 3", "keep or release the die above"),
-    ("f", "flip two sixes into a one"),
-    ("s", "stand: end the turn"),
-    ("Space", "shake the cup, then throw"),
-    ('F S ! " §', "long press (S: the menu, F: a hint)"),
-    ("l, a key", "long press of that key (! @ # too)"),
-    ("h or ?", "this help (h again: back)"),
-    ("q or Esc", "quit"),
-)
+def terminal_key_help(t: Say) -> tuple[tuple[str, str], ...]:
+    """The keys as the terminal reads them, in ``t``'s language (the window's
+    :func:`~sim.controls.key_help` holds keys down, which a terminal cannot tell: there a
+    capital is the long press)."""
+    return (
+        ("1 2 3", t("sim_help_keep")),
+        ("f", t("sim_help_flip")),
+        ("s", t("sim_help_stand")),
+        (t("sim_key_space"), t("sim_help_shake_terminal")),
+        ('F S ! " §', t("sim_help_long_terminal")),
+        (t("sim_key_prefix"), t("sim_help_prefix")),
+        (t("sim_key_help_terminal"), t("sim_help_help_terminal")),
+        (t("sim_key_quit_terminal"), t("sim_help_quit")),
+    )
 
 
-def _help_rows(width: int, height: int, compact: bool = False) -> list[str]:
+def _help_rows(width: int, height: int, compact: bool, say: Say) -> list[str]:
     """The help in place of the OLED: ``height`` rows of ``width`` columns."""
-    rows = ["", "  Tasten / Keys", ""]
-    rows += [f"  {keys:<12} {meaning}" for keys, meaning in TERMINAL_KEY_HELP]
+    rows = ["", f"  {say('sim_keys_title')}", ""]
+    rows += [f"  {keys:<12} {meaning}" for keys, meaning in terminal_key_help(say)]
+    note = say("sim_terminal_note_compact" if compact else "sim_terminal_note")
     if compact:
         rows = rows[1:]
-        rows += [
-            "",
-            "  A terminal reports no key releases: a key is a whole press,",
-            "  Space a whole shake (the cup rattles, then the dice fall).",
-        ]
-    else:
-        rows += [
-            "",
-            "  The terminal reports no key releases, so a key is a whole press, a capital",
-            "  (or l, then a key) a long press, and Space a whole shake: the cup rattles,",
-            "  then it is put down and the dice fall.",
-        ]
+    rows += ["", *(f"  {line}" for line in textwrap.wrap(note, min(width - 3, 76)))]
     rows += [""] * (height - len(rows))
     return [row.ljust(width)[:width] for row in rows[:height]]
+
+
+def _visible_length(text: str) -> int:
+    """The columns ``text`` takes on the terminal: its ANSI colour codes take none."""
+    return len(re.sub(r"\x1b\[[0-9;]*m", "", text))
 
 
 def _whole(text: str | None) -> int:

@@ -34,7 +34,7 @@ from typing import Any
 from PIL import Image
 
 from hal.ports import SCREEN_SIZE, Button
-from sim.controls import BUTTON_KEYS, BUTTON_LABELS, KEY_HELP, Hands, Shaker
+from sim.controls import BUTTON_KEYS, BUTTON_LABELS, Hands, Say, Shaker, key_help
 from sim.recorder import LatestFrame, render_oled
 
 __all__ = [
@@ -150,7 +150,8 @@ class SimWindow:
     closing the window quits. The mouse presses the drawn buttons and shakes the cup while the
     button is held on it. A press lasts at least ``debounce_s`` (the decoder's) plus
     :data:`SHORTEST_PRESS_S`, however short the tap. :meth:`step` handles one tick (tests call it
-    directly); :meth:`run` ticks until the user quits.
+    directly); :meth:`run` ticks until the user quits. The captions and the help are ``say``'s,
+    the device's words in its language now (the menu may change it).
     """
 
     def __init__(
@@ -161,6 +162,7 @@ class SimWindow:
         title: str = "Schockbesteck",
         now: Callable[[], float] | None = None,
         debounce_s: float = 0.03,
+        say: Say,
     ) -> None:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
@@ -198,6 +200,18 @@ class SimWindow:
         self._cup_surface: Any = None
         self._seen_version = -1
         self._fonts = {size: pygame.font.Font(None, size) for size in (22, 26, 30, 40)}
+        # The captions' and the help's words: pygame.freetype without kerning, since the default
+        # font's kerning pulls "tt" apart ("schüt teln"); sizes as pygame.font's (0.6875 x).
+        import pygame.freetype
+
+        pygame.freetype.init()
+        self._words: dict[int, Any] = {}
+        for size in (22, 30, 40):
+            words = pygame.freetype.Font(None, round(size * 0.6875))
+            words.kerning = False
+            self._words[size] = words
+        self._say = say
+        self._static_caption = say("sim_cup_caption")
         self._static = self._draw_static()
         self._clock = pygame.time.Clock()
         #: What the window system says when the window must be drawn again (or looks different).
@@ -392,9 +406,17 @@ class SimWindow:
         x, y, w, h = self._cup_rect
         return x + w // 2, y + h // 2
 
+    def _text(self, text: str, size: int, colour: tuple[int, int, int]) -> Any:
+        """``text`` rendered as a surface in the words' font of ``size``."""
+        surface, _ = self._words[size].render(text, colour)
+        return surface
+
     def _draw(self) -> None:
         pg = self._pg
         jiggle = (0, 0)
+        if self._say("sim_cup_caption") != self._static_caption:  # another language: redraw
+            self._static_caption = self._say("sim_cup_caption")
+            self._static = self._draw_static()
         if self._shaker.shaking:
             phase = (self._now() - self._shake_started) * 38
             jiggle = (round(3 * math.sin(phase)), round(2 * math.cos(phase * 1.3)))
@@ -403,9 +425,9 @@ class SimWindow:
         for control in self._controls:
             self._draw_control(control, control.button in self._held)
         self._draw_cup(jiggle)
-        hint = "H  Hilfe / help" if not self.help_shown else ""
+        hint = self._say("sim_help_open") if not self.help_shown else ""
         if hint:
-            text = self._fonts[22].render(hint, True, (150, 120, 96))
+            text = self._text(hint, 22, (150, 120, 96))
             self.surface.blit(text, (WINDOW_SIZE[0] - text.get_width() - 18, WINDOW_SIZE[1] - 30))
         if self.help_shown:
             self._draw_help()
@@ -469,9 +491,9 @@ class SimWindow:
                 x, y, w, h = control.rect
                 static.blit(label, (x + w // 2 - label.get_width() // 2, y + h + 16))
         cx, cy, cw, ch = self._cup_rect
-        caption = self._fonts[22].render("Leertaste: schütteln", True, (196, 164, 128))
+        caption = self._text(self._say("sim_cup_caption"), 22, (196, 164, 128))
         static.blit(caption, (cx + cw // 2 - caption.get_width() // 2, cy + ch + 34))
-        caption = self._fonts[22].render("(Space / drag: shake)", True, (150, 120, 96))
+        caption = self._text(self._say("sim_cup_caption_2"), 22, (150, 120, 96))
         static.blit(caption, (cx + cw // 2 - caption.get_width() // 2, cy + ch + 56))
         return static
 
@@ -553,20 +575,21 @@ class SimWindow:
         shade.fill((0, 0, 0, 150))
         self.surface.blit(shade, (0, 0))
         row_height = 38
-        card = pg.Rect(0, 0, 560, 130 + row_height * len(KEY_HELP))
+        rows = key_help(self._say)
+        card = pg.Rect(0, 0, 600, 130 + row_height * len(rows))
         card.center = (WINDOW_SIZE[0] // 2, WINDOW_SIZE[1] // 2)
         pg.draw.rect(self.surface, (24, 26, 30), card, border_radius=18)
         pg.draw.rect(self.surface, _FLIP_CAP, card, width=2, border_radius=18)
-        title = self._fonts[40].render("Tasten  /  Keys", True, (240, 236, 228))
+        title = self._text(self._say("sim_keys_title"), 40, (240, 236, 228))
         self.surface.blit(title, (card.centerx - title.get_width() // 2, card.y + 24))
         split = card.x + 200
-        for row, (keys, meaning) in enumerate(KEY_HELP):
+        for row, (keys, meaning) in enumerate(rows):
             y = card.y + 78 + row * row_height
-            key_text = self._fonts[30].render(keys, True, _FLIP_CAP)
+            key_text = self._text(keys, 30, _FLIP_CAP)
             self.surface.blit(key_text, (split - 24 - key_text.get_width(), y))
-            text = self._fonts[30].render(meaning, True, (226, 226, 226))
+            text = self._text(meaning, 30, (226, 226, 226))
             self.surface.blit(text, (split, y))
-        foot = self._fonts[22].render("H: Hilfe schließen / close help", True, (160, 160, 160))
+        foot = self._text(self._say("sim_help_close"), 22, (160, 160, 160))
         self.surface.blit(foot, (card.centerx - foot.get_width() // 2, card.bottom - 34))
 
 

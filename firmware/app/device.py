@@ -19,7 +19,7 @@ from PIL import Image
 from engine.game import Game, GameSetup
 from firmware.app.flow import stage_for
 from firmware.app.session.moments import Moment
-from firmware.app.session.resume import resume
+from firmware.app.session.resume import resume, whose_screen
 from firmware.app.session.session import Session
 from firmware.app.stages.base import (
     Close,
@@ -106,9 +106,12 @@ class DeviceApp:
             store.discard()
             recovery = None
         if recovery is not None:
-            self._stage, *self._queue = self._stages(resume(session, recovery))
+            asked_bots = session.seat_bots  # the command line's, before the old game's replace them
+            moments = resume(session, recovery)
+            self._stage, *self._queue = self._stages(moments)
             if ask_to_resume:
-                self._overlays.append(ResumeQuestion(session, setup))
+                whose = whose_screen(moments, session.require_table())
+                self._overlays.append(ResumeQuestion(session, setup, asked_bots, whose))
         elif setup is not None:
             self._stage = stage_for(session.start_game(setup), session)
         else:

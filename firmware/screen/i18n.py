@@ -1,10 +1,12 @@
 """Every text the device shows, in German (the default) and English, and the device's words its
 command line prints (``schocken replay``, the ``replay_`` texts) and a remote panel shows.
 
-The game's own terms stay German in both languages: Schock aus, General, Straße, Hausnummer,
-Deckel, Hälfte and Finale are what the table says, whatever the menu language (the English texts
-gloss them where it helps). Throw names come from the engine (``Evaluation.name``) and are German
-by design.
+One language per screen: the English texts name the game's stages in English (a half is "Half
+1", the Finale "Final", Auswürfeln the "Roll-off", as docs/rules.md glosses them), while the
+names of throws and things stay the game's own in both languages: Schock, Schock aus, General,
+Straße, Hausnummer, Deckel, Blattschuss are what the table says, whatever the menu language.
+Throw names come from the engine (``Evaluation.name``, or a table's own ``[names]``) and are the
+same on every screen and in every table of one rule set.
 
 Texts are looked up by key with :meth:`Catalogue.t`, which fills ``{placeholders}``. Keep them
 short: the display is 128 pixels wide, about 21 characters of the bitmap font; the status line of
@@ -21,9 +23,9 @@ __all__ = [
 
 DEFAULT_LANGUAGE = "de"
 
-#: The keys of the texts printed on a terminal, never drawn on the panel: the bitmap font need not
-#: have their characters ("–").
-PRINTED_PREFIX = "replay_"
+#: The prefixes of the keys of texts printed on a terminal or drawn around the simulated panel,
+#: never drawn on it: the bitmap font need not have their characters ("–", "§").
+PRINTED_PREFIX = ("replay_", "sim_")
 
 #: key -> (German, English)
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -56,7 +58,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "key_continue": ("weiter ▶", "next ▶"),
     "key_new_game": ("Neu", "New"),
     # roll-off
-    "rolloff_title": ("Auswürfeln", "Auswürfeln: who opens"),
+    "rolloff_title": ("Auswürfeln", "Roll-off"),
     "rolloff_shake": ("Becher schütteln", "Shake the cup"),
     "rolloff_tie": ("Stechen: {names}", "Tie: {names}"),
     "rolloff_tie_again": ("Stechen: nochmal!", "Tie: throw again!"),
@@ -81,7 +83,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "notice_shake_first": ("Erst schütteln", "Shake first"),
     "notice_stand": ("Kein Wurf mehr", "No throws left"),
     "notice_throw_after_flip": ("Gedreht: nun werfen", "Flipped: throw now"),
-    "notice_no_flip": ("Drehen: 2 Sechsen", "Flip: two sixes"),
+    "notice_no_flip": ("FLIP: nur mit 6+6", "FLIP: only with 6+6"),
     "notice_stays_out": ("Liegt fest", "Stays out"),
     "notice_all_out": ("Alle raus? STAND", "All out? STAND"),
     "notice_only_ones": ("Nur Einsen raus", "Only ones out"),
@@ -112,15 +114,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "outcome_all": ("{loser} kriegt alle!", "{loser} gets them all!"),
     "outcome_out": ("raus: {names}", "out: {names}"),
     "outcome_out_many": ("{n} raus (durchgestrichen)", "{n} out (struck through)"),
-    "section_1": ("1. Hälfte", "Hälfte 1"),
-    "section_2": ("2. Hälfte", "Hälfte 2"),
-    "section_final": ("Finale", "Finale"),
+    "section_1": ("1. Hälfte", "Half 1"),
+    "section_2": ("2. Hälfte", "Half 2"),
+    "section_final": ("Finale", "Final"),
     "loses_section": ("verliert die {section}", "loses the {section}"),
     "next_section": ("Weiter: {section}", "Next: {section}"),
-    "final_between": ("Finale: {a} gegen {b}", "Finale: {a} vs {b}"),
-    "final_first": ("Finale: {a}", "Finale: {a}"),
+    "final_between": ("Finale: {a} gegen {b}", "Final: {a} vs {b}"),
+    "final_first": ("Finale: {a}", "Final: {a}"),
     "final_second": ("gegen {b}", "vs {b}"),
-    "loses_final": ("verliert das Finale", "loses the Finale"),
+    "loses_final": ("verliert das Finale", "loses the final"),
     "game_over_title": ("Spielende", "Game over"),
     "loses_game": ("hat verloren", "has lost"),
     "blattschuss": ("Blattschuss!", "Blattschuss: both lost!"),
@@ -158,7 +160,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stats_detail": (
         "{games} Sp., {lost} verl., {halves_lost} Hälften, {blattschuss} Blatt, "
         "{schocks} Schock, {schock_aus} Schock aus",
-        "{games} games, {lost} lost, {halves_lost} Hälften, {blattschuss} Blatt, "
+        "{games} games, {lost} lost, {halves_lost} halves, {blattschuss} Blatt, "
         "{schocks} Schock, {schock_aus} Schock aus",
     ),
     "storage_failed_title": ("Speicher!", "Storage!"),
@@ -278,7 +280,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "entry_taken": ("Name gibt es schon", "Name already taken"),
     "entry_full": ("Höchstens {n} Zeichen", "At most {n} letters"),
     "brightness_detail": ("Stufe {n} von {of}", "level {n} of {of}"),
-    "language_detail": ("Deutsch", "English"),
     "goodbye_title": ("Schockbesteck", "Schockbesteck"),
     "goodbye": ("Tschüss!", "Bye!"),
     "goodbye_hint": ("wird ausgeschaltet", "shutting down"),
@@ -538,6 +539,72 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "attach_other": ("Kein Schockbesteck", "Not a Schockbesteck"),
     "attach_lost": ("Verbindung getrennt", "Connection lost"),
     "attach_reconnecting": ("verbinde neu…", "reconnecting…"),
+    # 24-device: the device's and the simulator's rough edges (issue 24)
+    # -- a penalty or a dropped cup: nobody is chosen first, and a question confirms it
+    "pick_nobody": ("Wer?", "Who?"),
+    "pick_nobody_detail": ("◀ ▶ wählen", "◀ ▶ to choose"),
+    "confirm_penalty": ("Strafe geben?", "Give the penalty?"),
+    "yes_penalty": ("Ja: {name} +{n}", "Yes: {name} +{n}"),
+    "confirm_dropped": ("Becher gefallen?", "Cup dropped?"),
+    "yes_dropped": ("Ja: {name}", "Yes: {name}"),
+    # -- the simulator's own words around the OLED (sim/terminal.py, sim/window.py): printed by
+    # the terminal or drawn by pygame, never on the panel ("sim_" is a printed prefix)
+    "sim_keys_title": ("Tasten", "Keys"),
+    "sim_help_keep": ("Würfel darüber rauslegen/zurück", "keep or release the die above"),
+    "sim_help_flip": ("zwei Sechsen zu einer Eins drehen", "flip two sixes into a one"),
+    "sim_help_stand": ("stehen: Zug beenden", "stand: end the turn"),
+    "sim_help_shake_window": (
+        "Becher schütteln; loslassen: Wurf", "shake the cup; let go to throw"
+    ),
+    "sim_help_shake_terminal": ("Becher schütteln, dann Wurf", "shake the cup, then throw"),
+    "sim_key_hold": ("Taste halten", "hold a key"),
+    "sim_help_hold": ("lang drücken (S: Menü)", "long press (S: the menu)"),
+    "sim_help_long_terminal": (
+        "lang drücken (S: Menü, F: Tipp)", "long press (S: the menu, F: a hint)"
+    ),
+    "sim_key_prefix": ("l, Taste", "l, a key"),
+    "sim_help_prefix": ("diese Taste lang (auch ! @ #)", "long press of that key (! @ # too)"),
+    "sim_key_help_window": ("H oder ?", "H or ?"),
+    "sim_key_help_terminal": ("h oder ?", "h or ?"),
+    "sim_help_help_window": ("diese Hilfe", "this help"),
+    "sim_help_help_terminal": ("diese Hilfe (h nochmal: zurück)", "this help (h again: back)"),
+    "sim_key_quit_terminal": ("q oder Esc", "q or Esc"),
+    "sim_help_quit": ("beenden", "quit"),
+    "sim_key_space": ("Leertaste", "Space"),
+    "sim_help_close": ("H: Hilfe schließen", "H: close the help"),
+    "sim_help_open": ("H  Hilfe", "H  help"),
+    "sim_cup_caption": ("Leertaste: schütteln", "Space: shake"),
+    "sim_cup_caption_2": ("(oder Becher ziehen)", "(or drag the cup)"),
+    "sim_terminal_note_compact": (
+        "Ein Terminal meldet kein Loslassen: eine Taste ist ein ganzer Druck, die Leertaste "
+        "ein ganzes Schütteln (der Becher klappert, dann fallen die Würfel).",
+        "A terminal reports no key releases: a key is a whole press, Space a whole shake (the "
+        "cup rattles, then the dice fall).",
+    ),
+    "sim_terminal_note": (
+        "Das Terminal meldet kein Loslassen: eine Taste ist ein ganzer Druck, ein Großbuchstabe "
+        "(oder l, dann eine Taste) ein langer, und die Leertaste ein ganzes Schütteln: der Becher "
+        "klappert, wird abgestellt, und die Würfel fallen.",
+        "The terminal reports no key releases, so a key is a whole press, a capital (or l, then "
+        "a key) a long press, and Space a whole shake: the cup rattles, then it is put down and "
+        "the dice fall.",
+    ),
+    "sim_footer_compact": (
+        'Leertaste: schütteln  F S ! " § / l+Taste: lang  h: Hilfe  q: Ende',
+        'Space: shake  F S ! " § / l+key: long press  h: help  q: quit',
+    ),
+    "sim_footer": (
+        'Leertaste: schütteln   l+Taste oder F S ! " §: lang drücken   h: Hilfe   q: beenden',
+        'Space: shake   l+key or F S ! " §: long press   h: help   q: quit',
+    ),
+    "sim_state_long": ("lang drücken: welche Taste?", "long press: press a button key"),
+    "sim_state_shaking": ("schüttelt...", "shaking..."),
+    "sim_too_small": (
+        "Das Terminal hat {size}, das Gerät braucht {needed}: bitte größer machen (q beendet)",
+        "the terminal is {size}; the device needs {needed}: make it larger (q quits)",
+    ),
+    # -- each language in its own name (the menu's language chooser)
+    "language_name": ("Deutsch", "English"),
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,

@@ -367,11 +367,30 @@ def _soft_keys(draw: ImageDraw.ImageDraw, keys: SoftKeys) -> None:
             _text(draw, (x, 55), label)
 
 
+def _units(text: str, width: int, font: BitmapFont) -> list[str]:
+    """The words of ``text`` as a line break may part them: a parenthesis that fits a line is
+    one unit ("(Regel: 13)" never ends a line with "(Regel:")."""
+    units: list[str] = []
+    group: list[str] | None = None
+    for word in text.split():
+        if group is None and word.startswith("(") and ")" not in word:
+            group = [word]
+        elif group is not None:
+            group.append(word)
+            if ")" in word:
+                joined = " ".join(group)
+                units += [joined] if font.width(joined) <= width else group
+                group = None
+        else:
+            units.append(word)
+    return units + (group or [])
+
+
 def _split(text: str, width: int, font: BitmapFont = FONT) -> list[str]:
     """Greedy word wrap in ``font``'s metrics, all lines (a word wider than ``width`` stays)."""
     lines: list[str] = []
     current = ""
-    for word in text.split():
+    for word in _units(text, width, font):
         candidate = f"{current} {word}" if current else word
         if font.width(candidate) <= width or not current:
             current = candidate
@@ -389,7 +408,7 @@ def _wrap(
     """Greedy word wrap in the font's metrics; the last line is cut with "…" if needed."""
     lines: list[str] = []
     current = ""
-    words = text.split()
+    words = _units(text, width, font)
     for index, word in enumerate(words):
         candidate = f"{current} {word}" if current else word
         if font.width(candidate) <= width:
@@ -672,19 +691,31 @@ def _reveal(view: RevealView, draw: ImageDraw.ImageDraw) -> None:
             draw.line((9, y + 3, 9 + FONT.width(name), y + 3), fill=ink)
         baseline = FONT.ascent - font.ascent
         _text(draw, (WIDTH - 2 - throw_width, y + baseline), throw, fill=ink, font=font)
-    # The outcome in two lines; if it needs more (long names out), three in the small font.
+    # The outcome and how to go on (the hint, a line of the small font at the bottom) share the
+    # last 18 rows: the outcome in one line of the big font, else in the small one; an outcome
+    # of three small lines (long names out) takes the hint's row too.
     top = TITLE_HEIGHT + REVEAL_LINES * LINE
+    hint = view.hint
     parts = view.outcome.split(" · ")
     outcome = [line for part in parts for line in _split(part, WIDTH - 2)]
-    font, pitch, room = FONT, LINE, 2
+    font, pitch = FONT, LINE
+    room = (HEIGHT - top - (SMALL_HEIGHT if hint else 0)) // pitch
     if len(outcome) > room:
         outcome = [line for part in parts for line in _split(part, WIDTH - 2, SMALL)]
-        font, pitch, room = SMALL, SMALL_HEIGHT, 3
+        font, pitch = SMALL, SMALL_HEIGHT
+        room = (HEIGHT - top) // pitch
+        if len(outcome) >= room:
+            hint = ""
+        else:
+            room -= 1
     for line in outcome[room:]:
         _dropped(line, where="reveal outcome")
     for index, line in enumerate(outcome[:room]):
         line = _fit(line, WIDTH - 2, where="reveal outcome", font=font)
         _text(draw, (1, top + index * pitch), line, font=font)
+    if hint:
+        hint = _fit(hint, WIDTH - 2, where="reveal hint", font=SMALL)
+        _text(draw, ((WIDTH - SMALL.width(hint)) // 2, HEIGHT - SMALL_HEIGHT), hint, font=SMALL)
 
 
 def _reveal_throws(rows: Sequence[RevealRow]) -> tuple[BitmapFont, bool]:

@@ -46,7 +46,8 @@ def throw_names_problem(rules: Rules) -> str | None:
         if missing:
             return (
                 f"names.{key} = {rules.name_of(key)!r}: the device's font has no "
-                f"{sorted(missing)[0]!r}; use letters A-Z, umlauts, digits and punctuation"
+                f"{sorted(missing)[0]!r}; use letters (also é, ç, ñ, ø, ł, ş ...), digits and "
+                "punctuation"
             )
         if FONT.width(name) > room:
             return (

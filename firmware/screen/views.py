@@ -141,12 +141,14 @@ class RevealRow:
 
 @dataclass(frozen=True, slots=True)
 class RevealView:
-    """Aufdecken: every throw of the round in order, then where the Deckel went."""
+    """Aufdecken: every throw of the round in order, then where the Deckel went, and how to go
+    on (``hint``)."""
 
     title: str
     page_text: str
     rows: tuple[RevealRow, ...]
     outcome: str
+    hint: str = ""
 
 
 @dataclass(frozen=True, slots=True)

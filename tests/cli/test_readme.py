@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from firmware.screen.i18n import Catalogue
 from hal.ports import Button
 from sim.controls import BUTTON_KEYS, EdgeHands
 from sim.fakes import FakeClock
@@ -40,7 +41,8 @@ def terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[TerminalUI]:
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("LINES", "24")
     display = TerminalDisplay()
-    yield TerminalUI(EdgeHands(CLOCK), display, hold_s=1.0, now=CLOCK.now)
+    # The README is English, so is the terminal it is held against (its words are the device's).
+    yield TerminalUI(EdgeHands(CLOCK), display, hold_s=1.0, now=CLOCK.now, say=Catalogue("en").t)
     display.close()
 
 

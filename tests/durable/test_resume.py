@@ -167,7 +167,7 @@ def played_into_round_one(root: Path, language: str = "de") -> DeviceApp:
     ("language", "title", "round_line", "turn_line", "keys"),
     [
         ("de", "Weiterspielen?", "1. Hälfte, Runde 1", "{p} ist dran", ("Neu", "", "Weiter")),
-        ("en", "Continue the game?", "Hälfte 1, Round 1", "{p} to throw", ("New", "", "Resume")),
+        ("en", "Continue the game?", "Half 1, Round 1", "{p} to throw", ("New", "", "Resume")),
     ],
 )
 def test_an_unfinished_game_is_offered_with_where_it_stands(
@@ -204,6 +204,22 @@ def test_a_new_game_instead_needs_a_confirmation_and_drops_the_old_one(tmp_path:
     assert recovery is not None and recovery.setup.players == ("Dora", "Emil")
 
 
+def test_a_new_game_instead_keeps_the_computer_players_asked_for(tmp_path: Path) -> None:
+    """``sim --bots ,odds`` with a game of persons waiting: "Neu" starts the game with bots."""
+    played_into_round_one(tmp_path)  # three persons
+    config = DeviceConfig()
+    config = replace(config, game=replace(config.game, bots=("", "odds")))
+    again = make_app(
+        config, clock=FakeClock(), dice=SeededDice(8), storage=StateDirectory(tmp_path),
+        setup=GameSetup(("Dora", "Emil")), ask_to_resume=True,
+    )
+    for at, button in ((5.0, Button.KEEP_1), (6.0, Button.KEEP_2), (7.0, Button.KEEP_3)):
+        again.handle(InputEvent(InputKind.PRESS, at, button))  # "Neu", "Ja, neues Spiel"
+    assert again.game is not None and again.game.players == ("Dora", "Emil")
+    recovery = recover(StateDirectory(tmp_path), CURRENT)
+    assert recovery is not None and recovery.meta["bots"] == ["", "odds"]
+
+
 def test_without_a_planned_game_new_means_the_setup(tmp_path: Path) -> None:
     played_into_round_one(tmp_path)
     again = asking(tmp_path, setup=None)
@@ -225,6 +241,35 @@ def test_the_roll_off_is_named_while_it_is_undecided(tmp_path: Path) -> None:
     assert again.view == BannerView(
         "Weiterspielen?", "", ("Anna, Ben, Carla", "Auswürfeln"), ("Neu", "", "Weiter")
     )
+
+
+def test_after_the_last_throw_of_a_round_the_question_names_whose_screen_comes_back(
+    tmp_path: Path,
+) -> None:
+    """Killed on Carla's last-throw screen: the question names Carla, whose screen comes back,
+    not the next to throw."""
+    app = make_app(
+        DeviceConfig(), clock=FakeClock(), dice=SeededDice(8), storage=StateDirectory(tmp_path),
+        setup=SETUP,
+    )
+    at = 1.0
+    app.handle(InputEvent(InputKind.THROW, at))  # the roll-off
+    game = app.game
+    assert game is not None
+    while not (isinstance(app.view, TurnView) and app.view.player != game.current_player):
+        at += 1.0
+        if isinstance(app.view, TurnView):  # throw again until the limit ends the turn
+            app.handle(InputEvent(InputKind.SHAKE_START, at))
+            app.handle(InputEvent(InputKind.THROW, at + 0.5))
+        else:
+            app.handle(InputEvent(InputKind.PRESS, at, Button.STAND))
+        assert at < 100
+    thrower = app.view.player
+    again = asking(tmp_path)
+    assert isinstance(again.view, BannerView)
+    assert again.view.lines[-1] == f"{thrower} ist dran"
+    again.handle(InputEvent(InputKind.PRESS, at + 1, Button.KEEP_3))
+    assert isinstance(again.view, TurnView) and again.view.player == thrower
 
 
 def test_the_device_itself_does_not_ask(tmp_path: Path) -> None:

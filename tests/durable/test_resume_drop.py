@@ -47,7 +47,10 @@ def test_a_game_resumes_after_a_dropped_cup(tmp_path: Path) -> None:
     for _ in range(menu.items.index("Becher gefallen")):
         app.handle(event(InputKind.PRESS, Button.KEEP_2))
     app.handle(event(InputKind.PRESS, Button.KEEP_3))
-    app.handle(event(InputKind.PRESS, Button.STAND))  # Anna dropped it
+    app.handle(event(InputKind.PRESS, Button.KEEP_2))  # from nobody to Anna
+    app.handle(event(InputKind.PRESS, Button.STAND))
+    app.handle(event(InputKind.PRESS, Button.KEEP_2))  # "Ja: Anna": she dropped it
+    app.handle(event(InputKind.PRESS, Button.STAND))
     assert isinstance(app.view, HandOverView) and app.view.player == "Ben"
     game = app.game
     assert game is not None and [r.dropped for r in game.results] == [True]

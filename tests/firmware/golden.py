@@ -174,6 +174,7 @@ SCENES: dict[str, View] = {
             RevealRow("Carla", "Straße 4-3-2"),
         ),
         "Ben +4 aus dem Topf",
+        "Drücken oder schütteln",
     ),
     "reveal_out": RevealView(
         "Aufdecken",
@@ -189,6 +190,7 @@ SCENES: dict[str, View] = {
             )
         ),
         "Anna → Carla: 3 · raus: Anna",
+        "Drücken oder schütteln",
     ),
     "half_over": BannerView(
         "1. Hälfte", "Ben", ("verliert die 1. Hälfte", "Weiter: 2. Hälfte"), ("", "", "OK")

@@ -161,7 +161,7 @@ def test_flip_turns_a_six_into_a_laid_out_one(clock: FakeClock, inputs: Inputs) 
     assert isinstance(view, TurnView)
     assert (view.status, view.pot_text) == ("Gedreht: nun werfen", "")  # the notice's whole line
     app.handle(inputs.press(FLIP))
-    assert isinstance(app.view, TurnView) and app.view.status == "Drehen: 2 Sechsen"
+    assert isinstance(app.view, TurnView) and app.view.status == "FLIP: nur mit 6+6"
 
 
 def test_the_last_allowed_throw_ends_the_turn_and_shows_the_dice_first(
@@ -205,7 +205,8 @@ def test_a_round_ends_in_the_reveal_and_the_loser_opens_the_next(
         ("Carla", "Straße 4-3-2", -1),
     ]
     assert view.outcome == "Carla +4 aus dem Topf"
-    app.handle(inputs.press(STAND))
+    assert view.hint == "Drücken oder schütteln"  # how to go on, as on the hand-over
+    app.handle(inputs.shake())  # Carla takes the cup and shakes: the reveal goes on
     view = app.view
     assert (
         isinstance(view, HandOverView) and view.player == "Carla" and view.note == "beginnt Runde 2"
@@ -378,7 +379,20 @@ def test_penalty_from_the_menu_gives_the_rules_deckel(clock: FakeClock, inputs: 
     )
     start_turns(app, inputs)
     menu_entry(app, inputs, "Strafe")
-    assert isinstance(app.view, PickerView) and app.view.value == "Anna"
+    # Nobody is chosen first: OK there gives nobody anything.
+    assert app.view == PickerView("Strafe", "-/3", "Wer?", "◀ ▶ wählen", ("◀", "▶", ""))
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, PickerView) and app.view.value == "Wer?"
+    app.handle(inputs.press(K2))
+    app.handle(inputs.press(K2))
+    assert isinstance(app.view, PickerView) and app.view.value == "Ben"
+    app.handle(inputs.press(STAND))
+    # A question confirms it, "Nein" first: OK there goes back to the picker.
+    assert app.view == MenuView("Strafe geben?", ("Nein", "Ja: Ben +2"), 0, ("▲", "▼", "OK"))
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, PickerView) and app.view.value == "Ben"
+    assert not any(event["event"] == "penalty" for event in events)
+    app.handle(inputs.press(STAND))
     app.handle(inputs.press(K2))
     app.handle(inputs.press(STAND))
     assert isinstance(app.view, BannerView) and app.view.headline == "Ben"
@@ -400,7 +414,12 @@ def test_language_and_brightness_change_at_once_and_are_remembered(
     storage = StateDirectory(tmp_path)
     app = make_app(clock=clock, dice=ScriptedDice(ROLL_OFF), setup=THREE, storage=storage)
     menu_entry(app, inputs, "Sprache")
+    # Each language in its own name, and below them both: no "Deutsch / Deutsch".
+    assert isinstance(app.view, PickerView)
+    assert (app.view.value, app.view.detail) == ("Deutsch", "Deutsch / English")
     app.handle(inputs.press(K2))
+    assert isinstance(app.view, PickerView)
+    assert (app.view.value, app.view.detail) == ("English", "Deutsch / English")
     app.handle(inputs.press(K3))
     assert app.language == "en"
     assert isinstance(app.view, RollOffView) and app.view.message == "Shake the cup"

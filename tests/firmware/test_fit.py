@@ -46,7 +46,14 @@ from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CLOSE
 from firmware.app.stages.hint import PendingHint
-from firmware.app.stages.menu import MainMenu, PinOverlay, RulesInForce
+from firmware.app.stages.menu import (
+    MainMenu,
+    PinOverlay,
+    RulesInForce,
+    language_picker,
+    player_confirmation,
+    player_picker,
+)
 from firmware.app.stages.naming import WHEEL, NameEntry, RosterPicker
 from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.app.stages.resume_question import ResumeQuestion
@@ -77,7 +84,7 @@ from sim.fakes import FakeClock
 #: Ten names of the longest allowed length: the widest letters, umlauts, capitals with dots.
 LONG_NAMES = (
     "WWWWWWWWWW", "Müller-Öhm", "MMMMMMMMMM", "Ännchen-Öz", "Wolfgang-W",
-    "Maximilian", "Ölmühle-Ük", "Waldemar-M", "Wilhelmine", "Großmaul99",
+    "Çağla-Šoňa", "Ölmühle-Ük", "Waldemar-M", "ØysteinÉlí", "Großmaul99",
 )  # fmt: skip
 assert all(len(name) == MAX_NAME_LENGTH for name in LONG_NAMES)
 
@@ -421,13 +428,17 @@ def _pickers(texts: Catalogue) -> Iterator[tuple[str, View]]:
         yield f"rules {rules.name}", picker.view(texts)
     players = LONG_NAMES
     detail = texts.t("penalty_detail", n=40)
+    penalty = player_picker("menu_penalty", players, detail, lambda name: None)
+    dropped = player_picker("menu_dropped", players, texts.t("dropped_detail"), lambda n: None)
+    yield "penalty for nobody yet", penalty.view(texts)
+    yield "dropped cup of nobody yet", dropped.view(texts)
     for index, name in enumerate(players):
-        picker = Picker("menu_penalty", len(players), index, lambda i: players[i],
-                        lambda i: detail, lambda i: None)
-        yield f"penalty for {name}", picker.view(texts)
-        dropped = Picker("menu_dropped", len(players), index, lambda i: players[i],
-                         lambda i: texts.t("dropped_detail"), lambda i: None)
+        penalty.index = dropped.index = index + 1
+        yield f"penalty for {name}", penalty.view(texts)
         yield f"dropped cup of {name}", dropped.view(texts)
+        for title in ("menu_penalty", "menu_dropped"):
+            confirm = player_confirmation(title, name, 40, lambda name: CLOSE)
+            yield f"{title} confirmed for {name}", confirm.view(texts)
         stats = Picker("menu_stats", len(players), index, lambda i: players[i],
                        lambda i: _stats_detail(texts), lambda i: None)
         yield f"statistics of {name}", stats.view(texts)
@@ -436,8 +447,7 @@ def _pickers(texts: Catalogue) -> Iterator[tuple[str, View]]:
                         lambda i: texts.t("brightness_detail", n=i + 1, of=5), lambda i: None)
         yield f"brightness {level + 1}", picker.view(texts)
     for index, language in enumerate(LANGUAGES):
-        picker = Picker("menu_language", 2, index, lambda i: ("Deutsch", "English")[i],
-                        lambda i: Catalogue(LANGUAGES[i]).t("language_detail"), lambda i: None)
+        picker = language_picker(index, lambda i: None)
         yield f"language {language}", picker.view(texts)
 
 

@@ -10,7 +10,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engine import GameSetup, load_preset, preset_names
 from firmware.config import ConfigError, config_from_toml
 from firmware.names import MAX_NAME_LENGTH, PlayerNameError, check_player_names, name_problem
-from firmware.screen.font import FONT
+from firmware.screen.font import FONT, SMALL
 from firmware.screen.i18n import Catalogue
 from firmware.screen.screens import TITLE_HEIGHT, render
 from firmware.screen.views import BOT_MARK, TurnView
@@ -50,6 +50,30 @@ def test_names_up_to_the_limit_pass_and_longer_ones_are_named() -> None:
         check_player_names(["Anna", "Be\u202en"])
     with pytest.raises(PlayerNameError, match="U\\+2028"):
         check_player_names(["Be\u2028n"])
+
+
+#: Names met at a German table, with the Latin letters beyond German that they bring.
+NAMES_AT_THE_TABLE = (
+    "José", "François", "Çağla", "Bén", "Øystein", "Łukasz", "Şule", "Ñoño", "İlkay", "Åsa",
+    "Zoë", "Dvořák", "Müller", "Renée", "Ægir", "Małgorzata", "Jiří", "Ayşe", "Gökçe", "Ásdís",
+)
+
+
+def test_names_of_the_table_are_taken_and_drawn_in_both_fonts() -> None:
+    check_player_names(NAMES_AT_THE_TABLE)
+    for name in NAMES_AT_THE_TABLE:
+        assert FONT.covers(name) and SMALL.covers(name), name
+
+
+def test_a_name_the_screen_cannot_draw_is_refused_in_one_line() -> None:
+    """Never drawn as "?", the sign of a die under the cup."""
+    assert name_problem("🎲🎲") == (
+        "player name '🎲🎲': the screen cannot draw '🎲' (U+1F3B2); use letters (also é, ç, ñ, "
+        "ø, ł, ş ...), digits and punctuation"
+    )
+    assert name_problem("Bé€n") is not None and "'€'" in str(name_problem("Bé€n"))
+    with pytest.raises(PlayerNameError, match="cannot draw '☃'"):
+        check_player_names(["Anna", "☃"])
 
 
 def test_one_check_holds_the_engines_rule_and_the_devices() -> None:

@@ -74,9 +74,17 @@ def test_a_dropped_cup_from_the_menu_loses_the_round(clock: FakeClock, inputs: I
         app.handle(inputs.press(K2))
     app.handle(inputs.press(K3))
     view = app.view
+    assert isinstance(view, PickerView) and view.value == "Wer?"  # nobody chosen first
+    app.handle(inputs.press(K2))
+    view = app.view
     assert isinstance(view, PickerView) and view.value == "Anna"
     assert view.detail == "verliert die Runde"
     app.handle(inputs.press(STAND))  # Anna it is
+    view = app.view
+    assert isinstance(view, MenuView) and view.title == "Becher gefallen?"
+    assert view.items == ("Nein", "Ja: Anna")
+    app.handle(inputs.press(K2))
+    app.handle(inputs.press(STAND))
     assert events[-1] == {"event": "drop", "player": "Anna"}
     view = app.view
     assert isinstance(view, HandOverView) and view.player == "Ben"

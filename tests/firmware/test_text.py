@@ -24,6 +24,17 @@ def test_the_font_covers_ascii_letters_digits_and_german() -> None:
     assert FONT.missing("a€b") == {"€"}
 
 
+def test_the_fonts_draw_the_latin_letters_of_names_at_a_german_table() -> None:
+    letters = "éèêëáàâåãçñøłşğıíîïóôòõúùûýÿžšżźčćřńęąæœðÉÈÊÁÀÂÅÇÑØŁŞĞİÍÎÓÔÚÝŽŠŻŹČĆŘÆ"
+    assert FONT.covers(letters) and SMALL.covers(letters)
+    # Each is its own glyph in the big font: not its base letter, not its other case, not "?".
+    pictures = [FONT.render(letter).tobytes() for letter in letters + "ÄÖÜäöüaceinosuyzAEIOUCNSZ?"]
+    assert len(set(pictures)) == len(pictures)
+    for font in (FONT, SMALL):  # a capital is not its small letter drawn again
+        for capital in "ÉÇÑØŁŞÅ":
+            assert font.render(capital).tobytes() != font.render(capital.lower()).tobytes()
+
+
 def test_the_small_font_has_every_glyph_of_the_screens_and_its_own_capital_umlauts() -> None:
     text = string.ascii_letters + string.digits + "ÄÖÜäöüß .,:;!?-+/()→·…▲▼◀▶×⚙%&'\"<=>[]_|"
     assert SMALL.covers(text) and FONT.covers(text)
@@ -117,3 +128,26 @@ def test_every_section_of_the_engine_has_its_name() -> None:
     assert set(SECTION_KEYS) == {1, 2, FINAL}
     names = [section_name(Catalogue("de"), section) for section in (1, 2, FINAL)]
     assert names == ["1. Hälfte", "2. Hälfte", "Finale"]
+
+
+def test_english_screens_name_the_games_stages_in_english() -> None:
+    """One language per screen: "Half 1", "Final", "Roll-off" in English, never "Hälfte 1" or
+    "Auswürfeln" (the names of throws and things, Schock or General, stay the game's own)."""
+    german_words = ("Hälfte", "Auswürfeln", "Finale")
+    english = Catalogue("en")
+    mixed = [
+        key for key, (_, text) in MESSAGES.items()
+        if not key.startswith(("web_", "replay_")) and any(word in text for word in german_words)
+    ]
+    assert mixed == []
+    assert [section_name(english, n) for n in SECTION_KEYS] == ["Half 1", "Half 2", "Final"]
+    assert english.t("rolloff_title") == "Roll-off"
+
+
+def test_german_screens_name_the_flip_button_one_way() -> None:
+    german = Catalogue("de")
+    assert german.t("status_flip").startswith("FLIP") and german.t("notice_no_flip").startswith(
+        "FLIP"
+    )
+    turn = [key for key in MESSAGES if key.startswith(("status_", "notice_"))]
+    assert not [key for key in turn if "Drehen" in MESSAGES[key][0]]

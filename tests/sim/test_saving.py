@@ -121,6 +121,19 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
     assert position(journal(state)) == position(killed)
 
 
+def test_quitting_before_anything_was_played_keeps_no_game_and_says_none(
+    tmp_path: Path,
+) -> None:
+    """As on the "terminal too small" screen: q at once. The journal holds no action, the next
+    start drops it, so no line says that an unfinished game is kept."""
+    state = tmp_path / "state"
+    quick = TerminalSim(tmp_path, "--players", "2", "--seed", "3", "--state-dir", str(state))
+    quick.keys(("q", 0.0))
+    assert quick.finish() == 0
+    assert "unfinished game is kept" not in quick.text()
+    assert not journal(state).actions
+
+
 def test_a_second_simulator_on_the_same_state_directory_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

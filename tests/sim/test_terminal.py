@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import termios
 import threading
@@ -10,12 +11,15 @@ import time
 import pytest
 from PIL import Image, ImageDraw
 
+from firmware.screen.i18n import Catalogue
+from firmware.screen.screens import KEY_CENTRES
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
 from hal.ports import Button, Display, Edge, InputKind
 from sim.controls import EdgeHands
 from sim.fakes import FakeClock
 from sim.terminal import (
+    LEGEND_CENTRES,
     QUEUED_PRESSES,
     TerminalDisplay,
     TerminalUI,
@@ -23,6 +27,8 @@ from sim.terminal import (
     frame_to_braille,
 )
 from tests.sim.conftest import decode
+
+GERMAN = Catalogue("de").t
 
 
 def test_two_pixel_rows_make_one_line_of_half_blocks() -> None:
@@ -68,20 +74,27 @@ def test_the_layout_follows_the_terminal_size(
     monkeypatch.setenv("COLUMNS", str(size[0]))
     monkeypatch.setenv("LINES", str(size[1]))
     display = TerminalDisplay()
-    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0)
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, say=GERMAN)
     frame = Image.new("1", (128, 64))
     ImageDraw.Draw(frame).rectangle((0, 0, 127, 9), fill=1)
     text = ui.render(frame, 1.0)
     display.close()
     lines = [line.replace("\x1b[K", "") for line in text.split("\r\n")[:-1]]
     if layout == "too small":
-        assert lines == [
-            f"the terminal is {size[0]}x{size[1]}; the device needs 72x21: make it larger (q quits)"
-        ]
+        assert " ".join(lines) == (
+            f"Das Terminal hat {size[0]}x{size[1]}, das Gerät braucht 72x21: bitte größer "
+            "machen (q beendet)"
+        )
+        assert all(len(line) < size[0] for line in lines)
         return
     plain = [line.replace("\x1b[97m", "").replace("\x1b[0m", "") for line in lines]
     assert len(plain) < size[1] and max(map(len, plain)) <= size[0]
-    assert "[STAND]" in plain[-2] and "Space: schütteln/shake" in plain[-1]
+    assert "[STAND]" in plain[-2] and "Leertaste: schütteln" in plain[-1]
+    # Each KEEP key stands under the middle of its legend on the OLED (after "│ ").
+    per_column = 1 if layout == "big" else 2
+    assert LEGEND_CENTRES == KEY_CENTRES  # the terminal's copy of the firmware's layout
+    for label, centre in zip(("[1]", "[2]", "[3]"), KEY_CENTRES, strict=True):
+        assert plain[-2].index(label) + 1 == 2 + centre // per_column
     if layout == "big":
         assert len(plain) == 36 and plain[1] == "│ " + "█" * 128 + " │"
     else:
@@ -97,7 +110,7 @@ def test_the_notice_is_wrapped_to_the_terminal(monkeypatch: pytest.MonkeyPatch) 
         "instead"
     )
     display = TerminalDisplay()
-    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, notice=notice)
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, notice=notice, say=GERMAN)
     text = ui.render(Image.new("1", (128, 64)), 1.0)
     display.close()
     lines = [line.replace("\x1b[K", "") for line in text.split("\r\n")[:-1]]
@@ -127,7 +140,9 @@ def test_keys_typed_into_a_pty_press_buttons_and_the_frame_is_drawn(
     hands = EdgeHands(clock)
     hands.start(edges.append)
     display = TerminalDisplay()
-    ui = TerminalUI(hands, display, hold_s=timing.hold_s + 0.1, stdin=reader, stdout=writer)
+    ui = TerminalUI(
+        hands, display, hold_s=timing.hold_s + 0.1, stdin=reader, stdout=writer, say=GERMAN
+    )
     shown: list[bytes] = []
 
     def drain() -> None:
@@ -144,7 +159,7 @@ def test_keys_typed_into_a_pty_press_buttons_and_the_frame_is_drawn(
         frame = Image.new("1", (128, 64))
         ImageDraw.Draw(frame).rectangle((0, 0, 127, 1), fill=1)
         display.display(frame)
-        time.sleep(0.3)  # cbreak mode is set as the UI starts; earlier input would be flushed
+        time.sleep(0.3)
         for keys, pause in (("2", 0.2), ("S", 0.45), (" ", 1.0), ("lf", 0.45), ("q", 0)):
             os.write(master, keys.encode())
             time.sleep(pause)
@@ -183,7 +198,9 @@ def test_a_key_is_a_press_even_with_a_long_debounce() -> None:
     hands.start(edges.append)
     display = TerminalDisplay()
     timing = InputTiming(debounce_ms=200, hold_ms=800)
-    ui = TerminalUI(hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now)
+    ui = TerminalUI(
+        hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now, say=GERMAN
+    )
     ui.key("s")
     for _ in range(40):
         clock.advance(0.01)
@@ -202,7 +219,9 @@ def test_keys_typed_faster_than_a_press_lasts_all_count() -> None:
     hands.start(edges.append)
     display = TerminalDisplay()
     timing = InputTiming()
-    ui = TerminalUI(hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now)
+    ui = TerminalUI(
+        hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now, say=GERMAN
+    )
     for char in '33"3':
         ui.key(char)
     for _ in range(300):
@@ -226,7 +245,9 @@ def test_a_key_on_auto_repeat_stops_soon_after_it_is_let_go() -> None:
     hands.start(edges.append)
     display = TerminalDisplay()
     timing = InputTiming()
-    ui = TerminalUI(hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now)
+    ui = TerminalUI(
+        hands, display, hold_s=1.0, debounce_s=timing.debounce_s, now=clock.now, say=GERMAN
+    )
     for _ in range(30):
         ui.key("1")
     for _ in range(300):
@@ -239,24 +260,80 @@ def test_a_key_on_auto_repeat_stops_soon_after_it_is_let_go() -> None:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+@pytest.mark.parametrize("language", ["de", "en"])
 def test_the_help_names_the_keys_a_terminal_reads(
-    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], language: str
 ) -> None:
-    """h shows f and s as the buttons and the capitals as long presses, every line whole."""
+    """h shows f and s as the buttons and the capitals as long presses, every line whole, in
+    the device's language alone."""
     monkeypatch.setenv("COLUMNS", str(size[0]))
     monkeypatch.setenv("LINES", str(size[1]))
     display = TerminalDisplay()
-    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0)
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, say=Catalogue(language).t)
     ui.key("h")
     text = ui.render(Image.new("1", (128, 64)), 1.0)
     display.close()
     inside = [line[2:-2].rstrip() for line in text.split("\x1b[K\r\n") if line.startswith("│ ")]
     rows = [row.replace("\x1b[0m", "").strip() for row in inside]
-    assert "f            flip two sixes into a one" in rows
-    assert "s            stand: end the turn" in rows
-    assert 'F S ! " §    long press (S: the menu, F: a hint)' in rows
-    assert "q or Esc     quit" in rows
-    assert any(row.endswith(("the dice fall).", "the dice fall.")) for row in rows)  # not cut
+    footer = text.split("\x1b[K\r\n")[-2]
+    if language == "en":
+        assert "Keys" in rows and "f            flip two sixes into a one" in rows
+        assert "s            stand: end the turn" in rows
+        assert 'F S ! " §    long press (S: the menu, F: a hint)' in rows
+        assert "q or Esc     quit" in rows
+        assert footer.startswith("  Space: shake")
+    else:
+        assert "Tasten" in rows and "f            zwei Sechsen zu einer Eins drehen" in rows
+        assert "s            stehen: Zug beenden" in rows
+        assert 'F S ! " §    lang drücken (S: Menü, F: Tipp)' in rows
+        assert "q oder Esc   beenden" in rows
+        assert footer.startswith("  Leertaste: schütteln")
+        english = ("Keys", "flip", "stand", "quit", "press", "shake", "help", "the ")
+        assert not [row for row in rows if any(word in row for word in english)]
+    assert any(row.endswith(("fallen.", "Würfel).", "dice fall).", "dice fall.")) for row in rows)
+
+
+def test_keys_typed_before_the_first_frame_wait_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fast "s" typed as the terminal's screen appears, before the device's first frame (its
+    inputs start just before it), is kept and pressed once the frame is there."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    master, slave = os.openpty()
+    reader = os.fdopen(slave, "r", closefd=False)
+    writer = os.fdopen(slave, "w", encoding="utf-8", closefd=False)
+    clock = MonotonicClock()
+    edges: list[Edge] = []
+    hands = EdgeHands(clock)  # not started: edges before the first frame would be lost
+    display = TerminalDisplay()
+    ui = TerminalUI(hands, display, hold_s=0.3, stdin=reader, stdout=writer, say=GERMAN)
+
+    def drain() -> None:
+        with contextlib.suppress(OSError):
+            while os.read(master, 65536):
+                pass
+
+    def device_starts() -> None:
+        os.write(master, b"s")  # typed at once, while the device still starts
+        time.sleep(0.3)
+        hands.start(edges.append)  # the device's inputs start, then its first frame
+        display.display(Image.new("1", (128, 64)))
+        time.sleep(0.4)
+        os.write(master, b"q")
+
+    threading.Thread(target=drain, daemon=True).start()
+    starter = threading.Thread(target=device_starts)
+    starter.start()
+    ui.run()
+    starter.join()
+    ui.close()
+    os.close(slave)
+    time.sleep(0.05)
+    os.close(master)
+    assert [(edge.active, edge.button) for edge in edges] == [
+        (True, Button.STAND), (False, Button.STAND)
+    ]
 
 
 def test_a_small_terminal_shows_the_notices_that_fit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -269,7 +346,7 @@ def test_a_small_terminal_shows_the_notices_that_fit(monkeypatch: pytest.MonkeyP
         "instead"
     )
     display = TerminalDisplay()
-    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, notice=notice)
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, notice=notice, say=GERMAN)
     shown = {}
     for rows in (24, 25):
         monkeypatch.setenv("COLUMNS", "80")

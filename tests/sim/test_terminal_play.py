@@ -98,7 +98,7 @@ def test_a_round_played_in_the_terminal(
     assert "SCHOCKBESTECK" in screen and pixels in screen
     assert "\x1b[?1049h" in screen and screen.rstrip().endswith("\x1b[?1049l")  # restored
     assert "make it larger" not in screen
-    assert "[STAND]" in screen and "Space: schütteln/shake" in screen and "h: help" in screen
+    assert "[STAND]" in screen and "Leertaste: schütteln" in screen and "h: Hilfe" in screen
     lines = ESCAPES.sub("", screen).split("\r\n")
     assert max(len(line) for line in lines) < columns  # nothing wraps
     frame_rows = [line for line in lines if line.startswith("│")]

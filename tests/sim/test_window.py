@@ -10,8 +10,9 @@ import pytest
 from PIL import Image, ImageDraw
 from pytest_mock import MockerFixture
 
+from firmware.screen.i18n import Catalogue
 from hal.ports import Button, Display, Edge, EdgeSource, InputKind
-from sim.controls import EdgeHands
+from sim.controls import EdgeHands, key_help
 from sim.fakes import FakeClock
 from sim.gpio_mock import MockPinHands
 from sim.recorder import BACKGROUND, LIT
@@ -35,7 +36,7 @@ def edges() -> list[Edge]:
 def window(clock: FakeClock, edges: list[Edge]) -> Iterator[SimWindow]:
     hands = EdgeHands(clock)
     hands.start(edges.append)
-    window = SimWindow(hands, WindowDisplay(), now=clock.now)
+    window = SimWindow(hands, WindowDisplay(), now=clock.now, say=Catalogue("de").t)
     yield window
     window.close()
 
@@ -185,7 +186,9 @@ def test_a_tap_within_one_tick_counts_as_a_press(
     bounces). With --gpio-mock the edges come from gpiozero's MockFactory pins."""
     hands: EdgeHands | MockPinHands = MockPinHands(clock) if pins else EdgeHands(clock)
     hands.start(edges.append)
-    window = SimWindow(hands, WindowDisplay(), now=clock.now, debounce_s=0.03)
+    window = SimWindow(
+        hands, WindowDisplay(), now=clock.now, debounce_s=0.03, say=Catalogue("de").t
+    )
     try:
         pygame.event.post(key(pygame.KEYDOWN, pygame.K_s, "s"))
         pygame.event.post(key(pygame.KEYUP, pygame.K_s, "s"))
@@ -242,3 +245,42 @@ def test_idle_the_window_draws_nothing(
         window.step()
         clock.advance(1 / 60)
     assert flips.call_count == 15  # put down: drawn once more, upright
+
+
+def test_the_captions_and_the_help_speak_the_devices_language(
+    clock: FakeClock, mocker: MockerFixture
+) -> None:
+    """One language: the help's rows, its title and the cup's caption follow the device's
+    language, and a change in the menu redraws the captions."""
+    german = key_help(Catalogue("de").t)
+    assert german[0] == ("1 2 3", "Würfel darüber rauslegen/zurück")
+    assert (Catalogue("de").t("sim_keys_title"), Catalogue("en").t("sim_keys_title")) == (
+        "Tasten", "Keys"
+    )
+    english_words = ("keep", "flip", "stand", "shake", "press", "help", "quit", "hold")
+    assert not [row for row in german if any(word in row[1] for word in english_words)]
+    language = ["de"]
+    window = SimWindow(EdgeHands(clock), WindowDisplay(), now=clock.now,
+                       say=lambda key, **values: Catalogue(language[0]).t(key, **values))
+    try:
+        redraw = mocker.spy(window, "_draw_static")
+        window.step()
+        assert redraw.call_count == 0
+        language[0] = "en"
+        window.step()  # the OLED's next frame would make it draw; the language change does too
+        window._draw()
+        assert redraw.call_count == 1
+    finally:
+        window.close()
+
+
+def test_the_cups_caption_has_no_gap_inside_a_word(window: SimWindow) -> None:
+    """pygame's default font kerns "tt" apart ("schüt teln"): the captions' font does not."""
+    surface = window._text("schütteln", 22, (255, 255, 255))
+    width, height = surface.get_size()
+    lit = [
+        any(surface.get_at((x, y))[3] > 0 for y in range(height)) for x in range(width)
+    ]
+    inside = lit[lit.index(True) : width - lit[::-1].index(True)]
+    longest_gap = max(len(run) for run in "".join("#" if c else "." for c in inside).split("#"))
+    assert longest_gap <= 1

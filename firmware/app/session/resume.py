@@ -13,8 +13,10 @@ from engine.events import Blind, Drop, Event, Flip, HalfOver, Penalty, Roll, Rol
 from firmware.app.session.moments import (
     HandOverDue,
     Moment,
+    RevealDue,
     RollOffDue,
     RollOffThrown,
+    TurnEnded,
     TurnGoesOn,
 )
 from firmware.app.session.session import Session
@@ -23,7 +25,7 @@ from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.sink import GameResumed
 from firmware.store.journal import Recovery
 
-__all__ = ["resume"]
+__all__ = ["resume", "whose_screen"]
 
 
 def resume(session: Session, recovery: Recovery) -> list[Moment]:
@@ -52,6 +54,20 @@ def resume(session: Session, recovery: Recovery) -> list[Moment]:
     session.resumed = True
     session.emit(GameResumed(session.game_number, len(recovery.actions)))
     return moments
+
+
+def whose_screen(moments: list[Moment], table: Table) -> str | None:
+    """The player whose screen the first of ``moments`` brings back: the one who threw last on
+    their last-throw screen, the one the cup goes to, or the one whose turn goes on; None for
+    the roll-off and the reveal, which are nobody's."""
+    game = table.game
+    match moments[0] if moments else None:
+        case TurnEnded(player=player) | HandOverDue(player=player):
+            return player
+        case RollOffDue() | RollOffThrown() | RevealDue():
+            return None
+        case _:
+            return game.current_player
 
 
 def _replay_last(table: Table, action: Event, marks: object) -> list[Moment]:

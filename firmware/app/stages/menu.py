@@ -40,12 +40,44 @@ if TYPE_CHECKING:
     from firmware.app.session.session import Session
     from firmware.link.pairing import Pairing
 
-__all__ = ["BRIGHTNESS_LEVELS", "MainMenu", "RulesInForce"]
+__all__ = [
+    "BRIGHTNESS_LEVELS", "MainMenu", "RulesInForce", "language_picker", "player_confirmation",
+    "player_picker",
+]
 
 #: Panel contrast of the five brightness steps in the menu.
 BRIGHTNESS_LEVELS = (8, 40, 96, 170, 255)
 
-_LANGUAGE_NAMES = {"de": "Deutsch", "en": "English"}
+#: What the confirming question after a player picker says, per picker: its title, its "yes".
+_CONFIRMATIONS = {
+    "menu_penalty": ("confirm_penalty", "yes_penalty"),
+    "menu_dropped": ("confirm_dropped", "yes_dropped"),
+}
+
+
+def player_picker(
+    title: str, players: tuple[str, ...], detail: str,
+    on_ok: Callable[[str], Transition | None],
+) -> Picker:
+    """A picker of ``players`` that starts on nobody ("Wer?"): OK there does nothing, so a
+    penalty or a dropped cup is never given to whoever happens to be first."""
+    def label(index: int) -> str:
+        return players[index - 1] if index else ""
+
+    def choose(index: int) -> Transition | None:
+        return on_ok(players[index - 1]) if index else None
+
+    return Picker(title, len(players) + 1, 0, label, lambda i: detail, choose, nobody_first=True)
+
+
+def player_confirmation(
+    title: str, player: str, deckel: int, give: Callable[[str], Transition]
+) -> Menu:
+    """ "Strafe geben?": "Nein" (chosen first) goes back to the picker, "Ja: Anna +2" gives
+    it."""
+    question, yes = _CONFIRMATIONS[title]
+    entries: list[tuple[str, Step]] = [("no", close_step), (yes, lambda: give(player))]
+    return Menu(question, entries, values={"name": player, "n": deckel})
 
 
 @dataclass(eq=False)
@@ -143,15 +175,16 @@ class MainMenu:
         self, title: str, players: tuple[str, ...], detail: str,
         act: Callable[[str], list[Moment]],
     ) -> Transition:
-        """A picker of ``players``; the chosen one gets ``act`` (the table's), and the game goes
-        on where it stood, unless what ``act`` calls for ends the round."""
+        """A picker of ``players`` with nobody chosen yet; OK on a player asks once more, and
+        only "Ja" gives them ``act`` (the table's). The game goes on where it stood, unless what
+        ``act`` calls for ends the round."""
         session, resume = self.session, self.stage
         table = session.require_table()
         game = table.game
 
-        def give(index: int) -> Transition:
+        def give(player: str) -> Transition:
             resume_player = game.current_player
-            moments = act(players[index])
+            moments = act(player)
             steps: list[Stage | Moment] = list(moments)
             if not any(isinstance(moment, HalfLost | RevealDue) for moment in moments):
                 if game.current_player == resume_player:
@@ -162,7 +195,11 @@ class MainMenu:
                     steps.append(HandOverDue(game.current_player))
             return Goto(tuple(steps), keep_queue=True)
 
-        return Push(Picker(title, len(players), 0, lambda i: players[i], lambda i: detail, give))
+        deckel = game.rules.penalty_deckel
+        return Push(player_picker(
+            title, players, detail,
+            lambda player: Push(player_confirmation(title, player, deckel, give)),
+        ))
 
     def _announce_blind(self) -> Transition | None:
         return self.stage.announce_blind()
@@ -229,11 +266,7 @@ class MainMenu:
             session.settings.save()
             return CLOSE_ALL
 
-        return Push(Picker(
-            "menu_language", len(LANGUAGES), LANGUAGES.index(session.catalogue.language),
-            lambda i: _LANGUAGE_NAMES[LANGUAGES[i]],
-            lambda i: Catalogue(LANGUAGES[i]).t("language_detail"), choose,
-        ))
+        return Push(language_picker(LANGUAGES.index(session.catalogue.language), choose))
 
     def _ask_shutdown(self) -> Transition:
         confirm = Menu("confirm_shutdown", [("no", close_step), ("yes_shutdown", self._power_off)])
@@ -241,6 +274,15 @@ class MainMenu:
 
     def _power_off(self) -> Transition:
         return PowerOff(GoodbyeBanner(self.session))
+
+
+def language_picker(index: int, choose: Callable[[int], Transition | None]) -> Picker:
+    """The languages, each in its own name ("English" even on German screens), and below them
+    all of them, so that someone who reads neither the title nor the value finds theirs."""
+    names = [Catalogue(language).t("language_name") for language in LANGUAGES]
+    every = " / ".join(names)
+    return Picker("menu_language", len(LANGUAGES), index, lambda i: names[i], lambda i: every,
+                  choose)
 
 
 @dataclass(eq=False)

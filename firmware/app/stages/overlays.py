@@ -7,7 +7,7 @@ and STAND are OK, FLIP goes back (closes the overlay). A message closes on any p
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from firmware.app.stages.base import CLOSE, OK_BUTTONS, Overlay, Step, Transition
 from firmware.screen.i18n import Catalogue
@@ -19,11 +19,13 @@ __all__ = ["Menu", "Message", "Picker"]
 
 @dataclass(eq=False)
 class Menu(Overlay):
-    """A list of entries (text keys), each with the step OK runs."""
+    """A list of entries (text keys), each with the step OK runs; ``values`` fill the
+    placeholders of the title and the entries."""
 
     title: str
     entries: list[tuple[str, Step]]
     selected: int = 0
+    values: dict[str, object] = field(default_factory=dict)
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
@@ -39,8 +41,9 @@ class Menu(Overlay):
         return None
 
     def view(self, texts: Catalogue) -> MenuView:
-        items = tuple(texts.t(key) for key, _ in self.entries)
-        return MenuView(texts.t(self.title), items, self.selected, ("▲", "▼", "OK"))
+        items = tuple(texts.t(key, **self.values) for key, _ in self.entries)
+        title = texts.t(self.title, **self.values)
+        return MenuView(title, items, self.selected, ("▲", "▼", "OK"))
 
 
 @dataclass(eq=False)
@@ -57,6 +60,9 @@ class Picker(Overlay):
     on_change: Callable[[int], None] | None = None
     #: Runs when FLIP closes the picker without OK (undo the preview).
     on_cancel: Callable[[], None] | None = None
+    #: Value 0 is "nobody yet" ("Wer?", in the catalogue's words rather than ``label``'s), where
+    #: it starts: a choice with consequences (a penalty) is never made by a single OK.
+    nobody_first: bool = False
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
@@ -75,11 +81,18 @@ class Picker(Overlay):
         return None
 
     def view(self, texts: Catalogue) -> PickerView:
+        if self.nobody_first:
+            shown = self.count - 1
+            if self.index == 0:
+                return PickerView(
+                    texts.t(self.title), f"-/{shown}", texts.t("pick_nobody"),
+                    texts.t("pick_nobody_detail"), ("◀", "▶", ""),
+                )
+            counter = f"{self.index}/{shown}"
+        else:
+            counter = f"{self.index + 1}/{self.count}"
         return PickerView(
-            texts.t(self.title),
-            f"{self.index + 1}/{self.count}",
-            self.label(self.index),
-            self.detail(self.index),
+            texts.t(self.title), counter, self.label(self.index), self.detail(self.index),
             ("◀", "▶", "OK"),
         )
 

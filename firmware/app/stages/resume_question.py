@@ -36,11 +36,16 @@ class ResumeQuestion(Overlay):
 
     KEEP_3 or STAND (OK) and FLIP (back) go on with the game; KEEP_1 ("Neu") asks once more,
     then drops the game and starts ``instead`` (the game the command line asked for) or, without
-    one, the setup.
+    one, the setup; the seats' computer players are ``instead_bots`` again (the resumed game
+    brought its own). ``whose`` is the player whose screen comes back on OK (the question says
+    so: after someone's last throw that is they, not the next to throw), None for the roll-off
+    and the reveal.
     """
 
     session: Session
     instead: GameSetup | None = None
+    instead_bots: tuple[str, ...] = ()
+    whose: str | None = None
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
@@ -53,6 +58,7 @@ class ResumeQuestion(Overlay):
         return None
 
     def _new_game(self) -> Transition:
+        self.session.seat_bots = self.instead_bots
         return Goto((self.session.abandon_game(then=self.instead),))
 
     def view(self, texts: Catalogue) -> BannerView:
@@ -67,7 +73,7 @@ class ResumeQuestion(Overlay):
         else:
             section = section_name(texts, game.section)
             lines.append(f"{section}, {texts.t('round_n', n=game.round_number)}")
-        if game.current_player is not None:
-            lines.append(texts.t("resume_turn", name=game.current_player))
+        if self.whose is not None:
+            lines.append(texts.t("resume_turn", name=self.whose))
         keys = (texts.t("key_new_game"), "", texts.t("key_resume"))
         return BannerView(texts.t("resume_title"), "", tuple(lines), keys)

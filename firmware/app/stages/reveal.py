@@ -1,8 +1,9 @@
 """The reveal (Aufdecken) after every round, and the banners: a penalty, a lost half, the end.
 
-Every one of them goes on with a press. When only computer players are left to play, the reveal
-and the banners go on by themselves after a pause; the end of the game never does (the next game
-waits for a person).
+Every one of them goes on with a press, and all but the end with a shake too (the reveal says
+so, "Drücken oder schütteln", as the hand-over does). When only computer players are left to
+play, the reveal and the banners go on by themselves after a pause; the end of the game never
+does (the next game waits for a person).
 """
 
 from __future__ import annotations
@@ -33,13 +34,16 @@ REVEAL_ROWS = REVEAL_LINES
 
 
 class _GoesOn(Stage):
-    """A screen that a press moves on from, and that goes on by itself for a table of bots."""
+    """A screen that a press or a shake moves on from (as the hand-over: the cup may already be
+    in the next player's hand), and that goes on by itself for a table of bots."""
 
     session: Session
     table: Table
 
     def on_input(self, event: InputEvent) -> Transition | None:
-        return self.auto_step() if event.kind is InputKind.PRESS else None
+        if event.kind in (InputKind.PRESS, InputKind.SHAKE_START):
+            return self.auto_step()
+        return None
 
     def auto_at(self, now: float) -> float | None:
         return now + BOT_PAUSE_S if self.table.only_bots() else None
@@ -100,7 +104,7 @@ class RevealStage(_GoesOn):
             outcome += " · " + t("outcome_out_many", n=len(result.out))
         elif result.out:
             outcome += " · " + t("outcome_out", names=", ".join(result.out))
-        return RevealView(t("reveal_title"), page_text, rows, outcome)
+        return RevealView(t("reveal_title"), page_text, rows, outcome, t("hint_hand_over"))
 
 
 def _mark(player: str, result: RoundOver) -> RevealMark:
