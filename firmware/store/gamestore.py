@@ -348,7 +348,8 @@ class GameStore:
         for number, name in self.archived():
             recovery = self._read_quietly(name)
             if isinstance(recovery, str):
-                log.warning("%s: %s; not on the Spieltag's sheet", self.storage.root / name, recovery)
+                where = self.storage.root / name
+                log.warning("%s: %s; not on the Spieltag's sheet", where, recovery)
             elif recovery is not None and recovery.game.is_over and (
                 recovery.meta.get(META_SPIELTAG) == spieltag_id
             ):
