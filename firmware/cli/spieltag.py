@@ -46,15 +46,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     action = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     begin = action.add_parser("begin", help="begin a Spieltag: every game from now on is its")
     begin.add_argument("--name", required=True, metavar="NAME", help="its name or number")
-    begin.add_argument("--venue", default="", metavar="TEXT", help="the Spielort")
+    begin.add_argument("--venue", metavar="TEXT", help="the Spielort")
     begin.add_argument("--date", metavar="YYYY-MM-DD", help="the date (default: today)")
     begin.add_argument(
         "--scoring", default="verlustpunkte", metavar="NAME|FILE",
         help=f"the scheme: {', '.join(SCHEME_PRESETS)} or a TOML file with [scoring] "
         "(default: verlustpunkte)",
     )
-    begin.add_argument("--home", default="", metavar="TEAM", help="the home team (league match)")
-    begin.add_argument("--guest", default="", metavar="TEAM", help="the guest team")
+    begin.add_argument("--home", metavar="TEAM", help="the home team (league match)")
+    begin.add_argument("--guest", metavar="TEAM", help="the guest team")
     begin.add_argument("--table", type=int, choices=(1, 2), default=1,
                        help="which table of a league match this device keeps (default 1)")
     begin.add_argument(
@@ -121,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(problem)
     spieltag = Spieltag(
         now.strftime("%Y%m%d-%H%M%S"), args.name, scheme,
-        args.date or now.date().isoformat(), args.venue, args.home, args.guest, args.table,
-        players,
+        args.date or now.date().isoformat(), args.venue or "", args.home or "",
+        args.guest or "", args.table, players,
     )
     # The file's own checks (lengths, the date, seats once each) for what was typed.
     spieltag = spieltag_from_mapping(spieltag_to_mapping(spieltag))
