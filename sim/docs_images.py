@@ -173,6 +173,13 @@ def _web_paired(path: Path) -> None:
     _web_pictures_in(path.parent)
 
 
+@picture("docs/img/sheet-de.png", "the Spielberichtsbogen of a league match, its PDF as a picture")
+def _sheet(path: Path) -> None:
+    from sim.sheet_picture import write_sheet_png
+
+    write_sheet_png(path)
+
+
 @functools.cache
 def _web_pictures_in(folder: Path) -> None:
     """Every picture of the page, from one game in one headless Chromium

@@ -37,7 +37,7 @@ from typing import Any
 
 from engine import Event, GameOver, GameSetup
 from engine.limits import InputLimitError, json_loads
-from firmware.store.journal import Journal, JournalError, Recovery, read_journal
+from firmware.store.journal import Journal, JournalError, Recovery, decode_records, read_journal
 from firmware.store.roster import ROSTER_FILE
 from firmware.store.spieltag import META_SPIELTAG, open_spieltag_id
 from firmware.store.stats import (
@@ -346,6 +346,8 @@ class GameStore:
         as it will be archived). Reads only; unreadable games are logged and left out."""
         found: list[tuple[int, Recovery]] = []
         for number, name in self.archived():
+            if not self._header_names(name, spieltag_id):
+                continue
             recovery = self._read_quietly(name)
             if isinstance(recovery, str):
                 where = self.storage.root / name
@@ -363,6 +365,19 @@ class GameStore:
             numbers = [number for number, _ in self.archived()]
             found.append((max([counted_through, *numbers]) + 1, current))
         return found
+
+    def _header_names(self, name: str, spieltag_id: str) -> bool:
+        """Whether the journal ``name``'s header record names the Spieltag ``spieltag_id``: read
+        first, so that only the evening's games are replayed. A file whose header cannot be
+        read says True here, and reading it whole says why."""
+        try:
+            data = self.storage.read_bytes(name)
+        except StorageError:
+            return True
+        if data is None:
+            return False
+        records, _, _ = decode_records(data[: data.find(b"\n") + 1])
+        return not records or records[0].get(META_SPIELTAG) == spieltag_id
 
     def game_spieltag(self, number: int) -> str | None:
         """The Spieltag finished game ``number`` belongs to; None outside any evening.
