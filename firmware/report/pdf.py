@@ -1,9 +1,8 @@
 """The Spielberichtsbogen as a one-page A4 PDF, laid out like the paper sheet.
 
 reportlab draws it (see docs/sheet.md for why reportlab rather than fpdf2 on a Pi Zero 2 W):
-its canvas with the 14 standard PDF fonts needs no font files, writes a real text layer (every
-name and number can be searched and copied), and pulls in nothing beyond Pillow, which the
-firmware needs anyway. The page is drawn from :func:`firmware.report.sheet.sheet_rows`, so the
+it imports in a third of fpdf2's time, its canvas with the 14 standard PDF fonts needs no font
+files, and it writes a real text layer (every name and number can be searched and copied). The page is drawn from :func:`firmware.report.sheet.sheet_rows`, so the
 PDF shows exactly what the CSV holds.
 """
 
