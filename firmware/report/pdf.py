@@ -2,8 +2,8 @@
 
 reportlab draws it (see docs/sheet.md for why reportlab rather than fpdf2 on a Pi Zero 2 W):
 it imports in a third of fpdf2's time, its canvas with the 14 standard PDF fonts needs no font
-files, and it writes a real text layer (every name and number can be searched and copied). The page is drawn from :func:`firmware.report.sheet.sheet_rows`, so the
-PDF shows exactly what the CSV holds.
+files, and it writes a real text layer (every name and number can be searched and copied).
+The players, standings and points cells come from :mod:`firmware.report.sheet`, as the CSV's.
 """
 
 from __future__ import annotations
