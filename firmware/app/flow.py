@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from firmware.app.session.moments import (
+    EveningStandings,
     GameEnded,
     HalfLost,
     HandOverDue,
@@ -31,6 +32,7 @@ from firmware.app.stages.base import Stage
 from firmware.app.stages.reveal import GameOverBanner, HalfOverBanner, PenaltyBanner, RevealStage
 from firmware.app.stages.rolloff import RollOffStage
 from firmware.app.stages.setup import SetupStage
+from firmware.app.stages.spieltag import StandingsStage
 from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.screen.views import DieFace
 
@@ -64,6 +66,8 @@ def stage_for(moment: Moment, session: Session) -> Stage:
             return HalfOverBanner(session, table, event, final)
         case GameEnded():
             return GameOverBanner(session, table)
+        case EveningStandings():
+            return StandingsStage(session, moment)
         case _:
             assert_never(moment)
 

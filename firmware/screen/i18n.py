@@ -606,10 +606,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- each language in its own name (the menu's language chooser)
     "language_name": ("Deutsch", "English"),
     # 26-spieltag: an evening of games, its standings and the league's sheet (issue 26)
-    "scheme_verlustpunkte": ("Verlustpunkte", "Verlustpunkte (penalty points)"),
-    "scheme_siegpunkte": ("Siegpunkte", "Siegpunkte (winning points)"),
-    "scheme_platzpunkte": ("Platzpunkte", "Platzpunkte (points per place)"),
-    "scheme_leben": ("Leben", "Leben (lives)"),
+    # (the schemes' names are the clubs' own German terms; the details explain them in English)
+    "scheme_verlustpunkte": ("Verlustpunkte", "Verlustpunkte"),
+    "scheme_siegpunkte": ("Siegpunkte", "Siegpunkte"),
+    "scheme_platzpunkte": ("Platzpunkte", "Platzpunkte"),
+    "scheme_leben": ("Leben", "Leben"),
     "standings_place": ("Platz", "Place"),
     "standings_player": ("Spieler", "Player"),
     "standings_points": ("Punkte", "Points"),
@@ -656,6 +657,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "spieltag_ended": (
         "Spieltag {name} ({id}) beendet, {games} Spiele.",
         "Spieltag {name} ({id}) ended, {games} games.",
+    ),
+    # -- on the device: the menu's Spieltag and the standings after each game
+    "menu_spieltag_begin": ("Spieltag beginnen", "Begin a Spieltag"),
+    "menu_spieltag_standings": ("Spieltag: Stand", "Spieltag: standings"),
+    "menu_spieltag_end": ("Spieltag beenden", "End the Spieltag"),
+    "confirm_spieltag_end": ("Spieltag beenden?", "End the Spieltag?"),
+    "yes_spieltag_end": ("Ja, beenden", "Yes, end it"),
+    "spieltag_begun_title": ("Spieltag läuft", "Spieltag begun"),
+    "spieltag_ended_title": ("Spieltag beendet", "Spieltag ended"),
+    "spieltag_failed": ("Nicht gespeichert", "Not saved"),
+    "standings_screen_title": ("Stand nach {n}", "After {n} games"),
+    "standings_no_fit_1": ("Wertung passt", "The scoring does"),
+    "standings_no_fit_2": ("nicht zu {n} Spielern", "not fit {n} players"),
+    "scheme_verlustpunkte_detail": (
+        "1 je verlorene Hälfte, 1 mehr je verlorenes Spiel; weniger ist besser",
+        "1 per half lost, 1 more per game lost; fewer is better",
+    ),
+    "scheme_siegpunkte_detail": (
+        "Je Hälfte 1 für alle außer dem Verlierer; Finale verloren: 1 zurück",
+        "Each half 1 for all but its loser; final lost: 1 back",
+    ),
+    "scheme_platzpunkte_detail": (
+        "Je Hälfte 3/2/1/0 nach dem Ausscheiden; Finale, Durchmarsch: -1",
+        "Each half 3/2/1/0 by going out; final, Durchmarsch: -1",
+    ),
+    "scheme_leben_detail": (
+        "3 Leben; ein verlorenes Spiel kostet eins; ohne Leben raus",
+        "3 lives; a lost game costs one; out at none",
     ),
     "spieltag_none": (
         "Noch kein beendetes Spiel an diesem Spieltag.", "No finished game on this Spieltag yet."

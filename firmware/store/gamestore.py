@@ -171,6 +171,10 @@ class GameStore:
         #: The last :meth:`stats` and the state of the files it was counted from.
         self._stats_kept: tuple[object, dict[str, PlayerStats]] | None = None
 
+    def wall_time(self) -> datetime:
+        """The date and time by the device's clock (what a Spieltag is dated by)."""
+        return self._now().astimezone()
+
     # -- start-up --------------------------------------------------------------------------------
 
     def open(self) -> Recovery | None:

@@ -39,6 +39,7 @@ from engine.game import FINAL, GameSetup
 from engine.notation import from_notation
 from engine.odds import ActionKind, ActionOdds
 from engine.rules import Rules, load_preset, preset_names
+from engine.scoring import SCHEME_PRESETS
 from engine.settle import DeckelSource
 from engine.throws import rank_table
 from firmware.advice import Hint, hint_lines
@@ -66,6 +67,7 @@ from firmware.app.stages.reveal import (
 )
 from firmware.app.stages.rolloff import RollOffStage
 from firmware.app.stages.setup import SetupStage, SetupStep
+from firmware.app.stages.spieltag import scheme_name
 from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
@@ -80,6 +82,9 @@ from firmware.store.setupfile import DECKEL_RANGE
 from firmware.store.stores import open_stores
 from hal.ports import SCREEN_SIZE
 from sim.fakes import FakeClock
+
+#: The scoring schemes the device's menu offers.
+SCHEMES = tuple(SCHEME_PRESETS)
 
 #: Ten names of the longest allowed length: the widest letters, umlauts, capitals with dots.
 LONG_NAMES = (
@@ -532,6 +537,51 @@ def _rules_in_force(texts: Catalogue) -> Iterator[tuple[str, View]]:
 
 
 # --- the check ---------------------------------------------------------------------------------
+
+
+@scene("spieltag")
+def _spieltag(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    """The standings after a game (the worst names, places 1-10, scores of three digits and
+    negative ones, lives with players out), the menu's standings and the dialogs."""
+    from firmware.app.session.moments import EveningStandings
+    from firmware.app.stages.spieltag import StandingsList, StandingsStage
+
+    session = session_in(texts)
+    scores = (-12, 104, 99, -1, 0, 7, 23, 3, 0, 11)
+    points = EveningStandings(
+        "Spieltag 12", "platzpunkte", 100, False,
+        tuple((index + 1, name, score) for index, (name, score) in
+              enumerate(zip(LONG_NAMES, scores, strict=True))),
+    )  # fmt: skip
+    lives = replace(points, scheme="leben", lives=True, lines=tuple(
+        (place, name, score % 4) for place, name, score in points.lines
+    ))
+    unfit = replace(points, lines=(), problem="10")
+    for label, standings in (("points", points), ("lives", lives), ("unfit", unfit)):
+        stage = StandingsStage(session, standings)
+        for selected in range(len(standings.lines) or 1):
+            stage.selected = selected
+            yield f"standings after a game, {label}, at {selected}", stage.view()
+        yield f"standings from the menu, {label}", StandingsList(standings, 9).view(texts)
+    for index in range(4):
+        picker = Picker(
+            "menu_spieltag_begin", 4, index,
+            lambda i: scheme_name(texts, SCHEMES[i]),
+            lambda i: texts.t(f"scheme_{SCHEMES[i]}_detail"), lambda i: None,
+        )
+        yield f"scheme {SCHEMES[index]}", picker.view(texts)
+    entries: list[tuple[str, Callable[[], None]]] = [
+        ("no", lambda: None), ("yes_spieltag_end", lambda: None),
+    ]
+    confirm = Menu("confirm_spieltag_end", entries, selected=1)
+    yield "end the Spieltag?", confirm.view(texts)
+    for title, lines in (
+        ("spieltag_begun_title", ("Spieltag 12", scheme_name(texts, "verlustpunkte"))),
+        ("spieltag_ended_title", ("Spieltag 12",)),
+        ("menu_spieltag_standings", (texts.t("spieltag_none"),)),
+        ("menu_spieltag_end", (texts.t("spieltag_failed"),)),
+    ):
+        yield title, Message(title, lines).view(texts)
 
 
 def traced(view: View, mark: str = "") -> tuple[LayoutTrace, list[str]]:

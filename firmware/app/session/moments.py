@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from engine.events import HalfOver, PenaltyGiven, RoundOver
 
 __all__ = [
+    "EveningStandings",
     "GameEnded",
     "HalfLost",
     "HandOverDue",
@@ -122,7 +123,21 @@ class GameEnded:
     """The game is over: who lost it."""
 
 
+@dataclass(frozen=True, slots=True)
+class EveningStandings:
+    """After a game of a Spieltag: the evening's standings under its scheme, best first, as
+    (place, player, score) lines; ``problem`` says why there are none (a scheme that does not
+    fit the table)."""
+
+    name: str
+    scheme: str
+    games: int
+    lives: bool
+    lines: tuple[tuple[int, str, int], ...]
+    problem: str | None = None
+
+
 Moment = (
     SetupDue | RollOffDue | RollOffThrown | HandOverDue | TurnGoesOn | TurnEnded | RevealDue
-    | PenaltyDue | HalfLost | GameEnded
+    | PenaltyDue | HalfLost | GameEnded | EveningStandings
 )
