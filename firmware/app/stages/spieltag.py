@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from firmware.app.session.session import Session
 
 __all__ = [
-    "Notice", "StandingsList", "StandingsStage", "scheme_name", "spieltag_entries", "standings_items",
+    "Notice", "StandingsList", "StandingsStage", "scheme_name", "spieltag_entries",
+    "standings_items",
 ]
 
 #: The schemes the menu offers, in its order.
