@@ -649,7 +649,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sheet_totals": ("Summe", "Total"),
     "sheet_signature_home": ("Unterschrift Heim", "Signature home"),
     "sheet_signature_guest": ("Unterschrift Gast", "Signature guest"),
-    "sheet_yes": ("ja", "yes"),
     "spieltag_begun": (
         "Spieltag {name} ({id}) begonnen: jedes Spiel gehört dazu, bis er beendet wird.",
         "Spieltag {name} ({id}) begun: every game belongs to it until it is ended.",
@@ -667,7 +666,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "spieltag_begun_title": ("Spieltag läuft", "Spieltag begun"),
     "spieltag_ended_title": ("Spieltag beendet", "Spieltag ended"),
     "spieltag_failed": ("Nicht gespeichert", "Not saved"),
-    "standings_screen_title": ("Stand nach {n}", "After {n} games"),
+    "standings_screen_title": ("Stand nach {n} Spielen", "After {n} games"),
+    "standings_screen_title_one": ("Stand nach 1 Spiel", "After 1 game"),
     "standings_no_fit_1": ("Wertung passt", "The scoring does"),
     "standings_no_fit_2": ("nicht zu {n} Spielern", "not fit {n} players"),
     "scheme_verlustpunkte_detail": (

@@ -557,7 +557,10 @@ def _spieltag(texts: Catalogue) -> Iterator[tuple[str, View]]:
         (place, name, score % 4) for place, name, score in points.lines
     ))
     unfit = replace(points, lines=(), problem="10")
-    for label, standings in (("points", points), ("lives", lives), ("unfit", unfit)):
+    first = replace(points, games=1)
+    for label, standings in (
+        ("points", points), ("lives", lives), ("unfit", unfit), ("after the first game", first),
+    ):
         stage = StandingsStage(session, standings)
         for selected in range(len(standings.lines) or 1):
             stage.selected = selected

@@ -106,7 +106,10 @@ def test_an_evening_begun_from_the_menu_shows_its_standings_after_each_game(
         app.handle(inputs.press(STAND))  # past the game's end: the standings
         view = app.view
         assert isinstance(view, MenuView)
-        title = f"Stand nach {number}" if language == "de" else f"After {number} games"
+        title = {
+            ("de", 1): "Stand nach 1 Spiel", ("de", 2): "Stand nach 2 Spielen",
+            ("en", 1): "After 1 game", ("en", 2): "After 2 games",
+        }[language, number]
         evening = load_evening(StateDirectory(root))
         expected = standings(spieltag.scheme, [game.result for game in evening.games])
         assert view.title == title and len(evening.games) == number

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Notice", "StandingsList", "StandingsStage", "scheme_name", "spieltag_entries",
-    "standings_items",
+    "standings_items", "standings_title",
 ]
 
 #: The schemes the menu offers, in its order.
@@ -45,6 +45,13 @@ def scheme_name(texts: Catalogue, name: str) -> str:
     """A scheme's name in the device's language."""
     key = f"scheme_{name}"
     return texts.t(key) if texts.has(key) else name
+
+
+def standings_title(texts: Catalogue, standings: EveningStandings) -> str:
+    """``Stand nach 3 Spielen``; after the first game ``Stand nach 1 Spiel``."""
+    if standings.games == 1:
+        return texts.t("standings_screen_title_one")
+    return texts.t("standings_screen_title", n=standings.games)
 
 
 def standings_items(texts: Catalogue, standings: EveningStandings) -> tuple[str, ...]:
@@ -84,7 +91,7 @@ class StandingsStage(Stage):
 
     def view(self) -> MenuView:
         texts = self.session.catalogue
-        title = texts.t("standings_screen_title", n=self.standings.games)
+        title = standings_title(texts, self.standings)
         return MenuView(title, standings_items(texts, self.standings), self.selected,
                         ("▲", "▼", texts.t("key_new_game")))
 
@@ -165,6 +172,6 @@ class StandingsList(Overlay):
         return None
 
     def view(self, texts: Catalogue) -> MenuView:
-        title = texts.t("standings_screen_title", n=self.standings.games)
+        title = standings_title(texts, self.standings)
         return MenuView(title, standings_items(texts, self.standings), self.selected,
                         ("▲", "▼", "OK"))
