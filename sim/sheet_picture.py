@@ -1,6 +1,6 @@
-"""The docs' picture of the Spielberichtsbogen: a seeded league match of ten Partien at two
-tables of four, drawn as the PDF `schocken sheet --pdf` writes and rendered by poppler's
-``pdftoppm`` (Debian's poppler-utils) to a PNG."""
+"""The docs' pictures of an evening: the Spielberichtsbogen of a seeded league match of ten
+Partien at two tables of four, drawn as the PDF `schocken sheet --pdf` writes and rendered by
+poppler's ``pdftoppm`` (Debian's poppler-utils) to a PNG; and the device's Spieltag screens."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import GameSetup, load_preset
 from engine.bots import make_bot, play_game
@@ -17,7 +18,12 @@ from firmware.report.pdf import sheet_pdf
 from firmware.store.evening import Evening, EveningGame
 from firmware.store.spieltag import LeaguePlayer, Spieltag
 
-__all__ = ["match_evening", "write_sheet_png"]
+if TYPE_CHECKING:
+    from firmware.app.stages.overlays import Picker
+    from firmware.screen.i18n import Catalogue
+    from firmware.screen.views import PickerView, View
+
+__all__ = ["match_evening", "write_sheet_png", "write_spieltag_screens"]
 
 #: The seats, names and Spielernummern of the pictured match.
 _PLAYERS = (
@@ -62,3 +68,48 @@ def write_sheet_png(path: Path, lang: str = "de", resolution: int = 80) -> None:
             check=True,
         )  # fmt: skip
         shutil.copyfile(Path(folder) / "sheet.png", path)
+
+
+def write_spieltag_screens(path: Path) -> None:
+    """The device's Spieltag screens, in German (top) and English (below), at twice the OLED's
+    size: the standings under Platzpunkte and under Leben, choosing the scheme, the evening
+    begun."""
+    from PIL import Image
+
+    from engine.scoring import SCHEME_PRESETS
+    from firmware.app.session.moments import EveningStandings
+    from firmware.app.stages.overlays import Message
+    from firmware.app.stages.spieltag import StandingsList, scheme_name, scheme_picker
+    from firmware.screen.i18n import Catalogue
+    from firmware.screen.screens import render
+
+    schemes = tuple(SCHEME_PRESETS)
+    points = EveningStandings(
+        "Spieltag 3", "platzpunkte", 3, False,
+        ((1, "Anna", 14), (2, "Ben", 9), (2, "Carla", 9), (4, "Dirk", -1)),
+    )
+    lives = EveningStandings(
+        "Spieltag 3", "leben", 3, True,
+        ((1, "Anna", 3), (2, "Ben", 2), (3, "Carla", 1), (4, "Dirk", 0)),
+    )
+    gap, width, height = 8, 256, 128
+    sheet = Image.new("L", (4 * width + 3 * gap, 2 * height + gap), 96)
+    for row, language in enumerate(("de", "en")):
+        texts = Catalogue(language)
+        views: tuple[View, ...] = (
+            StandingsList(points).view(texts),
+            StandingsList(lives, 3).view(texts),
+            _picker_at(scheme_picker(texts, lambda i: None), schemes.index("platzpunkte"), texts),
+            Message(
+                "spieltag_begun_title", ("Spieltag 3", scheme_name(texts, "platzpunkte"))
+            ).view(texts),
+        )
+        for column, view in enumerate(views):
+            frame = render(view).convert("L").resize((width, height), Image.Resampling.NEAREST)
+            sheet.paste(frame, (column * (width + gap), row * (height + gap)))
+    sheet.save(path, optimize=True)
+
+
+def _picker_at(picker: Picker, index: int, texts: Catalogue) -> PickerView:
+    picker.index = index
+    return picker.view(texts)

@@ -43,6 +43,7 @@ from engine.scoring import SCHEME_PRESETS
 from engine.settle import DeckelSource
 from engine.throws import rank_table
 from firmware.advice import Hint, hint_lines
+from firmware.app.session.moments import EveningStandings
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CLOSE
@@ -67,7 +68,12 @@ from firmware.app.stages.reveal import (
 )
 from firmware.app.stages.rolloff import RollOffStage
 from firmware.app.stages.setup import SetupStage, SetupStep
-from firmware.app.stages.spieltag import scheme_name
+from firmware.app.stages.spieltag import (
+    StandingsList,
+    StandingsStage,
+    scheme_name,
+    scheme_picker,
+)
 from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
@@ -543,9 +549,6 @@ def _rules_in_force(texts: Catalogue) -> Iterator[tuple[str, View]]:
 def _spieltag(texts: Catalogue) -> Iterator[tuple[str, View]]:
     """The standings after a game (the worst names, places 1-10, scores of three digits and
     negative ones, lives with players out), the menu's standings and the dialogs."""
-    from firmware.app.session.moments import EveningStandings
-    from firmware.app.stages.spieltag import StandingsList, StandingsStage
-
     session = session_in(texts)
     scores = (-12, 104, 99, -1, 0, 7, 23, 3, 0, 11)
     points = EveningStandings(
@@ -566,12 +569,9 @@ def _spieltag(texts: Catalogue) -> Iterator[tuple[str, View]]:
             stage.selected = selected
             yield f"standings after a game, {label}, at {selected}", stage.view()
         yield f"standings from the menu, {label}", StandingsList(standings, 9).view(texts)
-    for index in range(4):
-        picker = Picker(
-            "menu_spieltag_begin", 4, index,
-            lambda i: scheme_name(texts, SCHEMES[i]),
-            lambda i: texts.t(f"scheme_{SCHEMES[i]}_detail"), lambda i: None,
-        )
+    picker = scheme_picker(texts, lambda i: None)
+    for index in range(len(SCHEMES)):
+        picker.index = index
         yield f"scheme {SCHEMES[index]}", picker.view(texts)
     entries: list[tuple[str, Callable[[], None]]] = [
         ("no", lambda: None), ("yes_spieltag_end", lambda: None),

@@ -33,18 +33,34 @@ if TYPE_CHECKING:
     from firmware.app.session.session import Session
 
 __all__ = [
-    "Notice", "StandingsList", "StandingsStage", "scheme_name", "spieltag_entries",
-    "standings_items", "standings_title",
+    "SCHEMES",
+    "Notice",
+    "StandingsList",
+    "StandingsStage",
+    "scheme_name",
+    "scheme_picker",
+    "spieltag_entries",
+    "standings_items",
+    "standings_title",
 ]
 
 #: The schemes the menu offers, in its order.
-_SCHEMES = tuple(SCHEME_PRESETS)
+SCHEMES = tuple(SCHEME_PRESETS)
 
 
 def scheme_name(texts: Catalogue, name: str) -> str:
     """A scheme's name in the device's language."""
     key = f"scheme_{name}"
     return texts.t(key) if texts.has(key) else name
+
+
+def scheme_picker(texts: Catalogue, on_ok: Callable[[int], Transition | None]) -> Picker:
+    """The four schemes to begin a Spieltag with, each with a line saying what it counts;
+    ``on_ok`` gets the index into :data:`SCHEMES`."""
+    return Picker(
+        "menu_spieltag_begin", len(SCHEMES), 0, lambda i: scheme_name(texts, SCHEMES[i]),
+        lambda i: texts.t(f"scheme_{SCHEMES[i]}_detail"), on_ok,
+    )
 
 
 def standings_title(texts: Catalogue, standings: EveningStandings) -> str:
@@ -104,7 +120,7 @@ def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tupl
     if open_evening(store) is None:
         def choose(index: int) -> Transition:
             try:
-                spieltag = begin_evening(store, _SCHEMES[index], now())
+                spieltag = begin_evening(store, SCHEMES[index], now())
             except (SpieltagError, StorageError) as error:
                 return Push(Message("menu_spieltag_begin", (session.t("spieltag_failed"),
                                                             type(error).__name__)))
@@ -112,12 +128,7 @@ def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tupl
             return Push(Notice("spieltag_begun_title", lines))
 
         def pick() -> Transition:
-            texts = session.catalogue
-            return Push(Picker(
-                "menu_spieltag_begin", len(_SCHEMES), 0,
-                lambda i: scheme_name(texts, _SCHEMES[i]),
-                lambda i: texts.t(f"scheme_{_SCHEMES[i]}_detail"), choose,
-            ))
+            return Push(scheme_picker(session.catalogue, choose))
 
         return [("menu_spieltag_begin", pick)]
 
