@@ -79,7 +79,7 @@ def write_spieltag_screens(path: Path) -> None:
     from engine.scoring import SCHEME_PRESETS
     from firmware.app.session.moments import EveningStandings
     from firmware.app.stages.overlays import Message
-    from firmware.app.stages.spieltag import StandingsList, scheme_name, scheme_picker
+    from firmware.app.stages.standings import StandingsList, scheme_name, scheme_picker
     from firmware.screen.i18n import Catalogue
     from firmware.screen.screens import render
 

@@ -32,7 +32,7 @@ from firmware.app.stages.base import Stage
 from firmware.app.stages.reveal import GameOverBanner, HalfOverBanner, PenaltyBanner, RevealStage
 from firmware.app.stages.rolloff import RollOffStage
 from firmware.app.stages.setup import SetupStage
-from firmware.app.stages.spieltag import StandingsStage
+from firmware.app.stages.standings import StandingsStage
 from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.screen.views import DieFace
 

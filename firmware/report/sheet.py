@@ -22,8 +22,8 @@ from firmware.store.evening import Evening
 from firmware.store.spieltag import LeaguePlayer, spieltag_to_mapping
 
 __all__ = [
-    "SheetPlayer", "csv_text", "points_cell", "scheme_label", "sheet_data", "sheet_players",
-    "sheet_rows", "standing_cells", "standings_heading",
+    "SCHEME_KEYS", "SheetPlayer", "csv_text", "points_cell", "scheme_label", "sheet_data",
+    "sheet_players", "sheet_rows", "standing_cells", "standings_heading",
 ]
 
 
@@ -42,9 +42,19 @@ class SheetPlayer:
         return f"{self.seat} {self.name}" if self.seat else self.name
 
 
+#: Each preset's name and its one line of what it counts, as catalogue keys.
+SCHEME_KEYS: dict[str, tuple[str, str]] = {
+    "verlustpunkte": ("scheme_verlustpunkte", "scheme_verlustpunkte_detail"),
+    "siegpunkte": ("scheme_siegpunkte", "scheme_siegpunkte_detail"),
+    "platzpunkte": ("scheme_platzpunkte", "scheme_platzpunkte_detail"),
+    "leben": ("scheme_leben", "scheme_leben_detail"),
+}
+assert set(SCHEME_KEYS) == set(SCHEME_PRESETS)
+
+
 def scheme_label(name: str, text: Catalogue) -> str:
     """The scheme's name in the sheet's language (a preset's German name)."""
-    return text.t(f"scheme_{name}") if name in SCHEME_PRESETS else name
+    return text.t(SCHEME_KEYS[name][0]) if name in SCHEME_KEYS else name
 
 
 def sheet_players(evening: Evening) -> tuple[SheetPlayer, ...]:

@@ -37,6 +37,8 @@ SIM_EDGE = {
     "sim/bench_game.py",
     "sim/bench_cli.py",
     "sim/bench_web.py",
+    "sim/bench_sheet.py",
+    "sim/sheet_picture.py",
     "sim/cli.py",
     "sim/measure.py",
     "sim/outputs.py",

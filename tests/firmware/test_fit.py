@@ -68,7 +68,7 @@ from firmware.app.stages.reveal import (
 )
 from firmware.app.stages.rolloff import RollOffStage
 from firmware.app.stages.setup import SetupStage, SetupStep
-from firmware.app.stages.spieltag import (
+from firmware.app.stages.standings import (
     StandingsList,
     StandingsStage,
     scheme_name,

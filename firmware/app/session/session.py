@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
 from engine.rules import Rules, load_preset, preset_names
-from firmware.app.session.evening import evening_standings
+from firmware.app.session.evening_desk import evening_standings
 from firmware.app.session.moments import Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig

@@ -30,7 +30,7 @@ from firmware.app.stages.base import (
 )
 from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.app.stages.reveal import GoodbyeBanner
-from firmware.app.stages.spieltag import spieltag_entries
+from firmware.app.stages.standings import spieltag_entries
 from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.screen.rulestext import rules_summary
 from firmware.screen.views import BannerView, RulesView

@@ -1,5 +1,5 @@
-"""The Spieltag's screens: its standings after each game, and the menu's dialogs to begin and
-end one (its scheme chosen from the four presets)."""
+"""The Spieltag's screens on the device: its standings after each game, and the menu's dialogs
+to begin and end one (its scheme chosen from the four presets)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.scoring import SCHEME_PRESETS
-from firmware.app.session.evening import begin_evening, end_evening, evening_standings, open_evening
+from firmware.app.session.evening_desk import (
+    begin_evening,
+    end_evening,
+    evening_standings,
+    open_evening,
+)
 from firmware.app.session.moments import EveningStandings
 from firmware.app.stages.base import (
     CLOSE,
@@ -22,6 +27,7 @@ from firmware.app.stages.base import (
     Transition,
 )
 from firmware.app.stages.overlays import Menu, Message, Picker
+from firmware.report.sheet import SCHEME_KEYS, scheme_label
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import MenuView
 from firmware.store.spieltag import SpieltagError
@@ -50,8 +56,7 @@ SCHEMES = tuple(SCHEME_PRESETS)
 
 def scheme_name(texts: Catalogue, name: str) -> str:
     """A scheme's name in the device's language."""
-    key = f"scheme_{name}"
-    return texts.t(key) if texts.has(key) else name
+    return scheme_label(name, texts)
 
 
 def scheme_picker(texts: Catalogue, on_ok: Callable[[int], Transition | None]) -> Picker:
@@ -59,7 +64,7 @@ def scheme_picker(texts: Catalogue, on_ok: Callable[[int], Transition | None]) -
     ``on_ok`` gets the index into :data:`SCHEMES`."""
     return Picker(
         "menu_spieltag_begin", len(SCHEMES), 0, lambda i: scheme_name(texts, SCHEMES[i]),
-        lambda i: texts.t(f"scheme_{SCHEMES[i]}_detail"), on_ok,
+        lambda i: texts.t(SCHEME_KEYS[SCHEMES[i]][1]), on_ok,
     )
 
 
