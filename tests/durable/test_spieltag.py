@@ -22,6 +22,7 @@ from firmware.store.spieltag import (
 )
 from hal.storage import StateDirectory
 from tests.durable.evening import play_games
+from tests.durable.killharness import harness
 from tests.engine.randomplay import play_random_game
 
 FOUR = ("Anna", "Ben", "Cem", "Dora")
@@ -165,3 +166,32 @@ def test_an_evening_with_no_games_has_no_standings(tmp_path: Path) -> None:
     SpieltagFiles(StateDirectory(tmp_path)).begin(evening())
     with pytest.raises(SpieltagError, match="has no finished games yet"):
         load_evening(StateDirectory(tmp_path)).standings()
+
+
+def _evening_after_kills(tmp_path: Path, kills: int, seed: int, max_delay: float) -> int:
+    """The real firmware SIGKILLed ``kills`` times mid-evening (the kill harness, which checks
+    every game's actions itself): every game it finished is the evening's, once, and every
+    game it left half-played still belongs to the evening when it resumes."""
+    root = tmp_path / "state"
+    spieltag = SpieltagFiles(StateDirectory(root)).begin(evening(scheme="verlustpunkte"))
+    tally = harness(kills=kills, seed=seed, state_dir=root, players=2, max_delay=max_delay)
+    store = GameStore(StateDirectory(root))
+    recovery = store.open()
+    if recovery is not None:
+        assert recovery.meta["spieltag"] == spieltag.id
+    loaded = load_evening(StateDirectory(root))
+    finished = tally.finished_games + tally.finished_unreported
+    assert len(loaded.games) == finished == len(store.archived())
+    if finished:
+        results = [game_result(g.setup, g.actions) for g in loaded.games]
+        assert loaded.standings() == standings(spieltag.scheme, results)
+    return finished
+
+
+def test_kills_mid_evening_lose_no_game_of_it(tmp_path: Path) -> None:
+    _evening_after_kills(tmp_path, kills=6, seed=26, max_delay=0.4)
+
+
+@pytest.mark.slow
+def test_a_hundred_kills_mid_evening(tmp_path: Path) -> None:
+    assert _evening_after_kills(tmp_path, kills=100, seed=2626, max_delay=1.5) >= 1
