@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from engine import Rules
+from engine import Game, Rules
+from hal.ports import Button
 from schockbesteck.cli import main
 
 #: The roll-off every scripted game starts with: Ben's Schock aus opens the first round.
@@ -119,3 +120,42 @@ def judged_game(players: tuple[str, ...], rules: Rules, rules_file: str, seed: i
                 participants = tuple(p for p in players if p in game.half_losers)
             section += 1
     return game
+
+
+# -- entering results on the five buttons ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One press (or, with ``hold``, a long press) of ``button`` on the entry screen."""
+
+    button: Button
+    hold: bool = False
+
+
+_DIE_BUTTONS = (Button.KEEP_1, Button.KEEP_2, Button.KEEP_3)
+
+
+def die_steps(position: int, shown: int, wanted: int) -> list[Step]:
+    """Step die ``position`` from ``shown`` to ``wanted``: presses step up, a hold steps down;
+    the quicker way (a hold takes about four presses' time, so only a six is a hold from one)."""
+    up = (wanted - shown) % 6
+    down = (shown - wanted) % 6
+    button = _DIE_BUTTONS[position]
+    return [Step(button, hold=True)] * down if down * 4 < up else [Step(button)] * up
+
+
+def entry_steps(game: Game, shown: tuple[int, ...], turn: Reported | tuple[int, ...]) -> list[Step]:
+    """The presses that enter ``turn`` (a reported turn, or a roll-off throw) on an entry screen
+    that shows ``shown`` and the throws the round allows (as a fresh entry starts)."""
+    dice = turn.dice if isinstance(turn, Reported) else turn
+    pairs = enumerate(zip(shown, dice, strict=True))
+    steps = [step for i, (now, wanted) in pairs for step in die_steps(i, now, wanted)]
+    if isinstance(turn, Reported):
+        most = game.reported_throws_allowed()
+        start = game.rules.max_throws if game.limit is None else game.limit
+        steps += [Step(Button.FLIP)] * ((turn.throws - start) % most)
+        if game.hand_matters(turn.dice) and turn.hand != (turn.throws == 1):
+            steps.append(Step(Button.FLIP, hold=True))
+    steps.append(Step(Button.STAND))
+    return steps

@@ -605,6 +605,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # -- each language in its own name (the menu's language chooser)
     "language_name": ("Deutsch", "English"),
+    # 25-realdice: real dice at the table, each result entered on the five buttons (issue 25)
+    "entry_throws": ("{n} W. (max. {limit})", "{n} thr. (max. {limit})"),
+    "entry_correct": ("Korrektur {n}/{limit}", "Fix {n}/{limit}"),
+    "entry_rolloff": ("Auswürfeln {n}/{total}", "Roll-off {n}/{total}"),
+    "entry_hand": ("{name} Hand", "{name} hand"),
+    "entry_built": ("{name} gebaut", "{name} built"),
+    "notice_over_limit": ("Mehr als das Limit", "More than the limit"),
+    "notice_impossible": ("So nicht möglich", "Not possible so"),
+    "notice_one_throw_hand": ("1 Wurf: aus der Hand", "1 throw: from hand"),
+    "notice_correction_conflict": ("Passt nicht: Limit", "Clashes: limit"),
+    "notice_blind_one_throw": ("Blind: nur 1 Wurf", "Blind: 1 throw only"),
+    "menu_correct": ("Korrigieren", "Correct"),
+    "correct_detail": ("Ergebnis neu eingeben", "enter the result again"),
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,

@@ -126,13 +126,17 @@ class Session:
         self.plan = setup
         self.game_number += 1
         seats = zip(setup.players, self.seat_bots, strict=False)
-        strategies = {name: strategy for name, strategy in seats if strategy}
+        # Real dice: everyone at the table throws their own cup, the device plays no seat.
+        strategies = {
+            name: strategy for name, strategy in seats if strategy and not setup.real_dice
+        }
         bots: dict[str, StrategyBot] = {}
         if strategies:
             from engine.bots import make_bot  # the odds load only for games with computer players
 
             bots = {name: make_bot(strategy) for name, strategy in strategies.items()}
-        if bots or setup.rules.hints:  # the tables are built while the roll-off is on screen
+        # The tables are built while the roll-off is on screen.
+        if bots or (setup.rules.hints and not setup.real_dice):
             opener_asks = setup.rules.hints or "odds" in strategies.values()
             self.work.prepare(
                 setup.rules, set(strategies.values()), len(setup.players) if opener_asks else 0
