@@ -606,11 +606,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- each language in its own name (the menu's language chooser)
     "language_name": ("Deutsch", "English"),
     # 25-realdice: real dice at the table, each result entered on the five buttons (issue 25)
-    "entry_throws": ("{n} W. (max. {limit})", "{n} thr. (max. {limit})"),
-    "entry_correct": ("Korrektur {n}/{limit}", "Fix {n}/{limit}"),
-    "entry_rolloff": ("Auswürfeln {n}/{total}", "Roll-off {n}/{total}"),
-    "entry_hand": ("{name} Hand", "{name} hand"),
-    "entry_built": ("{name} gebaut", "{name} built"),
+    "entry_throws": ("{n} W. (max. {limit})", "{n} of max. {limit}"),
+    "entry_correct": ("Korr. {n} W.", "Fix {n} thr."),
+    "entry_rolloff": ("{n}/{total}", "{n}/{total}"),
+    "entry_hand": ("Hand", "hand"),
+    "entry_built": ("gebaut", "built"),
     "notice_over_limit": ("Mehr als das Limit", "More than the limit"),
     "notice_impossible": ("So nicht möglich", "Not possible so"),
     "notice_one_throw_hand": ("1 Wurf: aus der Hand", "1 throw: from hand"),

@@ -166,7 +166,7 @@ def test_a_wrong_entry_is_corrected_from_the_menu(mock_factory: MockFactory) -> 
     table.step(Step(Button.STAND))
     view = table.view
     assert isinstance(view, TurnView) and view.player == "Anna"
-    assert view.throw_text == "Korrektur 2/3"
+    assert view.throw_text == "Korr. 2 W."
     table.step(Step(Button.KEEP_1, hold=True))  # 6 -> 5
     table.step(Step(Button.STAND))
     assert table.view.player == "Ben"

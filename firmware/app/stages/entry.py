@@ -175,26 +175,27 @@ class EntryStage(Stage):
     def view(self) -> TurnView:
         t, table, game = self.session.t, self.table, self.table.game
         player = self.player
+        side = t("pot", n=game.pot)
         if self.rolling_off:
-            top = t("rolloff_title")
-            status = t("entry_rolloff", n=len(self.roll_off) + 1, total=len(game.contenders))
+            top, status = "", t("rolloff_title")
+            side = t("entry_rolloff", n=len(self.roll_off) + 1, total=len(game.contenders))
         else:
             # The limit as the table states it ("max. 2 Würfe"): the opener's, once known.
             opener = game.limit is None or self._corrects_opener
             limit = game.rules.max_throws if opener else game.limit
             key = "entry_correct" if self.correcting is not None else "entry_throws"
             top = t(key, n=self.throws, limit=limit)
-            name = game.evaluate(self.dice, self.hand).name
-            if game.hand_matters(self.dice):
-                name = t("entry_hand" if self.hand else "entry_built", name=name)
-            status = name
+            status = game.evaluate(self.dice, self.hand).name
+        # Beside the throw: from the hand or built up where the rules tell them apart, else the pot.
+        if not self.rolling_off and game.hand_matters(self.dice):
+            side = t("entry_hand" if self.hand else "entry_built")
         if self.notice:
-            status = t(self.notice)
+            status, side = t(self.notice), ""
         return TurnView(
             shown_name(table, player),
             top,
             tuple(DieFace(value) for value in self.dice),
             status,
-            "" if self.notice else t("pot", n=game.pot),
+            side,
             scoreboard(table, player),
         )
