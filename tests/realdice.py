@@ -13,9 +13,14 @@ from typing import Any
 
 import pytest
 
-from engine import Game, Rules
-from hal.ports import Button
+from engine import Rules
 from schockbesteck.cli import main
+from sim.bench_entry import Reported, Step, entry_steps, typical_result
+
+__all__ = [
+    "ROLL_OFF_WINNER", "JudgedGame", "Reported", "Step", "entry_steps", "judge", "judged_game",
+    "roll_off_dice", "typical_result",
+]
 
 #: The roll-off every scripted game starts with: Ben's Schock aus opens the first round.
 ROLL_OFF_WINNER = "Ben"
@@ -26,26 +31,6 @@ def roll_off_dice(players: tuple[str, ...]) -> list[tuple[int, ...]]:
     low = [(6, 4, 2), (5, 3, 2), (6, 5, 3), (6, 4, 3), (5, 4, 2), (6, 5, 2), (5, 4, 1), (6, 3, 2),
            (5, 3, 1), (6, 4, 1)]
     return [(1, 1, 1) if name == ROLL_OFF_WINNER else low[i] for i, name in enumerate(players)]
-
-
-@dataclass(frozen=True, slots=True)
-class Reported:
-    """One turn's result as the table reports it."""
-
-    player: str
-    dice: tuple[int, ...]
-    throws: int
-    hand: bool
-
-
-def typical_result(rng: random.Random, player: str, rules: Rules, limit: int | None) -> Reported:
-    """A result as real cups give it: any dice, the throws up to the limit (the opener up to the
-    rules' maximum), from the hand after one throw and now and then after more."""
-    top = rules.max_throws if limit is None else limit
-    throws = rng.choice([t for t in (1, 2, 3, 3) if t <= top] or [1])
-    dice = tuple(rng.randint(1, 6) for _ in range(rules.dice_count))
-    hand = throws == 1 or rng.random() < 0.25
-    return Reported(player, dice, throws, hand)
 
 
 def judge(rules_file: str, pot: int, holdings: dict[str, int], turns: list[Reported],
@@ -121,41 +106,3 @@ def judged_game(players: tuple[str, ...], rules: Rules, rules_file: str, seed: i
             section += 1
     return game
 
-
-# -- entering results on the five buttons ------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One press (or, with ``hold``, a long press) of ``button`` on the entry screen."""
-
-    button: Button
-    hold: bool = False
-
-
-_DIE_BUTTONS = (Button.KEEP_1, Button.KEEP_2, Button.KEEP_3)
-
-
-def die_steps(position: int, shown: int, wanted: int) -> list[Step]:
-    """Step die ``position`` from ``shown`` to ``wanted``: presses step up, a hold steps down;
-    the quicker way (a hold takes about four presses' time, so only a six is a hold from one)."""
-    up = (wanted - shown) % 6
-    down = (shown - wanted) % 6
-    button = _DIE_BUTTONS[position]
-    return [Step(button, hold=True)] * down if down * 4 < up else [Step(button)] * up
-
-
-def entry_steps(game: Game, shown: tuple[int, ...], turn: Reported | tuple[int, ...]) -> list[Step]:
-    """The presses that enter ``turn`` (a reported turn, or a roll-off throw) on an entry screen
-    that shows ``shown`` and the throws the round allows (as a fresh entry starts)."""
-    dice = turn.dice if isinstance(turn, Reported) else turn
-    pairs = enumerate(zip(shown, dice, strict=True))
-    steps = [step for i, (now, wanted) in pairs for step in die_steps(i, now, wanted)]
-    if isinstance(turn, Reported):
-        most = game.reported_throws_allowed()
-        start = game.rules.max_throws if game.limit is None else game.limit
-        steps += [Step(Button.FLIP)] * ((turn.throws - start) % most)
-        if game.hand_matters(turn.dice) and turn.hand != (turn.throws == 1):
-            steps.append(Step(Button.FLIP, hold=True))
-    steps.append(Step(Button.STAND))
-    return steps

@@ -576,7 +576,8 @@ def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
         yield f"{label}: the roll-off's last entry", roll_off.view()
     three = LONG_NAMES[:3]
     menu_table = real_dice_table(texts, three, turn_position(three, "---/0"), deckel_for(three, 13))
-    picker = player_picker("menu_correct", LONG_NAMES[:2], texts.t("correct_detail"), lambda _: None)
+    detail = texts.t("correct_detail")
+    picker = player_picker("menu_correct", LONG_NAMES[:2], detail, lambda _: None)
     yield "the correction's picker", picker.view(texts)
     picker.index = 1
     yield "the correction's picker on a name", picker.view(texts)
