@@ -617,6 +617,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "notice_correction_conflict": ("Passt nicht: Limit", "Clashes: limit"),
     "notice_blind_one_throw": ("Blind: nur 1 Wurf", "Blind: 1 throw only"),
     "menu_correct": ("Korrigieren", "Correct"),
+    "menu_real_dice_off": ("Echte Würfel: aus", "Real dice: off"),
+    "menu_real_dice_on": ("Echte Würfel: an", "Real dice: on"),
     "correct_detail": ("Ergebnis neu eingeben", "enter the result again"),
 }
 

@@ -583,6 +583,10 @@ def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
     yield "the correction's picker on a name", picker.view(texts)
     menu = MainMenu(session_of(menu_table), EntryStage(session_of(menu_table), menu_table)).open()
     yield "the menu with Korrigieren", menu.view(texts)
+    for key in ("menu_real_dice_off", "menu_real_dice_on"):
+        between = Menu("menu_title", [("menu_continue", lambda: CLOSE), (key, lambda: CLOSE)])
+        between.selected = 1
+        yield f"the menu between games: {key}", between.view(texts)
 
 
 # --- the check ---------------------------------------------------------------------------------

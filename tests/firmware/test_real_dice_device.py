@@ -201,3 +201,31 @@ def test_real_dice_in_config_toml() -> None:
     assert config.game.real_dice is True
     with pytest.raises(ValueError, match=r'game\.real_dice = "yes": must be true or false'):
         config_from_toml('[game]\nreal_dice = "yes"\n')
+
+
+def test_the_menu_between_games_switches_to_real_dice(mock_factory: MockFactory) -> None:
+    """On the setup screen: hold STAND, "Echte Würfel: aus" turns them on for the game the setup
+    starts, which then asks for the roll-off's throws instead of a shake."""
+    from tests.harness import make_app
+    from tests.firmware.conftest import Inputs
+
+    clock = FakeClock(100.0)
+    app = make_app(clock=clock)
+    inputs = Inputs(clock)
+    app.handle(inputs.hold(Button.STAND))
+    menu = app.view
+    assert isinstance(menu, MenuView)
+    index = menu.items.index("Echte Würfel: aus")
+    for _ in range(index):
+        app.handle(inputs.press(Button.KEEP_2))
+    app.handle(inputs.press(Button.STAND))
+    app.handle(inputs.hold(Button.STAND))
+    assert "Echte Würfel: an" in app.view.items
+    app.handle(inputs.press(Button.FLIP))  # the menu closes
+    for _ in range(8):  # through the setup's steps with what they offer, to the start
+        if app.game is not None:
+            break
+        app.handle(inputs.press(Button.STAND))
+    assert app.game is not None and app.game.real_dice
+    view = app.view
+    assert isinstance(view, TurnView) and view.status == "Auswürfeln"

@@ -109,6 +109,10 @@ class MainMenu:
             reported = tuple(r.player for r in game.results if not r.dropped)
             if reported and stage.in_game:
                 entries.append(("menu_correct", lambda: self._choose_correction(reported)))
+        if not self._game_running():
+            # Real dice at the table, or the device's dice: chosen for the next game.
+            dice_key = "menu_real_dice_on" if session.real_dice else "menu_real_dice_off"
+            entries.append((dice_key, self._switch_dice))
         if game is not None and session.resumed and self._game_running():
             entries.append(("menu_discard", self._ask_new_game))
         if session.store is not None:
@@ -132,6 +136,13 @@ class MainMenu:
             return Goto((self.session.new_setup(),))
         confirm = Menu("confirm_new_game", [("no", close_step), ("yes_new_game", self._abandon)])
         return Push(confirm)
+
+    def _switch_dice(self) -> Transition:
+        session = self.session
+        session.real_dice = not session.real_dice
+        if session.plan is not None:
+            session.plan = replace(session.plan, real_dice=session.real_dice)
+        return CLOSE_ALL
 
     def _abandon(self) -> Transition:
         return Goto((self.session.abandon_game(),))
