@@ -12,14 +12,16 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from engine import GameSetup, load_preset
+from engine import Game, GameSetup, Rules, load_preset
 from engine.events import Report
 from firmware.config import DeviceConfig, config_from_toml
+from firmware.link.tablefeed import TableFeed
 from firmware.screen.views import BannerView, MenuView, RollOffView, TurnView
 from firmware.wiring import Device
 from hal.ports import Button
 from sim.fakes import FakeClock
-from tests.harness import as_json, build_test_device
+from tests.firmware.conftest import Inputs
+from tests.harness import as_json, build_test_device, make_app
 from tests.realdice import (
     ROLL_OFF_WINNER,
     Reported,
@@ -206,9 +208,6 @@ def test_real_dice_in_config_toml() -> None:
 def test_the_menu_between_games_switches_to_real_dice(mock_factory: MockFactory) -> None:
     """On the setup screen: hold STAND, "Echte Würfel: aus" turns them on for the game the setup
     starts, which then asks for the roll-off's throws instead of a shake."""
-    from tests.harness import make_app
-    from tests.firmware.conftest import Inputs
-
     clock = FakeClock(100.0)
     app = make_app(clock=clock)
     inputs = Inputs(clock)
@@ -229,3 +228,19 @@ def test_the_menu_between_games_switches_to_real_dice(mock_factory: MockFactory)
     assert app.game is not None and app.game.real_dice
     view = app.view
     assert isinstance(view, TurnView) and view.status == "Auswürfeln"
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_a_report_leaves_the_device_as_the_engine_covers_it(hidden: bool) -> None:
+    """Under hidden_last_throw a reported turn is under the cup until the reveal: its report and
+    turn_over go to the link and the page without dice; the reveal shows them all."""
+    game = Game(GameSetup(("Anna", "Ben"), Rules(hidden_last_throw=hidden), real_dice=True))
+    game.roll_off([(1, 1, 1), (2, 2, 3)])
+    feed = TableFeed()
+    report, turn_over = (feed.event(game, e) for e in game.report((4, 1, 1), 2))
+    assert (report["event"], turn_over["event"]) == ("report", "turn_over")
+    assert (report["dice"] is None) is hidden and (turn_over["dice"] is None) is hidden
+    events = game.report((6, 5, 2), 2)
+    (reveal,) = (feed.event(game, e) for e in events if e.kind == "round_over")
+    assert reveal["event"] == "round_over"
+    assert [list(t["dice"]) for t in reveal["turns"]] == [[4, 1, 1], [6, 5, 2]]

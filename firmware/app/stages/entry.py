@@ -172,6 +172,16 @@ class EntryStage(Stage):
 
     # --- the screen -----------------------------------------------------------------------------
 
+    def table_view(self) -> TurnView:
+        """Under ``hidden_last_throw`` the link's watchers see the round at the reveal, as the
+        engine covers a finished turn until then: not the dice being entered."""
+        view = self.view()
+        if self.rolling_off or not self.table.game.rules.hidden_last_throw:
+            return view
+        faces = tuple(DieFace(None) for _ in self.dice)
+        return TurnView(view.player, view.throw_text, faces, self.session.t("status_covered"),
+                        self.session.t("pot", n=self.table.game.pot), view.board)
+
     def view(self) -> TurnView:
         t, table, game = self.session.t, self.table, self.table.game
         player = self.player
