@@ -42,7 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "setup_human": ("Mensch", "person"),
     "key_seat": ("Platz ▼", "seat ▼"),
     "key_change": ("ändern", "change"),
-    "strategy_threshold": ("Faustregel", "simple"),
+    "strategy_threshold": ("Faustregel", "thumb rule"),
     "strategy_odds": ("Quoten", "odds"),
     "setup_start": ("Start", "Start"),
     "setup_go": ("Los!", "Go!"),
