@@ -234,7 +234,7 @@ def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
     try:
         assert process.stderr is not None
         first = process.stderr.readline()
-        found = re.search(r"the table's page is on (http://127\.0\.0\.1:\d+/)", first)
+        found = re.search(r"die Seite des Tischs: (http://127\.0\.0\.1:\d+/)", first)
         assert found, first
         browser.open(found.group(1))
         browser.wait("window.schock.states >= 1")
