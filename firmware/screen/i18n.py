@@ -611,9 +611,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "kein Bildschirm gefunden (weder DISPLAY noch WAYLAND_DISPLAY ist gesetzt)",
         "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)",
     ),
-    "sim_no_pygame": ("pygame ist nicht installiert ({error})", "pygame is not installed ({error})"),
+    "sim_no_pygame": (
+        "pygame ist nicht installiert ({error})", "pygame is not installed ({error})"
+    ),
     "sim_no_sdl": ("SDL kann kein Fenster öffnen ({error})", "SDL cannot open a window ({error})"),
-    "sim_in_terminal": ("{why}: gespielt wird im Terminal", "{why}: playing in the terminal instead"),
+    "sim_in_terminal": (
+        "{why}: gespielt wird im Terminal", "{why}: playing in the terminal instead"
+    ),
     "sim_no_terminal": (
         "{why}, und kein Terminal zum Spielen: --script DATEI spielt ohne Bildschirm",
         "{why}, and no terminal to play in: use --script FILE to play headless",
