@@ -183,7 +183,9 @@ def _web_address(text: str) -> tuple[str, int]:
         raise UsageError(f"--web {error}") from None
 
 
-def _web_server(args: argparse.Namespace, notices: list[str] | None = None) -> WebServer | None:
+def _web_server(
+    args: argparse.Namespace, config: DeviceConfig, notices: list[str] | None = None
+) -> WebServer | None:
     """The table's page if ``--web`` asks for it; says where on stderr (and in ``notices``, the
     lines the terminal shows: its full screen soon covers stderr)."""
     if args.web is None:
@@ -193,7 +195,7 @@ def _web_server(args: argparse.Namespace, notices: list[str] | None = None) -> W
     server = open_web_server(*_web_address(args.web))
     host, port = server.address
     shown = f"[{host}]" if ":" in host else host
-    where = f"the table's page is on http://{shown}:{port}/"
+    where = _words(config)("sim_page_where", url=f"http://{shown}:{port}/")
     print(f"schocken sim: {where}", file=sys.stderr)
     if notices is not None:
         notices.insert(0, where)
@@ -530,7 +532,7 @@ def _run_script(
     sink.now = clock.now
     script = ScriptInput(actions, clock, config.input)
     recorder = _recorder(recording, clock, None)  # headless, the recorder is the display
-    web = _web_server(args)
+    web = _web_server(args, config)
     device = build_device(
         config,
         clock=clock,
@@ -689,7 +691,7 @@ def _run_interactive(
     from hal.clock import MonotonicClock
 
     clock = MonotonicClock()
-    screen, notice = ("terminal", "") if args.terminal else _choose_screen()
+    screen, notice = ("terminal", "") if args.terminal else _choose_screen(config)
     notices = [notice] if notice else []
     hands: HandsInput
     if args.gpio_mock:
@@ -714,7 +716,7 @@ def _run_interactive(
         hands.close()
         raise
     try:
-        web = _web_server(args, notices)
+        web = _web_server(args, config, notices)
     except BaseException:
         hands.close()
         if link is not None:
@@ -736,7 +738,7 @@ def _run_interactive(
     )
     device_words[0] = device.app.t
     if link is not None:
-        notices.insert(len(notices) - bool(notice), _say_where_the_link_is(link, args.link))
+        notices.insert(len(notices) - bool(notice), _say_where_the_link_is(link, args.link, config))
     status = _play(device, open_ui, recorder)
     kept = _left_unfinished(storage)
     if kept:
@@ -744,13 +746,14 @@ def _run_interactive(
     return status
 
 
-def _say_where_the_link_is(link: SerialLink, url: str) -> str:
+def _say_where_the_link_is(link: SerialLink, url: str, config: DeviceConfig) -> str:
     """One line on stderr: where a host attaches (the real port when port 0 was asked for);
     returns it for the terminal's notices."""
     address = link.address
     where = f"tcp-listen://{address[0]}:{address[1]}" if address else url
-    print(f"schocken sim: the link is on {where}", file=sys.stderr)
-    return f"the link is on {where}"
+    said = _words(config)("sim_link_where", url=where)
+    print(f"schocken sim: {said}", file=sys.stderr)
+    return said
 
 
 def _run_attached(
@@ -783,7 +786,7 @@ def _run_attached(
     try:
         clock = MonotonicClock()
         hands = EdgeHands(clock)
-        screen, notice = ("terminal", "") if args.terminal else _choose_screen()
+        screen, notice = ("terminal", "") if args.terminal else _choose_screen(config)
         shown, open_ui = _screen(screen, hands, config, [notice] if notice else [])
         recorder = _recorder(recording, clock, shown) if _records(recording) else None
     except BaseException:
@@ -847,20 +850,28 @@ def _play(
     return 0
 
 
-def _choose_screen() -> tuple[str, str]:
-    """("window", "") if a window can be opened here; else ("terminal", why), said in one line.
+def _words(config: DeviceConfig) -> Say:
+    """The catalogue's words in the configured screens' language (for what is said before the
+    device runs: its own words follow its menu's language from then on)."""
+    from firmware.screen.i18n import Catalogue
+
+    return Catalogue(config.game.language).t
+
+
+def _choose_screen(config: DeviceConfig) -> tuple[str, str]:
+    """("window", "") if a window can be opened here; else ("terminal", why), said in one line
+    in the screens' language.
 
     The terminal shows the reason too: the line on stderr is soon covered by its full screen.
     """
     from sim.window import window_problem
 
-    problem = window_problem()
+    say = _words(config)
+    problem = window_problem(say)
     if problem is None:
         return "window", ""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError(
-            f"{problem}, and no terminal to play in: use --script FILE to play headless"
-        )
-    notice = f"{problem}: playing in the terminal instead"
+        raise UsageError(say("sim_no_terminal", why=problem))
+    notice = say("sim_in_terminal", why=problem)
     print(f"schocken sim: {notice}", file=sys.stderr)
     return "terminal", notice

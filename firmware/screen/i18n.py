@@ -42,7 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "setup_human": ("Mensch", "person"),
     "key_seat": ("Platz ▼", "seat ▼"),
     "key_change": ("ändern", "change"),
-    "strategy_threshold": ("Faustregel", "simple"),
+    "strategy_threshold": ("Faustregel", "thumb rule"),
     "strategy_odds": ("Quoten", "odds"),
     "setup_start": ("Start", "Start"),
     "setup_go": ("Los!", "Go!"),
@@ -602,6 +602,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sim_too_small": (
         "Das Terminal hat {size}, das Gerät braucht {needed}: bitte größer machen (q beendet)",
         "the terminal is {size}; the device needs {needed}: make it larger (q quits)",
+    ),
+    # -- the simulator's notices: where the page and the link are, why there is no window
+    # (printed on stderr and shown by the terminal, in the screens' language)
+    "sim_page_where": ("die Seite des Tischs: {url}", "the table's page is on {url}"),
+    "sim_link_where": ("die Verbindung (Link): {url}", "the link is on {url}"),
+    "sim_no_display": (
+        "kein Bildschirm gefunden (weder DISPLAY noch WAYLAND_DISPLAY ist gesetzt)",
+        "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)",
+    ),
+    "sim_no_pygame": (
+        "pygame ist nicht installiert ({error})", "pygame is not installed ({error})"
+    ),
+    "sim_no_sdl": ("SDL kann kein Fenster öffnen ({error})", "SDL cannot open a window ({error})"),
+    "sim_in_terminal": (
+        "{why}: gespielt wird im Terminal", "{why}: playing in the terminal instead"
+    ),
+    "sim_no_terminal": (
+        "{why}, und kein Terminal zum Spielen: --script DATEI spielt ohne Bildschirm",
+        "{why}, and no terminal to play in: use --script FILE to play headless",
     ),
     # -- each language in its own name (the menu's language chooser)
     "language_name": ("Deutsch", "English"),

@@ -241,17 +241,24 @@ def test_without_game_options_the_device_setup_runs(tmp_path: Path) -> None:
     assert events.read_text(encoding="utf-8") == ""  # still in the setup menu: no game yet
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("de", "kein Bildschirm gefunden (weder DISPLAY noch WAYLAND_DISPLAY ist gesetzt), und "
+               "kein Terminal zum Spielen: --script DATEI spielt ohne Bildschirm"),
+        ("en", "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), and no terminal "
+               "to play in: use --script FILE to play headless"),
+    ],
+)  # fmt: skip
 def test_without_display_or_terminal_it_says_what_to_do(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], language: str, said: str
 ) -> None:
+    """In the screens' language, as the screens would have said it."""
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("sys.stdin.isatty", lambda: False)
-    assert schocken("--players", "2") == 2
-    assert capsys.readouterr().err == (
-        "schocken sim: error: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), "
-        "and no terminal to play in: use --script FILE to play headless\n"
-    )
+    assert schocken("--players", "2", "--lang", language) == 2
+    assert capsys.readouterr().err == f"schocken sim: error: {said}\n"
 
 
 def test_a_person_against_a_bot_plays_to_game_over_on_a_simple_script(tmp_path: Path) -> None:
