@@ -638,6 +638,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "menu_correct": ("Korrigieren", "Correct"),
     "menu_real_dice_off": ("Echte Würfel: aus", "Real dice: off"),
     "menu_real_dice_on": ("Echte Würfel: an", "Real dice: on"),
+    # `schocken replay` of a real-dice game (printed, never drawn on the panel)
+    "replay_reported": ("meldet {dice}", "reports {dice}"),
+    "replay_corrected": ("korrigiert auf {dice}", "corrected to {dice}"),
     "correct_detail": ("Ergebnis neu eingeben", "enter the result again"),
 }
 

@@ -36,3 +36,19 @@ def test_a_reported_game_ends_as_judge_settles_it(
     assert game.is_over and len(table.rounds) > 5
     # The game is its actions: a replay from the journal's list ends the same.
     assert Game.replay(game.setup, game.actions).state() == game.state()
+
+
+def test_replay_tells_a_reported_game() -> None:
+    """`schocken replay`'s story of a real-dice game: each turn as it was reported, a correction
+    as such, then the reveal as for any game."""
+    from firmware.cli.replay import narrate
+
+    game = Game(GameSetup(("Anna", "Ben"), load_preset("standard"), real_dice=True))
+    game.roll_off([(1, 1, 1), (2, 2, 3)])
+    game.report((6, 5, 2), 3)
+    game.correct("Anna", (4, 1, 1), 2)
+    game.report((3, 2, 2), 2)
+    lines = list(narrate(game.setup, game.actions))
+    assert any("Anna: meldet 6-5-2" in line for line in lines), lines
+    assert any("korrigiert auf 4-1-1" in line and "Schock 4" in line for line in lines), lines
+    assert any("Ben: meldet 3-2-2" in line for line in lines), lines
