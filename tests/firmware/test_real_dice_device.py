@@ -244,3 +244,32 @@ def test_a_report_leaves_the_device_as_the_engine_covers_it(hidden: bool) -> Non
     (reveal,) = (feed.event(game, e) for e in events if e.kind == "round_over")
     assert reveal["event"] == "round_over"
     assert [list(t["dice"]) for t in reveal["turns"]] == [[4, 1, 1], [6, 5, 2]]
+
+
+def test_blind_is_announced_from_the_menu_on_the_entry(clock_and_inputs: tuple[FakeClock, Inputs],
+                                                        ) -> None:
+    """Under rules with Blind, the menu on the entry screen announces it: the dice as entered,
+    one throw, and the round's Deckel count double."""
+    clock, inputs = clock_and_inputs
+    rules = dataclasses.replace(load_preset("standard"), blind=True)
+    app = make_app(clock=clock, setup=GameSetup(("Anna", "Ben"), rules, real_dice=True))
+    for throw in [(1, 1, 1), (6, 4, 2)]:
+        for step in entry_steps(app.game, tuple(d.value for d in app.view.dice), throw):
+            app.handle(inputs.hold(step.button) if step.hold else inputs.press(step.button))
+    app.handle(inputs.press(Button.STAND))  # Anna opens
+    for button in (Button.KEEP_1, Button.KEEP_1, Button.KEEP_2, Button.KEEP_3):  # 3-2-2
+        app.handle(inputs.press(button))
+    app.handle(inputs.hold(Button.STAND))
+    items = list(app.view.items)
+    for _ in range(items.index("Blind ansagen")):
+        app.handle(inputs.press(Button.KEEP_2))
+    app.handle(inputs.press(Button.STAND))
+    (result,) = app.game.results
+    assert (result.dice, result.throws, result.blind) == ((3, 2, 2), 1, True)
+    assert app.view.player == "Ben" and app.view.throw_text == "1 W. (max. 1)"
+
+
+@pytest.fixture
+def clock_and_inputs() -> tuple[FakeClock, Inputs]:
+    clock = FakeClock(100.0)
+    return clock, Inputs(clock)
