@@ -36,6 +36,25 @@ PAGES = 20
 #: Button presses per run (each with a shake before it).
 PRESSES = 60
 
+#: The end of each pages' script: ``count`` pages (``page(session, index, ready)``) connect, then
+#: "ready"; once stdin closes they are cancelled and RESULT is printed as JSON.
+_RUN_PAGES_CODE = """
+async def main():
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        flags = [asyncio.Event() for _ in range(count)]
+        tasks = [asyncio.create_task(page(session, i, flags[i])) for i in range(count)]
+        for flag in flags:
+            await flag.wait()
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+asyncio.run(main())
+print(json.dumps(RESULT), flush=True)
+"""
+
 #: The pages: connect, ask for frames, the log and the statistics, send ``ping`` every 4 s (as
 #: the page does), read everything; print the arrival times (time.time()) of page 0's states
 #: once stdin closes.
@@ -58,19 +77,7 @@ async def page(session, index, ready):
             text = message.data if message.type == aiohttp.WSMsgType.TEXT else ""
             if index == 0 and text.startswith("state "):
                 arrivals.append(time.time())
-async def main():
-    async with aiohttp.ClientSession() as session:
-        flags = [asyncio.Event() for _ in range(count)]
-        tasks = [asyncio.create_task(page(session, i, flags[i])) for i in range(count)]
-        for flag in flags:
-            await flag.wait()
-        print("ready", flush=True)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
-        for task in tasks:
-            task.cancel()
-asyncio.run(main())
-print(json.dumps(arrivals), flush=True)
-"""
+""" + _RUN_PAGES_CODE.replace("RESULT", "arrivals")
 
 
 def measure_pages(idle_s: float, presses: int = PRESSES) -> dict[str, Any]:
@@ -282,21 +289,7 @@ async def page(session, index, ready):
         finally:
             sender.cancel()
             got["closed"] += 1
-async def main():
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        flags = [asyncio.Event() for _ in range(count)]
-        tasks = [asyncio.create_task(page(session, i, flags[i])) for i in range(count)]
-        for flag in flags:
-            await flag.wait()
-        print("ready", flush=True)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-asyncio.run(main())
-print(json.dumps(got), flush=True)
-"""
+""" + _RUN_PAGES_CODE.replace("RESULT", "got")
 
 #: The paired page: pairs with the PIN, asks for frames, then for ``seconds`` pings every
 #: 0.1 s and plays (``shake``, ``press stand`` in turn) every 0.25 s; prints each ping's round
