@@ -117,7 +117,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "section_1": ("1. Hälfte", "Half 1"),
     "section_2": ("2. Hälfte", "Half 2"),
     "section_final": ("Finale", "Final"),
-    "loses_section": ("verliert die {section}", "loses the {section}"),
+    "loses_section": ("verliert die {section}", "loses {section}"),
     "next_section": ("Weiter: {section}", "Next: {section}"),
     "final_between": ("Finale: {a} gegen {b}", "Final: {a} vs {b}"),
     "final_first": ("Finale: {a}", "Final: {a}"),
