@@ -1,4 +1,5 @@
-"""Shared helpers for the link tests: a recording link and a small stand-in device app."""
+"""Shared helpers for the link tests: a recording link, a small stand-in device app, the main
+loop run by hand, a server that listens nowhere, and the devices and link ends a test closes."""
 
 from __future__ import annotations
 
