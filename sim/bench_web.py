@@ -91,6 +91,16 @@ def measure_pages(idle_s: float, presses: int = PRESSES) -> dict[str, Any]:
     return dict(json.loads(result.stdout.splitlines()[-1]))
 
 
+def _skipped_without_web(keys: list[tuple[str, str, str]]) -> list[Measurement]:
+    """The rows ``keys`` as skipped, naming why, if the web extra (aiohttp) is missing; else []."""
+    try:
+        from hal.web_server import WebServer  # noqa: F401  (aiohttp, the web extra)
+    except ImportError:
+        note = "skipped: the web extra is not installed (pip install -e '.[web]')"
+        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    return []
+
+
 def page_figures(idle_s: float, presses: int) -> list[Measurement]:
     """The bench's figures of the page, or skipped ones naming why (no aiohttp)."""
     keys = [
@@ -101,11 +111,9 @@ def page_figures(idle_s: float, presses: int) -> list[Measurement]:
         ("web_idle_cpu_pct", f"idle CPU, server on, {PAGES} pages connected", "%"),
         ("web_peak_rss_mb", f"peak memory, device with {PAGES} pages", "MB"),
     ]
-    try:
-        from hal.web_server import WebServer  # noqa: F401  (aiohttp, the web extra)
-    except ImportError:
-        note = "skipped: the web extra is not installed (pip install -e '.[web]')"
-        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    skipped = _skipped_without_web(keys)
+    if skipped:
+        return skipped
     figures = measure_pages(idle_s, presses)
     values = [
         figures["p99_pages_ms"] - figures["p99_alone_ms"],
@@ -366,11 +374,9 @@ def crowd_figures(seconds: float, pages: int = CROWD_PAGES) -> list[Measurement]
         ("crowd_peak_rss_mb", f"peak memory, device with {pages} pages", "MB"),
         ("crowd_answer_mb_s", "answers to the crowd", "MB/s"),
     ]
-    try:
-        from hal.web_server import WebServer  # noqa: F401  (aiohttp, the web extra)
-    except ImportError:
-        note = "skipped: the web extra is not installed (pip install -e '.[web]')"
-        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    skipped = _skipped_without_web(keys)
+    if skipped:
+        return skipped
     figures = measure_crowd(seconds, pages)
     values = [
         figures["ping_p99_ms"], figures["ping_p50_ms"], figures["oled_p99_ms"],
