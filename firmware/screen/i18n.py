@@ -104,7 +104,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_keep": ("{dice} liegen lassen", "Keep {dice}"),
     "hint_flip": ("6+6 zur 1 drehen", "Flip 6+6 to a 1"),
     "hint_and": ("und", "and"),
-    # the hint's goal (issue 24): the chance shown is that of not being the round's loser
+    # the hint's goal: the chance shown is that of not being the round's loser
     "hint_not_last": ("nicht Letzter", "to avoid the loss"),
     # reveal and sections
     "reveal_title": ("Aufdecken", "Reveal"),
@@ -117,7 +117,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "section_1": ("1. Hälfte", "Half 1"),
     "section_2": ("2. Hälfte", "Half 2"),
     "section_final": ("Finale", "Final"),
-    "loses_section": ("verliert die {section}", "loses the {section}"),
+    "loses_section": ("verliert die {section}", "loses {section}"),
     "next_section": ("Weiter: {section}", "Next: {section}"),
     "final_between": ("Finale: {a} gegen {b}", "Final: {a} vs {b}"),
     "final_first": ("Finale: {a}", "Final: {a}"),
@@ -347,7 +347,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_done": ("Übernommen", "Done"),
     "web_language": ("English", "Deutsch"),
     # the table's page: the reveal card, the board's changes, the device card, the whole setup
-    # and ending a game from the page (issue 23); English fully English, the game's terms glossed
+    # and ending a game from the page; English fully English, the game's terms glossed
     "web_section_1": ("1. Hälfte", "First half"),
     "web_section_2": ("2. Hälfte", "Second half"),
     "web_section_final": ("Finale", "Final"),
@@ -539,7 +539,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "attach_other": ("Kein Schockbesteck", "Not a Schockbesteck"),
     "attach_lost": ("Verbindung getrennt", "Connection lost"),
     "attach_reconnecting": ("verbinde neu…", "reconnecting…"),
-    # 24-device: the device's and the simulator's rough edges (issue 24)
+    # the device's and the simulator's own words around a game (penalty, resume, key help)
     # -- a penalty or a dropped cup: nobody is chosen first, and a question confirms it
     "pick_nobody": ("Wer?", "Who?"),
     "pick_nobody_detail": ("◀ ▶ wählen", "◀ ▶ to choose"),
