@@ -622,6 +622,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{why}, und kein Terminal zum Spielen: --script DATEI spielt ohne Bildschirm",
         "{why}, and no terminal to play in: use --script FILE to play headless",
     ),
+    "sim_summary": (
+        "{played} Skript-Aktionen gespielt{unplayed}, {game_s} s Spielzeit in {wall_s} s",
+        "{played} script actions played{unplayed}, {game_s} s of game time in {wall_s} s",
+    ),
+    "sim_summary_unplayed": (
+        " (das Spiel war vor den übrigen {rest} aus)",
+        " (the game was over before the other {rest})",
+    ),
+    "sim_summary_over": ("; Spiel aus, {loser} hat verloren", "; game over, {loser} lost"),
+    "sim_summary_wrote": ("; geschrieben: {files}", "; wrote {files}"),
+    "sim_summary_frames": ("{n} Bilder nach {folder}", "{n} frames to {folder}"),
+    "sim_kept": (
+        "das unfertige Spiel liegt in {folder}", "the unfinished game is kept in {folder}"
+    ),
+    "sim_kept_offer": (
+        "{kept}; `schocken sim` bietet an, es weiterzuspielen",
+        "{kept}; `schocken sim` offers to go on with it",
+    ),
+    "sim_page_stays": (
+        "das Skript ist zu Ende; die Seite bleibt bis Strg+C",
+        "the script is over; the page stays up until Ctrl+C",
+    ),
     # -- each language in its own name (the menu's language chooser)
     "language_name": ("Deutsch", "English"),
 }
