@@ -267,7 +267,7 @@ def _state_directory(path: Path | None) -> Iterator[StateDirectory | None]:
         storage.unlock()
 
 
-def _left_unfinished(storage: StateDirectory | None) -> str:
+def _left_unfinished(storage: StateDirectory | None, say: Say) -> str:
     """A note that a game waits in ``storage`` for the next start, or "": also when its journal
     holds no action yet (quit before the first throw), since the next start drops such a game
     rather than offer it."""
@@ -284,7 +284,7 @@ def _left_unfinished(storage: StateDirectory | None) -> str:
     else:
         if recovery is None or not recovery.actions:
             return ""
-    return f"the unfinished game is kept in {storage.root}"
+    return say("sim_kept", folder=storage.root)
 
 
 # --- configuration -----------------------------------------------------------------------------
@@ -556,20 +556,24 @@ def _run_script(
         device.close()
         recorder.close()
     elapsed = time.perf_counter() - started
+    say = _words(config)
     over = sink.game_over
-    outcome = f"; game over, {over.loser} lost" if over is not None else ""
-    wrote = [f"{recorder.files_written} frames to {args.frames}"] if args.frames else []
+    outcome = say("sim_summary_over", loser=over.loser) if over is not None else ""
+    wrote = (
+        [say("sim_summary_frames", n=recorder.files_written, folder=args.frames)]
+        if args.frames else []
+    )  # fmt: skip
     wrote += [str(args.record)] if args.record else []
-    kept = _left_unfinished(storage)
+    kept = _left_unfinished(storage, say)
     played = min(script.played, len(actions))
     rest = len(actions) - played
-    unplayed = f" (the game was over before the other {rest})" if rest and outcome else ""
-    print(
-        f"schocken sim: {played} script actions played{unplayed}, {clock.now():.1f} s of game time "
-        f"in {elapsed:.2f} s{outcome}" + (f"; wrote {', '.join(wrote)}" if wrote else "")
-        + (f"; {kept}" if kept else ""),
-        file=sys.stderr,
-    )
+    unplayed = say("sim_summary_unplayed", rest=rest) if rest and outcome else ""
+    summary = say(
+        "sim_summary", played=played, unplayed=unplayed, game_s=f"{clock.now():.1f}",
+        wall_s=f"{elapsed:.2f}",
+    )  # fmt: skip
+    summary += outcome + (say("sim_summary_wrote", files=", ".join(wrote)) if wrote else "")
+    print(f"schocken sim: {summary}" + (f"; {kept}" if kept else ""), file=sys.stderr)
     return 0
 
 
@@ -650,7 +654,7 @@ def _serve_until_interrupted(device: Any, clock: FakeClock) -> None:
     import signal
 
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    print("schocken sim: the script is over; the page stays up until Ctrl+C", file=sys.stderr)
+    print(f"schocken sim: {device.app.t('sim_page_stays')}", file=sys.stderr)
     try:
         while True:
             # The loop serves the pages' commands on its way to `until`; run(until=now) would
@@ -740,9 +744,9 @@ def _run_interactive(
     if link is not None:
         notices.insert(len(notices) - bool(notice), _say_where_the_link_is(link, args.link, config))
     status = _play(device, open_ui, recorder)
-    kept = _left_unfinished(storage)
+    kept = _left_unfinished(storage, device.app.t)
     if kept:
-        print(f"schocken sim: {kept}; `schocken sim` offers to go on with it", file=sys.stderr)
+        print(f"schocken sim: {device.app.t('sim_kept_offer', kept=kept)}", file=sys.stderr)
     return status
 
 

@@ -104,7 +104,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_keep": ("{dice} liegen lassen", "Keep {dice}"),
     "hint_flip": ("6+6 zur 1 drehen", "Flip 6+6 to a 1"),
     "hint_and": ("und", "and"),
-    # the hint's goal (issue 24): the chance shown is that of not being the round's loser
+    # the hint's goal: the chance shown is that of not being the round's loser
     "hint_not_last": ("nicht Letzter", "to avoid the loss"),
     # reveal and sections
     "reveal_title": ("Aufdecken", "Reveal"),
@@ -117,7 +117,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "section_1": ("1. Hälfte", "Half 1"),
     "section_2": ("2. Hälfte", "Half 2"),
     "section_final": ("Finale", "Final"),
-    "loses_section": ("verliert die {section}", "loses the {section}"),
+    "loses_section": ("verliert die {section}", "loses {section}"),
     "next_section": ("Weiter: {section}", "Next: {section}"),
     "final_between": ("Finale: {a} gegen {b}", "Final: {a} vs {b}"),
     "final_first": ("Finale: {a}", "Final: {a}"),
@@ -347,7 +347,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_done": ("Übernommen", "Done"),
     "web_language": ("English", "Deutsch"),
     # the table's page: the reveal card, the board's changes, the device card, the whole setup
-    # and ending a game from the page (issue 23); English fully English, the game's terms glossed
+    # and ending a game from the page; English fully English, the game's terms glossed
     "web_section_1": ("1. Hälfte", "First half"),
     "web_section_2": ("2. Hälfte", "Second half"),
     "web_section_final": ("Finale", "Final"),
@@ -539,7 +539,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "attach_other": ("Kein Schockbesteck", "Not a Schockbesteck"),
     "attach_lost": ("Verbindung getrennt", "Connection lost"),
     "attach_reconnecting": ("verbinde neu…", "reconnecting…"),
-    # 24-device: the device's and the simulator's rough edges (issue 24)
+    # the device's and the simulator's own words around a game (penalty, resume, key help)
     # -- a penalty or a dropped cup: nobody is chosen first, and a question confirms it
     "pick_nobody": ("Wer?", "Who?"),
     "pick_nobody_detail": ("◀ ▶ wählen", "◀ ▶ to choose"),
@@ -622,9 +622,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{why}, und kein Terminal zum Spielen: --script DATEI spielt ohne Bildschirm",
         "{why}, and no terminal to play in: use --script FILE to play headless",
     ),
+    "sim_summary": (
+        "{played} Skript-Aktionen gespielt{unplayed}, {game_s} s Spielzeit in {wall_s} s",
+        "{played} script actions played{unplayed}, {game_s} s of game time in {wall_s} s",
+    ),
+    "sim_summary_unplayed": (
+        " (das Spiel war vor den übrigen {rest} aus)",
+        " (the game was over before the other {rest})",
+    ),
+    "sim_summary_over": ("; Spiel aus, {loser} hat verloren", "; game over, {loser} lost"),
+    "sim_summary_wrote": ("; geschrieben: {files}", "; wrote {files}"),
+    "sim_summary_frames": ("{n} Bilder nach {folder}", "{n} frames to {folder}"),
+    "sim_kept": (
+        "das unfertige Spiel liegt in {folder}", "the unfinished game is kept in {folder}"
+    ),
+    "sim_kept_offer": (
+        "{kept}; `schocken sim` bietet an, es weiterzuspielen",
+        "{kept}; `schocken sim` offers to go on with it",
+    ),
+    "sim_page_stays": (
+        "das Skript ist zu Ende; die Seite bleibt bis Strg+C",
+        "the script is over; the page stays up until Ctrl+C",
+    ),
     # -- each language in its own name (the menu's language chooser)
     "language_name": ("Deutsch", "English"),
-    # 25-realdice: real dice at the table, each result entered on the five buttons (issue 25)
+    # real dice at the table: each result entered on the five buttons, corrected from the menu
     "entry_throws": ("{n} W. (max. {limit})", "{n} of max. {limit}"),
     "entry_correct": ("Korr. {n} W.", "Fix {n} thr."),
     "entry_rolloff": ("{n}/{total}", "{n}/{total}"),
@@ -636,12 +658,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "notice_correction_conflict": ("Passt nicht: Limit", "Clashes: limit"),
     "notice_blind_one_throw": ("Blind: nur 1 Wurf", "Blind: 1 throw only"),
     "menu_correct": ("Korrigieren", "Correct"),
+    "correct_detail": ("Ergebnis neu eingeben", "enter the result again"),
     "menu_real_dice_off": ("Echte Würfel: aus", "Real dice: off"),
     "menu_real_dice_on": ("Echte Würfel: an", "Real dice: on"),
     # `schocken replay` of a real-dice game (printed, never drawn on the panel)
     "replay_reported": ("meldet {dice}", "reports {dice}"),
     "replay_corrected": ("korrigiert auf {dice}", "corrected to {dice}"),
-    "correct_detail": ("Ergebnis neu eingeben", "enter the result again"),
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,
