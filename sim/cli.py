@@ -109,6 +109,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "person, e.g. --players 3 --bots ,odds,threshold",
     )
     game.add_argument("--lang", choices=LANGUAGES, help="screen language (default: de)")
+    parser.add_argument(
+        "--real-dice",
+        action="store_true",
+        help="the table throws real dice and enters each result on the buttons (the config's "
+        "[game] real_dice); the setup menu still comes first unless a game option is given",
+    )
     parser.add_argument("--config", metavar="PATH", help="a device config.toml (default: built-in)")
     saving = parser.add_argument_group("saving (as on the device: journal, resume, statistics)")
     keep = saving.add_mutually_exclusive_group()
@@ -299,6 +305,10 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
         config = dataclasses.replace(
             config, game=dataclasses.replace(config.game, language=args.lang)
         )
+    if args.real_dice:
+        config = dataclasses.replace(
+            config, game=dataclasses.replace(config.game, real_dice=True)
+        )
     chosen = (args.players, args.names, args.rules, args.seed, args.bots)
     if all(option is None for option in chosen):
         return config, None
@@ -341,7 +351,7 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
         bots = _bots(args.bots, len(names))
         config = dataclasses.replace(config, game=dataclasses.replace(config.game, bots=bots))
     try:
-        setup = GameSetup(names, rules)
+        setup = GameSetup(names, rules, config.game.real_dice)
     except IllegalActionError as error:  # spaces, an empty or a repeated name
         raise UsageError(f"--names: {error}" if args.names is not None else str(error)) from None
     return config, setup

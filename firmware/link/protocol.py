@@ -280,7 +280,8 @@ class Setup(Command):
             raise SetupError(_bots_problem(len(players)))
         if bots is not None:
             bots = bots[: max((seat + 1 for seat, bot in enumerate(bots) if bot), default=0)]
-        return GameSetup(players, rules), bots
+        real_dice = current.real_dice if current is not None else False
+        return GameSetup(players, rules, real_dice), bots
 
 
 class SetupError(ProtocolError):

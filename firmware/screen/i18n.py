@@ -646,6 +646,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # -- each language in its own name (the menu's language chooser)
     "language_name": ("Deutsch", "English"),
+    # real dice at the table: each result entered on the five buttons, corrected from the menu
+    "entry_throws": ("{n} W. (max. {limit})", "{n} of max. {limit}"),
+    "entry_correct": ("Korr. {n} W.", "Fix {n} thr."),
+    "entry_rolloff": ("{n}/{total}", "{n}/{total}"),
+    "entry_hand": ("Hand", "hand"),
+    "entry_built": ("gebaut", "built"),
+    "notice_over_limit": ("Mehr als das Limit", "More than the limit"),
+    "notice_impossible": ("So nicht möglich", "Not possible so"),
+    "notice_one_throw_hand": ("1 Wurf: aus der Hand", "1 throw: from hand"),
+    "notice_correction_conflict": ("Passt nicht: Limit", "Clashes: limit"),
+    "notice_blind_one_throw": ("Blind: nur 1 Wurf", "Blind: 1 throw only"),
+    "menu_correct": ("Korrigieren", "Correct"),
+    "correct_detail": ("Ergebnis neu eingeben", "enter the result again"),
+    "menu_real_dice_off": ("Echte Würfel: aus", "Real dice: off"),
+    "menu_real_dice_on": ("Echte Würfel: an", "Real dice: on"),
+    # `schocken replay` of a real-dice game (printed, never drawn on the panel)
+    "replay_reported": ("meldet {dice}", "reports {dice}"),
+    "replay_corrected": ("korrigiert auf {dice}", "corrected to {dice}"),
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from engine.events import HalfOver, PenaltyGiven, RoundOver
 
 __all__ = [
+    "EntryGoesOn",
     "GameEnded",
     "HalfLost",
     "HandOverDue",
@@ -122,7 +123,23 @@ class GameEnded:
     """The game is over: who lost it."""
 
 
+# -- real dice at the table ("Echte Würfel") ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EntryGoesOn:
+    """A result being entered for real dice goes on as it stood (a resumed game): the dice,
+    throws and hand flag on the entry screen, whose report it corrects (None: the current
+    turn's), and the roll-off throws entered so far (only during the roll-off)."""
+
+    dice: tuple[int, ...]
+    throws: int
+    hand: bool
+    correcting: str | None = None
+    roll_off: tuple[tuple[int, ...], ...] = ()
+
+
 Moment = (
     SetupDue | RollOffDue | RollOffThrown | HandOverDue | TurnGoesOn | TurnEnded | RevealDue
-    | PenaltyDue | HalfLost | GameEnded
+    | PenaltyDue | HalfLost | GameEnded | EntryGoesOn
 )
