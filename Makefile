@@ -6,6 +6,7 @@ BIN    := $(VENV)/bin
 # `make sim`), then the checking tools and the other extras (for `make test` and the rest).
 PLAY   := $(VENV)/.play-stamp
 STAMP  := $(VENV)/.check-stamp
+WEB    := $(VENV)/.web-stamp
 PYTEST_ARGS ?=
 SIM_ARGS ?=
 
@@ -19,6 +20,11 @@ $(PLAY): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[sim]'
 	@touch $(PLAY)
+
+# The table's page in the simulator (`make sim SIM_ARGS=--web`) needs the `web` extra too.
+$(WEB): $(PLAY)
+	$(BIN)/python -m pip install --quiet -e '.[sim,web]'
+	@touch $(WEB)
 
 $(STAMP): $(PLAY)
 	$(BIN)/python -m pip install --quiet -e '.[pi,sim,dev,web,browser-test]'
@@ -52,9 +58,10 @@ test-deploy: $(STAMP)
 	bash tests/deploy/arm64/run.sh
 
 ## make sim: play a game under the standard rules in a window (no display: the terminal)
-# Installs only what playing needs (the `sim` extra); `make test` adds the checking tools.
+# Installs only what playing needs (the `sim` extra, and with --web the page's `web` extra);
+# `make test` adds the checking tools.
 # Three players (the config's), or as many as SIM_ARGS="--names A,B" or "--bots ,odds" name.
-sim: $(PLAY)
+sim: $(PLAY) $(if $(findstring --web,$(SIM_ARGS)),$(WEB))
 	$(BIN)/schocken sim --rules standard $(SIM_ARGS)
 
 ## make docs-images: remake every picture of the README and docs/ (docs/img/; fixed seeds)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from engine.errors import IllegalActionError, Reason, Refusal, RulesError, SchockenError
     from engine.events import (
         Blind,
+        Correct,
         Drop,
         DroppedTurn,
         Event,
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
         HalfOver,
         Penalty,
         PenaltyGiven,
+        Report,
         Roll,
         RollOff,
         RoundOver,
@@ -56,9 +58,9 @@ if TYPE_CHECKING:
 _HOMES = {
     "errors": ("IllegalActionError", "Reason", "Refusal", "RulesError", "SchockenError"),
     "events": (
-        "Blind", "Drop", "DroppedTurn", "Event", "FinalStarts", "Flip", "GameOver", "HalfOver",
-        "Penalty", "PenaltyGiven", "Roll", "RollOff", "RoundOver", "RoundStarted", "Stand",
-        "TurnOver", "from_json", "to_json",
+        "Blind", "Correct", "Drop", "DroppedTurn", "Event", "FinalStarts", "Flip", "GameOver",
+        "HalfOver", "Penalty", "PenaltyGiven", "Report", "Roll", "RollOff", "RoundOver",
+        "RoundStarted", "Stand", "TurnOver", "from_json", "to_json",
     ),
     "game": ("Game", "GameSetup", "GameState", "Phase", "SeenTurn", "TableView", "TurnState"),
     "notation": ("from_notation", "to_notation"),
@@ -72,10 +74,11 @@ _HOMES = {
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
-    "Blind", "Drop", "DroppedTurn", "Evaluation", "Event", "FinalStarts", "Flip", "Game",
+    "Blind", "Correct", "Drop", "DroppedTurn", "Evaluation", "Event", "FinalStarts", "Flip", "Game",
     "GameOver", "GameSetup", "GameState", "HalfOver", "IllegalActionError", "Kind", "Penalty",
     "PenaltyGiven", "Phase",
-    "RankTable", "Reason", "Refusal", "Roll", "RollOff", "RoundOver", "RoundStarted", "Rules",
+    "RankTable", "Reason", "Refusal", "Report", "Roll", "RollOff", "RoundOver", "RoundStarted",
+    "Rules",
     "RulesError", "SchockenError", "SeenTurn", "Settlement", "Stand", "StrasseOrder",
     "TableView", "TieRule", "TurnOver", "TurnResult",
     "TurnState", "TwoTwoOne", "evaluate", "from_json", "from_notation", "load_preset",

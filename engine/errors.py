@@ -53,6 +53,19 @@ class Reason(enum.Enum):
     DROP_IS_PENALTY = "drop_is_penalty"
     #: A second dropped cup in a round that already has its loser.
     ALREADY_DROPPED = "already_dropped"
+    #: A throw, flip, stand or Blind of the device's dice in a game played with real dice.
+    REAL_DICE = "real_dice"
+    #: A reported turn (or its correction) in a game played with the device's dice.
+    DEVICE_DICE = "device_dice"
+    #: A report with more throws than the round's limit allows.
+    OVER_LIMIT = "over_limit"
+    #: A report whose dice cannot have come about as it says: a single throw that is not from
+    #: the hand, a built result without a laid-out one where only ones may be laid out.
+    IMPOSSIBLE_REPORT = "impossible_report"
+    #: A correction for a player without a report in this round (or after the round settled).
+    NOTHING_TO_CORRECT = "nothing_to_correct"
+    #: A correction that would make a later entry of the round impossible (a lower limit).
+    CORRECTION_CONFLICT = "correction_conflict"
 
 
 class IllegalActionError(SchockenError):

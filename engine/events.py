@@ -1,7 +1,9 @@
 """Game events: the actions players take (dice included) and what the rules decide from them.
 
 A game is the list of its *actions*: :class:`RollOff`, :class:`Roll`, :class:`Flip`,
-:class:`Stand`, :class:`Blind`, :class:`Penalty` and :class:`Drop`. Dice values are part of the
+:class:`Stand`, :class:`Blind`, :class:`Penalty` and :class:`Drop`; a game played with real
+dice at the table (``GameSetup.real_dice``) has :class:`Report` and :class:`Correct` in place
+of the throws, flips, stands and Blinds. Dice values are part of the
 actions that throw (chance events supplied by the caller), so replaying the actions reproduces
 the game exactly. Applying an action also yields *outcomes* (:class:`TurnOver`, :class:`RoundOver`,
 :class:`HalfOver`, :class:`GameOver`, ...), which a log may carry for its readers; replay
@@ -100,6 +102,42 @@ class Drop(Event):
     kind: ClassVar[str] = "drop"
     is_action: ClassVar[bool] = True
     player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Report(Event):
+    """A turn thrown with real dice at the table, reported once it ended (``real_dice`` games).
+
+    ``dice`` are the dice it stood with (any order), ``throws`` the throws it took, ``hand``
+    whether they fell in one throw (aus der Hand: nothing laid out), ``blind`` a Blind announced
+    after the first throw. The first report of a round sets the throw limit, as a thrown turn does.
+    """
+
+    kind: ClassVar[str] = "report"
+    is_action: ClassVar[bool] = True
+    player: str
+    dice: tuple[int, ...]
+    throws: int
+    hand: bool
+    blind: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Correct(Event):
+    """A wrong entry put right before the round is settled: ``player``'s report in this round
+    is replaced by this one (the journal keeps both; replay applies the correction again)."""
+
+    kind: ClassVar[str] = "correct"
+    is_action: ClassVar[bool] = True
+    player: str
+    dice: tuple[int, ...]
+    throws: int
+    hand: bool
+    blind: bool = False
+
+    def as_report(self) -> Report:
+        """The report that takes the old one's place."""
+        return Report(self.player, self.dice, self.throws, self.hand, self.blind)
 
 
 # -- outcomes ------------------------------------------------------------------------------------
@@ -202,7 +240,7 @@ class GameOver(Event):
 
 
 ACTION_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (RollOff, Roll, Flip, Stand, Blind, Penalty, Drop)
+    cls.kind: cls for cls in (RollOff, Roll, Flip, Stand, Blind, Penalty, Drop, Report, Correct)
 }
 OUTCOME_TYPES: dict[str, type[Event]] = {
     cls.kind: cls

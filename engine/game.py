@@ -6,6 +6,10 @@ random number: throws arrive with their dice, so a game is exactly the list of i
 :meth:`roll`, :meth:`flip`, :meth:`stand`, ...), which raise :class:`IllegalActionError` for
 anything the rules do not allow now, naming what is allowed.
 
+A game played with real dice at the table (``GameSetup(..., real_dice=True)``) takes each turn's
+result as one :class:`~engine.events.Report` (:meth:`Game.report`) instead of throws, and a wrong
+entry is put right with :class:`~engine.events.Correct` until the round is settled.
+
 Terms: a *round* (Wurfrunde) is one turn for every player still in; a *section* is the first
 half (1), the second half (2) or the final (3).
 """
@@ -20,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from engine.errors import IllegalActionError, Reason, Refusal
 from engine.events import (
     Blind,
+    Correct,
     Drop,
     DroppedTurn,
     Event,
@@ -29,6 +34,7 @@ from engine.events import (
     HalfOver,
     Penalty,
     PenaltyGiven,
+    Report,
     Roll,
     RollOff,
     RoundOver,
@@ -183,10 +189,15 @@ def player_name_problem(name: object) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """Who plays (seat order, clockwise) and under which rules."""
+    """Who plays (seat order, clockwise), under which rules, and with whose dice.
+
+    ``real_dice``: the table throws its own dice ("Echte Würfel") and each turn's result is
+    reported; a game never mixes the two.
+    """
 
     players: tuple[str, ...]
     rules: Rules = field(default_factory=Rules)
+    real_dice: bool = False
 
     def __post_init__(self) -> None:
         names = self.players
@@ -228,6 +239,8 @@ class Game:
         self._finished: list[TurnState] = []
         #: The turn that ended last, kept past the end of its round.
         self._last_finished: TurnState | None = None
+        #: Real dice: each player's report of this round, as an index into ``actions``.
+        self._round_reports: dict[str, int] = {}
 
     # -- queries ---------------------------------------------------------------------------------
 
@@ -351,9 +364,29 @@ class Game:
         """How many dice a throw that keeps ``keep`` out will throw."""
         return self.rules.dice_count - len(set(keep))
 
+    @property
+    def real_dice(self) -> bool:
+        """Whether the table throws real dice and the turns are reported."""
+        return self.setup.real_dice
+
+    def reported_throws_allowed(self) -> int:
+        """The most throws the current turn's report may give: the round's limit (the rules'
+        maximum for the opener), plus the extra throws flips can earn under Bördeschock."""
+        base = self.rules.max_throws if self.limit is None else self.limit
+        return base + (BOERDE_MAX_BONUS if self.rules.boerdeschock else 0)
+
+    def hand_matters(self, dice: Sequence[int]) -> bool:
+        """Whether these dice count differently from the hand than built up under these rules
+        (``hand_only``, ``naturschock_above_built``): only then does a report need to say so."""
+        hand, built = self.evaluate(dice, True), self.evaluate(dice, False)
+        return (hand.strength, hand.name, hand.deckel) != (built.strength, built.name, built.deckel)
+
     def can_roll(self) -> bool:
         t = self._turn
-        return t is not None and t.throws < self._limit_for(t) and not all(t.laid_out)
+        return (
+            t is not None and not self.real_dice and t.throws < self._limit_for(t)
+            and not all(t.laid_out)
+        )
 
     def can_flip(self) -> bool:
         return self.flip_problem() is None
@@ -364,7 +397,10 @@ class Game:
 
     def can_blind(self) -> bool:
         t = self._turn
-        return self.rules.blind and t is not None and t.throws == 1 and not t.flipped
+        return (
+            self.rules.blind and not self.real_dice and t is not None and t.throws == 1
+            and not t.flipped
+        )
 
     def legal_keeps(self) -> Iterator[tuple[int, ...]]:
         """Every choice of positions that may be out for the next throw, as sorted tuples."""
@@ -396,7 +432,7 @@ class Game:
 
         Dice are not needed: this is the question a player asks while marking dice.
         """
-        turn_problem = self._turn_problem()
+        turn_problem = self._turn_problem() or self._real_dice_problem()
         if turn_problem is not None:
             return turn_problem
         assert self._turn is not None
@@ -408,7 +444,7 @@ class Game:
 
     def stand_problem(self) -> Refusal | None:
         """Why the current player may not end the turn now, or None."""
-        turn_problem = self._turn_problem()
+        turn_problem = self._turn_problem() or self._real_dice_problem()
         if turn_problem is not None:
             return turn_problem
         t = self._turn
@@ -433,6 +469,16 @@ class Game:
             raise IllegalActionError(
                 f"the game is over (loser: {self.loser}); start a new game", Reason.GAME_OVER
             )
+        if isinstance(action, (Roll, Flip, Stand, Blind)):
+            problem = self._real_dice_problem()
+            if problem is not None:
+                raise problem.error()
+        if isinstance(action, (Report, Correct)) and not self.real_dice:
+            raise IllegalActionError(
+                "this game is played with the device's dice: throw them, a result is not "
+                "reported (a game is played with the device's dice or with real ones)",
+                Reason.DEVICE_DICE,
+            )
         handler = {
             RollOff: self._roll_off,
             Roll: self._roll,
@@ -441,6 +487,8 @@ class Game:
             Blind: self._blind,
             Penalty: self._penalty,
             Drop: self._drop,
+            Report: self._report,
+            Correct: self._correct,
         }[type(action)]
         outcomes: list[Event] = [action]
         handler(action, outcomes)  # type: ignore[operator]
@@ -462,6 +510,24 @@ class Game:
     def blind(self) -> list[Event]:
         return self.apply(Blind(self._require_turn().player))
 
+    def report(
+        self, dice: Sequence[int], throws: int, hand: bool | None = None, *, blind: bool = False
+    ) -> list[Event]:
+        """Report the current turn's result (real dice); ``hand`` defaults to ``throws == 1``."""
+        return self.apply(
+            Report(self._require_turn().player, tuple(dice), throws,
+                   throws == 1 if hand is None else hand, blind)
+        )
+
+    def correct(
+        self, player: str, dice: Sequence[int], throws: int, hand: bool | None = None, *,
+        blind: bool = False,
+    ) -> list[Event]:
+        """Put ``player``'s report of this round right (real dice, before the round settles)."""
+        return self.apply(
+            Correct(player, tuple(dice), throws, throws == 1 if hand is None else hand, blind)
+        )
+
     def penalty(self, player: str, deckel: int | None = None) -> list[Event]:
         amount = self.rules.penalty_deckel if deckel is None else deckel
         return self.apply(Penalty(player, amount))
@@ -479,6 +545,7 @@ class Game:
         other.half_losers = list(self.half_losers)
         other.results = list(self.results)
         other._finished = list(self._finished)
+        other._round_reports = dict(self._round_reports)
         if self._turn is not None:
             other._turn = replace(
                 self._turn, values=list(self._turn.values), laid_out=list(self._turn.laid_out)
@@ -687,6 +754,107 @@ class Game:
         elif self._turn is None:
             self._new_turn(self.round_players[len(self.results)])
 
+    def _report(self, action: Report, outcomes: list[Event]) -> None:
+        t = self._require_turn(action.player)
+        problem = self._report_problem(action)
+        if problem is not None:
+            raise problem.error()
+        count = self.rules.dice_count
+        t.values = list(sorted(action.dice, reverse=True))
+        t.laid_out = [False] * count
+        t.throws = action.throws
+        t.hand = action.hand
+        t.blind = action.blind
+        t.flipped = False
+        base = self.rules.max_throws if self.limit is None else self.limit
+        # Throws beyond the limit were earned by flips (Bördeschock): the turn's own limit.
+        t.bonus = max(0, action.throws - base)
+        self._round_reports[action.player] = len(self.actions)
+        self._end_turn(outcomes)
+
+    def _report_problem(self, report: Report | Correct) -> Refusal | None:
+        """Why ``report`` cannot be the current turn's result (real dice), or None."""
+        try:
+            self._check_dice(report.dice, self.rules.dice_count)
+        except IllegalActionError as error:
+            return Refusal(Reason.INVALID, str(error))
+        throws, hand, blind = report.throws, report.hand, report.blind
+        if not isinstance(hand, bool) or not isinstance(blind, bool):
+            return Refusal(Reason.INVALID, "hand and blind are yes or no (true or false)")
+        if isinstance(throws, bool) or not isinstance(throws, int) or throws < 1:
+            return Refusal(Reason.INVALID, f"throws = {throws!r}: a turn has 1 or more throws")
+        allowed = self.reported_throws_allowed()
+        if throws > allowed:
+            if self.limit is None:
+                why = f"these rules allow at most {self.rules.max_throws}"
+            else:
+                why = f"{self.round_players[0]} opened with {self.limit}, the limit for everyone"
+            if self.rules.boerdeschock:
+                why += f", {BOERDE_MAX_BONUS} more with flips (Bördeschock)"
+            return Refusal(Reason.OVER_LIMIT, f"{throws} throws: {why}")
+        if blind and not self.rules.blind:
+            return Refusal(
+                Reason.NO_BLIND, "these rules have no Blind (rules option blind = false)"
+            )
+        if blind and throws != 1:
+            return Refusal(
+                Reason.BLIND_TOO_LATE, "Blind is announced right after the first throw: 1 throw"
+            )
+        if throws == 1 and not hand:
+            return Refusal(
+                Reason.IMPOSSIBLE_REPORT,
+                "a single throw is always from the hand: nothing can be laid out before it",
+            )
+        if self.rules.keep_only_ones and not hand:
+            layable = (1, 6) if self.rules.boerdeschock else (1,)
+            if not any(v in layable for v in report.dice):
+                return Refusal(
+                    Reason.IMPOSSIBLE_REPORT,
+                    "built up without a one: only ones may be laid out (rules option "
+                    "keep_only_ones), so these dice came from the hand",
+                )
+        return None
+
+    def _correct(self, action: Correct, outcomes: list[Event]) -> None:
+        """Replay the game with ``player``'s report replaced; every later entry of the round must
+        still hold (a lower limit set by a corrected opener may rule one out)."""
+        player = action.player
+        index = self._round_reports.get(player)
+        reported = {r.player for r in self.results}
+        if self.phase is not Phase.TURN or index is None or player not in reported:
+            names = ", ".join(p for p in self._round_reports if p in reported) or "none yet"
+            raise IllegalActionError(
+                f"{player!r} has no result in this round to correct (a settled round stays "
+                f"as it is); results so far: {names}",
+                Reason.NOTHING_TO_CORRECT,
+            )
+        rebuilt = Game.replay(self.setup, self.actions[:index])
+        corrected = rebuilt.apply(action.as_report())
+        for later in self.actions[index + 1:]:
+            if isinstance(later, Correct) and later.player == player:
+                continue  # an earlier correction of the same report, superseded by this one
+            try:
+                rebuilt.apply(later)
+            except IllegalActionError as error:
+                raise IllegalActionError(
+                    f"the correction rules out a later entry of this round ({later.kind}): {error}",
+                    Reason.CORRECTION_CONFLICT,
+                ) from None
+        actions, reports = self.actions, self._round_reports
+        self.__dict__.update(rebuilt.__dict__)
+        self.actions, self._round_reports = actions, reports
+        outcomes.extend(corrected[1:])
+
+    def _real_dice_problem(self) -> Refusal | None:
+        """Why the device's dice cannot be thrown in this game (real dice), or None."""
+        if not self.real_dice:
+            return None
+        return Refusal(
+            Reason.REAL_DICE,
+            "this game is played with real dice: report the turn's result "
+            "(a game is played with the device's dice or with real ones)",
+        )
+
     def _drop_out(self, players: tuple[str, ...], outcomes: list[Event]) -> None:
         """Players left without Deckel by a penalty leave the round at once."""
         self.out.update(players)
@@ -745,6 +913,8 @@ class Game:
         t = self._turn
         if t is None or self.phase is not Phase.TURN:
             return Refusal(Reason.NO_TURN, "no turn is in progress")
+        if self.real_dice:
+            return self._real_dice_problem()
         if not self.rules.flip_sixes:
             return Refusal(
                 Reason.NO_FLIPPING,
@@ -830,6 +1000,7 @@ class Game:
         self.round_number += 1
         self.results = []
         self._finished = []
+        self._round_reports = {}
         self.limit = None
         outcomes.append(RoundStarted(self.section, self.round_number, self.round_players))
         self._new_turn(self.round_players[0])

@@ -16,6 +16,9 @@ During play, six fields separated by single spaces::
    the first throw), ``*`` after a laid-out die, ``/THROWS``, then flags: ``h`` the dice fell in
    one throw, ``f`` flipped since the last throw, ``+N`` extra throws earned (Bördeschock).
 
+A game played with real dice (``GameSetup.real_dice``) has the same notation: each reported
+turn is a finished turn of field 5, and the current turn waits for its report as ``NAME:---/0``.
+
 Outside play the notation is ``rolloff NAME,NAME,...`` (who still rolls off for the first round)
 or ``over LOSER FIRST_HALF_LOSER,SECOND_HALF_LOSER``.
 """

@@ -66,7 +66,8 @@ class GameConfig:
     a strategy name (:func:`engine.bots.strategy_names`) or "" for a person. It may be shorter
     than the seats (the rest are people) and longer than ``players`` (for seats the setup adds).
     ``names`` are more names for the setup's list of remembered names (the table's regulars),
-    offered after the names played lately (:mod:`firmware.store.roster`).
+    offered after the names played lately (:mod:`firmware.store.roster`). ``real_dice``: the
+    table throws real dice and each turn's result is entered (no computer seats then).
     """
 
     players: tuple[str, ...] = ("Anna", "Ben", "Carla")
@@ -75,6 +76,7 @@ class GameConfig:
     bots: tuple[str, ...] = ()
     rule_set: Rules = field(default_factory=Rules, compare=False)
     names: tuple[str, ...] = ()
+    real_dice: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,7 +350,10 @@ def _game(origin: str, values: dict[str, Any], base_dir: Path | None) -> GameCon
     except RulesError as error:
         raise ConfigError(f"{origin}: game.rules: {error}") from None
     names = _roster_names(origin, values.get("names", ()))
-    return GameConfig(tuple(players), rules_name, language, tuple(bots), rule_set, names)
+    real_dice = bool(values.get("real_dice", False))
+    return GameConfig(
+        tuple(players), rules_name, language, tuple(bots), rule_set, names, real_dice
+    )
 
 
 def _roster_names(origin: str, names: tuple[str, ...]) -> tuple[str, ...]:

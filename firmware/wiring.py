@@ -219,7 +219,8 @@ def _hooks(app: DeviceApp, loop: MainLoop) -> DeviceHooks:
         planned = app.next_setup
         if planned is not None:
             return planned
-        return GameSetup(app.config.game.players, app.config.game.rule_set)
+        game = app.config.game
+        return GameSetup(game.players, game.rule_set, game.real_dice)
 
     def stats() -> dict[str, Any]:
         from firmware.store.stats import FIELDS, stats_to_mapping

@@ -36,6 +36,25 @@ PAGES = 20
 #: Button presses per run (each with a shake before it).
 PRESSES = 60
 
+#: The end of each pages' script: ``count`` pages (``page(session, index, ready)``) connect, then
+#: "ready"; once stdin closes they are cancelled and RESULT is printed as JSON.
+_RUN_PAGES_CODE = """
+async def main():
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        flags = [asyncio.Event() for _ in range(count)]
+        tasks = [asyncio.create_task(page(session, i, flags[i])) for i in range(count)]
+        for flag in flags:
+            await flag.wait()
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+asyncio.run(main())
+print(json.dumps(RESULT), flush=True)
+"""
+
 #: The pages: connect, ask for frames, the log and the statistics, send ``ping`` every 4 s (as
 #: the page does), read everything; print the arrival times (time.time()) of page 0's states
 #: once stdin closes.
@@ -58,19 +77,7 @@ async def page(session, index, ready):
             text = message.data if message.type == aiohttp.WSMsgType.TEXT else ""
             if index == 0 and text.startswith("state "):
                 arrivals.append(time.time())
-async def main():
-    async with aiohttp.ClientSession() as session:
-        flags = [asyncio.Event() for _ in range(count)]
-        tasks = [asyncio.create_task(page(session, i, flags[i])) for i in range(count)]
-        for flag in flags:
-            await flag.wait()
-        print("ready", flush=True)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
-        for task in tasks:
-            task.cancel()
-asyncio.run(main())
-print(json.dumps(arrivals), flush=True)
-"""
+""" + _RUN_PAGES_CODE.replace("RESULT", "arrivals")
 
 
 def measure_pages(idle_s: float, presses: int = PRESSES) -> dict[str, Any]:
@@ -84,6 +91,16 @@ def measure_pages(idle_s: float, presses: int = PRESSES) -> dict[str, Any]:
     return dict(json.loads(result.stdout.splitlines()[-1]))
 
 
+def _skipped_without_web(keys: list[tuple[str, str, str]]) -> list[Measurement]:
+    """The rows ``keys`` as skipped, naming why, if the web extra (aiohttp) is missing; else []."""
+    try:
+        from hal.web_server import WebServer  # noqa: F401  (aiohttp, the web extra)
+    except ImportError:
+        note = "skipped: the web extra is not installed (pip install -e '.[web]')"
+        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    return []
+
+
 def page_figures(idle_s: float, presses: int) -> list[Measurement]:
     """The bench's figures of the page, or skipped ones naming why (no aiohttp)."""
     keys = [
@@ -94,11 +111,9 @@ def page_figures(idle_s: float, presses: int) -> list[Measurement]:
         ("web_idle_cpu_pct", f"idle CPU, server on, {PAGES} pages connected", "%"),
         ("web_peak_rss_mb", f"peak memory, device with {PAGES} pages", "MB"),
     ]
-    try:
-        from hal.web_server import WebServer  # noqa: F401  (aiohttp, the web extra)
-    except ImportError:
-        note = "skipped: the web extra is not installed (pip install -e '.[web]')"
-        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    skipped = _skipped_without_web(keys)
+    if skipped:
+        return skipped
     figures = measure_pages(idle_s, presses)
     values = [
         figures["p99_pages_ms"] - figures["p99_alone_ms"],
@@ -282,21 +297,7 @@ async def page(session, index, ready):
         finally:
             sender.cancel()
             got["closed"] += 1
-async def main():
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        flags = [asyncio.Event() for _ in range(count)]
-        tasks = [asyncio.create_task(page(session, i, flags[i])) for i in range(count)]
-        for flag in flags:
-            await flag.wait()
-        print("ready", flush=True)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-asyncio.run(main())
-print(json.dumps(got), flush=True)
-"""
+""" + _RUN_PAGES_CODE.replace("RESULT", "got")
 
 #: The paired page: pairs with the PIN, asks for frames, then for ``seconds`` pings every
 #: 0.1 s and plays (``shake``, ``press stand`` in turn) every 0.25 s; prints each ping's round
@@ -373,11 +374,9 @@ def crowd_figures(seconds: float, pages: int = CROWD_PAGES) -> list[Measurement]
         ("crowd_peak_rss_mb", f"peak memory, device with {pages} pages", "MB"),
         ("crowd_answer_mb_s", "answers to the crowd", "MB/s"),
     ]
-    try:
-        from hal.web_server import WebServer  # noqa: F401  (aiohttp, the web extra)
-    except ImportError:
-        note = "skipped: the web extra is not installed (pip install -e '.[web]')"
-        return [Measurement(key, label, None, unit, note=note) for key, label, unit in keys]
+    skipped = _skipped_without_web(keys)
+    if skipped:
+        return skipped
     figures = measure_crowd(seconds, pages)
     values = [
         figures["ping_p99_ms"], figures["ping_p50_ms"], figures["oled_p99_ms"],

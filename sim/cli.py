@@ -109,6 +109,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "person, e.g. --players 3 --bots ,odds,threshold",
     )
     game.add_argument("--lang", choices=LANGUAGES, help="screen language (default: de)")
+    parser.add_argument(
+        "--real-dice",
+        action="store_true",
+        help="the table throws real dice and enters each result on the buttons (the config's "
+        "[game] real_dice); the setup menu still comes first unless a game option is given",
+    )
     parser.add_argument("--config", metavar="PATH", help="a device config.toml (default: built-in)")
     saving = parser.add_argument_group("saving (as on the device: journal, resume, statistics)")
     keep = saving.add_mutually_exclusive_group()
@@ -177,7 +183,9 @@ def _web_address(text: str) -> tuple[str, int]:
         raise UsageError(f"--web {error}") from None
 
 
-def _web_server(args: argparse.Namespace, notices: list[str] | None = None) -> WebServer | None:
+def _web_server(
+    args: argparse.Namespace, config: DeviceConfig, notices: list[str] | None = None
+) -> WebServer | None:
     """The table's page if ``--web`` asks for it; says where on stderr (and in ``notices``, the
     lines the terminal shows: its full screen soon covers stderr)."""
     if args.web is None:
@@ -187,7 +195,7 @@ def _web_server(args: argparse.Namespace, notices: list[str] | None = None) -> W
     server = open_web_server(*_web_address(args.web))
     host, port = server.address
     shown = f"[{host}]" if ":" in host else host
-    where = f"the table's page is on http://{shown}:{port}/"
+    where = _words(config)("sim_page_where", url=f"http://{shown}:{port}/")
     print(f"schocken sim: {where}", file=sys.stderr)
     if notices is not None:
         notices.insert(0, where)
@@ -259,7 +267,7 @@ def _state_directory(path: Path | None) -> Iterator[StateDirectory | None]:
         storage.unlock()
 
 
-def _left_unfinished(storage: StateDirectory | None) -> str:
+def _left_unfinished(storage: StateDirectory | None, say: Say) -> str:
     """A note that a game waits in ``storage`` for the next start, or "": also when its journal
     holds no action yet (quit before the first throw), since the next start drops such a game
     rather than offer it."""
@@ -276,7 +284,7 @@ def _left_unfinished(storage: StateDirectory | None) -> str:
     else:
         if recovery is None or not recovery.actions:
             return ""
-    return f"the unfinished game is kept in {storage.root}"
+    return say("sim_kept", folder=storage.root)
 
 
 # --- configuration -----------------------------------------------------------------------------
@@ -296,6 +304,10 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
     if args.lang is not None:
         config = dataclasses.replace(
             config, game=dataclasses.replace(config.game, language=args.lang)
+        )
+    if args.real_dice:
+        config = dataclasses.replace(
+            config, game=dataclasses.replace(config.game, real_dice=True)
         )
     chosen = (args.players, args.names, args.rules, args.seed, args.bots)
     if all(option is None for option in chosen):
@@ -339,7 +351,7 @@ def _configure(args: argparse.Namespace) -> tuple[DeviceConfig, Any]:
         bots = _bots(args.bots, len(names))
         config = dataclasses.replace(config, game=dataclasses.replace(config.game, bots=bots))
     try:
-        setup = GameSetup(names, rules)
+        setup = GameSetup(names, rules, config.game.real_dice)
     except IllegalActionError as error:  # spaces, an empty or a repeated name
         raise UsageError(f"--names: {error}" if args.names is not None else str(error)) from None
     return config, setup
@@ -520,7 +532,7 @@ def _run_script(
     sink.now = clock.now
     script = ScriptInput(actions, clock, config.input)
     recorder = _recorder(recording, clock, None)  # headless, the recorder is the display
-    web = _web_server(args)
+    web = _web_server(args, config)
     device = build_device(
         config,
         clock=clock,
@@ -544,20 +556,24 @@ def _run_script(
         device.close()
         recorder.close()
     elapsed = time.perf_counter() - started
+    say = _words(config)
     over = sink.game_over
-    outcome = f"; game over, {over.loser} lost" if over is not None else ""
-    wrote = [f"{recorder.files_written} frames to {args.frames}"] if args.frames else []
+    outcome = say("sim_summary_over", loser=over.loser) if over is not None else ""
+    wrote = (
+        [say("sim_summary_frames", n=recorder.files_written, folder=args.frames)]
+        if args.frames else []
+    )  # fmt: skip
     wrote += [str(args.record)] if args.record else []
-    kept = _left_unfinished(storage)
+    kept = _left_unfinished(storage, say)
     played = min(script.played, len(actions))
     rest = len(actions) - played
-    unplayed = f" (the game was over before the other {rest})" if rest and outcome else ""
-    print(
-        f"schocken sim: {played} script actions played{unplayed}, {clock.now():.1f} s of game time "
-        f"in {elapsed:.2f} s{outcome}" + (f"; wrote {', '.join(wrote)}" if wrote else "")
-        + (f"; {kept}" if kept else ""),
-        file=sys.stderr,
-    )
+    unplayed = say("sim_summary_unplayed", rest=rest) if rest and outcome else ""
+    summary = say(
+        "sim_summary", played=played, unplayed=unplayed, game_s=f"{clock.now():.1f}",
+        wall_s=f"{elapsed:.2f}",
+    )  # fmt: skip
+    summary += outcome + (say("sim_summary_wrote", files=", ".join(wrote)) if wrote else "")
+    print(f"schocken sim: {summary}" + (f"; {kept}" if kept else ""), file=sys.stderr)
     return 0
 
 
@@ -638,7 +654,7 @@ def _serve_until_interrupted(device: Any, clock: FakeClock) -> None:
     import signal
 
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    print("schocken sim: the script is over; the page stays up until Ctrl+C", file=sys.stderr)
+    print(f"schocken sim: {device.app.t('sim_page_stays')}", file=sys.stderr)
     try:
         while True:
             # The loop serves the pages' commands on its way to `until`; run(until=now) would
@@ -679,7 +695,7 @@ def _run_interactive(
     from hal.clock import MonotonicClock
 
     clock = MonotonicClock()
-    screen, notice = ("terminal", "") if args.terminal else _choose_screen()
+    screen, notice = ("terminal", "") if args.terminal else _choose_screen(config)
     notices = [notice] if notice else []
     hands: HandsInput
     if args.gpio_mock:
@@ -704,7 +720,7 @@ def _run_interactive(
         hands.close()
         raise
     try:
-        web = _web_server(args, notices)
+        web = _web_server(args, config, notices)
     except BaseException:
         hands.close()
         if link is not None:
@@ -726,21 +742,22 @@ def _run_interactive(
     )
     device_words[0] = device.app.t
     if link is not None:
-        notices.insert(len(notices) - bool(notice), _say_where_the_link_is(link, args.link))
+        notices.insert(len(notices) - bool(notice), _say_where_the_link_is(link, args.link, config))
     status = _play(device, open_ui, recorder)
-    kept = _left_unfinished(storage)
+    kept = _left_unfinished(storage, device.app.t)
     if kept:
-        print(f"schocken sim: {kept}; `schocken sim` offers to go on with it", file=sys.stderr)
+        print(f"schocken sim: {device.app.t('sim_kept_offer', kept=kept)}", file=sys.stderr)
     return status
 
 
-def _say_where_the_link_is(link: SerialLink, url: str) -> str:
+def _say_where_the_link_is(link: SerialLink, url: str, config: DeviceConfig) -> str:
     """One line on stderr: where a host attaches (the real port when port 0 was asked for);
     returns it for the terminal's notices."""
     address = link.address
     where = f"tcp-listen://{address[0]}:{address[1]}" if address else url
-    print(f"schocken sim: the link is on {where}", file=sys.stderr)
-    return f"the link is on {where}"
+    said = _words(config)("sim_link_where", url=where)
+    print(f"schocken sim: {said}", file=sys.stderr)
+    return said
 
 
 def _run_attached(
@@ -773,7 +790,7 @@ def _run_attached(
     try:
         clock = MonotonicClock()
         hands = EdgeHands(clock)
-        screen, notice = ("terminal", "") if args.terminal else _choose_screen()
+        screen, notice = ("terminal", "") if args.terminal else _choose_screen(config)
         shown, open_ui = _screen(screen, hands, config, [notice] if notice else [])
         recorder = _recorder(recording, clock, shown) if _records(recording) else None
     except BaseException:
@@ -837,20 +854,28 @@ def _play(
     return 0
 
 
-def _choose_screen() -> tuple[str, str]:
-    """("window", "") if a window can be opened here; else ("terminal", why), said in one line.
+def _words(config: DeviceConfig) -> Say:
+    """The catalogue's words in the configured screens' language (for what is said before the
+    device runs: its own words follow its menu's language from then on)."""
+    from firmware.screen.i18n import Catalogue
+
+    return Catalogue(config.game.language).t
+
+
+def _choose_screen(config: DeviceConfig) -> tuple[str, str]:
+    """("window", "") if a window can be opened here; else ("terminal", why), said in one line
+    in the screens' language.
 
     The terminal shows the reason too: the line on stderr is soon covered by its full screen.
     """
     from sim.window import window_problem
 
-    problem = window_problem()
+    say = _words(config)
+    problem = window_problem(say)
     if problem is None:
         return "window", ""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError(
-            f"{problem}, and no terminal to play in: use --script FILE to play headless"
-        )
-    notice = f"{problem}: playing in the terminal instead"
+        raise UsageError(say("sim_no_terminal", why=problem))
+    notice = say("sim_in_terminal", why=problem)
     print(f"schocken sim: {notice}", file=sys.stderr)
     return "terminal", notice

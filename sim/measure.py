@@ -18,6 +18,8 @@ measured, and how:
 * fresh ``schocken sim --script`` and ``schocken run`` processes (the latter on mock pins and a
   counting bus): the time from the start to the first frame and the peak resident memory; and
   the CPU time of ``schocken rank`` and ``schocken odds`` against a bare interpreter;
+* real dice at the table: the presses and seconds four players' results take to enter on the
+  buttons (:mod:`sim.bench_entry`, on the fake clock);
 * on a Raspberry Pi with the display attached: real frames per second and the I2C bus speed.
 
 It lives in :mod:`sim` because it wires the whole stack together like the tests do: the
@@ -78,6 +80,8 @@ class Settings:
     web_presses: int = 200
     crowd_pages: int = 200
     crowd_s: float = 20.0
+    #: Four-player rounds of real dice entered on the buttons.
+    entry_rounds: int = 200
 
     @classmethod
     def quick(cls) -> Settings:
@@ -96,6 +100,7 @@ class Settings:
             web_presses=8,
             crowd_pages=10,
             crowd_s=1.0,
+            entry_rounds=10,
         )
 
 
@@ -124,6 +129,8 @@ def run_benchmarks(
     results += idle_simulator(settings)
     say("the table's page with 20 pages connected")
     results += web_pages(settings)
+    say("entering real dice on the buttons")
+    results += entry_speed(settings)
     say("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
     results += start_up(settings)
     say("an evening: the Spielberichtsbogen and the standings")
@@ -149,6 +156,14 @@ def _per_call(calls: int, function: Callable[[], object], repeats: int = _REPEAT
             function()
         fastest = min(fastest, (time.perf_counter() - started) / calls)
     return fastest
+
+
+def entry_speed(settings: Settings) -> list[Measurement]:
+    """Real dice: the presses and seconds a table of four needs to enter a round's results
+    (:mod:`sim.bench_entry`; on a fake clock at a practised hand's timing)."""
+    from sim.bench_entry import entry_figures
+
+    return entry_figures(settings.entry_rounds, settings.seed)
 
 
 # --- the engine --------------------------------------------------------------------------------

@@ -107,19 +107,19 @@ def _layout() -> tuple[tuple[int, int], list[_Control], tuple[int, int, int, int
     return (oled_x, oled_y), controls, cup
 
 
-def window_problem() -> str | None:
-    """Why no window can be opened here, or None if SDL can open one."""
+def window_problem(say: Say) -> str | None:
+    """Why no window can be opened here, in ``say``'s words, or None if SDL can open one."""
     if not _display_available():
-        return "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+        return say("sim_no_display")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         import pygame
     except ImportError as error:
-        return f"pygame is not installed ({error})"
+        return say("sim_no_pygame", error=error)
     try:
         pygame.display.init()
     except pygame.error as error:
-        return f"SDL cannot open a window ({error})"
+        return say("sim_no_sdl", error=error)
     return None
 
 

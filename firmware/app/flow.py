@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from firmware.app.session.moments import (
+    EntryGoesOn,
     EveningStandings,
     GameEnded,
     HalfLost,
@@ -29,6 +30,7 @@ from firmware.app.session.moments import (
 )
 from firmware.app.session.session import Session
 from firmware.app.stages.base import Stage
+from firmware.app.stages.entry import EntryStage
 from firmware.app.stages.reveal import GameOverBanner, HalfOverBanner, PenaltyBanner, RevealStage
 from firmware.app.stages.rolloff import RollOffStage
 from firmware.app.stages.setup import SetupStage
@@ -45,6 +47,9 @@ def stage_for(moment: Moment, session: Session) -> Stage:
     if isinstance(moment, SetupDue):
         return SetupStage.starting(session, moment)
     table = session.require_table()  # every other moment is of the game under way
+    if table.game.real_dice and isinstance(moment, RollOffDue | HandOverDue):
+        # Real dice: the table throws; the device takes each result as it is entered.
+        return EntryStage(session, table)
     match moment:
         case RollOffDue():
             return RollOffStage(session, table)
@@ -66,6 +71,8 @@ def stage_for(moment: Moment, session: Session) -> Stage:
             return HalfOverBanner(session, table, event, final)
         case GameEnded():
             return GameOverBanner(session, table)
+        case EntryGoesOn(dice=dice, throws=throws, hand=hand, correcting=who, roll_off=throws_in):
+            return EntryStage(session, table, list(dice), throws, hand, who, list(throws_in))
         case EveningStandings():
             return StandingsStage(session, moment)
         case _:

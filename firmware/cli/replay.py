@@ -17,6 +17,7 @@ from pathlib import Path
 
 from engine import (
     Blind,
+    Correct,
     Drop,
     Event,
     FinalStarts,
@@ -26,6 +27,7 @@ from engine import (
     GameSetup,
     HalfOver,
     PenaltyGiven,
+    Report,
     Roll,
     RollOff,
     RoundOver,
@@ -109,6 +111,12 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
                 steps.append(text.t("replay_flip"))
             case Blind():
                 steps.append(text.t("replay_blind"))
+            case Report(dice=dice, blind=blind):
+                steps.append(text.t("replay_reported", dice=_dice(dice)))
+                if blind:
+                    steps.append(text.t("replay_blind"))
+            case Correct(dice=dice):
+                steps.append(text.t("replay_corrected", dice=_dice(dice)))
             case Drop(player=player):
                 own = before is not None and before.player == player
                 told = "; ".join(steps) + " … " if own and steps else ""

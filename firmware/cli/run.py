@@ -222,8 +222,9 @@ def open_web_server(host: str, port: int, *, names: tuple[str, ...] = ()) -> Web
         from hal.web_server import WebServer
     except ImportError:
         raise CliError(
-            "[web] needs aiohttp: pip install 'schockbesteck[web]' (deploy/install.sh installs "
-            "it when the configuration has a [web] section)"
+            "[web] needs aiohttp: pip install 'schockbesteck[web]' (in a checkout, make sim "
+            "SIM_ARGS=--web installs it; deploy/install.sh does when the configuration has a "
+            "[web] section)"
         ) from None
     from firmware.link.webtable import page_files
 

@@ -83,7 +83,11 @@ _BUSY = "error busy: many pages are asking; ask again in a moment"
 
 
 class _Bucket:
-    """A token bucket on the monotonic clock: ``rate`` a second, ``burst`` at once."""
+    """A token bucket on the monotonic clock: ``rate`` a second, ``burst`` at once.
+
+    It reads real time, not the device's :class:`~hal.ports.Clock`: the crowd's rate is the
+    network's, in seconds that pass, also under the simulator's fake clock (which jumps); and
+    the server's thread reads it, where the device's clock belongs to the main loop."""
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate = rate

@@ -171,10 +171,10 @@ class Hold(_ButtonCommand):
 
 
 @dataclass(frozen=True, slots=True)
-class Shake(Command):
-    """``shake``: a whole shake of the cup, then the throw."""
+class _ActionWithoutArgument(Command):
+    """A command that changes the device and takes no argument: one is an error line, never an
+    echo to ignore, since the host meant to act."""
 
-    word = "shake"
     changing = True
 
     @classmethod
@@ -185,7 +185,14 @@ class Shake(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Abandon(Command):
+class Shake(_ActionWithoutArgument):
+    """``shake``: a whole shake of the cup, then the throw."""
+
+    word = "shake"
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon(_ActionWithoutArgument):
     """``abandon``: give up the game under way, as the menu's "Neues Spiel" does once confirmed.
 
     The game counts for nobody and its journal is dropped; the device goes to its setup. The host
@@ -193,13 +200,6 @@ class Abandon(Command):
     """
 
     word = "abandon"
-    changing = True
-
-    @classmethod
-    def parse(cls, rest: str) -> Command:
-        if rest:
-            raise ProtocolError(f"{cls.word} takes no argument, got {_shorten(rest)}")
-        return cls()
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +280,8 @@ class Setup(Command):
             raise SetupError(_bots_problem(len(players)))
         if bots is not None:
             bots = bots[: max((seat + 1 for seat, bot in enumerate(bots) if bot), default=0)]
-        return GameSetup(players, rules), bots
+        real_dice = current.real_dice if current is not None else False
+        return GameSetup(players, rules, real_dice), bots
 
 
 class SetupError(ProtocolError):

@@ -7,7 +7,9 @@ answer (:meth:`engine.game.Game.table_view`, :meth:`~engine.game.Game.last_turn`
 observer), never a rule of our own:
 
 * a ``roll`` under ``hidden_last_throw`` goes out without its dice (the laid-out positions are
-  on the table and stay in ``keep``);
+  on the table and stay in ``keep``); so do a ``report`` and a ``correct`` (real dice at the
+  table) under ``hidden_last_throw`` or for a Blind, without ``dice`` and ``hand``, as the
+  engine covers a finished turn until the reveal;
 * a ``turn_over`` carries the throw's canonical ``kind`` (``general``) next to its ``name``, which
   is the table's own under a ``[names]`` table ("Jenie 5") (a referee gets the engine's events
   unchanged, which replay as they are);
@@ -28,7 +30,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.events import Event, Roll, RoundOver, TurnOver
+from engine.events import Correct, Event, Report, Roll, RoundOver, TurnOver
 from engine.game import Game
 from engine.notation import to_notation
 from engine.rules import Rules, load_preset, preset_names
@@ -61,6 +63,8 @@ class TableFeed:
         match event:
             case Roll() if game.rules.hidden_last_throw:
                 line["dice"] = None
+            case Report() | Correct() if game.rules.hidden_last_throw or event.blind:
+                line.update(dice=None, hand=None)
             case TurnOver():
                 _add_kind(game, event, line)
                 seen = game.last_turn()

@@ -42,7 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "setup_human": ("Mensch", "person"),
     "key_seat": ("Platz ▼", "seat ▼"),
     "key_change": ("ändern", "change"),
-    "strategy_threshold": ("Faustregel", "simple"),
+    "strategy_threshold": ("Faustregel", "thumb rule"),
     "strategy_odds": ("Quoten", "odds"),
     "setup_start": ("Start", "Start"),
     "setup_go": ("Los!", "Go!"),
@@ -104,7 +104,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_keep": ("{dice} liegen lassen", "Keep {dice}"),
     "hint_flip": ("6+6 zur 1 drehen", "Flip 6+6 to a 1"),
     "hint_and": ("und", "and"),
-    # the hint's goal (issue 24): the chance shown is that of not being the round's loser
+    # the hint's goal: the chance shown is that of not being the round's loser
     "hint_not_last": ("nicht Letzter", "to avoid the loss"),
     # reveal and sections
     "reveal_title": ("Aufdecken", "Reveal"),
@@ -117,7 +117,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "section_1": ("1. Hälfte", "Half 1"),
     "section_2": ("2. Hälfte", "Half 2"),
     "section_final": ("Finale", "Final"),
-    "loses_section": ("verliert die {section}", "loses the {section}"),
+    "loses_section": ("verliert die {section}", "loses {section}"),
     "next_section": ("Weiter: {section}", "Next: {section}"),
     "final_between": ("Finale: {a} gegen {b}", "Final: {a} vs {b}"),
     "final_first": ("Finale: {a}", "Final: {a}"),
@@ -347,7 +347,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_done": ("Übernommen", "Done"),
     "web_language": ("English", "Deutsch"),
     # the table's page: the reveal card, the board's changes, the device card, the whole setup
-    # and ending a game from the page (issue 23); English fully English, the game's terms glossed
+    # and ending a game from the page; English fully English, the game's terms glossed
     "web_section_1": ("1. Hälfte", "First half"),
     "web_section_2": ("2. Hälfte", "Second half"),
     "web_section_final": ("Finale", "Final"),
@@ -539,7 +539,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "attach_other": ("Kein Schockbesteck", "Not a Schockbesteck"),
     "attach_lost": ("Verbindung getrennt", "Connection lost"),
     "attach_reconnecting": ("verbinde neu…", "reconnecting…"),
-    # 24-device: the device's and the simulator's rough edges (issue 24)
+    # the device's and the simulator's own words around a game (penalty, resume, key help)
     # -- a penalty or a dropped cup: nobody is chosen first, and a question confirms it
     "pick_nobody": ("Wer?", "Who?"),
     "pick_nobody_detail": ("◀ ▶ wählen", "◀ ▶ to choose"),
@@ -603,8 +603,67 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Das Terminal hat {size}, das Gerät braucht {needed}: bitte größer machen (q beendet)",
         "the terminal is {size}; the device needs {needed}: make it larger (q quits)",
     ),
+    # -- the simulator's notices: where the page and the link are, why there is no window
+    # (printed on stderr and shown by the terminal, in the screens' language)
+    "sim_page_where": ("die Seite des Tischs: {url}", "the table's page is on {url}"),
+    "sim_link_where": ("die Verbindung (Link): {url}", "the link is on {url}"),
+    "sim_no_display": (
+        "kein Bildschirm gefunden (weder DISPLAY noch WAYLAND_DISPLAY ist gesetzt)",
+        "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)",
+    ),
+    "sim_no_pygame": (
+        "pygame ist nicht installiert ({error})", "pygame is not installed ({error})"
+    ),
+    "sim_no_sdl": ("SDL kann kein Fenster öffnen ({error})", "SDL cannot open a window ({error})"),
+    "sim_in_terminal": (
+        "{why}: gespielt wird im Terminal", "{why}: playing in the terminal instead"
+    ),
+    "sim_no_terminal": (
+        "{why}, und kein Terminal zum Spielen: --script DATEI spielt ohne Bildschirm",
+        "{why}, and no terminal to play in: use --script FILE to play headless",
+    ),
+    "sim_summary": (
+        "{played} Skript-Aktionen gespielt{unplayed}, {game_s} s Spielzeit in {wall_s} s",
+        "{played} script actions played{unplayed}, {game_s} s of game time in {wall_s} s",
+    ),
+    "sim_summary_unplayed": (
+        " (das Spiel war vor den übrigen {rest} aus)",
+        " (the game was over before the other {rest})",
+    ),
+    "sim_summary_over": ("; Spiel aus, {loser} hat verloren", "; game over, {loser} lost"),
+    "sim_summary_wrote": ("; geschrieben: {files}", "; wrote {files}"),
+    "sim_summary_frames": ("{n} Bilder nach {folder}", "{n} frames to {folder}"),
+    "sim_kept": (
+        "das unfertige Spiel liegt in {folder}", "the unfinished game is kept in {folder}"
+    ),
+    "sim_kept_offer": (
+        "{kept}; `schocken sim` bietet an, es weiterzuspielen",
+        "{kept}; `schocken sim` offers to go on with it",
+    ),
+    "sim_page_stays": (
+        "das Skript ist zu Ende; die Seite bleibt bis Strg+C",
+        "the script is over; the page stays up until Ctrl+C",
+    ),
     # -- each language in its own name (the menu's language chooser)
     "language_name": ("Deutsch", "English"),
+    # real dice at the table: each result entered on the five buttons, corrected from the menu
+    "entry_throws": ("{n} W. (max. {limit})", "{n} of max. {limit}"),
+    "entry_correct": ("Korr. {n} W.", "Fix {n} thr."),
+    "entry_rolloff": ("{n}/{total}", "{n}/{total}"),
+    "entry_hand": ("Hand", "hand"),
+    "entry_built": ("gebaut", "built"),
+    "notice_over_limit": ("Mehr als das Limit", "More than the limit"),
+    "notice_impossible": ("So nicht möglich", "Not possible so"),
+    "notice_one_throw_hand": ("1 Wurf: aus der Hand", "1 throw: from hand"),
+    "notice_correction_conflict": ("Passt nicht: Limit", "Clashes: limit"),
+    "notice_blind_one_throw": ("Blind: nur 1 Wurf", "Blind: 1 throw only"),
+    "menu_correct": ("Korrigieren", "Correct"),
+    "correct_detail": ("Ergebnis neu eingeben", "enter the result again"),
+    "menu_real_dice_off": ("Echte Würfel: aus", "Real dice: off"),
+    "menu_real_dice_on": ("Echte Würfel: an", "Real dice: on"),
+    # `schocken replay` of a real-dice game (printed, never drawn on the panel)
+    "replay_reported": ("meldet {dice}", "reports {dice}"),
+    "replay_corrected": ("korrigiert auf {dice}", "corrected to {dice}"),
     # 26-spieltag: an evening of games, its standings and the league's sheet (issue 26)
     # (the schemes' names are the clubs' own German terms; the details explain them in English)
     "scheme_verlustpunkte": ("Verlustpunkte", "Verlustpunkte"),

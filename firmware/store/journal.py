@@ -11,10 +11,12 @@ Record format (version 1), one line per record, readable with ``less``::
 
 ``LENGTH`` is the decimal byte length of ``JSON``, ``CRC32`` its zlib CRC-32 as eight lowercase
 hex digits, ``JSON`` one compact UTF-8 JSON object without newlines. The first record is the
-header ``{"journal": "schockbesteck", "format": 1, "players": [...], "rules": {...}, ...}``;
+header ``{"journal": "schockbesteck", "format": 1, "players": [...], "rules": {...}, ...}``
+(with ``"real_dice": true`` for a game played with real dice at the table);
 then come actions ``{"n": 0, "event": "roll_off", ...}`` numbered from 0 (the engine's
 :func:`engine.to_json` form plus ``n``), and UI notes ``{"ui": {...}}`` for state that is not
-an action (the KEEP marks a player has set but not yet thrown with).
+an action (the KEEP marks a player has set but not yet thrown with, or the result being entered
+for a turn thrown with real dice).
 
 Reading (:func:`recover`) stops at the first record that is torn (a pulled plug during an append),
 fails its checksum, does not parse, or is not the next legal action of the game. Everything
@@ -79,6 +81,9 @@ def header_record(setup: GameSetup, meta: Mapping[str, Any] | None = None) -> di
         "players": list(setup.players),
         "rules": setup.rules.to_mapping(),
     }
+    if setup.real_dice:
+        # Played with real dice at the table: the actions are reported turns.
+        header["real_dice"] = True
     for key, value in (meta or {}).items():
         if key in header:
             raise ValueError(f"journal meta key {key!r} clashes with the header's own field")
@@ -258,11 +263,15 @@ def _read_header(header: dict[str, Any], origin: str) -> tuple[GameSetup, dict[s
         game_rules = rules_from_mapping(rules)
     except (TypeError, ValueError) as error:
         raise JournalError(f"{origin}: header field 'rules': {_clip(error)}") from None
+    real_dice = header.get("real_dice", False)
+    if not isinstance(real_dice, bool):
+        raise JournalError(f"{origin}: header field 'real_dice' is {_clip(real_dice)}, not true")
     try:
-        setup = GameSetup(tuple(players), game_rules)
+        setup = GameSetup(tuple(players), game_rules, real_dice)
     except (TypeError, ValueError) as error:
         raise JournalError(f"{origin}: header field 'players': {_clip(error)}") from None
-    meta = {k: v for k, v in header.items() if k not in ("journal", "format", "players", "rules")}
+    own = ("journal", "format", "players", "rules", "real_dice")
+    meta = {k: v for k, v in header.items() if k not in own}
     language = meta.get(_META_LANGUAGE)
     if language is not None and not isinstance(language, str):
         raise JournalError(f"{origin}: header field 'language' is {_clip(language)}, not a name")

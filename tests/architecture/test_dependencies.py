@@ -35,6 +35,7 @@ EDGE = {
 SIM_EDGE = {
     "sim/attach.py",
     "sim/bench_game.py",
+    "sim/bench_entry.py",
     "sim/bench_cli.py",
     "sim/bench_web.py",
     "sim/bench_sheet.py",

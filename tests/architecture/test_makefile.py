@@ -106,6 +106,16 @@ def test_make_sim_installs_only_what_playing_needs(checkout: Path) -> None:
     assert calls(checkout, "sim") == ["schocken sim --rules standard"], "installed once"
 
 
+def test_make_sim_with_the_page_installs_the_web_extra_too(checkout: Path) -> None:
+    ran = calls(checkout, "sim", "SIM_ARGS=--web")
+    assert installs(ran) == [
+        "python -m pip install --quiet -e .[sim]",
+        "python -m pip install --quiet -e .[sim,web]",
+    ]
+    assert ran[-1] == "schocken sim --rules standard --web"
+    assert installs(calls(checkout, "sim", "SIM_ARGS=--web")) == [], "installed once"
+
+
 def test_make_test_after_make_sim_installs_the_rest(checkout: Path) -> None:
     calls(checkout, "sim")
     ran = calls(checkout, "test")

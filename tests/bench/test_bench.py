@@ -52,6 +52,9 @@ POSITIVE = [
     "bare_cpu_ms",
     "rank_cpu_ratio",
     "odds_cpu_ratio",
+    "entry_round_presses_median",
+    "entry_round_s_median",
+    "entry_round_s_p90",
     "sheet_import_ms",
     "sheet_pdf_ms",
     "sheet_csv_ms",
@@ -222,3 +225,24 @@ def test_quick_waits_little_and_measures_the_two_simulators_side_by_side(
     figures = {m.key: m.value for m in measure.idle_simulator(quick)}
     assert spy.call_count == 2
     assert figures == {"sim_window_idle_cpu_pct": 0.5, "sim_terminal_idle_cpu_pct": 0.5}
+
+
+def test_without_the_web_extra_the_pages_rows_are_skipped_naming_why(
+    mocker: MockerFixture,
+) -> None:
+    """`make sim` leaves aiohttp out: the page's and the crowd's rows are there, skipped, and
+    nothing is measured."""
+    from sim import bench_web
+
+    mocker.patch.dict("sys.modules", {"aiohttp": None})
+    sys.modules.pop("hal.web_server", None)  # imported afresh, so that it meets no aiohttp
+    pages = mocker.patch.object(bench_web, "measure_pages")
+    crowd = mocker.patch.object(bench_web, "measure_crowd")
+    rows = bench_web.page_figures(0.1, 1) + bench_web.crowd_figures(0.1, 3)
+    assert len(rows) == 11 and all(row.value is None for row in rows)
+    assert {row.note for row in rows} == {
+        "skipped: the web extra is not installed (pip install -e '.[web]')"
+    }
+    assert "2 unpaired pages" in rows[6].label
+    pages.assert_not_called()
+    crowd.assert_not_called()

@@ -86,3 +86,15 @@ def test_the_random_robot_plays_a_whole_game_too() -> None:
     rules = dataclasses.replace(load_preset("standard"), deckel=3)
     record = play_on_the_wiring(RandomRobot(5), rules=rules, seed=5)
     assert record.inputs > 0 and record.changes and record.views
+
+
+def test_real_dice_entry_is_measured_on_the_pins_and_stays_under_its_goal() -> None:
+    """Four players' typical results entered on the device's mock pins: every round counts its
+    presses, and each entry of a round is at least its STAND (the figures are in the README)."""
+    from sim.bench_entry import play_rounds
+
+    presses, seconds = play_rounds(12, seed=3)
+    assert len(presses) == len(seconds) == 12
+    assert all(count >= 4 for count in presses)
+    # Each press takes at least its time down and the gap after it.
+    assert all(s >= count * 0.25 - 0.15 - 1e-6 for count, s in zip(presses, seconds, strict=True))

@@ -47,6 +47,7 @@ from firmware.app.session.moments import EveningStandings
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CLOSE
+from firmware.app.stages.entry import EntryStage
 from firmware.app.stages.hint import PendingHint
 from firmware.app.stages.menu import (
     MainMenu,
@@ -540,6 +541,63 @@ def _rules_in_force(texts: Catalogue) -> Iterator[tuple[str, View]]:
         for first in range(len(entries)):
             overlay.first = first
             yield f"{preset} from {first}", overlay.view(texts)
+
+
+# --- 25-realdice: real dice at the table, each result entered on the buttons --------------------
+
+
+def real_dice_table(texts: Catalogue, players: tuple[str, ...], position: str | None,
+                    rules: Rules) -> Table:
+    """A real-dice game of ``players`` in ``position`` (notation), or at its roll-off."""
+    session = session_in(texts, players)
+    setup = GameSetup(players, rules, real_dice=True)
+    game_table = session.open_table(setup)
+    if position is not None:
+        game_table.game = from_notation(position, setup)
+    _SESSIONS[game_table] = session
+    return game_table
+
+
+@scene("real-dice entry")
+def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    special = [name for name in every_throw_name()
+               if not name.startswith(("Hausnummer", "Schock ", "Schock-"))]
+    for (label, players), pot in product(PLAYER_SETS.items(), (13, 40)):
+        rules = deckel_for(players, pot)
+        for limit in ("-", "2"):
+            position = turn_position(players, "---/0", pot, limit)
+            stage = EntryStage(session_of(game_table := real_dice_table(
+                texts, players, position, rules)), game_table)
+            yield f"{label}, pot {pot}, limit {limit}: a fresh entry", stage.view()
+            stage.dice = [6, 5, 4]
+            yield f"{label}, pot {pot}, limit {limit}: 6-5-4", stage.view()
+            for notice in (k for k in MESSAGES if k.startswith("notice_")):
+                stage.notice = notice
+                yield f"{label}, pot {pot}: {notice}", stage.view()
+            stage.notice = ""
+            for name, key in product(special, ("entry_hand", "entry_built")):
+                view = replace(stage.view(), status=name, pot_text=texts.t(key))
+                yield f"{label}, pot {pot}: {name}, {key}", view
+            stage.correcting = players[-1]
+            yield f"{label}, pot {pot}, limit {limit}: a correction", stage.view()
+        roll_off = EntryStage(session_of(game_table := real_dice_table(
+            texts, players, None, rules)), game_table)
+        yield f"{label}: the roll-off's first entry", roll_off.view()
+        roll_off.roll_off = [(1, 1, 1)] * (len(players) - 1)
+        yield f"{label}: the roll-off's last entry", roll_off.view()
+    three = LONG_NAMES[:3]
+    menu_table = real_dice_table(texts, three, turn_position(three, "---/0"), deckel_for(three, 13))
+    detail = texts.t("correct_detail")
+    picker = player_picker("menu_correct", LONG_NAMES[:2], detail, lambda _: None)
+    yield "the correction's picker", picker.view(texts)
+    picker.index = 1
+    yield "the correction's picker on a name", picker.view(texts)
+    menu = MainMenu(session_of(menu_table), EntryStage(session_of(menu_table), menu_table)).open()
+    yield "the menu with Korrigieren", menu.view(texts)
+    for key in ("menu_real_dice_off", "menu_real_dice_on"):
+        between = Menu("menu_title", [("menu_continue", lambda: CLOSE), (key, lambda: CLOSE)])
+        between.selected = 1
+        yield f"the menu between games: {key}", between.view(texts)
 
 
 # --- the check ---------------------------------------------------------------------------------

@@ -144,6 +144,14 @@ def test_english_screens_name_the_games_stages_in_english() -> None:
     assert english.t("rolloff_title") == "Roll-off"
 
 
+def test_the_half_lost_banner_reads_as_english() -> None:
+    """"Half 1" is a name, as "1. Hälfte" is not: the banner says "loses Half 1", not "loses the
+    Half 1" (German keeps its article: "verliert die 1. Hälfte")."""
+    english, german = Catalogue("en"), Catalogue("de")
+    assert english.t("loses_section", section=section_name(english, 1)) == "loses Half 1"
+    assert german.t("loses_section", section=section_name(german, 1)) == "verliert die 1. Hälfte"
+
+
 def test_german_screens_name_the_flip_button_one_way() -> None:
     german = Catalogue("de")
     assert german.t("status_flip").startswith("FLIP") and german.t("notice_no_flip").startswith(

@@ -1,10 +1,12 @@
-"""Shared helpers for the link tests: a recording link and a small stand-in device app."""
+"""Shared helpers for the link tests: a recording link, a small stand-in device app, the main
+loop run by hand, a server that listens nowhere, and the devices and link ends a test closes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
+import pytest
 from PIL import Image, ImageDraw
 
 from engine import Event, Game, GameSetup, load_preset
@@ -197,3 +199,53 @@ class AppDevice(HostSide):
             pairing=self.pairing, trust_serial=trust_serial, referee=referee,
         )
         self.remote.start()
+
+
+class HandLoop:
+    """The main loop's call queue, run by hand: ``call_soon`` is ``pending.append``."""
+
+    def __init__(self) -> None:
+        self.pending: list[Callable[[], None]] = []
+
+    def run(self) -> int:
+        """Run what is queued, and what that queues, until nothing is left; how many ran."""
+        ran = 0
+        while self.pending:
+            self.pending.pop(0)()
+            ran += 1
+        return ran
+
+
+class StubServer:
+    """A LinkServer that listens nowhere: the test hands its links to ``accept`` itself."""
+
+    def __init__(self) -> None:
+        self.accept: Callable[[Any], None] | None = None
+
+    def start(self, on_link: Callable[[Any], None], on_gone: Callable[[Any], None]) -> None:
+        self.accept = on_link
+
+    def close(self) -> None:
+        pass
+
+
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+@pytest.fixture
+def devices() -> Iterator[list[_Closable]]:
+    """The whole devices a test started (``firmware.wiring.Device``), closed after it."""
+    started: list[_Closable] = []
+    yield started
+    for device in started:
+        device.close()
+
+
+@pytest.fixture
+def ends() -> Iterator[list[_Closable]]:
+    """The host ends of links a test opened, closed after it."""
+    opened: list[_Closable] = []
+    yield opened
+    for end in opened:
+        end.close()

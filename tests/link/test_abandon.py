@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
@@ -20,22 +19,6 @@ def test_abandon_takes_no_argument_and_help_lists_it() -> None:
     with pytest.raises(ProtocolError, match="abandon takes no argument"):
         parse_command(b"abandon 3")
     assert "; abandon;" in help_text()
-
-
-@pytest.fixture
-def devices() -> Iterator[list[Device]]:
-    started: list[Device] = []
-    yield started
-    for device in started:
-        device.close()
-
-
-@pytest.fixture
-def ends() -> Iterator[list[LinkEnd]]:
-    opened: list[LinkEnd] = []
-    yield opened
-    for end in opened:
-        end.close()
 
 
 def watching_host(device: Device, ends: list[LinkEnd]) -> Host:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
 from typing import Any
 
 from pytest_mock import MockerFixture
@@ -19,34 +18,9 @@ from firmware.link.remote import DeviceHooks
 from firmware.link.webtable import WebTable
 from hal.web_server import WebSocketLink
 from sim.fakes import FakeClock
-from tests.link.conftest import RecordingLink, TinyApp
+from tests.link.conftest import HandLoop, RecordingLink, StubServer, TinyApp
 
 SETUP = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"))
-
-
-class Loop:
-    """The main loop's call queue, run by hand."""
-
-    def __init__(self) -> None:
-        self.pending: list[Callable[[], None]] = []
-
-    def run(self) -> int:
-        ran = 0
-        while self.pending:
-            self.pending.pop(0)()
-            ran += 1
-        return ran
-
-
-class _Server:
-    def __init__(self) -> None:
-        self.accept: Callable[[Any], None] | None = None
-
-    def start(self, on_link: Callable[[Any], None], on_gone: Callable[[Any], None]) -> None:
-        self.accept = on_link
-
-    def close(self) -> None:
-        pass
 
 
 def stats() -> dict[str, Any]:
@@ -55,12 +29,12 @@ def stats() -> dict[str, Any]:
 
 def table_with_pages(
     count: int, *, budget: CrowdBudget | None = None
-) -> tuple[Loop, TinyApp, WebTable, list[RecordingLink], DeviceHooks]:
-    loop = Loop()
+) -> tuple[HandLoop, TinyApp, WebTable, list[RecordingLink], DeviceHooks]:
+    loop = HandLoop()
     app = TinyApp(lambda event: table.publish_event(event))
     hooks = DeviceHooks(deliver=app.handle, next_setup=lambda: SETUP, apply_setup=print,
                         stats=stats)
-    server = _Server()
+    server = StubServer()
     table = WebTable(server, app, hooks, clock=FakeClock(), call_soon=loop.pending.append,
                      pairing=Pairing(), budget=budget)
     table.start()

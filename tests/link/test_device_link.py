@@ -14,7 +14,7 @@ import os
 import queue
 import select
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -195,22 +195,6 @@ def check_log_replays(host: Host, device: Device) -> None:
     game = device.app.game
     assert game is not None
     assert to_notation(replayed) == to_notation(game) == host.game["notation"]
-
-
-@pytest.fixture
-def devices() -> Iterator[list[Device]]:
-    started: list[Device] = []
-    yield started
-    for device in started:
-        device.close()
-
-
-@pytest.fixture
-def ends() -> Iterator[list[LinkEnd]]:
-    opened: list[LinkEnd] = []
-    yield opened
-    for end in opened:
-        end.close()
 
 
 def pair(host: Host, device: Device) -> str:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
 
 from engine import Game, GameSetup, load_preset
 from firmware.link.feed import HostFeed
@@ -13,29 +11,20 @@ from firmware.link.remote import DeviceHooks
 from firmware.link.webtable import WebTable
 from firmware.sink import GameAbandoned
 from sim.fakes import FakeClock
-from tests.link.conftest import RecordingLink, TinyApp
+from tests.link.conftest import HandLoop, RecordingLink, StubServer, TinyApp
 
 SETUP = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"))
-
-
-class Loop:
-    """The main loop's call queue, run by hand."""
-
-    def __init__(self) -> None:
-        self.pending: list[Callable[[], None]] = []
-
-    def run(self) -> None:
-        while self.pending:
-            self.pending.pop(0)()
 
 
 def hooks_of(app: TinyApp) -> DeviceHooks:
     return DeviceHooks(deliver=app.handle, next_setup=lambda: SETUP, apply_setup=print)
 
 
-def fed(*, batched: bool, hosts: int = 1) -> tuple[Loop, TinyApp, HostFeed, list[RecordingLink]]:
+def fed(
+    *, batched: bool, hosts: int = 1
+) -> tuple[HandLoop, TinyApp, HostFeed, list[RecordingLink]]:
     """A stand-in app under way with a game, its feed, and the feed's hosts."""
-    loop = Loop()
+    loop = HandLoop()
     app = TinyApp(lambda event: feed.publish(event))
     feed = HostFeed(app, hooks_of(app), call_soon=loop.pending.append, batched=batched)
     links = [RecordingLink() for _ in range(hosts)]
@@ -88,22 +77,11 @@ def test_the_last_game_is_the_feeds_for_every_host_after_the_game_is_gone() -> N
     assert json.loads(feed.state_line().split(" ", 1)[1])["game"] is None, "an answer: none now"
 
 
-class _Server:
-    def __init__(self) -> None:
-        self.accept: Callable[[Any], None] | None = None
-
-    def start(self, on_link: Callable[[Any], None], on_gone: Callable[[Any], None]) -> None:
-        self.accept = on_link
-
-    def close(self) -> None:
-        pass
-
-
 def test_a_page_that_comes_after_a_game_was_given_up_still_gets_its_log() -> None:
     # As the serial link's host does: the pages share the feed's last game, not each their own.
-    loop = Loop()
+    loop = HandLoop()
     app = TinyApp(lambda event: table.publish_event(event))
-    server = _Server()
+    server = StubServer()
     table = WebTable(
         server, app, hooks_of(app), clock=FakeClock(), call_soon=loop.pending.append,
         pairing=Pairing(),

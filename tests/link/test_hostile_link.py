@@ -29,7 +29,6 @@ from tests.link.conftest import Device
 from tests.link.test_device_link import (
     Host,
     device_link,
-    devices,  # noqa: F401 - a fixture
     pair,
     play_to_the_end,
     start_device,
@@ -125,7 +124,7 @@ def test_a_page_holds_whole_events_up_to_the_bound() -> None:
     assert log_page(entries, 7)[0] == entries[7:], "the lines as given"
 
 
-def test_a_long_log_comes_in_pages_that_never_outgrow_the_queue(devices: list) -> None:  # noqa: F811
+def test_a_long_log_comes_in_pages_that_never_outgrow_the_queue(devices: list) -> None:
     names = tuple(f"{chr(ord('A') + i)}{'w' * (MAX_NAME_LENGTH - 1)}" for i in range(10))
     setup = GameSetup(names, load_preset("standard"))
     device = start_device("tcp-listen://127.0.0.1:0", setup=setup)

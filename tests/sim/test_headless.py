@@ -163,7 +163,7 @@ def test_the_recorded_game_ends_on_the_final_banner(
 ) -> None:
     """After the final reveal and the Finale's banner, the last frame is "Spielende": who lost."""
     views, frames = play_and_watch(tmp_path, mocker)
-    loser = capsys.readouterr().err.split("game over, ")[1].split(" lost")[0]
+    loser = capsys.readouterr().err.split("Spiel aus, ")[1].split(" hat verloren")[0]
     last = views[-1]
     assert isinstance(last, BannerView)
     assert (last.title, last.headline) == ("Spielende", loser)
@@ -241,17 +241,24 @@ def test_without_game_options_the_device_setup_runs(tmp_path: Path) -> None:
     assert events.read_text(encoding="utf-8") == ""  # still in the setup menu: no game yet
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("de", "kein Bildschirm gefunden (weder DISPLAY noch WAYLAND_DISPLAY ist gesetzt), und "
+               "kein Terminal zum Spielen: --script DATEI spielt ohne Bildschirm"),
+        ("en", "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), and no terminal "
+               "to play in: use --script FILE to play headless"),
+    ],
+)  # fmt: skip
 def test_without_display_or_terminal_it_says_what_to_do(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], language: str, said: str
 ) -> None:
+    """In the screens' language, as the screens would have said it."""
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("sys.stdin.isatty", lambda: False)
-    assert schocken("--players", "2") == 2
-    assert capsys.readouterr().err == (
-        "schocken sim: error: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), "
-        "and no terminal to play in: use --script FILE to play headless\n"
-    )
+    assert schocken("--players", "2", "--lang", language) == 2
+    assert capsys.readouterr().err == f"schocken sim: error: {said}\n"
 
 
 def test_a_person_against_a_bot_plays_to_game_over_on_a_simple_script(tmp_path: Path) -> None:
@@ -278,10 +285,10 @@ def test_the_summary_counts_the_actions_played_not_the_script_lines(
         longer.write_text(lines + "shake\nstand\n" * (extra // 2), encoding="utf-8")
         assert schocken(*GAME, "--script", str(longer)) == 0
         summaries.append(capsys.readouterr().err)
-    played = {summary.split(" script actions played")[0] for summary in summaries}
+    played = {summary.split(" Skript-Aktionen gespielt")[0] for summary in summaries}
     assert len(played) == 1, summaries  # the same game, the same count
     count = int(played.pop().removeprefix("schocken sim: "))
     actions = [line for line in lines.splitlines() if line.split("#")[0].strip()]
     assert 0 < count <= len(actions) + 2
-    assert f"(the game was over before the other {len(actions) + 1200 - count})" in summaries[2]
-    assert all("game over" in summary for summary in summaries)
+    assert f"(das Spiel war vor den übrigen {len(actions) + 1200 - count} aus)" in summaries[2]
+    assert all("Spiel aus" in summary for summary in summaries)

@@ -97,7 +97,7 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
     first = TerminalSim(tmp_path, *game)
     first.keys((" ", 1.3), ("s", 0.4), (" ", 1.3), ("\x1b", 0.3))
     assert first.finish() == 0
-    assert "unfinished game is kept in" in first.text()
+    assert "das unfertige Spiel liegt in" in first.text()
     after_esc = journal(state)
     assert kinds(after_esc.actions) == ["RollOff", "Roll"]
 

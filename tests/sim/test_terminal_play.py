@@ -139,8 +139,8 @@ def test_the_terminal_shows_where_the_page_and_the_link_are(tmp_path: Path) -> N
         os.close(master)
     screen = shown.decode("utf-8", errors="replace")
     full_screen = ESCAPES.sub("", screen.split("\x1b[?1049h", 1)[1]).replace("\r", "").split("\n")
-    assert any(re.fullmatch(r"  the table's page is on http://127\.0\.0\.1:\d+/", line)
+    assert any(re.fullmatch(r"  die Seite des Tischs: http://127\.0\.0\.1:\d+/", line)
                for line in full_screen)  # fmt: skip
-    assert any(re.fullmatch(r"  the link is on tcp-listen://127\.0\.0\.1:\d+", line)
+    assert any(re.fullmatch(r"  die Verbindung \(Link\): tcp-listen://127\.0\.0\.1:\d+", line)
                for line in full_screen)  # fmt: skip
     assert "make it larger" not in screen

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_mock import MockerFixture
 
 from engine import GameSetup, load_preset
 from engine.events import DroppedTurn, Roll, RoundOver, TurnOver
@@ -233,7 +234,7 @@ def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
     try:
         assert process.stderr is not None
         first = process.stderr.readline()
-        found = re.search(r"the table's page is on (http://127\.0\.0\.1:\d+/)", first)
+        found = re.search(r"die Seite des Tischs: (http://127\.0\.0\.1:\d+/)", first)
         assert found, first
         browser.open(found.group(1))
         browser.wait("window.schock.states >= 1")
@@ -403,3 +404,32 @@ def _check_the_reveal_marks(web_device: WebDevice, browser: Browser) -> None:
     )
     assert browser.js("return document.querySelectorAll('#reveal .rows li').length") == 2
     assert browser.js(moved) == [] and browser.by_id("pot").text == "Topf 13"
+
+
+def test_a_page_refused_as_busy_asks_again_until_it_has_the_table(
+    web_device: WebDevice, browser: Browser, mocker: MockerFixture
+) -> None:
+    """Under a crowd the device may answer a page's first questions with ``error busy``
+    (docs/web.md): the page asks again what it has not got, instead of waiting for ever for a log
+    that will not come (and ignoring the table's events meanwhile)."""
+    budget = web_device.device.web.budget if web_device.device.web else None
+    assert budget is not None
+    real_answer = budget.answer
+    refused = 0
+
+    def crowded(lines: int) -> bool:  # the first answers after the greeting: the crowd's turn
+        nonlocal refused
+        if refused < 3:
+            refused += 1
+            return False
+        return real_answer(lines)
+
+    spy = mocker.patch.object(budget, "answer", side_effect=crowded)
+    browser.open(web_device.url)
+    browser.wait(
+        "window.schock.busy >= 1 && window.schock.page.logWaiting === false"
+        " && window.schock.page.statsWaiting === false"
+        " && window.schock.page.framesWaiting === false",
+        timeout=15,
+    )
+    assert refused == 3 and spy.call_count > 3

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from engine.events import HalfOver, PenaltyGiven, RoundOver
 
 __all__ = [
+    "EntryGoesOn",
     "EveningStandings",
     "GameEnded",
     "HalfLost",
@@ -123,6 +124,22 @@ class GameEnded:
     """The game is over: who lost it."""
 
 
+# -- real dice at the table ("Echte Würfel") ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EntryGoesOn:
+    """A result being entered for real dice goes on as it stood (a resumed game): the dice,
+    throws and hand flag on the entry screen, whose report it corrects (None: the current
+    turn's), and the roll-off throws entered so far (only during the roll-off)."""
+
+    dice: tuple[int, ...]
+    throws: int
+    hand: bool
+    correcting: str | None = None
+    roll_off: tuple[tuple[int, ...], ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class EveningStandings:
     """After a game of a Spieltag: the evening's standings under its scheme, best first, as
@@ -139,5 +156,5 @@ class EveningStandings:
 
 Moment = (
     SetupDue | RollOffDue | RollOffThrown | HandOverDue | TurnGoesOn | TurnEnded | RevealDue
-    | PenaltyDue | HalfLost | GameEnded | EveningStandings
+    | PenaltyDue | HalfLost | GameEnded | EntryGoesOn | EveningStandings
 )

@@ -9,8 +9,21 @@ announced again.
 
 from __future__ import annotations
 
-from engine.events import Blind, Drop, Event, Flip, HalfOver, Penalty, Roll, RollOff, Stand
+from engine.events import (
+    Blind,
+    Correct,
+    Drop,
+    Event,
+    Flip,
+    HalfOver,
+    Penalty,
+    Report,
+    Roll,
+    RollOff,
+    Stand,
+)
 from firmware.app.session.moments import (
+    EntryGoesOn,
     HandOverDue,
     Moment,
     RevealDue,
@@ -44,6 +57,10 @@ def resume(session: Session, recovery: Recovery) -> list[Moment]:
         if recovery.actions:
             marks = (recovery.ui or {}).get("marks")
             moments = _replay_last(table, recovery.actions[-1], marks)
+        entry = entry_from_note(table, recovery.ui)
+        if entry is not None:
+            # The table had gone past these screens and was entering a result: back to it.
+            moments = [entry]
     finally:
         table.recording = True
     # The language the game started in, unless the menu has chosen one since (remembered).
@@ -93,6 +110,10 @@ def _replay_last(table: Table, action: Event, marks: object) -> list[Moment]:
             return [TurnGoesOn(_restored(table, list(flipped), marks))]
         case Stand() | Blind():
             return table.stand(blind=isinstance(action, Blind))
+        case Report(dice=dice, throws=throws, hand=hand, blind=blind):
+            return table.report(dice, throws, hand, blind=blind)
+        case Correct(player=player, dice=dice, throws=throws, hand=hand, blind=blind):
+            return table.correct(player, dice, throws, hand, blind=blind)
         case Penalty() | Drop():
             events = game.apply(action)
             moments = table.follow(events)
@@ -104,6 +125,36 @@ def _replay_last(table: Table, action: Event, marks: object) -> list[Moment]:
                 )
             return moments
     raise ValueError(f"not an action a journal keeps: {action!r}")
+
+
+def entry_from_note(table: Table, note: dict[str, object] | None) -> EntryGoesOn | None:
+    """The result a real-dice table was entering when the power went, from the journal's UI
+    note (``{"entry": {"dice": [...], "throws": N, "hand": B, "correcting": NAME|null,
+    "roll_off": [[...], ...]}}``); None without one, or if it no longer fits the game."""
+    game = table.game
+    entry = (note or {}).get("entry")
+    if not game.real_dice or game.is_over or not isinstance(entry, dict):
+        return None
+    dice, throws, hand = entry.get("dice"), entry.get("throws"), entry.get("hand")
+    correcting, roll_off = entry.get("correcting"), entry.get("roll_off", [])
+    count = game.rules.dice_count
+    def is_dice(value: object) -> bool:
+        return (
+            isinstance(value, list) and len(value) == count
+            and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in value)
+        )
+    if (
+        not is_dice(dice) or isinstance(throws, bool) or not isinstance(throws, int)
+        or not 1 <= throws <= 5 or not isinstance(hand, bool)
+        or not (correcting is None or correcting in game.players)
+        or not isinstance(roll_off, list) or not all(is_dice(d) for d in roll_off)
+    ):
+        return None
+    assert isinstance(dice, list) and isinstance(roll_off, list)
+    return EntryGoesOn(
+        tuple(dice), throws, hand, correcting if isinstance(correcting, str) else None,
+        tuple(tuple(d) for d in roll_off),
+    )
 
 
 def _restored(table: Table, marks: list[bool], noted: object) -> tuple[bool, ...]:

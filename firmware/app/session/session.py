@@ -86,6 +86,9 @@ class Session:
             remembered.bots if plan is None and remembered.bots is not None else config.game.bots
         )
         self.game_number = 0
+        #: Whether the next game is played with real dice at the table (``[game] real_dice``,
+        #: switched in the menu between games).
+        self.real_dice = plan.real_dice if plan is not None else config.game.real_dice
         #: The game under way or just over; None before the first one and after abandoning one.
         self.table: Table | None = None
         #: True while the game that was interrupted by a power cut goes on.
@@ -125,15 +128,20 @@ class Session:
     def open_table(self, setup: GameSetup) -> Table:
         """A new table for ``setup`` with the seats' computer players (nothing recorded yet)."""
         self.plan = setup
+        self.real_dice = setup.real_dice
         self.game_number += 1
         seats = zip(setup.players, self.seat_bots, strict=False)
-        strategies = {name: strategy for name, strategy in seats if strategy}
+        # Real dice: everyone at the table throws their own cup, the device plays no seat.
+        strategies = {
+            name: strategy for name, strategy in seats if strategy and not setup.real_dice
+        }
         bots: dict[str, StrategyBot] = {}
         if strategies:
             from engine.bots import make_bot  # the odds load only for games with computer players
 
             bots = {name: make_bot(strategy) for name, strategy in strategies.items()}
-        if bots or setup.rules.hints:  # the tables are built while the roll-off is on screen
+        # The tables are built while the roll-off is on screen.
+        if bots or (setup.rules.hints and not setup.real_dice):
             opener_asks = setup.rules.hints or "odds" in strategies.values()
             self.work.prepare(
                 setup.rules, set(strategies.values()), len(setup.players) if opener_asks else 0

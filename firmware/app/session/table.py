@@ -140,6 +140,25 @@ class Table:
         events = game.blind() if blind else game.stand()
         return self._end_turn(events, before, shows_dice=False)
 
+    def report(self, dice: tuple[int, ...], throws: int, hand: bool, *, blind: bool = False,
+               ) -> list[Moment]:
+        """The current turn's result, thrown with real dice at the table; what comes next: the
+        next entry (as a hand-over), or the reveal once the last report settles the round."""
+        return self._reported(self.game.report(dice, throws, hand, blind=blind))
+
+    def correct(self, player: str, dice: tuple[int, ...], throws: int, hand: bool, *,
+                blind: bool = False) -> list[Moment]:
+        """Put ``player``'s report of this round right (real dice); the current entry goes on."""
+        return self._reported(self.game.correct(player, dice, throws, hand, blind=blind))
+
+    def _reported(self, events: list[Event]) -> list[Moment]:
+        moments = self._taken(events)
+        if any(isinstance(event, RoundOver) for event in events):
+            return moments
+        player = self.game.current_player
+        assert player is not None
+        return [*moments, HandOverDue(player)]
+
     def _end_turn(self, events: list[Event], before: TurnState, *, shows_dice: bool,
                  ) -> list[Moment]:
         """A turn ended (``before`` was its last state): record it, and return what comes next:

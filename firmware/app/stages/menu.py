@@ -8,10 +8,10 @@ statistics, brightness, language and shutting down; each entry is offered only w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from engine.game import GameSetup, Phase
+from engine.game import Phase
 from engine.rules import DroppedCup, Rules
 from firmware.app.session.moments import HalfLost, HandOverDue, Moment, RevealDue
 from firmware.app.stages.base import (
@@ -28,6 +28,7 @@ from firmware.app.stages.base import (
     close_all_step,
     close_step,
 )
+from firmware.app.stages.entry import EntryStage
 from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.app.stages.reveal import GoodbyeBanner
 from firmware.app.stages.standings import spieltag_entries
@@ -103,8 +104,16 @@ class MainMenu:
                     entries.append(("menu_dropped", self._choose_dropper))
             elif game.rules.penalty_deckel:
                 entries.append(("menu_penalty", self._choose_penalty))
-        if game is not None and stage.allows_blind and game.can_blind():
+        if game is not None and stage.allows_blind and (game.can_blind() or game.real_dice):
             entries.append(("menu_blind", self._announce_blind))
+        if game is not None and game.real_dice and game.phase is Phase.TURN:
+            reported = tuple(r.player for r in game.results if not r.dropped)
+            if reported and stage.in_game:
+                entries.append(("menu_correct", lambda: self._choose_correction(reported)))
+        if not self._game_running():
+            # Real dice at the table, or the device's dice: chosen for the next game.
+            dice_key = "menu_real_dice_on" if session.real_dice else "menu_real_dice_off"
+            entries.append((dice_key, self._switch_dice))
         if game is not None and session.resumed and self._game_running():
             entries.append(("menu_discard", self._ask_new_game))
         if session.store is not None:
@@ -130,6 +139,13 @@ class MainMenu:
         confirm = Menu("confirm_new_game", [("no", close_step), ("yes_new_game", self._abandon)])
         return Push(confirm)
 
+    def _switch_dice(self) -> Transition:
+        session = self.session
+        session.real_dice = not session.real_dice
+        if session.plan is not None:
+            session.plan = replace(session.plan, real_dice=session.real_dice)
+        return CLOSE_ALL
+
     def _abandon(self) -> Transition:
         return Goto((self.session.abandon_game(),))
 
@@ -149,7 +165,7 @@ class MainMenu:
             if setup is not None:
                 setup.choose_rules(index)
             elif session.plan is not None:
-                session.plan = GameSetup(session.plan.players, rules)
+                session.plan = replace(session.plan, rules=rules)
             session.settings.remembered.rules = rules.name
             session.settings.remembered.deckel = rules.deckel
             session.settings.save()
@@ -164,6 +180,19 @@ class MainMenu:
         table = session.require_table()
         detail = session.t("penalty_detail", n=table.game.rules.penalty_deckel)
         return self._pick_player("menu_penalty", table.game.in_play(), detail, table.penalty)
+
+    def _choose_correction(self, reported: tuple[str, ...]) -> Transition:
+        """Real dice: whose result of this round to enter again, before the round settles."""
+        session = self.session
+        table = session.require_table()
+
+        def again(player: str) -> Transition:
+            result = next(r for r in table.game.results if r.player == player)
+            stage = EntryStage(session, table, list(result.dice), result.throws, result.hand,
+                               correcting=player)
+            return Goto((stage,), keep_queue=False)
+
+        return Push(player_picker("menu_correct", reported, session.t("correct_detail"), again))
 
     def _choose_dropper(self) -> Transition:
         """Who dropped the cup: they lose the round (``dropped_cup = "round"``)."""

@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.game import Phase
+from firmware.app.session.moments import RollOffDue
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
-from firmware.app.stages.base import CONTINUE, OK_BUTTONS, Stage, Transition
+from firmware.app.stages.base import CONTINUE, OK_BUTTONS, Goto, Stage, Transition
 from firmware.app.stages.players import shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.screen.font import FONT
@@ -39,6 +40,11 @@ class RollOffStage(Stage):
             # A press or another shake goes on: people reach for the cup as often as a button.
             if event.kind in (InputKind.PRESS, InputKind.THROW):
                 return CONTINUE
+            return None
+        if self.table.game.real_dice:
+            # Real dice: the tie's throws are entered like the first ones.
+            if event.kind in (InputKind.PRESS, InputKind.THROW):
+                return Goto((RollOffDue(),))
             return None
         if event.kind is InputKind.SHAKE_START:
             self.shaking = True
@@ -81,7 +87,10 @@ class RollOffStage(Stage):
         if self.shaking:
             return None
         table = self.table
-        if not self.decided and all(table.is_bot(name) for name in table.game.contenders):
+        if (
+            not self.decided and not table.game.real_dice
+            and all(table.is_bot(name) for name in table.game.contenders)
+        ):
             return now + BOT_PAUSE_S
         if self.decided and table.only_bots():
             return now + BOT_PAUSE_S

@@ -155,7 +155,7 @@ class SetupStage(Stage):
 
     def _finish(self) -> Transition:
         session = self.session
-        setup = GameSetup(self.seat_names(), self.game_rules())
+        setup = GameSetup(self.seat_names(), self.game_rules(), session.real_dice)
         bots = list(self.bots[: self.players])
         while bots and not bots[-1]:
             bots.pop()
