@@ -38,6 +38,7 @@ from engine.limits import InputLimitError, toml_loads
 from engine.throws import Kind
 
 __all__ = [
+    "MAX_SCORING_BYTES",
     "SCHEME_PRESETS",
     "TIE_BREAKS",
     "GameResult",
@@ -47,6 +48,7 @@ __all__ = [
     "Standing",
     "game_points",
     "game_result",
+    "lives_cost",
     "load_scheme",
     "result_from_events",
     "scheme_from_mapping",
