@@ -81,6 +81,18 @@ def _replay() -> SubcommandModule:
     return replay
 
 
+def _spieltag() -> SubcommandModule:
+    from firmware.cli import spieltag
+
+    return spieltag
+
+
+def _sheet() -> SubcommandModule:
+    from firmware.cli import sheet
+
+    return sheet
+
+
 #: The subcommands, in the order ``schocken --help`` lists them.
 SUBCOMMANDS: dict[str, Subcommand] = {
     "rank": Subcommand("name, kind, Deckel and strength of a throw", _rank),
@@ -93,6 +105,8 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "bench": Subcommand("measure speed, memory and I2C traffic of this build", _bench),
     "stats": Subcommand("statistics per player over the finished games", _stats),
     "replay": Subcommand("print a game from its journal, round by round", _replay),
+    "spieltag": Subcommand("begin or end a Spieltag, an evening of games with points", _spieltag),
+    "sheet": Subcommand("the Spielberichtsbogen of a Spieltag: CSV, PDF or JSON", _sheet),
 }
 
 

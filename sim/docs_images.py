@@ -173,6 +173,20 @@ def _web_paired(path: Path) -> None:
     _web_pictures_in(path.parent)
 
 
+@picture("docs/img/sheet-de.png", "the Spielberichtsbogen of a league match, its PDF as a picture")
+def _sheet(path: Path) -> None:
+    from sim.sheet_picture import write_sheet_png
+
+    write_sheet_png(path)
+
+
+@picture("docs/img/spieltag-screens.png", "the device's Spieltag screens, German and English")
+def _spieltag_screens(path: Path) -> None:
+    from sim.sheet_picture import write_spieltag_screens
+
+    write_spieltag_screens(path)
+
+
 @functools.cache
 def _web_pictures_in(folder: Path) -> None:
     """Every picture of the page, from one game in one headless Chromium

@@ -133,6 +133,10 @@ def run_benchmarks(
     results += entry_speed(settings)
     say("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
     results += start_up(settings)
+    say("an evening: the Spielberichtsbogen and the standings")
+    from sim.bench_sheet import sheet_figures
+
+    results += sheet_figures(2 if settings.render_repeats < 5 else 5)
     say("the display on this machine's I2C bus")
     results += real_display(settings, records)
     return results

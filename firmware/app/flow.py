@@ -14,6 +14,7 @@ from typing import assert_never
 
 from firmware.app.session.moments import (
     EntryGoesOn,
+    EveningStandings,
     GameEnded,
     HalfLost,
     HandOverDue,
@@ -33,6 +34,7 @@ from firmware.app.stages.entry import EntryStage
 from firmware.app.stages.reveal import GameOverBanner, HalfOverBanner, PenaltyBanner, RevealStage
 from firmware.app.stages.rolloff import RollOffStage
 from firmware.app.stages.setup import SetupStage
+from firmware.app.stages.standings import StandingsStage
 from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.screen.views import DieFace
 
@@ -71,6 +73,8 @@ def stage_for(moment: Moment, session: Session) -> Stage:
             return GameOverBanner(session, table)
         case EntryGoesOn(dice=dice, throws=throws, hand=hand, correcting=who, roll_off=throws_in):
             return EntryStage(session, table, list(dice), throws, hand, who, list(throws_in))
+        case EveningStandings():
+            return StandingsStage(session, moment)
         case _:
             assert_never(moment)
 

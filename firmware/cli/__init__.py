@@ -136,7 +136,7 @@ def _refuse_empty_strings(parser: argparse.ArgumentParser, parsed: argparse.Name
 _EXTRA_OF = {
     "gpiozero": "pi", "lgpio": "pi", "luma.oled": "pi", "luma.core": "pi", "sdnotify": "pi",
     "luma.emulator": "sim", "pygame": "sim", "serial": "sim", "aiohttp": "web",
-    "selenium": "browser-test",
+    "selenium": "browser-test", "reportlab": "pi",
 }  # fmt: skip
 
 

@@ -3,6 +3,9 @@
 Counts games played and lost, halves lost, Blattschüsse (both halves lost), and the Schocks
 and Schock aus each player stood with. Reads only: safe next to the running device.
 
+With --spieltag: the standings of an evening under its scheme (points or lives, then the
+scheme's tie-breaks), recounted from the games' journals.
+
 Without --state-dir the games are those of the device (/var/lib/schockbesteck) if this is
 one, else those `schocken sim` kept on this computer (~/.local/state/schockbesteck).
 """
@@ -14,14 +17,23 @@ import csv
 import json
 import sys
 
+from firmware.cli import CliError
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
+from firmware.report.sheet import (
+    scheme_label,
+    sheet_data,
+    sheet_players,
+    standing_cells,
+    standings_heading,
+)
 from firmware.screen.i18n import Catalogue
+from firmware.store.evening import Evening, load_evening
 from firmware.store.gamestore import GameStore
 from firmware.store.stats import FIELDS, PlayerStats, stats_to_mapping
 from hal.storage import StateDirectory
 
-__all__ = ["add_arguments", "format_table", "run"]
+__all__ = ["add_arguments", "format_standings", "format_table", "run"]
 
 #: The table's headings: the player's name, then one per figure of ``FIELDS``.
 _HEADING_KEYS = (
@@ -34,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print JSON")
     form.add_argument("--csv", action="store_true", help="print CSV with a header line")
+    parser.add_argument(
+        "--spieltag", nargs="?", const="latest", metavar="ID",
+        help="the standings of a Spieltag under its scheme instead (without ID or with latest: "
+        "the one going on, else the last one ended)",
+    )
     add_state_dir_argument(parser)
     add_lang_argument(parser, "the table's headings")
 
@@ -57,6 +74,11 @@ def format_table(table: dict[str, PlayerStats], lang: str = "de") -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     root = state_dir_from_args(args)
+    if args.spieltag is not None:
+        if root is None:
+            raise CliError("no games are kept on this computer: there is no Spieltag")
+        spieltag_id = None if args.spieltag == "latest" else args.spieltag
+        return _standings(args, load_evening(StateDirectory(root), spieltag_id))
     table = GameStore(StateDirectory(root)).stats() if root is not None else {}
     if args.json:
         json.dump({"players": stats_to_mapping(table)}, sys.stdout, ensure_ascii=False, indent=2)
@@ -69,4 +91,49 @@ def run(args: argparse.Namespace) -> int:
     else:
         for line in format_table(table, output_language(args)):
             print(line)
+    return 0
+
+
+def format_standings(evening: Evening, lang: str = "de") -> list[str]:
+    """The evening's standings as aligned text lines under a title line."""
+    text = Catalogue(lang)
+    spieltag = evening.spieltag
+    title = text.t(
+        "standings_title", name=spieltag.name, date=spieltag.date,
+        scheme=scheme_label(spieltag.scheme.name, text), games=len(evening.games),
+    )
+    if not evening.games:
+        return [title, text.t("spieltag_none")]
+    players = {p.name: p.label for p in sheet_players(evening)}
+    rows = [standings_heading(text, spieltag.scheme.counts_lives)]
+    rows += [standing_cells(line, players[line.player], text) for line in evening.standings()]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    lines = [title]
+    for row in rows:
+        cells = [row[0].rjust(widths[0]), row[1].ljust(widths[1])]
+        cells += [cell.rjust(width) for cell, width in zip(row[2:], widths[2:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _standings(args: argparse.Namespace, evening: Evening) -> int:
+    if args.json:
+        data = sheet_data(evening) if evening.games else {"standings": []}
+        json.dump(
+            {"spieltag": evening.spieltag.id, "standings": data["standings"]}, sys.stdout,
+            ensure_ascii=False, indent=2,
+        )
+        print()
+    elif args.csv:
+        lines = evening.standings() if evening.games else ()
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(("place", "player", "score", "games", "games_lost", "halves_lost",
+                         "finals_lost", "durchmarsch", "schock_aus"))
+        for line in lines:
+            writer.writerow((line.place, line.player, line.score, line.games, line.games_lost,
+                             line.halves_lost, line.finals_lost, line.durchmarsch,
+                             line.schock_aus))
+    else:
+        for text_line in format_standings(evening, output_language(args)):
+            print(text_line)
     return 0

@@ -37,8 +37,9 @@ from typing import Any
 
 from engine import Event, GameOver, GameSetup
 from engine.limits import InputLimitError, json_loads
-from firmware.store.journal import Journal, JournalError, Recovery, read_journal
+from firmware.store.journal import Journal, JournalError, Recovery, decode_records, read_journal
 from firmware.store.roster import ROSTER_FILE
+from firmware.store.spieltag import META_SPIELTAG, open_spieltag_id
 from firmware.store.stats import (
     PlayerStats,
     count_game,
@@ -170,6 +171,10 @@ class GameStore:
         #: The last :meth:`stats` and the state of the files it was counted from.
         self._stats_kept: tuple[object, dict[str, PlayerStats]] | None = None
 
+    def wall_time(self) -> datetime:
+        """The date and time by the device's clock (what a Spieltag is dated by)."""
+        return self._now().astimezone()
+
     # -- start-up --------------------------------------------------------------------------------
 
     def open(self) -> Recovery | None:
@@ -270,6 +275,10 @@ class GameStore:
         self._journal = None
         if self._current_unsafe and not self._set_aside(CURRENT, "damaged at start-up"):
             return False
+        # While a Spieltag is going on, the game belongs to it by its own header.
+        spieltag = open_spieltag_id(self.storage)
+        if spieltag is not None:
+            meta = {**(meta or {}), META_SPIELTAG: spieltag}
         try:
             self._journal = Journal.create(self.storage, CURRENT, setup, meta)
         except StorageError as error:
@@ -334,6 +343,56 @@ class GameStore:
             if match:
                 found.append((int(match.group(1)), name))
         return sorted(found)
+
+    def evening_games(self, spieltag_id: str) -> list[tuple[int, Recovery]]:
+        """The finished games of the Spieltag ``spieltag_id``, oldest first, with their archive
+        numbers (a finished game a power cut left in ``current.journal`` comes last, numbered
+        as it will be archived). Reads only; unreadable games are logged and left out."""
+        found: list[tuple[int, Recovery]] = []
+        for number, name in self.archived():
+            if not self._header_names(name, spieltag_id):
+                continue
+            recovery = self._read_quietly(name)
+            if isinstance(recovery, str):
+                where = self.storage.root / name
+                log.warning("%s: %s; not on the Spieltag's sheet", where, recovery)
+            elif recovery is not None and recovery.game.is_over and (
+                recovery.meta.get(META_SPIELTAG) == spieltag_id
+            ):
+                found.append((number, recovery))
+        current = self._read_quietly(CURRENT)
+        if (
+            isinstance(current, Recovery) and current.game.is_over
+            and current.meta.get(META_SPIELTAG) == spieltag_id
+        ):
+            _, counted_through = self._read_stats(tidy=False)
+            numbers = [number for number, _ in self.archived()]
+            found.append((max([counted_through, *numbers]) + 1, current))
+        return found
+
+    def _header_names(self, name: str, spieltag_id: str) -> bool:
+        """Whether the journal ``name``'s header record names the Spieltag ``spieltag_id``: read
+        first, so that only the evening's games are replayed. A file whose header cannot be
+        read says True here, and reading it whole says why."""
+        try:
+            data = self.storage.read_bytes(name)
+        except StorageError:
+            return True
+        if data is None:
+            return False
+        records, _, _ = decode_records(data[: data.find(b"\n") + 1])
+        return not records or records[0].get(META_SPIELTAG) == spieltag_id
+
+    def game_spieltag(self, number: int) -> str | None:
+        """The Spieltag finished game ``number`` belongs to; None outside any evening.
+        ValueError (one line) if there is no such game."""
+        recovery = self._read_quietly(archive_name(number))
+        if not isinstance(recovery, Recovery):
+            kept = [n for n, _ in self.archived()]
+            shown = f"{kept[0]}-{kept[-1]}" if kept else "none"
+            raise ValueError(f"no readable finished game {number} here; games kept: {shown}")
+        value = recovery.meta.get(META_SPIELTAG)
+        return value if isinstance(value, str) else None
 
     def stats(self) -> dict[str, PlayerStats]:
         """Statistics over every finished game, without writing anything (safe for the CLI).

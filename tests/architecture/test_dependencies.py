@@ -26,6 +26,8 @@ EDGE = {
     "firmware/cli/stats.py",
     "firmware/cli/replay.py",
     "firmware/cli/statedir.py",
+    "firmware/cli/spieltag.py",
+    "firmware/cli/sheet.py",
 }
 #: The simulator's edge: its command and the files it writes, the remote panel, the benchmarks and
 #: the README pictures, which put the firmware together; every other sim module is a backend (or a
@@ -36,6 +38,8 @@ SIM_EDGE = {
     "sim/bench_entry.py",
     "sim/bench_cli.py",
     "sim/bench_web.py",
+    "sim/bench_sheet.py",
+    "sim/sheet_picture.py",
     "sim/cli.py",
     "sim/measure.py",
     "sim/outputs.py",

@@ -84,6 +84,11 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("stats", "--state-dir", "{tmp}/gone"), "--state-dir {tmp}/gone: does not exist; give the"),
     (("stats", "--state-dir", "{tmp}/play.txt"), "--state-dir {tmp}/play.txt: is a file, not a"),
     (("stats", "--json", "--csv"), "argument --csv: not allowed with argument --json"),
+    # spieltag and sheet (more in tests/cli/test_sheet.py)
+    (("spieltag", "end", "--state-dir", "{tmp}/gone"), "--state-dir {tmp}/gone: does not exist"),
+    (("sheet", "--pdf", "--json"), "argument --json: not allowed with argument --pdf"),
+    (("sheet", "{tmp}/picture.png"), "SOURCE {tmp}/picture.png is not UTF-8 text (at byte 0)"),
+    (("sheet", "{tmp}/play.txt"), "{tmp}/play.txt: Expecting value: line 1 column 1"),
     # replay
     (("replay", "{tmp}/picture.png"),
      "{tmp}/picture.png is not a Schockbesteck journal: record 1 at byte 0"),

@@ -39,9 +39,11 @@ from engine.game import FINAL, GameSetup
 from engine.notation import from_notation
 from engine.odds import ActionKind, ActionOdds
 from engine.rules import Rules, load_preset, preset_names
+from engine.scoring import SCHEME_PRESETS
 from engine.settle import DeckelSource
 from engine.throws import rank_table
 from firmware.advice import Hint, hint_lines
+from firmware.app.session.moments import EveningStandings
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CLOSE
@@ -67,6 +69,12 @@ from firmware.app.stages.reveal import (
 )
 from firmware.app.stages.rolloff import RollOffStage
 from firmware.app.stages.setup import SetupStage, SetupStep
+from firmware.app.stages.standings import (
+    StandingsList,
+    StandingsStage,
+    scheme_name,
+    scheme_picker,
+)
 from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
@@ -81,6 +89,9 @@ from firmware.store.setupfile import DECKEL_RANGE
 from firmware.store.stores import open_stores
 from hal.ports import SCREEN_SIZE
 from sim.fakes import FakeClock
+
+#: The scoring schemes the device's menu offers.
+SCHEMES = tuple(SCHEME_PRESETS)
 
 #: Ten names of the longest allowed length: the widest letters, umlauts, capitals with dots.
 LONG_NAMES = (
@@ -590,6 +601,48 @@ def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
 
 
 # --- the check ---------------------------------------------------------------------------------
+
+
+@scene("spieltag")
+def _spieltag(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    """The standings after a game (the worst names, places 1-10, scores of three digits and
+    negative ones, lives with players out), the menu's standings and the dialogs."""
+    session = session_in(texts)
+    scores = (-12, 104, 99, -1, 0, 7, 23, 3, 0, 11)
+    points = EveningStandings(
+        "Spieltag 12", "platzpunkte", 100, False,
+        tuple((index + 1, name, score) for index, (name, score) in
+              enumerate(zip(LONG_NAMES, scores, strict=True))),
+    )  # fmt: skip
+    lives = replace(points, scheme="leben", lives=True, lines=tuple(
+        (place, name, score % 4) for place, name, score in points.lines
+    ))
+    unfit = replace(points, lines=(), problem="10")
+    first = replace(points, games=1)
+    for label, standings in (
+        ("points", points), ("lives", lives), ("unfit", unfit), ("after the first game", first),
+    ):
+        stage = StandingsStage(session, standings)
+        for selected in range(len(standings.lines) or 1):
+            stage.selected = selected
+            yield f"standings after a game, {label}, at {selected}", stage.view()
+        yield f"standings from the menu, {label}", StandingsList(standings, 9).view(texts)
+    picker = scheme_picker(texts, lambda i: None)
+    for index in range(len(SCHEMES)):
+        picker.index = index
+        yield f"scheme {SCHEMES[index]}", picker.view(texts)
+    entries: list[tuple[str, Callable[[], None]]] = [
+        ("no", lambda: None), ("yes_spieltag_end", lambda: None),
+    ]
+    confirm = Menu("confirm_spieltag_end", entries, selected=1)
+    yield "end the Spieltag?", confirm.view(texts)
+    for title, lines in (
+        ("spieltag_begun_title", ("Spieltag 12", scheme_name(texts, "verlustpunkte"))),
+        ("spieltag_ended_title", ("Spieltag 12",)),
+        ("menu_spieltag_standings", (texts.t("spieltag_none"),)),
+        ("menu_spieltag_end", (texts.t("spieltag_failed"),)),
+    ):
+        yield title, Message(title, lines).view(texts)
 
 
 def traced(view: View, mark: str = "") -> tuple[LayoutTrace, list[str]]:

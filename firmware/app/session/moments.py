@@ -15,6 +15,7 @@ from engine.events import HalfOver, PenaltyGiven, RoundOver
 
 __all__ = [
     "EntryGoesOn",
+    "EveningStandings",
     "GameEnded",
     "HalfLost",
     "HandOverDue",
@@ -139,7 +140,21 @@ class EntryGoesOn:
     roll_off: tuple[tuple[int, ...], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class EveningStandings:
+    """After a game of a Spieltag: the evening's standings under its scheme, best first, as
+    (place, player, score) lines; ``problem`` says why there are none (a scheme that does not
+    fit the table)."""
+
+    name: str
+    scheme: str
+    games: int
+    lives: bool
+    lines: tuple[tuple[int, str, int], ...]
+    problem: str | None = None
+
+
 Moment = (
     SetupDue | RollOffDue | RollOffThrown | HandOverDue | TurnGoesOn | TurnEnded | RevealDue
-    | PenaltyDue | HalfLost | GameEnded | EntryGoesOn
+    | PenaltyDue | HalfLost | GameEnded | EntryGoesOn | EveningStandings
 )

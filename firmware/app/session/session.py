@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
 from engine.rules import Rules, load_preset, preset_names
+from firmware.app.session.evening_desk import evening_standings
 from firmware.app.session.moments import Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
@@ -160,6 +161,12 @@ class Session:
             meta = {"language": self.catalogue.language, "bots": list(self.seat_bots)}
             self.store.begin(setup, meta)
         return RollOffDue()
+
+    def after_game(self) -> Moment:
+        """After a game: the evening's standings while a Spieltag is going on, else the next
+        game."""
+        standings = evening_standings(self.store) if self.store is not None else None
+        return standings if standings is not None else self.next_game()
 
     def next_game(self) -> Moment:
         """After a game: the same players and rules again, or the setup if none is planned."""

@@ -174,7 +174,7 @@ class GameOverBanner(Stage):
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
             return None
-        return Goto((self.session.next_game(),))
+        return Goto((self.session.after_game(),))
 
     def view(self) -> BannerView:
         t = self.session.t

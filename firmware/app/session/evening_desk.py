@@ -1,0 +1,82 @@
+"""The Spieltag on the device: begun and ended from the menu, its standings after each game.
+
+The evening lives in the state directory (:mod:`firmware.store.spieltag`): while one is going
+on, every game the device begins is its (the game's journal says so), and the standings are
+recounted from the journals after each game. Here the session reads and writes it; the stages
+only show what it says. No state directory, no evening: the menu does not offer one.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from engine.scoring import ScoringError, load_scheme
+from firmware.app.session.moments import EveningStandings
+from firmware.store.evening import load_evening
+from firmware.store.gamestore import GameStore
+from firmware.store.spieltag import Spieltag, SpieltagError, SpieltagFiles
+from hal.ports import StorageError
+
+__all__ = ["begin_evening", "end_evening", "evening_standings", "open_evening"]
+
+logger = logging.getLogger("schockbesteck.spieltag")
+
+
+def open_evening(store: GameStore) -> Spieltag | None:
+    """The Spieltag going on; None if there is none or its file cannot be read (logged)."""
+    try:
+        return SpieltagFiles(store.storage).current()
+    except (SpieltagError, StorageError) as error:
+        logger.warning("%s", error)
+        return None
+
+
+def begin_evening(store: GameStore, scheme: str, now: datetime) -> Spieltag:
+    """Begin a Spieltag under the preset ``scheme``, named by its number and dated by the
+    device's clock; every game begun from now on belongs to it. SpieltagError or StorageError
+    if it cannot be written."""
+    files = SpieltagFiles(store.storage)
+    number = len(files.ids()) + 1
+    spieltag = Spieltag(
+        now.strftime("%Y%m%d-%H%M%S"), f"Spieltag {number}", load_scheme(scheme),
+        now.date().isoformat(),
+    )
+    return files.begin(spieltag)
+
+
+def end_evening(store: GameStore) -> Spieltag:
+    """End the Spieltag going on. SpieltagError or StorageError if it cannot be."""
+    return SpieltagFiles(store.storage).end()
+
+
+def evening_standings(store: GameStore) -> EveningStandings | None:
+    """The standings of the Spieltag going on, recounted from its games; None outside one or
+    before its first game."""
+    spieltag = open_evening(store)
+    if spieltag is None:
+        return None
+    try:
+        evening = load_evening(store.storage, spieltag.id)
+    except (SpieltagError, StorageError) as error:
+        logger.warning("%s", error)
+        return None
+    if not evening.games:
+        return None
+    scheme = spieltag.scheme
+    standing = EveningStandings(
+        spieltag.name, scheme.name, len(evening.games), scheme.counts_lives, ()
+    )
+    try:
+        lines = evening.standings()
+    except ScoringError as error:
+        sizes = sorted({len(game.setup.players) for game in evening.games})
+        logger.warning("%s", error)
+        return EveningStandings(
+            standing.name, standing.scheme, standing.games, standing.lives, (),
+            problem=str(max(sizes)),
+        )
+    return EveningStandings(
+        standing.name, standing.scheme, standing.games, standing.lives,
+        tuple((line.place, line.player, line.score) for line in lines),
+    )

@@ -1,0 +1,193 @@
+"""The Spieltag's screens on the device: its standings after each game, and the menu's dialogs
+to begin and end one (its scheme chosen from the four presets)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.scoring import SCHEME_PRESETS
+from firmware.app.session.evening_desk import (
+    begin_evening,
+    end_evening,
+    evening_standings,
+    open_evening,
+)
+from firmware.app.session.moments import EveningStandings
+from firmware.app.stages.base import (
+    CLOSE,
+    CLOSE_ALL,
+    OK_BUTTONS,
+    Goto,
+    Overlay,
+    Push,
+    Stage,
+    Step,
+    Transition,
+)
+from firmware.app.stages.overlays import Menu, Message, Picker
+from firmware.report.sheet import SCHEME_KEYS, scheme_label
+from firmware.screen.i18n import Catalogue
+from firmware.screen.views import MenuView
+from firmware.store.spieltag import SpieltagError
+from hal.ports import Button, InputEvent, InputKind, StorageError
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from firmware.app.session.session import Session
+
+__all__ = [
+    "SCHEMES",
+    "Notice",
+    "StandingsList",
+    "StandingsStage",
+    "scheme_name",
+    "scheme_picker",
+    "spieltag_entries",
+    "standings_items",
+    "standings_title",
+]
+
+#: The schemes the menu offers, in its order.
+SCHEMES = tuple(SCHEME_PRESETS)
+
+
+def scheme_name(texts: Catalogue, name: str) -> str:
+    """A scheme's name in the device's language."""
+    return scheme_label(name, texts)
+
+
+def scheme_picker(texts: Catalogue, on_ok: Callable[[int], Transition | None]) -> Picker:
+    """The four schemes to begin a Spieltag with, each with a line saying what it counts;
+    ``on_ok`` gets the index into :data:`SCHEMES`."""
+    return Picker(
+        "menu_spieltag_begin", len(SCHEMES), 0, lambda i: scheme_name(texts, SCHEMES[i]),
+        lambda i: texts.t(SCHEME_KEYS[SCHEMES[i]][1]), on_ok,
+    )
+
+
+def standings_title(texts: Catalogue, standings: EveningStandings) -> str:
+    """``Stand nach 3 Spielen``; after the first game ``Stand nach 1 Spiel``."""
+    if standings.games == 1:
+        return texts.t("standings_screen_title_one")
+    return texts.t("standings_screen_title", n=standings.games)
+
+
+def standings_items(texts: Catalogue, standings: EveningStandings) -> tuple[str, ...]:
+    """One line per player: ``1. Anna  12``; a lives scheme marks who is out."""
+    if standings.problem is not None:
+        n = standings.problem
+        return (texts.t("standings_no_fit_1", n=n), texts.t("standings_no_fit_2", n=n))
+    items = []
+    for place, player, score in standings.lines:
+        shown = texts.t("standings_out") if standings.lives and score == 0 else str(score)
+        items.append(f"{place}. {player}: {shown}")
+    return tuple(items)
+
+
+@dataclass(eq=False)
+class StandingsStage(Stage):
+    """After a game of a Spieltag: the evening's standings; ▲ ▼ scroll, OK starts the next
+    game."""
+
+    ends_game = True
+
+    session: Session
+    standings: EveningStandings
+    selected: int = 0
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        count = max(len(self.standings.lines), 1)
+        if event.button is Button.KEEP_1:
+            self.selected = (self.selected - 1) % count
+        elif event.button is Button.KEEP_2:
+            self.selected = (self.selected + 1) % count
+        elif event.button in OK_BUTTONS:
+            return Goto((self.session.next_game(),))
+        return None
+
+    def view(self) -> MenuView:
+        texts = self.session.catalogue
+        title = standings_title(texts, self.standings)
+        return MenuView(title, standings_items(texts, self.standings), self.selected,
+                        ("▲", "▼", texts.t("key_new_game")))
+
+
+def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tuple[str, Step]]:
+    """The menu's Spieltag entries: begin one, or its standings and ending it."""
+    store = session.store
+    if store is None:
+        return []
+    if open_evening(store) is None:
+        def choose(index: int) -> Transition:
+            try:
+                spieltag = begin_evening(store, SCHEMES[index], now())
+            except (SpieltagError, StorageError) as error:
+                return Push(Message("menu_spieltag_begin", (session.t("spieltag_failed"),
+                                                            type(error).__name__)))
+            lines = (spieltag.name, scheme_name(session.catalogue, spieltag.scheme.name))
+            return Push(Notice("spieltag_begun_title", lines))
+
+        def pick() -> Transition:
+            return Push(scheme_picker(session.catalogue, choose))
+
+        return [("menu_spieltag_begin", pick)]
+
+    def show() -> Transition:
+        standings = evening_standings(store)
+        if standings is None:
+            return Push(Message("menu_spieltag_standings", (session.t("spieltag_none"),)))
+        return Push(StandingsList(standings))
+
+    def end() -> Transition:
+        try:
+            ended = end_evening(store)
+        except (SpieltagError, StorageError):
+            return Push(Message("menu_spieltag_end", (session.t("spieltag_failed"),)))
+        return Push(Notice("spieltag_ended_title", (ended.name,)))
+
+    def ask_end() -> Transition:
+        return Push(Menu("confirm_spieltag_end", [("no", _close), ("yes_spieltag_end", end)]))
+
+    return [("menu_spieltag_standings", show), ("menu_spieltag_end", ask_end)]
+
+
+def _close() -> Transition:
+    return CLOSE
+
+
+@dataclass(eq=False)
+class Notice(Message):
+    """A message that closes the menu under it too: the Spieltag was begun or ended."""
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        return CLOSE_ALL if event.kind is InputKind.PRESS else None
+
+
+@dataclass(eq=False)
+class StandingsList(Overlay):
+    """The standings from the menu: ▲ ▼ scroll, OK or FLIP close."""
+
+    standings: EveningStandings
+    selected: int = 0
+
+    def on_input(self, event: InputEvent) -> Transition | None:
+        if event.kind is not InputKind.PRESS:
+            return None
+        count = max(len(self.standings.lines), 1)
+        if event.button is Button.KEEP_1:
+            self.selected = (self.selected - 1) % count
+        elif event.button is Button.KEEP_2:
+            self.selected = (self.selected + 1) % count
+        else:
+            return CLOSE
+        return None
+
+    def view(self, texts: Catalogue) -> MenuView:
+        title = standings_title(texts, self.standings)
+        return MenuView(title, standings_items(texts, self.standings), self.selected,
+                        ("▲", "▼", "OK"))

@@ -1,0 +1,131 @@
+"""Begin or end a Spieltag (an evening of games) in the state directory.
+
+While a Spieltag is going on, every game begun on the device or in `schocken sim` belongs to
+it (its journal says so), until `schocken spieltag end`. Its standings: `schocken stats
+--spieltag`; its sheet: `schocken sheet`. For a league match give --home and --guest, each
+player's seat, league number and table with --player, and on the second table's device
+--table 2; `schocken sheet` then merges both tables' evenings into one match sheet.
+
+The scheme (--scoring) is a preset (verlustpunkte, siegpunkte, platzpunkte, leben) or a TOML
+file with a [scoring] table: a preset plus its parameters (docs/sheet.md).
+
+Writing the Spieltag's file is one atomic replace, safe next to the running device (run it as
+the device's user, or with sudo, on the device's /var/lib/schockbesteck).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from datetime import datetime
+from pathlib import Path
+
+from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
+from firmware.cli import CliError
+from firmware.cli.common import add_lang_argument, output_language
+from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
+from firmware.screen.i18n import Catalogue
+from firmware.store.gamestore import GameStore
+from firmware.store.spieltag import (
+    LeaguePlayer,
+    Spieltag,
+    SpieltagFiles,
+    spieltag_from_mapping,
+    spieltag_to_mapping,
+)
+from firmware.store.userfile import UserFileError, read_user_text
+from hal.storage import StateDirectory, user_state_dir
+
+__all__ = ["add_arguments", "parse_player", "run", "scheme_from_argument"]
+
+_PLAYER = re.compile(r"^(?P<seat>[HG](?:10|[1-9]))=(?P<name>[^:@]+)(?::(?P<number>[^@]*))?"
+                     r"(?:@(?P<table>[12]))?$")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    action = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    begin = action.add_parser("begin", help="begin a Spieltag: every game from now on is its")
+    begin.add_argument("--name", required=True, metavar="NAME", help="its name or number")
+    begin.add_argument("--venue", metavar="TEXT", help="the Spielort")
+    begin.add_argument("--date", metavar="YYYY-MM-DD", help="the date (default: today)")
+    begin.add_argument(
+        "--scoring", default="verlustpunkte", metavar="NAME|FILE",
+        help=f"the scheme: {', '.join(SCHEME_PRESETS)} or a TOML file with [scoring] "
+        "(default: verlustpunkte)",
+    )
+    begin.add_argument("--home", metavar="TEAM", help="the home team (league match)")
+    begin.add_argument("--guest", metavar="TEAM", help="the guest team")
+    begin.add_argument("--table", type=int, choices=(1, 2), default=1,
+                       help="which table of a league match this device keeps (default 1)")
+    begin.add_argument(
+        "--player", action="append", default=[], metavar="SEAT=NAME[:NUMBER][@TABLE]",
+        help="a league player: seat H1-H10 or G1-G10, name, Spielernummer, table (repeat)",
+    )
+    for sub in (begin, action.add_parser("end", help="end the Spieltag going on")):
+        add_state_dir_argument(sub)
+        add_lang_argument(sub, "the messages")
+
+
+def scheme_from_argument(value: str) -> Scheme:
+    """A preset's name or a TOML file's [scoring]; CliError (one line) otherwise."""
+    if value in SCHEME_PRESETS:
+        return load_scheme(value)
+    if not value.endswith(".toml") and "/" not in value and not Path(value).exists():
+        raise CliError(
+            f"--scoring {value}: not a scheme; give one of {', '.join(SCHEME_PRESETS)} or a "
+            ".toml file with a [scoring] table"
+        )
+    advice = f"give one of {', '.join(SCHEME_PRESETS)} or a .toml file with a [scoring] table"
+    try:
+        text = read_user_text(value, f"scoring file {value}", advice, MAX_SCORING_BYTES)
+    except UserFileError as error:
+        raise CliError(str(error)) from None
+    return scheme_from_toml(text, origin=value)
+
+
+def parse_player(value: str) -> LeaguePlayer:
+    """``H1=Anna:1234@2``: seat, name, league number, table."""
+    match = _PLAYER.match(value)
+    if match is None:
+        raise CliError(
+            f"--player {value}: expected SEAT=NAME[:NUMBER][@TABLE], the seat H1-H10 or "
+            "G1-G10, e.g. H1=Anna:1234@1"
+        )
+    return LeaguePlayer(
+        match["name"].strip(), match["seat"], (match["number"] or "").strip(),
+        int(match["table"] or 1),
+    )
+
+
+def _root(args: argparse.Namespace) -> Path:
+    root = state_dir_from_args(args)
+    return root if root is not None else user_state_dir()
+
+
+def run(args: argparse.Namespace) -> int:
+    text = Catalogue(output_language(args))
+    storage = StateDirectory(_root(args))
+    files = SpieltagFiles(storage)
+    if args.action == "end":
+        ended = files.end()
+        games = len(GameStore(storage).evening_games(ended.id))
+        print(text.t("spieltag_ended", name=ended.name, id=ended.id, games=games))
+        return 0
+    now = datetime.now().astimezone()
+    players = tuple(parse_player(value) for value in args.player)
+    scheme = scheme_from_argument(args.scoring)
+    for table in (1, 2):
+        size = sum(p.table == table for p in players)
+        problem = scheme.table_problem(size) if size else None
+        if problem is not None:
+            raise CliError(problem)
+    spieltag = Spieltag(
+        now.strftime("%Y%m%d-%H%M%S"), args.name, scheme,
+        args.date or now.date().isoformat(), args.venue or "", args.home or "",
+        args.guest or "", args.table, players,
+    )
+    # The file's own checks (lengths, the date, seats once each) for what was typed.
+    spieltag = spieltag_from_mapping(spieltag_to_mapping(spieltag))
+    files.begin(spieltag)
+    print(text.t("spieltag_begun", name=spieltag.name, id=spieltag.id))
+    return 0

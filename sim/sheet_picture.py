@@ -1,0 +1,115 @@
+"""The docs' pictures of an evening: the Spielberichtsbogen of a seeded league match of ten
+Partien at two tables of four, drawn as the PDF `schocken sheet --pdf` writes and rendered by
+poppler's ``pdftoppm`` (Debian's poppler-utils) to a PNG; and the device's Spieltag screens."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine import GameSetup, load_preset
+from engine.bots import make_bot, play_game
+from engine.scoring import game_result, load_scheme
+from firmware.report.pdf import sheet_pdf
+from firmware.store.evening import Evening, EveningGame
+from firmware.store.spieltag import LeaguePlayer, Spieltag
+
+if TYPE_CHECKING:
+    from firmware.app.stages.overlays import Picker
+    from firmware.screen.i18n import Catalogue
+    from firmware.screen.views import PickerView, View
+
+__all__ = ["match_evening", "write_sheet_png", "write_spieltag_screens"]
+
+#: The seats, names and Spielernummern of the pictured match.
+_PLAYERS = (
+    ("H1", "Anna", "1201", 1), ("H2", "Ben", "1202", 1), ("G1", "Cem", "2301", 1),
+    ("G2", "Dora", "2302", 1), ("H3", "Emil", "1203", 2), ("H4", "Frieda", "1204", 2),
+    ("G3", "Götz", "2303", 2), ("G4", "Hanne", "2304", 2),
+)  # fmt: skip
+
+
+def match_evening(seed: int = 26, scheme: str = "platzpunkte") -> Evening:
+    """A league match: five Partien at each table, played by the threshold bot, seeded."""
+    rules = load_preset("standard")
+    rng = random.Random(seed)
+    players = tuple(LeaguePlayer(name, seat, number, table) for seat, name, number, table in
+                    _PLAYERS)  # fmt: skip
+    games: list[EveningGame] = []
+    for table in (1, 2):
+        names = tuple(p.name for p in players if p.table == table)
+        for _ in range(5):
+            setup = GameSetup(names, rules)
+            game = play_game(setup, {name: make_bot("threshold") for name in names}, rng)
+            result = game_result(setup, game.actions)
+            games.append(EveningGame(len(games) + 1, table, setup, tuple(game.actions), result))
+    spieltag = Spieltag(
+        "20261201-190000", "7. Spieltag", load_scheme(scheme), "2026-12-01", "Gasthaus Zum Anker",
+        "Schockfreunde Werl", "3. Kompanie", 1, players,
+    )
+    return Evening(spieltag, tuple(games))
+
+
+def write_sheet_png(path: Path, lang: str = "de", resolution: int = 80) -> None:
+    """The pictured match's sheet as a PNG at ``path`` (needs ``pdftoppm``)."""
+    pdftoppm = shutil.which("pdftoppm")
+    if pdftoppm is None:
+        raise RuntimeError("pdftoppm is missing: install Debian's poppler-utils")
+    with tempfile.TemporaryDirectory() as folder:
+        pdf = Path(folder) / "sheet.pdf"
+        pdf.write_bytes(sheet_pdf(match_evening(), lang))
+        subprocess.run(
+            [pdftoppm, "-png", "-r", str(resolution), "-singlefile", str(pdf),
+             str(Path(folder) / "sheet")],
+            check=True,
+        )  # fmt: skip
+        shutil.copyfile(Path(folder) / "sheet.png", path)
+
+
+def write_spieltag_screens(path: Path) -> None:
+    """The device's Spieltag screens, in German (top) and English (below), at twice the OLED's
+    size: the standings under Platzpunkte and under Leben, choosing the scheme, the evening
+    begun."""
+    from PIL import Image
+
+    from engine.scoring import SCHEME_PRESETS
+    from firmware.app.session.moments import EveningStandings
+    from firmware.app.stages.overlays import Message
+    from firmware.app.stages.standings import StandingsList, scheme_name, scheme_picker
+    from firmware.screen.i18n import Catalogue
+    from firmware.screen.screens import render
+
+    schemes = tuple(SCHEME_PRESETS)
+    points = EveningStandings(
+        "Spieltag 3", "platzpunkte", 3, False,
+        ((1, "Anna", 14), (2, "Ben", 9), (2, "Carla", 9), (4, "Dirk", -1)),
+    )
+    lives = EveningStandings(
+        "Spieltag 3", "leben", 3, True,
+        ((1, "Anna", 3), (2, "Ben", 2), (3, "Carla", 1), (4, "Dirk", 0)),
+    )
+    gap, width, height = 8, 256, 128
+    sheet = Image.new("L", (4 * width + 3 * gap, 2 * height + gap), 96)
+    for row, language in enumerate(("de", "en")):
+        texts = Catalogue(language)
+        views: tuple[View, ...] = (
+            StandingsList(points).view(texts),
+            StandingsList(lives, 3).view(texts),
+            _picker_at(scheme_picker(texts, lambda i: None), schemes.index("platzpunkte"), texts),
+            Message(
+                "spieltag_begun_title", ("Spieltag 3", scheme_name(texts, "platzpunkte"))
+            ).view(texts),
+        )
+        for column, view in enumerate(views):
+            frame = render(view).convert("L").resize((width, height), Image.Resampling.NEAREST)
+            sheet.paste(frame, (column * (width + gap), row * (height + gap)))
+    sheet.save(path, optimize=True)
+
+
+def _picker_at(picker: Picker, index: int, texts: Catalogue) -> PickerView:
+    picker.index = index
+    return picker.view(texts)

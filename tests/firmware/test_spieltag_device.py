@@ -1,0 +1,161 @@
+"""The Spieltag on the device: begun from the menu with its scheme, every game begun after it
+is the evening's, the standings after each game (recounted from the journals), the standings
+in the menu, and ending it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import GameSetup, load_preset
+from engine.scoring import load_scheme, standings
+from firmware.app.device import DeviceApp
+from firmware.config import config_from_toml
+from firmware.dice import SeededDice
+from firmware.screen.views import (
+    BannerView,
+    HandOverView,
+    MenuView,
+    PickerView,
+    RollOffView,
+    TurnView,
+)
+from firmware.store.evening import load_evening
+from firmware.store.spieltag import SPIELTAG_FILE, SpieltagFiles
+from hal.ports import Button
+from hal.storage import StateDirectory
+from sim.fakes import FakeClock
+from tests.firmware.test_app import shake_and_throw
+from tests.harness import make_app
+
+from .conftest import Inputs
+
+FOUR = GameSetup(("Anna", "Ben", "Carla", "Dirk"), load_preset("standard"))
+K1, K2, STAND, FLIP = Button.KEEP_1, Button.KEEP_2, Button.STAND, Button.FLIP
+
+
+def play_randomly(app: DeviceApp, inputs: Inputs, seed: int, limit: int = 5000) -> None:
+    """Press and shake at random until the game is over, in any language."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if app.at_game_end and isinstance(app.view, BannerView):
+            return
+        view = app.view
+        if isinstance(view, TurnView):
+            choice = rng.random()
+            if choice < 0.45:
+                shake_and_throw(app, inputs)
+            elif choice < 0.7:
+                app.handle(inputs.press(rng.choice([K1, K2, Button.KEEP_3])))
+            elif choice < 0.8:
+                app.handle(inputs.press(FLIP))
+            else:
+                app.handle(inputs.press(STAND))
+        elif isinstance(view, HandOverView) and rng.random() < 0.5:
+            app.handle(inputs.shake())
+        else:
+            app.handle(inputs.press(STAND))
+    raise AssertionError("the game did not end")
+
+
+def choose_in_menu(app: DeviceApp, inputs: Inputs, item: str) -> None:
+    """Open the menu and choose ``item``."""
+    app.handle(inputs.hold(STAND))
+    view = app.view
+    assert isinstance(view, MenuView), view
+    for _ in range(view.items.index(item)):
+        app.handle(inputs.press(K2))
+    app.handle(inputs.press(STAND))
+
+
+def begin_from_the_menu(app: DeviceApp, inputs: Inputs, scheme: str, language: str) -> None:
+    choose_in_menu(app, inputs, "Spieltag beginnen" if language == "de" else "Begin a Spieltag")
+    while True:
+        view = app.view
+        assert isinstance(view, PickerView)
+        if view.value == scheme:
+            break
+        app.handle(inputs.press(K2))
+    app.handle(inputs.press(STAND))
+    view = app.view
+    assert isinstance(view, BannerView)
+    assert view.title == ("Spieltag läuft" if language == "de" else "Spieltag begun")
+    assert view.lines == ("Spieltag 1", scheme)
+    app.handle(inputs.press(STAND))  # the message closes, and the menu with it
+    assert not isinstance(app.view, MenuView | BannerView)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_an_evening_begun_from_the_menu_shows_its_standings_after_each_game(
+    clock: FakeClock, inputs: Inputs, tmp_path: Path, language: str
+) -> None:
+    root = tmp_path / "state"
+    config = config_from_toml(f'[game]\nlanguage = "{language}"')
+    app = make_app(config, clock=clock, dice=SeededDice(3), storage=root, setup=FOUR)
+    begin_from_the_menu(app, inputs, "Platzpunkte", language)
+    spieltag = SpieltagFiles(StateDirectory(root)).current()
+    assert spieltag is not None and spieltag.scheme == load_scheme("platzpunkte")
+    # The game under way began before the evening: it is not the evening's.
+    play_randomly(app, inputs, 1)
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, RollOffView)
+    for number in (1, 2):
+        play_randomly(app, inputs, 10 + number)
+        app.handle(inputs.press(STAND))  # past the game's end: the standings
+        view = app.view
+        assert isinstance(view, MenuView)
+        title = {
+            ("de", 1): "Stand nach 1 Spiel", ("de", 2): "Stand nach 2 Spielen",
+            ("en", 1): "After 1 game", ("en", 2): "After 2 games",
+        }[language, number]
+        evening = load_evening(StateDirectory(root))
+        expected = standings(spieltag.scheme, [game.result for game in evening.games])
+        assert view.title == title and len(evening.games) == number
+        assert view.items == tuple(f"{s.place}. {s.player}: {s.score}" for s in expected)
+        app.handle(inputs.press(K2))  # scrolls
+        assert isinstance(app.view, MenuView) and app.view.selected == 1
+        app.handle(inputs.press(STAND))  # the next game
+        assert isinstance(app.view, RollOffView)
+    # The standings in the menu, then ending the evening.
+    choose_in_menu(app, inputs, "Spieltag: Stand" if language == "de" else "Spieltag: standings")
+    view = app.view
+    assert isinstance(view, MenuView) and len(view.items) == 4
+    app.handle(inputs.press(STAND))
+    app.handle(inputs.press(FLIP))
+    choose_in_menu(app, inputs, "Spieltag beenden" if language == "de" else "End the Spieltag")
+    app.handle(inputs.press(K2))  # "Ja, beenden"
+    app.handle(inputs.press(STAND))
+    view = app.view
+    assert isinstance(view, BannerView) and view.lines == ("Spieltag 1",)
+    assert not (root / SPIELTAG_FILE).exists()
+    assert SpieltagFiles(StateDirectory(root)).ids() == [spieltag.id]
+    # After the evening, a game ends as before: straight to the next one.
+    app.handle(inputs.press(STAND))
+    play_randomly(app, inputs, 20)
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, RollOffView)
+
+
+def test_the_menu_offers_no_spieltag_without_a_state_directory(
+    clock: FakeClock, inputs: Inputs
+) -> None:
+    app = make_app(clock=clock, dice=SeededDice(1), setup=FOUR)
+    app.handle(inputs.hold(STAND))
+    view = app.view
+    assert isinstance(view, MenuView)
+    assert not any("Spieltag" in item for item in view.items)
+
+
+def test_a_damaged_evening_file_leaves_the_device_playing(
+    clock: FakeClock, inputs: Inputs, tmp_path: Path
+) -> None:
+    root = tmp_path / "state"
+    root.mkdir()
+    (root / SPIELTAG_FILE).write_text("{ kaputt")
+    app = make_app(clock=clock, dice=SeededDice(2), storage=root, setup=FOUR)
+    play_randomly(app, inputs, 4)
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, RollOffView)  # no standings, no crash
+    assert (root / SPIELTAG_FILE).read_text() == "{ kaputt"
