@@ -87,6 +87,19 @@ def standings_items(texts: Catalogue, standings: EveningStandings) -> tuple[str,
     return tuple(items)
 
 
+def scrolled_to(
+    selected: int, standings: EveningStandings, button: Button | None
+) -> int | None:
+    """The line ▲ (KEEP 1) or ▼ (KEEP 2) moves the standings to, round at the ends; None for
+    any other button."""
+    count = max(len(standings.lines), 1)
+    if button is Button.KEEP_1:
+        return (selected - 1) % count
+    if button is Button.KEEP_2:
+        return (selected + 1) % count
+    return None
+
+
 @dataclass(eq=False)
 class StandingsStage(Stage):
     """After a game of a Spieltag: the evening's standings; ▲ ▼ scroll, OK starts the next
@@ -101,11 +114,9 @@ class StandingsStage(Stage):
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
             return None
-        count = max(len(self.standings.lines), 1)
-        if event.button is Button.KEEP_1:
-            self.selected = (self.selected - 1) % count
-        elif event.button is Button.KEEP_2:
-            self.selected = (self.selected + 1) % count
+        scrolled = scrolled_to(self.selected, self.standings, event.button)
+        if scrolled is not None:
+            self.selected = scrolled
         elif event.button in OK_BUTTONS:
             return Goto((self.session.next_game(),))
         return None
@@ -178,13 +189,10 @@ class StandingsList(Overlay):
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
             return None
-        count = max(len(self.standings.lines), 1)
-        if event.button is Button.KEEP_1:
-            self.selected = (self.selected - 1) % count
-        elif event.button is Button.KEEP_2:
-            self.selected = (self.selected + 1) % count
-        else:
+        scrolled = scrolled_to(self.selected, self.standings, event.button)
+        if scrolled is None:
             return CLOSE
+        self.selected = scrolled
         return None
 
     def view(self, texts: Catalogue) -> MenuView:
