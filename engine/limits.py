@@ -12,11 +12,12 @@ Syntax errors are left to the parser's own exception (``tomllib.TOMLDecodeError`
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
     "MAX_DEPTH", "InputLimitError", "ascii_whole_number", "json_loads", "nesting_depth",
-    "toml_loads",
+    "toml_document", "toml_loads",
 ]
 
 #: The deepest nesting of tables and arrays any of our documents needs (a config is 3 deep).
@@ -86,6 +87,19 @@ def toml_loads(
         raise InputLimitError(f"nested deeper than {max_depth} levels of {_TOML_NESTS}") from None
     _check_depth(data, max_depth, _TOML_NESTS)
     return data
+
+
+def toml_document(
+    text: str, *, origin: str, error: Callable[[str], Exception], max_bytes: int | None = None
+) -> dict[str, Any]:
+    """:func:`toml_loads`, its two failures raised as one ``error`` line that names ``origin``
+    ("ORIGIN: not valid TOML: ..." or "ORIGIN: <the bound it is over>")."""
+    try:
+        return toml_loads(text, max_bytes=max_bytes)
+    except tomllib.TOMLDecodeError as problem:
+        raise error(f"{origin}: not valid TOML: {problem}") from None
+    except InputLimitError as problem:
+        raise error(f"{origin}: {problem}") from None
 
 
 def json_loads(

@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import RulesError
-from engine.limits import InputLimitError, toml_loads
+from engine.limits import toml_document
 
 #: The longest rules TOML text we read (a complete rules file is about 1 kB).
 MAX_RULES_BYTES = 64 * 1024
@@ -425,12 +425,7 @@ def rules_from_toml(
 ) -> Rules:
     """Rules from TOML text (a preset plus overrides); ``origin`` names it in errors, and
     ``describe`` words what differs from the preset (see :func:`rules_from_mapping`)."""
-    try:
-        data = toml_loads(text, max_bytes=MAX_RULES_BYTES)
-    except tomllib.TOMLDecodeError as error:
-        raise RulesError(f"{origin}: not valid TOML: {error}") from None
-    except InputLimitError as error:
-        raise RulesError(f"{origin}: {error}") from None
+    data = toml_document(text, origin=origin, error=RulesError, max_bytes=MAX_RULES_BYTES)
     try:
         return rules_from_mapping(data, describe=describe)
     except RulesError as error:

@@ -26,7 +26,6 @@ preset plus any of its parameters; every mistake is a one-line :class:`ScoringEr
 from __future__ import annotations
 
 import enum
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -34,7 +33,7 @@ from typing import Any
 from engine.errors import SchockenError
 from engine.events import Event, GameOver, HalfOver, PenaltyGiven, RoundOver, TurnOver
 from engine.game import Game, GameSetup
-from engine.limits import InputLimitError, toml_loads
+from engine.limits import toml_document
 from engine.throws import Kind
 
 __all__ = [
@@ -458,12 +457,7 @@ def _places(value: object) -> tuple[tuple[int, tuple[int, ...]], ...]:
 
 def scheme_from_toml(text: str, *, origin: str = "scoring") -> Scheme:
     """The scheme of a TOML file's ``[scoring]`` table; ``origin`` names it in errors."""
-    try:
-        data = toml_loads(text, max_bytes=MAX_SCORING_BYTES)
-    except tomllib.TOMLDecodeError as error:
-        raise ScoringError(f"{origin}: not valid TOML: {error}") from None
-    except InputLimitError as error:
-        raise ScoringError(f"{origin}: {error}") from None
+    data = toml_document(text, origin=origin, error=ScoringError, max_bytes=MAX_SCORING_BYTES)
     table = data.get("scoring")
     if not isinstance(table, dict):
         raise ScoringError(f"{origin}: has no [scoring] table")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 
 from engine.errors import IllegalActionError, RulesError
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
-from engine.limits import InputLimitError, toml_loads
+from engine.limits import toml_document
 from engine.rules import Rules
 from engine.strategy_names import strategy_names
 from firmware.names import PlayerNameError, check_player_names, name_problem
@@ -219,12 +218,7 @@ def config_from_toml(
     A rules file given by a relative path is looked up relative to ``base_dir`` (the config
     file's directory) first.
     """
-    try:
-        data = toml_loads(text, max_bytes=MAX_CONFIG_BYTES)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{origin}: not valid TOML: {error}") from None
-    except InputLimitError as error:
-        raise ConfigError(f"{origin}: {error}") from None
+    data = toml_document(text, origin=origin, error=ConfigError, max_bytes=MAX_CONFIG_BYTES)
     try:
         return _build(data, origin, base_dir)
     except ConfigError:
