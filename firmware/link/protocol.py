@@ -441,11 +441,10 @@ class Auth(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Unpair(Command):
+class Unpair(_ActionWithoutArgument):
     """``unpair``: forget this connection's pairing on the device (its token pairs no more)."""
 
     word = "unpair"
-    changing = True
 
 
 @dataclass(frozen=True, slots=True)

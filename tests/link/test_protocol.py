@@ -93,6 +93,7 @@ def test_empty_lines_and_echoed_device_lines_are_ignored(line: bytes) -> None:
         (b"press", "press: no button given; buttons: keep1, keep2, keep3, flip, stand"),
         (b"press keep4", "press: unknown button 'keep4'"),
         (b"shake hard", "shake takes no argument"),
+        (b"unpair me", "unpair takes no argument"),
         (b"frames maybe", "use frames on or frames off"),
         (b"ping a b", "ping takes one token"),
         (b"ping " + b"x" * 65, "ping takes one token"),
