@@ -33,7 +33,7 @@ from firmware.store.spieltag import (
     spieltag_from_mapping,
     spieltag_to_mapping,
 )
-from firmware.store.userfile import UserFileError, read_user_text
+from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
 from hal.storage import StateDirectory, user_state_dir
 
 __all__ = ["add_arguments", "parse_player", "run", "scheme_from_argument"]
@@ -70,7 +70,7 @@ def scheme_from_argument(value: str) -> Scheme:
     """A preset's name or a TOML file's [scoring]; CliError (one line) otherwise."""
     if value in SCHEME_PRESETS:
         return load_scheme(value)
-    if not value.endswith(".toml") and "/" not in value and not Path(value).exists():
+    if not names_a_toml_file(value):
         raise CliError(
             f"--scoring {value}: not a scheme; give one of {', '.join(SCHEME_PRESETS)} or a "
             ".toml file with a [scoring] table"

@@ -7,7 +7,7 @@ from pathlib import Path
 from engine.errors import RulesError
 from engine.rules import MAX_RULES_BYTES, Rules, load_preset, preset_names, rules_from_toml
 from firmware.screen.rulestext import describe_changes
-from firmware.store.userfile import UserFileError, read_user_text
+from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
 
 
 def load_rules(name_or_path: str) -> Rules:
@@ -22,8 +22,7 @@ def load_rules(name_or_path: str) -> Rules:
     if name_or_path in preset_names():
         return load_preset(name_or_path)
     path = Path(name_or_path)
-    looks_like_file = path.suffix == ".toml" or "/" in name_or_path or path.exists()
-    if not looks_like_file:
+    if not names_a_toml_file(name_or_path):
         raise RulesError(
             f"unknown rules {name_or_path!r}: give a preset ({', '.join(preset_names())}) "
             "or the path of a .toml file"

@@ -20,6 +20,7 @@ __all__ = [
     "MAX_TEXT_FILE_BYTES",
     "UserFileError",
     "missing_folder",
+    "names_a_toml_file",
     "path_problem",
     "read_bytes_limited",
     "read_text_limited",
@@ -50,6 +51,12 @@ def read_text_limited(path: str | Path, max_bytes: int = MAX_TEXT_FILE_BYTES) ->
 
 class UserFileError(ValueError):
     """A user's file that cannot be read as text: one line naming it and what to give instead."""
+
+
+def names_a_toml_file(value: str) -> bool:
+    """Whether an option that takes a preset's name or a TOML file (``--rules``, ``--scoring``)
+    was given a file: a ``.toml`` name, a path with a folder, or something that exists."""
+    return value.endswith(".toml") or "/" in value or Path(value).exists()
 
 
 def read_user_text(path: str | Path, what: str, advice: str, max_bytes: int) -> str:
