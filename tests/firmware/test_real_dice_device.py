@@ -19,6 +19,7 @@ from firmware.link.tablefeed import TableFeed
 from firmware.screen.views import BannerView, MenuView, RollOffView, TurnView
 from firmware.wiring import Device
 from hal.ports import Button
+from sim.bench_entry import ENTRY_PACING
 from sim.fakes import FakeClock
 from tests.firmware.conftest import Inputs
 from tests.harness import as_json, build_test_device, make_app
@@ -32,9 +33,8 @@ from tests.realdice import (
 )
 
 PLAYERS = ("Anna", "Ben", "Carla", "Dora")
-#: A practised hand on the buttons: a press is down 0.1 s, then 0.15 s to the next; a hold lasts
-#: the decoder's hold time (0.8 s) plus 0.1 s.
-PRESS_DOWN_S, GAP_S, HOLD_EXTRA_S = 0.1, 0.15, 0.1
+#: A practised hand on the buttons, as the bench's entry figures press them.
+PACING = ENTRY_PACING
 
 
 class RealDiceTable:
@@ -70,11 +70,11 @@ class RealDiceTable:
 
     def step(self, step: Step) -> None:
         self.presses += 1
-        held = self.config.input.hold_s + HOLD_EXTRA_S if step.hold else PRESS_DOWN_S
+        held = self.config.input.hold_s + PACING.hold_extra_s if step.hold else PACING.press_s
         self.pins[step.button].drive_low()
         self.wait(held)
         self.pins[step.button].drive_high()
-        self.wait(GAP_S)
+        self.wait(PACING.gap_s)
 
     def enter(self, turn: Reported | tuple[int, ...]) -> float:
         """Enter one result on the entry screen; the seconds it took."""
