@@ -48,6 +48,7 @@ from hal.ports import Button, Clock, InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.link.pairing import Pairing
+    from firmware.tournament.reporter import Reporter
 
 __all__ = ["DeviceApp"]
 
@@ -250,6 +251,12 @@ class DeviceApp:
         self._session.now = max(self._session.now, self._clock.now())
         self._schedule()
         self._refresh()
+
+    def join_tournament(self, reporter: Reporter) -> None:
+        """Be a table of the tournament ``reporter`` reports to: the menu offers its card, a
+        game of the assigned players is the round's, and the screen follows the reports."""
+        self._session.tournament = reporter
+        reporter.on_change = self._refresh
 
     def plan_next_game(self, setup: GameSetup) -> None:
         """Set who plays the next game under which rules (the serial link's ``setup``).

@@ -54,7 +54,9 @@ from firmware.tournament.wire import (
 )
 from hal.ports import Clock, Storage, StorageError
 
-__all__ = ["Publisher", "ReportState", "Reporter", "TableIdentity", "last_will"]
+__all__ = [
+    "BrokerLink", "LinkMaker", "Publisher", "ReportState", "Reporter", "TableIdentity", "last_will",
+]
 
 log = logging.getLogger("schockbesteck.tournament")
 
@@ -75,6 +77,19 @@ class Publisher(Protocol):
                 ) -> Sent: ...
 
     def subscribe(self, topic: str, qos: int = 1) -> None: ...
+
+
+class BrokerLink(Publisher, Protocol):
+    """A :class:`Publisher` that connects in the background until stopped (the device's)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+#: Builds the link a reporter talks through, given the reporter's ``on_message`` and
+#: ``on_connect_change`` (the edge builds an :class:`hal.mqtt.MqttLink` with them).
+LinkMaker = Callable[[Callable[[str, bytes], None], Callable[[bool], None]], BrokerLink]
 
 
 @dataclass(frozen=True, slots=True)

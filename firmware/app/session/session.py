@@ -32,6 +32,7 @@ from hal.ports import Clock
 if TYPE_CHECKING:
     from engine.bots import StrategyBot
     from firmware.link.pairing import Pairing
+    from firmware.tournament.reporter import Reporter
 
 __all__ = ["Session"]
 
@@ -94,6 +95,11 @@ class Session:
         #: True while the game that was interrupted by a power cut goes on.
         self.resumed = False
         self.now = clock.now()
+        #: The tournament this device is a table of (``[tournament]``); None outside one.
+        self.tournament: Reporter | None = None
+        #: When the assigned round's time box ends (unix seconds), for the next game's time box;
+        #: None: no time box.
+        self.time_box_ends_at: float | None = None
 
     def t(self, key: str, **values: object) -> str:
         """A UI text in the current language."""
@@ -159,6 +165,8 @@ class Session:
         self.resumed = False
         if self.store is not None:
             meta = {"language": self.catalogue.language, "bots": list(self.seat_bots)}
+            if self.tournament is not None:  # a game of the assigned players is the round's
+                meta.update(self.tournament.game_meta(setup))
             self.store.begin(setup, meta)
         return RollOffDue()
 
