@@ -252,6 +252,11 @@ class DeviceApp:
         self._schedule()
         self._refresh()
 
+    @property
+    def time_box_ends_at(self) -> float | None:
+        """When the assigned round's time box ends (unix seconds); None: no time box."""
+        return self._session.time_box_ends_at
+
     def join_tournament(self, reporter: Reporter) -> None:
         """Be a table of the tournament ``reporter`` reports to: the menu offers its card, a
         game of the assigned players is the round's, and the screen follows the reports."""

@@ -157,7 +157,8 @@ class Reporter:
         self.failure: str | None = None
         self._next_resend: float | None = None
         self._last_status: tuple[bool, int, int | None] | None = None
-        #: Called (on the owner's thread) whenever what the screen shows may have changed.
+        #: Called by :meth:`pump` (on the owner's thread, between the game's actions) when what
+        #: the screen shows may have changed.
         self.on_change: Callable[[], None] | None = None
         self.reconcile()
 
@@ -287,7 +288,6 @@ class Reporter:
         if fresh:
             self.failure = None
             self._status()
-            self._changed()
         return fresh
 
     def _publish(self, ident: str, text: str) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.game import GameSetup
-from firmware.app.stages.base import CLOSE, OK_BUTTONS, Goto, Overlay, Push, Step, Transition
+from firmware.app.stages.base import CLOSE_ALL, OK_BUTTONS, Goto, Overlay, Push, Step, Transition
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import TableCardView
 from hal.ports import InputEvent, InputKind
@@ -44,9 +44,9 @@ def table_card(texts: Catalogue, reporter: Reporter, *, can_play: bool) -> Table
     own_label = texts.t("tournament_label", number=reporter.table.number)
     assignment = reporter.assignment
     report = report_line(texts, reporter)
-    if assignment is None:
-        return TableCardView(own_label, (), texts.t("tournament_waiting"), report,
-                             ("", "", "OK"))
+    if assignment is None:  # not drawn yet, or the hub's retained draw not reached yet
+        waiting = "tournament_waiting" if reporter.online else "tournament_offline"
+        return TableCardView(own_label, (), texts.t(waiting), report, ("", "", "OK"))
     # The hub's label ("Tisch 7", "Springer 2") unless it is the German default in English.
     german_default = Catalogue("de").t("tournament_label", number=reporter.table.number)
     label = own_label if assignment.label == german_default else assignment.label
@@ -64,7 +64,7 @@ def table_card(texts: Catalogue, reporter: Reporter, *, can_play: bool) -> Table
 
 @dataclass(eq=False)
 class TableCard(Overlay):
-    """The table's card; between games OK starts the assigned game, any other press closes."""
+    """The table's card; between games OK starts the assigned game, any other press closes it and the menu."""
 
     session: Session
     reporter: Reporter
@@ -80,7 +80,7 @@ class TableCard(Overlay):
             return None
         if event.button in OK_BUTTONS and self.can_play():
             return self.play()
-        return CLOSE
+        return CLOSE_ALL
 
     def play(self) -> Transition:
         """Start the assigned game: its players in the hub's order, every seat a person, the
