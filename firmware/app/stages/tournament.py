@@ -64,7 +64,8 @@ def table_card(texts: Catalogue, reporter: Reporter, *, can_play: bool) -> Table
 
 @dataclass(eq=False)
 class TableCard(Overlay):
-    """The table's card; between games OK starts the assigned game, any other press closes it and the menu."""
+    """The table's card; between games OK starts the assigned game, any other press closes it
+    and the menu."""
 
     session: Session
     reporter: Reporter
