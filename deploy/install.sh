@@ -728,8 +728,8 @@ step_unit() {
 
 # Reads a configuration file; prints "yes REASONS", "no" or "error MESSAGE". Only the standard
 # library (tomllib, Python 3.11), so it works before pip and under --no-pip. Network URLs of the
-# link: pyserial's socket:// and rfc2217://, and tcp-listen://. [web]: any [web] table that does
-# not say enabled = false.
+# link: pyserial's socket:// and rfc2217://, and tcp-listen://. [web] and [tournament] (the hub's
+# broker): any such table that does not say enabled = false.
 readonly NETWORK_QUERY='
 import sys, tomllib
 try:
@@ -746,6 +746,9 @@ if isinstance(url, str) and url.split("://")[0] in ("socket", "rfc2217", "tcp-li
 web = data.get("web")
 if isinstance(web, dict) and web and web.get("enabled", True) is not False:
     reasons.append("[web]")
+tournament = data.get("tournament")
+if isinstance(tournament, dict) and tournament and tournament.get("enabled", True) is not False:
+    reasons.append("[tournament]")
 print("yes " + ", ".join(reasons) if reasons else "no")
 '
 
