@@ -155,7 +155,8 @@ class Reporter:
         self.assignment: Assignment | None = None
         #: One line about the last failure to keep a result, or None.
         self.failure: str | None = None
-        self._next_resend: float | None = None
+        #: id -> when it was last published (clock time), for the resends.
+        self._sent: dict[str, float] = {}
         self._last_status: tuple[bool, int, int | None] | None = None
         #: Called by :meth:`pump` (on the owner's thread, between the game's actions) when what
         #: the screen shows may have changed.
@@ -227,6 +228,7 @@ class Reporter:
         try:
             if not self.outbox.acknowledge(ack.id, ack.status, ack.reason):
                 return  # an ack again, or for a result this table does not wait for
+            self._sent.pop(ack.id, None)
         except StorageError as error:
             self._fail(error)  # the result stays pending; the next ack is a "duplicate"
             return
@@ -295,13 +297,13 @@ class Reporter:
         if link is None or not self.online:
             return  # sent at the next connect
         link.publish(result_topic(self.table.event, self.table.user), text.encode("utf-8"))
+        self._sent[ident] = self._clock.now()
 
     def resend(self) -> int:
         """Publish every result still waiting for its Ack, and the status; how many."""
         for ident, text in list(self.outbox.pending.items()):
             self._publish(ident, text)
         self._status(force=True)
-        self._next_resend = self._clock.now() + self.resend_s if self.outbox.pending else None
         return len(self.outbox.pending)
 
     def _status(self, *, force: bool = False) -> None:
@@ -313,19 +315,24 @@ class Reporter:
         link.publish(status_topic(self.table.event, self.table.user), status.to_json(),
                      retain=True)
         self._last_status = current
-        if self.outbox.pending and self._next_resend is None:
-            self._next_resend = self._clock.now() + self.resend_s
 
     # -- timers (hal.ports.Timed) --------------------------------------------------------------
 
     def next_deadline(self) -> float | None:
-        return self._next_resend if self.outbox.pending else None
+        """When the result published longest ago is due again (None while offline: the
+        connect sends everything)."""
+        if not self.online or self.link is None or not self.outbox.pending:
+            return None
+        now = self._clock.now()
+        return min(self._sent.get(ident, now) for ident in self.outbox.pending) + self.resend_s
 
     def advance(self, now: float) -> None:
-        if self._next_resend is not None and now >= self._next_resend:
-            self._next_resend = None
-            if self.online:
-                self.resend()
+        """Publish again each result whose Ack has not come ``resend_s`` after it went."""
+        if not self.online:
+            return
+        for ident, text in list(self.outbox.pending.items()):
+            if self._sent.get(ident, now) + self.resend_s <= now:
+                self._publish(ident, text)
 
     # -- the tournament game and the screen ---------------------------------------------------
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pytest_mock import MockerFixture
 
 from engine.bots import apply_move, view_of
 from engine.game import Game, GameSetup, Phase
@@ -271,3 +272,35 @@ def test_the_hubs_assignment_reaches_its_table_and_numbers_the_games(
     recounted = recount_from_journal(tmp_path)
     assert {r.round for r in recounted} == {2} and {r.game for r in recounted} == {1, 2}
     assert all(r.players == ("Erik", "Fanny", "Gerd") for r in recounted)
+
+
+def test_a_result_without_its_ack_goes_again_after_resend_s_and_not_before(
+    broker: Broker, hub: HubStand, tmp_path: Path, mocker: MockerFixture,
+) -> None:
+    hub.answering = False  # the hub is down: no acks
+    table = table_at(broker, tmp_path)
+    table.start()
+    try:
+        wait_for(lambda: table.reporter.online, step=table.step, what="the connect")
+        table.play_round(assignment(), games=1)
+        waiting = list(table.reporter.outbox.pending)
+        spy = mocker.spy(table.link, "publish")
+
+        def results_sent() -> list[str]:
+            return [Result.from_json(call.args[1]).id for call in spy.call_args_list
+                    if call.args[0].endswith("/result")]
+
+        due = table.reporter.next_deadline()
+        assert due is not None and due > table.clock.now()
+        table.clock.set(due - 1)
+        table.step()
+        assert results_sent() == []
+        table.clock.set(due + 30)  # every result's period has passed
+        table.step()
+        assert sorted(results_sent()) == sorted(waiting)
+        hub.answering = True
+        table.reporter.resend()
+        wait_for(lambda: table.pending == 0, step=table.step, what="the acks")
+        assert table.reporter.next_deadline() is None
+    finally:
+        table.close()
