@@ -114,7 +114,7 @@ class SimulatedTable:
     @property
     def pending(self) -> int:
         """Results not acknowledged by the hub yet."""
-        return len(self.reporter.outbox)
+        return len(self.reporter.waiting())
 
     # -- playing -----------------------------------------------------------------------------
 

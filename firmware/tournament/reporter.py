@@ -301,14 +301,22 @@ class Reporter:
 
     def resend(self) -> int:
         """Publish every result still waiting for its Ack, and the status; how many."""
-        for ident, text in list(self.outbox.pending.items()):
+        waiting = self.waiting()
+        for ident, text in waiting.items():
             self._publish(ident, text)
         self._status(force=True)
-        return len(self.outbox.pending)
+        return len(waiting)
+
+    def waiting(self) -> dict[str, str]:
+        """The results of this table's event still waiting for the hub's Ack (an outbox
+        may still hold another tournament's: they stay there, never sent to this one)."""
+        prefix = f"{self.table.event}/{self.table.user}/"
+        return {i: text for i, text in self.outbox.pending.items() if i.startswith(prefix)}
 
     def _status(self, *, force: bool = False) -> None:
         link = self.link
-        current = (True, len(self.outbox), self.assignment.round if self.assignment else None)
+        current = (True, len(self.waiting()),
+                   self.assignment.round if self.assignment else None)
         if link is None or not self.online or (not force and current == self._last_status):
             return
         status = TableStatus(self.table.user, True, current[1], current[2], self._wall())
@@ -321,16 +329,17 @@ class Reporter:
     def next_deadline(self) -> float | None:
         """When the result published longest ago is due again (None while offline: the
         connect sends everything)."""
-        if not self.online or self.link is None or not self.outbox.pending:
+        waiting = self.waiting()
+        if not self.online or self.link is None or not waiting:
             return None
         now = self._clock.now()
-        return min(self._sent.get(ident, now) for ident in self.outbox.pending) + self.resend_s
+        return min(self._sent.get(ident, now) for ident in waiting) + self.resend_s
 
     def advance(self, now: float) -> None:
         """Publish again each result whose Ack has not come ``resend_s`` after it went."""
         if not self.online:
             return
-        for ident, text in list(self.outbox.pending.items()):
+        for ident, text in self.waiting().items():
             if self._sent.get(ident, now) + self.resend_s <= now:
                 self._publish(ident, text)
 
@@ -377,7 +386,9 @@ class Reporter:
 
     def state(self) -> ReportState:
         """The report's state for the screen."""
-        return ReportState(len(self.outbox), len(self.outbox.refused), self.online, self.failure)
+        prefix = f"{self.table.event}/"
+        refused = sum(ident.startswith(prefix) for ident in self.outbox.refused)
+        return ReportState(len(self.waiting()), refused, self.online, self.failure)
 
     def _fail(self, error: StorageError) -> None:
         message = str(error)

@@ -11,8 +11,10 @@ from pytest_mock import MockerFixture
 
 from firmware.config import ConfigError, TournamentConfig, config_from_toml
 from firmware.tournament.outbox import OUTBOX, Outbox
+from firmware.tournament.reporter import Reporter, TableIdentity
 from hal.ports import StorageError
 from hal.storage import StateDirectory
+from sim.fakes import FakeClock
 
 
 def test_a_result_is_on_the_medium_before_put_returns(tmp_path: Path) -> None:
@@ -121,3 +123,12 @@ def test_a_bad_tournament_key_is_named_in_one_line(change: tuple[str, str], name
         config_from_toml(GOOD.replace(*change), origin="config.toml")
     message = str(caught.value)
     assert "\n" not in message and message.startswith("config.toml: ") and names in message
+
+
+def test_a_reporter_leaves_another_tournaments_results_alone(tmp_path: Path) -> None:
+    storage = StateDirectory(tmp_path)
+    Outbox(storage).put("cup25/table-7/r1/g1/game", "{}")
+    reporter = Reporter(TableIdentity("cup26", 7), storage, clock=FakeClock(0.0),
+                        wall=lambda: 0.0)
+    assert reporter.waiting() == {} and reporter.state().pending == 0
+    assert reporter.outbox.knows("cup25/table-7/r1/g1/game")  # kept, never deleted
