@@ -926,7 +926,8 @@ def _table_card(view: TableCardView, draw: ImageDraw.ImageDraw) -> None:
     for line in _wrap(players, WIDTH - 2, 3, where="players", font=SMALL):
         _text(draw, (1, y), line, font=SMALL)
         y += SMALL_HEIGHT + 1
-    for y, line in ((32, view.clock), (42, view.report)):
+    top = min(y + 2, 32)  # the time left and the report follow the players' lines
+    for y, line in ((top, view.clock), (top + 10, view.report)):
         font = FONT if FONT.width(line) <= WIDTH - 2 else SMALL
         shown = _fit(line, WIDTH - 2, font=font)
         _text(draw, ((WIDTH - font.width(shown)) // 2, y + (0 if font is FONT else 2)), shown,
