@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from firmware.store.journal import decode_records, encode_record
-from hal.ports import Storage
+from hal.ports import Storage, StorageError
 
 __all__ = ["OUTBOX", "Outbox", "Refusal"]
 
@@ -65,22 +65,34 @@ class Outbox:
         self.done: set[str] = set()
         #: One line about damage found when the file was read, or None.
         self.problem: str | None = None
+        #: True when the file could not be read or repaired: nothing is written to it then
+        #: (it is never overwritten), every put fails.
+        self.broken = False
         self._records = 0
         self._load()
 
     # -- reading -----------------------------------------------------------------------------
 
     def _load(self) -> None:
-        data = self.storage.read_bytes(OUTBOX)
-        if data is None:
+        """Read the file; damage is cut back (a copy kept first). A file that cannot be read
+        or repaired is left as it is and reported in :attr:`problem`: the device starts, and
+        its results stay in the journals for the next start to recount."""
+        try:
+            data = self.storage.read_bytes(OUTBOX)
+            if data is None:
+                return
+            records, intact, problem = decode_records(data)
+            if problem is not None:
+                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+                kept = self.storage.set_aside(OUTBOX, f"{stamp}-{OUTBOX}", copy=True)
+                self.storage.truncate(OUTBOX, intact)
+                self.problem = f"{OUTBOX}: {problem}; cut back, the whole file is copied to {kept}"
+                log.warning("%s", self.problem)
+        except StorageError as error:
+            self.problem = f"{OUTBOX}: {error}"
+            self.broken = True
+            log.error("the outbox cannot be read or repaired: %s", error)
             return
-        records, intact, problem = decode_records(data)
-        if problem is not None:
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-            kept = self.storage.set_aside(OUTBOX, f"{stamp}-{OUTBOX}", copy=True)
-            self.storage.truncate(OUTBOX, intact)
-            self.problem = f"{OUTBOX}: {problem}; cut back, the whole file is copied to {kept}"
-            log.warning("%s", self.problem)
         for record in records:
             self._take(record)
         self._records = len(records)
@@ -138,6 +150,8 @@ class Outbox:
     def compact(self) -> None:
         """Rewrite the file in one atomic step: the pending and refused results as they are,
         the acknowledged ones as their ids only."""
+        if self.broken:
+            return
         lines: list[bytes] = [
             encode_record({"ack": ident, "status": "stored", "reason": ""})
             for ident in sorted(self.done)
@@ -150,5 +164,7 @@ class Outbox:
         self._records = len(lines)
 
     def _append(self, record: dict[str, object]) -> None:
+        if self.broken:
+            raise StorageError(self.problem or f"{OUTBOX} cannot be read")
         self.storage.append_durable(OUTBOX, encode_record(record))
         self._records += 1

@@ -154,7 +154,7 @@ class Reporter:
         #: The hub's assignment for this table (None until one came, or after it was cleared).
         self.assignment: Assignment | None = None
         #: One line about the last failure to keep a result, or None.
-        self.failure: str | None = None
+        self.failure: str | None = self.outbox.problem if self.outbox.broken else None
         #: id -> when it was last published (clock time), for the resends.
         self._sent: dict[str, float] = {}
         self._last_status: tuple[bool, int, int | None] | None = None

@@ -132,3 +132,26 @@ def test_a_reporter_leaves_another_tournaments_results_alone(tmp_path: Path) -> 
                         wall=lambda: 0.0)
     assert reporter.waiting() == {} and reporter.state().pending == 0
     assert reporter.outbox.knows("cup25/table-7/r1/g1/game")  # kept, never deleted
+
+
+def test_an_unreadable_outbox_never_stops_the_device_nor_is_overwritten(
+    tmp_path: Path, mocker: MockerFixture,
+) -> None:
+    storage = StateDirectory(tmp_path)
+    Outbox(storage).put("cup26/table-7/r1/g1/game", "{}")
+    before = storage.read_bytes(OUTBOX)
+    read = storage.read_bytes
+
+    def failing(name: str) -> bytes | None:
+        if name == OUTBOX:
+            raise StorageError(f"cannot read {tmp_path / OUTBOX}: input/output error (EIO)")
+        return read(name)
+
+    mocker.patch.object(storage, "read_bytes", side_effect=failing)
+    reporter = Reporter(TableIdentity("cup26", 7), storage, clock=FakeClock(0.0),
+                        wall=lambda: 0.0)
+    assert reporter.outbox.broken and "input/output error" in (reporter.state().failure or "")
+    with pytest.raises(StorageError):
+        reporter.outbox.put("cup26/table-7/r1/g2/game", "{}")
+    reporter.outbox.compact()
+    assert read(OUTBOX) == before
