@@ -15,8 +15,11 @@ tables share in one process. Each action of a game goes to the journal first (th
     recount_from_journal(folder)        # every result the table's journals hold
 
 Nothing here sleeps: time moves by ``action_s`` per action, and the caller moves it between
-rounds. Messages from the broker are handled in :meth:`SimulatedTable.step`, which every action
-calls (and a caller waiting for acks calls itself).
+rounds (give each table its own clock to play the tables of a round side by side; one shared
+clock moves on with every table's every action). Resends go by ``network_clock`` (real time
+unless given): a simulated round is over long before an Ack could come back. Messages from
+the broker are handled in :meth:`SimulatedTable.step`, which every action calls (and a caller
+waiting for acks calls itself).
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ from firmware.store.gamestore import GameStore
 from firmware.tournament.recount import recount_journals
 from firmware.tournament.reporter import Reporter, TableIdentity, last_will
 from firmware.tournament.wire import Assignment, Result
+from hal.clock import MonotonicClock
 from hal.mqtt import MqttLink, MqttSettings, Will
+from hal.ports import Clock
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 
@@ -63,7 +68,7 @@ class SimulatedTable:
 
     def __init__(
         self, number: int, settings: TableSettings, state_dir: str | Path, clock: FakeClock,
-        *, seed: int | None = None,
+        *, seed: int | None = None, network_clock: Clock | None = None,
     ) -> None:
         self.number = number
         self.settings = settings
@@ -74,8 +79,14 @@ class SimulatedTable:
         self.store = GameStore(self.storage)
         #: The game a pulled plug interrupted, if the state directory holds one.
         self.interrupted = self.store.open()
+        # The game runs on the simulated clock (the status's time, the round's time box); the
+        # resends on the network's own time, which a simulated round outruns by far.
+        self.network_clock: Clock = network_clock if network_clock is not None else (
+            MonotonicClock()
+        )
         self.reporter = Reporter(
-            self.identity, self.storage, clock=clock, wall=clock.now, resend_s=settings.resend_s,
+            self.identity, self.storage, clock=self.network_clock, wall=clock.now,
+            resend_s=settings.resend_s,
         )
         topic, payload = last_will(self.identity)
         user = self.identity.user
@@ -107,9 +118,10 @@ class SimulatedTable:
         self.storage.unlock()
 
     def step(self) -> None:
-        """Handle what the broker sent, and resend what is due at the simulated time."""
+        """Handle what the broker sent, and resend what waited ``resend_s`` for its Ack (on
+        :attr:`network_clock`)."""
         self.reporter.pump()
-        self.reporter.advance(self.clock.now())
+        self.reporter.advance(self.network_clock.now())
 
     @property
     def pending(self) -> int:

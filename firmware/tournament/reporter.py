@@ -253,18 +253,37 @@ class Reporter:
 
     def __call__(self, event: DeviceEvent) -> None:
         """The device's event sink: after a half, the Finale or a game, report what ended;
-        after a resumed game, whatever its journal holds."""
-        if isinstance(event, HalfOver | GameOver | GameResumed):
-            self.sync()
+        after a resumed game, whatever its journal holds.
 
-    def sync(self) -> int:
-        """Report the results of the latest games (the current journal and the newest
-        archived one) that are not in the outbox yet; how many were new."""
+        The journal is written before the events reach the sink: a half that goes on is in
+        ``current.journal``; the action that ends the game has archived it already, and its
+        last half comes with the game's end, so a half reads the current journal only (if
+        there is one) and the game's end the newest archived one only.
+        """
+        match event:
+            case GameOver():
+                self.sync(current=False)
+            case HalfOver():
+                self.sync(archived=False)
+            case GameResumed():
+                self.sync()
+            case _:
+                pass
+
+    def sync(self, *, current: bool = True, archived: bool = True) -> int:
+        """Report the results of the latest games (the current journal, the newest archived
+        one) that are not in the outbox yet; how many were new."""
         names = journal_names(self.storage)
-        latest = [name for name in names if name != CURRENT][-1:]
-        if CURRENT in names:
+        latest = [name for name in names if name != CURRENT][-1:] if archived else []
+        if current and CURRENT in names:
             latest.append(CURRENT)
-        return self._take(recount_journals(self.storage, self.table.event, latest))
+        if not latest:
+            return 0
+        try:
+            return self._take(recount_journals(self.storage, self.table.event, latest))
+        except StorageError as error:
+            self._fail(error)
+            return 0
 
     def reconcile(self) -> int:
         """Report every result the event's journals hold that the outbox does not know (after

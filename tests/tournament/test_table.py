@@ -48,11 +48,12 @@ def hub(broker: Broker) -> Iterator[HubStand]:
 
 
 def table_at(broker: Broker, folder: Path, number: int = 7, *, password: str | None = None,
-             ) -> SimulatedTable:
+             network_clock: FakeClock | None = None) -> SimulatedTable:
     if password is None:
         _, password = broker.add_table(number)
     clock = FakeClock(START)
-    return SimulatedTable(number, TableSettings(broker.url, EVENT, password), folder, clock)
+    return SimulatedTable(number, TableSettings(broker.url, EVENT, password), folder, clock,
+                          network_clock=network_clock)
 
 
 def ids(results: list[Result]) -> list[str]:
@@ -194,7 +195,8 @@ def test_a_refused_result_stays_refused_and_is_not_sent_again(
 ) -> None:
     refused = f"{EVENT}/table-7/r1/g1/half1"
     hub.refuse[refused] = "round 1 is finished"
-    table = table_at(broker, tmp_path)
+    network = FakeClock(0.0)
+    table = table_at(broker, tmp_path, network_clock=network)
     table.start()
     try:
         table.play_round(assignment(), games=1)
@@ -202,7 +204,7 @@ def test_a_refused_result_stays_refused_and_is_not_sent_again(
         assert table.reporter.outbox.refused[refused].reason == "round 1 is finished"
         assert table.reporter.state().refused == 1
         sent = hub.received.count(refused)
-        table.clock.advance(120)  # four resend periods
+        network.advance(120)  # four resend periods
         table.step()
         table.reporter.resend()
         wait_for(lambda: True, step=table.step, timeout_s=0.3)
@@ -278,7 +280,8 @@ def test_a_result_without_its_ack_goes_again_after_resend_s_and_not_before(
     broker: Broker, hub: HubStand, tmp_path: Path, mocker: MockerFixture,
 ) -> None:
     hub.answering = False  # the hub is down: no acks
-    table = table_at(broker, tmp_path)
+    network = FakeClock(0.0)
+    table = table_at(broker, tmp_path, network_clock=network)
     table.start()
     try:
         wait_for(lambda: table.reporter.online, step=table.step, what="the connect")
@@ -291,11 +294,11 @@ def test_a_result_without_its_ack_goes_again_after_resend_s_and_not_before(
                     if call.args[0].endswith("/result")]
 
         due = table.reporter.next_deadline()
-        assert due is not None and due > table.clock.now()
-        table.clock.set(due - 1)
+        assert due is not None and due > network.now()
+        network.set(due - 1)
         table.step()
         assert results_sent() == []
-        table.clock.set(due + 30)  # every result's period has passed
+        network.set(due + 30)  # every result's period has passed
         table.step()
         assert sorted(results_sent()) == sorted(waiting)
         hub.answering = True
