@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.events import Correct, Event, Report, Roll, RoundOver, TurnOver
-from engine.game import Game, Phase
+from engine.game import Game, Phase, SeenTurn
 from engine.notation import to_notation
 from engine.rules import Rules, load_preset, preset_names
 from engine.settle import TurnResult, rank_key
@@ -68,8 +68,8 @@ class TableFeed:
                 line.update(dice=None, hand=None)
             case TurnOver():
                 _add_kind(game, event, line)
-                seen = game.last_turn()
-                if seen is not None and seen.player == event.player and seen.covered:
+                seen = _seen_turn(game, event.player)
+                if seen is not None and seen.covered:
                     line.update(
                         dice=None, hand=None, name=None, kind=None,
                         laid_out=list(seen.laid_out_values),
@@ -81,6 +81,15 @@ class TableFeed:
                         _add_kind(game, turn, row)
                 line["ties"] = reveal_ties(game.rules, event)
         return line
+
+
+def _seen_turn(game: Game, player: str) -> SeenTurn | None:
+    """``player``'s finished turn of this round as the table sees it: the last one, or (a
+    correction replays an earlier one: real dice) theirs among the round's finished turns."""
+    seen = game.last_turn()
+    if seen is not None and seen.player == player:
+        return seen
+    return next((turn for turn in game.table_view().finished if turn.player == player), None)
 
 
 def reveal_ties(rules: Rules, event: RoundOver) -> dict[str, dict[str, str]]:
@@ -244,7 +253,9 @@ def entry_snapshot(game: Game) -> dict[str, Any] | None:
     Names and the rules' numbers only: nothing of a die under a cup. ``due`` is ``roll_off``
     (one throw per ``contenders``) or ``turn`` (``player``'s result); ``most`` the throws a
     report may give, ``limit`` the limit as the table states it ("max. 2 Würfe"; the opener's
-    once known), ``opener_most`` what a correction of the opener may give; ``hand_matters``
+    once known), ``opener_most`` what a correction of the opener may give; ``covered``: the
+    cups stay down until the reveal (``hidden_last_throw``), so the table enters its results
+    then, in its order; ``hand_matters``
     the dice (highest first, joined by "-") whose worth differs from the hand and built up under
     these rules, where a report must say which; ``reported`` whose results of this round may
     still be corrected, in the order they were entered; ``last``: this report settles the round.
@@ -252,8 +263,12 @@ def entry_snapshot(game: Game) -> dict[str, Any] | None:
     if not game.real_dice or game.is_over:
         return None
     rules = game.rules
-    common = {"dice": rules.dice_count, "blind": rules.blind,
-              "hand_matters": list(_hand_matters(game))}  # fmt: skip
+    common = {
+        "dice": rules.dice_count,
+        "blind": rules.blind,
+        "covered": rules.hidden_last_throw,
+        "hand_matters": list(_hand_matters(game)),
+    }
     if game.phase is Phase.ROLL_OFF:
         return {"due": "roll_off", "contenders": list(game.contenders), **common}
     player = game.current_player

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from engine import GameSetup, load_preset
+from engine import Game, GameSetup, Rules, load_preset
 from firmware.link.protocol import (
     CorrectTurn,
     ProtocolError,
@@ -19,6 +19,7 @@ from firmware.link.protocol import (
     help_text,
     parse_command,
 )
+from firmware.link.tablefeed import TableFeed
 from firmware.screen.views import RollOffView, TurnView
 from firmware.wiring import Device
 from tests.link.test_abandon import watching_host
@@ -96,7 +97,7 @@ def test_a_paired_host_enters_a_whole_round_and_the_device_follows(
     assert state["entry"] == {
         "due": "turn", "player": "Anna", "most": 3, "limit": 3, "opener": "Anna",
         "opener_most": 3, "reported": [], "last": False, "dice": 3, "blind": False,
-        "hand_matters": [],
+        "covered": True, "hand_matters": [],
     }  # fmt: skip
 
     # The opener takes two throws: the limit for everyone, and the device shows Ben's entry.
@@ -147,3 +148,17 @@ def test_a_game_with_the_devices_dice_refuses_a_report(
     pair(host, device)
     answer = host.command('rolloff {"dice": [[1, 1, 1], [6, 4, 2]]}')
     assert answer[0].startswith("error rolloff refused: device_dice: this game is played with")
+
+
+def test_a_correction_leaves_the_device_as_covered_as_the_report() -> None:
+    """Under hidden_last_throw a correction replays the corrected turn: its turn_over is under
+    the cup as the report's was, though another turn ended since."""
+    game = Game(GameSetup(("Anna", "Ben", "Carla"), Rules(), real_dice=True))
+    game.roll_off([(1, 1, 1), (2, 2, 3), (2, 2, 4)])
+    feed = TableFeed()
+    lines = [feed.event(game, e) for e in game.report((6, 5, 4), 2)]
+    lines += [feed.event(game, e) for e in game.report((2, 2, 1), 2)]
+    lines += [feed.event(game, e) for e in game.correct("Anna", (6, 5, 3), 2)]
+    assert [line["event"] for line in lines][-2:] == ["correct", "turn_over"]
+    assert all(line["dice"] is None for line in lines), lines
+    assert all(line.get("name") is None for line in lines if line["event"] == "turn_over")
