@@ -104,7 +104,7 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         wait_entered(browser, before)
         assert card_title(browser) == "Ergebnis von Anna"
         assert browser.by_id("entry-limit").text == "max. 3 Würfe"
-        assert not browser.by_id("entry-covered").get_attribute("hidden") is not None
+        assert browser.js("return !document.getElementById('entry-covered').hidden"), "covered"
         before = entered(browser)
         enter(browser, (6, 5, 4), throws=2)
         wait_entered(browser, before)
