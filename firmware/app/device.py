@@ -262,6 +262,7 @@ class DeviceApp:
         if table is not None and not table.game.is_over and self._stage.in_game:
             raise RuntimeError("a game is running")
         self._session.plan = setup
+        self._session.real_dice = setup.real_dice  # the menu's switch shows the plan's dice
         self._session.remember_names(setup.players)
         if not self._stage.in_game:
             self._go(Goto((self._session.start_game(setup),)))

@@ -122,6 +122,9 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         )
         browser.wait("document.getElementById('entry-note').textContent.length > 0")
         assert browser.by_id("entry-note").text == "Zu viele Würfe: höchstens 2"
+        browser.by_id("lang").click()  # the note follows the page's language
+        assert browser.by_id("entry-note").text == "Too many throws: at most 2"
+        browser.by_id("lang").click()
         before = entered(browser)
         enter(browser, (2, 2, 1), throws=1)
         wait_entered(browser, before)
