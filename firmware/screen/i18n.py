@@ -684,6 +684,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_entry_settle": ("Runde abrechnen", "Settle the round"),
     "web_entry_change": ("Ändern", "Change"),
     "web_entry_fix": ("Korrigieren", "Correct"),
+    "web_entry_blind": ("Blind angesagt", "Blind announced"),
     "web_entry_covered": (
         "Die Becher bleiben zu bis zum Aufdecken: dann alle Ergebnisse in der Reihenfolge am Tisch",
         "The cups stay down until the reveal: then every result, in the table's order",

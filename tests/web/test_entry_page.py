@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -174,6 +175,34 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         assert reports and all(e["dice"] is None for e in reports)
     finally:
         watcher.close()
+        device.close()
+
+
+def test_blind_is_announced_on_the_card(browser: Browser) -> None:
+    """Under rules with Blind the card offers it: the dice as entered, one throw; the device
+    takes it as its menu's "Blind ansagen" would, and the limit for everyone is one throw."""
+    rules = replace(load_preset("standard"), blind=True)
+    config = DeviceConfig(game=GameConfig(players=("Anna", "Ben"), real_dice=True))
+    device = WebDevice(setup=GameSetup(("Anna", "Ben"), rules, real_dice=True), config=config)
+    try:
+        open_paired(browser, device)
+        before = entered(browser)
+        for throw in [(1, 1, 1), (6, 4, 2)]:
+            enter(browser, throw)
+        wait_entered(browser, before)
+        for index, value in enumerate((3, 2, 2), start=1):
+            click(browser, f'#entry-dice [data-die="{index}"] [data-face="{value}"]')
+        click(browser, "#entry-blind-toggle")
+        assert browser.js("return document.getElementById('entry-throws').hidden")
+        before = entered(browser)
+        click(browser, "#entry-ok")
+        wait_entered(browser, before)
+        (result,) = device.on_loop(lambda: list(device.device.app.game.results))
+        assert (result.dice, result.throws, result.blind) == ((3, 2, 2), 1, True)
+        assert browser.by_id("entry-limit").text == "max. 1 Wurf"
+        view = device.on_loop(lambda: device.device.app.view)
+        assert (view.player, view.throw_text) == ("Ben", "1 W. (max. 1)")
+    finally:
         device.close()
 
 

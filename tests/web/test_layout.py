@@ -334,7 +334,8 @@ def test_a_paired_phone_sees_the_mirror_with_its_buttons(
 
 def worst_entry_state() -> dict[str, Any]:
     """A real-dice game at its widest for the entry card: a ten-letter name, five throws to
-    choose from, hand or built to say, nine results of the round to correct."""
+    choose from, hand or built to say, Blind to announce, nine results of the round to
+    correct."""
     state = worst_state()
     game = state["game"]
     game["turn"] = {"player": PLAYERS[9], "dice": [None, None, None], "laid_out": [False] * 3,
@@ -342,7 +343,7 @@ def worst_entry_state() -> dict[str, Any]:
     game.update(real_dice=True, limit=None, entry={
         "due": "turn", "player": PLAYERS[9], "most": 5, "limit": 5, "opener": PLAYERS[0],
         "opener_most": 5, "reported": list(PLAYERS[:9]), "last": True, "dice": 3,
-        "blind": False, "covered": True, "hand_matters": ["6-5-4"],
+        "blind": True, "covered": True, "hand_matters": ["6-5-4"],
     })  # fmt: skip
     return state
 
