@@ -748,6 +748,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "spieltag_none": (
         "Noch kein beendetes Spiel an diesem Spieltag.", "No finished game on this Spieltag yet."
     ),
+    # 26-page: the Spieltag's time box ("scharf": once it runs out, a round's loser loses the
+    # Hälfte) on the device and in `schocken replay`, and the page's Spieltag card (issue 26)
+    "scharf_mark": ("scharf", "scharf"),
+    "outcome_scharf": ("{loser} verliert scharf", "{loser} loses, scharf"),
+    "time_box_title": ("Zeitlimit", "Time box"),
+    "time_box_none": ("ohne", "none"),
+    "time_box_minutes": ("{n} Minuten", "{n} minutes"),
+    "time_box_detail": (
+        "danach scharf: Rundenverlierer verliert die Hälfte",
+        "then scharf: a round's loser loses the half",
+    ),
+    "replay_scharf": (
+        "Zeit um nach {minutes} Minuten: ab jetzt scharf (Rundenverlierer verliert die Hälfte)",
+        "time up after {minutes} minutes: scharf from now on (a round's loser loses the half)",
+    ),
+    "replay_scharf_round": (
+        "scharf: {loser} verliert die Hälfte", "scharf: {loser} loses the half"
+    ),
+    "web_spieltag_title": ("Spieltag", "Spieltag"),
+    "web_spieltag_none": ("Kein Spieltag läuft.", "No Spieltag is going on."),
+    "web_spieltag_name": ("Name oder Nummer", "Name or number"),
+    "web_spieltag_venue": ("Spielort", "Venue"),
+    "web_spieltag_date": ("Datum", "Date"),
+    "web_spieltag_scheme": ("Wertung", "Scoring"),
+    "web_spieltag_time_box": ("Zeitlimit (Minuten, leer: ohne)", "Time box (minutes, empty: none)"),
+    "web_spieltag_begin": ("Spieltag beginnen", "Begin a Spieltag"),
+    "web_spieltag_end": ("Spieltag beenden", "End the Spieltag"),
+    "web_spieltag_confirm_end": ("Spieltag wirklich beenden?", "Really end the Spieltag?"),
+    "web_spieltag_standings": ("Stand nach {n} Spielen", "After {n} games"),
+    "web_spieltag_no_games": ("Noch kein Spiel beendet.", "No game finished yet."),
+    "web_spieltag_csv": ("Bogen als CSV", "Sheet as CSV"),
+    "web_spieltag_pdf": ("Bogen als PDF", "Sheet as PDF"),
+    "web_spieltag_scharf": (
+        "Scharf: Rundenverlierer verliert die Hälfte", "Scharf: a round's loser loses the half"
+    ),
+    "web_spieltag_time_left": ("Zeitlimit: {n} Min.", "Time box: {n} min"),
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,

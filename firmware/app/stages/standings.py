@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SCHEMES",
+    "TIME_BOXES",
     "Notice",
     "StandingsList",
     "StandingsStage",
@@ -48,10 +49,27 @@ __all__ = [
     "spieltag_entries",
     "standings_items",
     "standings_title",
+    "time_box_picker",
 ]
 
 #: The schemes the menu offers, in its order.
 SCHEMES = tuple(SCHEME_PRESETS)
+#: The time boxes the menu offers after the scheme, in minutes (0: none); a points round of
+#: the tournaments is 60 to 75 minutes.
+TIME_BOXES = (0, 45, 60, 70, 75, 90, 120)
+
+
+def time_box_picker(texts: Catalogue, on_ok: Callable[[int], Transition | None]) -> Picker:
+    """The time boxes to begin a Spieltag with (after its scheme); ``on_ok`` gets the minutes."""
+
+    def label(index: int) -> str:
+        minutes = TIME_BOXES[index]
+        return texts.t("time_box_minutes", n=minutes) if minutes else texts.t("time_box_none")
+
+    return Picker(
+        "time_box_title", len(TIME_BOXES), 0, label, lambda i: texts.t("time_box_detail"),
+        lambda i: on_ok(TIME_BOXES[i]),
+    )
 
 
 def scheme_name(texts: Catalogue, name: str) -> str:
@@ -134,14 +152,19 @@ def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tupl
     if store is None:
         return []
     if open_evening(store) is None:
-        def choose(index: int) -> Transition:
+        def begin(scheme: int, minutes: int) -> Transition:
             try:
-                spieltag = begin_evening(store, SCHEMES[index], now())
+                spieltag = begin_evening(store, SCHEMES[scheme], now(), minutes)
             except (SpieltagError, StorageError) as error:
                 return Push(Message("menu_spieltag_begin", (session.t("spieltag_failed"),
                                                             type(error).__name__)))
             lines = (spieltag.name, scheme_name(session.catalogue, spieltag.scheme.name))
+            if minutes:
+                lines = (*lines, session.t("time_box_minutes", n=minutes))
             return Push(Notice("spieltag_begun_title", lines))
+
+        def choose(index: int) -> Transition:
+            return Push(time_box_picker(session.catalogue, lambda minutes: begin(index, minutes)))
 
         def pick() -> Transition:
             return Push(scheme_picker(session.catalogue, choose))
