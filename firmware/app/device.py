@@ -35,6 +35,7 @@ from firmware.app.stages.base import (
 from firmware.app.stages.menu import MainMenu
 from firmware.app.stages.overlays import Message
 from firmware.app.stages.resume_question import ResumeQuestion
+from firmware.app.stages.standings import scharf_banner
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.i18n import Catalogue
@@ -184,10 +185,7 @@ class DeviceApp:
         While the link's referee mode is on, every frame says so in its corner.
         """
         referee = self.config.link.referee and bool(self.config.link.url)
-        marks = [self.t("referee_mark")] if referee else []
-        if self.scharf:
-            marks.append(self.t("scharf_mark"))
-        return self._screen.of(self.view, mark=" ".join(marks))
+        return self._screen.of(self.view, mark=self.t("referee_mark") if referee else "")
 
     @property
     def scharf(self) -> bool:
@@ -198,8 +196,7 @@ class DeviceApp:
     def table_screen(self) -> Image.Image:
         """The current frame as anyone at the table may see it: no die under the cup, no hint,
         no pairing PIN (what the link mirrors to a host that is not paired)."""
-        mark = self.t("scharf_mark") if self.scharf else ""
-        return self._table_screen.of(self.table_view, mark=mark)
+        return self._table_screen.of(self.table_view)
 
     @property
     def table_view(self) -> View:
@@ -261,12 +258,14 @@ class DeviceApp:
         return min(deadlines, default=None)
 
     def _time_box(self, now: float) -> bool:
-        """The Spieltag's time box ran out by ``now``: the game in play goes on scharf (the
-        mark in the title bar says so from the next frame on). True if it did."""
+        """The Spieltag's time box ran out by ``now``: the game in play goes on scharf, and a
+        banner says so until a press (the turn screen's corner then says "scharf" in place of
+        the pot, the reveal names the loser). True if it did."""
         session = self._session
         if not session.go_scharf_due(now):
             return False
         session.go_scharf()
+        self._overlays.append(scharf_banner(session))
         self._refresh()
         return True
 

@@ -751,6 +751,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # 26-page: the Spieltag's time box ("scharf": once it runs out, a round's loser loses the
     # Hälfte) on the device and in `schocken replay`, and the page's Spieltag card (issue 26)
     "scharf_mark": ("scharf", "scharf"),
+    "scharf_title": ("Zeit ist um", "Time is up"),
+    "scharf_headline": ("Scharf!", "Scharf!"),
+    "scharf_now": ("Ab dieser Runde:", "From this round on:"),
+    "scharf_next": ("Nach dieser Runde:", "After this round:"),
+    "scharf_line_1": ("Rundenverlierer", "each round's loser"),
+    "scharf_line_2": ("verliert die Hälfte", "loses the half"),
     "outcome_scharf": ("{loser} verliert scharf", "{loser} loses, scharf"),
     "time_box_title": ("Zeitlimit", "Time box"),
     "time_box_none": ("ohne", "none"),

@@ -108,10 +108,16 @@ def test_the_clock_runs_the_time_box_out_mid_round_and_the_next_round_is_scharf(
     assert app.scharf and app.game.scharf is Scharf.NEXT_ROUND
     assert cup.events[-1] == {"event": "scharf", "minutes": 70}
     assert journal_actions(tmp_path)[-1] == {"n": 3, "event": "scharf", "minutes": 70}
-    # Every frame says so in the title bar: the panel shows the mark, the view alone has none.
-    frame = cup.device.display.device.image.tobytes()
-    assert frame == app.screen().tobytes() != render(cup.view).tobytes()
-    assert frame == render(cup.view, mark="scharf").tobytes()
+    # A banner says so on the panel until a press; then Ben's hand-over is back.
+    view = cup.view
+    assert isinstance(view, BannerView) and view.headline == "Scharf!"
+    assert view.lines == {
+        "de": ("Nach dieser Runde:", "Rundenverlierer", "verliert die Hälfte"),
+        "en": ("After this round:", "each round's loser", "loses the half"),
+    }[language]
+    assert cup.device.display.device.image.tobytes() == render(view).tobytes()
+    cup.press(Button.STAND)
+    assert isinstance(cup.view, HandOverView) and cup.view.player == "Ben"
     # The round under way is settled as ever: Anna takes a Deckel.
     for _ in range(2):
         cup.shake()
@@ -122,9 +128,11 @@ def test_the_clock_runs_the_time_box_out_mid_round_and_the_next_round_is_scharf(
     assert cup.view.outcome == settled
     cup.press(Button.STAND)
     assert app.game.scharf is Scharf.ON
-    # The next round is scharf: its loser loses the half, no Deckel move.
+    # The next round is scharf: its loser loses the half, no Deckel move; the turn screen's
+    # corner says scharf where the pot was.
     cup.press(Button.KEEP_3)
     cup.shake()
+    assert isinstance(cup.view, TurnView) and cup.view.pot_text == "scharf"
     cup.press(Button.STAND)
     for _ in range(2):
         cup.shake()

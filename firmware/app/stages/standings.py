@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.game import Scharf
 from engine.scoring import SCHEME_PRESETS
 from firmware.app.session.evening_desk import (
     begin_evening,
@@ -44,6 +45,7 @@ __all__ = [
     "Notice",
     "StandingsList",
     "StandingsStage",
+    "scharf_banner",
     "scheme_name",
     "scheme_picker",
     "spieltag_entries",
@@ -70,6 +72,16 @@ def time_box_picker(texts: Catalogue, on_ok: Callable[[int], Transition | None])
         "time_box_title", len(TIME_BOXES), 0, label, lambda i: texts.t("time_box_detail"),
         lambda i: on_ok(TIME_BOXES[i]),
     )
+
+
+def scharf_banner(session: Session) -> Message:
+    """Time is up: from this round (nobody has thrown in it yet) or the next one, a round's
+    loser loses the half."""
+    table = session.require_table()
+    now = table.game.scharf is Scharf.ON
+    lines = (session.t("scharf_now" if now else "scharf_next"), session.t("scharf_line_1"),
+             session.t("scharf_line_2"))
+    return Message("scharf_title", lines, session.t("scharf_headline"))
 
 
 def scheme_name(texts: Catalogue, name: str) -> str:
