@@ -170,7 +170,9 @@ def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tupl
             except (SpieltagError, StorageError) as error:
                 return Push(Message("menu_spieltag_begin", (session.t("spieltag_failed"),
                                                             type(error).__name__)))
-            lines = (spieltag.name, scheme_name(session.catalogue, spieltag.scheme.name))
+            lines: tuple[str, ...] = (
+                spieltag.name, scheme_name(session.catalogue, spieltag.scheme.name)
+            )
             if minutes:
                 lines = (*lines, session.t("time_box_minutes", n=minutes))
             return Push(Notice("spieltag_begun_title", lines))
