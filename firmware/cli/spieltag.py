@@ -119,9 +119,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     now = datetime.now().astimezone()
     if args.time_box is not None:
-        problem = time_box_problem(args.time_box)
+        problem = time_box_problem(args.time_box, "--time-box")
         if problem is not None:
-            raise CliError(f"--time-box {args.time_box}: {problem}")
+            raise CliError(problem)
     players = tuple(parse_player(value) for value in args.player)
     scheme = scheme_from_argument(args.scoring)
     for table in (1, 2):

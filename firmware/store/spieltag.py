@@ -61,12 +61,13 @@ class SpieltagError(ValueError):
     """An evening that cannot be begun, ended or read; the message is one line."""
 
 
-def time_box_problem(minutes: object) -> str | None:
-    """Why ``minutes`` is no time box (one line), or None: a whole number of 1 to 600 minutes."""
+def time_box_problem(minutes: object, label: str = "time box") -> str | None:
+    """Why ``minutes`` is no time box (one line, beginning with ``label``), or None: a whole
+    number of 1 to 600 minutes."""
     whole = isinstance(minutes, int) and not isinstance(minutes, bool)
     if not whole or not 1 <= minutes <= MAX_TIME_BOX:  # type: ignore[operator]
         return (
-            f"time box {minutes!r}: must be a whole number of minutes from 1 to {MAX_TIME_BOX} "
+            f"{label} {minutes!r}: must be a whole number of minutes from 1 to {MAX_TIME_BOX} "
             "(a points round is 60-75 minutes)"
         )
     return None
@@ -163,9 +164,10 @@ def spieltag_from_mapping(data: object) -> Spieltag:
         raise SpieltagError("players: must be a list of at most 40 players")
     players = tuple(_player(entry) for entry in raw_players)
     time_box = data.get("time_box_minutes", 0)
-    problem = time_box_problem(time_box) if time_box != 0 or isinstance(time_box, bool) else None
+    unset = time_box == 0 and not isinstance(time_box, bool)
+    problem = None if unset else time_box_problem(time_box, "time_box_minutes =")
     if problem is not None:
-        raise SpieltagError(f"time_box_minutes: {problem}")
+        raise SpieltagError(problem)
     began_at = _text(data, "began_at")
     if began_at:
         try:
