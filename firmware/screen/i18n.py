@@ -783,13 +783,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_spieltag_end": ("Spieltag beenden", "End the Spieltag"),
     "web_spieltag_confirm_end": ("Spieltag wirklich beenden?", "Really end the Spieltag?"),
     "web_spieltag_standings": ("Stand nach {n} Spielen", "After {n} games"),
+    "web_spieltag_standings_one": ("Stand nach 1 Spiel", "After 1 game"),
     "web_spieltag_no_games": ("Noch kein Spiel beendet.", "No game finished yet."),
     "web_spieltag_csv": ("Bogen als CSV", "Sheet as CSV"),
     "web_spieltag_pdf": ("Bogen als PDF", "Sheet as PDF"),
     "web_spieltag_scharf": (
         "Scharf: Rundenverlierer verliert die Hälfte", "Scharf: a round's loser loses the half"
     ),
-    "web_spieltag_time_left": ("Zeitlimit: {n} Min.", "Time box: {n} min"),
+    "web_spieltag_time_box_is": ("Zeitlimit: {n} Min.", "Time box: {n} min"),
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,
