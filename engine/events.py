@@ -269,6 +269,11 @@ def to_json(event: Event) -> dict[str, Any]:
     """The event as a JSON-ready dict whose first key is ``event``."""
     body = asdict(event)
     if isinstance(event, RoundOver):
+        # ``scharf`` only where it is true (a line of every other round is as it always was),
+        # and ``turns`` last, the long part.
+        del body["scharf"], body["turns"]
+        if event.scharf:
+            body["scharf"] = True
         body["turns"] = [_turn_to_json(turn) for turn in event.turns]
     return {"event": event.kind, **body}
 

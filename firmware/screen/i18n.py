@@ -782,6 +782,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_spieltag_begin": ("Spieltag beginnen", "Begin a Spieltag"),
     "web_spieltag_end": ("Spieltag beenden", "End the Spieltag"),
     "web_spieltag_confirm_end": ("Spieltag wirklich beenden?", "Really end the Spieltag?"),
+    "web_spieltag_end_yes": ("Ja, beenden", "Yes, end it"),
+    "web_spieltag_end_no": ("Nein", "No"),
     "web_spieltag_standings": ("Stand nach {n} Spielen", "After {n} games"),
     "web_spieltag_standings_one": ("Stand nach 1 Spiel", "After 1 game"),
     "web_spieltag_no_games": ("Noch kein Spiel beendet.", "No game finished yet."),
