@@ -177,6 +177,8 @@ def table_snapshot(game: Game, *, referee: bool = False) -> dict[str, Any]:
         "half_losers": list(game.half_losers),
         "loser": game.loser,
         "notation": None if covered else to_notation(game),
+        # The Spieltag's time box: "off", "next_round" (after the round under way) or "on".
+        "scharf": game.scharf.value,
     }
 
 

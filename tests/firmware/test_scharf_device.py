@@ -204,3 +204,35 @@ def test_time_that_ran_out_while_the_device_was_off_makes_the_game_scharf_at_onc
     assert again.device.app.game.scharf is Scharf.ON  # nobody had thrown in the round yet
     assert journal_actions(tmp_path)[-1] == {"n": 1, "event": "scharf", "minutes": 60}
     again.close()
+
+
+def test_the_configured_time_box_is_the_menus_first_choice(tmp_path: Path) -> None:
+    from firmware.config import ConfigError
+    from firmware.screen.views import MenuView, PickerView
+    from tests.harness import make_app
+
+    from .conftest import Inputs
+
+    clock = FakeClock(100.0)
+    inputs = Inputs(clock)
+    config = config_from_toml("[spieltag]\ntime_box_minutes = 65")
+    app = make_app(config, clock=clock, storage=tmp_path, setup=GameSetup(PLAYERS))
+    app.handle(inputs.hold(Button.STAND))
+    view = app.view
+    assert isinstance(view, MenuView)
+    for _ in range(view.items.index("Spieltag beginnen")):
+        app.handle(inputs.press(Button.KEEP_2))
+    app.handle(inputs.press(Button.STAND))  # the scheme: Verlustpunkte
+    app.handle(inputs.press(Button.STAND))
+    view = app.view
+    assert isinstance(view, PickerView) and view.value == "65 Minuten"
+    app.handle(inputs.press(Button.STAND))
+    assert app.view.lines[-1] == "65 Minuten"  # type: ignore[union-attr]
+    spieltag = SpieltagFiles(StateDirectory(tmp_path)).current()
+    assert spieltag is not None and spieltag.time_box == 65 and spieltag.began_at
+    with pytest.raises(ConfigError) as refused:
+        config_from_toml("[spieltag]\ntime_box_minutes = 601")
+    assert str(refused.value).count("\n") == 0
+    assert "spieltag.time_box_minutes = 601 is not allowed: use 0 (none) or 1 to 600" in str(
+        refused.value
+    )

@@ -5,14 +5,19 @@ sheet's downloads, refused without a pairing token."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from firmware.store.spieltag import SPIELTAG_FILE
+from engine import GameSetup
+from engine.scoring import load_scheme
+from firmware.store.spieltag import SPIELTAG_FILE, Spieltag, SpieltagFiles
+from hal.storage import StateDirectory
 from tests.durable.evening import play_games
 
 from .conftest import WebDevice, WsClient
@@ -137,5 +142,31 @@ def test_a_device_without_a_state_directory_keeps_no_spieltag(clients: list[WsCl
         assert line == "error spieltag: this device keeps no games (no state directory)"
         status, _, _ = fetch(device, "/spieltag.csv", token)
         assert status == 404
+    finally:
+        device.close()
+
+
+def test_a_time_box_that_ran_out_makes_the_game_scharf_for_every_page(
+    tmp_path: Path, clients: list[WsClient]
+) -> None:
+    root = tmp_path / "state"
+    root.mkdir()
+    began = datetime.now().astimezone() - timedelta(minutes=5)
+    SpieltagFiles(StateDirectory(root)).begin(
+        Spieltag("t1", "8", load_scheme("verlustpunkte"), began.date().isoformat(),
+                 time_box=1, began_at=began.isoformat(timespec="seconds"))
+    )
+    device = WebDevice(state_dir=root, setup=GameSetup(PLAYERS[:3]))
+    try:
+        eve = watcher(device, clients)
+        deadline = time.monotonic() + 5
+        while json.loads(eve.command("state", "state").split(" ", 1)[1])["game"]["scharf"] != "on":
+            assert time.monotonic() < deadline, "the game never went scharf"
+            time.sleep(0.05)
+        assert spieltag_of(eve)["scharf"] is True
+        start = len(eve.lines)
+        eve.send("log")
+        eve.wait_for(lambda line: line == "end", start=start)
+        assert '{"event":"scharf","minutes":1}' in eve.lines[start:]
     finally:
         device.close()

@@ -61,16 +61,21 @@ SCHEMES = tuple(SCHEME_PRESETS)
 TIME_BOXES = (0, 45, 60, 70, 75, 90, 120)
 
 
-def time_box_picker(texts: Catalogue, on_ok: Callable[[int], Transition | None]) -> Picker:
-    """The time boxes to begin a Spieltag with (after its scheme); ``on_ok`` gets the minutes."""
+def time_box_picker(
+    texts: Catalogue, on_ok: Callable[[int], Transition | None], first: int = 0
+) -> Picker:
+    """The time boxes to begin a Spieltag with (after its scheme), on ``first`` minutes (the
+    configuration's ``[spieltag] time_box_minutes``, offered too if it is none of
+    :data:`TIME_BOXES`); ``on_ok`` gets the minutes."""
+    boxes = sorted({*TIME_BOXES, first})
 
     def label(index: int) -> str:
-        minutes = TIME_BOXES[index]
+        minutes = boxes[index]
         return texts.t("time_box_minutes", n=minutes) if minutes else texts.t("time_box_none")
 
     return Picker(
-        "time_box_title", len(TIME_BOXES), 0, label, lambda i: texts.t("time_box_detail"),
-        lambda i: on_ok(TIME_BOXES[i]),
+        "time_box_title", len(boxes), boxes.index(first), label,
+        lambda i: texts.t("time_box_detail"), lambda i: on_ok(boxes[i]),
     )
 
 
@@ -178,7 +183,10 @@ def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tupl
             return Push(Notice("spieltag_begun_title", lines))
 
         def choose(index: int) -> Transition:
-            return Push(time_box_picker(session.catalogue, lambda minutes: begin(index, minutes)))
+            first = session.config.spieltag.time_box_minutes
+            return Push(
+                time_box_picker(session.catalogue, lambda minutes: begin(index, minutes), first)
+            )
 
         def pick() -> Transition:
             return Push(scheme_picker(session.catalogue, choose))
