@@ -236,3 +236,17 @@ def test_the_configured_time_box_is_the_menus_first_choice(tmp_path: Path) -> No
     assert "spieltag.time_box_minutes = 601 is not allowed: use 0 (none) or 1 to 600" in str(
         refused.value
     )
+
+
+def test_an_evening_ended_before_its_time_box_runs_out_leaves_the_game_as_it_is(
+    mock_factory: MockFactory, tmp_path: Path
+) -> None:
+    begin_spieltag(tmp_path, minutes=30)
+    cup = Cup(mock_factory, tmp_path, ScriptedDice(ROLL_OFF), DeviceConfig())
+    cup.shake()
+    SpieltagFiles(StateDirectory(tmp_path)).end()  # schocken spieltag end, from a laptop
+    cup.wait(31 * 60)
+    app = cup.device.app
+    assert app.game.scharf is Scharf.OFF and app.next_deadline() is None
+    assert all(action["event"] != "scharf" for action in journal_actions(tmp_path))
+    cup.close()

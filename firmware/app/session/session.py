@@ -199,9 +199,15 @@ class Session:
         return self.scharf_at
 
     def go_scharf_due(self, now: float) -> bool:
-        """Whether the time box has run out by ``now`` for a game still in play."""
+        """Whether the time box has run out by ``now`` for a game still in play, of an evening
+        still going on (one ended meanwhile has no time box left: it is disarmed)."""
         deadline = self.time_box_deadline()
-        return deadline is not None and now >= deadline
+        if deadline is None or now < deadline:
+            return False
+        if self.store is None or open_spieltag_id(self.store.storage) != self.table_spieltag:
+            self.scharf_at = None
+            return False
+        return True
 
     def go_scharf(self) -> None:
         """The time box ran out: the game in play goes on scharf (journalled, then announced)."""
