@@ -260,12 +260,14 @@ class DeviceApp:
     def _time_box(self, now: float) -> bool:
         """The Spieltag's time box ran out by ``now``: the game in play goes on scharf, and a
         banner says so until a press (the turn screen's corner then says "scharf" in place of
-        the pot, the reveal names the loser). True if it did."""
+        the pot, the reveal names the loser); not while only computer players are in, whom a
+        banner would hold up with nobody to press. True if it went scharf."""
         session = self._session
         if not session.go_scharf_due(now):
             return False
         session.go_scharf()
-        self._overlays.append(scharf_banner(session))
+        if not session.require_table().only_bots():
+            self._overlays.append(scharf_banner(session))
         self._refresh()
         return True
 

@@ -250,3 +250,24 @@ def test_an_evening_ended_before_its_time_box_runs_out_leaves_the_game_as_it_is(
     assert app.game.scharf is Scharf.OFF and app.next_deadline() is None
     assert all(action["event"] != "scharf" for action in journal_actions(tmp_path))
     cup.close()
+
+
+def test_a_table_of_computer_players_goes_scharf_without_a_banner_to_wait_on(
+    tmp_path: Path,
+) -> None:
+    from firmware.config import GameConfig
+    from firmware.dice import SeededDice
+    from tests.firmware.test_bots_app import run_timers
+    from tests.harness import as_json, make_app
+
+    begin_spieltag(tmp_path, minutes=60, ago=timedelta(minutes=59, seconds=30))
+    clock = FakeClock(100.0)
+    events: list[dict[str, Any]] = []
+    config = DeviceConfig(game=GameConfig(bots=("threshold",) * 3))
+    app = make_app(config, clock=clock, dice=SeededDice(5), storage=tmp_path,
+                   setup=GameSetup(PLAYERS), event_sink=as_json(events.append))
+    run_timers(app, clock)  # the bots play the game by themselves, the time box on the way
+    kinds = [event["event"] for event in events]
+    assert "scharf" in kinds and kinds[-1] == "game_over"
+    assert events[kinds.index("scharf")] == {"event": "scharf", "minutes": 60}
+    assert isinstance(app.view, BannerView) and app.view.headline == events[-1]["loser"]
