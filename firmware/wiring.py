@@ -258,7 +258,7 @@ def _hooks(app: DeviceApp, loop: MainLoop) -> DeviceHooks:
 def _spieltag_hooks(app: DeviceApp) -> dict[str, Any]:
     """The page's Spieltag (:mod:`firmware.link.evening_page`): none without a state
     directory."""
-    from firmware.link.evening_page import begin_from_page, spieltag_answer
+    from firmware.link.evening_page import SpieltagAnswers, begin_from_page
     from firmware.link.protocol import SpieltagBegin
     from firmware.store.spieltag import SpieltagFiles
     from hal.ports import StorageError
@@ -266,6 +266,7 @@ def _spieltag_hooks(app: DeviceApp) -> dict[str, Any]:
     store = app.store
     if store is None:
         return {}
+    answers = SpieltagAnswers(store.storage)
 
     def begin(asked: SpieltagBegin) -> None:
         try:
@@ -280,7 +281,7 @@ def _spieltag_hooks(app: DeviceApp) -> dict[str, Any]:
             raise ValueError(f"not saved: {error}") from None
 
     return {
-        "spieltag": lambda: spieltag_answer(store.storage, scharf=app.scharf),
+        "spieltag": lambda: answers.answer(scharf=app.scharf),
         "begin_spieltag": begin,
         "end_spieltag": end,
     }

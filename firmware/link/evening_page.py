@@ -24,7 +24,9 @@ from firmware.link.pairing import Pairing
 from firmware.link.protocol import SpieltagBegin
 from firmware.screen.i18n import LANGUAGES
 from firmware.store.evening import load_evening
+from firmware.store.gamestore import CURRENT
 from firmware.store.spieltag import (
+    SPIELTAG_FILE,
     Spieltag,
     SpieltagError,
     SpieltagFiles,
@@ -36,6 +38,7 @@ from hal.ports import HttpAnswer, HttpRequest, Storage, StorageError
 
 __all__ = [
     "SHEET_ROUTES",
+    "SpieltagAnswers",
     "begin_from_page",
     "sheet_filename",
     "sheet_route",
@@ -78,6 +81,34 @@ def spieltag_answer(storage: Storage, *, scharf: bool = False) -> dict[str, Any]
     except (SpieltagError, ScoringError, StorageError) as error:
         answer["problem"] = " ".join(str(error).split())
     return answer
+
+
+class SpieltagAnswers:
+    """:func:`spieltag_answer`, recounted only when the state directory changed: a new or
+    ended evening, a game archived or written on. Twenty pages asking after a game's end cost
+    the main loop one recount, not twenty."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._kept: tuple[object, dict[str, Any]] | None = None
+
+    def answer(self, *, scharf: bool = False) -> dict[str, Any]:
+        """The ``spieltag`` line's JSON, with the game in play's ``scharf``."""
+        storage = self.storage
+        try:
+            key: object = (
+                storage.read_text(SPIELTAG_FILE), tuple(storage.names()), storage.size(CURRENT)
+            )
+        except StorageError:
+            key = None  # unreadable: counted afresh, and the answer says why
+        kept = self._kept
+        if kept is None or key is None or kept[0] != key:
+            kept = (key, spieltag_answer(storage))
+            self._kept = kept
+        answer = dict(kept[1])
+        if answer.get("spieltag") is not None:
+            answer["scharf"] = scharf
+        return answer
 
 
 def begin_from_page(storage: Storage, asked: SpieltagBegin, now: datetime) -> Spieltag:
