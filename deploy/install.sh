@@ -27,6 +27,19 @@ readonly DROPIN_DIR=/etc/systemd/system/schockbesteck.service.d
 readonly NETWORK_DROPIN=/etc/systemd/system/schockbesteck.service.d/network.conf
 readonly WANTS_LINK=/etc/systemd/system/multi-user.target.wants/schockbesteck.service
 readonly MIN_PYTHON=3.11
+# The tournament hub (--hub): its unit, its configuration (no secrets), root's folder of secrets
+# (the hub's broker password, every table's credentials), its SQLite store, and the broker's files.
+readonly HUB_UNIT=schocken-hub.service
+readonly HUB_UNIT_PATH=/etc/systemd/system/schocken-hub.service
+readonly HUB_WANTS_LINK=/etc/systemd/system/multi-user.target.wants/schocken-hub.service
+readonly HUB_CONFIG=/etc/schockbesteck/hub.toml
+readonly HUB_SECRETS=/etc/schockbesteck/hub
+readonly HUB_PASSWORD=/etc/schockbesteck/hub/mqtt-password
+readonly HUB_TABLES=/etc/schockbesteck/hub/tables.toml
+readonly HUB_STATE_DIR=/var/lib/schocken-hub
+readonly MOSQUITTO_CONF=/etc/mosquitto/conf.d/schocken.conf
+readonly MOSQUITTO_ACL=/etc/mosquitto/schocken.acl
+readonly MOSQUITTO_PASSWD=/etc/mosquitto/schocken.passwd
 readonly DEVICE_GROUPS=(gpio i2c dialout)
 # python3-pil is not imported (the venv needs Pillow >= 10.1, newer than Bookworm's), but it pulls in
 # the shared libraries that piwheels' Pillow wheels for 32-bit Pi OS link against. python3-systemd
