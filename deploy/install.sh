@@ -29,12 +29,13 @@ readonly DROPIN_DIR=/etc/systemd/system/schockbesteck.service.d
 readonly NETWORK_DROPIN=/etc/systemd/system/schockbesteck.service.d/network.conf
 readonly WANTS_LINK=/etc/systemd/system/multi-user.target.wants/schockbesteck.service
 readonly MIN_PYTHON=3.11
-# The tournament hub (--hub): its unit, its configuration (no secrets), root's folder of secrets
-# (the hub's broker password, every table's credentials), its SQLite store, and the broker's files.
+# The tournament hub (--hub): its unit and system user, root's folder of secrets (the hub's broker
+# password, every table's credentials), its SQLite store, and the broker's files.
 readonly HUB_UNIT=schocken-hub.service
 readonly HUB_UNIT_PATH=/etc/systemd/system/schocken-hub.service
 readonly HUB_WANTS_LINK=/etc/systemd/system/multi-user.target.wants/schocken-hub.service
-readonly HUB_CONFIG=/etc/schockbesteck/hub.toml
+readonly HUB_USER=schocken-hub
+readonly HUB_DB=/var/lib/schocken-hub/tournament.db
 readonly HUB_SECRETS=/etc/schockbesteck/hub
 readonly HUB_PASSWORD=/etc/schockbesteck/hub/mqtt-password
 readonly HUB_TABLES=/etc/schockbesteck/hub/tables.toml
@@ -75,7 +76,7 @@ LGPIO_PYPI=0       # 1: python3-lgpio is not to be had from apt here, pip instal
 PYTHON_FROM_APT=0  # 1: no python3 yet; checked after the packages step installed it
 HUB=0              # 1: --hub, the tournament hub instead of the game device
 TABLES=""          # --tables N (--hub): how many table users; "" keeps what is there
-EVENT=turnier      # --event SLUG (--hub): the tournament's topic level
+EVENT=""           # --event SLUG (--hub): the tournament's topic level (first install)
 HUB_ADDRESS=""     # --address HOST (--hub): where the tables reach the hub
 PACKAGES_WANTED=("${PACKAGES[@]}")
 
@@ -120,7 +121,8 @@ kept in /etc/schockbesteck/hub/tables.toml (root only).
   --hub            install (or with --uninstall/--purge remove) the hub; any Debian-family system
   --tables N       with --hub: N tables (1-999), users table-1 ... table-N; needed the first time,
                    later it adds or removes tables and keeps the others' passwords
-  --event SLUG     with --hub: the tournament's name in the topics (default turnier)
+  --event SLUG     with --hub: the tournament's short name in the topics, e.g. dm2026 (the
+                   first time; default turnier); the hub's store is made for it
   --address HOST   with --hub: where the tables reach the hub (default: this machine's first
                    address)
 
@@ -243,7 +245,7 @@ parse_args() {
 
 check_hub_args() {  # --tables, --event and --address belong to --hub, and must be sound
     if ! ((HUB)); then
-        [[ -z $TABLES && $EVENT == turnier && -z $HUB_ADDRESS ]] ||
+        [[ -z $TABLES && -z $EVENT && -z $HUB_ADDRESS ]] ||
             die "$E_USAGE" "--tables, --event and --address go with --hub"
         return 0
     fi
@@ -254,7 +256,7 @@ check_hub_args() {  # --tables, --event and --address belong to --hub, and must 
         fi
         TABLES=$((10#$TABLES))
     fi
-    [[ $EVENT =~ ^[a-z0-9][a-z0-9-]{0,31}$ ]] ||
+    [[ -z $EVENT || $EVENT =~ ^[a-z0-9][a-z0-9-]{0,31}$ ]] ||
         die "$E_USAGE" "--event '$EVENT': 1-32 lower-case letters, digits or dashes (a topic level)"
     [[ -z $HUB_ADDRESS || $HUB_ADDRESS =~ ^[A-Za-z0-9.:-]{1,253}$ || $HUB_ADDRESS =~ ^\[[0-9A-Fa-f:]+\]$ ]] ||
         die "$E_USAGE" "--address '$HUB_ADDRESS': a host name or an IP address ([...] for IPv6)"
@@ -797,8 +799,8 @@ step_unit() {
 
 # Reads a configuration file; prints "yes REASONS", "no" or "error MESSAGE". Only the standard
 # library (tomllib, Python 3.11), so it works before pip and under --no-pip. Network URLs of the
-# link: pyserial's socket:// and rfc2217://, and tcp-listen://. [web]: any [web] table that does
-# not say enabled = false.
+# link: pyserial's socket:// and rfc2217://, and tcp-listen://. [web] and [tournament]: any such
+# table that does not say enabled = false.
 readonly NETWORK_QUERY='
 import sys, tomllib
 try:
@@ -815,6 +817,9 @@ if isinstance(url, str) and url.split("://")[0] in ("socket", "rfc2217", "tcp-li
 web = data.get("web")
 if isinstance(web, dict) and web and web.get("enabled", True) is not False:
     reasons.append("[web]")
+tournament = data.get("tournament")  # a table reaches the hub over the network
+if isinstance(tournament, dict) and tournament and tournament.get("enabled", True) is not False:
+    reasons.append("[tournament]")
 print("yes " + ", ".join(reasons) if reasons else "no")
 '
 
@@ -938,7 +943,8 @@ readonly BROKER_PORT=1883
 # The hub's helper, standard library only (so it works before pip and under --no-pip); the broker's
 # text comes from the checkout's firmware/tournament/broker.py, the one source of that text.
 #   conf | acl                        mosquitto's conf.d file, the ACL
-#   tables FILE N                     tables.toml for tables 1..N, keeping FILE's passwords
+#   tables FILE N EVENT               tables.toml for tables 1..N, keeping FILE's passwords
+#   event FILE                        the event FILE was made for ("" if none)
 #   users FILE                        the table users in FILE
 #   plain FILE HUB_PASSWORD_FILE      user:password lines for mosquitto_passwd -U
 #   matches PASSWD FILE HUB_PW_FILE   exit 0 if PASSWD holds exactly these users and passwords
@@ -970,9 +976,16 @@ elif mode == "tables":
     old = tables(args[0])
     print("# Written by deploy/install.sh --hub: every table\x27s broker login. Root only (0600).")
     print("# Run it again with --tables N to add or remove tables; these passwords are kept.")
+    print(f"event = \"{args[2]}\"")
     for n in range(1, int(args[1]) + 1):
         user = table_user(n)
         print(f"\n[\"{user}\"]\npassword = \"{old.get(user) or secrets.token_urlsafe(18)}\"")
+elif mode == "event":
+    try:
+        event = tomllib.loads(Path(args[0]).read_text()).get("event", "")
+    except (OSError, ValueError):
+        event = ""
+    print(event if isinstance(event, str) else "")
 elif mode == "users":
     print("\n".join(tables(args[0])))
 elif mode == "plain":
@@ -998,7 +1011,7 @@ elif mode == "snippet":
     for user in args[3:]:
         number = int(user.removeprefix("table-"))
         print(f"# Tisch {number} (table {number}): into /etc/schockbesteck/config.toml of that table")
-        print(f"[tournament]\nurl = \"{args[1]}\"\nevent = \"{args[2]}\"\ntable = {number}")
+        print(f"[tournament]\nbroker = \"{args[1]}\"\nevent = \"{args[2]}\"\ntable = {number}")
         print(f"password = \"{known[user]}\"\n# ca_file = \"/etc/schockbesteck/venue-ca.crt\"  (mqtts://, docs/tournament.md)\n")
 elif mode == "password":
     print(secrets.token_urlsafe(18))
@@ -1062,13 +1075,21 @@ step_hub_secrets() {
         change "create the hub's broker password $HUB_PASSWORD (mode 0600)"
         ((DRY_RUN)) || (umask 077 && hub_py password >"$ROOT$HUB_PASSWORD")
     fi
-    [[ -f $ROOT$HUB_TABLES ]] && have="$(hub_py users "$ROOT$HUB_TABLES" | grep -c . || true)"
+    local stored=""
+    if [[ -f $ROOT$HUB_TABLES ]]; then
+        have="$(hub_py users "$ROOT$HUB_TABLES" | grep -c . || true)"
+        stored="$(hub_py event "$ROOT$HUB_TABLES")"
+    fi
+    if [[ -n $stored && -n $EVENT && $EVENT != "$stored" ]]; then
+        die "$E_USAGE" "--event $EVENT: this hub is set up for '$stored' (its tables and store); leave --event out, or --purge first"
+    fi
+    EVENT=${EVENT:-${stored:-turnier}}
     want=${TABLES:-$have}
     if ((want == 0)); then
         die "$E_USAGE" "--hub needs --tables N the first time: how many tables (devices) play (1-$MAX_TABLES)"
     fi
     tmp="$(mktemp)"
-    hub_py tables "$ROOT$HUB_TABLES" "$want" >"$tmp"
+    hub_py tables "$ROOT$HUB_TABLES" "$want" "$EVENT" >"$tmp"
     if [[ -f $ROOT$HUB_TABLES ]] && cmp -s "$tmp" "$ROOT$HUB_TABLES"; then
         ok "$want table users with their passwords ($HUB_TABLES)"
         rm -f "$tmp"
@@ -1128,28 +1149,40 @@ hub_address() {  # where the tables reach this hub: --address, else this machine
     fi
 }
 
-step_hub_config() {
-    section "Hub configuration $HUB_CONFIG"
-    if [[ -e $ROOT$HUB_CONFIG ]]; then
-        ok "$HUB_CONFIG exists and is kept (yours)"
+hub_user_state() {  # yes, no or unknown, as user_state for the game's user
+    local rc=0
+    db_lookup passwd "$HUB_USER" >/dev/null || rc=$?
+    case $rc in 0) echo yes ;; 2) echo unknown ;; *) echo no ;; esac
+}
+
+step_hub_user() {
+    section "System user $HUB_USER"
+    if [[ "$(hub_user_state)" == yes ]]; then
+        ok "$HUB_USER exists"
         return 0
     fi
-    local tmp
-    tmp="$(mktemp)"
-    # No secret in it (0644): the password comes as the unit's credential.
-    cat >"$tmp" <<EOF
-# The tournament hub's configuration (schocken hub serve); written by deploy/install.sh --hub
-# only if missing. The broker password is not here: systemd hands it to the hub (LoadCredential=).
-[hub]
-event = "$EVENT"
+    # No groups: the hub uses no device. Its home is its state directory.
+    sys_cmd useradd --system --user-group --home-dir "$HUB_STATE_DIR" --no-create-home \
+        --shell /usr/sbin/nologin --comment "Schockbesteck tournament hub" "$HUB_USER"
+}
 
-[broker]
-url = "mqtt://127.0.0.1:$BROKER_PORT"
-username = "hub"
-EOF
-    put_dir "$(dirname "$HUB_CONFIG")" 0755
-    put_file "$tmp" "$HUB_CONFIG" 0644 || true
-    rm -f "$tmp"
+step_hub_store() {
+    section "The tournament's store $HUB_DB"
+    if [[ -e $ROOT$HUB_DB ]]; then
+        ok "$HUB_DB is there and is kept (the tournament itself)"
+        return 0
+    fi
+    if [[ ! -d $ROOT$HUB_STATE_DIR ]]; then
+        put_dir "$HUB_STATE_DIR" 0700
+        sys_cmd chown "$HUB_USER:$HUB_USER" "$HUB_STATE_DIR"
+    fi
+    # Made by the hub itself, as its user, so that its files are the service's.
+    local init=(runuser -u "$HUB_USER" -- "$VENV_DIR/bin/schocken" hub init --event "$EVENT" --db "$HUB_DB")
+    if [[ -z $ROOT ]] && ((NO_PIP)) && ! ((DRY_RUN)); then
+        note "skipped (--no-pip: no schocken in the venv yet): $(quote_cmd "${init[@]}")"
+        return 0
+    fi
+    sys_cmd "${init[@]}"
 }
 
 step_hub_unit() {
@@ -1220,7 +1253,8 @@ install_hub() {
     step_venv
     step_hub_secrets
     step_broker
-    step_hub_config
+    step_hub_user
+    step_hub_store
     step_hub_unit
     step_hub_service
     print_tables
@@ -1252,17 +1286,19 @@ uninstall_hub() {
     if ! ((PURGE)); then
         section "Kept"
         [[ -e $ROOT$HUB_SECRETS ]] && ok "the tables' passwords $HUB_SECRETS (remove with --purge)"
-        [[ -e $ROOT$HUB_CONFIG ]] && ok "the hub's configuration $HUB_CONFIG (remove with --purge)"
-        ok "the tournament's store /var/lib/private/schocken-hub, if any (remove with --purge)"
+        [[ -e $ROOT$HUB_STATE_DIR ]] && ok "the tournament's store $HUB_STATE_DIR (remove with --purge)"
+        [[ "$(hub_user_state)" == no ]] || ok "system user $HUB_USER (remove with --purge)"
         summary
         return 0
     fi
     section "Purge"
     remove_path "$HUB_SECRETS" || true
-    remove_path "$HUB_CONFIG" || true
-    # DynamicUser=: the state lives in /var/lib/private/, /var/lib/schocken-hub links to it.
-    remove_path "/var/lib/private/schocken-hub" || true
     remove_path "$HUB_STATE_DIR" || true
+    if [[ "$(hub_user_state)" != no ]]; then
+        sys_cmd userdel "$HUB_USER"
+    else
+        ok "system user $HUB_USER is not there"
+    fi
     summary
 }
 

@@ -29,7 +29,7 @@ from tests.broker import MOSQUITTO, free_port, mosquitto_missing
 from .conftest import REPO, Result, run_install, snapshot
 
 HUB_UNIT = Path("etc/systemd/system/schocken-hub.service")
-HUB_CONFIG = Path("etc/schockbesteck/hub.toml")
+STORE = Path("var/lib/schocken-hub")
 SECRETS = Path("etc/schockbesteck/hub")
 TABLES = SECRETS / "tables.toml"
 HUB_PASSWORD = SECRETS / "mqtt-password"
@@ -63,7 +63,7 @@ def hub(root: Path, *args: str) -> Result:
 
 def passwords(root: Path) -> dict[str, str]:
     data = tomllib.loads((root / TABLES).read_text())
-    return {user: entry["password"] for user, entry in data.items()}
+    return {user: entry["password"] for user, entry in data.items() if isinstance(entry, dict)}
 
 
 def printed_blocks(result: Result) -> list[dict[str, object]]:
@@ -95,15 +95,9 @@ def test_a_fresh_hub_install(hub_target: Path) -> None:
     assert mode(hub_target / SECRETS) == 0o700
     assert mode(hub_target / TABLES) == mode(hub_target / HUB_PASSWORD) == 0o600
     assert mode(hub_target / ACL) == mode(hub_target / PASSWD) == 0o640
-    assert mode(hub_target / CONF) == mode(hub_target / HUB_CONFIG) == 0o644
-    config = tomllib.loads((hub_target / HUB_CONFIG).read_text())
-    assert config == {
-        "hub": {"event": "dm2026"},
-        "broker": {"url": "mqtt://127.0.0.1:1883", "username": "hub"},
-    }
-    assert (hub_target / HUB_PASSWORD).read_text().strip() not in (
-        hub_target / HUB_CONFIG
-    ).read_text()
+    assert mode(hub_target / CONF) == 0o644
+    assert mode(hub_target / STORE) == 0o700
+    assert tomllib.loads((hub_target / TABLES).read_text())["event"] == "dm2026"
     # One user per table and the hub, each hashed (none in the clear).
     stored = (hub_target / PASSWD).read_text()
     assert re.findall(r"^([^:]+):\$7\$", stored, re.MULTILINE) == [
@@ -120,7 +114,7 @@ def test_each_table_gets_its_block_for_its_config(hub_target: Path) -> None:
 
     known = passwords(hub_target)
     assert printed_blocks(result) == [
-        {"url": "mqtt://10.0.0.2:1883", "event": "dm2026", "table": n,
+        {"broker": "mqtt://10.0.0.2:1883", "event": "dm2026", "table": n,
          "password": known[f"table-{n}"]}
         for n in (1, 2, 3)
     ]  # fmt: skip
@@ -128,7 +122,7 @@ def test_each_table_gets_its_block_for_its_config(hub_target: Path) -> None:
 
 @needs_mosquitto
 def test_the_system_commands_it_prints(hub_target: Path) -> None:
-    commands = hub(hub_target, "--tables", "2").target_commands
+    commands = hub(hub_target, "--tables", "2", "--event", "dm2026").target_commands
 
     apt = next(c for c in commands if c.startswith("apt-get install"))
     assert {"mosquitto", "python3-venv"} <= set(apt.split())
@@ -140,7 +134,16 @@ def test_the_system_commands_it_prints(hub_target: Path) -> None:
         "systemctl daemon-reload",
         "systemctl enable --now schocken-hub.service",
     ]
-    assert not any(c.startswith(("useradd", "raspi-config", "modprobe")) for c in commands)
+    assert not any(c.startswith(("raspi-config", "modprobe", "usermod")) for c in commands)
+    useradd = next(c for c in commands if c.startswith("useradd"))
+    assert "--system" in useradd and "--groups" not in useradd  # no device groups
+    assert useradd.endswith(" schocken-hub")
+    # The store is made by the hub itself, as its user, for the event.
+    assert "chown schocken-hub:schocken-hub /var/lib/schocken-hub" in commands
+    assert (
+        "runuser -u schocken-hub -- /opt/schockbesteck/venv/bin/schocken hub init "
+        "--event dm2026 --db /var/lib/schocken-hub/tournament.db"
+    ) in commands
 
 
 @needs_mosquitto
@@ -205,6 +208,19 @@ def test_usage_errors(hub_target: Path, args: list[str], message: str) -> None:
     assert not (hub_target / "etc/schockbesteck").exists()
 
 
+@needs_mosquitto
+def test_the_event_is_kept_and_another_one_refused(hub_target: Path) -> None:
+    hub(hub_target, "--tables", "1", "--event", "dm2026")
+
+    same = hub(hub_target, "--tables", "2")
+    other = hub(hub_target, "--event", "cup27")
+
+    assert printed_blocks(same)[0]["event"] == "dm2026"
+    assert other.returncode == 2
+    assert "this hub is set up for 'dm2026'" in one_line_error(other)
+    assert list(passwords(hub_target)) == ["table-1", "table-2"]
+
+
 def test_the_first_install_needs_the_number_of_tables(hub_target: Path) -> None:
     result = hub(hub_target)
 
@@ -252,19 +268,20 @@ def test_uninstall_keeps_the_passwords_and_purge_removes_them(hub_target: Path) 
     assert removed.returncode == 0, removed.stderr
     for path in (HUB_UNIT, CONF, ACL, PASSWD, Path("opt/schockbesteck")):
         assert not (hub_target / path).exists(), path
-    assert passwords(hub_target) == kept and (hub_target / HUB_CONFIG).exists()
+    assert passwords(hub_target) == kept and (hub_target / STORE).exists()
     assert removed.target_commands == [
         "systemctl disable --now schocken-hub.service",
         "systemctl daemon-reload",
         "systemctl restart mosquitto.service",
     ]
+    assert "the tournament's store /var/lib/schocken-hub (remove with --purge)" in removed.stdout
     again = hub(hub_target, "--tables", "2")
     assert passwords(hub_target) == kept, "a new install finds the old tables' passwords"
 
     purged = hub(hub_target, "--purge")
 
     assert purged.returncode == 0, purged.stderr
-    assert not (hub_target / SECRETS).exists() and not (hub_target / HUB_CONFIG).exists()
+    assert not (hub_target / SECRETS).exists() and not (hub_target / STORE).exists()
     assert again.returncode == 0
 
 
@@ -362,3 +379,26 @@ def test_help_names_the_hub_and_its_flags() -> None:
     assert result.returncode == 0
     for flag in ("--hub", "--tables N", "--event SLUG", "--address HOST", "tables.toml"):
         assert flag in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("section", "network"),
+    [
+        ('[tournament]\nbroker = "mqtt://10.0.0.2:1883"\n', True),
+        ("[tournament]\nenabled = false\n", False),
+    ],
+)
+def test_a_table_of_a_tournament_gets_the_network(
+    tmp_path: Path, section: str, network: bool
+) -> None:
+    """The game device as a table reaches the hub's broker: the network drop-in comes with it."""
+    root = tmp_path / "pi"
+    (root / "etc/schockbesteck").mkdir(parents=True)
+    (root / "etc/os-release").write_text("ID=raspbian\n")
+    (root / "etc/schockbesteck/config.toml").write_text(section)
+
+    result = run_install("--root", str(root), "--no-pip", "--python", sys.executable)
+
+    assert result.returncode == 0, result.stderr
+    dropin = root / "etc/systemd/system/schockbesteck.service.d/network.conf"
+    assert dropin.exists() is network

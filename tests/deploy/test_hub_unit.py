@@ -20,15 +20,23 @@ def test_runs_the_hub_from_the_venv_with_its_password_as_a_credential() -> None:
 
     exec_start = single("ExecStart", entries=HUB).split()
 
+    def option(name: str) -> str:
+        return exec_start[exec_start.index(name) + 1]
+
     assert exec_start[:3] == [f"{venv}/bin/schocken", "hub", "serve"]
-    assert exec_start[exec_start.index("--config") + 1] == install_sh_constant("HUB_CONFIG")
-    # The password reaches the hub through systemd's credentials, never through the command line.
-    assert exec_start[exec_start.index("--password-file") + 1] == "%d/mqtt-password"
+    assert option("--db") == install_sh_constant("HUB_DB")
+    assert option("--broker") == f"mqtt://127.0.0.1:{install_sh_constant('BROKER_PORT')}"
+    assert option("--listen") == "0.0.0.0:8080"
+    # The password reaches the hub through systemd's credentials, never on its command line.
+    assert option("--password-file") == "%d/mqtt-password"
     assert single("LoadCredential", entries=HUB) == f"mqtt-password:{secret}"
+    assert single("User", entries=HUB) == single("Group", entries=HUB)
+    assert single("User", entries=HUB) == install_sh_constant("HUB_USER")
 
 
 def test_state_directory_is_the_stores_home() -> None:
     assert single("StateDirectory", entries=HUB) == "schocken-hub"
+    assert install_sh_constant("HUB_DB").startswith(install_sh_constant("HUB_STATE_DIR") + "/")
     assert single("WorkingDirectory", entries=HUB) == install_sh_constant("HUB_STATE_DIR")
     assert single("StateDirectoryMode", entries=HUB) == "0700"
     assert single("UMask", entries=HUB) == "0077"
@@ -46,7 +54,7 @@ def test_the_broker_is_wanted_not_required() -> None:
 
 
 def test_no_devices_no_privileges_and_only_local_networks() -> None:
-    for key in ("DynamicUser", "PrivateDevices", "PrivateUsers", "NoNewPrivileges"):
+    for key in ("PrivateDevices", "PrivateUsers", "NoNewPrivileges"):
         assert single(key, entries=HUB) == "yes", key
     assert single("CapabilityBoundingSet", entries=HUB) == ""
     assert single("ProtectSystem", entries=HUB) == "strict"
