@@ -840,6 +840,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Scharf: Rundenverlierer verliert die Hälfte", "Scharf: a round's loser loses the half"
     ),
     "web_spieltag_time_box_is": ("Zeitlimit: {n} Min.", "Time box: {n} min"),
+    # 27-ops: `make tournament-demo` (sim/tournament_demo.py), a tournament on this machine:
+    # its broker, what it starts, how it ends (printed, never drawn: "sim_" is a printed prefix)
+    "sim_demo_no_mosquitto": (
+        "mosquitto fehlt ({path}): sudo apt-get install mosquitto",
+        "mosquitto is missing ({path}): sudo apt-get install mosquitto",
+    ),
+    "sim_demo_broker": (
+        "Broker: {url} (nur dieser Rechner; Ordner {folder}); Tische: {tables}",
+        "Broker: {url} (this machine only; folder {folder}); tables: {tables}",
+    ),
+    "sim_demo_would_start_hub": (
+        "Hub: noch nicht eingebaut; er liefe für {event} auf {url} als Benutzer {user}",
+        "Hub: not wired in yet; it would run for {event} on {url} as user {user}",
+    ),
+    "sim_demo_would_start_tables": (
+        "Tische: noch nicht eingebaut; {count} simulierte Tische ({users}) meldeten für {event}",
+        "Tables: not wired in yet; {count} simulated tables ({users}) would report for {event}",
+    ),
+    "sim_demo_tv": ("TV-Ansicht: {url}", "TV view: {url}"),
+    "sim_demo_no_tv": ("TV-Ansicht: noch keine (der Hub fehlt)", "TV view: none yet (no hub)"),
+    "sim_demo_running": ("Läuft; Strg+C beendet.", "Running; Ctrl+C stops."),
+    "sim_demo_broker_died": (
+        "der Broker ist unterwegs gestorben: {line}", "the broker died on the way: {line}"
+    ),
+    "sim_demo_stopped": (
+        "Beendet: Broker gestoppt, sein Ordner gelöscht.",
+        "Stopped: the broker is down and its folder removed.",
+    ),
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,
