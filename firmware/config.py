@@ -171,6 +171,22 @@ class TournamentConfig:
     password: str = ""
     ca_file: str = ""
     resend_s: float = 30.0
+class SpieltagConfig:
+    """Section ``[spieltag]``: what the menu's "Spieltag beginnen" offers first.
+
+    ``time_box_minutes``: the time box it starts on (0: none), after which the game in play goes
+    on "scharf" (docs/sheet.md); 1 to 600 minutes.
+    """
+
+    time_box_minutes: int = 0
+
+    def __post_init__(self) -> None:
+        minutes = self.time_box_minutes
+        if not 0 <= minutes <= 600:
+            raise ValueError(
+                f"spieltag.time_box_minutes = {minutes} is not allowed: use 0 (none) or 1 to "
+                "600 minutes (a points round is 60-75)"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +205,7 @@ class DeviceConfig:
     link: LinkConfig = field(default_factory=LinkConfig)
     web: WebConfig = field(default_factory=WebConfig)
     tournament: TournamentConfig = field(default_factory=TournamentConfig)
+    spieltag: SpieltagConfig = field(default_factory=SpieltagConfig)
     origin: str = field(default="defaults", compare=False)
     given: frozenset[str] = field(default=frozenset(), compare=False)
 
@@ -203,6 +220,7 @@ _SECTIONS: dict[str, type] = {
     "link": LinkConfig,
     "web": WebConfig,
     "tournament": TournamentConfig,
+    "spieltag": SpieltagConfig,
 }
 
 #: Keys whose value has more than one form; :func:`_game` checks them.
@@ -281,6 +299,7 @@ def _build(data: Mapping[str, Any], origin: str, base_dir: Path | None) -> Devic
         link=link,
         web=web,
         tournament=tournament,
+        spieltag=SpieltagConfig(**sections["spieltag"]),
         origin=origin,
         given=frozenset(
             f"{section}.{key}"

@@ -664,7 +664,54 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # `schocken replay` of a real-dice game (printed, never drawn on the panel)
     "replay_reported": ("meldet {dice}", "reports {dice}"),
     "replay_corrected": ("korrigiert auf {dice}", "corrected to {dice}"),
-    # 26-spieltag: an evening of games, its standings and the league's sheet (issue 26)
+    # Real dice from a paired phone: the page's entry card, its refusals in the page's
+    # words, the setup's dice choice; and the device's last entry before the round is settled
+    "entry_settle": ("STAND: abrechnen", "STAND: settle"),
+    "web_entry_turn": ("Ergebnis von {name}", "{name}'s result"),
+    "web_entry_correct": ("Korrigieren: {name}", "Correct: {name}"),
+    "web_entry_rolloff": ("Auswürfeln: {name} ({n}/{total})", "Roll-off: {name} ({n}/{total})"),
+    "web_entry_limit": ("max. {throws}", "max. {throws}"),
+    "web_entry_die": ("Würfel {n}", "Die {n}"),
+    "web_entry_throws": ("Würfe", "Throws"),
+    "web_entry_hand": ("aus der Hand", "from the hand"),
+    "web_entry_built": ("gebaut", "built up"),
+    "web_entry_ok": ("Eintragen", "Enter"),
+    "web_entry_next": ("Weiter", "Next"),
+    "web_entry_cancel": ("Abbrechen", "Cancel"),
+    "web_entry_review": (
+        "Letzter Eintrag der Runde: stimmt er?", "The round's last entry: is it right?"
+    ),
+    "web_entry_settle": ("Runde abrechnen", "Settle the round"),
+    "web_entry_change": ("Ändern", "Change"),
+    "web_entry_fix": ("Korrigieren", "Correct"),
+    "web_entry_blind": ("Blind angesagt", "Blind announced"),
+    "web_entry_covered": (
+        "Die Becher bleiben zu bis zum Aufdecken: dann alle Ergebnisse in der Reihenfolge am Tisch",
+        "The cups stay down until the reveal: then every result, in the table's order",
+    ),
+    "web_entry_over_limit": ("Zu viele Würfe: höchstens {n}", "Too many throws: at most {n}"),
+    "web_entry_impossible": (
+        "So nicht möglich: aus der Hand oder gebaut?", "Not possible so: from the hand or built?"
+    ),
+    "web_entry_moved_on": ("Schon weiter: {name} ist dran", "Moved on: {name} to play"),
+    "web_entry_conflict": (
+        "Passt nicht: ein späterer Eintrag läge über dem Limit",
+        "Clashes: a later entry would be over the limit",
+    ),
+    "web_entry_settled": (
+        "Nichts mehr zu korrigieren: die Runde ist abgerechnet",
+        "Nothing left to correct: the round is settled",
+    ),
+    "web_entry_not_due": ("Gerade ist kein Ergebnis fällig", "No result is due now"),
+    "web_entry_device_dice": (
+        "Dieses Spiel läuft mit den Würfeln des Geräts",
+        "This game is played with the device's dice",
+    ),
+    "web_entry_invalid": ("Ungültige Würfel", "Invalid dice"),
+    "web_dice": ("Würfel", "Dice"),
+    "web_dice_device": ("Elektronische Würfel", "Device dice"),
+    "web_dice_real": ("Echte Würfel", "Real dice"),
+    # An evening of games, its standings and the league's sheet
     # (the schemes' names are the clubs' own German terms; the details explain them in English)
     "scheme_verlustpunkte": ("Verlustpunkte", "Verlustpunkte"),
     "scheme_siegpunkte": ("Siegpunkte", "Siegpunkte"),
@@ -747,7 +794,81 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "spieltag_none": (
         "Noch kein beendetes Spiel an diesem Spieltag.", "No finished game on this Spieltag yet."
-    ),    # 27-table: the device as one table of a tournament, its card and its reports (issue 27)
+    ),
+    # The Spieltag's time box ("scharf": once it runs out, a round's loser loses the
+    # Hälfte) on the device and in `schocken replay`, and the page's Spieltag card
+    "scharf_mark": ("scharf", "scharf"),
+    "scharf_title": ("Zeit ist um", "Time is up"),
+    "scharf_headline": ("Scharf!", "Scharf!"),
+    "scharf_now": ("Ab dieser Runde:", "From this round on:"),
+    "scharf_next": ("Nach dieser Runde:", "After this round:"),
+    "scharf_line_1": ("Rundenverlierer", "each round's loser"),
+    "scharf_line_2": ("verliert die Hälfte", "loses the half"),
+    "outcome_scharf": ("{loser} verliert scharf", "{loser} loses, scharf"),
+    "time_box_title": ("Zeitlimit", "Time box"),
+    "time_box_none": ("ohne", "none"),
+    "time_box_minutes": ("{n} Minuten", "{n} minutes"),
+    "time_box_detail": (
+        "danach scharf: Rundenverlierer verliert die Hälfte",
+        "then scharf: a round's loser loses the half",
+    ),
+    "replay_scharf": (
+        "Zeit um nach {minutes} Minuten: ab jetzt scharf (Rundenverlierer verliert die Hälfte)",
+        "time up after {minutes} minutes: scharf from now on (a round's loser loses the half)",
+    ),
+    "replay_scharf_round": (
+        "scharf: {loser} verliert die Hälfte", "scharf: {loser} loses the half"
+    ),
+    "web_spieltag_title": ("Spieltag", "Spieltag"),
+    "web_spieltag_none": ("Kein Spieltag läuft.", "No Spieltag is going on."),
+    "web_spieltag_name": ("Name oder Nummer", "Name or number"),
+    "web_spieltag_venue": ("Spielort", "Venue"),
+    "web_spieltag_date": ("Datum", "Date"),
+    "web_spieltag_scheme": ("Wertung", "Scoring"),
+    "web_spieltag_time_box": ("Zeitlimit (Minuten, leer: ohne)", "Time box (minutes, empty: none)"),
+    "web_spieltag_begin": ("Spieltag beginnen", "Begin a Spieltag"),
+    "web_spieltag_end": ("Spieltag beenden", "End the Spieltag"),
+    "web_spieltag_confirm_end": ("Spieltag wirklich beenden?", "Really end the Spieltag?"),
+    "web_spieltag_end_yes": ("Ja, beenden", "Yes, end it"),
+    "web_spieltag_end_no": ("Nein", "No"),
+    "web_spieltag_standings": ("Stand nach {n} Spielen", "After {n} games"),
+    "web_spieltag_standings_one": ("Stand nach 1 Spiel", "After 1 game"),
+    "web_spieltag_no_games": ("Noch kein Spiel beendet.", "No game finished yet."),
+    "web_spieltag_csv": ("Bogen als CSV", "Sheet as CSV"),
+    "web_spieltag_pdf": ("Bogen als PDF", "Sheet as PDF"),
+    "web_spieltag_scharf": (
+        "Scharf: Rundenverlierer verliert die Hälfte", "Scharf: a round's loser loses the half"
+    ),
+    "web_spieltag_time_box_is": ("Zeitlimit: {n} Min.", "Time box: {n} min"),
+    # 27-ops: `make tournament-demo` (sim/tournament_demo.py), a tournament on this machine:
+    # its broker, what it starts, how it ends (printed, never drawn: "sim_" is a printed prefix)
+    "sim_demo_no_mosquitto": (
+        "mosquitto fehlt ({path}): sudo apt-get install mosquitto",
+        "mosquitto is missing ({path}): sudo apt-get install mosquitto",
+    ),
+    "sim_demo_broker": (
+        "Broker: {url} (nur dieser Rechner; Ordner {folder}); Tische: {tables}",
+        "Broker: {url} (this machine only; folder {folder}); tables: {tables}",
+    ),
+    "sim_demo_would_start_hub": (
+        "Hub: noch nicht eingebaut; er liefe für {event} auf {url} als Benutzer {user}",
+        "Hub: not wired in yet; it would run for {event} on {url} as user {user}",
+    ),
+    "sim_demo_would_start_tables": (
+        "Tische: noch nicht eingebaut; {count} simulierte Tische ({users}) meldeten für {event}",
+        "Tables: not wired in yet; {count} simulated tables ({users}) would report for {event}",
+    ),
+    "sim_demo_tv": ("TV-Ansicht: {url}", "TV view: {url}"),
+    "sim_demo_no_tv": ("TV-Ansicht: noch keine (der Hub fehlt)", "TV view: none yet (no hub)"),
+    "sim_demo_running": ("Läuft; Strg+C beendet.", "Running; Ctrl+C stops."),
+    "sim_demo_broker_died": (
+        "der Broker ist unterwegs gestorben: {line}", "the broker died on the way: {line}"
+    ),
+    "sim_demo_stopped": (
+        "Beendet: Broker gestoppt, sein Ordner gelöscht.",
+        "Stopped: the broker is down and its folder removed.",
+    ),
+    # 27-table: the device as one table of a tournament, its card and its reports (issue 27)
     "menu_tournament": ("Turnier", "Tournament"),
     "tournament_title": ("{label} · Runde {round}", "{label} · Round {round}"),
     "tournament_label": ("Tisch {number}", "Table {number}"),

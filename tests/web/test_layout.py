@@ -115,6 +115,22 @@ def worst_state() -> dict[str, Any]:
     return {"game": game, "next": next_game}
 
 
+def worst_spieltag() -> dict[str, Any]:
+    """The Spieltag card at its widest: long name and venue, the longest time box, scharf, ten
+    players with three-digit and negative points."""
+    spieltag = {
+        "id": "20261201-190000", "name": "Spieltag der Schockfreunde Werl-Büderich 2026",
+        "venue": "Gaststätte Zum Alten Anker am Marktplatz", "date": "2026-12-01",
+        "scheme": "platzpunkte", "lives": False, "time_box": 600,
+        "began_at": "2026-12-01T19:00:00+01:00",
+    }  # fmt: skip
+    lines = [
+        {"place": index + 1, "player": name, "score": 100 - 23 * index, "out": False}
+        for index, name in enumerate(PLAYERS)
+    ]
+    return {"spieltag": spieltag, "scharf": True, "games": 10, "standings": lines}
+
+
 def show_the_worst(device: WebDevice, browser: Browser) -> None:
     """The reveal from the device, then the board (the reveal's batch brings a state)."""
     table = device.device.web
@@ -131,6 +147,8 @@ def show_the_worst(device: WebDevice, browser: Browser) -> None:
         "window.schock.page.stats = {fields: arguments[0], players: arguments[1]}; renderStats();",
         fields, players,
     )  # fmt: skip
+    browser.wait("window.schock.page.spieltagWaiting === false")  # the device's own answer
+    browser.js("gotSpieltag(arguments[0])", worst_spieltag())  # as a spieltag line would
 
 
 @pytest.fixture(scope="module")
@@ -201,8 +219,10 @@ def set_paired(browser: Browser, paired: bool, device: WebDevice) -> None:
         browser.js("window.schock.page.ws.send('auth ' + arguments[0])", new_token(device))
         browser.wait("window.schock.page.paired === true")
         browser.js("document.getElementById('house').open = true;"
-                   "document.getElementById('abandon').click()")  # the confirmation shows
+                   "document.getElementById('abandon').click();"
+                   "document.getElementById('sp-end').click()")  # the confirmations show
         browser.wait("!document.getElementById('confirm').hidden")
+        browser.wait("!document.getElementById('sp-confirm').hidden")
     elif not paired and browser.js("return window.schock.page.paired"):
         connects = browser.js("return window.schock.connects")
         browser.by_id("forget").click()  # a fresh greeting: the page reads the log again
@@ -245,6 +265,7 @@ def test_nothing_sticks_out_at_any_screen(
     controls = shown.js(CONTROLS)
     if paired:
         assert {"abandon", "apply", "preset", "abandon-yes"} <= set(controls)
+        assert {"sp-csv", "sp-pdf", "sp-end", "sp-end-yes"} <= set(controls), "the Spieltag's"
     else:
         assert controls == [], f"a watcher sees controls it cannot use: {controls}"
     if language == "en":
@@ -254,6 +275,34 @@ def test_nothing_sticks_out_at_any_screen(
         quoted = {page_texts()["de"]["menu_pair"]}
         german = sorted(p for p in german_only_words() - quoted if p in text)
         assert german == [], f"German on the English page: {german}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_spieltag_form_fits_at_any_screen(
+    shown: Browser, device: WebDevice, size: tuple[int, int], language: str
+) -> None:
+    """A paired page with no Spieltag going on: the form to begin one, filled as a league fills
+    it (a longer text scrolls inside its field, as any field's does)."""
+    set_paired(shown, True, device)
+    set_language(shown, language)
+    set_size(shown, size)
+    shown.js(
+        "gotSpieltag({spieltag: null});"
+        "document.getElementById('sp-name').value = '12. Spieltag, Kreisliga Süd';"
+        "document.getElementById('sp-venue').value = 'Zum Alten Anker, Markt 3';"
+        "document.getElementById('sp-time-box').value = '600';"
+        "document.getElementById('sp-scheme').value = 'verlustpunkte';"
+    )
+    try:
+        assert {"sp-name", "sp-venue", "sp-date", "sp-scheme", "sp-time-box", "sp-begin-go"} <= set(
+            shown.js(CONTROLS)
+        )
+        problems = shown.js(MEASURE)
+        assert problems == [], "\n".join(problems)
+    finally:
+        shown.js("gotSpieltag(arguments[0]); document.getElementById('sp-end').click()",
+                 worst_spieltag())
 
 
 def test_the_reveal_shows_dice_throws_marks_and_the_tie(
@@ -327,3 +376,63 @@ def test_a_paired_phone_sees_the_mirror_with_its_buttons(
     assert buttons["bottom"] <= 844, "the buttons are on the same screen as the mirror"
     language = shown.by_id("mirror-language").text
     assert language == "The device shows its screen in German (its own menu setting)"
+
+
+# -- real dice: the scorekeeper's entry card ------------------------------------------------------
+
+
+def worst_entry_state() -> dict[str, Any]:
+    """A real-dice game at its widest for the entry card: a ten-letter name, five throws to
+    choose from, hand or built to say, Blind to announce, nine results of the round to
+    correct."""
+    state = worst_state()
+    game = state["game"]
+    game["turn"] = {"player": PLAYERS[9], "dice": [None, None, None], "laid_out": [False] * 3,
+                    "throws": 0, "limit": 5, "hand": None, "flipped": False, "blind": False}
+    game.update(real_dice=True, limit=None, entry={
+        "due": "turn", "player": PLAYERS[9], "most": 5, "limit": 5, "opener": PLAYERS[0],
+        "opener_most": 5, "reported": list(PLAYERS[:9]), "last": True, "dice": 3,
+        "blind": True, "covered": True, "hand_matters": ["6-5-4"],
+    })  # fmt: skip
+    return state
+
+
+#: The entry card's dice chosen (6-5-4 in three throws, so that hand or built shows).
+CHOOSE = """
+const tap = (selector) => document.querySelector(selector).click();
+[6, 5, 4].forEach((v, i) => tap(`#entry-dice [data-die="${i + 1}"] [data-face="${v}"]`));
+tap('#entry-throws [data-throws="3"]');
+document.getElementById('entry-note').textContent = arguments[0];
+"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_entry_card_fits_at_every_screen(
+    shown: Browser, device: WebDevice, size: tuple[int, int], language: str
+) -> None:
+    set_paired(shown, True, device)
+    set_language(shown, language)
+    set_size(shown, size)
+    shown.js("page.entryForm = null; gotState(arguments[0])", worst_entry_state())
+    try:
+        assert not shown.js("return document.getElementById('entry').hidden")
+        longest = max(
+            (page_texts()[language][key] for key in page_texts()[language]
+             if key.startswith("web_entry_") and key != "web_entry_covered"), key=len,
+        )  # fmt: skip
+        shown.js(CHOOSE, longest)
+        assert not shown.js("return document.getElementById('entry-hand').hidden")
+        assert len(shown.js("return document.querySelectorAll('#entry-fix button')")) == 9
+        shown.js("document.getElementById('entry').scrollIntoView()")
+        problems = shown.js(MEASURE)
+        assert problems == [], "\n".join(problems)
+        shown.js("document.getElementById('entry-ok').click()")  # the round's last: review
+        assert not shown.js("return document.getElementById('entry-review').hidden")
+        problems = shown.js(MEASURE)
+        assert problems == [], "\n".join(problems)
+        card = shown.js("return document.getElementById('entry').getBoundingClientRect().toJSON()")
+        assert card["width"] <= size[0]
+    finally:
+        shown.js("page.entryForm = null; gotState(arguments[0])", worst_state())
+    assert shown.js("return document.getElementById('entry').hidden"), "no real dice: no card"
