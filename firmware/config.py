@@ -171,6 +171,9 @@ class TournamentConfig:
     password: str = ""
     ca_file: str = ""
     resend_s: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
 class SpieltagConfig:
     """Section ``[spieltag]``: what the menu's "Spieltag beginnen" offers first.
 

@@ -1,7 +1,7 @@
 """The device as a table of a tournament, built as ``schocken run`` builds it (the edge's MQTT
 link, a real mosquitto, a stand-in hub): the hub's assignment on the menu's card in German and
-English, OK starts the assigned game, and its halves and the game reach the hub, the card
-saying "noch nicht gemeldet (n)" and then "gemeldet ✓"."""
+English, OK starts the assigned game (the round's end its time box), and its halves and the
+game reach the hub, the card saying "noch nicht gemeldet (n)" and then "gemeldet ✓"."""
 
 from __future__ import annotations
 
@@ -91,6 +91,12 @@ def test_the_card_starts_the_assigned_game_and_its_results_reach_the_hub(
         assert header["tournament"] == {"event": EVENT, "table": "table-7", "round": 2,
                                         "game": 1}
         assert device.app.time_box_ends_at == now + 1800
+        # the round's end is the game's time box: past it, the game goes on scharf
+        deadline = device.app.next_deadline()
+        assert deadline is not None and 1790 < deadline - clock.now() <= 1800
+        clock.advance(1801)
+        device.app.advance(clock.now())
+        assert device.app.scharf
         play_randomly(device.app, inputs, seed=5)
         waiting = len(reporter.outbox)
         assert waiting >= 3
