@@ -290,7 +290,9 @@ class LegacyOddsStrategy:
         self.name = name
 
     def situation(self, view: View, rules: Rules) -> Hashable:
-        earlier = tuple(sorted((s.throws, s.laid_out, s.dice, s.hand) for s in view.shown))
+        earlier = tuple(sorted(
+            (s.throws, s.laid_out, s.dice, s.hand) for s in view.shown
+        ))
         return view.seat == 0, view.later, view.limit, earlier
 
     def prepare(self, rules: Rules) -> None:
@@ -502,7 +504,7 @@ def _build_avoid_goal(rules: Rules, situation: _AvoidSituation, share: bool) -> 
             their_limit = limit if limit is not None else min(throws, rules.max_throws)
             after = _later_scores(rules, later - 1, their_limit, tuple(sorted((*earlier, shown))))
             beaten = _at_least(after, ours + 1)
-            lowest *= beaten**later
+            lowest *= beaten ** later
             highest *= (1.0 - beaten) ** later
         if share:
             deckel = evaluation.deckel or rules.deckel  # 0: all of them (Schock aus)
@@ -524,11 +526,8 @@ def _belief(rules: Rules, players: int, limit: int | None, turns: tuple[_Entry, 
         return _distribution([(_score(rules, table.evaluate(dice, bool(hand)), throws), 1.0)])
     their_limit = rules.max_throws if seat == 0 or limit is None else limit
     outcomes = [
-        (
-            _score(rules, table.evaluate(sorted_dice((*laid, *thrown)), not laid), throws),
-            float(p),
-            thrown,
-        )
+        (_score(rules, table.evaluate(sorted_dice((*laid, *thrown)), not laid), throws), float(p),
+         thrown)
         for thrown, p in sorted_throw_outcomes(rules.dice_count - len(laid))
     ]
     if throws < their_limit:
@@ -549,7 +548,9 @@ def _belief(rules: Rules, players: int, limit: int | None, turns: tuple[_Entry, 
 
 
 @lru_cache(maxsize=16384)
-def _later_scores(rules: Rules, after: int, limit: int, earlier: tuple[_Entry, ...]) -> _Scores:
+def _later_scores(
+    rules: Rules, after: int, limit: int, earlier: tuple[_Entry, ...]
+) -> _Scores:
     """How the next player's turn ends, playing ``odds-v1`` with ``after`` players still to
     come, under ``limit``, having seen ``earlier`` (sorted)."""
     goal = _odds_goal(rules, (False, after, limit, earlier))
@@ -559,7 +560,6 @@ def _later_scores(rules: Rules, after: int, limit: int, earlier: tuple[_Entry, .
         (_score(rules, table.evaluate(sorted_dice((*laid, *free)), not laid), throws), p)
         for (laid, free, throws), p in ends.items()
     )
-
 
 # -- registry ------------------------------------------------------------------------------------
 
@@ -628,7 +628,9 @@ def apply_move(game: Game, move: Move, rng: RandomSource) -> list[Event]:
     return game.stand()
 
 
-def play_turn(game: Game, bot: Bot, shown: list[Shown] | None, rng: RandomSource) -> list[Event]:
+def play_turn(
+    game: Game, bot: Bot, shown: list[Shown] | None, rng: RandomSource
+) -> list[Event]:
     """Play the current player's whole turn and return every event caused.
 
     The bot sees the round through the engine's table view. The finished turn, as the table saw
@@ -654,12 +656,10 @@ def play_game(
     """A whole game between bots (one per player name), dice from ``rng``."""
     game = Game(setup)
     while game.phase is Phase.ROLL_OFF:
-        game.roll_off(
-            [
-                tuple(rng.randint(1, 6) for _ in range(setup.rules.dice_count))
-                for _ in game.contenders
-            ]
-        )
+        game.roll_off([
+            tuple(rng.randint(1, 6) for _ in range(setup.rules.dice_count))
+            for _ in game.contenders
+        ])
     rounds = 0
     while not game.is_over:
         player = game.current_player

@@ -156,7 +156,8 @@ class TableView:
 
 def _seen(turn: TurnState, *, covered: bool) -> SeenTurn:
     values = tuple(
-        v if out or not covered else None for v, out in zip(turn.values, turn.laid_out, strict=True)
+        v if out or not covered else None
+        for v, out in zip(turn.values, turn.laid_out, strict=True)
     )
     hand = turn.hand if not covered or all(turn.laid_out) else None
     return SeenTurn(turn.player, values, turn.laid_out, turn.throws, hand, turn.blind)
@@ -320,31 +321,16 @@ class Game:
         game.loser = state.loser
         count = setup.rules.dice_count
         game._finished = [
-            TurnState(
-                r.player,
-                (None,) * count if r.dropped else tuple(r.dice),
-                (False,) * count,
-                r.throws,
-                r.throws,
-                r.hand,
-                False,
-                0,
-                r.blind,
-            )
+            TurnState(r.player, (None,) * count if r.dropped else tuple(r.dice), (False,) * count,
+                      r.throws, r.throws, r.hand, False, 0, r.blind)
             for r in state.results
         ]
         game._last_finished = game._finished[-1] if game._finished else None
         turn = state.turn
         if turn is not None:
             game._turn = _Turn(
-                turn.player,
-                list(turn.values),
-                list(turn.laid_out),
-                turn.throws,
-                turn.hand,
-                turn.flipped,
-                turn.bonus,
-                turn.blind,
+                turn.player, list(turn.values), list(turn.laid_out), turn.throws, turn.hand,
+                turn.flipped, turn.bonus, turn.blind,
             )
         return game
 
@@ -398,9 +384,7 @@ class Game:
     def can_roll(self) -> bool:
         t = self._turn
         return (
-            t is not None
-            and not self.real_dice
-            and t.throws < self._limit_for(t)
+            t is not None and not self.real_dice and t.throws < self._limit_for(t)
             and not all(t.laid_out)
         )
 
@@ -414,10 +398,7 @@ class Game:
     def can_blind(self) -> bool:
         t = self._turn
         return (
-            self.rules.blind
-            and not self.real_dice
-            and t is not None
-            and t.throws == 1
+            self.rules.blind and not self.real_dice and t is not None and t.throws == 1
             and not t.flipped
         )
 
@@ -534,22 +515,12 @@ class Game:
     ) -> list[Event]:
         """Report the current turn's result (real dice); ``hand`` defaults to ``throws == 1``."""
         return self.apply(
-            Report(
-                self._require_turn().player,
-                tuple(dice),
-                throws,
-                throws == 1 if hand is None else hand,
-                blind,
-            )
+            Report(self._require_turn().player, tuple(dice), throws,
+                   throws == 1 if hand is None else hand, blind)
         )
 
     def correct(
-        self,
-        player: str,
-        dice: Sequence[int],
-        throws: int,
-        hand: bool | None = None,
-        *,
+        self, player: str, dice: Sequence[int], throws: int, hand: bool | None = None, *,
         blind: bool = False,
     ) -> list[Event]:
         """Put ``player``'s report of this round right (real dice, before the round settles)."""
@@ -726,7 +697,9 @@ class Game:
             newly_out = tuple(
                 p for p in self.participants if self.holdings[p] == 0 and p not in self.out
             )
-        outcomes.append(PenaltyGiven(player, amount - remaining, from_pot, tuple(taken), newly_out))
+        outcomes.append(
+            PenaltyGiven(player, amount - remaining, from_pot, tuple(taken), newly_out)
+        )
         if self.holdings[player] == self.rules.deckel:
             self._end_section(player, outcomes)
         elif newly_out:
@@ -743,7 +716,7 @@ class Game:
         if self.rules.dropped_cup is not DroppedCup.ROUND:
             raise IllegalActionError(
                 f"these rules make a dropped cup cost {self.rules.penalty_deckel} Deckel "
-                '(rules option dropped_cup = "deckel"): give the penalty instead',
+                "(rules option dropped_cup = \"deckel\"): give the penalty instead",
                 Reason.DROP_IS_PENALTY,
             )
         player = action.player
@@ -857,7 +830,7 @@ class Game:
             )
         rebuilt = Game.replay(self.setup, self.actions[:index])
         corrected = rebuilt.apply(action.as_report())
-        for later in self.actions[index + 1 :]:
+        for later in self.actions[index + 1:]:
             if isinstance(later, Correct) and later.player == player:
                 continue  # an earlier correction of the same report, superseded by this one
             try:
@@ -922,15 +895,8 @@ class Game:
 
     def _snapshot(self, t: _Turn) -> TurnState:
         return TurnState(
-            t.player,
-            tuple(t.values),
-            tuple(t.laid_out),
-            t.throws,
-            self._limit_for(t),
-            t.hand,
-            t.flipped,
-            t.bonus,
-            t.blind,
+            t.player, tuple(t.values), tuple(t.laid_out), t.throws, self._limit_for(t), t.hand,
+            t.flipped, t.bonus, t.blind,
         )
 
     def _limit_for(self, t: _Turn) -> int:
@@ -939,8 +905,7 @@ class Game:
 
     def _flippable_sixes(self, t: _Turn) -> list[int]:
         return [
-            i
-            for i, v in enumerate(t.values)
+            i for i, v in enumerate(t.values)
             if v == 6 and (self.rules.boerdeschock or not t.laid_out[i])
         ]
 
@@ -1067,15 +1032,8 @@ class Game:
         self.out.update(result.out)
         outcomes.append(
             RoundOver(
-                result.winner,
-                result.loser,
-                result.winning.name,
-                result.losing.name,
-                result.moved,
-                result.source,
-                result.out,
-                result.pot_after,
-                result.holdings_after,
+                result.winner, result.loser, result.winning.name, result.losing.name,
+                result.moved, result.source, result.out, result.pot_after, result.holdings_after,
                 self._reveal_turns(),
             )
         )
@@ -1091,12 +1049,8 @@ class Game:
             DroppedTurn(result.player)
             if result.dropped
             else TurnOver(
-                result.player,
-                result.dice,
-                result.hand,
-                result.throws,
-                self._table.evaluate(result.dice, result.hand).name,
-                turn.limit,
+                result.player, result.dice, result.hand, result.throws,
+                self._table.evaluate(result.dice, result.hand).name, turn.limit,
             )
             for result, turn in zip(self.results, self._finished, strict=True)
         )

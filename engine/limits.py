@@ -16,13 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = [
-    "MAX_DEPTH",
-    "InputLimitError",
-    "ascii_whole_number",
-    "json_loads",
-    "nesting_depth",
-    "toml_document",
-    "toml_loads",
+    "MAX_DEPTH", "InputLimitError", "ascii_whole_number", "json_loads", "nesting_depth",
+    "toml_document", "toml_loads",
 ]
 
 #: The deepest nesting of tables and arrays any of our documents needs (a config is 3 deep).

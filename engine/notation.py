@@ -57,16 +57,12 @@ def to_notation(game: Game) -> str:
         + ("^" if p == first_loser else "")
         for p in game.participants
     )
-    results = (
-        ",".join(
-            f"{r.player}:~"
-            if r.dropped
-            else f"{r.player}:{''.join(map(str, r.dice))}{'h' if r.hand else 'b'}{r.throws}"
-            + ("!" if r.blind else "")
-            for r in game.results
-        )
-        or "-"
-    )
+    results = ",".join(
+        f"{r.player}:~" if r.dropped
+        else f"{r.player}:{''.join(map(str, r.dice))}{'h' if r.hand else 'b'}{r.throws}"
+        + ("!" if r.blind else "")
+        for r in game.results
+    ) or "-"
     t = game.turn
     assert t is not None
     dice = "".join(
@@ -101,10 +97,7 @@ def from_notation(text: str, setup: GameSetup) -> Game:
         if fields[1] not in known or len(losers) != 2 or not set(losers) <= known:
             raise bad("expected: over LOSER HALF1_LOSER,HALF2_LOSER")
         over = replace(
-            Game(setup).state(),
-            phase=Phase.OVER,
-            loser=fields[1],
-            half_losers=tuple(losers),
+            Game(setup).state(), phase=Phase.OVER, loser=fields[1], half_losers=tuple(losers),
             contenders=(),
         )
         return Game.from_state(setup, over)
@@ -158,13 +151,8 @@ def from_notation(text: str, setup: GameSetup) -> Game:
             if not match or match["name"] not in participants:
                 raise bad(f"result {item!r}; expected NAME:DICE(h|b)THROWS[!] or NAME:~")
             results.append(
-                TurnResult(
-                    match["name"],
-                    tuple(int(d) for d in match["dice"]),
-                    match["how"] == "h",
-                    int(match["throws"]),
-                    bool(match["blind"]),
-                )
+                TurnResult(match["name"], tuple(int(d) for d in match["dice"]), match["how"] == "h",
+                           int(match["throws"]), bool(match["blind"]))
             )
     match = _TURN.match(turn_text)
     if not match or match["name"] not in participants:
@@ -176,15 +164,8 @@ def from_notation(text: str, setup: GameSetup) -> Game:
     laid_out = tuple(d.endswith("*") for d in dice_chars)
     throws = int(match["throws"])
     turn = TurnState(
-        match["name"],
-        values,
-        laid_out,
-        throws,
-        throws,
-        bool(match["hand"]),
-        bool(match["flipped"]),
-        int(match["bonus"] or 0),
-        False,
+        match["name"], values, laid_out, throws, throws, bool(match["hand"]),
+        bool(match["flipped"]), int(match["bonus"] or 0), False,
     )
     # A dropped cup takes its place where it fell; the others keep the seat order.
     dropper = next((r.player for r in results if r.dropped), None)
@@ -201,18 +182,9 @@ def from_notation(text: str, setup: GameSetup) -> Game:
             "the finished turns and the current player must follow seat order from the starter"
         )
     state = GameState(
-        phase=Phase.TURN,
-        section=section,
-        round_number=1,
-        pot=pot,
-        holdings=tuple(holdings.items()),
-        out=tuple(p for p in participants if p in out),
-        round_players=round_players,
-        results=tuple(results),
-        limit=limit,
-        turn=turn,
-        contenders=(),
-        half_losers=half_losers,
-        loser=None,
+        phase=Phase.TURN, section=section, round_number=1, pot=pot,
+        holdings=tuple(holdings.items()), out=tuple(p for p in participants if p in out),
+        round_players=round_players, results=tuple(results), limit=limit, turn=turn,
+        contenders=(), half_losers=half_losers, loser=None,
     )
     return Game.from_state(setup, state, participants)

@@ -54,7 +54,9 @@ def sorted_dice(values: Iterable[int]) -> Dice:
 
 def _sub_multisets(dice: Dice) -> list[Dice]:
     """Every sub-multiset of ``dice`` (descending), without repeats, largest first."""
-    found = {combo for size in range(len(dice) + 1) for combo in itertools.combinations(dice, size)}
+    found = {
+        combo for size in range(len(dice) + 1) for combo in itertools.combinations(dice, size)
+    }
     return sorted(found, key=lambda d: (-len(d), [-v for v in d]))
 
 
@@ -241,9 +243,8 @@ def goal_by_state(
     states = _model(rules).states
     nothing = (0.0,) * len(states)
     rows = tuple(
-        tuple(payoff(laid, free, throws) for laid, free in states)
-        if 0 < throws <= most
-        else nothing
+        tuple(payoff(laid, free, throws) for laid, free in states) if 0 < throws <= most else
+        nothing
         for throws in range(MAX_THROWS + 1)
     )
     return Goal((), True, rows)
@@ -274,11 +275,7 @@ class Target:
 
     @classmethod
     def beat(
-        cls,
-        evaluation: Evaluation,
-        rules: Rules,
-        *,
-        throws: int | None = None,
+        cls, evaluation: Evaluation, rules: Rules, *, throws: int | None = None,
         ties_win: bool = False,
     ) -> Target:
         """Beat ``evaluation``; with ``throws``, the rules' tie rule applies."""
@@ -286,12 +283,7 @@ class Target:
 
     @classmethod
     def of(
-        cls,
-        dice: Sequence[int],
-        rules: Rules,
-        *,
-        hand: bool = True,
-        throws: int | None = None,
+        cls, dice: Sequence[int], rules: Rules, *, hand: bool = True, throws: int | None = None,
         ties_win: bool = False,
     ) -> Target:
         """Beat the throw ``dice`` (hand or built), made with ``throws`` throws if given."""
@@ -344,20 +336,17 @@ class _Model:
         self.keeps: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
         self.flip_to: list[int] = []
         self.kept: list[Dice] = [
-            d
-            for size in range(count)
-            for d in itertools.combinations_with_replacement(range(6, 0, -1), size)
+            d for size in range(count) for d in itertools.combinations_with_replacement(
+                range(6, 0, -1), size)
         ]
         self.kept_index = {d: i for i, d in enumerate(self.kept)}
         #: For each kept multiset: (position after the throw, probability, exact probability).
         self.outcomes: list[tuple[tuple[int, float, Fraction], ...]] = []
         for kept in self.kept:
-            self.outcomes.append(
-                tuple(
-                    (self.state(kept, sorted_dice(thrown)), float(p), p)
-                    for thrown, p in sorted_throw_outcomes(count - len(kept))
-                )
-            )
+            self.outcomes.append(tuple(
+                (self.state(kept, sorted_dice(thrown)), float(p), p)
+                for thrown, p in sorted_throw_outcomes(count - len(kept))
+            ))
         # Positions reached by flipping are added while walking: finish their keeps and flips.
         done = 0
         while done < len(self.states):
@@ -391,8 +380,7 @@ class _Model:
         rules = self.rules
         allowed = {1, 6} if rules.boerdeschock else {1}
         new_ok = [
-            v
-            for v in free
+            v for v in free
             if (not rules.keep_only_ones or v in allowed) and not (flipped and v == 6)
         ]
         laid_choices = _sub_multisets(laid) if rules.take_back else [laid]
@@ -460,9 +448,7 @@ class _Solver:
 
     def can_flip(self, state: int, throws: int, limit: int, flipped: bool) -> bool:
         return (
-            not flipped
-            and throws < limit
-            and self.model.flip_to[state] >= 0
+            not flipped and throws < limit and self.model.flip_to[state] >= 0
             and limit + self.bonus <= MAX_THROWS
         )
 
@@ -478,8 +464,7 @@ class _Solver:
             candidates = [] if flipped else [best]
             if self.can_flip(state, throws, limit, flipped):
                 candidates.append(
-                    self.value(self.model.flip_to[state], throws, limit + self.bonus, True)
-                )
+                    self.value(self.model.flip_to[state], throws, limit + self.bonus, True))
             for kept in self.model.keeps[flipped][state]:
                 candidates.append(self.expected(kept, throws + 1, limit))
             if len(candidates) > 1:
@@ -555,37 +540,23 @@ def _actions(
 ) -> list[ActionOdds]:
     model = solver.model
     slot = model.stand_slot[state]
-    actions = (
-        []
-        if flipped and throws < limit
-        else [
-            ActionOdds(
-                ActionKind.STAND,
-                solver.stand[throws][state][0],
-                result=model.evaluations[slot].name,
-            )
-        ]
-    )
+    actions = [] if flipped and throws < limit else [ActionOdds(
+        ActionKind.STAND, solver.stand[throws][state][0], result=model.evaluations[slot].name
+    )]
     if throws < limit:
         if solver.can_flip(state, throws, limit, flipped):
             after = model.flip_to[state]
             follow = _actions(solver, after, throws, limit + solver.bonus, True)
             new_laid, new_free = model.states[after]
-            actions.append(
-                ActionOdds(
-                    ActionKind.FLIP, follow[0].p, laid_out=new_laid, free=new_free, then=follow[0]
-                )
-            )
+            actions.append(ActionOdds(
+                ActionKind.FLIP, follow[0].p, laid_out=new_laid, free=new_free, then=follow[0]
+            ))
         for kept in model.keeps[flipped][state]:
             keep = model.kept[kept]
-            actions.append(
-                ActionOdds(
-                    ActionKind.THROW,
-                    solver.expected(kept, throws + 1, limit)[0],
-                    keep,
-                    model.count - len(keep),
-                )
-            )
+            actions.append(ActionOdds(
+                ActionKind.THROW, solver.expected(kept, throws + 1, limit)[0], keep,
+                model.count - len(keep),
+            ))
     return _best_first(actions)
 
 
@@ -652,8 +623,7 @@ def chance_playing(
         found = values.get(key)
         if found is None:
             chosen = (
-                _best_choice(decider, state, throws, limit, flipped)
-                if throws < limit
+                _best_choice(decider, state, throws, limit, flipped) if throws < limit
                 else Choice(ActionKind.STAND)
             )
             found = values[key] = taking(chosen, state, throws, limit, flipped)
@@ -719,15 +689,9 @@ class KindShare:
 
 
 _KIND_NAMES = {
-    Kind.SCHOCK_AUS: "Schock aus",
-    Kind.SCHOCK: "Schock",
-    Kind.GENERAL: "General",
-    Kind.STRASSE: "Straße",
-    Kind.HAUSNUMMER: "Hausnummer",
-    Kind.JULE: "Jule",
-    Kind.NEUNER: "Neuner",
-    Kind.SIEBENER: "Siebener",
-    Kind.ACHTER: "Achter",
+    Kind.SCHOCK_AUS: "Schock aus", Kind.SCHOCK: "Schock", Kind.GENERAL: "General",
+    Kind.STRASSE: "Straße", Kind.HAUSNUMMER: "Hausnummer", Kind.JULE: "Jule",
+    Kind.NEUNER: "Neuner", Kind.SIEBENER: "Siebener", Kind.ACHTER: "Achter",
 }
 
 
@@ -778,14 +742,17 @@ class ReachRow:
     chances: tuple[Number, ...]
 
 
-def reach_table(rules: Rules, max_throws: int = 3, *, exact: bool = False) -> list[ReachRow]:
+def reach_table(
+    rules: Rules, max_throws: int = 3, *, exact: bool = False
+) -> list[ReachRow]:
     """For each level: the chance to reach it within 1..max_throws throws, optimal play for it."""
     rows = levels(rules)
     goals = tuple(Target.at_least(level.strength).goal(rules) for level in rows)
     solver = _solver(rules, goals, exact)
     by_limit = [solver.start(limit) for limit in range(1, max_throws + 1)]
     return [
-        ReachRow(level, tuple(values[i] for values in by_limit)) for i, level in enumerate(rows)
+        ReachRow(level, tuple(values[i] for values in by_limit))
+        for i, level in enumerate(rows)
     ]
 
 

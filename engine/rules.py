@@ -87,31 +87,15 @@ HAND_ONLY_KINDS = ("general", "strasse", "jule", "neuner", "siebener", "achter")
 #: The kinds of throw a ``[names]`` table may rename, in this order: the kinds, plus Schock 2 and
 #: Schock aus from the hand (Naturschock), which the sources name on their own.
 NAME_KEYS = (
-    "schock_aus",
-    "naturschock",
-    "schock",
-    "schock_2",
-    "general",
-    "strasse",
-    "hausnummer",
-    "jule",
-    "neuner",
-    "siebener",
-    "achter",
+    "schock_aus", "naturschock", "schock", "schock_2", "general", "strasse", "hausnummer",
+    "jule", "neuner", "siebener", "achter",
 )
 
 #: The usual (canonical) name of each kind of throw that ``[names]`` may rename.
 USUAL_NAMES = {
-    "schock_aus": "Schock aus",
-    "naturschock": "Schock aus",
-    "schock": "Schock",
-    "schock_2": "Schock 2",
-    "general": "General",
-    "strasse": "Straße",
-    "hausnummer": "Hausnummer",
-    "jule": "Jule",
-    "neuner": "Neuner",
-    "siebener": "Siebener",
+    "schock_aus": "Schock aus", "naturschock": "Schock aus", "schock": "Schock",
+    "schock_2": "Schock 2", "general": "General", "strasse": "Straße",
+    "hausnummer": "Hausnummer", "jule": "Jule", "neuner": "Neuner", "siebener": "Siebener",
     "achter": "Achter",
 }
 
@@ -220,12 +204,7 @@ def plain_value(key: str, value: object) -> Any:
 
 #: How a TOML basic string writes the characters it may not hold as they are (TOML 1.0).
 _TOML_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\b": "\\b",
-    "\t": "\\t",
-    "\n": "\\n",
-    "\f": "\\f",
+    '"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
     "\r": "\\r",
 }
 
@@ -314,7 +293,7 @@ def _hand_only(value: object) -> tuple[str, ...]:
 def _names(value: object, base: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     """A ``[names]`` table merged onto ``base``; a name equal to the usual one drops it."""
     if not isinstance(value, Mapping):
-        raise RulesError(f'names = {value!r}: must be a table such as [names] general = "Jenie"')
+        raise RulesError(f"names = {value!r}: must be a table such as [names] general = \"Jenie\"")
     merged = dict(base)
     for key, name in value.items():
         if key not in NAME_KEYS:

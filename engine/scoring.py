@@ -202,10 +202,7 @@ def result_from_events(players: Sequence[str], events: Iterable[Event]) -> GameR
         seen.append((loser,))
         orders.append(tuple(seen))
     return GameResult(
-        players,
-        (half_losers[0], half_losers[1]),
-        final_loser,
-        over.loser,
+        players, (half_losers[0], half_losers[1]), final_loser, over.loser,
         (orders[0], orders[1]),
     )
 
@@ -327,8 +324,7 @@ def standings(scheme: Scheme, results: Sequence[GameResult]) -> tuple[Standing, 
             tally["schock_aus"] += result.schock_aus(player)
             score[player] = (
                 max(0, score[player] + points[player])
-                if scheme.counts_lives
-                else score[player] + points[player]
+                if scheme.counts_lives else score[player] + points[player]
             )
             per_game[player].append(score[player])
     higher = scheme.higher_is_better or scheme.counts_lives
@@ -348,16 +344,9 @@ def standings(scheme: Scheme, results: Sequence[GameResult]) -> tuple[Standing, 
         tally = counts[player]
         lines.append(
             Standing(
-                place,
-                player,
-                score[player],
-                tally["games"],
-                tally["games_lost"],
-                tally["halves_lost"],
-                tally["finals_lost"],
-                tally["durchmarsch"],
-                tally["schock_aus"],
-                scheme.counts_lives and score[player] == 0,
+                place, player, score[player], tally["games"], tally["games_lost"],
+                tally["halves_lost"], tally["finals_lost"], tally["durchmarsch"],
+                tally["schock_aus"], scheme.counts_lives and score[player] == 0,
                 tuple(per_game[player]),
             )
         )
@@ -368,18 +357,11 @@ def standings(scheme: Scheme, results: Sequence[GameResult]) -> tuple[Standing, 
 
 SCHEME_PRESETS: dict[str, Scheme] = {
     "verlustpunkte": Scheme(
-        "verlustpunkte",
-        "SV Gonzerath",
-        higher_is_better=False,
-        half_lost=1,
-        game_lost=1,
+        "verlustpunkte", "SV Gonzerath", higher_is_better=False, half_lost=1, game_lost=1,
     ),
     "siegpunkte": Scheme("siegpunkte", "Schockfreunde", half_survived=1, final_lost=-1),
     "platzpunkte": Scheme(
-        "platzpunkte",
-        "3. Kompanie Werl",
-        final_lost=-1,
-        durchmarsch=-1,
+        "platzpunkte", "3. Kompanie Werl", final_lost=-1, durchmarsch=-1,
         places=((3, (3, 1, 0)), (4, (3, 2, 1, 0))),
     ),
     "leben": Scheme("leben", "Velen Masters Cup; Deutsche Schockmeisterschaft (Kamen)", lives=3),
@@ -396,7 +378,9 @@ def load_scheme(name: str) -> Scheme:
     """The preset ``name``; ScoringError listing the presets for any other name."""
     scheme = SCHEME_PRESETS.get(name)
     if scheme is None:
-        raise ScoringError(f"unknown scoring preset {name!r}; presets: {', '.join(SCHEME_PRESETS)}")
+        raise ScoringError(
+            f"unknown scoring preset {name!r}; presets: {', '.join(SCHEME_PRESETS)}"
+        )
     return scheme
 
 
@@ -423,7 +407,7 @@ def scheme_from_mapping(data: Mapping[str, Any]) -> Scheme:
         changes["source"] = data["source"]
     if "better" in data:
         if data["better"] not in ("higher", "lower"):
-            raise ScoringError(f'better = {data["better"]!r}: must be "higher" or "lower"')
+            raise ScoringError(f"better = {data['better']!r}: must be \"higher\" or \"lower\"")
         changes["higher_is_better"] = data["better"] == "higher"
     for key in _INT_KEYS:
         if key in data:
@@ -435,17 +419,15 @@ def scheme_from_mapping(data: Mapping[str, Any]) -> Scheme:
             changes["life_cost"] = LifeCost(data["life_cost"])
         except ValueError:
             raise ScoringError(
-                f'life_cost = {data["life_cost"]!r}: must be "game" or "half"'
+                f"life_cost = {data['life_cost']!r}: must be \"game\" or \"half\""
             ) from None
     if "places" in data:
         changes["places"] = _places(data["places"])
     if "tie_breaks" in data:
         breaks = data["tie_breaks"]
-        if (
-            not isinstance(breaks, list)
-            or not all(b in TIE_BREAKS for b in breaks)
-            or len(set(breaks)) != len(breaks)
-        ):
+        if not isinstance(breaks, list) or not all(b in TIE_BREAKS for b in breaks) or len(
+            set(breaks)
+        ) != len(breaks):
             raise ScoringError(
                 f"tie_breaks = {breaks!r}: must be a list of different names from "
                 f"{', '.join(TIE_BREAKS)}"
@@ -455,7 +437,7 @@ def scheme_from_mapping(data: Mapping[str, Any]) -> Scheme:
 
 
 def _places(value: object) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    advice = "places: a table of table sizes to points per place, e.g. { 4 = [3, 2, 1, 0] }"
+    advice = 'places: a table of table sizes to points per place, e.g. { 4 = [3, 2, 1, 0] }'
     if not isinstance(value, dict):
         raise ScoringError(f"{advice}, got {value!r}")
     table = []

@@ -80,12 +80,8 @@ def turn_table(rules: Rules, strategy: Strategy, situation: Hashable, limit: int
 
 
 def settle_scores(
-    order: Sequence[int],
-    scores: Sequence[int],
-    deckel: Sequence[int],
-    pot: int,
-    holdings: list[int],
-    total: int,
+    order: Sequence[int], scores: Sequence[int], deckel: Sequence[int], pot: int,
+    holdings: list[int], total: int,
 ) -> tuple[int, int, int, int, list[int], bool]:
     """Settle a round as :func:`engine.settle.settle` does, on integers.
 

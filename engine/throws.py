@@ -75,16 +75,12 @@ def _classify(dice: tuple[int, int, int], hand: bool, rules: Rules) -> _Classifi
         return Kind.SCHOCK_AUS, name, None, (_SCHOCK_AUS, natural)
     if rules.jule and dice == (4, 2, 1) and (hand or "jule" not in rules.hand_only):
         return Kind.JULE, _word(rules, "jule"), 7, (_SPECIAL, 7)
-    if (
-        dice == (2, 2, 1)
-        and rules.two_two_one is TwoTwoOne.NEUNER
-        and (hand or "neuner" not in rules.hand_only)
+    if dice == (2, 2, 1) and rules.two_two_one is TwoTwoOne.NEUNER and (
+        hand or "neuner" not in rules.hand_only
     ):
         return Kind.NEUNER, _word(rules, "neuner"), 9, (_SPECIAL, 9)
-    if (
-        dice == (2, 2, 1)
-        and rules.two_two_one is TwoTwoOne.SIEBENER
-        and (hand or "siebener" not in rules.hand_only)
+    if dice == (2, 2, 1) and rules.two_two_one is TwoTwoOne.SIEBENER and (
+        hand or "siebener" not in rules.hand_only
     ):
         return Kind.SIEBENER, _word(rules, "siebener"), 7, (_SPECIAL, 7)
     if rules.achter and dice == (3, 3, 1) and (hand or "achter" not in rules.hand_only):
