@@ -19,11 +19,16 @@ still picks a profile by hand.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from _pytest.mark.expression import Expression
 from hypothesis import settings
+
+from tests.broker import Broker, mosquitto_missing
 
 settings.register_profile("quick", max_examples=100, deadline=None)
 settings.register_profile("exhaustive", max_examples=1000, deadline=None)
@@ -71,3 +76,23 @@ def locale_that_names_no_language(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+@pytest.fixture
+def broker() -> Iterator[Broker]:
+    """A real mosquitto on a free loopback port with the tournament's config (tests/broker.py).
+
+    Its folder is a fresh one right under the system's temp folder, not under pytest's: run as
+    root, mosquitto runs as its own user, which cannot pass through pytest's private folders.
+    """
+    missing = mosquitto_missing()
+    if missing:
+        pytest.skip(missing)
+    folder = Path(tempfile.mkdtemp(prefix="schock-broker-"))
+    running = Broker(folder)
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+        shutil.rmtree(folder, ignore_errors=True)

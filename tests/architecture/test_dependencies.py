@@ -17,7 +17,7 @@ import pytest
 
 from tests.architecture.importgraph import PROJECT, ROOT, called_name, imports, modules
 
-HARDWARE = {"gpiozero", "luma", "serial", "pygame", "systemd", "sdnotify", "aiohttp"}
+HARDWARE = {"gpiozero", "luma", "serial", "pygame", "systemd", "sdnotify", "aiohttp", "paho"}
 #: The hal modules the firmware may use; the rest are backends, built at the edge.
 HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings"}
 #: The firmware's edge: the commands that turn the config's names into backend objects.
@@ -55,6 +55,7 @@ HARDWARE_HOMES = {
     "systemd": {"hal/watchdog.py"},
     "sdnotify": {"hal/watchdog.py"},
     "aiohttp": {"hal/web_server.py"},
+    "paho": {"hal/mqtt.py"},
 }
 #: What the engine may import besides itself: the standard library, nothing with side effects.
 ENGINE_FORBIDDEN = {"random", "time", "datetime", "threading", "socket", "os", "io", "logging",

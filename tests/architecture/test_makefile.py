@@ -120,7 +120,7 @@ def test_make_test_after_make_sim_installs_the_rest(checkout: Path) -> None:
     calls(checkout, "sim")
     ran = calls(checkout, "test")
     assert not any(" -m venv " in line for line in ran), "the same venv"
-    assert installs(ran) == ["python -m pip install --quiet -e .[pi,sim,dev,web,browser-test]"]
+    assert installs(ran) == ["python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,browser-test]"]
     assert [line.split()[0] for line in ran[1:]] == ["ruff", "mypy", "mypy", "pytest"]
     assert installs(calls(checkout, "sim", "test")) == [], "both stamps are up to date"
 
@@ -128,7 +128,7 @@ def test_make_test_after_make_sim_installs_the_rest(checkout: Path) -> None:
 def test_make_test_on_a_fresh_checkout_installs_both(checkout: Path) -> None:
     assert installs(calls(checkout, "test")) == [
         "python -m pip install --quiet -e .[sim]",
-        "python -m pip install --quiet -e .[pi,sim,dev,web,browser-test]",
+        "python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,browser-test]",
     ]
 
 

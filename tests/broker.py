@@ -1,0 +1,160 @@
+"""A real mosquitto for tests: Debian's broker on a free loopback port, in a folder of the test's.
+
+The configuration is the product's own (:mod:`firmware.tournament.broker`): persistence saved
+on every change, no anonymous users, the tournament's ACL. :meth:`Broker.kill` is a ``kill -9``;
+:meth:`Broker.restart` starts the same broker on the same port, with what it saved.
+
+Run as root, mosquitto drops to the user ``mosquitto``: the folder is handed to that user so
+that the broker can write its database and read its password file.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+
+
+def mosquitto_missing() -> str | None:
+    """Why the broker cannot run here, or None."""
+    if not Path(MOSQUITTO).exists() or not Path(MOSQUITTO_PASSWD).exists():
+        return "Debian's mosquitto is not installed (apt-get install mosquitto; .ci/run does)"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Broker:
+    """One mosquitto process, its users and its saved state in ``folder``."""
+
+    def __init__(self, folder: Path, *, port: int | None = None) -> None:
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.passwords: dict[str, str] = {}
+        self.password_file = folder / "passwords"
+        self.acl_file = folder / "acl"
+        self.conf_file = folder / "mosquitto.conf"
+        self.log_file = folder / "mosquitto.log"
+        self.data = folder / "data"
+        self.data.mkdir(exist_ok=True)
+        self._process: subprocess.Popen[bytes] | None = None
+        self.add_user(HUB_USER)
+        self.acl_file.write_text(acl_text())
+        self.conf_file.write_text(
+            mosquitto_conf(
+                port=self.port,
+                persistence_dir=self.data,
+                password_file=self.password_file,
+                acl_file=self.acl_file,
+                log_file=self.log_file,
+            )
+        )
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    @property
+    def hub_credentials(self) -> tuple[str, str]:
+        return HUB_USER, self.passwords[HUB_USER]
+
+    def add_user(self, user: str, password: str | None = None) -> tuple[str, str]:
+        """Make (or change) a broker user; mosquitto reads it at its next start or restart."""
+        password = password or secrets.token_urlsafe(12)
+        create = [] if self.password_file.exists() else ["-c"]
+        subprocess.run(
+            [MOSQUITTO_PASSWD, *create, "-b", str(self.password_file), user, password],
+            check=True,
+            capture_output=True,
+        )
+        self.passwords[user] = password
+        self._hand_over()
+        if self.running:
+            self.reload()
+        return user, password
+
+    def add_table(self, number: int) -> tuple[str, str]:
+        """A table's user: ``table-N`` with a fresh password."""
+        return self.add_user(table_user(number))
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self, timeout_s: float = 10.0) -> None:
+        """Start mosquitto and wait until it takes connections."""
+        if self.running:
+            return
+        self._hand_over()
+        self._process = subprocess.Popen(
+            [MOSQUITTO, "-c", str(self.conf_file)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"mosquitto stopped at once; see {self.log_file}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.02)
+        raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout_s} s")
+
+    def kill(self) -> None:
+        """``kill -9``: no goodbye, nothing saved beyond what it saved already."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.send_signal(signal.SIGKILL)
+            self._process.wait(timeout=10)
+        self._process = None
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM): mosquitto saves its database first."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait(timeout=10)
+        self._process = None
+
+    def restart(self) -> None:
+        """Kill and start again on the same port, with the saved state."""
+        self.kill()
+        self.start()
+
+    def reload(self) -> None:
+        """SIGHUP: mosquitto rereads its password file and ACL."""
+        if self._process is not None:
+            self._process.send_signal(signal.SIGHUP)
+            time.sleep(0.1)
+
+    def _hand_over(self) -> None:
+        """As root, mosquitto runs as its own user: give it the folder."""
+        if os.geteuid() != 0:
+            return
+        try:
+            user = pwd.getpwnam("mosquitto")
+        except KeyError:
+            return
+        for path in [self.folder, *self.folder.rglob("*")]:
+            os.chown(path, user.pw_uid, user.pw_gid)
