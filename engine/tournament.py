@@ -56,6 +56,7 @@ __all__ = [
     "draw_cost",
     "meetings",
     "progress",
+    "rank_key",
     "ranking",
     "schock_aus_king",
     "table_sizes",
@@ -580,23 +581,23 @@ def _lines(tally: Mapping[str, _Tally], names: Iterable[str]) -> tuple[PlayerLin
     )
 
 
+def rank_key(line: PlayerLine, higher_is_better: bool = True) -> tuple[int, ...]:
+    """What :func:`ranking` sorts by (the name aside): equal keys share a place."""
+    return (
+        int(line.out),
+        -line.reached,
+        -line.out_seq if line.out else 0,
+        -(line.lives or 0),
+        -line.points if higher_is_better else line.points,
+        line.games_lost,
+    )
+
+
 def ranking(lines: Iterable[PlayerLine], higher_is_better: bool = True) -> tuple[PlayerLine, ...]:
     """The lines best first: still in before out, further steps first, among those out the
     later out first; then more lives, then the points (``higher_is_better`` as the points
     scheme says), then fewer games lost (the tie-break), then the name."""
-
-    def key(line: PlayerLine) -> tuple[int, int, int, int, int, int, str]:
-        return (
-            int(line.out),
-            -line.reached,
-            -line.out_seq if line.out else 0,
-            -(line.lives or 0),
-            -line.points if higher_is_better else line.points,
-            line.games_lost,
-            line.name,
-        )
-
-    return tuple(sorted(lines, key=key))
+    return tuple(sorted(lines, key=lambda line: (rank_key(line, higher_is_better), line.name)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from engine.tournament import (
     TournamentError,
     draw,
     progress,
+    rank_key,
     schock_aus_king,
     team_scores,
 )
@@ -372,6 +373,11 @@ class Hub:
             state = None
         results = self.store.results(number) if number else []
         status = self.store.table_status()
+        now_lives = {
+            line.name: line.lives
+            for line in (state.lines if state else ())
+            if line.lives is not None
+        }
         tables = []
         for seat in self.store.seats(number) if number else []:
             mine = [r for r in results if r.table_no == seat.table_no]
@@ -383,7 +389,7 @@ class Hub:
                     "table": seat.table_no,
                     "kind": seat.kind,
                     "players": list(seat.players),
-                    "lives": dict(seat.lives),
+                    "lives": {p: now_lives.get(p, left) for p, left in seat.lives},
                     "games": len(games),
                     "halves": len(mine) - len(games),
                     "last_loser": last["loser"] if last else None,
@@ -393,11 +399,17 @@ class Hub:
                 }
             )
         ranked = state.ranked() if state is not None else ()
+        higher = state.higher_is_better if state is not None else True
+        places: list[int] = []
+        for index, line in enumerate(ranked):
+            same = index and rank_key(line, higher) == rank_key(ranked[index - 1], higher)
+            places.append(places[-1] if same else index + 1)
         fmt = self.format()
         return {
             "event": self.event,
             "now": now,
             "format": fmt.name,
+            "points": any(p.kind is PhaseKind.POINTS for step in fmt.steps for p in step),
             "round": {
                 "number": number,
                 "state": row.state if row else None,
@@ -406,7 +418,7 @@ class Hub:
             },
             "standings": [
                 {
-                    "place": index + 1,
+                    "place": places[index],
                     "name": line.name,
                     "team": line.team,
                     "points": line.points,

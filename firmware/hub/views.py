@@ -37,21 +37,27 @@ def _lang(query: Mapping[str, str]) -> str:
     return lang if lang in LANGUAGES else "de"
 
 
-def page_html(lang: str, phone: bool) -> bytes:
-    """The TV page (``phone``: the one-column phone view) in ``lang``."""
+def page_html(lang: str, phone: bool, state: Mapping[str, object] | None = None) -> bytes:
+    """The TV page (``phone``: the one-column phone view) in ``lang``, showing ``state`` (a
+    snapshot) until the event stream brings the next."""
     index = LANGUAGES.index(lang)
     texts = {
         key: pair[index] for key, pair in MESSAGES.items() if key.startswith(("hub_", "standings_"))
     }
     template = files("firmware.hub").joinpath("web/tv.html").read_text(encoding="utf-8")
-    # Inside a <script>, "</" must not appear in the data; json escapes nothing of it itself.
-    data = json.dumps(texts, ensure_ascii=False).replace("</", "<\\/")
+    data = _script_json(texts)
     page = (
         template.replace("/*TEXTS*/{}", data)
         .replace("/*PHONE*/false", "true" if phone else "false")
         .replace('/*LANG*/"de"', json.dumps(lang))
+        .replace("/*STATE*/null", _script_json(state))
     )
     return page.encode("utf-8")
+
+
+def _script_json(value: object) -> str:
+    """``value`` as JSON that is safe inside a <script>: no "</" that could end it."""
+    return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
 
 
 def standings_rows(hub: Hub, lang: str) -> list[list[str]]:
@@ -157,10 +163,10 @@ def hub_routes(
     """The server's GET routes: path -> what it answers for a query."""
 
     def tv(query: Mapping[str, str]) -> Page:
-        return "text/html; charset=utf-8", page_html(_lang(query), False), ""
+        return "text/html; charset=utf-8", page_html(_lang(query), False, hub.snapshot(clock())), ""
 
     def phone(query: Mapping[str, str]) -> Page:
-        return "text/html; charset=utf-8", page_html(_lang(query), True), ""
+        return "text/html; charset=utf-8", page_html(_lang(query), True, hub.snapshot(clock())), ""
 
     def state(_query: Mapping[str, str]) -> Page:
         return "application/json", json.dumps(hub.snapshot(clock())).encode(), ""
