@@ -119,9 +119,9 @@ class HubServer:
         app.router.add_get(EVENTS_PATH, self._events)
         for path in self._routes:
             app.router.add_get(path, self._page)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
         await runner.setup()
-        await web.SockSite(runner, self._socket, shutdown_timeout=0.5).start()
+        await web.SockSite(runner, self._socket).start()
         self._runner = runner
 
     async def _shutdown(self) -> None:

@@ -54,9 +54,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     init = sub("init", "make the tournament's file")
     init.add_argument("--event", required=True, help="the event's slug, e.g. dm2026")
-    players = sub("players", "register players: add NAME[:TEAM] ..., import CSV, or list")
-    players.add_argument("how", choices=("add", "import", "list"))
-    players.add_argument("items", nargs="*", metavar="NAME[:TEAM]|CSV")
+    players = action.add_parser("players", help="register players (add, import) or list them")
+    how = players.add_subparsers(dest="how", metavar="HOW", required=True)
+    for name, help_, items in (
+        ("add", "add players by name, each NAME or NAME:TEAM", "NAME[:TEAM]"),
+        ("import", "add the players of a CSV file (name;team per line)", "CSV"),
+        ("list", "list the registered players", ""),
+    ):
+        command = how.add_parser(name, help=help_)
+        command.add_argument("--db", metavar="FILE", required=True, help="the tournament's file")
+        if items:
+            command.add_argument("items", nargs="+" if name == "add" else 1, metavar=items)
     fmt = sub("format", "the format (a preset), its points scheme, time box and approval")
     fmt.add_argument("preset", nargs="?", choices=tuple(FORMAT_PRESETS))
     fmt.add_argument("--scheme", choices=tuple(SCHEME_PRESETS), help="the points rounds' scheme")
@@ -176,12 +184,8 @@ def _players(hub: Hub, args: argparse.Namespace) -> int:
             print(f"{entrant.name}:{entrant.team}" if entrant.team else entrant.name)
         return 0
     if args.how == "add":
-        if not args.items:
-            raise CliError("players add: give NAME or NAME:TEAM, one or more")
         entrants = [_entrant(item, item) for item in args.items]
     else:
-        if len(args.items) != 1:
-            raise CliError("players import: give one CSV file (name;team per line)")
         entrants = _read_csv(Path(args.items[0]))
     count = hub.store.add_players(entrants)
     print(f"{count} players added, {len(hub.store.players())} registered")
@@ -278,6 +282,7 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
     if not host or not port_text.isdigit():
         raise CliError(f"--listen {args.listen}: give HOST:PORT, e.g. 0.0.0.0:8080")
     try:
+        MqttSettings(args.broker, f"hub-{hub.event}")  # the URL first: its mistake is plainer
         settings = MqttSettings(
             args.broker, f"hub-{hub.event}", HUB_USER, _password(args), args.ca_file
         )

@@ -783,7 +783,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hub_reconnecting": ("Verbindung weg, verbinde neu …", "Connection lost, reconnecting …"),
     "hub_export_csv": ("Stand als CSV", "Standings as CSV"),
     "hub_export_pdf": ("Stand als PDF", "Standings as PDF"),
-    "hub_pdf_title": ("Turnier {event}: Stand nach Runde {n}", "Tournament {event}: after round {n}"),
+    "hub_pdf_title": (
+        "Turnier {event}: Stand nach Runde {n}", "Tournament {event}: after round {n}"
+    ),
     "hub_drawn": ("Runde {n} ausgelost: {tables} Tische", "Round {n} drawn: {tables} tables"),
     "hub_started": ("Runde {n} läuft", "Round {n} is running"),
     "hub_finished": ("Runde {n} beendet", "Round {n} finished"),
