@@ -146,7 +146,7 @@ def _run(args: argparse.Namespace) -> int:
         case "approve":
             print(f"{hub.store.approve(args.id)} approved")
         case "standings":
-            from firmware.hub.views import standings_rows
+            from firmware.hub.pages import standings_rows
 
             for row in standings_rows(hub, output_language(args)):
                 print("  ".join(row))
@@ -238,7 +238,7 @@ def _format(hub: Hub, args: argparse.Namespace) -> int:
 
 
 def _export(hub: Hub, args: argparse.Namespace) -> int:
-    from firmware.hub.views import standings_csv, standings_pdf, table_sheet_pdf
+    from firmware.hub.pages import standings_csv, standings_pdf, table_sheet_pdf
 
     lang = output_language(args)
     if args.form == "csv":
@@ -273,7 +273,7 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
     import json
 
     from firmware.hub.service import HubService
-    from firmware.hub.views import hub_routes
+    from firmware.hub.pages import hub_routes
     from firmware.tournament.broker import HUB_USER
     from hal.hub_server import HubServer, HubServerError
     from hal.mqtt import MqttError, MqttLink, MqttSettings

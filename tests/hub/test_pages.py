@@ -1,4 +1,4 @@
-"""The hub's web server (hal/hub_server.py) with its real routes (firmware/hub/views.py): the
+"""The hub's web server (hal/hub_server.py) with its real routes (firmware/hub/pages.py): the
 TV and phone page in both languages, the live event stream, the CSV and PDF exports."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from firmware.hub.hub import Hub, HubError
-from firmware.hub.views import hub_routes
+from firmware.hub.pages import hub_routes
 from firmware.tournament.wire import result_topic
 from hal.hub_server import HubServer
 from tests.hub.helpers import EVENT, game_result, running_round, tournament
