@@ -272,8 +272,8 @@ def _password(args: argparse.Namespace) -> str:
 def _serve(hub: Hub, args: argparse.Namespace) -> int:
     import json
 
-    from firmware.hub.service import HubService
     from firmware.hub.pages import hub_routes
+    from firmware.hub.service import HubService
     from firmware.tournament.broker import HUB_USER
     from hal.hub_server import HubServer, HubServerError
     from hal.mqtt import MqttError, MqttLink, MqttSettings
