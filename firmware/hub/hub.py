@@ -205,11 +205,15 @@ class Hub:
 
     # -- the intake -----------------------------------------------------------------------------
 
-    def receive(self, topic: str, payload: bytes, now: float) -> list[Publication]:
+    def receive(
+        self, topic: str, payload: bytes, now: float, *, standings: bool = True
+    ) -> list[Publication]:
         """Take one message from the broker; what to publish in answer (after the commit).
 
         A table's status is noted; a result is stored, answered "duplicate", or refused and
-        logged. Anything else is ignored."""
+        logged. Anything else is ignored. The answer to a stored result is its Ack and (with
+        ``standings``) the new standings; the service leaves them out and publishes them once
+        for a burst of results."""
         where = table_of_topic(topic)
         if where is None or where[0] != self.event:
             return []
@@ -232,7 +236,7 @@ class Hub:
         if ack is None:
             return []
         answer = [Publication(ack_topic(self.event, user), ack.to_json())]
-        if ack.status == "stored":
+        if ack.status == "stored" and standings:
             answer.append(self.standings_publication())
         return answer
 

@@ -63,8 +63,10 @@ class HubService:
         self._link: BrokerLink | None = None
         self._thread: threading.Thread | None = None
         self._version = hub.store.data_version()
-        #: Messages taken, and results acknowledged, since the start.
+        #: Messages taken since the start.
         self.taken = 0
+        #: Results taken whose standings are not published yet.
+        self._dirty = False
 
     def subscriptions(self) -> list[str]:
         """The topics the hub reads: every table's results and status."""
@@ -120,14 +122,22 @@ class HubService:
                     job()
                 else:
                     self._take(*job)
+                if self._dirty and self._jobs.empty():
+                    self._flush()
             except Exception:  # a bad message must not end the intake
                 logger.exception("hub: a message could not be handled")
 
     def _take(self, topic: str, payload: bytes) -> None:
-        answer = self.hub.receive(topic, payload, self._clock())
+        answer = self.hub.receive(topic, payload, self._clock(), standings=False)
         self.taken += 1
-        self._version = self.hub.store.data_version()
-        self._publish(answer)
+        self._publish(answer)  # the Ack: its result is committed
+        self._dirty = True
+
+    def _flush(self) -> None:
+        """A burst of results is acknowledged one by one; its standings and the TVs' state
+        follow once, when the queue is empty."""
+        self._dirty = False
+        self._publish([self.hub.standings_publication()])
         self._changed()
 
     def _look_for_commands(self) -> None:

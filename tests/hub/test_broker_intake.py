@@ -21,7 +21,14 @@ from firmware.hub.hub import Hub
 from firmware.hub.service import HubService
 from firmware.hub.store import HubStore
 from firmware.tournament.broker import HUB_USER
-from firmware.tournament.wire import Ack, Result, ack_topic, result_topic
+from firmware.tournament.wire import (
+    Ack,
+    Result,
+    StandingsBoard,
+    ack_topic,
+    result_topic,
+    standings_topic,
+)
 from hal.mqtt import MqttLink, MqttSettings
 from tests.broker import Broker
 from tests.hub.helpers import EVENT, game_result, running_round, tournament
@@ -35,6 +42,7 @@ class Table:
     def __init__(self, broker: Broker, number: int) -> None:
         self.user, password = broker.add_table(number)
         self.acks: list[Ack] = []
+        self.boards: list[StandingsBoard] = []
         self.outbox: dict[str, Result] = {}
         self._lock = threading.Lock()
         self._got = threading.Condition(self._lock)
@@ -42,10 +50,16 @@ class Table:
             MqttSettings(broker.url, self.user, self.user, password), self._message
         )
         self.link.subscribe(ack_topic(EVENT, self.user))
+        self.link.subscribe(standings_topic(EVENT))
         self.link.start()
         assert self.link.wait_connected(5)
 
-    def _message(self, _topic: str, payload: bytes) -> None:
+    def _message(self, topic: str, payload: bytes) -> None:
+        if topic == standings_topic(EVENT):
+            with self._got:
+                self.boards.append(StandingsBoard.from_json(payload))
+                self._got.notify_all()
+            return
         ack = Ack.from_json(payload)
         with self._got:
             self.acks.append(ack)
@@ -106,6 +120,12 @@ def test_a_result_arriving_twice_is_stored_once(
     acks = table.wait_for(2)
     assert [a.status for a in acks] == ["stored", "duplicate"]
     assert [r.id for r in hub.store.results()] == [result.id]
+    # The standings every table and TV reads count the game once.
+    with table._got:
+        table._got.wait_for(
+            lambda: any(sum(r.games_lost for r in b.rows) for b in table.boards), 5
+        )
+    assert sum(r.games_lost for r in table.boards[-1].rows) == 1
     table.link.stop()
 
 
