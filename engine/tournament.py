@@ -510,9 +510,11 @@ def _play(
     groups: tuple[Group, ...], played: PlayedRound, tally: dict[str, _Tally], step: int
 ) -> tuple[Group, ...]:
     lives = [dict(g.lives) for g in groups]
+    members = [frozenset(g.players) for g in groups]
     for result in played.results:
         index = next(
-            (i for i, g in enumerate(groups) if _in_group(g, lives[i], result.players)), None
+            (i for i, g in enumerate(groups) if _in_group(g, members[i], lives[i], result.players)),
+            None,
         )
         if index is None:
             raise TournamentError(
@@ -548,9 +550,11 @@ def _play(
     )
 
 
-def _in_group(group: Group, lives: Mapping[str, int], players: Sequence[str]) -> bool:
+def _in_group(
+    group: Group, members: frozenset[str], lives: Mapping[str, int], players: Sequence[str]
+) -> bool:
     if group.phase.kind is PhaseKind.POINTS:
-        return all(p in group.players for p in players)
+        return members.issuperset(players)
     return all(lives.get(p, 0) > 0 for p in players)
 
 

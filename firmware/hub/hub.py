@@ -35,7 +35,7 @@ from engine.tournament import (
     schock_aus_king,
     team_scores,
 )
-from firmware.hub.store import HubStore, SeatRow
+from firmware.hub.store import HubStore, SeatRow, StoredResult
 from firmware.tournament.broker import table_user
 from firmware.tournament.wire import (
     Ack,
@@ -101,6 +101,9 @@ class Hub:
 
     def __init__(self, store: HubStore) -> None:
         self.store = store
+        #: Stored games, parsed once: a stored result never changes.
+        self._games: dict[str, GameResult] = {}
+        self._progress: tuple[tuple[int, int], Progress] | None = None
         self.event = store.get("event")
         if not self.event:
             raise HubError(f"{store.path}: no event set; run `schocken hub init` first")
@@ -125,21 +128,23 @@ class Hub:
         by_round: dict[int, list[GameResult]] = {r.number: [] for r in self.store.rounds()}
         for stored in self.store.results():
             if stored.kind == "game" and stored.approved:
-                by_round.setdefault(stored.round, []).append(
-                    Result.from_json(stored.payload).game_result()
-                )
+                game = self._games.get(stored.id)
+                if game is None:
+                    game = self._games[stored.id] = Result.from_json(stored.payload).game_result()
+                by_round.setdefault(stored.round, []).append(game)
         return [PlayedRound(n, tuple(games)) for n, games in sorted(by_round.items())]
 
-    def progress(self, *, upcoming: bool = False) -> Progress:
-        """Where the tournament stands. ``upcoming``: leave out the last drawn round if it has
-        no game yet, so that the next draw is asked of the rounds really played."""
-        rounds = self.played()
-        if upcoming and rounds and not rounds[-1].results:
-            rounds = rounds[:-1]
+    def progress(self) -> Progress:
+        """Where the tournament stands (recounted only after a commit)."""
+        key = self.store.revision()
+        if self._progress is not None and self._progress[0] == key:
+            return self._progress[1]
         try:
-            return progress(self.format(), self.store.players(), rounds)
+            state = progress(self.format(), self.store.players(), self.played())
         except TournamentError as error:
             raise HubError(str(error)) from None
+        self._progress = (key, state)
+        return state
 
     # -- the director's commands --------------------------------------------------------------
 
@@ -383,8 +388,11 @@ class Hub:
             if line.lives is not None
         }
         tables = []
+        by_table: dict[int, list[StoredResult]] = {}
+        for stored in results:
+            by_table.setdefault(stored.table_no, []).append(stored)
         for seat in self.store.seats(number) if number else []:
-            mine = [r for r in results if r.table_no == seat.table_no]
+            mine = by_table.get(seat.table_no, [])
             games = [r for r in mine if r.kind == "game"]
             last = json.loads(games[-1].payload) if games else None
             online, outbox, _at = status.get(seat.table_no, (False, 0, 0.0))
@@ -446,8 +454,8 @@ class Hub:
             ],
             "king": list(schock_aus_king(state.lines)) if state else [],
             "tables": tables,
-            "refused": len(self.store.refusals()),
-            "waiting": sum(not r.approved for r in self.store.results()),
+            "refused": self.store.count("refusals"),
+            "waiting": self.store.count("results", "approved = 0"),
             "over": bool(state and state.over and number),
         }
 

@@ -102,6 +102,9 @@ class HubStore:
             raise HubStoreError(f"{path}: not a tournament file ({error})") from None
         self.path = path
         self._lock = threading.RLock()
+        #: Transactions this connection committed (with :meth:`data_version`: whether anything
+        #: changed since a value was computed).
+        self.writes = 0
 
     def close(self) -> None:
         with self._lock:
@@ -118,6 +121,7 @@ class HubStore:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            self.writes += 1
 
     def _rows(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -227,6 +231,15 @@ class HubStore:
                 (result_id, round_, table_no, game, kind, payload, now, int(approved)),
             )
             return cursor.rowcount == 1
+
+    def revision(self) -> tuple[int, int]:
+        """Changes whenever this connection or another one commits."""
+        with self._lock:
+            return self.writes, self.data_version()
+
+    def count(self, table: str, where: str = "1") -> int:
+        """How many rows of ``table`` (one of ours) match ``where`` (our own SQL)."""
+        return int(self._rows(f"SELECT COUNT(*) FROM {table} WHERE {where}")[0][0])
 
     def has_result(self, result_id: str) -> bool:
         return bool(self._rows("SELECT 1 FROM results WHERE id = ?", result_id))
