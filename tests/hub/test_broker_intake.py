@@ -23,9 +23,11 @@ from firmware.hub.store import HubStore
 from firmware.tournament.broker import HUB_USER
 from firmware.tournament.wire import (
     Ack,
+    Assignment,
     Result,
     StandingsBoard,
     ack_topic,
+    assign_topic,
     result_topic,
     standings_topic,
 )
@@ -78,7 +80,7 @@ class Table:
             return list(self.acks)
 
     def resend_until_empty(self, timeout_s: float) -> bool:
-        """Send every unacknowledged result again each half second; whether all were acked."""
+        """Send every unacknowledged result again every 0.3 s; whether all were acked."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             with self._lock:
@@ -87,7 +89,7 @@ class Table:
                 return True
             for result in waiting:
                 self.link.publish(result_topic(EVENT, self.user), result.to_json())
-            time.sleep(0.5)
+            time.sleep(0.3)
         return False
 
 
@@ -165,10 +167,10 @@ def test_a_hub_killed_mid_intake_and_restarted_loses_nothing(
         assert process.stdout is not None
         assert b"/phone" in process.stdout.readline()  # serving
         table = Table(broker, 1)
-        results = [game_result(seats[0], game, game % 4) for game in range(1, 61)]
+        results = [game_result(seats[0], game, game % 4) for game in range(1, 201)]
         for result in results:
             table.send(result)
-        table.wait_for(3)
+        table.wait_for(1)
         process.send_signal(signal.SIGKILL)  # mid-intake: some stored, some not answered
         process.wait(timeout=5)
         # The kill came mid-intake: some results were stored, not all of them.
@@ -181,6 +183,38 @@ def test_a_hub_killed_mid_intake_and_restarted_loses_nothing(
     stored = HubStore(db).results()
     assert sorted(r.id for r in stored) == sorted(r.id for r in results)
     lost = Hub(HubStore(db)).board().rows
-    assert sum(row.games_lost for row in lost) == 60
+    assert sum(row.games_lost for row in lost) == 200
     assert {a.status for a in table.acks} <= {"stored", "duplicate"}
     table.link.stop()
+
+
+def test_a_round_started_by_another_process_reaches_the_tables(
+    broker: Broker, tmp_path: Path
+) -> None:
+    """`schocken hub start` beside a running `serve`: the service sees the other connection's
+    commit and publishes the retained assignment the table reads."""
+    hub = tournament(tmp_path / "t.db")
+    service = HubService(hub, time.time)
+    service.start(hub_link(broker, service))
+    try:
+        user, password = broker.add_table(1)
+        assigned: list[Assignment] = []
+        got = threading.Event()
+
+        def message(_topic: str, payload: bytes) -> None:
+            if payload:
+                assigned.append(Assignment.from_json(payload))
+                got.set()
+
+        table = MqttLink(MqttSettings(broker.url, user, user, password), message)
+        table.subscribe(assign_topic(EVENT, user))
+        table.start()
+        director = Hub(HubStore(tmp_path / "t.db"))  # another connection, as another process
+        director.draw_round(seed=1)
+        director.start_round(5000.0, 70)
+        assert got.wait(5)
+        assert assigned[-1].round == 1 and assigned[-1].ends_at == 5000.0 + 70 * 60
+        assert set(assigned[-1].players) == set(director.store.seats(1)[0].players)
+        table.stop()
+    finally:
+        service.stop()

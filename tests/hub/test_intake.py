@@ -10,7 +10,7 @@ import pytest
 
 from firmware.hub.hub import Hub, HubError, init_tournament, table_number
 from firmware.hub.store import HubStore, HubStoreError
-from firmware.tournament.wire import Ack, Assignment, StandingsBoard, result_topic
+from firmware.tournament.wire import Ack, Assignment, StandingsBoard, TableStatus, result_topic
 from tests.hub.helpers import EVENT, game_result, running_round, tournament
 
 
@@ -198,3 +198,15 @@ def test_a_missing_or_foreign_file_is_one_line(tmp_path: Path) -> None:
 def test_table_names() -> None:
     assert table_number("table-7") == 7
     assert [table_number(n) for n in ("table-07", "table-0", "hub", "table-x")] == [None] * 4
+
+
+def test_a_tables_status_and_its_last_will_show_on_the_tv(tmp_path: Path) -> None:
+    hub = tournament(tmp_path / "t.db")
+    running_round(hub)
+    topic = f"schock/{EVENT}/table/table-1/status"
+    hub.receive(topic, TableStatus("table-1", True, 3, 1, 1001.0).to_json(), 1001.0)
+    (first, second) = hub.snapshot(1002.0)["tables"]
+    assert (first["online"], first["outbox"]) == (True, 3)
+    assert (second["online"], second["outbox"]) == (False, 0)  # never heard of
+    hub.receive(topic, TableStatus("table-1", False, 3, 1, 1003.0).to_json(), 1003.0)
+    assert hub.snapshot(1004.0)["tables"][0]["online"] is False
