@@ -67,7 +67,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             command.add_argument("items", nargs="+" if name == "add" else 1, metavar=items)
     fmt = sub("format", "the format (a preset), its points scheme, time box and approval")
     fmt.add_argument("preset", nargs="?", choices=tuple(FORMAT_PRESETS))
-    fmt.add_argument("--scheme", choices=tuple(SCHEME_PRESETS), help="the points rounds' scheme")
+    fmt.add_argument(
+        "--scheme",
+        choices=tuple(name for name, scheme in SCHEME_PRESETS.items() if not scheme.counts_lives),
+        help="the points rounds' scheme (KO rounds count lives)",
+    )
     fmt.add_argument("--minutes", metavar="N", type=_minutes, help="a round's time box (0: none)")
     fmt.add_argument("--approval", choices=("on", "off"), help="results count once approved")
     fmt.add_argument("--team-score", choices=("points", "lives_lost"))

@@ -112,7 +112,10 @@ class Hub:
 
     def format(self) -> Format:
         """The tournament's format, with the points scheme the director chose."""
-        fmt = FORMAT_PRESETS[self.store.get("format", "dm")]
+        name = self.store.get("format", "dm")
+        if name not in FORMAT_PRESETS:
+            raise HubError(f"format {name!r} is not one of {', '.join(FORMAT_PRESETS)}")
+        fmt = FORMAT_PRESETS[name]
         scheme = load_scheme(self.store.get("scheme", "verlustpunkte"))
         steps = tuple(
             tuple(
