@@ -294,6 +294,12 @@ class Hub:
             return f"players {', '.join(result.players)} are not table {number}'s of the round"
         if not set(result.players) <= set(seat.players):
             return f"players {', '.join(result.players)} are not table {number}'s of the round"
+        if seat.kind != "points" and result.kind == "game":
+            # A player out plays no more game: a game of theirs would not fit the standings.
+            lives = {line.name: line.lives for line in self.progress().lines}
+            out = [p for p in result.players if not lives.get(p)]
+            if out:
+                return f"{', '.join(out)}: no life left, out of round {result.round}"
         return None
 
     def _refuse(self, topic: str, result_id: str, reason: str, now: float) -> None:

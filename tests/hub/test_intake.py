@@ -210,3 +210,19 @@ def test_a_tables_status_and_its_last_will_show_on_the_tv(tmp_path: Path) -> Non
     assert (second["online"], second["outbox"]) == (False, 0)  # never heard of
     hub.receive(topic, TableStatus("table-1", False, 3, 1, 1003.0).to_json(), 1003.0)
     assert hub.snapshot(1004.0)["tables"][0]["online"] is False
+
+
+def test_a_ko_game_of_a_player_out_is_refused(tmp_path: Path) -> None:
+    """Velen: three games lost and out; a fourth game with that player is refused, so the
+    standings never meet a game they cannot count."""
+    hub = tournament(tmp_path / "t.db", 8, fmt="velen")
+    table = running_round(hub)[0]
+    topic = result_topic(EVENT, "table-1")
+    for game in range(1, 4):
+        assert ack_of(hub.receive(topic, game_result(table, game).to_json(), 1.0), "table-1") == (
+            Ack(game_result(table, game).id, "stored")
+        )
+    loser = table.players[0]
+    ack = ack_of(hub.receive(topic, game_result(table, 4).to_json(), 1.0), "table-1")
+    assert (ack.status, ack.reason) == ("refused", f"{loser}: no life left, out of round 1")
+    assert next(row for row in hub.board().rows if row.name == loser).out
