@@ -19,8 +19,9 @@ second KO stage and the Trostrunde side by side). A points phase lasts its numbe
 a lives phase lasts until at most ``until`` of its players have a life left.
 
 The draw seats players at tables of four; threes ("Springer" tables) only where the count
-needs them (10 players: 4 + 3 + 3; 9: 3 + 3 + 3). It spreads team mates over the
-tables and avoids seating players together again, in that order of weight.
+needs them (10 players: 4 + 3 + 3; 9: 3 + 3 + 3), and a field of 2 to 5 (a KO final) at one.
+It spreads team mates over the tables and avoids seating players together again, in that
+order of weight.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ __all__ = [
     "DrawnTable",
     "Entrant",
     "Format",
+    "Group",
     "Phase",
     "PhaseKind",
     "PlayedRound",
