@@ -220,7 +220,7 @@ def _hooks(app: DeviceApp, loop: MainLoop) -> DeviceHooks:
         if planned is not None:
             return planned
         game = app.config.game
-        return GameSetup(game.players, game.rule_set, game.real_dice)
+        return GameSetup(game.players, game.rule_set, app.real_dice)
 
     def stats() -> dict[str, Any]:
         from firmware.store.stats import FIELDS, stats_to_mapping
@@ -237,6 +237,7 @@ def _hooks(app: DeviceApp, loop: MainLoop) -> DeviceHooks:
         apply_bots=app.plan_bots,
         stats=stats if app.store is not None else None,
         abandon=app.abandon_game,
+        enter=app.enter_result,
     )
 
 

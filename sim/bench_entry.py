@@ -96,7 +96,8 @@ def die_steps(position: int, shown: int, wanted: int) -> list[Step]:
 def entry_steps(game: Game, shown: tuple[int | None, ...],
                 turn: Reported | tuple[int, ...]) -> list[Step]:
     """The presses that enter ``turn`` (a reported turn, or a roll-off throw) on an entry screen
-    that shows the dice ``shown`` and the throws a fresh entry starts on (the round's limit)."""
+    that shows the dice ``shown`` and the throws a fresh entry starts on (the round's limit);
+    the round's last entry takes a second STAND, which settles the round."""
     dice = turn.dice if isinstance(turn, Reported) else turn
     steps = [
         step for i, (now, wanted) in enumerate(zip(shown, dice, strict=True))
@@ -109,6 +110,8 @@ def entry_steps(game: Game, shown: tuple[int | None, ...],
         if game.hand_matters(turn.dice) and turn.hand != (turn.throws == 1):
             steps.append(Step(Button.FLIP, hold=True))
     steps.append(Step(Button.STAND))
+    if isinstance(turn, Reported) and len(game.results) + 1 >= len(game.round_players):
+        steps.append(Step(Button.STAND))  # the round's last entry: STAND once more settles it
     return steps
 
 

@@ -173,6 +173,16 @@ def _web_paired(path: Path) -> None:
     _web_pictures_in(path.parent)
 
 
+@picture(
+    "docs/img/web-entry-de.png", "a paired phone enters a real-dice result, in German",
+    browser=True,
+)
+def _web_entry(path: Path) -> None:
+    from sim.web_pictures import make_entry_picture
+
+    make_entry_picture(path)
+
+
 @picture("docs/img/sheet-de.png", "the Spielberichtsbogen of a league match, its PDF as a picture")
 def _sheet(path: Path) -> None:
     from sim.sheet_picture import write_sheet_png

@@ -245,9 +245,11 @@ def _play_until(device: Any, clock: Any, done: Callable[[Any], bool], steps: int
     raise RuntimeError("the game never came to the moment for the pictures")
 
 
-def _shoot(browser: Browser, url: str, path: Path, shot: Shot, pins: list[str]) -> Path:
+def _shoot(browser: Browser, url: str, path: Path, shot: Shot, pins: list[str],
+           before: str = "") -> Path:
     """``shot`` of the page at ``url`` in ``browser``, written to ``path``; a paired shot pairs
-    with the PIN in ``pins`` (the first time; the token is kept in the browser)."""
+    with the PIN in ``pins`` (the first time; the token is kept in the browser). ``before`` is
+    a script run on the page just before the picture."""
     import base64
     import time
 
@@ -273,6 +275,8 @@ def _shoot(browser: Browser, url: str, path: Path, shot: Shot, pins: list[str]) 
         browser.wait("window.schock.page.paired === true")
         browser.js("document.getElementById('note').textContent = ''")
     browser.wait("window.schock.page.stats !== null")
+    if before:
+        browser.js(before)
     if shot.scroll_to:
         browser.js(f"document.getElementById({shot.scroll_to!r}).scrollIntoView()")
     else:
@@ -295,3 +299,79 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# --- real dice: the scorekeeper's entry card (issue 25) -------------------------------------------
+
+#: The entry card's picture: a paired phone, in German, during the first round of a DSM game.
+ENTRY_SHOT = Shot("web-entry-de.png", "de", (390, 844), 2.0, paired=True)
+
+
+def make_entry_picture(path: Path) -> Path:
+    """The page's entry card (docs/img/web-entry-de.png): a real-dice game under the DSM's rules
+    on the firmware's own device (fake clock, temporary state directory), the roll-off and the
+    opener's result entered, the next player's dice tapped in (a Straße after two throws, so
+    that the card asks: from the hand or built up)."""
+    problem = browser_missing()
+    if problem is not None:
+        raise RuntimeError(f"no picture of the entry card: {problem}")
+    import threading
+
+    from engine import GameSetup, load_preset
+    from engine.events import Report, RollOff
+    from firmware.config import DeviceConfig, GameConfig
+    from firmware.link.webtable import page_files
+    from firmware.wiring import build_device
+    from hal.oled import open_dummy
+    from hal.storage import StateDirectory
+    from hal.web_server import WebServer
+    from sim.fakes import FakeClock
+
+    players = ("Anna", "Ben-Luca", "Carla", "Dieter")
+    setup = GameSetup(players, load_preset("dsm"), real_dice=True)
+    with tempfile.TemporaryDirectory(prefix="schock-entry-picture-") as state:
+        clock = FakeClock(1000.0)
+        display = open_dummy(clock)
+        server = WebServer("127.0.0.1", 0, page_files())
+        device = build_device(
+            DeviceConfig(game=GameConfig(players=players, real_dice=True)), clock=clock,
+            inputs=[], display=display, timers=[display], web=server,
+            storage=StateDirectory(state), setup=setup, power=False,
+        )  # fmt: skip
+        stop = threading.Event()
+        serving: threading.Thread | None = None
+        browser: Browser | None = None
+        try:
+            device.loop.start()
+            app = device.app
+            app.enter_result(RollOff(players, ((6, 4, 2), (1, 1, 1), (5, 3, 2), (6, 5, 3))))
+            app.enter_result(Report("Ben-Luca", (4, 4, 1), 2, False))
+            device.run(until=clock.now() + 0.001)
+
+            def serve() -> None:
+                while not stop.is_set():
+                    device.run(until=clock.now() + 0.0001)
+                    stop.wait(0.005)
+
+            serving = threading.Thread(target=serve, daemon=True)
+            serving.start()
+            host, port = server.address
+            pairing = device.pairing
+            assert pairing is not None
+            pins: list[str] = []
+            device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
+            browser = Browser(*ENTRY_SHOT.size)
+            tap = (
+                "const tap = (s) => document.querySelector(s).click();"
+                "[5, 4, 3].forEach((v, i) => "
+                "tap(`#entry-dice [data-die=\"${i + 1}\"] [data-face=\"${v}\"]`));"
+            )
+            _shoot(browser, f"http://{host}:{port}/", path, ENTRY_SHOT, pins, before=tap)
+        finally:
+            stop.set()
+            if browser is not None:
+                browser.close()
+            if serving is not None:
+                serving.join(timeout=5)
+            device.close()
+    return path

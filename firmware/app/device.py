@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
+from engine.events import Correct, Report, RollOff
 from engine.game import Game, GameSetup
 from firmware.app.flow import stage_for
 from firmware.app.session.moments import Moment
@@ -261,6 +262,7 @@ class DeviceApp:
         if table is not None and not table.game.is_over and self._stage.in_game:
             raise RuntimeError("a game is running")
         self._session.plan = setup
+        self._session.real_dice = setup.real_dice  # the menu's switch shows the plan's dice
         self._session.remember_names(setup.players)
         if not self._stage.in_game:
             self._go(Goto((self._session.start_game(setup),)))
@@ -277,6 +279,24 @@ class DeviceApp:
         self._go(Goto((self._session.abandon_game(),)))
         self._schedule()
         self._refresh()
+
+    def enter_result(self, action: Report | Correct | RollOff) -> None:
+        """A result thrown with real dice and entered from outside (a paired page's or the
+        link's ``report``, ``correct``, ``rolloff``): recorded as the device's own entry would
+        be, and the device's screen follows: the entry under way there (or the reveal, a banner
+        still on screen) gives way to what the game calls for now, the next entry or the reveal.
+        Raises RuntimeError when no game is running, IllegalActionError when the engine refuses."""
+        table = self._session.table
+        if table is None or table.game.is_over or not self._stage.in_game:
+            raise RuntimeError("no game is running")
+        self._go(Goto(tuple(table.enter(action))))
+        self._schedule()
+        self._refresh()
+
+    @property
+    def real_dice(self) -> bool:
+        """Whether the next game is played with real dice at the table (the menu's switch)."""
+        return self._session.real_dice
 
     @property
     def seat_bots(self) -> tuple[str, ...]:

@@ -72,7 +72,8 @@ def stage_for(moment: Moment, session: Session) -> Stage:
         case GameEnded():
             return GameOverBanner(session, table)
         case EntryGoesOn(dice=dice, throws=throws, hand=hand, correcting=who, roll_off=throws_in):
-            return EntryStage(session, table, list(dice), throws, hand, who, list(throws_in))
+            return EntryStage(session, table, list(dice), throws, hand, who, list(throws_in),
+                              settling=moment.settling)
         case EveningStandings():
             return StandingsStage(session, moment)
         case _:

@@ -34,6 +34,7 @@ from firmware.link.pairing import Door, PairingRefused
 from firmware.link.protocol import (
     Auth,
     Command,
+    EntryError,
     Frames,
     Hello,
     Help,
@@ -292,6 +293,9 @@ class PageGate:
             command = parse_command(raw)
         except SetupError:
             self._answer((_needs_pairing("setup"),))
+            return
+        except EntryError as error:  # a result, even a malformed one: pairing comes first
+            self._answer((_needs_pairing(error.word),))
             return
         except ProtocolError as error:
             self._answer((format_line("error", one_line(str(error))),))

@@ -160,6 +160,7 @@ def state_payload(
             "players": list(planned.players),
             "rules": planned.rules.name,
             "rules_changed": rules_changed(planned.rules),
+            "real_dice": planned.real_dice,
         }
         if upcoming.seat_bots is not None:
             seats = upcoming.seat_bots()

@@ -50,7 +50,9 @@ __all__ = [
     "Abandon",
     "Auth",
     "Command",
+    "CorrectTurn",
     "DeviceLine",
+    "EntryError",
     "Frames",
     "Hello",
     "Help",
@@ -60,6 +62,8 @@ __all__ = [
     "Ping",
     "Press",
     "ProtocolError",
+    "ReportRollOff",
+    "ReportTurn",
     "RulesChange",
     "Setup",
     "SetupError",
@@ -252,11 +256,15 @@ class Setup(Command):
     """
 
     word = "setup"
-    usage = 'setup {"players": [...], "rules": "NAME" or {...}, "bots": [...]}'
+    usage = (
+        'setup {"players": [...], "rules": "NAME" or {...}, "bots": [...], "real_dice": BOOL}'
+    )
     changing = True
     players: tuple[str, ...] | None = None
     rules: Rules | RulesChange | None = None
     bots: tuple[str, ...] | None = None
+    #: Real dice at the table ("Echte Würfel") or the device's; None: as set up now.
+    real_dice: bool | None = None
 
     @classmethod
     def parse(cls, rest: str) -> Command:
@@ -281,6 +289,8 @@ class Setup(Command):
         if bots is not None:
             bots = bots[: max((seat + 1 for seat, bot in enumerate(bots) if bot), default=0)]
         real_dice = current.real_dice if current is not None else False
+        if self.real_dice is not None:
+            real_dice = self.real_dice
         return GameSetup(players, rules, real_dice), bots
 
 
@@ -312,7 +322,7 @@ class SetupError(ProtocolError):
 
 _SETUP_KEYS = (
     'keys: "players" (2 to 10 names), "rules" (a preset name or an object of rules), '
-    '"bots" (a strategy or "" per seat)'
+    '"bots" (a strategy or "" per seat), "real_dice" (true or false)'
 )
 #: What ``setup``'s ``bots`` may name for a seat: a strategy, or a person.
 _SEAT_WORDS = (*STRATEGY_NAMES, "", "human")
@@ -320,7 +330,7 @@ _SEAT_WORDS = (*STRATEGY_NAMES, "", "human")
 
 def _setup(payload: dict[str, Any]) -> Setup:
     """``setup``'s payload checked, in the order the device answers its problems."""
-    unknown = sorted(set(payload) - {"players", "rules", "bots"})
+    unknown = sorted(set(payload) - {"players", "rules", "bots", "real_dice"})
     if unknown or not payload:
         what = "unknown key " + repr(unknown[0]) if unknown else "nothing to set"
         raise SetupError(f"setup: {what}; {_SETUP_KEYS}")
@@ -335,7 +345,10 @@ def _setup(payload: dict[str, Any]) -> Setup:
         # A rules change is checked on the current rules: its problem would come first.
         error.rules = rules if isinstance(rules, RulesChange) else None
         raise
-    return Setup(players, rules, bots)
+    real_dice = payload.get("real_dice")
+    if real_dice is not None and not isinstance(real_dice, bool):
+        raise SetupError('setup: "real_dice" must be true (real dice at the table) or false')
+    return Setup(players, rules, bots, real_dice)
 
 
 def _setup_rules(value: object) -> Rules | RulesChange:
@@ -483,10 +496,125 @@ class Help(Command):
     word = "help"
 
 
+# -- real dice at the table: a result entered from a paired host (appended; issue 25) --------
+
+
+class EntryError(ProtocolError):
+    """A ``report``, ``correct`` or ``rolloff`` (``word``) whose JSON the device cannot read. A
+    host that may not enter results (not paired) hears that first, as for a ``setup``."""
+
+    def __init__(self, word: str, reason: str) -> None:
+        super().__init__(f"{word}: {reason}")
+        self.word = word
+
+
+#: What a turn's result carries, for the error lines.
+_TURN_KEYS = (
+    '{"player": NAME, "dice": [6, 5, 4], "throws": 1-5, "hand": true|false, '
+    '"blind": true|false} ("hand" and "blind" may be left out)'
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _TurnEntry(Command):
+    """A turn's result thrown with real dice: whose, the dice, the throws, from the hand or not
+    (None: from the hand exactly when it took one throw), and a Blind. Only the types are checked
+    here; the engine decides what the rules allow (:meth:`engine.game.Game.why_not`)."""
+
+    changing = True
+    player: str
+    dice: tuple[int, ...]
+    throws: int
+    hand: bool | None = None
+    blind: bool = False
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        payload = _entry_json(cls, rest)
+        unknown = sorted(set(payload) - {"player", "dice", "throws", "hand", "blind"})
+        if unknown:
+            raise EntryError(cls.word, f"unknown key {unknown[0]!r}; {_TURN_KEYS}")
+        player, throws = payload.get("player"), payload.get("throws")
+        hand, blind = payload.get("hand"), payload.get("blind", False)
+        if not isinstance(player, str):
+            raise EntryError(cls.word, '"player" must be the name whose result it is')
+        dice = _entry_dice(cls.word, payload.get("dice"))
+        if not isinstance(throws, int) or isinstance(throws, bool):
+            raise EntryError(cls.word, '"throws" must be a whole number (1 to 5)')
+        if hand is not None and not isinstance(hand, bool):
+            raise EntryError(cls.word, '"hand" must be true (from the hand) or false (built)')
+        if not isinstance(blind, bool):
+            raise EntryError(cls.word, '"blind" must be true or false')
+        return cls(player, dice, throws, hand, blind)
+
+    @property
+    def from_hand(self) -> bool:
+        """From the hand: as given, else exactly when the turn took one throw."""
+        return self.throws == 1 if self.hand is None else self.hand
+
+
+@dataclass(frozen=True, slots=True)
+class ReportTurn(_TurnEntry):
+    """``report {...}``: the current turn's result (``player`` must be the one whose turn it
+    is, so that a host behind by one entry is refused rather than entering the wrong turn)."""
+
+    word = "report"
+    usage = "report {...}"
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectTurn(_TurnEntry):
+    """``correct {...}``: ``player``'s result of this round entered again, before the round is
+    settled."""
+
+    word = "correct"
+    usage = "correct {...}"
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRollOff(Command):
+    """``rolloff {"dice": [[...], ...]}``: the roll-off's throws (auswürfeln), one per contender
+    in seat order."""
+
+    word = "rolloff"
+    usage = 'rolloff {"dice": [[1, 1, 1], [6, 4, 2], ...]}'
+    changing = True
+    dice: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        payload = _entry_json(cls, rest)
+        throws = payload.get("dice")
+        if set(payload) != {"dice"} or not isinstance(throws, list):
+            raise EntryError(cls.word, f'give only "dice", one throw per contender: {cls.usage}')
+        return cls(tuple(_entry_dice(cls.word, throw) for throw in throws))
+
+
+def _entry_json(command: type[Command], rest: str) -> dict[str, Any]:
+    try:
+        return _parse_json(command, rest)
+    except EntryError:
+        raise
+    except ProtocolError as error:
+        raise EntryError(command.word, str(error).removeprefix(f"{command.word}: ")) from None
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _entry_dice(word: str, value: object) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value or len(value) > 6 or not all(
+        _whole(die) for die in value
+    ):
+        raise EntryError(word, "dice must be a list of whole numbers, e.g. [6, 5, 4]")
+    return tuple(value)
+
+
 #: Every command, in the order ``help`` lists them.
 COMMANDS: tuple[type[Command], ...] = (
     Press, Hold, Shake, State, Log, Setup, Abandon, Frames, Pair, Auth, Unpair, Stats, Ping,
-    Hello, Help,
+    Hello, Help, ReportTurn, CorrectTurn, ReportRollOff,
 )  # fmt: skip
 _BY_WORD = {command.word: command for command in COMMANDS}
 

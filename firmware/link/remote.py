@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from engine import Game, GameSetup
+from engine.events import Correct, Report, RollOff
 from firmware.link.feed import HostFeed
 from firmware.link.pairing import Door, Pairing, PairingRefused, TryCounter
 from firmware.link.protocol import (
@@ -35,6 +36,8 @@ from firmware.link.protocol import (
     Abandon,
     Auth,
     Command,
+    CorrectTurn,
+    EntryError,
     Frames,
     Hello,
     Help,
@@ -44,6 +47,8 @@ from firmware.link.protocol import (
     Ping,
     Press,
     ProtocolError,
+    ReportRollOff,
+    ReportTurn,
     Setup,
     SetupError,
     Shake,
@@ -88,7 +93,9 @@ class DeviceHooks:
     ``apply_bots`` read and set the computer players per seat of the next game (a strategy name,
     or "" for a person), ``stats`` the statistics of past games (``stats`` line); a device
     without them refuses ``setup``'s ``bots`` and ``stats``. ``abandon`` gives up the game under
-    way (RuntimeError if none is); a device without it refuses ``abandon``.
+    way (RuntimeError if none is); a device without it refuses ``abandon``. ``enter`` takes a
+    result thrown with real dice (a ``report``, ``correct`` or ``rolloff``), once the engine
+    allows it (RuntimeError if no game is running); a device without it refuses them.
     """
 
     deliver: Callable[[InputEvent], None]
@@ -98,6 +105,7 @@ class DeviceHooks:
     apply_bots: Callable[[tuple[str, ...]], None] | None = None
     stats: Callable[[], dict[str, Any]] | None = None
     abandon: Callable[[], None] | None = None
+    enter: Callable[[Report | Correct | RollOff], None] | None = None
 
 
 class Remote:
@@ -211,6 +219,10 @@ class Remote:
             # whatever comes before it on the next setup as it stands.
             self._may_set_up()
             raise refused.on(self._hooks.next_setup()) from None
+        except EntryError as refused:
+            if not self.paired:  # as for a setup: pairing first, then the payload's problem
+                raise _pairing_first(refused.word) from None
+            raise refused
 
     def publish_event(self, event: DeviceEvent) -> None:
         """A device event as it happens (a listener of the app's event sink), as the table may
@@ -328,6 +340,8 @@ class Remote:
                 now = self._clock.now()
                 shaken = InputEvent(InputKind.SHAKE_START, now), InputEvent(InputKind.THROW, now)
                 self._input(command, *shaken)
+            case ReportTurn() | CorrectTurn() | ReportRollOff():
+                self._enter(command)
             case _:  # a command parse_command knows and this match does not: still one answer
                 raise NotImplementedError(f"{command.word} is parsed but not carried out")
 
@@ -353,6 +367,38 @@ class Remote:
             raise ProtocolError(f"abandon refused: {error}") from None
         self.flush()  # the game_abandoned event and the state go out before the ok
         self._send(f"ok {command.word}")
+
+    def _enter(self, command: ReportTurn | CorrectTurn | ReportRollOff) -> None:
+        """A result thrown with real dice: checked by the engine, whose refusal goes back as
+        ``error WORD refused: REASON: words`` (the page words it by the reason)."""
+        word = command.word
+        if self._hooks.enter is None:
+            raise ProtocolError(f"{word}: this device takes no results from the link")
+        game = self._app.game
+        if game is None or game.is_over:
+            raise ProtocolError(f"{word} refused: no_turn: no game is running")
+        if not game.real_dice:  # the device's own roll-off takes no dice from outside either
+            raise ProtocolError(
+                f"{word} refused: device_dice: this game is played with the device's dice: "
+                "throw them, a result is not reported"
+            )
+        action: Report | Correct | RollOff
+        match command:
+            case ReportRollOff(dice=dice):
+                action = RollOff(game.contenders, dice)
+            case ReportTurn(player=player, dice=dice, throws=throws, blind=blind):
+                action = Report(player, dice, throws, command.from_hand, blind)
+            case CorrectTurn(player=player, dice=dice, throws=throws, blind=blind):
+                action = Correct(player, dice, throws, command.from_hand, blind)
+        refusal = game.why_not(action)
+        if refusal is not None:
+            raise ProtocolError(f"{word} refused: {refusal.reason.value}: {refusal.message}")
+        try:
+            self._hooks.enter(action)
+        except RuntimeError as error:  # the app's word that no game is under way
+            raise ProtocolError(f"{word} refused: no_turn: {error}") from None
+        self.flush()  # the events and the state go out before the ok
+        self._send(f"ok {word}")
 
     def _may_set_up(self) -> None:
         """Refuse a ``setup`` from a host that is not paired, and while a game is running."""
@@ -434,7 +480,11 @@ def greeting(info: Mapping[str, Any], *, trusted: bool, referee: bool) -> str:
 
 
 def _needs_pairing(command: Command) -> ProtocolError:
+    return _pairing_first(command.word)
+
+
+def _pairing_first(word: str) -> ProtocolError:
     return ProtocolError(
-        f"{command.word} needs pairing: open Koppeln (pair) in the device's menu, then send "
+        f"{word} needs pairing: open Koppeln (pair) in the device's menu, then send "
         "pair PIN (or auth TOKEN from an earlier pairing)"
     )

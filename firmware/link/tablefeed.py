@@ -26,12 +26,13 @@ A referee (``[link] referee = true``) sees everything; the OLED says so while it
 
 from __future__ import annotations
 
+import itertools
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.events import Correct, Event, Report, Roll, RoundOver, TurnOver
-from engine.game import Game
+from engine.game import Game, Phase, SeenTurn
 from engine.notation import to_notation
 from engine.rules import Rules, load_preset, preset_names
 from engine.settle import TurnResult, rank_key
@@ -39,8 +40,8 @@ from firmware.link.protocol import to_json_text
 from firmware.sink import DeviceEvent, event_json
 
 __all__ = [
-    "TableFeed", "reveal_ties", "rules_changed", "table_log", "table_log_entries",
-    "table_log_lines", "table_snapshot",
+    "TableFeed", "entry_snapshot", "reveal_ties", "rules_changed", "table_log",
+    "table_log_entries", "table_log_lines", "table_snapshot",
 ]  # fmt: skip
 
 
@@ -67,8 +68,8 @@ class TableFeed:
                 line.update(dice=None, hand=None)
             case TurnOver():
                 _add_kind(game, event, line)
-                seen = game.last_turn()
-                if seen is not None and seen.player == event.player and seen.covered:
+                seen = _seen_turn(game, event.player)
+                if seen is not None and seen.covered:
                     line.update(
                         dice=None, hand=None, name=None, kind=None,
                         laid_out=list(seen.laid_out_values),
@@ -80,6 +81,15 @@ class TableFeed:
                         _add_kind(game, turn, row)
                 line["ties"] = reveal_ties(game.rules, event)
         return line
+
+
+def _seen_turn(game: Game, player: str) -> SeenTurn | None:
+    """``player``'s finished turn of this round as the table sees it: the last one, or (a
+    correction replays an earlier one: real dice) theirs among the round's finished turns."""
+    seen = game.last_turn()
+    if seen is not None and seen.player == player:
+        return seen
+    return next((turn for turn in game.table_view().finished if turn.player == player), None)
 
 
 def reveal_ties(rules: Rules, event: RoundOver) -> dict[str, dict[str, str]]:
@@ -177,6 +187,8 @@ def table_snapshot(game: Game, *, referee: bool = False) -> dict[str, Any]:
         "half_losers": list(game.half_losers),
         "loser": game.loser,
         "notation": None if covered else to_notation(game),
+        "real_dice": game.real_dice,
+        "entry": entry_snapshot(game),
     }
 
 
@@ -229,3 +241,65 @@ class _Log:
 
 #: The table logs of the games alive, by referee view (a game that is gone takes its log along).
 _LOGS: weakref.WeakKeyDictionary[Game, dict[bool, _Log]] = weakref.WeakKeyDictionary()
+
+
+# -- real dice at the table: what a page needs to enter a result (issue 25) -----------------------
+
+
+def entry_snapshot(game: Game) -> dict[str, Any] | None:
+    """What a scorekeeper's page needs to enter the result now due in a real-dice game (the
+    ``state``'s ``entry``), or None when none is due (the device's dice, the game over).
+
+    Names and the rules' numbers only: nothing of a die under a cup. ``due`` is ``roll_off``
+    (one throw per ``contenders``) or ``turn`` (``player``'s result); ``most`` the throws a
+    report may give, ``limit`` the limit as the table states it ("max. 2 Würfe"; the opener's
+    once known), ``opener_most`` what a correction of the opener may give; ``covered``: the
+    cups stay down until the reveal (``hidden_last_throw``), so the table enters its results
+    then, in its order; ``hand_matters``
+    the dice (highest first, joined by "-") whose worth differs from the hand and built up under
+    these rules, where a report must say which; ``reported`` whose results of this round may
+    still be corrected, in the order they were entered; ``last``: this report settles the round.
+    """
+    if not game.real_dice or game.is_over:
+        return None
+    rules = game.rules
+    common = {
+        "dice": rules.dice_count,
+        "blind": rules.blind,
+        "covered": rules.hidden_last_throw,
+        "hand_matters": list(_hand_matters(game)),
+    }
+    if game.phase is Phase.ROLL_OFF:
+        return {"due": "roll_off", "contenders": list(game.contenders), **common}
+    player = game.current_player
+    if player is None:
+        return None
+    reported = [r.player for r in game.results if not r.dropped]
+    return {
+        "due": "turn",
+        "player": player,
+        "most": game.reported_throws_allowed(),
+        "limit": rules.max_throws if game.limit is None else game.limit,
+        "opener": game.round_players[0] if game.round_players else player,
+        "opener_most": rules.max_throws,
+        "reported": reported,
+        "last": len(game.results) + 1 >= len(game.round_players),
+        **common,
+    }
+
+
+def _hand_matters(game: Game) -> tuple[str, ...]:
+    """Every throw (highest die first) that the rules count differently from the hand."""
+    key = (game.rules, game.rules.dice_count)
+    known = _HAND_MATTERS.get(key)
+    if known is None:
+        throws = itertools.combinations_with_replacement(range(6, 0, -1), game.rules.dice_count)
+        known = tuple("-".join(map(str, dice)) for dice in throws if game.hand_matters(dice))
+        if len(_HAND_MATTERS) > 32:
+            _HAND_MATTERS.clear()
+        _HAND_MATTERS[key] = known
+    return known
+
+
+#: :func:`_hand_matters` by rules: the state after every batch asks again.
+_HAND_MATTERS: dict[tuple[Rules, int], tuple[str, ...]] = {}

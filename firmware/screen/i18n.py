@@ -664,6 +664,53 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # `schocken replay` of a real-dice game (printed, never drawn on the panel)
     "replay_reported": ("meldet {dice}", "reports {dice}"),
     "replay_corrected": ("korrigiert auf {dice}", "corrected to {dice}"),
+    # 25-page: real dice from a paired phone: the page's entry card, its refusals in the page's
+    # words, the setup's dice choice; and the device's last entry before the round is settled
+    "entry_settle": ("STAND: abrechnen", "STAND: settle"),
+    "web_entry_turn": ("Ergebnis von {name}", "{name}'s result"),
+    "web_entry_correct": ("Korrigieren: {name}", "Correct: {name}"),
+    "web_entry_rolloff": ("Auswürfeln: {name} ({n}/{total})", "Roll-off: {name} ({n}/{total})"),
+    "web_entry_limit": ("max. {throws}", "max. {throws}"),
+    "web_entry_die": ("Würfel {n}", "Die {n}"),
+    "web_entry_throws": ("Würfe", "Throws"),
+    "web_entry_hand": ("aus der Hand", "from the hand"),
+    "web_entry_built": ("gebaut", "built up"),
+    "web_entry_ok": ("Eintragen", "Enter"),
+    "web_entry_next": ("Weiter", "Next"),
+    "web_entry_cancel": ("Abbrechen", "Cancel"),
+    "web_entry_review": (
+        "Letzter Eintrag der Runde: stimmt er?", "The round's last entry: is it right?"
+    ),
+    "web_entry_settle": ("Runde abrechnen", "Settle the round"),
+    "web_entry_change": ("Ändern", "Change"),
+    "web_entry_fix": ("Korrigieren", "Correct"),
+    "web_entry_blind": ("Blind angesagt", "Blind announced"),
+    "web_entry_covered": (
+        "Die Becher bleiben zu bis zum Aufdecken: dann alle Ergebnisse in der Reihenfolge am Tisch",
+        "The cups stay down until the reveal: then every result, in the table's order",
+    ),
+    "web_entry_over_limit": ("Zu viele Würfe: höchstens {n}", "Too many throws: at most {n}"),
+    "web_entry_impossible": (
+        "So nicht möglich: aus der Hand oder gebaut?", "Not possible so: from the hand or built?"
+    ),
+    "web_entry_moved_on": ("Schon weiter: {name} ist dran", "Moved on: {name} to play"),
+    "web_entry_conflict": (
+        "Passt nicht: ein späterer Eintrag läge über dem Limit",
+        "Clashes: a later entry would be over the limit",
+    ),
+    "web_entry_settled": (
+        "Nichts mehr zu korrigieren: die Runde ist abgerechnet",
+        "Nothing left to correct: the round is settled",
+    ),
+    "web_entry_not_due": ("Gerade ist kein Ergebnis fällig", "No result is due now"),
+    "web_entry_device_dice": (
+        "Dieses Spiel läuft mit den Würfeln des Geräts",
+        "This game is played with the device's dice",
+    ),
+    "web_entry_invalid": ("Ungültige Würfel", "Invalid dice"),
+    "web_dice": ("Würfel", "Dice"),
+    "web_dice_device": ("Elektronische Würfel", "Device dice"),
+    "web_dice_real": ("Echte Würfel", "Real dice"),
     # 26-spieltag: an evening of games, its standings and the league's sheet (issue 26)
     # (the schemes' names are the clubs' own German terms; the details explain them in English)
     "scheme_verlustpunkte": ("Verlustpunkte", "Verlustpunkte"),

@@ -1,7 +1,7 @@
 """What the device remembers between power cycles: ``setup.json`` in the state directory.
 
-The last setup (players, their names, computer seats, rules, Deckel), the language and the
-brightness, read
+The last setup (players, their names, computer seats, rules, Deckel, real dice or the device's),
+the language and the brightness, read
 and written through the :class:`~hal.ports.Storage` port. A damaged or missing file is not an
 error: the device starts from its configuration. Keys this version does not know are kept.
 """
@@ -49,6 +49,8 @@ class Remembered:
     bots: tuple[str, ...] | None = None
     #: The seats' names of the last setup ("" for a numbered default name).
     names: tuple[str, ...] | None = None
+    #: Real dice at the table ("Echte Würfel") or the device's, as the menu last switched it.
+    real_dice: bool | None = None
     #: The whole file as read, so that unknown keys survive a rewrite.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -68,7 +70,7 @@ class SettingsFile:
             return
         remembered = self.remembered
         data = dict(remembered.extra)
-        for key in ("players", "rules", "deckel", "language", "brightness"):
+        for key in ("players", "rules", "deckel", "language", "brightness", "real_dice"):
             value = getattr(remembered, key)
             if value is not None:
                 data[key] = value
@@ -116,6 +118,8 @@ class SettingsFile:
             remembered.language = data["language"]
         if isinstance(brightness, int) and 0 <= brightness <= 255:
             remembered.brightness = brightness
+        if isinstance(data.get("real_dice"), bool):
+            remembered.real_dice = data["real_dice"]
         bots = data.get("bots")
         known = ("", *strategy_names())
         if isinstance(bots, list) and len(bots) <= MAX_PLAYERS and all(b in known for b in bots):

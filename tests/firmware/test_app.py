@@ -324,7 +324,7 @@ def test_the_setup_menu_chooses_players_rules_and_deckel_and_remembers_them(
     remembered = json.loads((tmp_path / "state" / SETUP_FILE).read_text())
     assert remembered == {
         "players": 5, "rules": chosen, "deckel": deckel, "bots": ["", "odds"],
-        "names": ["Anna", "Ben", "Carla", "", ""],
+        "names": ["Anna", "Ben", "Carla", "", ""], "real_dice": False,
     }
     again = make_app(clock=clock, dice=SeededDice(1), storage=storage)
     # The first app's game had no action yet: nothing to resume, the remembered setup comes back.

@@ -578,6 +578,9 @@ def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
             for name, key in product(special, ("entry_hand", "entry_built")):
                 view = replace(stage.view(), status=name, pot_text=texts.t(key))
                 yield f"{label}, pot {pot}: {name}, {key}", view
+            stage.settling = True
+            yield f"{label}, pot {pot}, limit {limit}: the last entry, to settle", stage.view()
+            stage.settling = False
             stage.correcting = players[-1]
             yield f"{label}, pot {pot}, limit {limit}: a correction", stage.view()
         roll_off = EntryStage(session_of(game_table := real_dice_table(

@@ -6,6 +6,7 @@ same entry."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -273,3 +274,61 @@ def test_blind_is_announced_from_the_menu_on_the_entry(clock_and_inputs: tuple[F
 def clock_and_inputs() -> tuple[FakeClock, Inputs]:
     clock = FakeClock(100.0)
     return clock, Inputs(clock)
+
+
+def test_the_rounds_last_entry_is_corrected_before_it_is_settled(
+    mock_factory: MockFactory, tmp_path: Path
+) -> None:
+    """The round's last entry waits for a second STAND ("STAND: abrechnen"): any other button
+    changes it again; a pulled plug meanwhile comes back to it; STAND settles the round."""
+    players = ("Anna", "Ben", "Carla")
+    table = RealDiceTable(mock_factory, "standard", storage=tmp_path, players=players)
+    for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
+        table.enter(throw)
+    table.step(Step(Button.STAND))
+    table.enter(Reported("Anna", (6, 5, 4), 3, False))
+    table.enter(Reported("Ben", (4, 2, 1), 3, False))
+    for step in (Step(Button.KEEP_1), Step(Button.KEEP_1), Step(Button.STAND)):  # Carla: 3-1-1
+        table.step(step)
+    view = table.view
+    assert (view.player, view.status) == ("Carla", "STAND: abrechnen")
+    assert len(table.app.game.results) == 2, "not settled yet"
+    table.step(Step(Button.KEEP_2))  # a second look: 3-2-1, and the entry is open again
+    assert table.view.status != "STAND: abrechnen"
+    table.step(Step(Button.STAND))
+    before = table.view
+    assert before.status == "STAND: abrechnen" and [d.value for d in before.dice] == [3, 2, 1]
+    mock_factory.reset()  # the plug is pulled while the last entry waits
+    again = RealDiceTable(MockFactory(), "standard", storage=tmp_path, resume=True, players=players)
+    assert again.view == before
+    again.step(Step(Button.STAND))
+    assert not again.app.game.results, "settled"
+    settled = [e for e in again.events if e["event"] == "round_over"]
+    assert [tuple(t["dice"]) for t in settled[-1]["turns"]] == [(6, 5, 4), (4, 2, 1), (3, 2, 1)]
+
+
+def test_the_dice_switch_is_remembered_over_a_restart(tmp_path: Path) -> None:
+    """The menu's "Echte Würfel" is kept in setup.json like the setup's other choices: the
+    device started again (its configuration says the device's dice) plays the next game with
+    real dice."""
+    from hal.storage import StateDirectory
+
+    clock = FakeClock(100.0)
+    inputs = Inputs(clock)
+    app = make_app(clock=clock, storage=StateDirectory(tmp_path))
+    app.handle(inputs.hold(Button.STAND))
+    items = list(app.view.items)
+    for _ in range(items.index("Echte Würfel: aus")):
+        app.handle(inputs.press(Button.KEEP_2))
+    app.handle(inputs.press(Button.STAND))
+    assert json.loads((tmp_path / "setup.json").read_text())["real_dice"] is True
+    again = make_app(clock=clock, storage=StateDirectory(tmp_path))
+    assert again.real_dice
+    again.handle(inputs.hold(Button.STAND))
+    assert "Echte Würfel: an" in again.view.items
+    again.handle(inputs.press(Button.FLIP))
+    for _ in range(8):  # through the setup's steps, to the start
+        if again.game is not None:
+            break
+        again.handle(inputs.press(Button.STAND))
+    assert again.game is not None and again.game.real_dice

@@ -38,7 +38,8 @@ def test_a_connection_is_greeted_with_hello_and_state(device: Device) -> None:
     assert json.loads(info)["screen"] == [128, 64]
     assert payload(state) == {
         "game": None,
-        "next": {"players": ["Anna", "Ben", "Carla"], "rules": "standard", "rules_changed": {}},
+        "next": {"players": ["Anna", "Ben", "Carla"], "rules": "standard", "rules_changed": {},
+                 "real_dice": False},
     }
 
 
@@ -110,7 +111,7 @@ def test_setup_between_games_and_refused_during_one(device: Device) -> None:
     lines = device.host_sends('setup {"players": ["Änne", "Bö"], "rules": "bvb"}')
     assert lines[0] == "ok setup"
     assert payload(lines[1])["next"] == {
-        "players": ["Änne", "Bö"], "rules": "bvb", "rules_changed": {}
+        "players": ["Änne", "Bö"], "rules": "bvb", "rules_changed": {}, "real_dice": False
     }
     lines = device.host_sends('setup {"rules": {"deckel": 15, "jule": true}}')
     assert device.app.next.rules.deckel == 15 and device.app.next.rules.jule

@@ -327,3 +327,63 @@ def test_a_paired_phone_sees_the_mirror_with_its_buttons(
     assert buttons["bottom"] <= 844, "the buttons are on the same screen as the mirror"
     language = shown.by_id("mirror-language").text
     assert language == "The device shows its screen in German (its own menu setting)"
+
+
+# -- real dice: the scorekeeper's entry card ------------------------------------------------------
+
+
+def worst_entry_state() -> dict[str, Any]:
+    """A real-dice game at its widest for the entry card: a ten-letter name, five throws to
+    choose from, hand or built to say, Blind to announce, nine results of the round to
+    correct."""
+    state = worst_state()
+    game = state["game"]
+    game["turn"] = {"player": PLAYERS[9], "dice": [None, None, None], "laid_out": [False] * 3,
+                    "throws": 0, "limit": 5, "hand": None, "flipped": False, "blind": False}
+    game.update(real_dice=True, limit=None, entry={
+        "due": "turn", "player": PLAYERS[9], "most": 5, "limit": 5, "opener": PLAYERS[0],
+        "opener_most": 5, "reported": list(PLAYERS[:9]), "last": True, "dice": 3,
+        "blind": True, "covered": True, "hand_matters": ["6-5-4"],
+    })  # fmt: skip
+    return state
+
+
+#: The entry card's dice chosen (6-5-4 in three throws, so that hand or built shows).
+CHOOSE = """
+const tap = (selector) => document.querySelector(selector).click();
+[6, 5, 4].forEach((v, i) => tap(`#entry-dice [data-die="${i + 1}"] [data-face="${v}"]`));
+tap('#entry-throws [data-throws="3"]');
+document.getElementById('entry-note').textContent = arguments[0];
+"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_entry_card_fits_at_every_screen(
+    shown: Browser, device: WebDevice, size: tuple[int, int], language: str
+) -> None:
+    set_paired(shown, True, device)
+    set_language(shown, language)
+    set_size(shown, size)
+    shown.js("page.entryForm = null; gotState(arguments[0])", worst_entry_state())
+    try:
+        assert not shown.js("return document.getElementById('entry').hidden")
+        longest = max(
+            (page_texts()[language][key] for key in page_texts()[language]
+             if key.startswith("web_entry_") and key != "web_entry_covered"), key=len,
+        )  # fmt: skip
+        shown.js(CHOOSE, longest)
+        assert not shown.js("return document.getElementById('entry-hand').hidden")
+        assert len(shown.js("return document.querySelectorAll('#entry-fix button')")) == 9
+        shown.js("document.getElementById('entry').scrollIntoView()")
+        problems = shown.js(MEASURE)
+        assert problems == [], "\n".join(problems)
+        shown.js("document.getElementById('entry-ok').click()")  # the round's last: review
+        assert not shown.js("return document.getElementById('entry-review').hidden")
+        problems = shown.js(MEASURE)
+        assert problems == [], "\n".join(problems)
+        card = shown.js("return document.getElementById('entry').getBoundingClientRect().toJSON()")
+        assert card["width"] <= size[0]
+    finally:
+        shown.js("page.entryForm = null; gotState(arguments[0])", worst_state())
+    assert shown.js("return document.getElementById('entry').hidden"), "no real dice: no card"

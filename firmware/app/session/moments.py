@@ -131,13 +131,16 @@ class GameEnded:
 class EntryGoesOn:
     """A result being entered for real dice goes on as it stood (a resumed game): the dice,
     throws and hand flag on the entry screen, whose report it corrects (None: the current
-    turn's), and the roll-off throws entered so far (only during the roll-off)."""
+    turn's), the roll-off throws entered so far (only during the roll-off), and whether the
+    round's last entry waits to be settled."""
 
     dice: tuple[int, ...]
     throws: int
     hand: bool
     correcting: str | None = None
     roll_off: tuple[tuple[int, ...], ...] = ()
+    #: The round's last entry was confirmed once and waits for STAND to settle the round.
+    settling: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,7 +130,8 @@ def _replay_last(table: Table, action: Event, marks: object) -> list[Moment]:
 def entry_from_note(table: Table, note: dict[str, object] | None) -> EntryGoesOn | None:
     """The result a real-dice table was entering when the power went, from the journal's UI
     note (``{"entry": {"dice": [...], "throws": N, "hand": B, "correcting": NAME|null,
-    "roll_off": [[...], ...]}}``); None without one, or if it no longer fits the game."""
+    "roll_off": [[...], ...], "settling": B}}``); None without one, or if it no longer fits the
+    game."""
     game = table.game
     entry = (note or {}).get("entry")
     if not game.real_dice or game.is_over or not isinstance(entry, dict):
@@ -153,7 +154,7 @@ def entry_from_note(table: Table, note: dict[str, object] | None) -> EntryGoesOn
     assert isinstance(dice, list) and isinstance(roll_off, list)
     return EntryGoesOn(
         tuple(dice), throws, hand, correcting if isinstance(correcting, str) else None,
-        tuple(tuple(d) for d in roll_off),
+        tuple(tuple(d) for d in roll_off), settling=entry.get("settling") is True,
     )
 
 

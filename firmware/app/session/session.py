@@ -87,8 +87,13 @@ class Session:
         )
         self.game_number = 0
         #: Whether the next game is played with real dice at the table (``[game] real_dice``,
-        #: switched in the menu between games).
-        self.real_dice = plan.real_dice if plan is not None else config.game.real_dice
+        #: switched in the menu between games and remembered).
+        #: Without a planned game the menu's last choice counts (``setup.json``).
+        self.real_dice = (
+            plan.real_dice if plan is not None
+            else remembered.real_dice if remembered.real_dice is not None
+            else config.game.real_dice
+        )
         #: The game under way or just over; None before the first one and after abandoning one.
         self.table: Table | None = None
         #: True while the game that was interrupted by a power cut goes on.

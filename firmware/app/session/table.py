@@ -14,11 +14,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.events import (
+    Correct,
     Event,
     FinalStarts,
     GameOver,
     HalfOver,
     PenaltyGiven,
+    Report,
     RollOff,
     RoundOver,
     RoundStarted,
@@ -33,6 +35,7 @@ from firmware.app.session.moments import (
     PenaltyDue,
     RevealDue,
     RollOffDue,
+    RollOffThrown,
     ShownDie,
     TurnEnded,
 )
@@ -150,6 +153,20 @@ class Table:
                 blind: bool = False) -> list[Moment]:
         """Put ``player``'s report of this round right (real dice); the current entry goes on."""
         return self._reported(self.game.correct(player, dice, throws, hand, blind=blind))
+
+    def enter(self, action: Report | Correct | RollOff) -> list[Moment]:
+        """A result thrown with real dice and entered elsewhere (a paired page, the link's host):
+        the current turn's report, a correction, or the roll-off's throws; what comes next.
+        The engine refuses what its rules do not allow (``IllegalActionError``)."""
+        match action:
+            case Report():
+                return self._reported(self.game.apply(action))  # for its player's turn only
+            case Correct(player=player, dice=dice, throws=throws, hand=hand, blind=blind):
+                return self.correct(player, dice, throws, hand, blind=blind)
+            case RollOff(dice=dice):
+                contenders = self.game.contenders
+                self.roll_off(dice)
+                return [RollOffThrown(contenders, dice)]
 
     def _reported(self, events: list[Event]) -> list[Moment]:
         moments = self._taken(events)

@@ -7,7 +7,10 @@ five buttons.
   between "from the hand" and "built up", which the screen names only where the rules count
   them differently (``hand_only``, ``naturschock_above_built``, the DSM's Straße).
 * STAND confirms. The engine checks the report and says why it refuses one
-  (:meth:`engine.game.Game.why_not`), worded here on the status line.
+  (:meth:`engine.game.Game.why_not`), worded here on the status line. The round's last entry
+  waits for one more STAND ("STAND: abrechnen", settle): until then any other button changes
+  it again, so that the last entry can be corrected before the round is settled, like the
+  others.
 
 The same stage corrects a report of the round before it is settled (from the menu, "Korrigieren"),
 and enters the roll-off's throws one contender after another. Every step is noted in the journal
@@ -58,6 +61,8 @@ class EntryStage(Stage):
     roll_off: list[tuple[int, ...]] = field(default_factory=list)
     #: Why the last confirmation was refused (a text key), shown on the status line.
     notice: str = ""
+    #: The round's last entry is confirmed once and waits for STAND to settle the round.
+    settling: bool = False
 
     def __post_init__(self) -> None:
         game = self.table.game
@@ -116,6 +121,9 @@ class EntryStage(Stage):
         if kind not in (InputKind.PRESS, InputKind.LONG_PRESS):
             return None
         self.notice = ""
+        if button is Button.STAND and kind is InputKind.PRESS and self.settling:
+            return self._settle()
+        self.settling = False
         if button in _DICE_BUTTONS:
             index = _DICE_BUTTONS[button]
             if index < len(self.dice):
@@ -142,6 +150,7 @@ class EntryStage(Stage):
             store.note_ui({"entry": {
                 "dice": list(self.dice), "throws": self.throws, "hand": self.hand,
                 "correcting": self.correcting, "roll_off": [list(d) for d in self.roll_off],
+                "settling": self.settling,
             }})
 
     def _confirm(self, *, blind: bool = False) -> Transition | None:
@@ -164,11 +173,26 @@ class EntryStage(Stage):
         if refusal is not None:
             self.notice = _NOTICES.get(refusal.reason, "notice_not_allowed")
             return None
+        if isinstance(action, Report) and not blind and self._settles_round:
+            self.settling = True  # one more STAND settles the round; any other button edits
+            self._note()
+            return None
         if isinstance(action, Correct):
             moments = table.correct(action.player, dice, self.throws, self.hand)
         else:
             moments = table.report(dice, self.throws, self.hand, blind=blind)
         return Goto(tuple(moments))
+
+    @property
+    def _settles_round(self) -> bool:
+        """Whether the current turn's report is the round's last: it settles the round."""
+        game = self.table.game
+        return len(game.results) + 1 >= len(game.round_players)
+
+    def _settle(self) -> Transition:
+        """The round's last entry, confirmed twice: settle the round (the reveal comes next)."""
+        self.settling = False
+        return Goto(tuple(self.table.report(tuple(self.dice), self.throws, self.hand)))
 
     # --- the screen -----------------------------------------------------------------------------
 
@@ -199,6 +223,8 @@ class EntryStage(Stage):
         # Beside the throw: from the hand or built up where the rules tell them apart, else the pot.
         if not self.rolling_off and game.hand_matters(self.dice):
             side = t("entry_hand" if self.hand else "entry_built")
+        if self.settling:  # the whole line, as a notice
+            status, side = t("entry_settle"), ""
         if self.notice:
             status, side = t(self.notice), ""
         return TurnView(

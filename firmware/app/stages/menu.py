@@ -144,6 +144,8 @@ class MainMenu:
         session.real_dice = not session.real_dice
         if session.plan is not None:
             session.plan = replace(session.plan, real_dice=session.real_dice)
+        session.settings.remembered.real_dice = session.real_dice  # kept over a restart
+        session.settings.save()
         return CLOSE_ALL
 
     def _abandon(self) -> Transition:

@@ -166,6 +166,7 @@ class SetupStage(Stage):
         remembered.deckel = self.deckel
         remembered.bots = session.seat_bots
         remembered.names = tuple(self.names[: self.players])
+        remembered.real_dice = session.real_dice
         session.settings.save()
         return Goto((session.start_game(setup),))
 
