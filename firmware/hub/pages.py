@@ -113,15 +113,32 @@ def standings_pdf(hub: Hub, lang: str) -> bytes:
         margin, y - 14, text.t("hub_pdf_title", event=hub.event, n=hub.current_round())
     )
     y -= 34
-    columns = max(len(r) for r in rows[3:]) if len(rows) > 3 else 1
-    step = (width - 2 * margin) / max(columns, 1)
+    blocks: list[list[list[str]]] = [[]]
     for cells in rows[3:]:
-        if y < margin + row:
-            canvas.showPage()
-            y = height - margin
-        canvas.setFont("Helvetica-Bold" if cells is rows[3] else "Helvetica", 8.5)
-        for index, value in enumerate(cells):
-            canvas.drawString(margin + index * step, y, value[:24])
+        if cells:
+            blocks[-1].append(cells)
+        else:
+            blocks.append([])
+    for number, block in enumerate(b for b in blocks if b):
+        columns = max(len(cells) for cells in block)
+        # Shares of the width: the standings' place narrow, the names wide; below them the
+        # teams' and the side prize's first column wide.
+        if number == 0:
+            shares = [0.6, 2.0, 2.2, *([1.0] * max(0, columns - 3))][:columns]
+        else:
+            shares = [3.0, *([1.0] * (columns - 1))]
+        xs = [margin]
+        for share in shares:
+            xs.append(xs[-1] + (width - 2 * margin) * share / sum(shares))
+        for index_row, cells in enumerate(block):
+            if y < margin + row:
+                canvas.showPage()
+                y = height - margin
+            canvas.setFont("Helvetica-Bold" if index_row == 0 else "Helvetica", 8.5)
+            for index, value in enumerate(cells):
+                room = int((xs[index + 1] - xs[index]) / 4.4)
+                canvas.drawString(xs[index], y, value[: max(room, 4)])
+            y -= row
         y -= row
     canvas.showPage()
     canvas.save()
