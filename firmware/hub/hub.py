@@ -104,6 +104,8 @@ class Hub:
         #: Stored games, parsed once: a stored result never changes.
         self._games: dict[str, GameResult] = {}
         self._progress: tuple[tuple[int, int], Progress] | None = None
+        #: Each round's tables by number: a draw is never changed once saved.
+        self._drawn: dict[int, dict[int, SeatRow]] = {}
         self.event = store.get("event")
         if not self.event:
             raise HubError(f"{store.path}: no event set; run `schocken hub init` first")
@@ -287,7 +289,7 @@ class Hub:
             return f"round {result.round} has not started"
         if row.state == "finished":
             return f"round {result.round} is finished"
-        seat = next((s for s in self.store.seats(result.round) if s.table_no == number), None)
+        seat = self._seats(result.round).get(number)
         if seat is None:
             return f"table {number} plays no game in round {result.round}"
         if seat.kind == "points" and set(result.players) != set(seat.players):
@@ -301,6 +303,15 @@ class Hub:
             if out:
                 return f"{', '.join(out)}: no life left, out of round {result.round}"
         return None
+
+    def _seats(self, round_: int) -> dict[int, SeatRow]:
+        """The round's tables by number (none yet: not cached, the round may be drawn next)."""
+        tables = self._drawn.get(round_)
+        if tables is None:
+            tables = {seat.table_no: seat for seat in self.store.seats(round_)}
+            if tables:
+                self._drawn[round_] = tables
+        return tables
 
     def _refuse(self, topic: str, result_id: str, reason: str, now: float) -> None:
         logger.warning("refused %s on %s: %s", result_id or "a message", topic, reason)
