@@ -9,10 +9,13 @@ STAMP  := $(VENV)/.check-stamp
 WEB    := $(VENV)/.web-stamp
 PYTEST_ARGS ?=
 SIM_ARGS ?=
+# `make tournament-demo`: Debian's broker (package mosquitto) and the demo's options.
+MOSQUITTO ?= /usr/sbin/mosquitto
+DEMO_ARGS ?=
 
 # `make` alone lists the targets.
 .DEFAULT_GOAL := help
-.PHONY: help test test-long test-deploy lint typecheck unit sim docs-images clean
+.PHONY: help test test-long test-deploy lint typecheck unit sim docs-images clean tournament-demo
 
 $(PLAY): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Schockbesteck needs Python 3.11 or newer; found " + sys.version.split()[0])'
@@ -68,6 +71,14 @@ sim: $(PLAY) $(if $(findstring --web,$(SIM_ARGS)),$(WEB))
 docs-images: $(STAMP)
 	$(BIN)/python -m sim.docs_images
 
+## make tournament-demo: a private mosquitto on loopback, the hub and simulated tables (needs mosquitto)
+# Needs only Debian's broker (sudo apt-get install mosquitto): checked first, before the venv is
+# built, in one line. DEMO_ARGS="--tables 20" passes options (python -m sim.tournament_demo --help).
+tournament-demo:
+	@test -x $(MOSQUITTO) || { echo "mosquitto fehlt (mosquitto is missing): sudo apt-get install mosquitto" >&2; exit 1; }
+	@$(MAKE) --no-print-directory $(STAMP)
+	$(BIN)/python -m sim.tournament_demo --mosquitto $(MOSQUITTO) $(DEMO_ARGS)
+
 ## make clean: remove everything the targets create (.venv, caches, .hypothesis, *.egg-info)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info build dist
@@ -76,4 +87,4 @@ clean:
 ## make help: this list (also what `make` alone prints)
 help:
 	@echo "Targets (those that run Python build .venv on first use):"
-	@sed -n 's/^## make \([a-z-]*\): \(.*\)/  make \1\t\2/p' $(MAKEFILE_LIST) | expand -t 20
+	@sed -n 's/^## make \([a-z-]*\): \(.*\)/  make \1\t\2/p' $(MAKEFILE_LIST) | expand -t 25

@@ -5,6 +5,8 @@
 #   sudo deploy/install.sh --uninstall       remove service and venv, keep config and game state
 #   sudo deploy/install.sh --purge           ... and remove config, game state and the user too
 #   deploy/install.sh --root DIR --no-pip    install into DIR as if it were /, print system commands
+#   sudo deploy/install.sh --hub --tables N  a tournament hub instead: mosquitto, N table users,
+#                                            the hub's service (docs/tournament.md)
 #
 # Every step first looks at what is already there and changes only what differs, so a second run
 # changes nothing and says so. See docs/deploy.md for every step, flag and exit code.
@@ -27,6 +29,21 @@ readonly DROPIN_DIR=/etc/systemd/system/schockbesteck.service.d
 readonly NETWORK_DROPIN=/etc/systemd/system/schockbesteck.service.d/network.conf
 readonly WANTS_LINK=/etc/systemd/system/multi-user.target.wants/schockbesteck.service
 readonly MIN_PYTHON=3.11
+# The tournament hub (--hub): its unit and system user, root's folder of secrets (the hub's broker
+# password, every table's credentials), its SQLite store, and the broker's files.
+readonly HUB_UNIT=schocken-hub.service
+readonly HUB_UNIT_PATH=/etc/systemd/system/schocken-hub.service
+readonly HUB_WANTS_LINK=/etc/systemd/system/multi-user.target.wants/schocken-hub.service
+readonly HUB_USER=schocken-hub
+readonly HUB_DB=/var/lib/schocken-hub/tournament.db
+readonly HUB_SECRETS=/etc/schockbesteck/hub
+readonly HUB_PASSWORD=/etc/schockbesteck/hub/mqtt-password
+readonly HUB_TABLES=/etc/schockbesteck/hub/tables.toml
+readonly HUB_STATE_DIR=/var/lib/schocken-hub
+readonly MOSQUITTO_CONF=/etc/mosquitto/conf.d/schocken.conf
+readonly MOSQUITTO_ACL=/etc/mosquitto/schocken.acl
+readonly MOSQUITTO_PASSWD=/etc/mosquitto/schocken.passwd
+readonly MAX_TABLES=999
 readonly DEVICE_GROUPS=(gpio i2c dialout)
 # python3-pil is not imported (the venv needs Pillow >= 10.1, newer than Bookworm's), but it pulls in
 # the shared libraries that piwheels' Pillow wheels for 32-bit Pi OS link against. python3-systemd
@@ -57,6 +74,11 @@ PYTHON=""
 PYTHON_VERSION=""
 LGPIO_PYPI=0       # 1: python3-lgpio is not to be had from apt here, pip installs lgpio
 PYTHON_FROM_APT=0  # 1: no python3 yet; checked after the packages step installed it
+HUB=0              # 1: --hub, the tournament hub instead of the game device
+TABLES=""          # --tables N (--hub): how many table users; "" keeps what is there
+EVENT=""           # --event SLUG (--hub): the tournament's topic level (first install)
+HUB_ADDRESS=""     # --address HOST (--hub): where the tables reach the hub
+PACKAGES_WANTED=("${PACKAGES[@]}")
 
 # Bookkeeping
 CHANGES=0          # things changed (or, with --dry-run, that would change)
@@ -90,6 +112,19 @@ Options:
   --python PATH  interpreter for the venv (default: /usr/bin/python3)
   --force        go on even if this is not Raspberry Pi OS
   -h, --help     show this help
+
+Tournament hub (docs/tournament.md): instead of the game device, install Debian's mosquitto with
+the tournament's configuration (/etc/mosquitto/conf.d/schocken.conf: saved on every change, no
+anonymous users, the ACL), a broker user and password per table, and schocken-hub.service.
+It prints each new table's [tournament] block for that table's config.toml; all of them are
+kept in /etc/schockbesteck/hub/tables.toml (root only).
+  --hub            install (or with --uninstall/--purge remove) the hub; any Debian-family system
+  --tables N       with --hub: N tables (1-999), users table-1 ... table-N; needed the first time,
+                   later it adds or removes tables and keeps the others' passwords
+  --event SLUG     with --hub: the tournament's short name in the topics, e.g. dm2026 (the
+                   first time; default turnier); the hub's store is made for it
+  --address HOST   with --hub: where the tables reach the hub (default: this machine's first
+                   address)
 
 Exit codes: 0 done, 1 unexpected failure, 2 bad usage, 3 not root, 4 not Raspberry Pi OS,
 5 no network for apt, 6 Python missing or older than 3.11, 7 incomplete checkout, 8 pip failed.
@@ -168,6 +203,16 @@ parse_args() {
             --purge) MODE=uninstall PURGE=1 ;;
             -n | --dry-run) DRY_RUN=1 ;;
             --force) FORCE=1 ;;
+            --hub) HUB=1 ;;
+            --tables | --event | --address)
+                (($# >= 2)) || die "$E_USAGE" "$1 needs an argument (see --help)"
+                case $1 in
+                    --tables) TABLES=$2 ;;
+                    --event) EVENT=$2 ;;
+                    *) HUB_ADDRESS=$2 ;;
+                esac
+                shift
+                ;;
             --no-pip) NO_PIP=1 ;;
             --root | --python)
                 (($# >= 2)) || die "$E_USAGE" "$1 needs an argument (see --help)"
@@ -180,7 +225,7 @@ parse_args() {
                 usage
                 exit 0
                 ;;
-            *) die "$E_USAGE" "unknown option '$1' (allowed: --fast-i2c --uninstall --purge --dry-run --root DIR --no-pip --python PATH --force --help)" ;;
+            *) die "$E_USAGE" "unknown option '$1' (allowed: --fast-i2c --uninstall --purge --dry-run --root DIR --no-pip --python PATH --force --hub --tables N --event SLUG --address HOST --help)" ;;
         esac
         shift
     done
@@ -195,6 +240,27 @@ parse_args() {
     if [[ $MODE == uninstall ]] && ((FAST_I2C)); then
         die "$E_USAGE" "--fast-i2c cannot be combined with --uninstall/--purge"
     fi
+    check_hub_args
+}
+
+check_hub_args() {  # --tables, --event and --address belong to --hub, and must be sound
+    if ! ((HUB)); then
+        [[ -z $TABLES && -z $EVENT && -z $HUB_ADDRESS ]] ||
+            die "$E_USAGE" "--tables, --event and --address go with --hub"
+        return 0
+    fi
+    ((FAST_I2C)) && die "$E_USAGE" "--fast-i2c is for the game device, not with --hub"
+    if [[ -n $TABLES ]]; then
+        if ! [[ $TABLES =~ ^[0-9]{1,4}$ ]] || ((10#$TABLES < 1 || 10#$TABLES > MAX_TABLES)); then
+            die "$E_USAGE" "--tables '$TABLES': must be a whole number 1 to $MAX_TABLES"
+        fi
+        TABLES=$((10#$TABLES))
+    fi
+    [[ -z $EVENT || $EVENT =~ ^[a-z0-9][a-z0-9-]{0,31}$ ]] ||
+        die "$E_USAGE" "--event '$EVENT': 1-32 lower-case letters, digits or dashes (a topic level)"
+    [[ -z $HUB_ADDRESS || $HUB_ADDRESS =~ ^[A-Za-z0-9.:-]{1,253}$ || $HUB_ADDRESS =~ ^\[[0-9A-Fa-f:]+\]$ ]] ||
+        die "$E_USAGE" "--address '$HUB_ADDRESS': a host name or an IP address ([...] for IPv6)"
+    return 0
 }
 
 set_root() {  # set_root DIR: --root's value; an empty one is refused, never taken for "/"
@@ -216,6 +282,10 @@ check_checkout() {
     local f
     for f in pyproject.toml deploy/config.toml deploy/schockbesteck.service \
         deploy/schockbesteck-error.service deploy/network.conf; do
+        [[ -f $REPO/$f ]] || die "$E_CHECKOUT" "incomplete checkout: $REPO/$f is missing"
+    done
+    ((HUB)) || return 0
+    for f in deploy/schocken-hub.service firmware/tournament/broker.py; do
         [[ -f $REPO/$f ]] || die "$E_CHECKOUT" "incomplete checkout: $REPO/$f is missing"
     done
 }
@@ -447,7 +517,7 @@ lgpio_from_pypi() {  # lgpio_from_pypi FINAL: 0 = from PyPI, 1 = from apt, 2 = n
 step_packages() {
     section "System packages"
     local pkg missing=()
-    for pkg in "${PACKAGES[@]}"; do
+    for pkg in "${PACKAGES_WANTED[@]}"; do
         if package_installed "$pkg"; then ok "$pkg is installed"; else missing+=("$pkg"); fi
     done
     # With current package lists, a missing python3-lgpio that apt cannot offer needs no update.
@@ -660,6 +730,7 @@ step_venv() {
     if [[ -f $config ]]; then
         extras="$("$PYTHON" -c "$WEB_QUERY" "$config")" || extras=pi
     fi
+    ((HUB)) && extras=$HUB_EXTRAS
     local pip_cmd=("$VENV_DIR/bin/python" -m pip install "${REPO}[$extras]" ${pip_extra[@]+"${pip_extra[@]}"})
     if ((NO_PIP)); then
         note "skipped (--no-pip / SCHOCKBESTECK_NO_PIP=1): $(quote_cmd "${pip_cmd[@]}")"
@@ -728,8 +799,8 @@ step_unit() {
 
 # Reads a configuration file; prints "yes REASONS", "no" or "error MESSAGE". Only the standard
 # library (tomllib, Python 3.11), so it works before pip and under --no-pip. Network URLs of the
-# link: pyserial's socket:// and rfc2217://, and tcp-listen://. [web]: any [web] table that does
-# not say enabled = false.
+# link: pyserial's socket:// and rfc2217://, and tcp-listen://. [web] and [tournament]: any such
+# table that does not say enabled = false.
 readonly NETWORK_QUERY='
 import sys, tomllib
 try:
@@ -746,6 +817,9 @@ if isinstance(url, str) and url.split("://")[0] in ("socket", "rfc2217", "tcp-li
 web = data.get("web")
 if isinstance(web, dict) and web and web.get("enabled", True) is not False:
     reasons.append("[web]")
+tournament = data.get("tournament")  # a table reaches the hub over the network
+if isinstance(tournament, dict) and tournament and tournament.get("enabled", True) is not False:
+    reasons.append("[tournament]")
 print("yes " + ", ".join(reasons) if reasons else "no")
 '
 
@@ -857,6 +931,378 @@ uninstall() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# The tournament hub (--hub): mosquitto with the tournament's configuration and a user per table,
+# and the hub's service. See docs/tournament.md ("Installing a hub").
+
+# What the hub needs from apt: a Python for the venv and Debian's broker (mosquitto_passwd too).
+readonly HUB_PACKAGES=(python3 python3-venv mosquitto)
+# The hub's extras: paho-mqtt (in pi), reportlab for the PDF sheets (in pi), aiohttp (web).
+readonly HUB_EXTRAS=pi,web
+readonly BROKER_PORT=1883
+
+# The hub's helper, standard library only (so it works before pip and under --no-pip); the broker's
+# text comes from the checkout's firmware/tournament/broker.py, the one source of that text.
+#   conf | acl                        mosquitto's conf.d file, the ACL
+#   tables FILE N EVENT               tables.toml for tables 1..N, keeping FILE's passwords
+#   event FILE                        the event FILE was made for ("" if none)
+#   users FILE                        the table users in FILE
+#   plain FILE HUB_PASSWORD_FILE      user:password lines for mosquitto_passwd -U
+#   matches PASSWD FILE HUB_PW_FILE   exit 0 if PASSWD holds exactly these users and passwords
+#   snippet FILE URL EVENT USER...    each table's [tournament] block for its config.toml
+#   password                          a new random password
+readonly HUB_PY='
+import base64, hashlib, hmac, secrets, sys, tomllib
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+mode, args = sys.argv[2], sys.argv[3:]
+def tables(path):
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+    return {u: v["password"] for u, v in data.items()
+            if u.startswith("table-") and isinstance(v, dict) and isinstance(v.get("password"), str)}
+def hub_password(path):
+    return Path(path).read_text().strip()
+if mode in ("conf", "acl"):
+    from firmware.tournament import broker
+    if mode == "acl":
+        print(broker.acl_text(), end="")
+    else:
+        print(broker.mosquitto_conf(port=int(args[0]), persistence_dir=None, bind=None,
+            password_file=Path(args[1]), acl_file=Path(args[2])), end="")
+elif mode == "tables":
+    from firmware.tournament.broker import table_user
+    old = tables(args[0])
+    print("# Written by deploy/install.sh --hub: every table\x27s broker login. Root only (0600).")
+    print("# Run it again with --tables N to add or remove tables; these passwords are kept.")
+    print(f"event = \"{args[2]}\"")
+    for n in range(1, int(args[1]) + 1):
+        user = table_user(n)
+        print(f"\n[\"{user}\"]\npassword = \"{old.get(user) or secrets.token_urlsafe(18)}\"")
+elif mode == "event":
+    try:
+        event = tomllib.loads(Path(args[0]).read_text()).get("event", "")
+    except (OSError, ValueError):
+        event = ""
+    print(event if isinstance(event, str) else "")
+elif mode == "users":
+    print("\n".join(tables(args[0])))
+elif mode == "plain":
+    print(f"hub:{hub_password(args[1])}")
+    for user, password in tables(args[0]).items():
+        print(f"{user}:{password}")
+elif mode == "matches":
+    want = {"hub": hub_password(args[2]), **tables(args[1])}
+    have = {}
+    for line in Path(args[0]).read_text().splitlines():
+        user, _, hashed = line.partition(":")
+        have[user] = hashed
+    def ok(password, hashed):
+        parts = hashed.split("$")
+        if len(parts) != 5 or parts[1] != "7":
+            return False
+        digest = hashlib.pbkdf2_hmac("sha512", password.encode(), base64.b64decode(parts[3]),
+                                     int(parts[2]), 64)
+        return hmac.compare_digest(base64.b64encode(digest).decode(), parts[4])
+    sys.exit(0 if have.keys() == want.keys() and all(ok(want[u], have[u]) for u in want) else 1)
+elif mode == "snippet":
+    known = tables(args[0])
+    for user in args[3:]:
+        number = int(user.removeprefix("table-"))
+        print(f"# Tisch {number} (table {number}): into /etc/schockbesteck/config.toml of that table")
+        print(f"[tournament]\nbroker = \"{args[1]}\"\nevent = \"{args[2]}\"\ntable = {number}")
+        print(f"password = \"{known[user]}\"\n# ca_file = \"/etc/schockbesteck/venue-ca.crt\"  (mqtts://, docs/tournament.md)\n")
+elif mode == "password":
+    print(secrets.token_urlsafe(18))
+'
+
+hub_py() {  # hub_py MODE ARGS...: the helper above, run from the checkout (no __pycache__ left)
+    "$PYTHON" -B -c "$HUB_PY" "$REPO" "$@"
+}
+
+is_debian_family() {
+    local id like
+    id="$(os_release_value "$ROOT/etc/os-release" ID)"
+    like="$(os_release_value "$ROOT/etc/os-release" ID_LIKE)"
+    [[ $id == debian || $id == raspbian || $id == ubuntu || " $like " == *" debian "* ]]
+}
+
+check_os_hub() {  # the hub runs on any Debian-family system (a Pi, a laptop, a small server)
+    ((FORCE)) && return 0
+    is_debian_family && return 0
+    local id
+    id="$(os_release_value "$ROOT/etc/os-release" ID)"
+    if ((DRY_RUN)); then
+        printf '%s: warning: this is not a Debian-family system (ID=%s); a real install would stop here (exit 4) unless --force\n' \
+            "$PROG" "'${id}'" >&2
+        return 0
+    fi
+    die "$E_NOT_PIOS" "the hub needs a Debian-family system with apt (found ID='${id}'); use --force to go on anyway"
+}
+
+mosquitto_passwd_tool() {  # the mosquitto_passwd that writes the target's password file
+    local tool
+    for tool in "$(command -v mosquitto_passwd || true)" /usr/bin/mosquitto_passwd; do
+        [[ -n $tool && -x $tool ]] && printf '%s' "$tool" && return 0
+    done
+    return 1
+}
+
+put_broker_file() {  # put_broker_file SRC TARGET_PATH: root:mosquitto 0640 (read after the drop)
+    # mosquitto reads its password file and ACL after dropping to the user mosquitto.
+    put_file "$1" "$2" 0640 || return 1
+    ((DRY_RUN)) && return 0
+    if [[ -n $ROOT ]]; then
+        sys_cmd chgrp mosquitto "$2"
+    else
+        chgrp mosquitto "$2"
+    fi
+    return 0
+}
+
+TABLES_ADDED=()
+BROKER_CHANGED=0
+HUB_UNIT_CHANGED=0
+
+step_hub_secrets() {
+    section "Tables and passwords ($HUB_SECRETS, root only)"
+    local dir=$ROOT$HUB_SECRETS tmp have=0 want
+    [[ -d $dir ]] || { change "create directory $HUB_SECRETS (mode 0700)"; ((DRY_RUN)) || install -d -m 0700 "$dir"; }
+    if [[ -f $ROOT$HUB_PASSWORD ]]; then
+        ok "the hub's broker password is there ($HUB_PASSWORD)"
+    else
+        change "create the hub's broker password $HUB_PASSWORD (mode 0600)"
+        ((DRY_RUN)) || (umask 077 && hub_py password >"$ROOT$HUB_PASSWORD")
+    fi
+    local stored=""
+    if [[ -f $ROOT$HUB_TABLES ]]; then
+        have="$(hub_py users "$ROOT$HUB_TABLES" | grep -c . || true)"
+        stored="$(hub_py event "$ROOT$HUB_TABLES")"
+    fi
+    if [[ -n $stored && -n $EVENT && $EVENT != "$stored" ]]; then
+        die "$E_USAGE" "--event $EVENT: this hub is set up for '$stored' (its tables and store); leave --event out, or --purge first"
+    fi
+    EVENT=${EVENT:-${stored:-turnier}}
+    want=${TABLES:-$have}
+    if ((want == 0)); then
+        die "$E_USAGE" "--hub needs --tables N the first time: how many tables (devices) play (1-$MAX_TABLES)"
+    fi
+    tmp="$(mktemp)"
+    hub_py tables "$ROOT$HUB_TABLES" "$want" "$EVENT" >"$tmp"
+    if [[ -f $ROOT$HUB_TABLES ]] && cmp -s "$tmp" "$ROOT$HUB_TABLES"; then
+        ok "$want table users with their passwords ($HUB_TABLES)"
+        rm -f "$tmp"
+        return 0
+    fi
+    local user known=""
+    [[ -f $ROOT$HUB_TABLES ]] && known=" $(hub_py users "$ROOT$HUB_TABLES" | tr '\n' ' ')"
+    while IFS= read -r user; do
+        [[ -n $user && $known != *" $user "* ]] && TABLES_ADDED+=("$user")
+    done < <(hub_py users "$tmp")
+    change "$HUB_TABLES: $want table users (were $have; ${#TABLES_ADDED[@]} new)"
+    if ((DRY_RUN)); then
+        rm -f "$tmp"
+        return 0
+    fi
+    install -m 0600 "$tmp" "$ROOT$HUB_TABLES"
+    rm -f "$tmp"
+}
+
+step_broker() {
+    section "Broker (mosquitto): $MOSQUITTO_CONF, the ACL and the password file"
+    local tmp
+    tmp="$(mktemp)"
+    hub_py acl >"$tmp"
+    put_broker_file "$tmp" "$MOSQUITTO_ACL" && BROKER_CHANGED=1
+    hub_py conf "$BROKER_PORT" "$MOSQUITTO_PASSWD" "$MOSQUITTO_ACL" >"$tmp"
+    put_file "$tmp" "$MOSQUITTO_CONF" 0644 && BROKER_CHANGED=1
+    rm -f "$tmp"
+    if [[ -f $ROOT$MOSQUITTO_PASSWD && -f $ROOT$HUB_TABLES && -f $ROOT$HUB_PASSWORD ]] &&
+        hub_py matches "$ROOT$MOSQUITTO_PASSWD" "$ROOT$HUB_TABLES" "$ROOT$HUB_PASSWORD"; then
+        ok "$MOSQUITTO_PASSWD holds the hub and every table, with their passwords"
+        return 0
+    fi
+    if ((DRY_RUN)); then
+        change "write $MOSQUITTO_PASSWD (the hub and every table, hashed by mosquitto_passwd)"
+        return 0
+    fi
+    local tool
+    tool="$(mosquitto_passwd_tool)" ||
+        die "$E_FAIL" "mosquitto_passwd not found: it comes with Debian's mosquitto (apt-get install mosquitto)"
+    # The passwords in the clear only in root's 0700 folder, hashed in place, then moved.
+    local plain=$ROOT$HUB_SECRETS/.passwd.tmp
+    (umask 077 && hub_py plain "$ROOT$HUB_TABLES" "$ROOT$HUB_PASSWORD" >"$plain")
+    "$tool" -U "$plain" || { rm -f "$plain"; die "$E_FAIL" "mosquitto_passwd -U failed (see above)"; }
+    put_broker_file "$plain" "$MOSQUITTO_PASSWD" || true
+    rm -f "$plain"
+    BROKER_CHANGED=1
+}
+
+hub_address() {  # where the tables reach this hub: --address, else this machine's first address
+    if [[ -n $HUB_ADDRESS ]]; then
+        printf '%s' "$HUB_ADDRESS"
+    elif [[ -z $ROOT ]] && command -v hostname >/dev/null && [[ -n "$(hostname -I 2>/dev/null | awk '{ print $1 }')" ]]; then
+        hostname -I | awk '{ print $1 }'
+    else
+        printf 'HUB-ADDRESS'
+    fi
+}
+
+hub_user_state() {  # yes, no or unknown, as user_state for the game's user
+    local rc=0
+    db_lookup passwd "$HUB_USER" >/dev/null || rc=$?
+    case $rc in 0) echo yes ;; 2) echo unknown ;; *) echo no ;; esac
+}
+
+step_hub_user() {
+    section "System user $HUB_USER"
+    if [[ "$(hub_user_state)" == yes ]]; then
+        ok "$HUB_USER exists"
+        return 0
+    fi
+    # No groups: the hub uses no device. Its home is its state directory.
+    sys_cmd useradd --system --user-group --home-dir "$HUB_STATE_DIR" --no-create-home \
+        --shell /usr/sbin/nologin --comment "Schockbesteck tournament hub" "$HUB_USER"
+}
+
+step_hub_store() {
+    section "The tournament's store $HUB_DB"
+    if [[ -e $ROOT$HUB_DB ]]; then
+        ok "$HUB_DB is there and is kept (the tournament itself)"
+        return 0
+    fi
+    if [[ ! -d $ROOT$HUB_STATE_DIR ]]; then
+        put_dir "$HUB_STATE_DIR" 0700
+        sys_cmd chown "$HUB_USER:$HUB_USER" "$HUB_STATE_DIR"
+    fi
+    # Made by the hub itself, as its user, so that its files are the service's.
+    local init=(runuser -u "$HUB_USER" -- "$VENV_DIR/bin/schocken" hub init --event "$EVENT" --db "$HUB_DB")
+    if [[ -z $ROOT ]] && ((NO_PIP)) && ! ((DRY_RUN)); then
+        note "skipped (--no-pip: no schocken in the venv yet): $(quote_cmd "${init[@]}")"
+        return 0
+    fi
+    sys_cmd "${init[@]}"
+}
+
+step_hub_unit() {
+    section "systemd unit $HUB_UNIT"
+    put_file "$REPO/deploy/schocken-hub.service" "$HUB_UNIT_PATH" 0644 && HUB_UNIT_CHANGED=1
+    return 0
+}
+
+hub_enabled() {
+    if [[ -n $ROOT ]]; then
+        [[ -L $ROOT$HUB_WANTS_LINK ]]
+    else
+        systemctl is-enabled --quiet "$HUB_UNIT" 2>/dev/null
+    fi
+}
+
+step_hub_service() {
+    section "Services"
+    if [[ -z $ROOT ]] && ! ((DRY_RUN)); then
+        command -v systemctl >/dev/null || die "$E_FAIL" "systemctl not found: the hub needs systemd"
+    fi
+    if ((BROKER_CHANGED)); then
+        # A restart, not a reload: a listener change needs one, and persistence keeps the queues.
+        sys_cmd systemctl restart mosquitto.service
+    else
+        ok "mosquitto's files are unchanged"
+    fi
+    ((HUB_UNIT_CHANGED)) && sys_cmd systemctl daemon-reload
+    if ! hub_enabled; then
+        sys_cmd systemctl enable --now "$HUB_UNIT"
+    elif ((HUB_UNIT_CHANGED || CODE_CHANGED)); then
+        sys_cmd systemctl restart "$HUB_UNIT"
+    else
+        ok "$HUB_UNIT is enabled"
+    fi
+}
+
+print_tables() {
+    section "Table cards"
+    local url
+    url="mqtt://$(hub_address):$BROKER_PORT"
+    if ((${#TABLES_ADDED[@]} == 0)); then
+        ok "no new table (the tables' passwords: sudo cat $HUB_TABLES)"
+        return 0
+    fi
+    if ((DRY_RUN)); then
+        note "would print the [tournament] block of ${#TABLES_ADDED[@]} new table(s) for their config.toml"
+        return 0
+    fi
+    printf '  Each table'\''s block for its /etc/schockbesteck/config.toml (all of them: sudo cat %s):\n\n' "$HUB_TABLES"
+    hub_py snippet "$ROOT$HUB_TABLES" "$url" "$EVENT" "${TABLES_ADDED[@]}" | sed 's/^./    &/'
+}
+
+install_hub() {
+    check_os_hub
+    pick_python early
+    ((DRY_RUN)) && echo "Dry run: nothing will be changed."
+    PACKAGES_WANTED=("${HUB_PACKAGES[@]}")
+    step_packages
+    if ((PYTHON_FROM_APT)); then
+        if ((DRY_RUN)); then
+            note "python3 is not installed yet: a dry run stops here"
+            summary
+            return 0
+        fi
+        pick_python
+    fi
+    step_venv
+    step_hub_secrets
+    step_broker
+    step_hub_user
+    step_hub_store
+    step_hub_unit
+    step_hub_service
+    print_tables
+    summary
+}
+
+uninstall_hub() {
+    ((DRY_RUN)) && echo "Dry run: nothing will be changed."
+    section "Hub service"
+    if [[ -e $ROOT$HUB_UNIT_PATH ]] || hub_enabled; then
+        sys_cmd systemctl disable --now "$HUB_UNIT"
+    else
+        ok "$HUB_UNIT is not installed"
+    fi
+    remove_path "$HUB_UNIT_PATH" && sys_cmd systemctl daemon-reload
+    section "Broker"
+    local removed=0
+    remove_path "$MOSQUITTO_CONF" && removed=1
+    remove_path "$MOSQUITTO_ACL" && removed=1
+    remove_path "$MOSQUITTO_PASSWD" && removed=1
+    # The package stays (other programs may use it); without our file it is Debian's default.
+    ((removed)) && sys_cmd systemctl restart mosquitto.service
+    section "Program"
+    if [[ -e $ROOT$UNIT_PATH ]]; then
+        ok "$APP_DIR stays: the game device's service uses it too"
+    else
+        remove_path "$APP_DIR" || true
+    fi
+    if ! ((PURGE)); then
+        section "Kept"
+        [[ -e $ROOT$HUB_SECRETS ]] && ok "the tables' passwords $HUB_SECRETS (remove with --purge)"
+        [[ -e $ROOT$HUB_STATE_DIR ]] && ok "the tournament's store $HUB_STATE_DIR (remove with --purge)"
+        [[ "$(hub_user_state)" == no ]] || ok "system user $HUB_USER (remove with --purge)"
+        summary
+        return 0
+    fi
+    section "Purge"
+    remove_path "$HUB_SECRETS" || true
+    remove_path "$HUB_STATE_DIR" || true
+    if [[ "$(hub_user_state)" != no ]]; then
+        sys_cmd userdel "$HUB_USER"
+    else
+        ok "system user $HUB_USER is not there"
+    fi
+    summary
+}
+
+# ---------------------------------------------------------------------------------------------
 
 summary() {
     local where="this system"
@@ -879,7 +1325,9 @@ summary() {
     if ((REBOOT_NEEDED)) && ! ((DRY_RUN)); then
         echo 'Reboot to apply the I2C settings: sudo reboot'
     fi
-    if [[ $MODE == install && -z $ROOT ]] && ! ((DRY_RUN)); then
+    if ((HUB)) && [[ $MODE == install && -z $ROOT ]] && ! ((DRY_RUN)); then
+        echo 'Logs: journalctl -u schocken-hub -u mosquitto -f    Tables: docs/tournament.md'
+    elif [[ $MODE == install && -z $ROOT ]] && ! ((DRY_RUN)); then
         echo 'Logs: journalctl -u schockbesteck -f    Hardware check: see docs/build.md'
     fi
 }
@@ -888,6 +1336,10 @@ main() {
     parse_args "$@"
     check_root "$@"
     check_checkout
+    if ((HUB)); then
+        if [[ $MODE == install ]]; then install_hub; else uninstall_hub; fi
+        return 0
+    fi
     if [[ $MODE == install ]]; then
         check_os
         pick_python early

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         FinalStarts,
         Flip,
         GameOver,
+        GoScharf,
         HalfOver,
         Penalty,
         PenaltyGiven,
@@ -39,7 +40,16 @@ if TYPE_CHECKING:
         from_json,
         to_json,
     )
-    from engine.game import Game, GameSetup, GameState, Phase, SeenTurn, TableView, TurnState
+    from engine.game import (
+        Game,
+        GameSetup,
+        GameState,
+        Phase,
+        Scharf,
+        SeenTurn,
+        TableView,
+        TurnState,
+    )
     from engine.notation import from_notation, to_notation
     from engine.rules import (
         Rules,
@@ -59,10 +69,12 @@ _HOMES = {
     "errors": ("IllegalActionError", "Reason", "Refusal", "RulesError", "SchockenError"),
     "events": (
         "Blind", "Correct", "Drop", "DroppedTurn", "Event", "FinalStarts", "Flip", "GameOver",
-        "HalfOver", "Penalty", "PenaltyGiven", "Report", "Roll", "RollOff", "RoundOver",
+        "GoScharf", "HalfOver", "Penalty", "PenaltyGiven", "Report", "Roll", "RollOff", "RoundOver",
         "RoundStarted", "Stand", "TurnOver", "from_json", "to_json",
     ),
-    "game": ("Game", "GameSetup", "GameState", "Phase", "SeenTurn", "TableView", "TurnState"),
+    "game": (
+        "Game", "GameSetup", "GameState", "Phase", "Scharf", "SeenTurn", "TableView", "TurnState",
+    ),
     "notation": ("from_notation", "to_notation"),
     "rules": (
         "Rules", "StrasseOrder", "TieRule", "TwoTwoOne", "load_preset", "preset_names",
@@ -75,11 +87,11 @@ _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "Blind", "Correct", "Drop", "DroppedTurn", "Evaluation", "Event", "FinalStarts", "Flip", "Game",
-    "GameOver", "GameSetup", "GameState", "HalfOver", "IllegalActionError", "Kind", "Penalty",
-    "PenaltyGiven", "Phase",
+    "GameOver", "GameSetup", "GameState", "GoScharf", "HalfOver", "IllegalActionError", "Kind",
+    "Penalty", "PenaltyGiven", "Phase",
     "RankTable", "Reason", "Refusal", "Report", "Roll", "RollOff", "RoundOver", "RoundStarted",
     "Rules",
-    "RulesError", "SchockenError", "SeenTurn", "Settlement", "Stand", "StrasseOrder",
+    "RulesError", "Scharf", "SchockenError", "SeenTurn", "Settlement", "Stand", "StrasseOrder",
     "TableView", "TieRule", "TurnOver", "TurnResult",
     "TurnState", "TwoTwoOne", "evaluate", "from_json", "from_notation", "load_preset",
     "preset_names", "rank_table", "rules_from_mapping", "rules_from_toml", "settle", "to_json",

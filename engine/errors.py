@@ -66,6 +66,8 @@ class Reason(enum.Enum):
     NOTHING_TO_CORRECT = "nothing_to_correct"
     #: A correction that would make a later entry of the round impossible (a lower limit).
     CORRECTION_CONFLICT = "correction_conflict"
+    #: The time box ran out a second time: the game already goes on "scharf".
+    ALREADY_SCHARF = "already_scharf"
 
 
 class IllegalActionError(SchockenError):

@@ -140,6 +140,18 @@ class Correct(Event):
         return Report(self.player, self.dice, self.throws, self.hand, self.blind)
 
 
+@dataclass(frozen=True, slots=True)
+class GoScharf(Event):
+    """The Spieltag's time box ran out: the game goes on "scharf" (sharp), and from the first
+    round nobody has thrown in yet, a round's loser loses the Hälfte (half), or the Finale,
+    at once; no Deckel move in that round. ``minutes``: the time box that ran out (for the
+    record; the rule is the same for any)."""
+
+    kind: ClassVar[str] = "scharf"
+    is_action: ClassVar[bool] = True
+    minutes: int = 0
+
+
 # -- outcomes ------------------------------------------------------------------------------------
 
 
@@ -194,6 +206,9 @@ class RoundOver(Event):
     pot: int
     holdings: tuple[tuple[str, int], ...]
     turns: tuple[TurnOver | DroppedTurn, ...] = ()
+    #: A round played "scharf" (the time box ran out): no Deckel moved, and its loser lost the
+    #: half (or the Finale) with it.
+    scharf: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +255,9 @@ class GameOver(Event):
 
 
 ACTION_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (RollOff, Roll, Flip, Stand, Blind, Penalty, Drop, Report, Correct)
+    cls.kind: cls for cls in (
+        RollOff, Roll, Flip, Stand, Blind, Penalty, Drop, Report, Correct, GoScharf
+    )
 }
 OUTCOME_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
@@ -252,6 +269,11 @@ def to_json(event: Event) -> dict[str, Any]:
     """The event as a JSON-ready dict whose first key is ``event``."""
     body = asdict(event)
     if isinstance(event, RoundOver):
+        # ``scharf`` only where it is true (a line of every other round is as it always was),
+        # and ``turns`` last, the long part.
+        del body["scharf"], body["turns"]
+        if event.scharf:
+            body["scharf"] = True
         body["turns"] = [_turn_to_json(turn) for turn in event.turns]
     return {"event": event.kind, **body}
 

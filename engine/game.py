@@ -31,6 +31,7 @@ from engine.events import (
     FinalStarts,
     Flip,
     GameOver,
+    GoScharf,
     HalfOver,
     Penalty,
     PenaltyGiven,
@@ -43,7 +44,7 @@ from engine.events import (
     TurnOver,
 )
 from engine.rules import DroppedCup, Rules
-from engine.settle import TurnResult, settle
+from engine.settle import Settlement, TurnResult, settle
 from engine.throws import Evaluation, describe_bad_dice, rank_table
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
@@ -58,6 +59,17 @@ class Phase(enum.Enum):
     ROLL_OFF = "roll_off"
     TURN = "turn"
     OVER = "over"
+
+
+class Scharf(enum.Enum):
+    """Whether the game goes on "scharf" (the Spieltag's time box ran out, :class:`GoScharf`)."""
+
+    #: Rounds are settled as ever.
+    OFF = "off"
+    #: The time box ran out during a round: that round is settled as ever, the next is scharf.
+    NEXT_ROUND = "next_round"
+    #: This round, and every round after it, ends its half (or the Finale) with its loser.
+    ON = "on"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +110,7 @@ class GameState:
     contenders: tuple[str, ...]
     half_losers: tuple[str, ...]
     loser: str | None
+    scharf: Scharf = Scharf.OFF
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +254,8 @@ class Game:
         self._last_finished: TurnState | None = None
         #: Real dice: each player's report of this round, as an index into ``actions``.
         self._round_reports: dict[str, int] = {}
+        #: The time box: whether rounds end their half with their loser (:class:`GoScharf`).
+        self.scharf = Scharf.OFF
 
     # -- queries ---------------------------------------------------------------------------------
 
@@ -319,6 +334,7 @@ class Game:
         game.contenders = state.contenders
         game.half_losers = list(state.half_losers)
         game.loser = state.loser
+        game.scharf = state.scharf
         count = setup.rules.dice_count
         game._finished = [
             TurnState(r.player, (None,) * count if r.dropped else tuple(r.dice), (False,) * count,
@@ -358,6 +374,7 @@ class Game:
             contenders=self.contenders if self.phase is Phase.ROLL_OFF else (),
             half_losers=tuple(self.half_losers),
             loser=self.loser,
+            scharf=self.scharf,
         )
 
     def dice_to_throw(self, keep: Iterable[int] = ()) -> int:
@@ -489,6 +506,7 @@ class Game:
             Drop: self._drop,
             Report: self._report,
             Correct: self._correct,
+            GoScharf: self._go_scharf,
         }[type(action)]
         outcomes: list[Event] = [action]
         handler(action, outcomes)  # type: ignore[operator]
@@ -535,6 +553,16 @@ class Game:
     def drop(self, player: str) -> list[Event]:
         """``player`` dropped their cup (``dropped_cup = "round"``): they lose this round."""
         return self.apply(Drop(player))
+
+    def go_scharf(self, minutes: int = 0) -> list[Event]:
+        """The time box of ``minutes`` ran out: the game goes on "scharf" (:class:`GoScharf`)."""
+        return self.apply(GoScharf(minutes))
+
+    @property
+    def round_untouched(self) -> bool:
+        """Whether nobody has thrown (or reported) in this round yet: nothing is decided in it."""
+        t = self._turn
+        return not self.results and (t is None or t.throws == 0)
 
     def copy(self) -> Game:
         """An independent copy (the rank table, which never changes, is shared)."""
@@ -815,6 +843,22 @@ class Game:
                 )
         return None
 
+    def _go_scharf(self, action: GoScharf, outcomes: list[Event]) -> None:
+        """Scharf from the first round nobody has thrown in yet: a round under way when the
+        time box runs out is settled as ever (its players chose their throws for its Deckel)."""
+        minutes = action.minutes
+        if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= 600:
+            raise IllegalActionError(
+                f"scharf after {minutes!r} minutes: the time box is 0 (not said) to 600 minutes"
+            )
+        if self.scharf is not Scharf.OFF:
+            raise IllegalActionError(
+                "the game already goes on scharf: the time box runs out once",
+                Reason.ALREADY_SCHARF,
+            )
+        untouched = self.phase is Phase.ROLL_OFF or self.round_untouched
+        self.scharf = Scharf.ON if untouched else Scharf.NEXT_ROUND
+
     def _correct(self, action: Correct, outcomes: list[Event]) -> None:
         """Replay the game with ``player``'s report replaced; every later entry of the round must
         still hold (a lower limit set by a corrected opener may rule one out)."""
@@ -1002,6 +1046,8 @@ class Game:
         self._finished = []
         self._round_reports = {}
         self.limit = None
+        if self.scharf is Scharf.NEXT_ROUND:
+            self.scharf = Scharf.ON
         outcomes.append(RoundStarted(self.section, self.round_number, self.round_players))
         self._new_turn(self.round_players[0])
 
@@ -1027,6 +1073,9 @@ class Game:
 
     def _settle(self, outcomes: list[Event]) -> None:
         result = settle(self.rules, self.pot, self.holdings, self.results)
+        if self.scharf is Scharf.ON:
+            self._settle_scharf(result, outcomes)
+            return
         self.pot = result.pot_after
         self.holdings = dict(result.holdings_after)
         self.out.update(result.out)
@@ -1041,6 +1090,18 @@ class Game:
             self._end_section(result.loser, outcomes)
         else:
             self._start_round(result.loser, outcomes)
+
+    def _settle_scharf(self, result: Settlement, outcomes: list[Event]) -> None:
+        """A scharf round: "ohne Deckelverteilung ... erhält der Verlierer eines Durchgangs
+        keine Deckel, sondern verliert direkt die Halbzeit" (the Schockfreunde's Punkterunde)."""
+        outcomes.append(
+            RoundOver(
+                result.winner, result.loser, result.winning.name, result.losing.name, 0,
+                result.source, (), self.pot, tuple(self.holdings.items()), self._reveal_turns(),
+                scharf=True,
+            )
+        )
+        self._end_section(result.loser, outcomes)
 
     def _reveal_turns(self) -> tuple[TurnOver | DroppedTurn, ...]:
         """This round's turns as the reveal shows them: ``results`` already holds the dropped

@@ -21,6 +21,10 @@ turn is a finished turn of field 5, and the current turn waits for its report as
 
 Outside play the notation is ``rolloff NAME,NAME,...`` (who still rolls off for the first round)
 or ``over LOSER FIRST_HALF_LOSER,SECOND_HALF_LOSER``.
+
+A game gone "scharf" (the Spieltag's time box ran out, :class:`~engine.events.GoScharf`) has one
+more field at the end, during play and in the roll-off: ``S`` if this round's loser loses the
+half, ``s`` if the round under way is settled as ever and the next one is scharf.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import re
 from dataclasses import replace
 
 from engine.errors import IllegalActionError
-from engine.game import FINAL, Game, GameSetup, GameState, Phase, TurnState
+from engine.game import FINAL, Game, GameSetup, GameState, Phase, Scharf, TurnState
 from engine.settle import TurnResult
 
 _SECTION_NAMES = {1: "1", 2: "2", FINAL: "F"}
@@ -42,12 +46,19 @@ _TURN = re.compile(
 )
 _DROPPED = re.compile(r"^(?P<name>[^:,=]+):~$")
 _HOLDING = re.compile(r"^(?P<name>[^:,=]+)=(?P<deckel>[0-9]+)(?P<marks>[x^]*)$")
+_SCHARF_MARKS = {Scharf.ON: "S", Scharf.NEXT_ROUND: "s"}
+
+
+def _scharf_mark(game: Game) -> str:
+    """The notation's last field for a game gone scharf (with its space), else nothing."""
+    mark = _SCHARF_MARKS.get(game.scharf)
+    return "" if mark is None else " " + mark
 
 
 def to_notation(game: Game) -> str:
     """The game's position as one line."""
     if game.phase is Phase.ROLL_OFF:
-        return "rolloff " + ",".join(game.contenders)
+        return "rolloff " + ",".join(game.contenders) + _scharf_mark(game)
     if game.phase is Phase.OVER:
         return f"over {game.loser} " + ",".join(game.half_losers)
     first_loser = game.half_losers[0] if game.half_losers else None
@@ -74,7 +85,8 @@ def to_notation(game: Game) -> str:
     )
     limit = "-" if game.limit is None else str(game.limit)
     section = _SECTION_NAMES[game.section]
-    return f"{section} {game.pot} {holdings} {limit} {results} {t.player}:{dice}/{t.throws}{flags}"
+    turn = f"{t.player}:{dice}/{t.throws}{flags}"
+    return f"{section} {game.pot} {holdings} {limit} {results} {turn}{_scharf_mark(game)}"
 
 
 def from_notation(text: str, setup: GameSetup) -> Game:
@@ -86,11 +98,17 @@ def from_notation(text: str, setup: GameSetup) -> Game:
 
     if not fields:
         raise bad("empty")
+    scharf = Scharf.OFF
+    marks = {mark: value for value, mark in _SCHARF_MARKS.items()}
+    if fields[0] != "over" and len(fields) in (3, 7) and fields[-1] in marks:
+        scharf = marks[fields.pop()]
     if fields[0] == "rolloff" and len(fields) == 2:
         contenders = tuple(fields[1].split(","))
         if not set(contenders) <= set(setup.players) or len(contenders) < 2:
             raise bad("roll-off contenders must be two or more of the players")
-        return Game.from_state(setup, replace(Game(setup).state(), contenders=contenders))
+        return Game.from_state(
+            setup, replace(Game(setup).state(), contenders=contenders, scharf=scharf)
+        )
     if fields[0] == "over" and len(fields) == 3:
         losers = fields[2].split(",")
         known = set(setup.players)
@@ -102,7 +120,7 @@ def from_notation(text: str, setup: GameSetup) -> Game:
         )
         return Game.from_state(setup, over)
     if len(fields) != 6:
-        raise bad("expected six fields: section pot players limit results turn")
+        raise bad("expected six fields: section pot players limit results turn [S|s]")
     section_text, pot_text, holdings_text, limit_text, results_text, turn_text = fields
     sections = {v: k for k, v in _SECTION_NAMES.items()}
     if section_text not in sections:
@@ -185,6 +203,6 @@ def from_notation(text: str, setup: GameSetup) -> Game:
         phase=Phase.TURN, section=section, round_number=1, pot=pot,
         holdings=tuple(holdings.items()), out=tuple(p for p in participants if p in out),
         round_players=round_players, results=tuple(results), limit=limit, turn=turn,
-        contenders=(), half_losers=half_losers, loser=None,
+        contenders=(), half_losers=half_losers, loser=None, scharf=scharf,
     )
     return Game.from_state(setup, state, participants)

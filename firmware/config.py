@@ -152,6 +152,25 @@ def parse_listen(text: str) -> tuple[str, int]:
 
 
 @dataclass(frozen=True, slots=True)
+class SpieltagConfig:
+    """Section ``[spieltag]``: what the menu's "Spieltag beginnen" offers first.
+
+    ``time_box_minutes``: the time box it starts on (0: none), after which the game in play goes
+    on "scharf" (docs/sheet.md); 1 to 600 minutes.
+    """
+
+    time_box_minutes: int = 0
+
+    def __post_init__(self) -> None:
+        minutes = self.time_box_minutes
+        if not 0 <= minutes <= 600:
+            raise ValueError(
+                f"spieltag.time_box_minutes = {minutes} is not allowed: use 0 (none) or 1 to "
+                "600 minutes (a points round is 60-75)"
+            )
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceConfig:
     """The whole configuration; ``origin`` names where it came from (a path or "defaults").
 
@@ -166,6 +185,7 @@ class DeviceConfig:
     storage: StorageConfig = field(default_factory=StorageConfig)
     link: LinkConfig = field(default_factory=LinkConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    spieltag: SpieltagConfig = field(default_factory=SpieltagConfig)
     origin: str = field(default="defaults", compare=False)
     given: frozenset[str] = field(default=frozenset(), compare=False)
 
@@ -179,6 +199,7 @@ _SECTIONS: dict[str, type] = {
     "storage": StorageConfig,
     "link": LinkConfig,
     "web": WebConfig,
+    "spieltag": SpieltagConfig,
 }
 
 #: Keys whose value has more than one form; :func:`_game` checks them.
@@ -255,6 +276,7 @@ def _build(data: Mapping[str, Any], origin: str, base_dir: Path | None) -> Devic
         storage=StorageConfig(**sections["storage"]),
         link=link,
         web=web,
+        spieltag=SpieltagConfig(**sections["spieltag"]),
         origin=origin,
         given=frozenset(
             f"{section}.{key}"

@@ -207,8 +207,22 @@ def _connect_hosts(
         relay.add(page.publish_event)
         loop.add_frame_listener(page.show)
         device.web = page
+        _sheet_routes(web, app, pairing)
         page.start()
         device.closers.append(page.close)
+
+
+def _sheet_routes(web: LinkServer, app: DeviceApp, pairing: Pairing) -> None:
+    """The Spieltag's sheet for a paired phone, where the server answers plain requests and
+    the device keeps its games."""
+    from hal.ports import Routed
+
+    if not isinstance(web, Routed) or app.store is None:
+        return
+    from firmware.link.evening_page import SHEET_ROUTES, sheet_route
+
+    for path, kind in SHEET_ROUTES.items():
+        web.route(path, sheet_route(app.store.storage, pairing, kind))
 
 
 def _hooks(app: DeviceApp, loop: MainLoop) -> DeviceHooks:
@@ -238,7 +252,40 @@ def _hooks(app: DeviceApp, loop: MainLoop) -> DeviceHooks:
         stats=stats if app.store is not None else None,
         abandon=app.abandon_game,
         enter=app.enter_result,
+        **_spieltag_hooks(app),
     )
+
+
+def _spieltag_hooks(app: DeviceApp) -> dict[str, Any]:
+    """The page's Spieltag (:mod:`firmware.link.evening_page`): none without a state
+    directory."""
+    from firmware.link.evening_page import SpieltagAnswers, begin_from_page
+    from firmware.link.protocol import SpieltagBegin
+    from firmware.store.spieltag import SpieltagFiles
+    from hal.ports import StorageError
+
+    store = app.store
+    if store is None:
+        return {}
+    answers = SpieltagAnswers(store.storage)
+
+    def begin(asked: SpieltagBegin) -> None:
+        try:
+            begin_from_page(store.storage, asked, store.wall_time())
+        except StorageError as error:
+            raise ValueError(f"not saved: {error}") from None
+
+    def end() -> None:
+        try:
+            SpieltagFiles(store.storage).end()
+        except StorageError as error:
+            raise ValueError(f"not saved: {error}") from None
+
+    return {
+        "spieltag": lambda: answers.answer(scharf=app.scharf),
+        "begin_spieltag": begin,
+        "end_spieltag": end,
+    }
 
 
 def _info(app: DeviceApp) -> dict[str, Any]:

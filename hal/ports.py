@@ -256,3 +256,34 @@ class LinkServer(Protocol):
 
     def close(self) -> None:
         """Close every connection and stop serving. Idempotent."""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    """A GET request for one of a :class:`Routed` server's routes: its path, its query, and
+    its headers (names in lower case)."""
+
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class HttpAnswer:
+    """The answer to an :class:`HttpRequest`: a status, a body of ``content_type``, and with
+    ``filename`` a download of that name (``Content-Disposition: attachment``)."""
+
+    status: int
+    content_type: str
+    body: bytes
+    filename: str = ""
+
+
+@runtime_checkable
+class Routed(Protocol):
+    """A :class:`LinkServer` that also answers plain GET requests on routes the firmware adds
+    (the Spieltag's sheet for a paired phone). A handler runs on a worker thread of the
+    server's (it may read files and build a PDF), never on the main loop."""
+
+    def route(self, path: str, handler: Callable[[HttpRequest], HttpAnswer]) -> None:
+        """Answer GET ``path`` with ``handler`` from now on."""

@@ -41,12 +41,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from hal.listening import listen_problem
-from hal.ports import PageLink
+from hal.ports import HttpAnswer, HttpRequest, PageLink
 
 __all__ = [
     "MAX_CONNECTIONS",
@@ -269,6 +269,8 @@ class WebServer:
         #: Links with lines to write, woken together by one call into the server's loop.
         self._dirty: list[WebSocketLink] = []
         self._dirty_lock = threading.Lock()
+        #: Routes the firmware added (:meth:`route`), answered by :meth:`_routed`.
+        self._routes: dict[str, Callable[[HttpRequest], HttpAnswer]] = {}
         self._on_link: Callable[[PageLink], None] | None = None
         self._on_gone: Callable[[PageLink], None] | None = None
         self._runner: web.AppRunner | None = None
@@ -294,6 +296,13 @@ class WebServer:
         """Hand each new WebSocket's link to ``on_link`` and each closed one to ``on_gone``."""
         self._on_gone = on_gone
         self._on_link = on_link
+
+    def route(self, path: str, handler: Callable[[HttpRequest], HttpAnswer]) -> None:
+        """Answer GET ``path`` with ``handler`` (:class:`~hal.ports.Routed`), on a worker
+        thread; the answer gets the page's security headers."""
+        if path in self._files or path == SOCKET_PATH or not path.startswith("/"):
+            raise ValueError(f"route {path!r}: taken, or not an absolute path")
+        self._routes = {**self._routes, path: handler}
 
     def close(self) -> None:
         """Close every connection, stop serving, end the thread. Idempotent."""
@@ -334,6 +343,7 @@ class WebServer:
         app.router.add_get(SOCKET_PATH, self._websocket)
         for path in self._files:
             app.router.add_get(path, self._file)
+        app.router.add_get("/{tail:.*}", self._routed)  # the routes added later, else 404
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         await web.SockSite(runner, self._socket).start()
@@ -364,6 +374,30 @@ class WebServer:
     async def _file(self, request: web.Request) -> web.Response:
         content_type, body = self._files[request.path]
         return web.Response(body=body, content_type=content_type, headers=SECURITY_HEADERS)
+
+    async def _routed(self, request: web.Request) -> web.Response:
+        handler = self._routes.get(request.path)
+        if handler is None:
+            return web.Response(status=404, text="no such page here\n", headers=SECURITY_HEADERS)
+        asked = HttpRequest(
+            request.path, dict(request.query),
+            {name.lower(): value for name, value in request.headers.items()},
+        )
+        try:
+            answer = await asyncio.get_running_loop().run_in_executor(None, handler, asked)
+        except Exception:
+            logger.exception("web: the route %s failed", request.path)
+            return web.Response(
+                status=500, text="the device could not make this file\n", headers=SECURITY_HEADERS
+            )
+        headers = dict(SECURITY_HEADERS)
+        if answer.filename:
+            headers["Content-Disposition"] = content_disposition(answer.filename)
+        media, _, charset = answer.content_type.partition("; charset=")
+        return web.Response(
+            status=answer.status, body=answer.body, content_type=media,
+            charset=charset or None, headers=headers,
+        )
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         origin = request.headers.get("Origin")
@@ -437,6 +471,12 @@ class WebServer:
             link._received(raw)
             if link.closed:  # the firmware closed it (a page over its pairing tries)
                 return
+
+
+def content_disposition(filename: str) -> str:
+    """A download's header: the name in ASCII for old clients, and in UTF-8 (RFC 6266)."""
+    plain = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in filename)
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
 
 def host_allowed(host: str | None, local: str, names: frozenset[str]) -> bool:

@@ -197,6 +197,23 @@ def _spieltag_screens(path: Path) -> None:
     write_spieltag_screens(path)
 
 
+@picture("docs/img/scharf-screens.png", "the time box on the device: scharf, German and English")
+def _scharf_screens(path: Path) -> None:
+    from sim.sheet_picture import write_scharf_screens
+
+    write_scharf_screens(path)
+
+
+@picture(
+    "docs/img/web-spieltag.png", "the page's Spieltag card, paired, German and English",
+    browser=True,
+)
+def _web_spieltag(path: Path) -> None:
+    from sim.web_pictures import write_spieltag_card
+
+    write_spieltag_card(path)
+
+
 @functools.cache
 def _web_pictures_in(folder: Path) -> None:
     """Every picture of the page, from one game in one headless Chromium

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from firmware.screen.i18n import Catalogue
     from firmware.screen.views import PickerView, View
 
-__all__ = ["match_evening", "write_sheet_png", "write_spieltag_screens"]
+__all__ = ["match_evening", "write_scharf_screens", "write_sheet_png", "write_spieltag_screens"]
 
 #: The seats, names and Spielernummern of the pictured match.
 _PLAYERS = (
@@ -113,3 +113,58 @@ def write_spieltag_screens(path: Path) -> None:
 def _picker_at(picker: Picker, index: int, texts: Catalogue) -> PickerView:
     picker.index = index
     return picker.view(texts)
+
+
+def write_scharf_screens(path: Path) -> None:
+    """The time box on the device, in German (top) and English (below), at twice the OLED's
+    size: choosing it after the scheme, the banner when it runs out during a round, a scharf
+    turn (the corner says scharf), and a scharf reveal."""
+    from PIL import Image
+
+    from engine import RoundOver, TurnOver, from_notation
+    from firmware.app.session.session import Session
+    from firmware.app.stages.reveal import RevealStage
+    from firmware.app.stages.standings import TIME_BOXES, scharf_banner, time_box_picker
+    from firmware.app.stages.turn import TurnStage
+    from firmware.config import DeviceConfig
+    from firmware.dice import SeededDice
+    from firmware.screen.i18n import Catalogue
+    from firmware.screen.screens import render
+    from firmware.store.stores import open_stores
+    from sim.fakes import FakeClock
+
+    players = ("Anna", "Ben", "Carla")
+    setup = GameSetup(players, load_preset("standard"))
+    gap, width, height = 8, 256, 128
+    sheet = Image.new("L", (4 * width + 3 * gap, 2 * height + gap), 96)
+    for row, language in enumerate(("de", "en")):
+        texts = Catalogue(language)
+        session = Session(
+            DeviceConfig(), clock=FakeClock(100.0), dice=SeededDice(1), stores=open_stores(None),
+            plan=None, event_sink=None, shutdown=None,
+        )
+        session.catalogue = texts
+        table = session.open_table(setup)
+        # Anna has thrown when the time runs out: this round is settled as ever, then scharf.
+        table.game = from_notation("1 13 Anna=0,Ben=0,Carla=0 1 Anna:431h1 Ben:---/0 s", setup)
+        banner = scharf_banner(session).view(texts)
+        table.game = from_notation("1 12 Anna=1,Ben=0,Carla=0 1 Anna:332h1 Ben:551/1h S", setup)
+        turn = TurnStage(session, table).view()
+        turns = (
+            TurnOver("Anna", (3, 3, 2), True, 1, "Hausnummer 332", 1),
+            TurnOver("Ben", (5, 5, 1), True, 1, "Hausnummer 551", 1),
+            TurnOver("Carla", (6, 4, 1), True, 1, "Hausnummer 641", 1),
+        )
+        result = RoundOver(
+            "Carla", "Anna", "Hausnummer 641", "Hausnummer 332", 0, "pot", (), 12,
+            (("Anna", 1), ("Ben", 0), ("Carla", 0)), turns, scharf=True,
+        )
+        picker = time_box_picker(texts, lambda minutes: None)
+        picker.index = TIME_BOXES.index(70)
+        views: tuple[View, ...] = (
+            picker.view(texts), banner, turn, RevealStage(session, table, result, 2).view(),
+        )
+        for column, view in enumerate(views):
+            frame = render(view).convert("L").resize((width, height), Image.Resampling.NEAREST)
+            sheet.paste(frame, (column * (width + gap), row * (height + gap)))
+    sheet.save(path, optimize=True)

@@ -297,11 +297,8 @@ def main() -> None:
         print(f"wrote {path.relative_to(ROOT)} ({path.stat().st_size // 1024} KB)")
 
 
-if __name__ == "__main__":
-    main()
 
-
-# --- real dice: the scorekeeper's entry card (issue 25) -------------------------------------------
+# --- real dice: the scorekeeper's entry card -------------------------------------------
 
 #: The entry card's picture: a paired phone, in German, during the first round of a DSM game.
 ENTRY_SHOT = Shot("web-entry-de.png", "de", (390, 844), 2.0, paired=True)
@@ -375,3 +372,108 @@ def make_entry_picture(path: Path) -> Path:
                 serving.join(timeout=5)
             device.close()
     return path
+
+
+def write_spieltag_card(path: Path) -> None:
+    """The page's Spieltag card on a paired phone (390 px), German and English side by side:
+    a Spieltag of five games at a table of four under Platzpunkte with a time box, its
+    standings, the downloads and ending it (asked)."""
+    problem = browser_missing()
+    if problem is not None:
+        raise RuntimeError(f"no pictures of the page: {problem}")
+    import io
+    import threading
+
+    from PIL import Image
+
+    from engine import Game
+    from firmware.config import DeviceConfig
+    from firmware.dice import SeededDice
+    from firmware.link.webtable import page_files
+    from firmware.store.gamestore import GameStore
+    from firmware.store.spieltag import Spieltag, SpieltagFiles
+    from firmware.wiring import build_device
+    from hal.oled import open_dummy
+    from hal.storage import StateDirectory
+    from hal.web_server import WebServer
+    from sim.fakes import FakeClock
+    from sim.sheet_picture import match_evening
+
+    evening = match_evening()
+    with tempfile.TemporaryDirectory(prefix="schock-spieltag-card-") as state:
+        storage = StateDirectory(Path(state))
+        spieltag = Spieltag(
+            "20261201-190000", "7. Spieltag", evening.spieltag.scheme, "2026-12-01",
+            "Gasthaus Zum Anker", time_box=70, began_at="2026-12-01T19:00:00+01:00",
+        )
+        SpieltagFiles(storage).begin(spieltag)
+        store = GameStore(storage)
+        store.open()
+        for played in evening.games[:5]:  # table 1's five games, journalled as the device does
+            game = Game(played.setup)
+            store.begin(played.setup)
+            for action in played.actions:
+                store.record(game.apply(action))
+        clock = FakeClock(1000.0)
+        display = open_dummy(clock)
+        server = WebServer("127.0.0.1", 0, page_files())
+        device = build_device(
+            DeviceConfig(), clock=clock, inputs=[], display=display, timers=[display],
+            web=server, dice=SeededDice(SEED), storage=storage, power=False,
+        )
+        stop = threading.Event()
+
+        def serve() -> None:
+            while not stop.is_set():
+                device.run(until=clock.now() + 0.0001)
+                stop.wait(0.005)
+
+        serving = threading.Thread(target=serve, daemon=True)
+        browser: Browser | None = None
+        shots: list[Image.Image] = []
+        try:
+            device.loop.start()
+            serving.start()
+            host, port = server.address
+            url = f"http://{host}:{port}/"
+            pairing = device.pairing
+            assert pairing is not None
+            pins: list[str] = []
+            device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
+            browser = Browser(390, 844)
+            for language in ("de", "en"):
+                shot = Shot(f"web-spieltag-{language}.png", language, (390, 844), paired=True,
+                            scroll_to="spieltag")
+                target = Path(state) / shot.name
+                _shoot_card(browser, url, target, shot, pins)
+                shots.append(Image.open(io.BytesIO(target.read_bytes())).convert("RGB"))
+        finally:
+            stop.set()
+            if browser is not None:
+                browser.close()
+            serving.join(timeout=5)
+            device.close()
+    gap = 12
+    width = sum(shot.width for shot in shots) + gap
+    height = max(shot.height for shot in shots)
+    sheet = Image.new("RGB", (width, height), (15, 20, 25))
+    sheet.paste(shots[0], (0, 0))
+    sheet.paste(shots[1], (shots[0].width + gap, 0))
+    sheet.save(path, optimize=True)
+
+
+def _shoot_card(browser: Browser, url: str, path: Path, shot: Shot, pins: list[str]) -> None:
+    """``shot`` of the Spieltag card (paired, as :func:`_shoot` takes it) once the page has the
+    standings, with "Spieltag beenden" asked."""
+    import base64
+
+    _shoot(browser, url, path, shot, pins)
+    browser.wait("window.schock.page.spieltag && window.schock.page.spieltag.games === 5")
+    browser.js("document.getElementById('sp-end').click();"
+               "document.getElementById('spieltag').scrollIntoView()")
+    picture = browser.driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+    path.write_bytes(base64.b64decode(picture["data"]))
+
+
+if __name__ == "__main__":
+    main()

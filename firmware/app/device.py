@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from engine.events import Correct, Report, RollOff
-from engine.game import Game, GameSetup
+from engine.game import Game, GameSetup, Scharf
 from firmware.app.flow import stage_for
 from firmware.app.session.moments import Moment
 from firmware.app.session.resume import resume, whose_screen
@@ -36,6 +36,7 @@ from firmware.app.stages.base import (
 from firmware.app.stages.menu import MainMenu
 from firmware.app.stages.overlays import Message
 from firmware.app.stages.resume_question import ResumeQuestion
+from firmware.app.stages.standings import scharf_banner
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.i18n import Catalogue
@@ -187,6 +188,12 @@ class DeviceApp:
         referee = self.config.link.referee and bool(self.config.link.url)
         return self._screen.of(self.view, mark=self.t("referee_mark") if referee else "")
 
+    @property
+    def scharf(self) -> bool:
+        """Whether the game in play goes on scharf (the Spieltag's time box ran out)."""
+        table = self._session.table
+        return table is not None and not table.game.is_over and table.game.scharf is not Scharf.OFF
+
     def table_screen(self) -> Image.Image:
         """The current frame as anyone at the table may see it: no die under the cup, no hint,
         no pairing PIN (what the link mirrors to a host that is not paired)."""
@@ -211,6 +218,7 @@ class DeviceApp:
         self._session.now = max(self._session.now, event.at)
         if self.powered_off:
             return
+        self._time_box(event.at)
         if self._overlays:
             self._go(self._overlays[-1].on_input(event))
         elif event.kind is InputKind.LONG_PRESS and event.button is Button.STAND:
@@ -227,7 +235,8 @@ class DeviceApp:
     def advance(self, now: float) -> None:
         """Run the timers due by ``now``: the shaking animation and the stages' own steps."""
         self._session.now = max(self._session.now, now)
-        changed = self._stage.advance_frames(now)
+        changed = self._time_box(now)
+        changed = self._stage.advance_frames(now) or changed
         while not self._overlays and self._timer is not None and self._timer[1] <= now:
             self._fire_timer()
             self._schedule()
@@ -236,14 +245,32 @@ class DeviceApp:
             self._refresh()
 
     def next_deadline(self) -> float | None:
-        """When :meth:`advance` next has something to do, or None (never while a menu is open)."""
+        """When :meth:`advance` next has something to do, or None: the Spieltag's time box,
+        and (never while a menu is open) the stage's timer and frames."""
+        session = self._session
+        at = session.time_box_deadline()
+        scharf = [] if at is None or self.powered_off else [at]
         if self._overlays:
-            return None
-        deadlines = [] if self._timer is None else [self._timer[1]]
+            return min(scharf, default=None)
+        deadlines = scharf + ([] if self._timer is None else [self._timer[1]])
         frame = self._stage.frame_deadline()
         if frame is not None:
             deadlines.append(frame)
         return min(deadlines, default=None)
+
+    def _time_box(self, now: float) -> bool:
+        """The Spieltag's time box ran out by ``now``: the game in play goes on scharf, and a
+        banner says so until a press (the turn screen's corner then says "scharf" in place of
+        the pot, the reveal names the loser); not while only computer players are in, whom a
+        banner would hold up with nobody to press. True if it went scharf."""
+        session = self._session
+        if not session.go_scharf_due(now):
+            return False
+        session.go_scharf()
+        if not session.require_table().only_bots():
+            self._overlays.append(scharf_banner(session))
+        self._refresh()
+        return True
 
     def work_done(self) -> None:
         """The odds worker's answer was handed over: re-arm the stage's timer (a computer player

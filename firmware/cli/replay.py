@@ -25,6 +25,7 @@ from engine import (
     Game,
     GameOver,
     GameSetup,
+    GoScharf,
     HalfOver,
     PenaltyGiven,
     Report,
@@ -117,6 +118,8 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
                     steps.append(text.t("replay_blind"))
             case Correct(dice=dice):
                 steps.append(text.t("replay_corrected", dice=_dice(dice)))
+            case GoScharf(minutes=minutes):
+                yield text.t("replay_scharf", minutes=minutes or "?")
             case Drop(player=player):
                 own = before is not None and before.player == player
                 told = "; ".join(steps) + " … " if own and steps else ""
@@ -144,6 +147,8 @@ def _outcome(event: Event, text: Catalogue) -> Iterator[str]:
             section = text.t(_SECTION_KEYS[event.section])
             players = ", ".join(event.players)
             yield text.t("replay_round", section=section, number=event.number, players=players)
+        case RoundOver(scharf=True):
+            yield text.t("replay_scharf_round", loser=event.loser)
         case RoundOver():
             source = text.t(_SOURCE_KEYS[event.source], winner=event.winner)
             yield text.t(

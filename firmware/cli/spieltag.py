@@ -32,6 +32,7 @@ from firmware.store.spieltag import (
     SpieltagFiles,
     spieltag_from_mapping,
     spieltag_to_mapping,
+    time_box_problem,
 )
 from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
 from hal.storage import StateDirectory, user_state_dir
@@ -52,6 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--scoring", default="verlustpunkte", metavar="NAME|FILE",
         help=f"the scheme: {', '.join(SCHEME_PRESETS)} or a TOML file with [scoring] "
         "(default: verlustpunkte)",
+    )
+    begin.add_argument(
+        "--time-box", type=int, metavar="MINUTES",
+        help="after MINUTES (1-600) the game in play goes on scharf: a round's loser loses "
+        "the half (a points round: 60-75)",
     )
     begin.add_argument("--home", metavar="TEAM", help="the home team (league match)")
     begin.add_argument("--guest", metavar="TEAM", help="the guest team")
@@ -112,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
         print(text.t("spieltag_ended", name=ended.name, id=ended.id, games=games))
         return 0
     now = datetime.now().astimezone()
+    if args.time_box is not None:
+        problem = time_box_problem(args.time_box, "--time-box")
+        if problem is not None:
+            raise CliError(problem)
     players = tuple(parse_player(value) for value in args.player)
     scheme = scheme_from_argument(args.scoring)
     for table in (1, 2):
@@ -122,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
     spieltag = Spieltag(
         now.strftime("%Y%m%d-%H%M%S"), args.name, scheme,
         args.date or now.date().isoformat(), args.venue or "", args.home or "",
-        args.guest or "", args.table, players,
+        args.guest or "", args.table, players, time_box=args.time_box or 0,
+        began_at=now.isoformat(timespec="seconds"),
     )
     # The file's own checks (lengths, the date, seats once each) for what was typed.
     spieltag = spieltag_from_mapping(spieltag_to_mapping(spieltag))

@@ -68,6 +68,9 @@ __all__ = [
     "Setup",
     "SetupError",
     "Shake",
+    "SpieltagAsk",
+    "SpieltagBegin",
+    "SpieltagEnd",
     "State",
     "Stats",
     "Unpair",
@@ -496,7 +499,7 @@ class Help(Command):
     word = "help"
 
 
-# -- real dice at the table: a result entered from a paired host (appended; issue 25) --------
+# -- real dice at the table: a result entered from a paired host ---------------------------
 
 
 class EntryError(ProtocolError):
@@ -609,12 +612,68 @@ def _entry_dice(word: str, value: object) -> tuple[int, ...]:
     ):
         raise EntryError(word, "dice must be a list of whole numbers, e.g. [6, 5, 4]")
     return tuple(value)
+# -- the Spieltag from a page ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SpieltagAsk(Command):
+    """``spieltag``: the Spieltag going on and its standings (``spieltag {...}``, or
+    ``spieltag {"spieltag": null}``). Standings are public: any page may ask."""
+
+    word = "spieltag"
+
+
+@dataclass(frozen=True, slots=True)
+class SpieltagBegin(Command):
+    """``spieltag-begin {...}``: begin a Spieltag, as the menu and ``schocken spieltag begin``
+    do: its ``name`` (or number), ``venue``, ``date`` (YYYY-MM-DD, default today), ``scheme``
+    (a scoring preset) and ``time_box`` (minutes, or null for none). The device checks the
+    values as the command line does."""
+
+    word = "spieltag-begin"
+    usage = 'spieltag-begin {"name": ..., "venue": ..., "date": ..., "scheme": ..., "time_box": N}'
+    changing = True
+    name: str = ""
+    venue: str = ""
+    date: str = ""
+    scheme: str = "verlustpunkte"
+    time_box: int | None = None
+
+    @classmethod
+    def parse(cls, rest: str) -> Command:
+        payload = _parse_json(cls, rest)
+        unknown = sorted(set(payload) - {"name", "venue", "date", "scheme", "time_box"})
+        if unknown:
+            raise ProtocolError(
+                f"spieltag-begin: unknown key {unknown[0]!r}; keys: name, venue, date, scheme, "
+                "time_box"
+            )
+        texts = {}
+        defaults = {"name": "", "venue": "", "date": "", "scheme": "verlustpunkte"}
+        for key, default in defaults.items():
+            value = payload.get(key, default)
+            if not isinstance(value, str):
+                raise ProtocolError(f"spieltag-begin: {key} must be a text")
+            texts[key] = value
+        time_box = payload.get("time_box")
+        if time_box is not None and (isinstance(time_box, bool) or not isinstance(time_box, int)):
+            raise ProtocolError(
+                f"spieltag-begin: time_box {_shorten(str(time_box))} must be whole minutes or null"
+            )
+        return cls(texts["name"], texts["venue"], texts["date"], texts["scheme"], time_box)
+
+
+@dataclass(frozen=True, slots=True)
+class SpieltagEnd(_ActionWithoutArgument):
+    """``spieltag-end``: end the Spieltag going on (the page asks first)."""
+
+    word = "spieltag-end"
 
 
 #: Every command, in the order ``help`` lists them.
 COMMANDS: tuple[type[Command], ...] = (
     Press, Hold, Shake, State, Log, Setup, Abandon, Frames, Pair, Auth, Unpair, Stats, Ping,
-    Hello, Help, ReportTurn, CorrectTurn, ReportRollOff,
+    Hello, Help, ReportTurn, CorrectTurn, ReportRollOff, SpieltagAsk, SpieltagBegin, SpieltagEnd,
 )  # fmt: skip
 _BY_WORD = {command.word: command for command in COMMANDS}
 

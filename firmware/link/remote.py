@@ -52,6 +52,9 @@ from firmware.link.protocol import (
     Setup,
     SetupError,
     Shake,
+    SpieltagAsk,
+    SpieltagBegin,
+    SpieltagEnd,
     State,
     Stats,
     Unpair,
@@ -106,6 +109,12 @@ class DeviceHooks:
     stats: Callable[[], dict[str, Any]] | None = None
     abandon: Callable[[], None] | None = None
     enter: Callable[[Report | Correct | RollOff], None] | None = None
+    #: The Spieltag: its JSON for ``spieltag``; beginning one from a
+    #: ``spieltag-begin`` and ending it (ValueError, one line, for what cannot be). None: a
+    #: device that keeps no games.
+    spieltag: Callable[[], dict[str, Any]] | None = None
+    begin_spieltag: Callable[[SpieltagBegin], None] | None = None
+    end_spieltag: Callable[[], None] | None = None
 
 
 class Remote:
@@ -342,8 +351,26 @@ class Remote:
                 self._input(command, *shaken)
             case ReportTurn() | CorrectTurn() | ReportRollOff():
                 self._enter(command)
+            case SpieltagAsk() | SpieltagBegin() | SpieltagEnd():
+                self._spieltag(command)
             case _:  # a command parse_command knows and this match does not: still one answer
                 raise NotImplementedError(f"{command.word} is parsed but not carried out")
+
+    def _spieltag(self, command: SpieltagAsk | SpieltagBegin | SpieltagEnd) -> None:
+        """The Spieltag's commands: its standings, or beginning or ending it (then ``ok``)."""
+        hooks = self._hooks
+        if hooks.spieltag is None or hooks.begin_spieltag is None or hooks.end_spieltag is None:
+            raise ProtocolError(f"{command.word}: this device keeps no games (no state directory)")
+        if not isinstance(command, SpieltagAsk):
+            try:
+                if isinstance(command, SpieltagBegin):
+                    hooks.begin_spieltag(command)
+                else:
+                    hooks.end_spieltag()
+            except ValueError as error:
+                raise ProtocolError(f"{command.word}: {one_line(str(error))}") from None
+            self._send(f"ok {command.word}")
+        self._send(format_line("spieltag", hooks.spieltag()))
 
     def _refuse_pairing(self, refusal: PairingRefused) -> None:
         """Answer a refused ``pair`` or ``auth``; a network connection over its tries is closed

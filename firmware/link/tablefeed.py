@@ -189,6 +189,8 @@ def table_snapshot(game: Game, *, referee: bool = False) -> dict[str, Any]:
         "notation": None if covered else to_notation(game),
         "real_dice": game.real_dice,
         "entry": entry_snapshot(game),
+        # The Spieltag's time box: "off", "next_round" (after the round under way) or "on".
+        "scharf": game.scharf.value,
     }
 
 
@@ -243,7 +245,7 @@ class _Log:
 _LOGS: weakref.WeakKeyDictionary[Game, dict[bool, _Log]] = weakref.WeakKeyDictionary()
 
 
-# -- real dice at the table: what a page needs to enter a result (issue 25) -----------------------
+# -- real dice at the table: what a page needs to enter a result -----------------------
 
 
 def entry_snapshot(game: Game) -> dict[str, Any] | None:

@@ -31,6 +31,7 @@ from PIL import Image
 
 from engine import Game, preset_names
 from engine.rules import HAND_ONLY_KINDS, USUAL_NAMES, Rules, load_preset
+from engine.scoring import SCHEME_PRESETS
 from engine.strategy_names import STRATEGY_NAMES
 from firmware.link.crowd import STATS_REFRESH_S, CrowdBudget, PageGate, Snapshot, stats_text
 from firmware.link.feed import HostFeed
@@ -52,9 +53,18 @@ PAGE_KEYS = (
 )  # fmt: skip
 
 
+#: The catalogue's texts the page's Spieltag card shows, besides its ``web_`` keys.
+SPIELTAG_KEYS = (
+    "scheme_verlustpunkte", "scheme_siegpunkte", "scheme_platzpunkte", "scheme_leben",
+    "standings_place", "standings_player", "standings_points", "standings_lives",
+    "standings_out",
+)  # fmt: skip
+
+
 def page_texts() -> dict[str, dict[str, str]]:
     """The page's texts by language, from the device's catalogue (:mod:`firmware.screen.i18n`)."""
     keys = [key for key in MESSAGES if key.startswith("web_")] + list(PAGE_KEYS)
+    keys += SPIELTAG_KEYS
     return {
         language: {key: MESSAGES[key][index] for key in keys}
         for index, language in enumerate(LANGUAGES)
@@ -137,6 +147,7 @@ def page_data() -> dict[str, Any]:
         "presets": presets,
         "rules": rule_choices(),
         "strategies": list(STRATEGY_NAMES),
+        "schemes": list(SCHEME_PRESETS),
     }
 
 

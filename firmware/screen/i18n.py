@@ -664,7 +664,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # `schocken replay` of a real-dice game (printed, never drawn on the panel)
     "replay_reported": ("meldet {dice}", "reports {dice}"),
     "replay_corrected": ("korrigiert auf {dice}", "corrected to {dice}"),
-    # 25-page: real dice from a paired phone: the page's entry card, its refusals in the page's
+    # Real dice from a paired phone: the page's entry card, its refusals in the page's
     # words, the setup's dice choice; and the device's last entry before the round is settled
     "entry_settle": ("STAND: abrechnen", "STAND: settle"),
     "web_entry_turn": ("Ergebnis von {name}", "{name}'s result"),
@@ -711,7 +711,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_dice": ("Würfel", "Dice"),
     "web_dice_device": ("Elektronische Würfel", "Device dice"),
     "web_dice_real": ("Echte Würfel", "Real dice"),
-    # 26-spieltag: an evening of games, its standings and the league's sheet (issue 26)
+    # An evening of games, its standings and the league's sheet
     # (the schemes' names are the clubs' own German terms; the details explain them in English)
     "scheme_verlustpunkte": ("Verlustpunkte", "Verlustpunkte"),
     "scheme_siegpunkte": ("Siegpunkte", "Siegpunkte"),
@@ -794,6 +794,79 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "spieltag_none": (
         "Noch kein beendetes Spiel an diesem Spieltag.", "No finished game on this Spieltag yet."
+    ),
+    # The Spieltag's time box ("scharf": once it runs out, a round's loser loses the
+    # Hälfte) on the device and in `schocken replay`, and the page's Spieltag card
+    "scharf_mark": ("scharf", "scharf"),
+    "scharf_title": ("Zeit ist um", "Time is up"),
+    "scharf_headline": ("Scharf!", "Scharf!"),
+    "scharf_now": ("Ab dieser Runde:", "From this round on:"),
+    "scharf_next": ("Nach dieser Runde:", "After this round:"),
+    "scharf_line_1": ("Rundenverlierer", "each round's loser"),
+    "scharf_line_2": ("verliert die Hälfte", "loses the half"),
+    "outcome_scharf": ("{loser} verliert scharf", "{loser} loses, scharf"),
+    "time_box_title": ("Zeitlimit", "Time box"),
+    "time_box_none": ("ohne", "none"),
+    "time_box_minutes": ("{n} Minuten", "{n} minutes"),
+    "time_box_detail": (
+        "danach scharf: Rundenverlierer verliert die Hälfte",
+        "then scharf: a round's loser loses the half",
+    ),
+    "replay_scharf": (
+        "Zeit um nach {minutes} Minuten: ab jetzt scharf (Rundenverlierer verliert die Hälfte)",
+        "time up after {minutes} minutes: scharf from now on (a round's loser loses the half)",
+    ),
+    "replay_scharf_round": (
+        "scharf: {loser} verliert die Hälfte", "scharf: {loser} loses the half"
+    ),
+    "web_spieltag_title": ("Spieltag", "Spieltag"),
+    "web_spieltag_none": ("Kein Spieltag läuft.", "No Spieltag is going on."),
+    "web_spieltag_name": ("Name oder Nummer", "Name or number"),
+    "web_spieltag_venue": ("Spielort", "Venue"),
+    "web_spieltag_date": ("Datum", "Date"),
+    "web_spieltag_scheme": ("Wertung", "Scoring"),
+    "web_spieltag_time_box": ("Zeitlimit (Minuten, leer: ohne)", "Time box (minutes, empty: none)"),
+    "web_spieltag_begin": ("Spieltag beginnen", "Begin a Spieltag"),
+    "web_spieltag_end": ("Spieltag beenden", "End the Spieltag"),
+    "web_spieltag_confirm_end": ("Spieltag wirklich beenden?", "Really end the Spieltag?"),
+    "web_spieltag_end_yes": ("Ja, beenden", "Yes, end it"),
+    "web_spieltag_end_no": ("Nein", "No"),
+    "web_spieltag_standings": ("Stand nach {n} Spielen", "After {n} games"),
+    "web_spieltag_standings_one": ("Stand nach 1 Spiel", "After 1 game"),
+    "web_spieltag_no_games": ("Noch kein Spiel beendet.", "No game finished yet."),
+    "web_spieltag_csv": ("Bogen als CSV", "Sheet as CSV"),
+    "web_spieltag_pdf": ("Bogen als PDF", "Sheet as PDF"),
+    "web_spieltag_scharf": (
+        "Scharf: Rundenverlierer verliert die Hälfte", "Scharf: a round's loser loses the half"
+    ),
+    "web_spieltag_time_box_is": ("Zeitlimit: {n} Min.", "Time box: {n} min"),
+    # 27-ops: `make tournament-demo` (sim/tournament_demo.py), a tournament on this machine:
+    # its broker, what it starts, how it ends (printed, never drawn: "sim_" is a printed prefix)
+    "sim_demo_no_mosquitto": (
+        "mosquitto fehlt ({path}): sudo apt-get install mosquitto",
+        "mosquitto is missing ({path}): sudo apt-get install mosquitto",
+    ),
+    "sim_demo_broker": (
+        "Broker: {url} (nur dieser Rechner; Ordner {folder}); Tische: {tables}",
+        "Broker: {url} (this machine only; folder {folder}); tables: {tables}",
+    ),
+    "sim_demo_would_start_hub": (
+        "Hub: noch nicht eingebaut; er liefe für {event} auf {url} als Benutzer {user}",
+        "Hub: not wired in yet; it would run for {event} on {url} as user {user}",
+    ),
+    "sim_demo_would_start_tables": (
+        "Tische: noch nicht eingebaut; {count} simulierte Tische ({users}) meldeten für {event}",
+        "Tables: not wired in yet; {count} simulated tables ({users}) would report for {event}",
+    ),
+    "sim_demo_tv": ("TV-Ansicht: {url}", "TV view: {url}"),
+    "sim_demo_no_tv": ("TV-Ansicht: noch keine (der Hub fehlt)", "TV view: none yet (no hub)"),
+    "sim_demo_running": ("Läuft; Strg+C beendet.", "Running; Ctrl+C stops."),
+    "sim_demo_broker_died": (
+        "der Broker ist unterwegs gestorben: {line}", "the broker died on the way: {line}"
+    ),
+    "sim_demo_stopped": (
+        "Beendet: Broker gestoppt, sein Ordner gelöscht.",
+        "Stopped: the broker is down and its folder removed.",
     ),
     # 27-hub: the tournament hub's TV and phone views, its exports and `schocken hub` (issue 27)
     # (shown in a browser or printed, never drawn on the panel)

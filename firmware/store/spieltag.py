@@ -23,6 +23,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine.limits import InputLimitError, json_loads
@@ -30,6 +31,7 @@ from engine.scoring import Scheme, ScoringError, scheme_from_mapping, scheme_to_
 from hal.ports import Storage, StorageError
 
 __all__ = [
+    "MAX_TIME_BOX",
     "SPIELTAG_FILE",
     "LeaguePlayer",
     "Spieltag",
@@ -39,6 +41,7 @@ __all__ = [
     "open_spieltag_id",
     "spieltag_from_mapping",
     "spieltag_to_mapping",
+    "time_box_problem",
 ]
 
 SPIELTAG_FILE = "spieltag.json"
@@ -50,10 +53,24 @@ _ID = re.compile(r"^[0-9A-Za-z-]{1,40}$")
 _MAX_BYTES = 256 * 1024
 _MAX_TEXT = 80
 _SIDES = ("H", "G")
+#: The longest time box (minutes): a points round is 60-75 minutes, an evening not ten hours.
+MAX_TIME_BOX = 600
 
 
 class SpieltagError(ValueError):
     """An evening that cannot be begun, ended or read; the message is one line."""
+
+
+def time_box_problem(minutes: object, label: str = "time box") -> str | None:
+    """Why ``minutes`` is no time box (one line, beginning with ``label``), or None: a whole
+    number of 1 to 600 minutes."""
+    whole = isinstance(minutes, int) and not isinstance(minutes, bool)
+    if not whole or not 1 <= minutes <= MAX_TIME_BOX:  # type: ignore[operator]
+        return (
+            f"{label} {minutes!r}: must be a whole number of minutes from 1 to {MAX_TIME_BOX} "
+            "(a points round is 60-75 minutes)"
+        )
+    return None
 
 
 def ended_name(spieltag_id: str) -> str:
@@ -91,6 +108,17 @@ class Spieltag:
     table: int = 1
     players: tuple[LeaguePlayer, ...] = field(default=())
     ended: bool = False
+    #: The time box in minutes (0: none): once it has run out since :attr:`began_at`, the
+    #: game in play goes on "scharf" (:class:`engine.events.GoScharf`).
+    time_box: int = 0
+    #: When the evening was begun, by the wall clock (ISO 8601 with its offset); "" if unknown.
+    began_at: str = ""
+
+    def time_box_ends(self) -> datetime | None:
+        """When the time box runs out by the wall clock; None without one."""
+        if not self.time_box or not self.began_at:
+            return None
+        return datetime.fromisoformat(self.began_at) + timedelta(minutes=self.time_box)
 
     def player(self, name: str) -> LeaguePlayer | None:
         return next((p for p in self.players if p.name == name), None)
@@ -135,12 +163,30 @@ def spieltag_from_mapping(data: object) -> Spieltag:
     if not isinstance(raw_players, list) or len(raw_players) > 40:
         raise SpieltagError("players: must be a list of at most 40 players")
     players = tuple(_player(entry) for entry in raw_players)
+    time_box = data.get("time_box_minutes", 0)
+    unset = time_box == 0 and not isinstance(time_box, bool)
+    problem = None if unset else time_box_problem(time_box, "time_box_minutes =")
+    if problem is not None:
+        raise SpieltagError(problem)
+    began_at = _text(data, "began_at")
+    if began_at:
+        try:
+            if datetime.fromisoformat(began_at).tzinfo is None:
+                raise ValueError
+        except ValueError:
+            raise SpieltagError(
+                f"began_at = {began_at!r}: must be a date and time with its offset, e.g. "
+                "2026-12-01T19:30:00+01:00"
+            ) from None
+    if time_box and not began_at:
+        raise SpieltagError("time_box_minutes: needs began_at, the time the Spieltag began")
     seats = [p.seat for p in players]
     if len(set(seats)) != len(seats) or len({p.name for p in players}) != len(players):
         raise SpieltagError("players: each seat and each name may appear once")
     return Spieltag(
         spieltag_id, _text(data, "name", required=True), scheme, date,
         _text(data, "venue"), _text(data, "home"), _text(data, "guest"), table, players, ended,
+        time_box, began_at,
     )
 
 
@@ -175,6 +221,8 @@ def spieltag_to_mapping(spieltag: Spieltag) -> dict[str, Any]:
             for p in spieltag.players
         ],
         "ended": spieltag.ended,
+        "time_box_minutes": spieltag.time_box,
+        "began_at": spieltag.began_at,
     }
 
 

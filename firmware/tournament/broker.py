@@ -36,24 +36,36 @@ def table_user(number: int) -> str:
 def mosquitto_conf(
     *,
     port: int,
-    persistence_dir: Path,
+    persistence_dir: Path | None,
     password_file: Path,
     acl_file: Path,
-    bind: str = "127.0.0.1",
+    bind: str | None = "127.0.0.1",
     log_file: Path | None = None,
 ) -> str:
-    """A whole mosquitto.conf: one listener, saved to disk on every change, no anonymous users."""
+    """A whole mosquitto.conf: one listener, saved to disk on every change, no anonymous users.
+
+    ``persistence_dir`` None leaves the folder to the including file: Debian's
+    /etc/mosquitto/mosquitto.conf sets ``persistence_location /var/lib/mosquitto/`` and
+    includes /etc/mosquitto/conf.d/, and mosquitto refuses a second value. ``bind`` None
+    listens on every address (a hub that the tables reach over the venue's network).
+    """
     lines = [
         "# Written by Schockbesteck (firmware/tournament/broker.py): the tournament's broker.",
-        f"listener {port} {bind}",
+        f"listener {port}" if bind is None else f"listener {port} {bind}",
         "allow_anonymous false",
         f"password_file {password_file}",
         f"acl_file {acl_file}",
+        "# Saved on every change, at most a second late: a kill -9 keeps what was accepted.",
         "persistence true",
+    ]
+    if persistence_dir is not None:
         # mosquitto joins the folder and the file name as they are: the slash matters.
-        f"persistence_location {persistence_dir}/",
+        lines.append(f"persistence_location {persistence_dir}/")
+    lines += [
         "autosave_interval 1",
         "autosave_on_changes true",
+        "# While the hub is away its session queues every table's results: 150 tables with 10",
+        "# games of 4 results are 6,000, and the default of 1,000 drops the rest silently.",
         f"max_queued_messages {MAX_QUEUED_MESSAGES}",
         "max_inflight_messages 100",
         "persistent_client_expiration 2d",

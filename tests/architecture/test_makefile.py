@@ -168,3 +168,30 @@ def test_the_first_install_prints_no_setuptools_warning(tmp_path: Path) -> None:
     found = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True,
                            cwd=tmp_path)  # fmt: skip
     assert found.stdout.strip() == str(copy / "engine" / "__init__.py")
+
+
+# -- make tournament-demo: Debian's broker is checked before anything is installed -----------------
+
+
+def test_make_tournament_demo_without_mosquitto_says_so_in_one_line(checkout: Path) -> None:
+    log = checkout / "calls.txt"
+    done = subprocess.run(
+        ["make", "--no-print-directory", f"PYTHON={checkout / 'fake-python3'}",
+         f"MOSQUITTO={checkout / 'no-such-mosquitto'}", "tournament-demo"],
+        cwd=checkout, capture_output=True, text=True, timeout=60, check=False,
+        env={"PATH": "/usr/bin:/bin", "CALLS": str(log)},
+    )  # fmt: skip
+    assert done.returncode != 0
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("make")]
+    assert lines == ["mosquitto fehlt (mosquitto is missing): sudo apt-get install mosquitto"]
+    assert not log.exists() and not (checkout / ".venv").exists(), "nothing was installed"
+
+
+def test_make_tournament_demo_installs_then_runs_the_demo_module(checkout: Path) -> None:
+    broker = checkout / "fake-python3"  # any executable stands in for /usr/sbin/mosquitto
+    ran = calls(checkout, f"MOSQUITTO={broker}", "tournament-demo", "DEMO_ARGS=--tables 3")
+    everything = "python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,browser-test]"
+    assert installs(ran)[-1] == everything
+    assert ran[-1] == f"python -m sim.tournament_demo --mosquitto {broker} --tables 3"
+    again = calls(checkout, f"MOSQUITTO={broker}", "tournament-demo")
+    assert again == [f"python -m sim.tournament_demo --mosquitto {broker}"], "installed once"

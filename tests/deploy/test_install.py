@@ -766,9 +766,7 @@ def test_a_dry_run_on_another_linux_warns_and_shows_every_step(target: Path) -> 
     (target / "etc/os-release").write_text('ID=ubuntu\nVERSION_ID="24.04"\n')
     before = sorted(str(path.relative_to(target)) for path in target.rglob("*"))
 
-    result = run_install(
-        "--root", str(target), "--no-pip", "--python", sys.executable, "--dry-run"
-    )
+    result = run_install("--root", str(target), "--no-pip", "--python", sys.executable, "--dry-run")
 
     assert result.returncode == 0, result.stderr
     assert result.stderr == (

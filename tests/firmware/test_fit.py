@@ -70,10 +70,14 @@ from firmware.app.stages.reveal import (
 from firmware.app.stages.rolloff import RollOffStage
 from firmware.app.stages.setup import SetupStage, SetupStep
 from firmware.app.stages.standings import (
+    TIME_BOXES,
+    Notice,
     StandingsList,
     StandingsStage,
+    scharf_banner,
     scheme_name,
     scheme_picker,
+    time_box_picker,
 )
 from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.config import DeviceConfig
@@ -646,6 +650,34 @@ def _spieltag(texts: Catalogue) -> Iterator[tuple[str, View]]:
         ("menu_spieltag_end", (texts.t("spieltag_failed"),)),
     ):
         yield title, Message(title, lines).view(texts)
+
+
+@scene("spieltag time box")
+def _time_box(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    """The time box when a Spieltag begins, the banner when it runs out (this round or the
+    next), a scharf turn's corner and a scharf reveal, with the longest names."""
+    picker = time_box_picker(texts, lambda minutes: None)
+    for index, minutes in enumerate(TIME_BOXES):
+        picker.index = index
+        yield f"time box {minutes}", picker.view(texts)
+    lines = ("Spieltag 12", scheme_name(texts, "verlustpunkte"), texts.t("time_box_minutes", n=120))
+    yield "begun with a time box", Notice("spieltag_begun_title", lines).view(texts)
+    for label, players in PLAYER_SETS.items():
+        for mark, state in (("S", "this round"), ("s", "the next round")):
+            position = turn_position(players, "---/0") + " " + mark
+            game_table = table(texts, players, position, rules=deckel_for(players, 13))
+            session = session_of(game_table)
+            yield f"{label}: scharf from {state}", scharf_banner(session).view(texts)
+            yield f"{label}: a turn, scharf from {state}", TurnStage(session, game_table).view()
+        turns = tuple(TurnOver(name, (6, 4, 2), False, 3, "Hausnummer", 1) for name in players)
+        result = RoundOver(
+            players[1], players[0], "Hausnummer", "Hausnummer", 0, DeckelSource.POT, (), 13,
+            (), turns, scharf=True,
+        )
+        game_table = table(texts, players)
+        yield f"{label}: a scharf reveal", RevealStage(
+            session_of(game_table), game_table, result, 12
+        ).view()
 
 
 def traced(view: View, mark: str = "") -> tuple[LayoutTrace, list[str]]:

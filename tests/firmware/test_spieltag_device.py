@@ -12,6 +12,7 @@ import pytest
 from engine import GameSetup, load_preset
 from engine.scoring import load_scheme, standings
 from firmware.app.device import DeviceApp
+from firmware.app.stages.standings import TIME_BOXES
 from firmware.config import config_from_toml
 from firmware.dice import SeededDice
 from firmware.screen.views import (
@@ -70,7 +71,9 @@ def choose_in_menu(app: DeviceApp, inputs: Inputs, item: str) -> None:
     app.handle(inputs.press(STAND))
 
 
-def begin_from_the_menu(app: DeviceApp, inputs: Inputs, scheme: str, language: str) -> None:
+def begin_from_the_menu(
+    app: DeviceApp, inputs: Inputs, scheme: str, language: str, time_box: int = 0
+) -> None:
     choose_in_menu(app, inputs, "Spieltag beginnen" if language == "de" else "Begin a Spieltag")
     while True:
         view = app.view
@@ -79,10 +82,17 @@ def begin_from_the_menu(app: DeviceApp, inputs: Inputs, scheme: str, language: s
             break
         app.handle(inputs.press(K2))
     app.handle(inputs.press(STAND))
+    view = app.view  # the time box comes next
+    assert isinstance(view, PickerView) and view.title == ("Zeitlimit" if language == "de"
+                                                           else "Time box")
+    for _ in range(TIME_BOXES.index(time_box)):
+        app.handle(inputs.press(K2))
+    app.handle(inputs.press(STAND))
     view = app.view
     assert isinstance(view, BannerView)
     assert view.title == ("Spieltag läuft" if language == "de" else "Spieltag begun")
-    assert view.lines == ("Spieltag 1", scheme)
+    minutes = (("Minuten" if language == "de" else "minutes"),) if time_box else ()
+    assert view.lines == ("Spieltag 1", scheme, *(f"{time_box} {m}" for m in minutes))
     app.handle(inputs.press(STAND))  # the message closes, and the menu with it
     assert not isinstance(app.view, MenuView | BannerView)
 

@@ -118,5 +118,6 @@ def test_one_picture_by_name_and_an_unknown_name_is_refused(
     assert capsys.readouterr().err == (
         "docs-images: no picture 'nonsense.png'; known: demo.gif, device.png, web-board-de.png, "
         "web-landscape-de.png, web-narrow-en.png, web-phone-en.png, web-paired-en.png, "
-        "web-entry-de.png, sheet-de.png, spieltag-screens.png\n"
+        "web-entry-de.png, sheet-de.png, spieltag-screens.png, scharf-screens.png, "
+        "web-spieltag.png\n"
     )

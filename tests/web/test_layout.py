@@ -115,6 +115,22 @@ def worst_state() -> dict[str, Any]:
     return {"game": game, "next": next_game}
 
 
+def worst_spieltag() -> dict[str, Any]:
+    """The Spieltag card at its widest: long name and venue, the longest time box, scharf, ten
+    players with three-digit and negative points."""
+    spieltag = {
+        "id": "20261201-190000", "name": "Spieltag der Schockfreunde Werl-Büderich 2026",
+        "venue": "Gaststätte Zum Alten Anker am Marktplatz", "date": "2026-12-01",
+        "scheme": "platzpunkte", "lives": False, "time_box": 600,
+        "began_at": "2026-12-01T19:00:00+01:00",
+    }  # fmt: skip
+    lines = [
+        {"place": index + 1, "player": name, "score": 100 - 23 * index, "out": False}
+        for index, name in enumerate(PLAYERS)
+    ]
+    return {"spieltag": spieltag, "scharf": True, "games": 10, "standings": lines}
+
+
 def show_the_worst(device: WebDevice, browser: Browser) -> None:
     """The reveal from the device, then the board (the reveal's batch brings a state)."""
     table = device.device.web
@@ -131,6 +147,8 @@ def show_the_worst(device: WebDevice, browser: Browser) -> None:
         "window.schock.page.stats = {fields: arguments[0], players: arguments[1]}; renderStats();",
         fields, players,
     )  # fmt: skip
+    browser.wait("window.schock.page.spieltagWaiting === false")  # the device's own answer
+    browser.js("gotSpieltag(arguments[0])", worst_spieltag())  # as a spieltag line would
 
 
 @pytest.fixture(scope="module")
@@ -201,8 +219,10 @@ def set_paired(browser: Browser, paired: bool, device: WebDevice) -> None:
         browser.js("window.schock.page.ws.send('auth ' + arguments[0])", new_token(device))
         browser.wait("window.schock.page.paired === true")
         browser.js("document.getElementById('house').open = true;"
-                   "document.getElementById('abandon').click()")  # the confirmation shows
+                   "document.getElementById('abandon').click();"
+                   "document.getElementById('sp-end').click()")  # the confirmations show
         browser.wait("!document.getElementById('confirm').hidden")
+        browser.wait("!document.getElementById('sp-confirm').hidden")
     elif not paired and browser.js("return window.schock.page.paired"):
         connects = browser.js("return window.schock.connects")
         browser.by_id("forget").click()  # a fresh greeting: the page reads the log again
@@ -245,6 +265,7 @@ def test_nothing_sticks_out_at_any_screen(
     controls = shown.js(CONTROLS)
     if paired:
         assert {"abandon", "apply", "preset", "abandon-yes"} <= set(controls)
+        assert {"sp-csv", "sp-pdf", "sp-end", "sp-end-yes"} <= set(controls), "the Spieltag's"
     else:
         assert controls == [], f"a watcher sees controls it cannot use: {controls}"
     if language == "en":
@@ -254,6 +275,34 @@ def test_nothing_sticks_out_at_any_screen(
         quoted = {page_texts()["de"]["menu_pair"]}
         german = sorted(p for p in german_only_words() - quoted if p in text)
         assert german == [], f"German on the English page: {german}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_spieltag_form_fits_at_any_screen(
+    shown: Browser, device: WebDevice, size: tuple[int, int], language: str
+) -> None:
+    """A paired page with no Spieltag going on: the form to begin one, filled as a league fills
+    it (a longer text scrolls inside its field, as any field's does)."""
+    set_paired(shown, True, device)
+    set_language(shown, language)
+    set_size(shown, size)
+    shown.js(
+        "gotSpieltag({spieltag: null});"
+        "document.getElementById('sp-name').value = '12. Spieltag, Kreisliga Süd';"
+        "document.getElementById('sp-venue').value = 'Zum Alten Anker, Markt 3';"
+        "document.getElementById('sp-time-box').value = '600';"
+        "document.getElementById('sp-scheme').value = 'verlustpunkte';"
+    )
+    try:
+        assert {"sp-name", "sp-venue", "sp-date", "sp-scheme", "sp-time-box", "sp-begin-go"} <= set(
+            shown.js(CONTROLS)
+        )
+        problems = shown.js(MEASURE)
+        assert problems == [], "\n".join(problems)
+    finally:
+        shown.js("gotSpieltag(arguments[0]); document.getElementById('sp-end').click()",
+                 worst_spieltag())
 
 
 def test_the_reveal_shows_dice_throws_marks_and_the_tie(

@@ -32,15 +32,16 @@ def open_evening(store: GameStore) -> Spieltag | None:
         return None
 
 
-def begin_evening(store: GameStore, scheme: str, now: datetime) -> Spieltag:
+def begin_evening(store: GameStore, scheme: str, now: datetime, time_box: int = 0) -> Spieltag:
     """Begin a Spieltag under the preset ``scheme``, named by its number and dated by the
-    device's clock; every game begun from now on belongs to it. SpieltagError or StorageError
-    if it cannot be written."""
+    device's clock; every game begun from now on belongs to it. ``time_box``: minutes after
+    which the game in play goes on scharf (0: none). SpieltagError or StorageError if it
+    cannot be written."""
     files = SpieltagFiles(store.storage)
     number = len(files.ids()) + 1
     spieltag = Spieltag(
         now.strftime("%Y%m%d-%H%M%S"), f"Spieltag {number}", load_scheme(scheme),
-        now.date().isoformat(),
+        now.date().isoformat(), time_box=time_box, began_at=now.isoformat(timespec="seconds"),
     )
     return files.begin(spieltag)
 

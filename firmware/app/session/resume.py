@@ -15,6 +15,7 @@ from engine.events import (
     Drop,
     Event,
     Flip,
+    GoScharf,
     HalfOver,
     Penalty,
     Report,
@@ -37,6 +38,7 @@ from firmware.app.session.table import Table
 from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.sink import GameResumed
 from firmware.store.journal import Recovery
+from firmware.store.spieltag import META_SPIELTAG
 
 __all__ = ["resume", "whose_screen"]
 
@@ -51,12 +53,17 @@ def resume(session: Session, recovery: Recovery) -> list[Moment]:
     game = table.game
     moments: list[Moment] = [RollOffDue()]
     table.recording = False
+    # The time box changes no screen: the moment is the one of the last action before it.
+    actions = list(recovery.actions)
+    scharf = [actions.pop()] if actions and isinstance(actions[-1], GoScharf) else []
     try:
-        for action in recovery.actions[:-1]:
+        for action in actions[:-1]:
             table.follow(game.apply(action))
-        if recovery.actions:
+        if actions:
             marks = (recovery.ui or {}).get("marks")
-            moments = _replay_last(table, recovery.actions[-1], marks)
+            moments = _replay_last(table, actions[-1], marks)
+        for action in scharf:
+            table.follow(game.apply(action))
         entry = entry_from_note(table, recovery.ui)
         if entry is not None:
             # The table had gone past these screens and was entering a result: back to it.
@@ -68,6 +75,8 @@ def resume(session: Session, recovery: Recovery) -> list[Moment]:
     if session.settings.remembered.language is None and language in LANGUAGES:
         session.catalogue = Catalogue(str(language))
     session.store.resume(recovery)
+    spieltag = recovery.meta.get(META_SPIELTAG)
+    session.arm_time_box(spieltag if isinstance(spieltag, str) else None)
     session.resumed = True
     session.emit(GameResumed(session.game_number, len(recovery.actions)))
     return moments

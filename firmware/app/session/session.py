@@ -15,9 +15,9 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, TypeVar
 
-from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup, Scharf
 from engine.rules import Rules, load_preset, preset_names
-from firmware.app.session.evening_desk import evening_standings
+from firmware.app.session.evening_desk import evening_standings, open_evening
 from firmware.app.session.moments import Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
@@ -25,6 +25,7 @@ from firmware.dice import DiceSource
 from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
 from firmware.store.setupfile import clamp_deckel
+from firmware.store.spieltag import open_spieltag_id
 from firmware.store.stores import Stores
 from firmware.work import InlineWork, Work
 from hal.ports import Clock
@@ -99,6 +100,14 @@ class Session:
         #: True while the game that was interrupted by a power cut goes on.
         self.resumed = False
         self.now = clock.now()
+        self._clock = clock
+        #: The Spieltag the game under way belongs to (its journal's tag), or None.
+        self.table_spieltag: str | None = None
+        #: When the Spieltag's time box runs out on the device's clock, for the game under way
+        #: (None: no time box, another evening's game, or it went scharf already), and its
+        #: minutes (what :class:`~engine.events.GoScharf` records).
+        self.scharf_at: float | None = None
+        self.time_box = 0
 
     def t(self, key: str, **values: object) -> str:
         """A UI text in the current language."""
@@ -165,7 +174,51 @@ class Session:
         if self.store is not None:
             meta = {"language": self.catalogue.language, "bots": list(self.seat_bots)}
             self.store.begin(setup, meta)
+            self.arm_time_box(open_spieltag_id(self.store.storage))
         return RollOffDue()
+
+    # --- the Spieltag's time box ----------------------------------------------------------------
+
+    def arm_time_box(self, spieltag_id: str | None) -> None:
+        """Note the game under way as the Spieltag ``spieltag_id``'s, and when its time box runs
+        out on the device's clock: the wall clock's time left, counted from now on the device's
+        own (monotonic) clock, so that a fake clock drives it in tests and the simulator, and a
+        device that was off for a while finds it run out at once."""
+        self.table_spieltag, self.scharf_at, self.time_box = spieltag_id, None, 0
+        if spieltag_id is None or self.store is None:
+            return
+        spieltag = open_evening(self.store)
+        ends = spieltag.time_box_ends() if spieltag is not None else None
+        if spieltag is None or spieltag.id != spieltag_id or ends is None:
+            return
+        left = (ends - self.store.wall_time()).total_seconds()
+        self.time_box = spieltag.time_box
+        self.scharf_at = self._clock.now() + max(left, 0.0)
+
+    def time_box_deadline(self) -> float | None:
+        """When the time box runs out for the game in play; None if there is none, the game is
+        over or went scharf already."""
+        table = self.table
+        if table is None or table.game.is_over or table.game.scharf is not Scharf.OFF:
+            return None
+        return self.scharf_at
+
+    def go_scharf_due(self, now: float) -> bool:
+        """Whether the time box has run out by ``now`` for a game still in play, of an evening
+        still going on (one ended meanwhile has no time box left: it is disarmed)."""
+        deadline = self.time_box_deadline()
+        if deadline is None or now < deadline:
+            return False
+        if self.store is None or open_spieltag_id(self.store.storage) != self.table_spieltag:
+            self.scharf_at = None
+            return False
+        return True
+
+    def go_scharf(self) -> None:
+        """The time box ran out: the game in play goes on scharf (journalled, then announced)."""
+        table = self.require_table()
+        self.scharf_at = None
+        table.record(table.game.go_scharf(self.time_box))
 
     def after_game(self) -> Moment:
         """After a game: the evening's standings while a Spieltag is going on, else the next
@@ -184,6 +237,7 @@ class Session:
             self.store.discard()
         self.resumed = False
         self.table = None
+        self.arm_time_box(None)
         return self.new_setup() if then is None else self.start_game(then)
 
     # --- the setup ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from firmware.app.session.moments import RollOffThrown
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import Goto, Stage, Transition
-from firmware.app.stages.players import scoreboard, shown_name
+from firmware.app.stages.players import pot_text, scoreboard, shown_name
 from firmware.screen.views import DieFace, TurnView
 from hal.ports import Button, InputEvent, InputKind
 
@@ -204,12 +204,12 @@ class EntryStage(Stage):
             return view
         faces = tuple(DieFace(None) for _ in self.dice)
         return TurnView(view.player, view.throw_text, faces, self.session.t("status_covered"),
-                        self.session.t("pot", n=self.table.game.pot), view.board)
+                        pot_text(self.session.t, self.table), view.board)
 
     def view(self) -> TurnView:
         t, table, game = self.session.t, self.table, self.table.game
         player = self.player
-        side = t("pot", n=game.pot)
+        side = pot_text(t, table)
         if self.rolling_off:
             top, status = "", t("rolloff_title")
             side = t("entry_rolloff", n=len(self.roll_off) + 1, total=len(game.contenders))

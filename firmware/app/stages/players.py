@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from engine.game import Scharf
 from firmware.app.session.table import Table
 from firmware.screen.views import Tally, marked
 
-__all__ = ["scoreboard", "shown_name"]
+__all__ = ["pot_text", "scoreboard", "shown_name"]
+
+
+def pot_text(t: Callable[..., str], table: Table) -> str:
+    """The turn screen's corner: the pot, or "scharf" in a round whose loser loses the half
+    (the Spieltag's time box ran out; no Deckel move in it, so the pot does not matter)."""
+    game = table.game
+    return t("scharf_mark") if game.scharf is Scharf.ON else t("pot", n=game.pot)
 
 
 def shown_name(table: Table, name: str) -> str:

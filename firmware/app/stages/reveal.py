@@ -94,7 +94,9 @@ class RevealStage(_GoesOn):
         )
         pages = self.pages
         page_text = f"{self.page + 1}/{pages}" if pages > 1 else t("round_n", n=self.round_number)
-        if result.source == DeckelSource.ALL:
+        if result.scharf:
+            outcome = t("outcome_scharf", loser=result.loser)
+        elif result.source == DeckelSource.ALL:
             outcome = t("outcome_all", loser=result.loser)
         elif result.source == DeckelSource.POT:
             outcome = t("outcome_pot", loser=result.loser, n=result.deckel)

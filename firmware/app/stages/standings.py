@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.game import Scharf
 from engine.scoring import SCHEME_PRESETS
 from firmware.app.session.evening_desk import (
     begin_evening,
@@ -40,18 +41,52 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SCHEMES",
+    "TIME_BOXES",
     "Notice",
     "StandingsList",
     "StandingsStage",
+    "scharf_banner",
     "scheme_name",
     "scheme_picker",
     "spieltag_entries",
     "standings_items",
     "standings_title",
+    "time_box_picker",
 ]
 
 #: The schemes the menu offers, in its order.
 SCHEMES = tuple(SCHEME_PRESETS)
+#: The time boxes the menu offers after the scheme, in minutes (0: none); a points round of
+#: the tournaments is 60 to 75 minutes.
+TIME_BOXES = (0, 45, 60, 70, 75, 90, 120)
+
+
+def time_box_picker(
+    texts: Catalogue, on_ok: Callable[[int], Transition | None], first: int = 0
+) -> Picker:
+    """The time boxes to begin a Spieltag with (after its scheme), on ``first`` minutes (the
+    configuration's ``[spieltag] time_box_minutes``, offered too if it is none of
+    :data:`TIME_BOXES`); ``on_ok`` gets the minutes."""
+    boxes = sorted({*TIME_BOXES, first})
+
+    def label(index: int) -> str:
+        minutes = boxes[index]
+        return texts.t("time_box_minutes", n=minutes) if minutes else texts.t("time_box_none")
+
+    return Picker(
+        "time_box_title", len(boxes), boxes.index(first), label,
+        lambda i: texts.t("time_box_detail"), lambda i: on_ok(boxes[i]),
+    )
+
+
+def scharf_banner(session: Session) -> Message:
+    """Time is up: from this round (nobody has thrown in it yet) or the next one, a round's
+    loser loses the half."""
+    table = session.require_table()
+    now = table.game.scharf is Scharf.ON
+    lines = (session.t("scharf_now" if now else "scharf_next"), session.t("scharf_line_1"),
+             session.t("scharf_line_2"))
+    return Message("scharf_title", lines, session.t("scharf_headline"))
 
 
 def scheme_name(texts: Catalogue, name: str) -> str:
@@ -134,14 +169,24 @@ def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tupl
     if store is None:
         return []
     if open_evening(store) is None:
-        def choose(index: int) -> Transition:
+        def begin(scheme: int, minutes: int) -> Transition:
             try:
-                spieltag = begin_evening(store, SCHEMES[index], now())
+                spieltag = begin_evening(store, SCHEMES[scheme], now(), minutes)
             except (SpieltagError, StorageError) as error:
                 return Push(Message("menu_spieltag_begin", (session.t("spieltag_failed"),
                                                             type(error).__name__)))
-            lines = (spieltag.name, scheme_name(session.catalogue, spieltag.scheme.name))
+            lines: tuple[str, ...] = (
+                spieltag.name, scheme_name(session.catalogue, spieltag.scheme.name)
+            )
+            if minutes:
+                lines = (*lines, session.t("time_box_minutes", n=minutes))
             return Push(Notice("spieltag_begun_title", lines))
+
+        def choose(index: int) -> Transition:
+            first = session.config.spieltag.time_box_minutes
+            return Push(
+                time_box_picker(session.catalogue, lambda minutes: begin(index, minutes), first)
+            )
 
         def pick() -> Transition:
             return Push(scheme_picker(session.catalogue, choose))

@@ -24,7 +24,7 @@ from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition
 from firmware.app.stages.hint import hint_for
-from firmware.app.stages.players import scoreboard, shown_name
+from firmware.app.stages.players import pot_text, scoreboard, shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S, FRAME_S
 from firmware.screen.i18n import section_name
 from firmware.screen.views import DieFace, HandOverView, TurnView
@@ -324,7 +324,7 @@ class TurnStage(Stage):
             tuple(faces),
             status,
             # A refusal takes the whole status line; the pot is back with the next press.
-            "" if self.notice and self.driver is None else t("pot", n=game.pot),
+            "" if self.notice and self.driver is None else pot_text(t, table),
             scoreboard(table, turn.player),
             shaking=self.shaking,
             frame=self.frame,

@@ -1,0 +1,181 @@
+"""The page's part of the Spieltag: what the ``spieltag`` line tells, beginning and ending an
+evening from a paired page, and the sheet's downloads for a paired phone.
+
+Standings are public (every sheet of a league is signed by both sides, and the table sees
+them on the device after every game): any page may ask ``spieltag``. Beginning and ending an
+evening change the device: only a paired page may (the protocol's ``changing`` commands). The
+sheet (CSV and PDF, :mod:`firmware.report`) is a download at ``/spieltag.csv`` and
+``/spieltag.pdf`` for a request that carries a pairing token (``Authorization: Bearer
+TOKEN``); without one it gets 403 and no file. The file is named after the Spieltag.
+
+The downloads are made on a worker thread of the web server (:class:`hal.ports.Routed`): they
+only read the state directory, as ``schocken sheet`` does next to the running device.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from engine.scoring import SCHEME_PRESETS, ScoringError, load_scheme
+from firmware.link.pairing import Pairing
+from firmware.link.protocol import SpieltagBegin
+from firmware.screen.i18n import LANGUAGES
+from firmware.store.evening import load_evening
+from firmware.store.gamestore import CURRENT
+from firmware.store.spieltag import (
+    SPIELTAG_FILE,
+    Spieltag,
+    SpieltagError,
+    SpieltagFiles,
+    spieltag_from_mapping,
+    spieltag_to_mapping,
+    time_box_problem,
+)
+from hal.ports import HttpAnswer, HttpRequest, Storage, StorageError
+
+__all__ = [
+    "SHEET_ROUTES",
+    "SpieltagAnswers",
+    "begin_from_page",
+    "sheet_filename",
+    "sheet_route",
+    "spieltag_answer",
+]
+
+#: The download routes: path -> the sheet's kind.
+SHEET_ROUTES = {"/spieltag.csv": "csv", "/spieltag.pdf": "pdf"}
+_MEDIA = {"csv": "text/csv; charset=utf-8", "pdf": "application/pdf"}
+
+
+def spieltag_answer(storage: Storage, *, scharf: bool = False) -> dict[str, Any]:
+    """The ``spieltag`` line's JSON: the evening going on (or null), its time box, whether the
+    game in play goes on scharf, and its standings recounted from its games."""
+    try:
+        current = SpieltagFiles(storage).current()
+    except (SpieltagError, StorageError) as error:
+        return {"spieltag": None, "problem": " ".join(str(error).split())}
+    if current is None:
+        return {"spieltag": None}
+    answer: dict[str, Any] = {
+        "spieltag": {
+            "id": current.id, "name": current.name, "venue": current.venue,
+            "date": current.date, "scheme": current.scheme.name, "lives": current.scheme.lives > 0,
+            "time_box": current.time_box or None, "began_at": current.began_at or None,
+        },
+        "scharf": scharf,
+        "games": 0,
+        "standings": [],
+    }  # fmt: skip
+    try:
+        evening = load_evening(storage, current.id)
+        answer["games"] = len(evening.games)
+        if evening.games:
+            answer["standings"] = [
+                {"place": line.place, "player": line.player, "score": line.score,
+                 "out": line.out}
+                for line in evening.standings()
+            ]  # fmt: skip
+    except (SpieltagError, ScoringError, StorageError) as error:
+        answer["problem"] = " ".join(str(error).split())
+    return answer
+
+
+class SpieltagAnswers:
+    """:func:`spieltag_answer`, recounted only when the state directory changed: a new or
+    ended evening, a game archived or written on. Twenty pages asking after a game's end cost
+    the main loop one recount, not twenty."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._kept: tuple[object, dict[str, Any]] | None = None
+
+    def answer(self, *, scharf: bool = False) -> dict[str, Any]:
+        """The ``spieltag`` line's JSON, with the game in play's ``scharf``."""
+        storage = self.storage
+        try:
+            key: object = (
+                storage.read_text(SPIELTAG_FILE), tuple(storage.names()), storage.size(CURRENT)
+            )
+        except StorageError:
+            key = None  # unreadable: counted afresh, and the answer says why
+        kept = self._kept
+        if kept is None or key is None or kept[0] != key:
+            kept = (key, spieltag_answer(storage))
+            self._kept = kept
+        answer = dict(kept[1])
+        if answer.get("spieltag") is not None:
+            answer["scharf"] = scharf
+        return answer
+
+
+def begin_from_page(storage: Storage, asked: SpieltagBegin, now: datetime) -> Spieltag:
+    """Begin the Spieltag a page asked for, with the command line's checks; SpieltagError (one
+    line) for a bad value or while one is going on, StorageError if it cannot be written."""
+    if asked.scheme not in SCHEME_PRESETS:
+        raise SpieltagError(
+            f"scheme {asked.scheme!r}: not a scheme; schemes: {', '.join(SCHEME_PRESETS)}"
+        )
+    if asked.time_box is not None:
+        problem = time_box_problem(asked.time_box)
+        if problem is not None:
+            raise SpieltagError(problem)
+    if not asked.name.strip():
+        raise SpieltagError("name: give the Spieltag a name or number")
+    spieltag = Spieltag(
+        now.strftime("%Y%m%d-%H%M%S"), asked.name, load_scheme(asked.scheme),
+        asked.date.strip() or now.date().isoformat(), asked.venue,
+        time_box=asked.time_box or 0, began_at=now.isoformat(timespec="seconds"),
+    )
+    # The file's own checks (lengths, the date) for what was typed, as for the command line.
+    spieltag = spieltag_from_mapping(spieltag_to_mapping(spieltag))
+    return SpieltagFiles(storage).begin(spieltag)
+
+
+def sheet_filename(spieltag: Spieltag, kind: str) -> str:
+    """``Spielberichtsbogen-7-Spieltag-2026-12-01.csv``: the sheet's file, named by its
+    Spieltag (letters and digits of any script kept, the rest a dash)."""
+    name = re.sub(r"[^\w]+", "-", spieltag.name, flags=re.UNICODE).strip("-_") or spieltag.id
+    return f"Spielberichtsbogen-{name}-{spieltag.date}.{kind}"
+
+
+def _token(request: HttpRequest) -> str:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def _refusal(status: int, text: str) -> HttpAnswer:
+    return HttpAnswer(status, "text/plain; charset=utf-8", (text + "\n").encode())
+
+
+def sheet_route(
+    storage: Storage, pairing: Pairing, kind: str
+) -> Callable[[HttpRequest], HttpAnswer]:
+    """The handler of the ``kind`` (csv or pdf) download: the Spieltag going on (else the
+    last one ended), for a request with a pairing token; ``?lang=en`` for English."""
+
+    def answer(request: HttpRequest) -> HttpAnswer:
+        token = _token(request)
+        if not token or not pairing.knows(token):
+            return _refusal(403, "pair this phone first (the PIN from the device's menu)")
+        lang = request.query.get("lang", "de")
+        if lang not in LANGUAGES:
+            return _refusal(400, f"lang {lang[:8]!r}: one of {', '.join(LANGUAGES)}")
+        try:
+            evening = load_evening(storage)
+            evening.standings()  # no games yet: one line, no empty sheet
+        except (SpieltagError, StorageError) as error:
+            return _refusal(404, " ".join(str(error).split()))
+        if kind == "pdf":
+            from firmware.report.pdf import sheet_pdf
+
+            body = sheet_pdf(evening, lang)
+        else:
+            from firmware.report.sheet import csv_text, sheet_rows
+
+            body = csv_text(sheet_rows(evening, lang)).encode("utf-8")
+        return HttpAnswer(200, _MEDIA[kind], body, sheet_filename(evening.spieltag, kind))
+
+    return answer

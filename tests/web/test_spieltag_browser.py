@@ -1,0 +1,148 @@
+"""The page's Spieltag card in headless Chromium: a paired page begins a Spieltag, a game is
+played on the device, the standings follow it, and the sheet comes down as CSV and PDF through
+the page's own buttons; without the pairing token the same route gives no file."""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine import GameOver, GameSetup, load_preset
+from hal.ports import Button, InputEvent, InputKind
+from sim.web_pictures import Browser, browser_missing
+
+from .conftest import WebDevice, WsClient
+from .test_browser import open_page, pair_page
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing())),
+]
+
+PLAYERS = ("Anna", "Ben", "Carla")
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    opened = Browser(width=1000, height=900)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def play_a_game(device: WebDevice) -> None:
+    """Start a game of three and play it to its end with the cup's inputs (shake, stand), as
+    the main loop hands them to the app."""
+    app = device.device.app
+    device.on_loop(lambda: app.plan_next_game(GameSetup(PLAYERS, load_preset("standard"))))
+
+    def step(index: int) -> None:
+        now = device.clock.now()
+        if index % 2 == 0:
+            device.device.loop.deliver(InputEvent(InputKind.SHAKE_START, now))
+            device.device.loop.deliver(InputEvent(InputKind.THROW, now))
+        else:
+            device.device.loop.deliver(InputEvent(InputKind.PRESS, now, Button.STAND))
+
+    for index in range(4000):
+        if any(isinstance(event, GameOver) for event in device.events):
+            return
+        device.on_loop(lambda index=index: step(index))
+    raise AssertionError("the game did not end")
+
+
+def download(browser: Browser, button: str) -> tuple[str, bytes]:
+    """Click the card's download button; the file's name and bytes as the page got them."""
+    browser.js("window.schock.page.lastDownload = null")
+    browser.by_id(button).click()
+    browser.wait("window.schock.page.lastDownload !== null", timeout=30)
+    name, status, data = browser.js(
+        "const d = window.schock.page.lastDownload;"
+        "let text = ''; if (d.bytes) for (const b of d.bytes) text += String.fromCharCode(b);"
+        "return [d.name, d.status, btoa(text)];"
+    )
+    assert status == 200, status
+    return str(name), base64.b64decode(data)
+
+
+def test_a_paired_page_begins_a_spieltag_sees_the_standings_and_downloads_the_sheet(
+    web_device: WebDevice, browser: Browser, clients: list[WsClient], tmp_path: Path
+) -> None:
+    open_page(browser, web_device)
+    browser.wait("!document.getElementById('spieltag').hidden")
+    assert browser.by_id("sp-info").text == "Kein Spieltag läuft."
+    assert browser.js("return document.getElementById('sp-paired').hidden"), "a watcher: no form"
+    pair_page(browser, web_device)
+    browser.wait("!document.getElementById('sp-begin').hidden")
+    # A bad time box first: one line on the card, nothing begun.
+    browser.by_id("sp-name").send_keys("7. Spieltag")
+    browser.by_id("sp-time-box").send_keys("0")
+    browser.by_id("sp-begin-go").click()
+    browser.wait("document.getElementById('sp-note').textContent.length > 0")
+    assert "time box 0: must be a whole number of minutes from 1 to 600" in browser.by_id(
+        "sp-note"
+    ).text
+    assert not (tmp_path / "state" / "spieltag.json").exists()
+    browser.by_id("sp-venue").send_keys("Zum Anker")
+    browser.js(
+        "const s = document.getElementById('sp-scheme'); s.value = 'platzpunkte';"
+        "s.dispatchEvent(new Event('change'));"
+        "document.getElementById('sp-time-box').value = '70';"
+    )
+    browser.by_id("sp-begin-go").click()
+    browser.wait("window.schock.page.spieltag && window.schock.page.spieltag.spieltag !== null")
+    info = browser.by_id("sp-info").text
+    assert info.startswith("7. Spieltag · Zum Anker · ") and "Platzpunkte" in info
+    assert info.endswith("Zeitlimit: 70 Min.")
+    assert browser.by_id("sp-csv").get_attribute("disabled") is not None, "no game yet: no sheet"
+    kept = json.loads((tmp_path / "state" / "spieltag.json").read_text())
+    assert kept["time_box_minutes"] == 70 and kept["scoring"]["preset"] == "platzpunkte"
+
+    play_a_game(web_device)
+    browser.wait("document.querySelectorAll('#sp-standings tbody tr').length === 3", timeout=15)
+    rows = browser.js(
+        "return [...document.querySelectorAll('#sp-standings tbody tr')]"
+        ".map((r) => [...r.children].map((c) => c.textContent))"
+    )
+    assert sorted(row[1] for row in rows) == sorted(PLAYERS)
+    assert browser.js("return document.querySelector('#sp-body .sub').textContent") == (
+        "Stand nach 1 Spiel"
+    )
+
+    name, data = download(browser, "sp-csv")
+    assert name.startswith("Spielberichtsbogen-7-Spieltag-") and name.endswith(".csv")
+    assert data.startswith("\ufeff".encode())
+    text = data.decode("utf-8-sig")
+    rows = [line.split(";") for line in text.splitlines()]
+    assert max(len(row) for row in rows) >= 4 and all(player in text for player in PLAYERS)
+    name, data = download(browser, "sp-pdf")
+    assert name.endswith(".pdf") and data.startswith(b"%PDF")
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(data)
+    words = subprocess.run(
+        ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert all(player in words for player in PLAYERS) and "7. Spieltag" in words
+
+    # Without the token the same route gives no file: the page's own fetch, and a plain one.
+    assert browser.js("return fetch('/spieltag.pdf').then((r) => r.status)") == 403
+    request = urllib.request.Request(web_device.url + "spieltag.pdf")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 403 and not refused.value.read().startswith(b"%PDF")
+
+    # The page ends the Spieltag after asking.
+    browser.by_id("sp-end").click()
+    assert browser.by_id("sp-confirm").is_displayed()
+    browser.by_id("sp-end-yes").click()
+    browser.wait("window.schock.page.spieltag.spieltag === null")
+    assert browser.by_id("sp-info").text == "Kein Spieltag läuft."
+    assert not (tmp_path / "state" / "spieltag.json").exists()
