@@ -868,7 +868,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Beendet: Broker gestoppt, sein Ordner gelöscht.",
         "Stopped: the broker is down and its folder removed.",
     ),
-    # 27-hub: the tournament hub's TV and phone views, its exports and `schocken hub` (issue 27)
+    # The tournament hub's TV and phone views, its exports and `schocken hub`
     # (shown in a browser or printed, never drawn on the panel)
     "hub_title": ("Turnier {event}", "Tournament {event}"),
     "hub_round": ("Runde {n}", "Round {n}"),
