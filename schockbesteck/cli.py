@@ -93,6 +93,12 @@ def _sheet() -> SubcommandModule:
     return sheet
 
 
+def _hub() -> SubcommandModule:
+    from firmware.cli import hub
+
+    return hub
+
+
 #: The subcommands, in the order ``schocken --help`` lists them.
 SUBCOMMANDS: dict[str, Subcommand] = {
     "rank": Subcommand("name, kind, Deckel and strength of a throw", _rank),
@@ -107,6 +113,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "replay": Subcommand("print a game from its journal, round by round", _replay),
     "spieltag": Subcommand("begin or end a Spieltag, an evening of games with points", _spieltag),
     "sheet": Subcommand("the Spielberichtsbogen of a Spieltag: CSV, PDF or JSON", _sheet),
+    "hub": Subcommand("a tournament across tables: players, draw, rounds, standings, TV", _hub),
 }
 
 

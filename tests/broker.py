@@ -10,6 +10,7 @@ that the broker can write its database and read its password file.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import secrets
@@ -191,4 +192,6 @@ class Broker:
         except KeyError:
             return
         for path in [self.folder, *self.folder.rglob("*")]:
-            os.chown(path, user.pw_uid, user.pw_gid)
+            # A running broker renames its mosquitto.db.new as it saves: gone is fine.
+            with contextlib.suppress(FileNotFoundError):
+                os.chown(path, user.pw_uid, user.pw_gid)

@@ -840,7 +840,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Scharf: Rundenverlierer verliert die Hälfte", "Scharf: a round's loser loses the half"
     ),
     "web_spieltag_time_box_is": ("Zeitlimit: {n} Min.", "Time box: {n} min"),
-    # 27-ops: `make tournament-demo` (sim/tournament_demo.py), a tournament on this machine:
+    # `make tournament-demo` (sim/tournament_demo.py), a tournament on this machine:
     # its broker, what it starts, how it ends (printed, never drawn: "sim_" is a printed prefix)
     "sim_demo_no_mosquitto": (
         "mosquitto fehlt ({path}): sudo apt-get install mosquitto",
@@ -868,7 +868,51 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Beendet: Broker gestoppt, sein Ordner gelöscht.",
         "Stopped: the broker is down and its folder removed.",
     ),
-    # 27-table: the device as one table of a tournament, its card and its reports (issue 27)
+    # The tournament hub's TV and phone views, its exports and `schocken hub`
+    # (shown in a browser or printed, never drawn on the panel)
+    "hub_title": ("Turnier {event}", "Tournament {event}"),
+    "hub_round": ("Runde {n}", "Round {n}"),
+    "hub_no_round": ("Noch keine Runde ausgelost", "No round drawn yet"),
+    "hub_state_drawn": ("ausgelost", "drawn"),
+    "hub_state_running": ("läuft", "running"),
+    "hub_state_finished": ("beendet", "finished"),
+    "hub_over": ("Turnier beendet", "Tournament over"),
+    "hub_time_left": ("noch", "left"),
+    "hub_time_up": ("Zeit um: scharf", "Time up: scharf"),
+    "hub_standings": ("Stand", "Standings"),
+    "hub_tables": ("Tische", "Tables"),
+    "hub_table": ("Tisch {n}", "Table {n}"),
+    "hub_teams": ("Mannschaften", "Teams"),
+    "hub_team": ("Mannschaft", "Team"),
+    "hub_score": ("Wertung", "Score"),
+    "hub_king": ("Schock-aus-König", "Schock aus king"),
+    "hub_out": ("Ausgeschieden", "Out"),
+    "hub_kind_points": ("Punkte", "points"),
+    "hub_kind_ko": ("KO", "KO"),
+    "hub_kind_trost": ("Trost", "consolation"),
+    "hub_reported": ("{games} Spiele gemeldet", "{games} games reported"),
+    "hub_reported_one": ("1 Spiel gemeldet", "1 game reported"),
+    "hub_last_loser": ("zuletzt verloren: {name}", "last lost: {name}"),
+    "hub_online": ("verbunden", "online"),
+    "hub_offline": ("nicht verbunden", "offline"),
+    "hub_outbox": ("{n} noch nicht gemeldet", "{n} not yet reported"),
+    "hub_refused": ("Abgewiesen: {n}", "Refused: {n}"),
+    "hub_waiting": ("Zur Freigabe: {n}", "To approve: {n}"),
+    "hub_reconnecting": ("Verbindung weg, verbinde neu …", "Connection lost, reconnecting …"),
+    "hub_export_csv": ("Stand als CSV", "Standings as CSV"),
+    "hub_export_pdf": ("Stand als PDF", "Standings as PDF"),
+    "hub_pdf_title": (
+        "Turnier {event}: Stand nach Runde {n}", "Tournament {event}: after round {n}"
+    ),
+    "hub_drawn": ("Runde {n} ausgelost: {tables} Tische", "Round {n} drawn: {tables} tables"),
+    "hub_started": ("Runde {n} läuft", "Round {n} is running"),
+    "hub_finished": ("Runde {n} beendet", "Round {n} finished"),
+    "hub_serving": (
+        "Hub für {event} an {broker}; TV: {tv}  Handy: {phone}",
+        "Hub for {event} on {broker}; TV: {tv}  phone: {phone}",
+    ),
+    # A tournament's table on the device: its card (table, round, players, time left) and
+    # whether its results have reached the hub
     "menu_tournament": ("Turnier", "Tournament"),
     "tournament_title": ("{label} · Runde {round}", "{label} · Round {round}"),
     "tournament_label": ("Tisch {number}", "Table {number}"),

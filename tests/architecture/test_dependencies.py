@@ -28,6 +28,7 @@ EDGE = {
     "firmware/cli/statedir.py",
     "firmware/cli/spieltag.py",
     "firmware/cli/sheet.py",
+    "firmware/cli/hub.py",
 }
 #: The simulator's edge: its command and the files it writes, the remote panel, the benchmarks and
 #: the README pictures, which put the firmware together; every other sim module is a backend (or a
@@ -56,7 +57,7 @@ HARDWARE_HOMES = {
     "pygame": {"sim/window.py"},
     "systemd": {"hal/watchdog.py"},
     "sdnotify": {"hal/watchdog.py"},
-    "aiohttp": {"hal/web_server.py"},
+    "aiohttp": {"hal/web_server.py", "hal/hub_server.py"},
     "paho": {"hal/mqtt.py"},
 }
 #: What the engine may import besides itself: the standard library, nothing with side effects.

@@ -607,7 +607,7 @@ def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
         yield f"the menu between games: {key}", between.view(texts)
 
 
-# --- 27-table: the device as one table of a tournament ----------------------------------------
+# --- a tournament's table: its card --------------------------------------------------------------
 
 
 @scene("tournament")

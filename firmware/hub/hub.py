@@ -1,0 +1,491 @@
+"""The tournament director's hub: the intake of results, the draw, the rounds, the standings.
+
+:class:`Hub` is the logic over the store (:mod:`firmware.hub.store`), free of any network: the
+MQTT service (:mod:`firmware.hub.service`) hands it each message and publishes what it returns;
+the command line calls the director's commands. Every time is passed in (``now``).
+
+A result is refused (and logged in the store's refusals, counted nowhere else) when it is
+malformed, when its ``table`` field is not the table whose topic it came on, when it is for
+another event, for a round that is not running (not started, or finished), or for a table or
+players not assigned in that round. A result whose id is stored already is answered
+"duplicate", whatever the round's state is now, so a table that resends after the round ended
+still empties its outbox.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from engine.scoring import GameResult, load_scheme, scheme_to_mapping
+from engine.tournament import (
+    FORMAT_PRESETS,
+    Format,
+    PhaseKind,
+    PlayedRound,
+    Progress,
+    TournamentError,
+    draw,
+    progress,
+    rank_key,
+    schock_aus_king,
+    team_scores,
+)
+from firmware.hub.store import HubStore, SeatRow, StoredResult
+from firmware.tournament.broker import table_user
+from firmware.tournament.wire import (
+    Ack,
+    Assignment,
+    Result,
+    RoundState,
+    StandingRow,
+    StandingsBoard,
+    TableStatus,
+    TeamScore,
+    WireError,
+    ack_topic,
+    assign_topic,
+    check_level,
+    round_topic,
+    standings_topic,
+    table_of_topic,
+)
+
+__all__ = ["Hub", "HubError", "Publication", "init_tournament", "table_number"]
+
+logger = logging.getLogger(__name__)
+
+
+class HubError(Exception):
+    """A director's command the tournament cannot take now: one line saying why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Publication:
+    """A message for the broker: topic, payload, retained or not."""
+
+    topic: str
+    payload: bytes
+    retain: bool = False
+
+
+def table_number(user: str) -> int | None:
+    """7 for ``table-7``; None for anything else."""
+    prefix, _, number = user.partition("-")
+    if prefix != "table" or not number.isascii() or not number.isdigit():
+        return None
+    value = int(number)
+    return value if 1 <= value <= 9999 and table_user(value) == user else None
+
+
+def init_tournament(path: Path, event: str) -> Hub:
+    """Make the tournament's file for ``event`` (a topic level: ``dm2026``); HubError if the
+    event is not one, or the file holds a tournament already."""
+    try:
+        check_level(event, "event")
+    except WireError as error:
+        raise HubError(str(error)) from None
+    store = HubStore(path, create=True)
+    if store.get("event"):
+        raise HubError(f"{path} holds the tournament {store.get('event')!r} already")
+    store.set("event", event)
+    return Hub(store)
+
+
+class Hub:
+    """One tournament: its store, and what each message or command changes."""
+
+    def __init__(self, store: HubStore) -> None:
+        self.store = store
+        #: Stored games, parsed once: a stored result never changes.
+        self._games: dict[str, GameResult] = {}
+        self._progress: tuple[tuple[int, int], Progress] | None = None
+        #: Each round's tables by number: a draw is never changed once saved.
+        self._drawn: dict[int, dict[int, SeatRow]] = {}
+        self.event = store.get("event")
+        if not self.event:
+            raise HubError(f"{store.path}: no event set; run `schocken hub init` first")
+
+    # -- the format -----------------------------------------------------------------------------
+
+    def format(self) -> Format:
+        """The tournament's format, with the points scheme the director chose."""
+        name = self.store.get("format", "dm")
+        if name not in FORMAT_PRESETS:
+            raise HubError(f"format {name!r} is not one of {', '.join(FORMAT_PRESETS)}")
+        fmt = FORMAT_PRESETS[name]
+        scheme = load_scheme(self.store.get("scheme", "verlustpunkte"))
+        steps = tuple(
+            tuple(
+                replace(phase, scheme=scheme) if phase.kind is PhaseKind.POINTS else phase
+                for phase in step
+            )
+            for step in fmt.steps
+        )
+        return replace(fmt, steps=steps, team_score=self.store.get("team_score", fmt.team_score))
+
+    def played(self) -> list[PlayedRound]:
+        """The rounds drawn so far with the games that count (approved ones, if approval is on)."""
+        by_round: dict[int, list[GameResult]] = {r.number: [] for r in self.store.rounds()}
+        for stored in self.store.results():
+            if stored.kind == "game" and stored.approved:
+                game = self._games.get(stored.id)
+                if game is None:
+                    game = self._games[stored.id] = Result.from_json(stored.payload).game_result()
+                by_round.setdefault(stored.round, []).append(game)
+        return [PlayedRound(n, tuple(games)) for n, games in sorted(by_round.items())]
+
+    def progress(self) -> Progress:
+        """Where the tournament stands (recounted only after a commit)."""
+        key = self.store.revision()
+        if self._progress is not None and self._progress[0] == key:
+            return self._progress[1]
+        try:
+            state = progress(self.format(), self.store.players(), self.played())
+        except TournamentError as error:
+            raise HubError(str(error)) from None
+        self._progress = (key, state)
+        return state
+
+    # -- the director's commands --------------------------------------------------------------
+
+    def current_round(self) -> int:
+        rounds = self.store.rounds()
+        return rounds[-1].number if rounds else 0
+
+    def draw_round(self, seed: int | None = None) -> list[SeatRow]:
+        """Draw the next round: each group of the format onto tables, numbered on from 1.
+
+        The order each group is seated in comes from ``seed`` (a fresh one if None), stored
+        with the round, so the draw can be repeated from the file."""
+        rounds = self.store.rounds()
+        if rounds and rounds[-1].state != "finished":
+            last = rounds[-1]
+            raise HubError(f"round {last.number} is {last.state}: finish it before the next draw")
+        if not self.store.players():
+            raise HubError("no players registered: add them with `schocken hub players add`")
+        state = self.progress()
+        if state.over:
+            raise HubError("the tournament is over: every phase of its format is played")
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        rng = random.Random(seed)
+        history = [s.players for r in rounds for s in self.store.seats(r.number)]
+        teams = {e.name: e for e in self.store.players()}
+        tables: list[SeatRow] = []
+        number = (rounds[-1].number + 1) if rounds else 1
+        for group in state.groups:
+            order = list(group.players)
+            rng.shuffle(order)
+            try:
+                drawn = draw([teams[n] for n in group.players], order, history, len(tables) + 1)
+            except TournamentError as error:
+                raise HubError(f"round {number}: {error}") from None
+            for table in drawn:
+                lives = tuple((p, group.lives[p]) for p in table.players if p in group.lives)
+                tables.append(
+                    SeatRow(number, table.number, group.phase.kind.value, table.players, lives)
+                )
+        self.store.save_draw(number, seed, tables)
+        return tables
+
+    def start_round(self, now: float, minutes: float | None = None) -> RoundState:
+        """Start the drawn round now, with a time box of ``minutes`` (the format's default if
+        None, none if 0)."""
+        rounds = self.store.rounds()
+        if not rounds or rounds[-1].state != "drawn":
+            raise HubError("no round is drawn and waiting: `schocken hub draw` first")
+        if minutes is None:
+            minutes = float(self.store.get("minutes", "0") or 0)
+        ends_at = now + minutes * 60 if minutes else None
+        self.store.set_round(rounds[-1].number, "running", now, ends_at)
+        return RoundState(self.event, rounds[-1].number, "running", now, ends_at)
+
+    def finish_round(self) -> RoundState:
+        """End the running round: results for it are refused from now on."""
+        rounds = self.store.rounds()
+        if not rounds or rounds[-1].state != "running":
+            raise HubError("no round is running")
+        last = rounds[-1]
+        self.store.set_round(last.number, "finished", last.starts_at, last.ends_at)
+        return RoundState(self.event, last.number, "finished", last.starts_at, last.ends_at)
+
+    # -- the intake -----------------------------------------------------------------------------
+
+    def receive(
+        self, topic: str, payload: bytes, now: float, *, standings: bool = True
+    ) -> list[Publication]:
+        """Take one message from the broker; what to publish in answer (after the commit).
+
+        A table's status is noted; a result is stored, answered "duplicate", or refused and
+        logged. Anything else is ignored. The answer to a stored result is its Ack and (with
+        ``standings``) the new standings; the service leaves them out and publishes them once
+        for a burst of results."""
+        where = table_of_topic(topic)
+        if where is None or where[0] != self.event:
+            return []
+        _event, user, leaf = where
+        number = table_number(user)
+        if number is None:
+            self._refuse(topic, "", f"{user!r} is not a table's name", now)
+            return []
+        if leaf == "status":
+            try:
+                status = TableStatus.from_json(payload)
+            except WireError as error:
+                self._refuse(topic, "", str(error), now)
+                return []
+            self.store.set_table_status(number, status.online, status.outbox, now)
+            return []
+        if leaf != "result":
+            return []
+        ack = self._result(topic, user, number, payload, now)
+        if ack is None:
+            return []
+        answer = [Publication(ack_topic(self.event, user), ack.to_json())]
+        if ack.status == "stored" and standings:
+            answer.append(self.standings_publication())
+        return answer
+
+    def _result(self, topic: str, user: str, number: int, payload: bytes, now: float) -> Ack | None:
+        try:
+            result = Result.from_json(payload)
+        except WireError as error:
+            given = _raw_id(payload)
+            self._refuse(topic, given, str(error), now)
+            return Ack(given, "refused", str(error)[:200]) if given else None
+        if result.table != user:
+            reason = f"result for {result.table} sent on {user}'s topic"
+            self._refuse(topic, result.id, reason, now)
+            return Ack(result.id, "refused", reason)
+        if self.store.has_result(result.id):
+            return Ack(result.id, "duplicate")
+        problem = self._problem(result, number)
+        if problem is not None:
+            self._refuse(topic, result.id, problem, now)
+            return Ack(result.id, "refused", problem[:200])
+        approved = self.store.get("approval", "off") != "on"
+        stored = self.store.store_result(
+            result.id,
+            result.round,
+            number,
+            result.game,
+            result.kind,
+            result.to_json().decode(),
+            now,
+            approved,
+        )
+        return Ack(result.id, "stored" if stored else "duplicate")
+
+    def _problem(self, result: Result, number: int) -> str | None:
+        """Why a well-formed result of this table cannot be stored, or None."""
+        if result.event != self.event:
+            return f"result for event {result.event!r}; this hub runs {self.event!r}"
+        row = self.store.round(result.round)
+        if row is None or row.state == "drawn":
+            return f"round {result.round} has not started"
+        if row.state == "finished":
+            return f"round {result.round} is finished"
+        seat = self._seats(result.round).get(number)
+        if seat is None:
+            return f"table {number} plays no game in round {result.round}"
+        if seat.kind == "points" and set(result.players) != set(seat.players):
+            return f"players {', '.join(result.players)} are not table {number}'s of the round"
+        if not set(result.players) <= set(seat.players):
+            return f"players {', '.join(result.players)} are not table {number}'s of the round"
+        if seat.kind != "points" and result.kind == "game":
+            # A player out plays no more game: a game of theirs would not fit the standings.
+            lives = {line.name: line.lives for line in self.progress().lines}
+            out = [p for p in result.players if not lives.get(p)]
+            if out:
+                return f"{', '.join(out)}: no life left, out of round {result.round}"
+        return None
+
+    def _seats(self, round_: int) -> dict[int, SeatRow]:
+        """The round's tables by number (none yet: not cached, the round may be drawn next)."""
+        tables = self._drawn.get(round_)
+        if tables is None:
+            tables = {seat.table_no: seat for seat in self.store.seats(round_)}
+            if tables:
+                self._drawn[round_] = tables
+        return tables
+
+    def _refuse(self, topic: str, result_id: str, reason: str, now: float) -> None:
+        logger.warning("refused %s on %s: %s", result_id or "a message", topic, reason)
+        self.store.refuse(topic, result_id, reason, now)
+
+    # -- what the hub publishes ----------------------------------------------------------------
+
+    def board(self) -> StandingsBoard:
+        """The standings as the wire's board, best first."""
+        state = self.progress()
+        fmt = self.format()
+        rows = tuple(
+            StandingRow(
+                line.name,
+                line.team or None,
+                line.points,
+                line.lives,
+                line.games_lost,
+                line.halves_lost,
+                line.schock_aus,
+                line.out,
+            )
+            for line in state.ranked()
+        )
+        teams = tuple(
+            TeamScore(t.team, t.score)
+            for t in team_scores(state.lines, fmt.team_score, state.higher_is_better)
+        )
+        return StandingsBoard(self.event, self.current_round(), rows, teams)
+
+    def standings_publication(self) -> Publication:
+        return Publication(standings_topic(self.event), self.board().to_json(), retain=True)
+
+    def assignments(self) -> list[Assignment]:
+        """The current round's assignment of every table."""
+        row = self.store.round(self.current_round())
+        if row is None:
+            return []
+        scheme = scheme_to_mapping(load_scheme(self.store.get("scheme", "verlustpunkte")))
+        return [
+            Assignment(
+                self.event,
+                row.number,
+                table_user(seat.table_no),
+                f"Tisch {seat.table_no}",
+                seat.players,
+                row.starts_at or 0.0,
+                row.ends_at,
+                scheme,
+                seat.kind,  # type: ignore[arg-type]
+                seat.lives,
+            )
+            for seat in self.store.seats(row.number)
+        ]
+
+    def publications(self) -> list[Publication]:
+        """Everything retained the tables and TVs should see now: the round, each table's
+        assignment (an empty payload clears a table not playing this round), the standings."""
+        row = self.store.round(self.current_round())
+        out: list[Publication] = []
+        if row is not None:
+            state = RoundState(self.event, row.number, row.state, row.starts_at, row.ends_at)  # type: ignore[arg-type]
+            out.append(Publication(round_topic(self.event), state.to_json(), retain=True))
+            playing = set()
+            if row.state != "drawn":
+                for assignment in self.assignments():
+                    playing.add(assignment.table)
+                    topic = assign_topic(self.event, assignment.table)
+                    out.append(Publication(topic, assignment.to_json(), retain=True))
+            earlier = {
+                table_user(s.table_no)
+                for r in self.store.rounds()
+                for s in self.store.seats(r.number)
+            }
+            for user in sorted(earlier - playing):
+                out.append(Publication(assign_topic(self.event, user), b"", retain=True))
+        if self.store.players():
+            out.append(self.standings_publication())
+        return out
+
+    def snapshot(self, now: float) -> dict[str, Any]:
+        """What the TV and the phone show, as JSON-ready data."""
+        number = self.current_round()
+        row = self.store.round(number)
+        try:
+            state: Progress | None = self.progress()
+        except HubError:
+            state = None
+        results = self.store.results(number) if number else []
+        status = self.store.table_status()
+        now_lives = {
+            line.name: line.lives
+            for line in (state.lines if state else ())
+            if line.lives is not None
+        }
+        tables = []
+        by_table: dict[int, list[StoredResult]] = {}
+        for stored in results:
+            by_table.setdefault(stored.table_no, []).append(stored)
+        for seat in self.store.seats(number) if number else []:
+            mine = by_table.get(seat.table_no, [])
+            games = [r for r in mine if r.kind == "game"]
+            last = json.loads(games[-1].payload) if games else None
+            online, outbox, _at = status.get(seat.table_no, (False, 0, 0.0))
+            tables.append(
+                {
+                    "table": seat.table_no,
+                    "kind": seat.kind,
+                    "players": list(seat.players),
+                    "lives": {p: now_lives.get(p, left) for p, left in seat.lives},
+                    "games": len(games),
+                    "halves": len(mine) - len(games),
+                    "last_loser": last["loser"] if last else None,
+                    "online": online,
+                    "outbox": outbox,
+                    "waiting": sum(not r.approved for r in mine),
+                }
+            )
+        ranked = state.ranked() if state is not None else ()
+        higher = state.higher_is_better if state is not None else True
+        places: list[int] = []
+        for index, line in enumerate(ranked):
+            same = index and rank_key(line, higher) == rank_key(ranked[index - 1], higher)
+            places.append(places[-1] if same else index + 1)
+        fmt = self.format()
+        return {
+            "event": self.event,
+            "now": now,
+            "format": fmt.name,
+            "points": any(p.kind is PhaseKind.POINTS for step in fmt.steps for p in step),
+            "round": {
+                "number": number,
+                "state": row.state if row else None,
+                "starts_at": row.starts_at if row else None,
+                "ends_at": row.ends_at if row else None,
+            },
+            "standings": [
+                {
+                    "place": places[index],
+                    "name": line.name,
+                    "team": line.team,
+                    "points": line.points,
+                    "lives": line.lives,
+                    "games": line.games,
+                    "games_lost": line.games_lost,
+                    "halves_lost": line.halves_lost,
+                    "schock_aus": line.schock_aus,
+                    "out": line.out,
+                    "trost": line.trost,
+                }
+                for index, line in enumerate(ranked)
+            ],
+            "teams": [
+                {"team": t.team, "score": t.score, "games_lost": t.games_lost}
+                for t in team_scores(
+                    state.lines if state else (),
+                    fmt.team_score,
+                    state.higher_is_better if state else True,
+                )
+            ],
+            "king": list(schock_aus_king(state.lines)) if state else [],
+            "tables": tables,
+            "refused": self.store.count("refusals"),
+            "waiting": self.store.count("results", "approved = 0"),
+            "over": bool(state and state.over and number),
+        }
+
+
+def _raw_id(payload: bytes) -> str:
+    """The ``id`` of a message that failed its check, if it names one we can answer."""
+    try:
+        data = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return ""
+    value = data.get("id") if isinstance(data, dict) else None
+    ok = isinstance(value, str) and 0 < len(value) <= 160 and value.isprintable()
+    return value if ok and isinstance(value, str) else ""

@@ -1,0 +1,192 @@
+"""The hub's web server (aiohttp) on a thread of its own: the TV and phone views, the exports,
+and the live state as server-sent events.
+
+It serves fixed GET routes (path -> a function of the query that returns the media type, the
+body and a download name) and ``/events``, an ``text/event-stream`` that sends the latest
+state on connect and each new one :meth:`HubServer.push` is given (from any thread). A watcher
+that falls behind gets the newest state, never a backlog. As the table's page, it answers only
+requests whose ``Host`` is its own address, localhost or one of the names it is given
+(:func:`hal.web_server.host_allowed`), so a foreign name pointed at it gets nothing.
+
+This module and :mod:`hal.web_server` alone import aiohttp.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+
+from aiohttp import web
+
+from hal.listening import listen_problem
+from hal.web_server import SECURITY_HEADERS, host_allowed
+
+__all__ = ["MAX_WATCHERS", "HubServer", "HubServerError", "Route"]
+
+logger = logging.getLogger(__name__)
+
+#: A route: the query's parameters -> (media type, body, download file name or "").
+Route = Callable[[Mapping[str, str]], tuple[str, bytes, str]]
+#: Most event streams at once (TVs, phones).
+MAX_WATCHERS = 200
+#: A comment line every so often keeps proxies and the browser from closing a quiet stream.
+KEEPALIVE_S = 15.0
+EVENTS_PATH = "/events"
+
+
+class HubServerError(OSError):
+    """The server cannot listen where it was asked to: one line."""
+
+
+class HubServer:
+    """Serves ``routes`` and the event stream on ``host:port`` (0: any free port)."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        routes: Mapping[str, Route],
+        *,
+        names: Iterable[str] = (),
+        on_error: Callable[[Exception], str] | None = None,
+    ) -> None:
+        self._routes = dict(routes)
+        self._names = frozenset(name.lower().rstrip(".") for name in names)
+        #: Turns a route's exception into the one line the browser sees (400); others: 500.
+        self._on_error = on_error
+        try:
+            family = socket.AF_INET6 if ":" in host else socket.AF_INET
+            self._socket = socket.create_server((host, port), family=family, backlog=128)
+        except OSError as error:
+            raise HubServerError(f"hub on {host}:{port}: {listen_problem(error)}") from None
+        self._latest = b""
+        self._version = 0
+        self._changed: asyncio.Event | None = None
+        self._watchers = 0
+        self._runner: web.AppRunner | None = None
+        self._closed = False
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="hub-web", daemon=True)
+        self._thread.start()
+        try:
+            asyncio.run_coroutine_threadsafe(self._serve(), self._loop).result(timeout=30)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def address(self) -> tuple[str, int]:
+        name = self._socket.getsockname()
+        return str(name[0]), int(name[1])
+
+    def push(self, state: bytes) -> None:
+        """A new state for every event stream (any thread)."""
+        with contextlib.suppress(RuntimeError):  # closed: nobody to tell
+            self._loop.call_soon_threadsafe(self._set, state)
+
+    def close(self) -> None:
+        """Stop serving and end the thread. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(timeout=5)
+            except Exception:  # shutting down: nothing more to save
+                logger.exception("hub web: shutdown failed")
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            self._loop.close()
+        self._socket.close()
+
+    # -- the server's thread -------------------------------------------------------------------
+
+    def _set(self, state: bytes) -> None:
+        self._latest = state
+        self._version += 1
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = asyncio.Event()
+
+    async def _serve(self) -> None:
+        self._changed = asyncio.Event()
+        app = web.Application(middlewares=[self._check_host])
+        app.router.add_get(EVENTS_PATH, self._events)
+        for path in self._routes:
+            app.router.add_get(path, self._page)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
+        await runner.setup()
+        await web.SockSite(runner, self._socket).start()
+        self._runner = runner
+
+    async def _shutdown(self) -> None:
+        if self._changed is not None:
+            self._changed.set()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @web.middleware
+    async def _check_host(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        sockname = request.transport.get_extra_info("sockname") if request.transport else None
+        local = str(sockname[0]) if sockname else ""
+        if not host_allowed(request.headers.get("Host"), local, self._names):
+            return web.Response(status=421, text="this hub answers to its own address only\n")
+        return await handler(request)
+
+    async def _page(self, request: web.Request) -> web.Response:
+        route = self._routes[request.path]
+        query = {key: value for key, value in request.query.items()}
+        try:
+            # Exports read the store and may draw a PDF: off the server's loop.
+            media, body, name = await asyncio.get_running_loop().run_in_executor(None, route, query)
+        except Exception as error:
+            if self._on_error is not None:
+                line = self._on_error(error)
+                if line:
+                    return web.Response(status=400, text=line + "\n")
+            logger.exception("hub web: %s failed", request.path)
+            return web.Response(status=500, text="the hub could not answer this\n")
+        headers = dict(SECURITY_HEADERS)
+        headers["Cache-Control"] = "no-store"
+        if name:
+            headers["Content-Disposition"] = f'attachment; filename="{name}"'
+        return web.Response(body=body, content_type=media.split(";")[0], headers=headers,
+                            charset="utf-8" if "charset" in media else None)  # fmt: skip
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        if self._watchers >= MAX_WATCHERS:
+            return web.Response(status=503, text="too many watchers\n")
+        self._watchers += 1
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+        )
+        try:
+            await response.prepare(request)
+            seen = -1
+            while not self._closed:
+                if self._version != seen and self._latest:
+                    seen = self._version
+                    await response.write(_event(self._latest))
+                changed = self._changed
+                assert changed is not None
+                try:
+                    await asyncio.wait_for(changed.wait(), KEEPALIVE_S)
+                except TimeoutError:
+                    await response.write(b": keepalive\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self._watchers -= 1
+        return response
+
+
+def _event(data: bytes) -> bytes:
+    """One server-sent event carrying ``data`` (JSON: one line)."""
+    return b"data: " + data.replace(b"\n", b" ") + b"\n\n"

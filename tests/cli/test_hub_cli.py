@@ -1,0 +1,84 @@
+"""`schocken hub`: the director's commands on a real tournament file, and their one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from schockbesteck.cli import main
+
+
+def hub(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = 0
+    try:
+        code = main(["hub", *args])
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_tournament_from_init_to_the_second_draw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "dm.db")
+    assert hub(capsys, "init", "--event", "dm2026", "--db", db)[0] == 0
+    names = [f"S{i}:T{i % 3}" for i in range(9)]
+    assert hub(capsys, "players", "add", "--db", db, *names[:6])[1] == (
+        "6 players added, 6 registered\n"
+    )
+    csv_file = tmp_path / "p.csv"
+    csv_file.write_text("\ufeffname;team\nS6;T0\nS7;T1\r\nS8;T2\n", encoding="utf-8")
+    assert hub(capsys, "players", "import", "--db", db, str(csv_file))[0] == 0
+    assert hub(capsys, "players", "list", "--db", db)[1].splitlines()[6:] == names[6:]
+    code, out, _ = hub(capsys, "format", "--db", db, "dm", "--minutes", "70", "--scheme",
+                       "siegpunkte")  # fmt: skip
+    assert code == 0 and "scheme siegpunkte; time box 70 min" in out
+    code, out, _ = hub(capsys, "draw", "--db", db, "--seed", "3")
+    assert out.splitlines()[0] == "Runde 1 ausgelost: 3 Tische"  # 9 players: three Springer
+    assert hub(capsys, "start", "--db", db)[1] == "Runde 1 läuft\n"
+    code, out, _ = hub(capsys, "standings", "--db", db, "--lang", "en")
+    assert code == 0 and "Place  Player  Team  Points" in out
+    assert hub(capsys, "finish", "--db", db)[1] == "Runde 1 beendet\n"
+    assert hub(capsys, "draw", "--db", db)[0] == 0
+    out_csv = tmp_path / "s.csv"
+    assert hub(capsys, "export", "--db", db, "csv", "-o", str(out_csv))[0] == 0
+    assert out_csv.read_bytes().startswith("\ufeffTurnier dm2026".encode())
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["draw"], "no players registered"),
+        (["start"], "no round is drawn and waiting"),
+        (["players", "add", "Jo hann"], "must not contain spaces"),
+        (["export", "sheet", "-o", "x.pdf"], "export sheet: give --round N and --table N"),
+        (["serve", "--broker", "mqtt://127.0.0.1:1883"], "the broker needs the hub's password"),
+        (["serve", "--broker", "http://x"], "the scheme must be mqtt:// or mqtts://"),
+    ],
+)
+def test_a_mistake_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], error: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.delenv("SCHOCKEN_HUB_PASSWORD", raising=False)
+    db = str(tmp_path / "dm.db")
+    hub(capsys, "init", "--event", "dm2026", "--db", db)
+    where = 2 if args[0] == "players" else 1
+    code, _out, err = hub(capsys, *args[:where], "--db", db, *args[where:])
+    assert code == 2 and error in err and err.count("\n") == 1, err
+
+
+def test_a_missing_file_and_a_bad_csv_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = hub(capsys, "draw", "--db", str(tmp_path / "none.db"))
+    assert code == 2 and "no such tournament file" in err
+    db = str(tmp_path / "dm.db")
+    hub(capsys, "init", "--event", "dm2026", "--db", db)
+    bad = tmp_path / "p.csv"
+    bad.write_text("Ida;Rot\nJo hann;Blau\n", encoding="utf-8")
+    code, _out, err = hub(capsys, "players", "import", "--db", db, str(bad))
+    assert code == 2 and f"{bad}:2: player name 'Jo hann'" in err
+    assert hub(capsys, "players", "list", "--db", db)[1] == ""  # nothing half imported

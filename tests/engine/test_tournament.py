@@ -1,0 +1,252 @@
+"""The tournament's pure rules: the draw, lives and the KO steps, the Trostrunde, team scores,
+the tie-break and the Schock-aus king (engine/tournament.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+
+from engine.scoring import GameResult
+from engine.tournament import (
+    FORMAT_PRESETS,
+    Entrant,
+    Format,
+    Phase,
+    PhaseKind,
+    PlayedRound,
+    TournamentError,
+    draw,
+    draw_cost,
+    meetings,
+    progress,
+    ranking,
+    schock_aus_king,
+    table_sizes,
+    team_scores,
+)
+
+
+def game(players: Sequence[str], loser: str, *, schock_aus: dict[str, int] | None = None,
+         other: str | None = None) -> GameResult:  # fmt: skip
+    """A game ``loser`` lost in the final, the halves lost by ``loser`` and ``other``."""
+    players = tuple(players)
+    second = other or next(p for p in players if p != loser)
+    order = (*((p,) for p in players if p != loser), (loser,))
+    order2 = (*((p,) for p in players if p != second), (second,))
+    return GameResult(
+        players, (loser, second), loser, loser, (order, order2),
+        tuple((schock_aus or {}).items()),
+    )  # fmt: skip
+
+
+def names(count: int) -> list[str]:
+    return [f"P{i:03}" for i in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("count", "sizes"),
+    [(4, (4,)), (5, (5,)), (6, (3, 3)), (7, (4, 3)), (8, (4, 4)), (9, (3, 3, 3)),
+     (10, (4, 3, 3)), (11, (4, 4, 3)), (608, (4,) * 152), (150 * 4 - 1, (4,) * 149 + (3,))],
+)  # fmt: skip
+def test_tables_are_fours_with_threes_only_where_the_count_needs_them(
+    count: int, sizes: tuple[int, ...]
+) -> None:
+    assert table_sizes(count) == sizes
+
+
+def test_one_player_cannot_be_seated() -> None:
+    with pytest.raises(TournamentError, match="at least 2"):
+        table_sizes(1)
+
+
+def test_the_draw_seats_everyone_once_and_is_the_same_for_the_same_order() -> None:
+    entrants = [Entrant(n) for n in names(30)]
+    order = names(30)
+    random.Random(7).shuffle(order)
+    tables = draw(entrants, order, first_table=3)
+    seated = [p for t in tables for p in t.players]
+    assert sorted(seated) == names(30)
+    assert [t.number for t in tables] == list(range(3, 3 + len(tables)))
+    assert [len(t.players) for t in tables] == [4] * 6 + [3] * 2
+    assert draw(entrants, order, first_table=3) == tables
+
+
+def test_the_draw_refuses_an_order_that_misses_a_player() -> None:
+    with pytest.raises(TournamentError, match="every entrant exactly once"):
+        draw([Entrant("A"), Entrant("B"), Entrant("C")], ["A", "B", "B"])
+
+
+def test_team_mates_are_spread_over_the_tables() -> None:
+    """Five teams of four, 20 players at five tables: no table holds two of one team, even
+    when the order lists each team's players together."""
+    entrants = [Entrant(f"{team}{i}", team) for team in "ABCDE" for i in range(4)]
+    tables = draw(entrants, [e.name for e in entrants])
+    for table in tables:
+        teams = [name[0] for name in table.players]
+        assert len(set(teams)) == len(teams), tables
+
+
+def test_repeat_meetings_are_avoided_where_they_can_be() -> None:
+    """16 players, four rounds: a draw with no pair meeting twice exists (a resolvable
+    design), and with the history each round's draw meets nobody again in the first two."""
+    players = names(16)
+    entrants = [Entrant(n) for n in players]
+    history: list[tuple[str, ...]] = []
+    rng = random.Random(3)
+    for _ in range(2):
+        order = players[:]
+        rng.shuffle(order)
+        tables = draw(entrants, order, history)
+        assert draw_cost([t.players for t in tables], {}, meetings(history)) == 0
+        history += [t.players for t in tables]
+    assert max(meetings(history).values()) == 1
+
+
+def test_team_mates_and_last_rounds_tables_are_both_avoided() -> None:
+    """24 players in six teams after one round: whatever the order, the draw seats no team
+    mates together and nobody with someone met before."""
+    players = names(24)
+    entrants = [Entrant(n, f"T{i % 6}") for i, n in enumerate(players)]
+    history = [tuple(players[i : i + 4]) for i in range(0, 24, 4)]
+    met = meetings(history)
+    teams = {e.name: e.team for e in entrants}
+    for seed in range(5):
+        order = players[:]
+        random.Random(seed).shuffle(order)
+        tables = draw(entrants, order, history)
+        assert draw_cost([t.players for t in tables], teams, met) == 0
+
+
+def test_velen_three_lives_then_two_for_those_still_in() -> None:
+    """Velen: eight players with 3 lives at two tables; losing three games puts one out; the
+    step ends with four left, who start the final step with 2 lives each."""
+    fmt = FORMAT_PRESETS["velen"]
+    entrants = [Entrant(n) for n in "ABCDEFGH"]
+    first, second = ("A", "B", "C", "D"), ("E", "F", "G", "H")
+    start = progress(fmt, entrants, [])
+    assert [g.lives for g in start.groups] == [dict.fromkeys("ABCDEFGH", 3)]
+    results = [game(first, "A")] * 3 + [game(second, "E")] * 3 + [game("BCD", "B")] * 3
+    results += [game("FGH", "F")] * 3
+    after = progress(fmt, entrants, [PlayedRound(1, tuple(results))])
+    assert after.step == 1
+    (final,) = after.groups
+    assert final.players == ("C", "D", "G", "H")
+    assert final.lives == dict.fromkeys("CDGH", 2)
+    out = {line.name for line in after.lines if line.out}
+    assert out == {"A", "B", "E", "F"}
+
+
+def test_the_last_one_with_lives_ends_it_and_those_out_rank_by_when() -> None:
+    """Four players are at most the first step's 4: the final (2 lives) begins at once; a
+    player out can play no more game, and the later out ranks higher."""
+    fmt = FORMAT_PRESETS["velen"]
+    entrants = [Entrant(n) for n in "ABCD"]
+    assert progress(fmt, entrants, []).groups[0].lives == dict.fromkeys("ABCD", 2)
+    results = [game("ABCD", "A")] * 2 + [game("BCD", "B")] * 2 + [game("CD", "C")] * 2
+    with pytest.raises(TournamentError, match="does not belong"):
+        progress(fmt, entrants, [PlayedRound(1, (*results[:2], game("ABCD", "A")))])
+    done = progress(fmt, entrants, [PlayedRound(1, tuple(results[:2])),
+                                    PlayedRound(2, tuple(results[2:]))])  # fmt: skip
+    assert done.over
+    lines = {line.name: line for line in done.lines}
+    assert lines["A"].lives == 0 and lines["A"].lives_lost == 2
+    assert [line.name for line in done.ranked()] == ["D", "C", "B", "A"]
+
+
+def test_kamen_plays_a_trostrunde_for_those_out_beside_the_second_ko_step() -> None:
+    fmt = FORMAT_PRESETS["kamen"]
+    entrants = [Entrant(n) for n in "ABCDEFGH"]
+    results = [game("ABCD", "A")] * 3 + [game("EFGH", "E")] * 3 + [game("BCD", "B")] * 3
+    results += [game("FGH", "F")] * 3
+    after = progress(fmt, entrants, [PlayedRound(1, tuple(results))])
+    ko, trost = after.groups
+    assert (ko.phase.kind, ko.players) == (PhaseKind.KO, ("C", "D", "G", "H"))
+    assert (trost.phase.kind, trost.players) == (PhaseKind.TROST, ("A", "B", "E", "F"))
+    assert trost.lives == dict.fromkeys("ABEF", 2)
+    # The Trostrunde's lives are its own: losing there leaves the main draw as it was.
+    second = progress(fmt, entrants, [PlayedRound(1, tuple(results)),
+                                      PlayedRound(2, (game("ABEF", "A"),))])  # fmt: skip
+    lines = {line.name: line for line in second.lines}
+    assert lines["A"].lives == 1 and lines["A"].trost and lines["A"].out
+    assert not lines["C"].out and lines["C"].lives == 2
+
+
+def test_a_result_of_players_of_two_groups_is_refused() -> None:
+    fmt = FORMAT_PRESETS["kamen"]
+    entrants = [Entrant(n) for n in "ABCDEFGH"]
+    results = [game("ABCD", "A")] * 3 + [game("EFGH", "E")] * 3 + [game("BCD", "B")] * 3
+    results += [game("FGH", "F")] * 3
+    with pytest.raises(TournamentError, match="does not belong"):
+        progress(fmt, entrants, [PlayedRound(1, tuple(results)),
+                                 PlayedRound(2, (game("ACEF", "A"),))])  # fmt: skip
+
+
+def test_points_rounds_then_the_best_go_on_to_ko() -> None:
+    fmt = Format(
+        "t", ((Phase(PhaseKind.POINTS, rounds=1),),
+              (Phase(PhaseKind.KO, lives=3, advance=4),)),
+    )  # fmt: skip
+    entrants = [Entrant(n) for n in "ABCDEFGH"]
+    # Verlustpunkte: the loser of a game takes 3 (two halves and the game); fewer is better.
+    first = progress(fmt, entrants, [])
+    assert first.groups[0].phase.kind is PhaseKind.POINTS
+    played = PlayedRound(1, (game("ABCD", "A", other="B"), game("EFGH", "E", other="F")))
+    after = progress(fmt, entrants, [played])
+    (ko,) = after.groups
+    assert set(ko.players) == {"C", "D", "G", "H"}
+    assert {line.name for line in after.lines if line.out} == {"A", "B", "E", "F"}
+
+
+def test_a_round_after_the_end_is_refused() -> None:
+    fmt = FORMAT_PRESETS["dm"]
+    entrants = [Entrant(n) for n in "ABCD"]
+    rounds = [PlayedRound(n, (game("ABCD", "A"),)) for n in range(1, 6)]
+    with pytest.raises(TournamentError, match="round 5: the tournament was over"):
+        progress(fmt, entrants, rounds)
+
+
+def test_ties_go_to_fewer_games_lost() -> None:
+    """Siegpunkte-like: equal points, fewer games lost ranks first."""
+    base = progress(FORMAT_PRESETS["dm"], [Entrant(n) for n in "ABCD"], []).lines
+    a, b = base[0], base[1]
+    lines = [replace(a, points=5, games_lost=2), replace(b, points=5, games_lost=1)]
+    assert [line.name for line in ranking(lines)] == ["B", "A"]
+    assert [line.name for line in ranking(lines, higher_is_better=False)] == ["B", "A"]
+    lines = [replace(a, points=4, games_lost=2), replace(b, points=5, games_lost=1)]
+    assert [line.name for line in ranking(lines, higher_is_better=False)] == ["A", "B"]
+
+
+def test_the_team_score_is_the_sum_of_its_members() -> None:
+    entrants = [Entrant("A", "Rot"), Entrant("B", "Rot"), Entrant("C", "Blau"),
+                Entrant("D", "Blau")]  # fmt: skip
+    played = PlayedRound(1, (game("ABCD", "A", other="B"), game("ABCD", "C", other="A")))
+    result = progress(FORMAT_PRESETS["dm"], entrants, [played])
+    lines = {line.name: line for line in result.lines}
+    teams = {t.team: t for t in team_scores(result.lines, higher_is_better=False)}
+    assert teams["Rot"].score == lines["A"].points + lines["B"].points
+    assert teams["Blau"].score == lines["C"].points + lines["D"].points
+    assert [t.team for t in team_scores(result.lines, higher_is_better=False)] == ["Blau", "Rot"]
+    lost = team_scores(result.lines, by="lives_lost")
+    assert all(t.score == 0 for t in lost)
+    assert [t.team for t in lost] == ["Blau", "Rot"]  # tie: fewer games lost (1 against 1: name)
+
+
+def test_the_schock_aus_king() -> None:
+    played = PlayedRound(1, (game("ABCD", "A", schock_aus={"B": 2, "C": 1}),
+                             game("ABCD", "A", schock_aus={"C": 1})))  # fmt: skip
+    result = progress(FORMAT_PRESETS["dm"], [Entrant(n) for n in "ABCD"], [played])
+    assert schock_aus_king(result.lines) == ("B", "C")
+    assert schock_aus_king(progress(FORMAT_PRESETS["dm"], [Entrant("A"), Entrant("B")],
+                                    []).lines) == ()  # fmt: skip
+
+
+def test_a_format_without_rounds_or_lives_is_refused() -> None:
+    with pytest.raises(TournamentError, match="points phase needs rounds"):
+        Format("x", ((Phase(PhaseKind.POINTS),),))
+    with pytest.raises(TournamentError, match="KO phase needs lives"):
+        Format("x", ((Phase(PhaseKind.KO),),))
+    with pytest.raises(TournamentError, match="Trostrunde needs a KO step"):
+        Format("x", ((Phase(PhaseKind.TROST, lives=2),),))

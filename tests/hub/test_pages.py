@@ -1,0 +1,135 @@
+"""The hub's web server (hal/hub_server.py) with its real routes (firmware/hub/pages.py): the
+TV and phone page in both languages, the live event stream, the CSV and PDF exports."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware.hub.hub import Hub, HubError
+from firmware.hub.pages import hub_routes
+from firmware.tournament.wire import result_topic
+from hal.hub_server import HubServer
+from tests.hub.helpers import EVENT, game_result, running_round, tournament
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Hub, HubServer]]:
+    hub = tournament(tmp_path / "t.db", 8, teams=2)
+    tables = running_round(hub, now=time.time())
+    hub.receive(result_topic(EVENT, "table-1"), game_result(tables[0], 1).to_json(), 1.0)
+    server = HubServer(
+        "127.0.0.1", 0, hub_routes(hub, time.time),
+        on_error=lambda e: str(e) if isinstance(e, HubError) else "",
+    )  # fmt: skip
+    try:
+        yield hub, server
+    finally:
+        server.close()
+
+
+def get(server: HubServer, path: str, host: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection(*server.address, timeout=5)
+    headers = {"Host": host} if host else {}
+    connection.request("GET", path, headers=headers)
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, dict(response.getheaders()), body
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("/", ["Stand", "Tische", "Tisch {n}", '"Runde {n}"']),
+        ("/?lang=en", ["Standings", "Tables", '"Round {n}"']),
+        ("/phone", ["Stand", "const PHONE = true"]),
+        ("/phone?lang=en", ["Standings", "const PHONE = true"]),
+    ],
+)
+def test_the_page_in_each_language(
+    served: tuple[Hub, HubServer], path: str, words: list[str]
+) -> None:
+    _hub, server = served
+    status, headers, body = get(server, path)
+    page = body.decode()
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert "default-src 'none'" in headers["Content-Security-Policy"]
+    for word in words:
+        assert word in page
+    first = json.loads(page.split("const FIRST = ", 1)[1].split(";\n", 1)[0])
+    assert first["event"] == EVENT and len(first["tables"]) == 2
+
+
+def test_a_foreign_host_name_gets_nothing(served: tuple[Hub, HubServer]) -> None:
+    _hub, server = served
+    status, _headers, _body = get(server, "/", host="evil.example")
+    assert status == 421
+
+
+def test_the_event_stream_sends_the_state_on_connect_and_each_new_one(
+    served: tuple[Hub, HubServer],
+) -> None:
+    hub, server = served
+    connection = http.client.HTTPConnection(*server.address, timeout=5)
+    server.push(json.dumps(hub.snapshot(time.time())).encode())
+    connection.request("GET", "/events")
+    response = connection.getresponse()
+    assert response.getheader("Content-Type") == "text/event-stream"
+
+    def event() -> dict[str, object]:
+        line = response.readline()
+        while not line.startswith(b"data: "):
+            line = response.readline()
+        response.readline()  # the blank line that ends the event
+        data: dict[str, object] = json.loads(line[6:])
+        return data
+
+    assert event()["tables"][0]["games"] == 1  # type: ignore[index]
+    tables = hub.store.seats(1)
+    hub.receive(result_topic(EVENT, "table-1"), game_result(tables[0], 2).to_json(), 2.0)
+    server.push(json.dumps(hub.snapshot(time.time())).encode())
+    assert event()["tables"][0]["games"] == 2  # type: ignore[index]
+    connection.close()
+
+
+def test_the_csv_is_for_german_spreadsheets(served: tuple[Hub, HubServer]) -> None:
+    _hub, server = served
+    status, headers, body = get(server, "/export.csv")
+    assert status == 200 and headers["Content-Disposition"] == 'attachment; filename="dm2026.csv"'
+    text = body.decode("utf-8")
+    assert text.startswith("\ufeffTurnier dm2026\r\n")
+    assert "Platz;Spieler;Mannschaft;Punkte;Spiele;verloren" in text
+    english = get(server, "/export.csv?lang=en")[2].decode()
+    assert "Place;Player;Team;Points;Games;Lost" in english
+
+
+def test_the_pdfs_hold_the_standings_and_a_tables_sheet(
+    served: tuple[Hub, HubServer], tmp_path: Path
+) -> None:
+    hub, server = served
+    status, _headers, body = get(server, "/export.pdf")
+    assert status == 200 and body.startswith(b"%PDF")
+    (tmp_path / "s.pdf").write_bytes(body)
+    text = subprocess.run(["pdftotext", tmp_path / "s.pdf", "-"], capture_output=True, text=True)
+    loser = hub.store.seats(1)[0].players[0]
+    assert "Turnier dm2026" in text.stdout and loser in text.stdout
+    status, _headers, sheet = get(server, "/sheet.pdf?round=1&table=1")
+    assert status == 200 and sheet.startswith(b"%PDF")
+    (tmp_path / "t.pdf").write_bytes(sheet)
+    text = subprocess.run(["pdftotext", tmp_path / "t.pdf", "-"], capture_output=True, text=True)
+    assert "Spielberichtsbogen" in text.stdout and "Tisch 1" in text.stdout
+
+
+def test_a_sheet_of_no_table_is_one_line(served: tuple[Hub, HubServer]) -> None:
+    _hub, server = served
+    status, _headers, body = get(server, "/sheet.pdf?round=1&table=9")
+    assert (status, body) == (400, b"round 1 has no table 9\n")
+    status, _headers, body = get(server, "/sheet.pdf?round=x&table=1")
+    assert (status, body) == (400, b"'x' is not a round's or table's number\n")
