@@ -617,7 +617,7 @@ def _tournament(texts: Catalogue) -> Iterator[tuple[str, View]]:
     (none waiting, one, 30, refused, the outbox failing)."""
     import tempfile
 
-    from firmware.app.stages.tournament import TableCard
+    from firmware.app.stages.table_card import TableCard
     from firmware.tournament.reporter import Reporter, TableIdentity
     from firmware.tournament.wire import Assignment
     from hal.storage import StateDirectory
