@@ -271,3 +271,37 @@ def test_a_table_of_computer_players_goes_scharf_without_a_banner_to_wait_on(
     assert "scharf" in kinds and kinds[-1] == "game_over"
     assert events[kinds.index("scharf")] == {"event": "scharf", "minutes": 60}
     assert isinstance(app.view, BannerView) and app.view.headline == events[-1]["loser"]
+
+
+def test_a_pulled_plug_after_the_time_box_ran_out_mid_entry_resumes_at_the_same_entry(
+    mock_factory: MockFactory, tmp_path: Path
+) -> None:
+    """The time box's action is journalled after the entry's UI note: the note still counts
+    (it changes no screen), so the real-dice entry half made comes back as it stood."""
+    from tests.firmware.test_real_dice_device import RealDiceTable
+    from tests.realdice import Reported, Step
+
+    begin_spieltag(tmp_path, minutes=60, ago=timedelta(minutes=59, seconds=50))
+    players = ("Anna", "Ben", "Carla")
+    table = RealDiceTable(mock_factory, "standard", storage=tmp_path, players=players)
+    for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
+        table.enter(throw)
+    table.step(Step(Button.STAND))
+    table.enter(Reported("Anna", (4, 1, 1), 2, False))
+    for step in (Step(Button.KEEP_1), Step(Button.KEEP_1), Step(Button.FLIP)):
+        table.step(step)
+    table.wait(15)  # the time box runs out while Ben's result is half entered
+    assert table.app.game.scharf is Scharf.NEXT_ROUND
+    assert isinstance(table.view, BannerView)
+    table.step(Step(Button.STAND))  # the banner goes; the entry is back as it stood
+    before = table.view
+    assert isinstance(before, TurnView) and (before.player, before.pot_text) == ("Ben", "Topf 13")
+    assert ([d.value for d in before.dice], before.throw_text) == ([3, 1, 1], "1 W. (max. 2)")
+    assert journal_actions(tmp_path)[-1]["event"] == "scharf"
+    mock_factory.reset()  # the plug is pulled: the journal is what is left
+    again = RealDiceTable(MockFactory(), "standard", storage=tmp_path, resume=True,
+                          players=players)
+    assert again.app.game.scharf is Scharf.NEXT_ROUND
+    assert again.view == before
+    again.step(Step(Button.STAND))
+    assert [r.dice for r in again.app.game.results] == [(4, 1, 1), (3, 1, 1)]
