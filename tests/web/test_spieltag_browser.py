@@ -9,7 +9,6 @@ import json
 import subprocess
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,15 +26,6 @@ pytestmark = [
 ]
 
 PLAYERS = ("Anna", "Ben", "Carla")
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    opened = Browser(width=1000, height=900)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def play_a_game(device: WebDevice) -> None:
