@@ -145,21 +145,15 @@ def test_a_scharf_round_reads_on_the_page_as_the_half_lost(
     """A real-dice game of an evening whose time box has run out: its rounds are scharf from
     the first. The page's history says the loser lost scharf (no "0 Deckel"), and its header
     says scharf where the pot was, as the device's turn screen does."""
-    from datetime import datetime, timedelta
+    from datetime import timedelta
 
-    from engine.scoring import load_scheme
-    from firmware.store.spieltag import Spieltag, SpieltagFiles
-    from hal.storage import StateDirectory
+    from tests.firmware.test_scharf_device import begin_spieltag
 
     from .test_browser import paired_client
 
     state = tmp_path / "state"
     state.mkdir()
-    began = datetime.now().astimezone() - timedelta(minutes=90)
-    SpieltagFiles(StateDirectory(state)).begin(
-        Spieltag("t1", "Spieltag 1", load_scheme("verlustpunkte"), began.date().isoformat(),
-                 time_box=60, began_at=began.isoformat(timespec="seconds"))
-    )
+    begin_spieltag(state, minutes=60, ago=timedelta(minutes=90))
     device = WebDevice(
         setup=GameSetup(PLAYERS, load_preset("standard"), real_dice=True), state_dir=state
     )
