@@ -305,3 +305,30 @@ def test_a_pulled_plug_after_the_time_box_ran_out_mid_entry_resumes_at_the_same_
     assert again.view == before
     again.step(Step(Button.STAND))
     assert [r.dice for r in again.app.game.results] == [(4, 1, 1), (3, 1, 1)]
+
+
+def test_a_result_entered_from_a_page_leaves_the_scharf_banner_up(
+    mock_factory: MockFactory, tmp_path: Path
+) -> None:
+    """A paired phone is the scorekeeper: its entries move the device's screen on, but the
+    banner that says the time is up stays until a press at the device, or the table at the
+    device never reads it."""
+    from engine.events import Report
+    from tests.firmware.test_real_dice_device import RealDiceTable
+    from tests.realdice import Reported, Step
+
+    begin_spieltag(tmp_path, minutes=60, ago=timedelta(minutes=59, seconds=50))
+    table = RealDiceTable(mock_factory, "standard", storage=tmp_path,
+                          players=("Anna", "Ben", "Carla"))
+    for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
+        table.enter(throw)
+    table.step(Step(Button.STAND))
+    table.enter(Reported("Anna", (4, 1, 1), 2, False))
+    table.wait(15)  # the time box runs out
+    assert isinstance(table.view, BannerView) and table.view.headline == "Scharf!"
+    table.app.enter_result(Report("Ben", (3, 1, 1), 2, False))  # as a page's report does
+    assert [r.player for r in table.app.game.results] == ["Anna", "Ben"]
+    assert isinstance(table.view, BannerView) and table.view.headline == "Scharf!"
+    assert table.device.display.device.image.tobytes() == render(table.view).tobytes()
+    table.step(Step(Button.STAND))  # read at the device: Carla's entry is next
+    assert isinstance(table.view, TurnView) and table.view.player == "Carla"
