@@ -273,21 +273,33 @@ def test_a_table_of_computer_players_goes_scharf_without_a_banner_to_wait_on(
     assert isinstance(app.view, BannerView) and app.view.headline == events[-1]["loser"]
 
 
+REAL_DICE_PLAYERS = ("Anna", "Ben", "Carla")
+
+
+def real_dice_round_begun(factory: MockFactory, root: Path) -> Any:
+    """A real-dice game of three on mock pins, of an evening whose time box runs out in ten
+    seconds: the roll-off entered (Anna opens), and Anna's 4-1-1 in two throws."""
+    from tests.firmware.test_real_dice_device import RealDiceTable
+    from tests.realdice import Reported, Step
+
+    begin_spieltag(root, minutes=60, ago=timedelta(minutes=59, seconds=50))
+    table = RealDiceTable(factory, "standard", storage=root, players=REAL_DICE_PLAYERS)
+    for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
+        table.enter(throw)
+    table.step(Step(Button.STAND))
+    table.enter(Reported("Anna", (4, 1, 1), 2, False))
+    return table
+
+
 def test_a_pulled_plug_after_the_time_box_ran_out_mid_entry_resumes_at_the_same_entry(
     mock_factory: MockFactory, tmp_path: Path
 ) -> None:
     """The time box's action is journalled after the entry's UI note: the note still counts
     (it changes no screen), so the real-dice entry half made comes back as it stood."""
     from tests.firmware.test_real_dice_device import RealDiceTable
-    from tests.realdice import Reported, Step
+    from tests.realdice import Step
 
-    begin_spieltag(tmp_path, minutes=60, ago=timedelta(minutes=59, seconds=50))
-    players = ("Anna", "Ben", "Carla")
-    table = RealDiceTable(mock_factory, "standard", storage=tmp_path, players=players)
-    for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
-        table.enter(throw)
-    table.step(Step(Button.STAND))
-    table.enter(Reported("Anna", (4, 1, 1), 2, False))
+    table = real_dice_round_begun(mock_factory, tmp_path)
     for step in (Step(Button.KEEP_1), Step(Button.KEEP_1), Step(Button.FLIP)):
         table.step(step)
     table.wait(15)  # the time box runs out while Ben's result is half entered
@@ -300,7 +312,7 @@ def test_a_pulled_plug_after_the_time_box_ran_out_mid_entry_resumes_at_the_same_
     assert journal_actions(tmp_path)[-1]["event"] == "scharf"
     mock_factory.reset()  # the plug is pulled: the journal is what is left
     again = RealDiceTable(MockFactory(), "standard", storage=tmp_path, resume=True,
-                          players=players)
+                          players=REAL_DICE_PLAYERS)
     assert again.app.game.scharf is Scharf.NEXT_ROUND
     assert again.view == before
     again.step(Step(Button.STAND))
@@ -314,16 +326,9 @@ def test_a_result_entered_from_a_page_leaves_the_scharf_banner_up(
     banner that says the time is up stays until a press at the device, or the table at the
     device never reads it."""
     from engine.events import Report
-    from tests.firmware.test_real_dice_device import RealDiceTable
-    from tests.realdice import Reported, Step
+    from tests.realdice import Step
 
-    begin_spieltag(tmp_path, minutes=60, ago=timedelta(minutes=59, seconds=50))
-    table = RealDiceTable(mock_factory, "standard", storage=tmp_path,
-                          players=("Anna", "Ben", "Carla"))
-    for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
-        table.enter(throw)
-    table.step(Step(Button.STAND))
-    table.enter(Reported("Anna", (4, 1, 1), 2, False))
+    table = real_dice_round_begun(mock_factory, tmp_path)
     table.wait(15)  # the time box runs out
     assert isinstance(table.view, BannerView) and table.view.headline == "Scharf!"
     table.app.enter_result(Report("Ben", (3, 1, 1), 2, False))  # as a page's report does
