@@ -24,6 +24,7 @@ import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -53,7 +54,8 @@ __all__ = ["Faults", "Outcome", "TournamentRun"]
 
 #: Where the checkout is: the hub's process runs the command line from it.
 ROOT = Path(__file__).resolve().parents[1]
-Say = Callable[[str], None]
+#: Told of the run's progress: a key of the catalogue (``sim_run_*``) and its fields.
+Report = Callable[..., None]
 
 
 class Broker(Protocol):
@@ -185,7 +187,7 @@ class TournamentRun:
         listen: str = "127.0.0.1:0",
         action_s: float = 6.0,
         pace_s: float = 0.0,
-        say: Say | None = None,
+        report: Report | None = None,
     ) -> None:
         self.folder = folder
         self.broker = broker
@@ -194,7 +196,9 @@ class TournamentRun:
         self.minutes = minutes
         self.faults = faults if faults is not None else Faults()
         self.pace_s = pace_s
-        self.say: Say = say or (lambda line: None)
+        self.report: Report = report or (lambda key, **fields: None)
+        #: Set to end the run after the table at play (the demo's Ctrl+C).
+        self.stopping = threading.Event()
         self.started_at = time.monotonic()
         self.faults_done: list[str] = []
         folder.mkdir(parents=True, exist_ok=True)
@@ -245,7 +249,7 @@ class TournamentRun:
         """Every round: drawn, started, played at every table, all results acknowledged,
         finished."""
         for number in range(1, self.rounds + 1):
-            if self.hub.progress().over:
+            if self.hub.progress().over or self.stopping.is_set():
                 break
             self.play_round(number)
 
@@ -253,7 +257,7 @@ class TournamentRun:
         seats = self.hub.draw_round(seed=number)
         now = max(table.clock.now() for table in self.tables)
         self.hub.start_round(now, self.minutes)
-        self.say(f"round {number}: {len(seats)} tables drawn and started")
+        self.report("sim_run_round", round=number, tables=len(seats))
         self._wait_for_assignments(number, seats)
         count = max((n for round_, n in self.faults.offline if round_ == number), default=0)
         # The last tables of the round lose the network: they play it through offline.
@@ -261,9 +265,11 @@ class TournamentRun:
         for table in away:
             table.stop()
         if away:
-            self._done(f"round {number}: {len(away)} tables lost the network")
+            self._done("sim_run_offline", number, count=len(away))
         due = self._schedule(number)
         for index, seat in enumerate(seats):
+            if self.stopping.is_set():
+                return
             self._strike(number, due, index / len(seats))
             table = self._table(seat)
             if table.clock.now() < now:
@@ -275,10 +281,10 @@ class TournamentRun:
         for table in away:
             table.start()
         if away:
-            self._done(f"round {number}: their network is back")
+            self._done("sim_run_online", number, count=len(away))
         self._wait_for_acks()
         self.hub.finish_round()
-        self.say(f"round {number}: every result acknowledged, round finished")
+        self.report("sim_run_round_done", round=number)
 
     def _table(self, seat: SeatRow) -> SimulatedTable:
         return self.tables[seat.table_no - 1]
@@ -312,15 +318,15 @@ class TournamentRun:
 
     def _schedule(self, number: int) -> list[tuple[float, str, Callable[[], None]]]:
         """Round ``number``'s faults: (share of its tables played, what, how), in order."""
-        due: list[tuple[float, str, Callable[[], None]]] = []
+        due: list[tuple[float, str, Callable[[], None]]] = []  # (share, report key, action)
         for round_, dies, back in self.faults.broker_kills:
             if round_ == number:
-                due.append((dies, "broker killed (SIGKILL)", self.broker.kill))
-                due.append((back, "broker started again", self.broker.start))
+                due.append((dies, "sim_run_broker_killed", self.broker.kill))
+                due.append((back, "sim_run_broker_back", self.broker.start))
         for round_, dies, back in self.faults.hub_kills:
             if round_ == number:
-                due.append((dies, "hub killed (SIGKILL)", self.hub_process.kill))
-                due.append((back, "hub started again", self.hub_process.start))
+                due.append((dies, "sim_run_hub_killed", self.hub_process.kill))
+                due.append((back, "sim_run_hub_back", self.hub_process.start))
         return sorted(due, key=lambda fault: fault[0])
 
     def _strike(self, number: int, due: list[tuple[float, str, Callable[[], None]]],
@@ -328,13 +334,13 @@ class TournamentRun:
         """Carry out (and take off ``due``) the faults due once ``share`` of the round's tables
         have played."""
         while due and due[0][0] <= share:
-            _at, what, how = due.pop(0)
+            _at, key, how = due.pop(0)
             how()
-            self._done(f"round {number}: {what}")
+            self._done(key, number)
 
-    def _done(self, what: str) -> None:
-        self.faults_done.append(what)
-        self.say(what)
+    def _done(self, key: str, number: int, **fields: object) -> None:
+        self.faults_done.append(f"round {number}: {key}")
+        self.report(key, round=number, **fields)
 
     def _wait_for_assignments(
         self, number: int, seats: Sequence[SeatRow], timeout_s: float = 60
@@ -348,7 +354,7 @@ class TournamentRun:
                 t for t in waiting
                 if t.reporter.assignment is None or t.reporter.assignment.round != number
             ]  # fmt: skip
-            if not waiting:
+            if not waiting or self.stopping.is_set():
                 return
             if time.monotonic() > deadline:
                 raise RuntimeError(
@@ -365,7 +371,7 @@ class TournamentRun:
                 table.clock.advance(table.settings.resend_s)
                 table.step()
                 pending += table.pending
-            if not pending:
+            if not pending or self.stopping.is_set():
                 return
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{pending} results still unacknowledged after {timeout_s} s")
