@@ -32,15 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from engine.game import Game
-from engine.scoring import (
-    GameResult,
-    Scheme,
-    game_result,
-    lives_cost,
-    load_scheme,
-    scheme_from_mapping,
-)
+from engine.scoring import GameResult
 from engine.tournament import Entrant, PlayedRound, PlayerLine, progress
 from firmware.hub.hub import Hub, init_tournament
 from firmware.hub.store import HubStore, SeatRow
@@ -297,22 +289,18 @@ class TournamentRun:
         return self._play_lives(table, assignment)
 
     def _play_lives(self, table: SimulatedTable, assignment: Assignment) -> int:
-        """A KO round at ``table``: games among those with a life left, until one is left or
-        the time box ends; each lost game costs as the round's scheme says."""
-        lives = dict(assignment.lives)
-        scheme = _life_scheme(assignment)
+        """A KO round at ``table``: games among those with a life left (as the device counts
+        them, :meth:`~firmware.tournament.reporter.Reporter.players_in`), until one is left or
+        the time box ends."""
         played = 0
         while played < MAX_GAMES:
-            alive = tuple(p for p in assignment.players if lives.get(p, 0) > 0)
+            alive = table.reporter.players_in()
             if len(alive) < 2:
                 break
             ends = assignment.ends_at
             if played and ends is not None and table.clock.now() >= ends:
                 break
-            game = table.play_game(alive)
-            result = _result_of(game)
-            for player in alive:
-                lives[player] -= min(lives[player], lives_cost(scheme, result, player))
+            table.play_game(alive)
             played += 1
         return played
 
@@ -443,17 +431,6 @@ def _running(link: MqttLink) -> Iterator[MqttLink]:
         yield link
     finally:
         link.stop()
-
-
-def _life_scheme(assignment: Assignment) -> Scheme:
-    """What costs a life at a KO table: the assignment's lives scheme."""
-    if assignment.scheme.get("preset") == "leben":
-        return scheme_from_mapping(assignment.scheme)
-    return load_scheme("leben")
-
-
-def _result_of(game: Game) -> GameResult:
-    return game_result(game.setup, game.actions)
 
 
 def _lines_rows(lines: Sequence[PlayerLine]) -> dict[str, tuple[int, int | None, int]]:
