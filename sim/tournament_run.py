@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import queue
-import signal
 import subprocess
 import sys
 import threading
@@ -39,6 +38,7 @@ from firmware.hub.store import HubStore, SeatRow
 from firmware.tournament.broker import HUB_USER, table_user
 from firmware.tournament.wire import Assignment, Result, StandingsBoard, standings_topic
 from hal.mqtt import MqttLink, MqttSettings
+from sim import processes
 from sim.fakes import FakeClock
 from sim.tournament_table import MAX_GAMES, SimulatedTable, TableSettings, recount_from_journal
 
@@ -146,19 +146,12 @@ class HubProcess:
 
     def kill(self) -> None:
         """SIGKILL: the hub dies mid-intake, without a word."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.send_signal(signal.SIGKILL)
-            self._process.wait(timeout=10)
+        processes.kill(self._process)
         self._process = None
 
     def stop(self) -> None:
-        if self._process is not None and self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait(timeout=10)
+        """A clean stop (SIGTERM)."""
+        processes.stop(self._process)
         self._process = None
 
 
