@@ -36,6 +36,7 @@ from engine.tournament import Entrant, PlayedRound, PlayerLine, progress
 from firmware.hub.hub import Hub, init_tournament
 from firmware.hub.store import HubStore, SeatRow
 from firmware.tournament.broker import HUB_USER, table_user
+from firmware.tournament.recount import header_place, journal_names
 from firmware.tournament.wire import Assignment, Result, StandingsBoard, standings_topic
 from hal.mqtt import MqttLink, MqttSettings
 from sim import processes
@@ -94,6 +95,9 @@ class Outcome:
     rounds: int
     games: int
     seconds: float
+    #: Games the tables played that are no tournament game (no place in their journal's
+    #: header): never reported, so the recount cannot miss them; there must be none.
+    untagged: int = 0
     #: The hub's lines and the recount's, for a report when they differ.
     hub_lines: tuple[PlayerLine, ...] = ()
     recounted_lines: tuple[PlayerLine, ...] = ()
@@ -102,14 +106,16 @@ class Outcome:
     @property
     def ok(self) -> bool:
         return (
-            not self.lost and not self.unexpected and self.standings_equal and self.board_equal
+            not self.lost and not self.unexpected and not self.untagged
+            and self.standings_equal and self.board_equal
         )
 
     def summary(self) -> str:
         return (
             f"{self.rounds} rounds, {self.games} games, {self.journalled} results in the "
             f"tables' journals, {self.stored} stored by the hub: {len(self.lost)} lost, "
-            f"{len(self.unexpected)} not in any journal, {self.refused} refused; standings "
+            f"{len(self.unexpected)} not in any journal, {self.refused} refused, "
+            f"{self.untagged} games no tournament game; standings "
             f"{'equal' if self.standings_equal else 'DIFFERENT'}, published board "
             f"{'equal' if self.board_equal else 'DIFFERENT'}; {self.seconds:.1f} s"
         )
@@ -363,9 +369,12 @@ class TournamentRun:
     def check(self) -> Outcome:
         """Every table's journals against the hub's store and its published standings."""
         journalled: dict[str, Result] = {}
+        untagged = 0
         for table in self.tables:
             for result in recount_from_journal(self.folder / table.identity.user, self.event):
                 journalled[result.id] = result
+            untagged += sum(header_place(table.storage, name) is None
+                            for name in journal_names(table.storage))
         stored = {row.id: row for row in self.hub.store.results()}
         games: dict[int, list[GameResult]] = {}
         for result in journalled.values():
@@ -392,6 +401,7 @@ class TournamentRun:
             hub_lines=hub_lines,
             recounted_lines=recounted.lines,
             faults_done=list(self.faults_done),
+            untagged=untagged,
         )
 
     def _published_board(self, timeout_s: float = 15) -> StandingsBoard | None:
