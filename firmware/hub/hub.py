@@ -261,9 +261,9 @@ class Hub:
             reason = f"result for {result.table} sent on {user}'s topic"
             self._refuse(topic, result.id, reason, now)
             return Ack(result.id, "refused", reason)
-        stored = self.store.result_payload(result.id)
-        if stored is not None:
-            if Result.from_json(stored) != result:
+        known = self.store.result_payload(result.id)
+        if known is not None:
+            if Result.from_json(known) != result:
                 # Not a copy: the same id for another game would drop that game unseen.
                 reason = f"{result.id} is stored already with another result"
                 self._refuse(topic, result.id, reason, now)

@@ -14,6 +14,7 @@ from firmware.cli.run import tournament_link
 from firmware.config import config_from_toml
 from firmware.screen.views import MenuView, TableCardView
 from firmware.store.journal import decode_records
+from firmware.tournament.reporter import Reporter
 from firmware.tournament.wire import Assignment
 from firmware.wiring import Device, build_device
 from hal.oled import open_dummy
@@ -41,6 +42,12 @@ def device_at(broker: Broker, folder: Path, language: str) -> tuple[Device, Fake
     device = build_device(config, clock=clock, inputs=[], display=open_dummy(clock),
                           storage=StateDirectory(folder), tournament_link=tournament_link(config))
     return device, clock
+
+
+def hear(hub: HubStand, reporter: Reporter, assignment: Assignment) -> None:
+    """The hub assigns; wait until the device has it."""
+    hub.assign(assignment)
+    wait_for(lambda: reporter.assignment is not None, step=reporter.pump, what="the assignment")
 
 
 def open_card(device: Device, inputs: Inputs, entry: str) -> TableCardView:
@@ -73,10 +80,8 @@ def test_the_card_starts_the_assigned_game_and_its_results_reach_the_hub(
     assert reporter is not None
     try:
         now = reporter._wall()
-        hub.assign(Assignment(EVENT, 2, "table-7", "Tisch 7", PLAYERS, now, now + 1800,
-                              scheme_to_mapping(load_scheme("verlustpunkte"))))
-        wait_for(lambda: reporter.assignment is not None, step=reporter.pump,
-                 what="the assignment")
+        hear(hub, reporter, Assignment(EVENT, 2, "table-7", "Tisch 7", PLAYERS, now,
+                                       now + 1800, scheme_to_mapping(load_scheme("verlustpunkte"))))
         inputs = Inputs(clock)
         card = open_card(device, inputs, entry)
         assert card.title == title and card.players == PLAYERS
@@ -133,11 +138,9 @@ def test_a_ko_table_starts_games_only_of_those_with_a_life_left(
     assert reporter is not None
     try:
         now = reporter._wall()
-        hub.assign(Assignment(EVENT, 3, "table-7", "Tisch 7", PLAYERS, now, now + 1800,
-                              scheme_to_mapping(load_scheme("leben")), "ko",
-                              tuple((player, 1) for player in PLAYERS)))
-        wait_for(lambda: reporter.assignment is not None, step=reporter.pump,
-                 what="the assignment")
+        hear(hub, reporter, Assignment(EVENT, 3, "table-7", "Tisch 7", PLAYERS, now,
+                                       now + 1800, scheme_to_mapping(load_scheme("leben")),
+                                       "ko", tuple((player, 1) for player in PLAYERS)))
         inputs = Inputs(clock)
         seen = []
         for seed in (3, 4):
