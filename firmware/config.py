@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,7 @@ __all__ = [
     "GameConfig",
     "LinkConfig",
     "StorageConfig",
+    "TournamentConfig",
     "WebConfig",
     "config_from_toml",
     "load_config",
@@ -152,6 +153,27 @@ def parse_listen(text: str) -> tuple[str, int]:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """Section ``[tournament]``: the device as one table of a tournament (docs/tournament.md).
+
+    Off while the section is missing or says ``enabled = false``. ``broker`` is the hub's MQTT
+    broker, ``mqtt://HOST:PORT`` (or ``mqtts://`` with TLS, checked against ``ca_file`` when
+    given, else the system's CAs); ``event`` the tournament's short name (its topics'
+    ``schock/EVENT/...``); ``table`` this table's number, which makes its broker user
+    ``table-N``; ``password`` that user's password. Unacknowledged results are sent again every
+    ``resend_s`` seconds and at every reconnect.
+    """
+
+    enabled: bool = False
+    broker: str = ""
+    event: str = ""
+    table: int = 0
+    password: str = ""
+    ca_file: str = ""
+    resend_s: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
 class SpieltagConfig:
     """Section ``[spieltag]``: what the menu's "Spieltag beginnen" offers first.
 
@@ -185,6 +207,7 @@ class DeviceConfig:
     storage: StorageConfig = field(default_factory=StorageConfig)
     link: LinkConfig = field(default_factory=LinkConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    tournament: TournamentConfig = field(default_factory=TournamentConfig)
     spieltag: SpieltagConfig = field(default_factory=SpieltagConfig)
     origin: str = field(default="defaults", compare=False)
     given: frozenset[str] = field(default=frozenset(), compare=False)
@@ -199,6 +222,7 @@ _SECTIONS: dict[str, type] = {
     "storage": StorageConfig,
     "link": LinkConfig,
     "web": WebConfig,
+    "tournament": TournamentConfig,
     "spieltag": SpieltagConfig,
 }
 
@@ -268,6 +292,7 @@ def _build(data: Mapping[str, Any], origin: str, base_dir: Path | None) -> Devic
     game = _game(origin, sections.pop("game"), base_dir)
     link = _link(origin, sections.pop("link"))
     web = _web(origin, sections.pop("web"))
+    tournament = _tournament(origin, sections.pop("tournament"), base_dir)
     return DeviceConfig(
         game=game,
         pins=GpioPins(**sections["pins"]),
@@ -276,6 +301,7 @@ def _build(data: Mapping[str, Any], origin: str, base_dir: Path | None) -> Devic
         storage=StorageConfig(**sections["storage"]),
         link=link,
         web=web,
+        tournament=tournament,
         spieltag=SpieltagConfig(**sections["spieltag"]),
         origin=origin,
         given=frozenset(
@@ -467,3 +493,75 @@ def _web(origin: str, values: dict[str, Any]) -> WebConfig:
 
 #: A host name of ``[web] hosts``: labels of letters, digits and hyphens, joined by dots.
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
+# --- [tournament] -----------------------------------------------------------------------------
+
+#: A tournament's short name in its topics: lower-case letters, digits and hyphens.
+_EVENT = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+#: The most tables a tournament has (the broker users table-1 ... table-999).
+MAX_TABLE = 999
+
+
+def _tournament(origin: str, values: dict[str, Any], base_dir: Path | None) -> TournamentConfig:
+    """A ``[tournament]`` section with any key is on unless ``enabled = false``; every key it
+    needs is then checked, each in one line."""
+    if not values:
+        return TournamentConfig()
+    if isinstance(values.get("resend_s"), int):
+        values["resend_s"] = float(values["resend_s"])
+    settings = TournamentConfig(**{"enabled": True, **values})
+    if not settings.enabled:
+        return settings
+    where = f"{origin}: tournament"
+    problem = broker_url_problem(settings.broker)
+    if problem is not None:
+        raise ConfigError(f"{where}.broker = {_show(settings.broker)}: {problem}")
+    if not _EVENT.fullmatch(settings.event):
+        raise ConfigError(
+            f"{where}.event = {_show(settings.event)}: the tournament's short name is 1 to 32 "
+            'lower-case letters, digits and hyphens, e.g. "dm2026"'
+        )
+    if not 1 <= settings.table <= MAX_TABLE:
+        raise ConfigError(
+            f"{where}.table = {settings.table}: the table's number is 1 to {MAX_TABLE}"
+        )
+    if not settings.password or any(ch.isspace() or not ch.isprintable()
+                                    for ch in settings.password):
+        raise ConfigError(
+            f"{where}.password: give this table's broker password (printed by "
+            "install.sh --hub), without spaces"
+        )
+    if settings.ca_file:
+        path = Path(settings.ca_file)
+        if base_dir is not None and not path.is_absolute():
+            path = base_dir / path
+        if not path.is_file():
+            raise ConfigError(
+                f"{where}.ca_file = {_show(settings.ca_file)}: no such file; give the hub's "
+                "CA certificate (PEM) or leave it out"
+            )
+        settings = replace(settings, ca_file=str(path))
+        if not settings.broker.startswith("mqtts://"):
+            raise ConfigError(
+                f"{where}.ca_file is set but broker {_show(settings.broker)} is not mqtts://"
+            )
+    if not 1.0 <= settings.resend_s <= 3600.0:
+        raise ConfigError(
+            f"{where}.resend_s = {settings.resend_s:g}: must be 1 to 3600 seconds"
+        )
+    return settings
+
+
+def broker_url_problem(url: str) -> str | None:
+    """Why ``url`` is no broker address (``mqtt://HOST:PORT`` or ``mqtts://HOST:PORT``), or
+    None."""
+    scheme, sep, rest = url.partition("://")
+    advice = "use mqtt://HOST:PORT or mqtts://HOST:PORT, e.g. mqtt://hub.local:1883"
+    if not sep or scheme not in ("mqtt", "mqtts"):
+        return advice
+    try:
+        parse_listen(rest.rstrip("/"))
+    except ValueError:
+        return advice
+    return None

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from firmware.link.pairing import Pairing
     from firmware.link.remote import DeviceHooks, Remote
     from firmware.link.webtable import WebTable
+    from firmware.tournament.reporter import LinkMaker, Reporter
 
 __all__ = ["Device", "build_device", "system_poweroff"]
 
@@ -70,6 +71,8 @@ class Device:
     pairing: Pairing | None = None
     #: The table's web page (docs/web.md), when ``[web]`` is on.
     web: WebTable | None = None
+    #: The tournament's reporter, when ``[tournament]`` is on (docs/tournament.md).
+    reporter: Reporter | None = None
 
     def run(self, until: float | None = None) -> None:
         """Run the main loop (see :meth:`MainLoop.run`)."""
@@ -105,6 +108,7 @@ def build_device(
     power: bool = True,
     odds_worker: bool = False,
     ask_to_resume: bool = False,
+    tournament_link: LinkMaker | None = None,
 ) -> Device:
     """Build the app and its main loop on the given backends, all running on ``clock``.
 
@@ -122,18 +126,27 @@ def build_device(
     on the real clock (``schocken run``, the interactive simulator), never on a fake one (tests,
     scripts), where a game must go the same way on every run. ``ask_to_resume`` asks
     before an unfinished game in ``storage`` goes on (see :class:`~firmware.app.device.DeviceApp`).
+    ``tournament_link`` (with ``[tournament]`` on and a ``storage``) makes the device a table
+    of a tournament: the edge's maker of its MQTT link, given the reporter's callbacks.
     """
     backends = list(inputs)
+    timers = list(timers)
     # What calls into the loop is built after it; what the app is handed, before it.
     try:
         work: Work = BackgroundWork() if odds_worker else InlineWork()
         manager = PowerManager(display, clock, config.display) if power else None
         hosts = link is not None or web is not None
         relay = EventRelay(*([event_sink] if event_sink is not None else []))
+        reporter = None
+        if tournament_link is not None and storage is not None and config.tournament.enabled:
+            reporter = _reporter(config, storage, clock, lambda: loop.call_soon(reporter_pump))
+            relay.add(reporter)
+            timers.append(reporter)
         pairing = _pairing() if hosts else None  # one PIN for every way in from outside
         app = DeviceApp(
             config, clock=clock, dice=dice if dice is not None else SystemDice(),
-            stores=open_stores(storage), setup=setup, event_sink=relay if hosts else event_sink,
+            stores=open_stores(storage), setup=setup,
+            event_sink=relay if hosts or reporter is not None else event_sink,
             shutdown=shutdown, pairing=pairing, work=work, ask_to_resume=ask_to_resume,
         )
     except BaseException:
@@ -145,7 +158,14 @@ def build_device(
     )
     device = Device(app, loop, backends, display, manager, loop.decoder, clock, pairing=pairing)
     device.closers.append(work.close)
+
+    def reporter_pump() -> None:
+        if device.reporter is not None:
+            device.reporter.pump()
+
     try:
+        if reporter is not None and tournament_link is not None:
+            _connect_tournament(device, reporter, tournament_link)
         if pairing is not None:
             _connect_hosts(device, pairing, relay, link, web)
         if isinstance(work, BackgroundWork):
@@ -155,6 +175,30 @@ def build_device(
         _close_all((), link, web)
         raise
     return device
+
+
+def _reporter(config: DeviceConfig, storage: Storage, clock: Clock,
+              wake: Callable[[], None]) -> Reporter:
+    """The tournament's reporter on the state directory (its outbox read, its journals
+    recounted)."""
+    import time
+
+    from firmware.tournament.reporter import Reporter, TableIdentity
+
+    settings = config.tournament
+    return Reporter(TableIdentity(settings.event, settings.table), storage, clock=clock,
+                    wall=time.time, resend_s=settings.resend_s, wake=wake)
+
+
+def _connect_tournament(device: Device, reporter: Reporter, make: LinkMaker) -> None:
+    """The reporter's MQTT link, started; the app's session sees the reporter (the menu's
+    "Turnier", the assigned game's journal)."""
+    link = make(reporter.on_message, reporter.on_connect_change)
+    reporter.attach(link)
+    device.app.join_tournament(reporter)
+    device.reporter = reporter
+    link.start()
+    device.closers.append(link.stop)
 
 
 def _pairing() -> Pairing:

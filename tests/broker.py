@@ -41,6 +41,29 @@ def free_port() -> int:
         return port
 
 
+def _accepts(port: int, user: str, password: str) -> bool:
+    """Whether the broker on ``port`` accepts ``user`` now: one MQTT 3.1.1 CONNECT (clean
+    session, so nothing stays behind) and its CONNACK, by hand."""
+
+    def text(value: str) -> bytes:
+        data = value.encode()
+        return len(data).to_bytes(2, "big") + data
+
+    body = (text("MQTT") + bytes([4, 0xC2]) + (30).to_bytes(2, "big")
+            + text(f"probe-{secrets.token_hex(4)}") + text(user) + text(password))
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as connection:
+            assert len(body) < 128, "one byte of remaining length"
+            connection.sendall(bytes([0x10, len(body)]) + body)
+            answer = connection.recv(4)
+            if len(answer) == 4 and answer[0] == 0x20 and answer[3] == 0:
+                connection.sendall(bytes([0xE0, 0]))
+                return True
+    except OSError:
+        pass
+    return False
+
+
 class Broker:
     """One mosquitto process, its users and its saved state in ``folder``."""
 
@@ -89,7 +112,18 @@ class Broker:
         self._hand_over()
         if self.running:
             self.reload()
+            self._await_user(user, password)
         return user, password
+
+    def _await_user(self, user: str, password: str, timeout_s: float = 10.0) -> None:
+        """Wait until the reloaded broker takes ``user``'s password: SIGHUP returns at once,
+        and a client that connects before mosquitto has reread its password file is refused
+        (paho then waits its reconnect delay, seconds on a busy machine)."""
+        deadline = time.monotonic() + timeout_s
+        while not _accepts(self.port, user, password):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"mosquitto did not take user {user} within {timeout_s} s")
+            time.sleep(0.05)
 
     def add_table(self, number: int) -> tuple[str, str]:
         """A table's user: ``table-N`` with a fresh password."""

@@ -50,6 +50,7 @@ from hal.ports import Button, Clock, InputEvent, InputKind
 
 if TYPE_CHECKING:
     from firmware.link.pairing import Pairing
+    from firmware.tournament.reporter import Reporter
 
 __all__ = ["DeviceApp"]
 
@@ -278,6 +279,17 @@ class DeviceApp:
         self._session.now = max(self._session.now, self._clock.now())
         self._schedule()
         self._refresh()
+
+    @property
+    def time_box_ends_at(self) -> float | None:
+        """When the assigned round's time box ends (unix seconds); None: no time box."""
+        return self._session.time_box_ends_at
+
+    def join_tournament(self, reporter: Reporter) -> None:
+        """Be a table of the tournament ``reporter`` reports to: the menu offers its card, a
+        game of the assigned players is the round's, and the screen follows the reports."""
+        self._session.tournament = reporter
+        reporter.on_change = self._refresh
 
     def plan_next_game(self, setup: GameSetup) -> None:
         """Set who plays the next game under which rules (the serial link's ``setup``).

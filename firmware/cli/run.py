@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from firmware.config import DEVICE_CONFIG_PATH, DeviceConfig, load_config
 from firmware.sink import DeviceEvent, event_json
 
 if TYPE_CHECKING:
+    from firmware.tournament.reporter import LinkMaker
     from hal.ports import Clock
     from hal.storage import StateDirectory
     from hal.web_server import WebServer
@@ -146,6 +148,36 @@ def _check(config: DeviceConfig, clock: Clock, gpio: Any) -> int:
     return 0
 
 
+def tournament_link(config: DeviceConfig) -> LinkMaker | None:
+    """With ``[tournament]`` on: the maker of the table's MQTT link (paho loads only then),
+    user ``table-N`` with its Last Will; a CliError (one line) for settings paho refuses."""
+    settings = config.tournament
+    if not settings.enabled:
+        return None
+    from firmware.tournament.reporter import TableIdentity, last_will
+    from hal.mqtt import MqttError, MqttLink, MqttSettings, Will
+
+    table = TableIdentity(settings.event, settings.table)
+    topic, payload = last_will(table)
+    try:
+        mqtt = MqttSettings(
+            settings.broker, client_id=f"{settings.event}-{table.user}", username=table.user,
+            password=settings.password, ca_file=settings.ca_file or None,
+            will=Will(topic, payload),
+        )
+    except MqttError as error:
+        raise CliError(f"{config.origin}: tournament.broker: {error}") from None
+
+    def make(on_message: Callable[[str, bytes], None],
+             on_change: Callable[[bool], None]) -> MqttLink:
+        try:
+            return MqttLink(mqtt, on_message, on_change)
+        except MqttError as error:
+            raise CliError(f"{config.origin}: tournament: {error}") from None
+
+    return make
+
+
 def _play(config: DeviceConfig) -> int:
     """The device: its first frame as soon as the display is up, then the buttons.
 
@@ -191,6 +223,7 @@ def _play(config: DeviceConfig) -> int:
         event_sink=_log_event,
         shutdown=system_poweroff,
         odds_worker=True,  # computer players think beside the loop, never stalling it
+        tournament_link=tournament_link(config),
     )
     # Under systemd (Type=notify, WatchdogSec=): READY=1 after the first frame, then pings.
     pinger = systemd_pinger()

@@ -911,6 +911,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Hub für {event} an {broker}; TV: {tv}  Handy: {phone}",
         "Hub for {event} on {broker}; TV: {tv}  phone: {phone}",
     ),
+    # 27-table: the device as one table of a tournament, its card and its reports (issue 27)
+    "menu_tournament": ("Turnier", "Tournament"),
+    "tournament_title": ("{label} · Runde {round}", "{label} · Round {round}"),
+    "tournament_label": ("Tisch {number}", "Table {number}"),
+    "tournament_waiting": ("Noch keine Auslosung", "Not drawn yet"),
+    "tournament_time_left": ("noch {minutes} min", "{minutes} min left"),
+    "tournament_time_up": ("Zeit um", "Time is up"),
+    "tournament_no_time": ("ohne Zeitlimit", "no time limit"),
+    "tournament_reported": ("gemeldet ✓", "reported ✓"),
+    "tournament_pending": ("noch nicht gemeldet ({n})", "not yet reported ({n})"),
+    "tournament_refused": ("{n} abgelehnt", "{n} refused"),
+    "tournament_offline": ("offline", "offline"),
+    "tournament_not_saved": ("Meldung nicht gespeichert", "Report not saved"),
+    "key_play": ("Spielen", "Play"),
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,

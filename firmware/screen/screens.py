@@ -41,6 +41,7 @@ from firmware.screen.views import (
     RulesView,
     SeatsView,
     SoftKeys,
+    TableCardView,
     Tally,
     TurnView,
     View,
@@ -915,6 +916,25 @@ def _rules(view: RulesView, draw: ImageDraw.ImageDraw) -> None:
     _soft_keys(draw, view.keys)
 
 
+@_draw.register
+def _table_card(view: TableCardView, draw: ImageDraw.ImageDraw) -> None:
+    """The players in the small font (three lines at most), then the time left and the report
+    state, each in the big font where it fits and in the small one where it does not."""
+    _title_bar(draw, view.title)
+    players = ", ".join(view.players)
+    y = 12
+    for line in _wrap(players, WIDTH - 2, 3, where="players", font=SMALL):
+        _text(draw, (1, y), line, font=SMALL)
+        y += SMALL_HEIGHT + 1
+    top = min(y + 2, 32)  # the time left and the report follow the players' lines
+    for y, line in ((top, view.clock), (top + 10, view.report)):
+        font = FONT if FONT.width(line) <= WIDTH - 2 else SMALL
+        shown = _fit(line, WIDTH - 2, font=font)
+        _text(draw, ((WIDTH - font.width(shown)) // 2, y + (0 if font is FONT else 2)), shown,
+              font=font)
+    _soft_keys(draw, view.keys)
+
+
 #: Renderers by view type, for tools that list the screens.
 SCREENS: dict[type, Callable[..., None]] = {
     TurnView: _turn,
@@ -927,4 +947,5 @@ SCREENS: dict[type, Callable[..., None]] = {
     SeatsView: _seats,
     NameEntryView: _name_entry,
     RulesView: _rules,
+    TableCardView: _table_card,
 }

@@ -31,6 +31,7 @@ __all__ = [
     "SeatRow",
     "SeatsView",
     "SoftKeys",
+    "TableCardView",
     "Tally",
     "TurnView",
     "View",
@@ -230,6 +231,18 @@ class RulesView:
     keys: SoftKeys = NO_KEYS
 
 
+@dataclass(frozen=True, slots=True)
+class TableCardView:
+    """A tournament's table card: the table and round, its players, the time left in the
+    round, and whether the table's results reached the hub."""
+
+    title: str
+    players: tuple[str, ...]
+    clock: str
+    report: str
+    keys: SoftKeys = NO_KEYS
+
+
 View = (
     TurnView
     | HandOverView
@@ -241,4 +254,5 @@ View = (
     | SeatsView
     | NameEntryView
     | RulesView
+    | TableCardView
 )

@@ -46,6 +46,7 @@ SIM_EDGE = {
     "sim/outputs.py",
     "sim/docs_images.py",
     "sim/web_pictures.py",
+    "sim/tournament_table.py",
     "sim/tournament_demo.py",
 }
 #: The one module allowed to import each hardware library (the sim's own hands and window too).

@@ -694,6 +694,7 @@ def test_default_config_gets_no_network(install: Runner, target: Path) -> None:
         ('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n', "[link] url = tcp-listen://0.0.0.0:7777"),
         ('[link]\nurl = "socket://192.0.2.1:7777"\n', "[link] url = socket://192.0.2.1:7777"),
         ('[web]\nlisten = "0.0.0.0:8080"\n', "[web]"),
+        ('[tournament]\nbroker = "mqtt://hub.local:1883"\n', "[tournament]"),
     ],
 )
 def test_network_drop_in_follows_the_config(
@@ -717,7 +718,8 @@ def test_network_drop_in_follows_the_config(
 
 @pytest.mark.parametrize(
     "config",
-    ['[link]\nurl = "/dev/serial0"\n', '[link]\nurl = "loop://"\n', "[web]\nenabled = false\n"],
+    ['[link]\nurl = "/dev/serial0"\n', '[link]\nurl = "loop://"\n', "[web]\nenabled = false\n",
+     "[tournament]\nenabled = false\n"],
 )
 def test_no_network_for_local_links(install: Runner, target: Path, config: str) -> None:
     write_config(target, config)

@@ -34,6 +34,7 @@ from firmware.screen.views import (
     RulesView,
     SeatRow,
     SeatsView,
+    TableCardView,
     Tally,
     TurnView,
     View,
@@ -250,6 +251,14 @@ SCENES: dict[str, View] = {
         (*rules_summary(load_preset("dsm"), Catalogue("de")), "Ändern: erst nach dem Spiel"),
         1,
         ("▲", "▼", "OK"),
+    ),
+    # 27-table: a tournament table's card
+    "table_card": TableCardView(
+        "Tisch 7 · Runde 2",
+        ("Anna", "Ben", "Carla", "Dora"),
+        "noch 42 min",
+        "noch nicht gemeldet (3)",
+        ("", "", "Spielen"),
     ),
 }
 

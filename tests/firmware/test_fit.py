@@ -607,6 +607,48 @@ def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
         yield f"the menu between games: {key}", between.view(texts)
 
 
+# --- 27-table: the device as one table of a tournament ----------------------------------------
+
+
+@scene("tournament")
+def _tournament(texts: Catalogue) -> Iterator[tuple[str, View]]:
+    """The table's card: no assignment yet, then the widest label and round, three to five of
+    the longest names, the time left, up and with no time box, and every state of the reports
+    (none waiting, one, 30, refused, the outbox failing)."""
+    import tempfile
+
+    from firmware.app.stages.tournament import TableCard
+    from firmware.tournament.reporter import Reporter, TableIdentity
+    from firmware.tournament.wire import Assignment
+    from hal.storage import StateDirectory
+
+    start = 1_800_000_000.0
+    with tempfile.TemporaryDirectory() as folder:
+        reporter = Reporter(TableIdentity("cup26", 999), StateDirectory(folder),
+                            clock=FakeClock(0.0), wall=lambda: start)
+        card = TableCard(session_in(texts), reporter)
+        yield "offline, nothing drawn", card.view(texts)
+        reporter.online = True
+        yield "not drawn yet", card.view(texts)
+        for seats in (3, 4, 5):
+            for ends_at in (start + 70 * 60, start - 1, None):
+                reporter.assignment = Assignment(
+                    "cup26", 99, "table-999", "Tisch 999", LONG_NAMES[:seats], start - 60,
+                    ends_at, {},
+                )
+                yield f"{seats} players, ends {ends_at}", card.view(texts)
+        for number in range(30):
+            reporter.outbox.put(f"cup26/table-999/r99/g{number + 1}/game", "{}")
+            if number in (0, 29):
+                yield f"{number + 1} not yet reported", card.view(texts)
+        for number in range(30):
+            reporter.outbox.acknowledge(f"cup26/table-999/r99/g{number + 1}/game",
+                                        "refused" if number < 12 else "stored", "round over")
+        yield "12 refused", card.view(texts)
+        reporter.failure = "cannot append to tournament.outbox: no space left on device"
+        yield "the outbox fails", card.view(texts)
+
+
 # --- the check ---------------------------------------------------------------------------------
 
 

@@ -33,6 +33,7 @@ from hal.ports import Clock
 if TYPE_CHECKING:
     from engine.bots import StrategyBot
     from firmware.link.pairing import Pairing
+    from firmware.tournament.reporter import Reporter
 
 __all__ = ["Session"]
 
@@ -100,6 +101,11 @@ class Session:
         #: True while the game that was interrupted by a power cut goes on.
         self.resumed = False
         self.now = clock.now()
+        #: The tournament this device is a table of (``[tournament]``); None outside one.
+        self.tournament: Reporter | None = None
+        #: When the assigned round's time box ends (unix seconds), for the next game's time box;
+        #: None: no time box.
+        self.time_box_ends_at: float | None = None
         self._clock = clock
         #: The Spieltag the game under way belongs to (its journal's tag), or None.
         self.table_spieltag: str | None = None
@@ -173,8 +179,12 @@ class Session:
         self.resumed = False
         if self.store is not None:
             meta = {"language": self.catalogue.language, "bots": list(self.seat_bots)}
+            if self.tournament is not None:  # a game of the assigned players is the round's
+                meta.update(self.tournament.game_meta(setup))
             self.store.begin(setup, meta)
             self.arm_time_box(open_spieltag_id(self.store.storage))
+            if "tournament" in meta:
+                self.arm_round_time_box()
         return RollOffDue()
 
     # --- the Spieltag's time box ----------------------------------------------------------------
@@ -193,6 +203,18 @@ class Session:
             return
         left = (ends - self.store.wall_time()).total_seconds()
         self.time_box = spieltag.time_box
+        self.scharf_at = self._clock.now() + max(left, 0.0)
+
+    def arm_round_time_box(self) -> None:
+        """A tournament game: the round's time box (the hub's ``ends_at``, unix seconds, in
+        :attr:`time_box_ends_at`) is the game's, unless a Spieltag's armed one already."""
+        ends = self.time_box_ends_at
+        if ends is None or self.scharf_at is not None or self.store is None:
+            return
+        left = ends - self.store.wall_time().timestamp()
+        assignment = self.tournament.assignment if self.tournament is not None else None
+        length = ends - assignment.starts_at if assignment is not None else left
+        self.time_box = max(round(length / 60), 0)  # the round's minutes, for GoScharf's record
         self.scharf_at = self._clock.now() + max(left, 0.0)
 
     def time_box_deadline(self) -> float | None:

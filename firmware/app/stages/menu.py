@@ -32,6 +32,7 @@ from firmware.app.stages.entry import EntryStage
 from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.app.stages.reveal import GoodbyeBanner
 from firmware.app.stages.standings import spieltag_entries
+from firmware.app.stages.tournament import tournament_entries
 from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.screen.rulestext import rules_summary
 from firmware.screen.views import BannerView, RulesView
@@ -119,6 +120,7 @@ class MainMenu:
         if session.store is not None:
             entries.append(("menu_stats", self._show_stats))
             entries += spieltag_entries(session, session.store.wall_time)
+        entries += tournament_entries(session)
         if session.pairing is not None:
             entries.append(("menu_pair", self._show_pin))
             if session.pairing.paired_hosts:

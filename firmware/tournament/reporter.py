@@ -1,0 +1,421 @@
+"""The device as one table of a tournament: its results to the hub, the hub's assignment back.
+
+The reporter listens to the device's events. When a Hälfte (half), the Finale or a game ends,
+it counts the game's results from its journal (:mod:`firmware.tournament.recount`, so the
+same result always has the same id), puts each new one in the outbox on the medium
+(:mod:`firmware.tournament.outbox`) and only then publishes it at QoS 1. A result leaves the
+outbox when the hub's :class:`~firmware.tournament.wire.Ack` says "stored" or "duplicate";
+"refused" keeps it as refused (on the screen, never resent). Everything still in the outbox is
+published again at every connect and every ``resend_s`` seconds, and after a start the
+reporter first recounts the journals of its event: nothing a pulled plug interrupted is lost,
+and the hub stores each id once.
+
+It keeps the table's retained :class:`~firmware.tournament.wire.TableStatus` (online, how many
+results wait) up to date; its Last Will (:func:`last_will`) says "offline". The hub's retained
+:class:`~firmware.tournament.wire.Assignment` for this table is what the screen offers:
+"Tisch 7 · Runde 2", the players, the time left, and the report's state.
+
+Messages arrive on the MQTT link's thread: :meth:`Reporter.on_message` only queues them and
+asks ``wake`` to have :meth:`Reporter.pump` run on the owner's thread (the device's main loop,
+or the simulated table's step), where everything else happens.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.events import GameOver, HalfOver
+from engine.game import GameSetup
+from firmware.sink import DeviceEvent, GameResumed
+from firmware.store.gamestore import CURRENT
+from firmware.tournament.broker import table_user
+from firmware.tournament.outbox import Outbox
+from firmware.tournament.recount import (
+    META_TOURNAMENT,
+    TableGame,
+    header_place,
+    journal_names,
+    recount_journals,
+)
+from firmware.tournament.wire import (
+    Ack,
+    Assignment,
+    Result,
+    TableStatus,
+    WireError,
+    ack_topic,
+    assign_topic,
+    result_topic,
+    status_topic,
+)
+from hal.ports import Clock, Storage, StorageError
+
+__all__ = [
+    "BrokerLink", "LinkMaker", "Publisher", "ReportState", "Reporter", "TableIdentity", "last_will",
+]
+
+log = logging.getLogger("schockbesteck.tournament")
+
+
+class Sent(Protocol):
+    """A publish on its way (the MQTT link's ``Delivery``)."""
+
+    def done(self) -> bool: ...
+
+
+class Publisher(Protocol):
+    """What the reporter needs of an MQTT link (:class:`hal.mqtt.MqttLink` is one)."""
+
+    @property
+    def connected(self) -> bool: ...
+
+    def publish(self, topic: str, payload: bytes, *, qos: int = 1, retain: bool = False,
+                ) -> Sent: ...
+
+    def subscribe(self, topic: str, qos: int = 1) -> None: ...
+
+
+class BrokerLink(Publisher, Protocol):
+    """A :class:`Publisher` that connects in the background until stopped (the device's)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+#: Builds the link a reporter talks through, given the reporter's ``on_message`` and
+#: ``on_connect_change`` (the edge builds an :class:`hal.mqtt.MqttLink` with them).
+LinkMaker = Callable[[Callable[[str, bytes], None], Callable[[bool], None]], BrokerLink]
+
+
+@dataclass(frozen=True, slots=True)
+class TableIdentity:
+    """Which table of which tournament this device is: ``number`` 7 is broker user
+    ``table-7``."""
+
+    event: str
+    number: int
+
+    @property
+    def user(self) -> str:
+        return table_user(self.number)
+
+
+def last_will(table: TableIdentity) -> tuple[str, bytes]:
+    """The Last Will's topic and payload: the table's status, offline (retained)."""
+    return status_topic(table.event, table.user), TableStatus(table.user, False).to_json()
+
+
+@dataclass(frozen=True, slots=True)
+class ReportState:
+    """What the screen says about the reports: how many wait, how many were refused, and
+    whether the broker is reachable."""
+
+    pending: int
+    refused: int
+    online: bool
+    #: One line when the outbox cannot be written (the results are then kept in the journals
+    #: only, and recounted at the next start).
+    failure: str | None = None
+
+
+class Reporter:
+    """One table's reports: the outbox, the link to the broker, the assignment.
+
+    ``clock`` drives the resends (:class:`hal.ports.Timed`); ``wall`` gives unix seconds (the
+    time a status is stamped with, the time left of a round). ``wake`` is called from the
+    link's thread whenever a message waits: it must make :meth:`pump` run on the owner's thread.
+    """
+
+    def __init__(
+        self,
+        table: TableIdentity,
+        storage: Storage,
+        *,
+        clock: Clock,
+        wall: Callable[[], float],
+        resend_s: float = 30.0,
+        wake: Callable[[], None] | None = None,
+    ) -> None:
+        self.table = table
+        self.storage = storage
+        self.outbox = Outbox(storage)
+        self._clock = clock
+        self._wall = wall
+        self.resend_s = resend_s
+        self._wake = wake
+        self._inbox: queue.SimpleQueue[tuple[str, bytes] | bool] = queue.SimpleQueue()
+        self.link: Publisher | None = None
+        self.online = False
+        #: The hub's assignment for this table (None until one came, or after it was cleared).
+        self.assignment: Assignment | None = None
+        #: One line about the last failure to keep a result, or None.
+        self.failure: str | None = self.outbox.problem if self.outbox.broken else None
+        #: id -> when it was last published (clock time), for the resends.
+        self._sent: dict[str, float] = {}
+        self._last_status: tuple[bool, int, int | None] | None = None
+        #: Called by :meth:`pump` (on the owner's thread, between the game's actions) when what
+        #: the screen shows may have changed.
+        self.on_change: Callable[[], None] | None = None
+        self.reconcile()
+
+    # -- the link ------------------------------------------------------------------------------
+
+    def attach(self, link: Publisher) -> None:
+        """Report through ``link`` from now on: subscribe to the acks and the assignment (the
+        link subscribes again at every connect) and send what waits."""
+        self.link = link
+        event, user = self.table.event, self.table.user
+        link.subscribe(ack_topic(event, user))
+        link.subscribe(assign_topic(event, user))
+        if link.connected:
+            self._connection(True)
+
+    def on_message(self, topic: str, payload: bytes) -> None:
+        """The link's ``on_message`` (any thread): queue it for :meth:`pump`."""
+        self._inbox.put((topic, payload))
+        if self._wake is not None:
+            self._wake()
+
+    def on_connect_change(self, connected: bool) -> None:
+        """The link's ``on_connect_change`` (any thread): queue it for :meth:`pump`."""
+        self._inbox.put(connected)
+        if self._wake is not None:
+            self._wake()
+
+    def pump(self) -> int:
+        """Handle everything the link queued, on the owner's thread; how many it was."""
+        handled = 0
+        while True:
+            try:
+                item = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            handled += 1
+            if isinstance(item, bool):
+                self._connection(item)
+            else:
+                self.receive(*item)
+        if handled:
+            self._changed()
+        return handled
+
+    def _connection(self, connected: bool) -> None:
+        self.online = connected
+        if connected:
+            self.resend()
+        self._changed()
+
+    def receive(self, topic: str, payload: bytes) -> None:
+        """One message from the broker: an Ack or this table's Assignment. Anything else, or
+        anything malformed, is logged in one line and changes nothing."""
+        event, user = self.table.event, self.table.user
+        try:
+            if topic == ack_topic(event, user):
+                self._acknowledged(Ack.from_json(payload))
+            elif topic == assign_topic(event, user):
+                self._assigned(payload)
+            else:
+                log.warning("ignored a message on %s: not a topic of table %s", topic, user)
+        except WireError as error:
+            log.warning("ignored a message on %s: %s", topic, error)
+
+    def _acknowledged(self, ack: Ack) -> None:
+        try:
+            if not self.outbox.acknowledge(ack.id, ack.status, ack.reason):
+                return  # an ack again, or for a result this table does not wait for
+            self._sent.pop(ack.id, None)
+        except StorageError as error:
+            self._fail(error)  # the result stays pending; the next ack is a "duplicate"
+            return
+        if ack.status == "refused":
+            log.warning("the hub refused result %s: %s", ack.id, ack.reason or "no reason")
+        self._status()
+
+    def _assigned(self, payload: bytes) -> None:
+        if not payload:
+            self.assignment = None
+            return
+        assignment = Assignment.from_json(payload)
+        if assignment.event != self.table.event or assignment.table != self.table.user:
+            raise WireError(
+                f"assignment: for {assignment.event}/{assignment.table}, "
+                f"not {self.table.event}/{self.table.user}"
+            )
+        self.assignment = assignment
+        self._status()
+
+    # -- results ---------------------------------------------------------------------------
+
+    def __call__(self, event: DeviceEvent) -> None:
+        """The device's event sink: after a half, the Finale or a game, report what ended;
+        after a resumed game, whatever its journal holds.
+
+        The journal is written before the events reach the sink: a half that goes on is in
+        ``current.journal``; the action that ends the game has archived it already, and its
+        last half comes with the game's end, so a half reads the current journal only (if
+        there is one) and the game's end the newest archived one only.
+        """
+        match event:
+            case GameOver():
+                self.sync(current=False)
+            case HalfOver():
+                self.sync(archived=False)
+            case GameResumed():
+                self.sync()
+            case _:
+                pass
+
+    def sync(self, *, current: bool = True, archived: bool = True) -> int:
+        """Report the results of the latest games (the current journal, the newest archived
+        one) that are not in the outbox yet; how many were new."""
+        names = journal_names(self.storage)
+        latest = [name for name in names if name != CURRENT][-1:] if archived else []
+        if current and CURRENT in names:
+            latest.append(CURRENT)
+        if not latest:
+            return 0
+        try:
+            return self._take(recount_journals(self.storage, self.table.event, latest))
+        except StorageError as error:
+            self._fail(error)
+            return 0
+
+    def reconcile(self) -> int:
+        """Report every result the event's journals hold that the outbox does not know (after
+        a start: a pulled plug may have come between a journal and the outbox)."""
+        try:
+            return self._take(recount_journals(self.storage, self.table.event))
+        except StorageError as error:
+            self._fail(error)
+            return 0
+
+    def _take(self, results: list[Result]) -> int:
+        fresh = 0
+        for result in results:
+            if self.outbox.knows(result.id):
+                continue
+            try:
+                self.outbox.put(result.id, result.to_json().decode("utf-8"))
+            except StorageError as error:
+                self._fail(error)  # not published: the next start recounts it
+                return fresh
+            fresh += 1
+            self._publish(result.id, self.outbox.pending[result.id])
+        if fresh:
+            self.failure = None
+            self._status()
+        return fresh
+
+    def _publish(self, ident: str, text: str) -> None:
+        link = self.link
+        if link is None or not self.online:
+            return  # sent at the next connect
+        link.publish(result_topic(self.table.event, self.table.user), text.encode("utf-8"))
+        self._sent[ident] = self._clock.now()
+
+    def resend(self) -> int:
+        """Publish every result still waiting for its Ack, and the status; how many."""
+        waiting = self.waiting()
+        for ident, text in waiting.items():
+            self._publish(ident, text)
+        self._status(force=True)
+        return len(waiting)
+
+    def waiting(self) -> dict[str, str]:
+        """The results of this table's event still waiting for the hub's Ack (an outbox
+        may still hold another tournament's: they stay there, never sent to this one)."""
+        prefix = f"{self.table.event}/{self.table.user}/"
+        return {i: text for i, text in self.outbox.pending.items() if i.startswith(prefix)}
+
+    def _status(self, *, force: bool = False) -> None:
+        link = self.link
+        current = (True, len(self.waiting()),
+                   self.assignment.round if self.assignment else None)
+        if link is None or not self.online or (not force and current == self._last_status):
+            return
+        status = TableStatus(self.table.user, True, current[1], current[2], self._wall())
+        link.publish(status_topic(self.table.event, self.table.user), status.to_json(),
+                     retain=True)
+        self._last_status = current
+
+    # -- timers (hal.ports.Timed) --------------------------------------------------------------
+
+    def next_deadline(self) -> float | None:
+        """When the result published longest ago is due again (None while offline: the
+        connect sends everything)."""
+        waiting = self.waiting()
+        if not self.online or self.link is None or not waiting:
+            return None
+        now = self._clock.now()
+        return min(self._sent.get(ident, now) for ident in waiting) + self.resend_s
+
+    def advance(self, now: float) -> None:
+        """Publish again each result whose Ack has not come ``resend_s`` after it went."""
+        if not self.online:
+            return
+        for ident, text in self.waiting().items():
+            if self._sent.get(ident, now) + self.resend_s <= now:
+                self._publish(ident, text)
+
+    # -- the tournament game and the screen ---------------------------------------------------
+
+    def next_place(self) -> TableGame | None:
+        """Where the next game started with the assigned players stands in the tournament:
+        the round, and the next number of a game at this table in it (counting the games in
+        the journals and every id the outbox knows, so that no number is used twice)."""
+        assignment = self.assignment
+        if assignment is None:
+            return None
+        played = [0]
+        for name in journal_names(self.storage):
+            place = header_place(self.storage, name)
+            if place is not None and (place.event, place.round) == (
+                assignment.event, assignment.round
+            ):
+                played.append(place.game)
+        prefix = f"{assignment.event}/{assignment.table}/r{assignment.round}/g"
+        for ident in [*self.outbox.pending, *self.outbox.done, *self.outbox.refused]:
+            if ident.startswith(prefix):
+                number = ident[len(prefix):].split("/", 1)[0]
+                if number.isdigit():
+                    played.append(int(number))
+        return TableGame(assignment.event, assignment.table, assignment.round, max(played) + 1)
+
+    def game_meta(self, setup: GameSetup) -> Mapping[str, Any]:
+        """The journal header's tournament field for a game of ``setup``: a game of the
+        assigned players is the round's next game at this table; any other game is not part
+        of the tournament (an empty mapping)."""
+        assignment = self.assignment
+        if assignment is None or tuple(setup.players) != tuple(assignment.players):
+            return {}
+        place = self.next_place()
+        assert place is not None
+        return {META_TOURNAMENT: place.to_meta()}
+
+    def time_left(self) -> float | None:
+        """Seconds until the assigned round's time box ends (0 once over); None without one."""
+        if self.assignment is None or self.assignment.ends_at is None:
+            return None
+        return max(0.0, self.assignment.ends_at - self._wall())
+
+    def state(self) -> ReportState:
+        """The report's state for the screen."""
+        prefix = f"{self.table.event}/"
+        refused = sum(ident.startswith(prefix) for ident in self.outbox.refused)
+        return ReportState(len(self.waiting()), refused, self.online, self.failure)
+
+    def _fail(self, error: StorageError) -> None:
+        message = str(error)
+        if message != self.failure:
+            log.error("a result could not be kept in the outbox: %s", message)
+        self.failure = message
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+

@@ -1,0 +1,189 @@
+"""Simulated tables of a tournament: the device's real reporting code without its screen.
+
+A :class:`SimulatedTable` is one table's device, headless: its own state directory (the game
+store's journals, the reporter's outbox), its own MQTT client (:class:`hal.mqtt.MqttLink`, user
+``table-N``), computer players (:mod:`engine.bots`) at every seat, on a simulated clock that many
+tables share in one process. Each action of a game goes to the journal first (the real
+:class:`~firmware.store.gamestore.GameStore`) and then to the reporter (the real
+:class:`~firmware.tournament.reporter.Reporter`), exactly as on a device::
+
+    clock = FakeClock(start=time.time())
+    table = SimulatedTable(7, TableSettings(broker.url, "dm2026", password), folder, clock)
+    table.start()
+    table.play_round(assignment)        # the hub's assignment for table-7, or the one it got
+    table.stop()
+    recount_from_journal(folder)        # every result the table's journals hold
+
+Nothing here sleeps: time moves by ``action_s`` per action, and the caller moves it between
+rounds (give each table its own clock to play the tables of a round side by side; one shared
+clock moves on with every table's every action). Resends go by ``network_clock`` (real time
+unless given): a simulated round is over long before an Ack could come back. Messages from
+the broker are handled in :meth:`SimulatedTable.step`, which every action calls (and a caller
+waiting for acks calls itself).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.bots import StrategyBot, apply_move, make_bot, view_of
+from engine.events import Event
+from engine.game import Game, GameSetup, Phase
+from engine.rules import load_preset
+from firmware.store.gamestore import GameStore
+from firmware.tournament.recount import recount_journals
+from firmware.tournament.reporter import Reporter, TableIdentity, last_will
+from firmware.tournament.wire import Assignment, Result
+from hal.clock import MonotonicClock
+from hal.mqtt import MqttLink, MqttSettings, Will
+from hal.ports import Clock
+from hal.storage import StateDirectory
+from sim.fakes import FakeClock
+
+__all__ = ["MAX_GAMES", "SimulatedTable", "TableSettings", "recount_from_journal"]
+
+#: The most games a table plays in one round when the round has no time box.
+MAX_GAMES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What every simulated table of one tournament shares (the password is the table's)."""
+
+    broker: str
+    event: str
+    password: str
+    #: The computer players' strategy (engine.bots): "threshold" is quick.
+    strategy: str = "threshold"
+    rules: str = "standard"
+    #: Simulated seconds an action takes at the table.
+    action_s: float = 6.0
+    resend_s: float = 30.0
+
+
+class SimulatedTable:
+    """One table's device without a screen; see the module's docstring."""
+
+    def __init__(
+        self, number: int, settings: TableSettings, state_dir: str | Path, clock: FakeClock,
+        *, seed: int | None = None, network_clock: Clock | None = None,
+    ) -> None:
+        self.number = number
+        self.settings = settings
+        self.clock = clock
+        self.identity = TableIdentity(settings.event, number)
+        self.storage = StateDirectory(state_dir)
+        self.storage.lock()
+        self.store = GameStore(self.storage)
+        #: The game a pulled plug interrupted, if the state directory holds one.
+        self.interrupted = self.store.open()
+        # The game runs on the simulated clock (the status's time, the round's time box); the
+        # resends on the network's own time, which a simulated round outruns by far.
+        self.network_clock: Clock = network_clock if network_clock is not None else (
+            MonotonicClock()
+        )
+        self.reporter = Reporter(
+            self.identity, self.storage, clock=self.network_clock, wall=clock.now,
+            resend_s=settings.resend_s,
+        )
+        topic, payload = last_will(self.identity)
+        user = self.identity.user
+        self.link = MqttLink(
+            MqttSettings(settings.broker, client_id=f"{settings.event}-{user}", username=user,
+                         password=settings.password, will=Will(topic, payload)),
+            on_message=self.reporter.on_message,
+            on_connect_change=self.reporter.on_connect_change,
+        )
+        self.reporter.attach(self.link)
+        self.rng = random.Random(number if seed is None else seed)
+        self.rules = load_preset(settings.rules)
+        self._bot: StrategyBot = make_bot(settings.strategy)
+
+    # -- the network -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect to the broker (in the background; the link reconnects by itself)."""
+        self.link.start()
+
+    def stop(self) -> None:
+        """Leave the broker cleanly (the network goes; the outbox stays)."""
+        self.link.stop()
+        self.reporter.pump()
+
+    def close(self) -> None:
+        """Stop and let go of the state directory (a table switched off)."""
+        self.stop()
+        self.storage.unlock()
+
+    def step(self) -> None:
+        """Handle what the broker sent, and resend what waited ``resend_s`` for its Ack (on
+        :attr:`network_clock`)."""
+        self.reporter.pump()
+        self.reporter.advance(self.network_clock.now())
+
+    @property
+    def pending(self) -> int:
+        """Results not acknowledged by the hub yet."""
+        return len(self.reporter.waiting())
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def play_round(self, assignment: Assignment | None = None, games: int | None = None) -> int:
+        """Play the round ``assignment`` gives (the one the hub sent, if None): ``games`` games,
+        or as many as start before the round's time box ends (at least one, at most
+        :data:`MAX_GAMES`). A game a pulled plug interrupted is finished first. The number of
+        games finished."""
+        self.step()
+        if assignment is not None:
+            self.reporter.assignment = assignment
+        assigned = self.reporter.assignment
+        if assigned is None:
+            raise ValueError(f"table {self.number} has no assignment to play")
+        played = 0
+        if self.interrupted is not None and not self.interrupted.game.is_over:
+            recovery, self.interrupted = self.interrupted, None
+            if self.store.resume(recovery):
+                self._finish(recovery.game)
+                played += 1
+        while played < (games if games is not None else MAX_GAMES):
+            if games is None and played and assigned.ends_at is not None and (
+                self.clock.now() >= assigned.ends_at
+            ):
+                break
+            self.play_game(assigned.players)
+            played += 1
+        return played
+
+    def play_game(self, players: tuple[str, ...]) -> Game:
+        """One whole game of ``players``, journalled and reported as on a device."""
+        setup = GameSetup(tuple(players), self.rules)
+        meta = {**self.reporter.game_meta(setup), "bots": [self.settings.strategy] * len(players)}
+        self.store.begin(setup, meta)
+        game = Game(setup)
+        return self._finish(game)
+
+    def _finish(self, game: Game) -> Game:
+        rng = self.rng
+        while game.phase is Phase.ROLL_OFF:
+            throws = [tuple(rng.randint(1, 6) for _ in range(game.rules.dice_count))
+                      for _ in game.contenders]
+            self._record(game.roll_off(throws))
+        while not game.is_over:
+            move = self._bot.decide(game, view_of(game), rng)
+            self._record(apply_move(game, move, rng))
+        return game
+
+    def _record(self, events: list[Event]) -> None:
+        self.store.record(events)  # the journal first, as Table.record does
+        for event in events:
+            self.reporter(event)
+        self.clock.advance(self.settings.action_s)
+        self.step()
+
+
+def recount_from_journal(state_dir: str | Path, event: str | None = None) -> list[Result]:
+    """Every result a table's state directory holds in its journals (of ``event`` only, when
+    given), in the order played: what the hub must have stored, recounted without it."""
+    return recount_journals(StateDirectory(state_dir), event)

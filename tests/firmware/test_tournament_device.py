@@ -1,0 +1,117 @@
+"""The device as a table of a tournament, built as ``schocken run`` builds it (the edge's MQTT
+link, a real mosquitto, a stand-in hub): the hub's assignment on the menu's card in German and
+English, OK starts the assigned game (the round's end its time box), and its halves and the
+game reach the hub, the card saying "noch nicht gemeldet (n)" and then "gemeldet ✓"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.scoring import load_scheme, scheme_to_mapping
+from firmware.cli.run import tournament_link
+from firmware.config import config_from_toml
+from firmware.screen.views import MenuView, TableCardView
+from firmware.store.journal import decode_records
+from firmware.tournament.wire import Assignment
+from firmware.wiring import Device, build_device
+from hal.oled import open_dummy
+from hal.ports import Button
+from hal.storage import StateDirectory
+from sim.fakes import FakeClock
+from sim.tournament_table import recount_from_journal
+from tests.broker import Broker
+from tests.firmware.test_spieltag_device import play_randomly
+from tests.tournament.hubstand import HubStand, wait_for
+
+from .conftest import Inputs
+
+EVENT = "cup26"
+PLAYERS = ("Anna", "Ben", "Carla")
+
+
+def device_at(broker: Broker, folder: Path, language: str) -> tuple[Device, FakeClock]:
+    _, password = broker.add_table(7)
+    config = config_from_toml(
+        f'[game]\nlanguage = "{language}"\n[tournament]\nbroker = "{broker.url}"\n'
+        f'event = "{EVENT}"\ntable = 7\npassword = "{password}"\n'
+    )
+    clock = FakeClock(100.0)
+    device = build_device(config, clock=clock, inputs=[], display=open_dummy(clock),
+                          storage=StateDirectory(folder), tournament_link=tournament_link(config))
+    return device, clock
+
+
+def open_card(device: Device, inputs: Inputs, entry: str) -> TableCardView:
+    app = device.app
+    app.handle(inputs.hold(Button.STAND))
+    menu = app.view
+    assert isinstance(menu, MenuView)
+    for _ in range(menu.items.index(entry)):
+        app.handle(inputs.press(Button.KEEP_2))
+    app.handle(inputs.press(Button.STAND))
+    card = app.view
+    assert isinstance(card, TableCardView), card
+    return card
+
+
+@pytest.mark.parametrize(
+    ("language", "entry", "title", "reported", "pending"),
+    [
+        ("de", "Turnier", "Tisch 7 · Runde 2", "gemeldet ✓", "noch nicht gemeldet"),
+        ("en", "Tournament", "Table 7 · Round 2", "reported ✓", "not yet reported"),
+    ],
+)
+def test_the_card_starts_the_assigned_game_and_its_results_reach_the_hub(
+    broker: Broker, tmp_path: Path, language: str, entry: str, title: str, reported: str,
+    pending: str,
+) -> None:
+    hub = HubStand(broker, EVENT)
+    device, clock = device_at(broker, tmp_path, language)
+    reporter = device.reporter
+    assert reporter is not None
+    try:
+        now = reporter._wall()
+        hub.assign(Assignment(EVENT, 2, "table-7", "Tisch 7", PLAYERS, now, now + 1800,
+                              scheme_to_mapping(load_scheme("verlustpunkte"))))
+        wait_for(lambda: reporter.assignment is not None, step=reporter.pump,
+                 what="the assignment")
+        inputs = Inputs(clock)
+        card = open_card(device, inputs, entry)
+        assert card.title == title and card.players == PLAYERS
+        assert card.clock in ("noch 30 min", "30 min left")
+        assert card.report == reported and card.keys[2] in ("Spielen", "Play")
+
+        hub.answering = False  # the hub is down: the results wait in the outbox
+        device.app.handle(inputs.press(Button.STAND))  # OK: the assigned game starts
+        journal = (tmp_path / "current.journal").read_bytes()
+        header = decode_records(journal[: journal.index(b"\n") + 1])[0][0]
+        assert header["players"] == list(PLAYERS)
+        assert header["tournament"] == {"event": EVENT, "table": "table-7", "round": 2,
+                                        "game": 1}
+        assert device.app.time_box_ends_at == now + 1800
+        # the round's end is the game's time box: past it, the game goes on scharf
+        deadline = device.app.next_deadline()
+        assert deadline is not None and 1790 < deadline - clock.now() <= 1800
+        clock.advance(1801)
+        device.app.advance(clock.now())
+        assert device.app.scharf
+        play_randomly(device.app, inputs, seed=5)
+        waiting = len(reporter.outbox)
+        assert waiting >= 3
+        card = open_card(device, inputs, entry)
+        assert card.report == f"{pending} ({waiting})"
+        assert card.keys[2] in ("Spielen", "Play")  # the game is over: the next one may start
+
+        hub.answering = True
+        reporter.resend()
+        wait_for(lambda: not reporter.outbox.pending, step=reporter.pump, what="the acks")
+        device.app.handle(inputs.press(Button.KEEP_1))  # closes the card
+        assert open_card(device, inputs, entry).report == reported
+    finally:
+        device.close()
+        hub.stop()
+    recounted = recount_from_journal(tmp_path)
+    assert sorted(hub.stored) == sorted(result.id for result in recounted)
+    assert {result.round for result in recounted} == {2}
