@@ -86,7 +86,7 @@ class HubBenchSettings:
     #: Seconds the results are measured in.
     window_s: float = 60.0
     #: New results in the burst (spread over the tables), then the same again.
-    burst: int = 3000
+    burst: int = 1000
     seed: int = 7
 
     @classmethod
@@ -218,6 +218,9 @@ def _keys(settings: HubBenchSettings) -> list[tuple[str, str, str, float | None]
         ("hub_duplicates_per_s", "hub: the same results again, answered duplicate, a second",
          "1/s", None),
         ("hub_burst_cpu_pct", "hub: CPU while it stores the burst (of one core)", "%", None),
+        ("broker_burst_cpu_pct", "broker: CPU meanwhile (of one core)", "%", None),
+        ("hub_burst_states_per_100", "hub: states sent to the TV in the burst, per 100 results",
+         "states", None),
         ("hub_tv_p50_ms", f"hub: a result from the table's journal to the TV, p50 ({pace})",
          "ms", None),
         ("hub_tv_p99_ms", "hub: ... to the TV, p99", "ms", 1000.0),
@@ -325,8 +328,10 @@ def measure_hub(settings: HubBenchSettings) -> dict[str, float]:
         with hub_log, _process(argv, env=env, stdout=subprocess.PIPE, stderr=hub_log) as serve:
             passwords = {str(n): broker.passwords[table_user(n)] for n in range(1, TABLES + 1)}
             assert broker.pid is not None
-            figures = _play(settings, serve, broker.url, passwords, tables_dir, broker.pid)
-            figures.update(_bursts(settings, broker.url, passwords, seats, serve.pid))
+            figures, tv = _play(settings, serve, broker.url, passwords, tables_dir, broker.pid)
+            figures.update(
+                _bursts(settings, broker.url, passwords, seats, (serve.pid, broker.pid), tv)
+            )
         return figures
     finally:
         broker.stop()
@@ -341,8 +346,9 @@ def _play(
     passwords: dict[str, str],
     tables_dir: Path,
     broker_pid: int,
-) -> dict[str, float]:
-    """The tables' child plays while this process watches the TV's event stream."""
+) -> tuple[dict[str, float], tuple[str, int]]:
+    """The tables' child plays while this process watches the TV's event stream; the figures,
+    and where the TV's stream is."""
     argv = [sys.executable, "-m", "sim.bench_hub"]
     log = (tables_dir / "tables.log").open("w")
     with log, _process(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log) as child:
@@ -356,8 +362,8 @@ def _play(
         if found is None:
             raise RuntimeError(f"the hub bench: `schocken hub serve` said {line.strip()!r}")
         try:
-            return _watched(settings, child, found.group(1), int(found.group(2)), serve.pid,
-                            broker_pid)  # fmt: skip
+            tv = found.group(1), int(found.group(2))
+            return _watched(settings, child, *tv, serve.pid, broker_pid), tv
         except RuntimeError as error:
             log.flush()
             last = (tables_dir / "tables.log").read_text(errors="replace").strip()[-300:]
@@ -437,11 +443,13 @@ def _bursts(
     url: str,
     passwords: dict[str, str],
     seats: Sequence[Any],
-    hub_pid: int,
+    pids: tuple[int, int],
+    tv: tuple[str, int],
 ) -> dict[str, float]:
     """Every table sends its share of ``settings.burst`` new game results at once; then the
-    same again. Results a second from the first publish to the last Ack, each time, and the
-    hub's CPU over the first burst."""
+    same again. Results a second from the first publish to the last Ack, each time; over the
+    first burst the hub's and the broker's CPU (``pids``) and how many states the hub sent the
+    TV."""
     from engine.scoring import GameResult
     from firmware.tournament.broker import table_user
     from firmware.tournament.wire import Ack, Result, ack_topic, result_topic
@@ -480,9 +488,14 @@ def _bursts(
         for link in links.values():
             if not link.wait_connected(20):
                 raise RuntimeError("the hub bench: a table's client did not connect")
-        rates, busy = {}, 0.0
+        rates, states, busy = {}, 0, [0.0, 0.0]
+        shown, stop = ShownCounts(), threading.Event()
+        watcher = threading.Thread(target=_watch, args=(*tv, shown, stop), daemon=True)
+        watcher.start()
+        time.sleep(0.3)  # its first state (on connect) is in
         for status in ("stored", "duplicate"):
-            started, spent = time.perf_counter(), cpu_seconds(hub_pid)
+            started, before = time.perf_counter(), shown.events
+            spent = [cpu_seconds(pid) for pid in pids]
             for number, link in links.items():
                 topic = result_topic(EVENT, table_user(number))
                 for payload in bursts[number]:
@@ -496,14 +509,22 @@ def _bursts(
                 )
             rates[status] = total / (time.perf_counter() - started)
             if status == "stored":
-                busy = 100 * (cpu_seconds(hub_pid) - spent) / (time.perf_counter() - started)
+                wall = time.perf_counter() - started
+                busy = [
+                    100 * (cpu_seconds(pid) - s) / wall for pid, s in zip(pids, spent, strict=True)
+                ]
+                time.sleep(0.3)  # the last state is pushed after the last Ack
+                states = shown.events - before
     finally:
+        stop.set()
         for link in links.values():
             link.stop()
     return {
+        "hub_burst_states_per_100": 100 * states / total,
         "hub_results_per_s": rates["stored"],
         "hub_duplicates_per_s": rates["duplicate"],
-        "hub_burst_cpu_pct": busy,
+        "hub_burst_cpu_pct": busy[0],
+        "broker_burst_cpu_pct": busy[1],
     }
 
 

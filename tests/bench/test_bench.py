@@ -260,7 +260,8 @@ def test_a_tournaments_hub_with_100_tables_is_measured(report: dict[str, Any]) -
         return
     for key in keys:
         assert isinstance(report[key], int | float) and report[key] > 0, key
-    for key in ("hub_tv_unseen", "hub_cpu_pct", "hub_burst_cpu_pct", "broker_cpu_pct"):
+    for key in ("hub_tv_unseen", "hub_cpu_pct", "hub_burst_cpu_pct", "broker_cpu_pct",
+                "broker_burst_cpu_pct", "hub_burst_states_per_100"):
         assert report[key] >= 0, key
     assert report["hub_tv_p50_ms"] <= report["hub_tv_p99_ms"]
     assert report["targets"]["hub_tv_p99_ms"] == 1000

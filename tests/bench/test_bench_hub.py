@@ -104,7 +104,7 @@ def test_without_mosquitto_the_hubs_rows_are_skipped_in_one_line(
     measure = mocker.patch.object(bench_hub, "measure_hub")
     rows = bench_hub.hub_figures(bench_hub.HubBenchSettings.quick())
     measure.assert_not_called()
-    assert len(rows) == 12 and all(row.value is None for row in rows)
+    assert len(rows) == 14 and all(row.value is None for row in rows)
     (note,) = {row.note for row in rows}
     assert note.startswith("skipped: mosquitto is not installed") and "apt-get" in note
     lines = as_table(rows).splitlines()
