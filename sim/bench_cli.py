@@ -4,7 +4,8 @@ idle CPU, start-up time and memory; on a Raspberry Pi with the display attached 
 per second and the I2C bus speed.
 
 Takes about a minute (--quick: about ten seconds, fewer repetitions and half-second idle
-windows). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times
+windows), and a tournament's hub with 100 tables on a real mosquitto about 80 s more (--quick:
+about 10 s; skipped in one line without mosquitto). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times
 slower (see docs/performance.md). --markdown prints the tables of docs/performance.md. On the
 Pi, stop the service first: sudo systemctl stop schockbesteck.
 """
