@@ -845,7 +845,8 @@ class Game:
 
     def _go_scharf(self, action: GoScharf, outcomes: list[Event]) -> None:
         """Scharf from the first round nobody has thrown in yet: a round under way when the
-        time box runs out is settled as ever (its players chose their throws for its Deckel)."""
+        time box runs out is settled as ever (its players chose their throws for its Deckel);
+        with real dice every round begun counts as under way."""
         minutes = action.minutes
         if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= 600:
             raise IllegalActionError(
@@ -856,7 +857,9 @@ class Game:
                 "the game already goes on scharf: the time box runs out once",
                 Reason.ALREADY_SCHARF,
             )
-        untouched = self.phase is Phase.ROLL_OFF or self.round_untouched
+        # Real cups: the device hears of a throw only when its result is entered (under
+        # hidden_last_throw at the reveal), so a round begun may be thrown in already.
+        untouched = self.phase is Phase.ROLL_OFF or (self.round_untouched and not self.real_dice)
         self.scharf = Scharf.ON if untouched else Scharf.NEXT_ROUND
 
     def _correct(self, action: Correct, outcomes: list[Event]) -> None:

@@ -2,15 +2,15 @@
 
 A private broker on loopback, in a temporary folder, with the tournament's own configuration
 (:mod:`firmware.tournament.broker`: persistence on every change, no anonymous users, the ACL) and
-one broker user per table; then the hub and the simulated tables on it, until Ctrl+C (or
-``--seconds``). At the end the broker stops and its folder goes.
+one broker user per table; then the hub (``schocken hub serve``, with its TV view) and the
+simulated tables on it, which play a tournament of two points rounds and a KO round
+(:mod:`sim.tournament_run`), one table every ``--pace`` seconds; with ``--faults`` the broker
+and the hub are killed on the way and some tables lose the network, and nothing is lost. The
+TV view stays up until Ctrl+C (or ``--seconds``). At the end the broker stops and its folder
+goes.
 
-Two places below are where the hub and the tables start (:func:`start_hub`,
-:func:`start_tables`): until the hub (``firmware.hub``) and the simulated table
-(``sim.tournament_table``) are wired in, each says what it would start and with which
-credentials.
-
-    python -m sim.tournament_demo [--tables N] [--event SLUG] [--seconds S] [--lang de|en]
+    python -m sim.tournament_demo [--tables N] [--event SLUG] [--seconds S] [--pace S]
+                                  [--faults] [--listen HOST:PORT] [--lang de|en]
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from firmware.cli.common import add_lang_argument, output_language, whole_number
 from firmware.screen.i18n import Catalogue
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
 from firmware.tournament.wire import WireError, check_level
+from sim.tournament_run import Faults, TournamentRun
 
 #: Debian's broker and its password tool (package mosquitto).
 MOSQUITTO = Path("/usr/sbin/mosquitto")
@@ -112,6 +113,13 @@ class DemoBroker:
                 self._process.wait(timeout=10)
         self._process = None
 
+    def kill(self) -> None:
+        """``kill -9``: what ``--faults`` does to the broker; it keeps what it saved."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.send_signal(signal.SIGKILL)
+            self._process.wait(timeout=10)
+        self._process = None
+
     def last_log_line(self) -> str:
         lines = (
             self.log_file.read_text(errors="replace").splitlines() if self.log_file.exists() else []
@@ -176,38 +184,40 @@ def hand_to_mosquitto(folder: Path) -> None:
         os.chown(path, user.pw_uid, user.pw_gid)
 
 
-@dataclass
-class Started:
-    """Something the demo started beside the broker: what it is, and how it stops."""
+def start_tournament(
+    broker: DemoBroker, event: str, tables: int, args: argparse.Namespace, say: Say
+) -> tuple[TournamentRun, threading.Thread]:
+    """The hub (``schocken hub serve``, its own process) and ``tables`` simulated tables on
+    ``broker``, playing the tournament in a thread of their own, one table every ``--pace``
+    seconds so that the TV view fills in as a hall's would."""
+    faults = Faults() if args.faults else Faults.none()
+    if args.faults:
+        faults = Faults(
+            broker_kills=((1, 0.3, 0.5), (2, 0.6, 0.8)), hub_kills=((2, 0.2, 0.5),),
+            offline=((1, max(1, tables // 10)),),
+        )  # fmt: skip
+    run = TournamentRun(
+        broker.folder / "run", broker, tables=tables, event=event, faults=faults,
+        listen=args.listen, pace_s=args.pace,
+        report=lambda key, **fields: print(say(key, **fields), flush=True),
+    )  # fmt: skip
+    run.__enter__()
 
-    what: str
-    stop: Callable[[], None] = lambda: None
-    #: Where a browser sees it (the hub's TV view), if anywhere.
-    url: str | None = None
+    def play() -> None:
+        try:
+            run.play()
+            if not run.stopping.is_set():
+                outcome = run.check()
+                print(say("sim_demo_over", rounds=outcome.rounds, games=outcome.games,
+                          stored=outcome.stored, lost=len(outcome.lost),
+                          unexpected=len(outcome.unexpected),
+                          equal=say("sim_demo_yes" if outcome.ok else "sim_demo_no")),
+                      flush=True)  # fmt: skip
+        except Exception as error:  # the demo says what stopped it and keeps the TV up
+            print(f"tournament-demo: {error}", file=sys.stderr, flush=True)
 
-
-# -- the two places where the hub and the tables start ----------------------------------------
-
-
-def start_hub(broker: DemoBroker, event: str, say: Say) -> Started:
-    """Start the hub on ``broker`` as user ``hub``, for ``event``, with its TV view.
-
-    Wiring point for ``firmware.hub`` (issue 27's hub): start it here with
-    ``broker.url``, the user :data:`HUB_USER` and ``broker.passwords[HUB_USER]``, its store in
-    ``broker.folder / "hub"``, and return its stop and the TV view's address.
-    """
-    return Started(say("sim_demo_would_start_hub", url=broker.url, user=HUB_USER, event=event))
-
-
-def start_tables(broker: DemoBroker, event: str, tables: int, say: Say) -> Started:
-    """Start ``tables`` simulated tables with computer players on ``broker``.
-
-    Wiring point for ``sim.tournament_table`` (issue 27's simulated table): start them here,
-    table N as broker user ``table_user(N)`` with ``broker.passwords[table_user(N)]``, their
-    outboxes in ``broker.folder / "tables"``, and return their stop.
-    """
-    users = f"{table_user(1)} … {table_user(tables)}" if tables > 1 else table_user(1)
-    return Started(say("sim_demo_would_start_tables", count=tables, users=users, event=event))
+    player = threading.Thread(target=play, name="tournament", daemon=True)
+    return run, player
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -234,6 +244,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--port", default="0", help="the broker's port (default: a free one)")
     parser.add_argument(
+        "--listen", default="127.0.0.1:8080", help="the TV view's HOST:PORT (default: port 8080)"
+    )
+    parser.add_argument(
+        "--pace", default="1", help="seconds between two tables' rounds, 0-60 (default 1)"
+    )
+    parser.add_argument(
+        "--faults", action="store_true",
+        help="kill the broker and the hub on the way, and take tables off the network",
+    )  # fmt: skip
+    parser.add_argument(
         "--mosquitto",
         default=str(MOSQUITTO),
         help=f"the broker (default {MOSQUITTO}, Debian's package mosquitto)",
@@ -247,11 +267,22 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _pace(text: str) -> float:
+    try:
+        pace = float(text)
+    except ValueError:
+        pace = -1.0
+    if not 0 <= pace <= 60:
+        raise DemoError(f"--pace {text!r}: seconds from 0 to 60")
+    return pace
+
+
 def run(args: argparse.Namespace, say: Say, stop: threading.Event) -> None:
     """The demo itself; raises :class:`DemoError` with one line for what stops it."""
     tables = whole_number(args.tables, "--tables", 1, MAX_TABLES)
     port = whole_number(args.port, "--port", 0, 65535)
     seconds = None if args.seconds is None else whole_number(args.seconds, "--seconds", 0, 86400)
+    args.pace = _pace(args.pace)
     try:
         event = check_level(args.event, "--event")
     except WireError as error:
@@ -261,25 +292,32 @@ def run(args: argparse.Namespace, say: Say, stop: threading.Event) -> None:
         if not os.access(tool, os.X_OK):
             raise DemoError(say("sim_demo_no_mosquitto", path=tool))
     folder = Path(tempfile.mkdtemp(prefix="schock-demo-"))
-    started: list[Started] = []
+    broker: DemoBroker | None = None
+    run: TournamentRun | None = None
+    player: threading.Thread | None = None
     try:
         broker = make_broker(mosquitto, passwd, folder, tables, port)
         broker.start()
         print(say("sim_demo_broker", url=broker.url, folder=folder, tables=tables), flush=True)
-        started.append(start_hub(broker, event, say))
-        started.append(start_tables(broker, event, tables, say))
-        for each in started:
-            print(each.what, flush=True)
-        tv = next((each.url for each in started if each.url), None)
-        print(say("sim_demo_tv", url=tv) if tv else say("sim_demo_no_tv"), flush=True)
+        run, player = start_tournament(broker, event, tables, args, say)
+        print(say("sim_demo_hub", url=broker.url, user=HUB_USER, event=event), flush=True)
+        users = f"{table_user(1)} … {table_user(tables)}" if tables > 1 else table_user(1)
+        print(say("sim_demo_tables", count=tables, users=users), flush=True)
+        if args.faults:
+            print(say("sim_demo_faults"), flush=True)
+        print(say("sim_demo_tv", url=f"{run.tv}/"), flush=True)
         print(say("sim_demo_running"), flush=True)
+        player.start()
         stop.wait(seconds)
-        if not broker.running:
+        if not broker.running and not args.faults:
             raise DemoError(say("sim_demo_broker_died", line=broker.last_log_line()))
     finally:
-        for each in reversed(started):
-            each.stop()
-        if "broker" in locals():
+        if run is not None:
+            run.stopping.set()
+            if player is not None and player.is_alive():
+                player.join(timeout=30)
+            run.__exit__(None, None, None)
+        if broker is not None:
             broker.stop()
         shutil.rmtree(folder, ignore_errors=True)
     print(say("sim_demo_stopped"), flush=True)

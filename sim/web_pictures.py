@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,6 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
     if problem is not None:
         raise RuntimeError(f"no pictures of the page: {problem}")
     import dataclasses
-    import threading
 
     from engine import GameSetup, load_preset
     from engine.events import RoundOver
@@ -165,38 +165,20 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
             dice=SeededDice(SEED), storage=StateDirectory(state), setup=setup, power=False,
             event_sink=heard,
         )
-        stop = threading.Event()
-        serving: threading.Thread | None = None
-        browser: Browser | None = None
         try:
             device.loop.start()
             _play_until(device, clock, lambda game: game.is_over)  # a game for the statistics
             device.app.plan_next_game(setup)
             _play_until(device, clock, lambda game: _a_good_moment(game, reveals))
-
-            def serve() -> None:  # the pages' commands, while the clock stands (nobody acts)
-                while not stop.is_set():
-                    device.run(until=clock.now() + 0.0001)
-                    stop.wait(0.005)
-
-            serving = threading.Thread(target=serve, daemon=True)
-            serving.start()
-            host, port = server.address
-            url = f"http://{host}:{port}/"
             pairing = device.pairing
             assert pairing is not None
             pins: list[str] = []
-            browser = Browser(*SHOTS[0].size)
-            for shot in SHOTS:
-                if shot.paired and not pins:
-                    device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
-                written.append(_shoot(browser, url, images / shot.name, shot, pins))
+            with _served(device, clock, server) as url, closing(Browser(*SHOTS[0].size)) as browser:
+                for shot in SHOTS:
+                    if shot.paired and not pins:
+                        device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
+                    written.append(_shoot(browser, url, images / shot.name, shot, pins))
         finally:
-            stop.set()
-            if browser is not None:
-                browser.close()
-            if serving is not None:
-                serving.join(timeout=5)
             device.close()
     return written
 
@@ -243,6 +225,30 @@ def _play_until(device: Any, clock: Any, done: Callable[[Any], bool], steps: int
                 app.handle(InputEvent(InputKind.PRESS, clock.advance(0.5), button))
         device.run(until=clock.now() + 0.001)
     raise RuntimeError("the game never came to the moment for the pictures")
+
+
+@contextmanager
+def _served(device: Any, clock: Any, server: Any) -> Iterator[str]:
+    """The device's page served while its fake clock stands (nobody acts): the main loop
+    answers the pages' commands on a thread of its own until the block ends. Gives the page's
+    URL."""
+    import threading
+
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            device.run(until=clock.now() + 0.0001)
+            stop.wait(0.005)
+
+    serving = threading.Thread(target=serve, daemon=True)
+    serving.start()
+    try:
+        host, port = server.address
+        yield f"http://{host}:{port}/"
+    finally:
+        stop.set()
+        serving.join(timeout=5)
 
 
 def _shoot(browser: Browser, url: str, path: Path, shot: Shot, pins: list[str],
@@ -312,7 +318,6 @@ def make_entry_picture(path: Path) -> Path:
     problem = browser_missing()
     if problem is not None:
         raise RuntimeError(f"no picture of the entry card: {problem}")
-    import threading
 
     from engine import GameSetup, load_preset
     from engine.events import Report, RollOff
@@ -335,41 +340,26 @@ def make_entry_picture(path: Path) -> Path:
             inputs=[], display=display, timers=[display], web=server,
             storage=StateDirectory(state), setup=setup, power=False,
         )  # fmt: skip
-        stop = threading.Event()
-        serving: threading.Thread | None = None
-        browser: Browser | None = None
         try:
             device.loop.start()
             app = device.app
             app.enter_result(RollOff(players, ((6, 4, 2), (1, 1, 1), (5, 3, 2), (6, 5, 3))))
             app.enter_result(Report("Ben-Luca", (4, 4, 1), 2, False))
             device.run(until=clock.now() + 0.001)
-
-            def serve() -> None:
-                while not stop.is_set():
-                    device.run(until=clock.now() + 0.0001)
-                    stop.wait(0.005)
-
-            serving = threading.Thread(target=serve, daemon=True)
-            serving.start()
-            host, port = server.address
             pairing = device.pairing
             assert pairing is not None
             pins: list[str] = []
-            device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
-            browser = Browser(*ENTRY_SHOT.size)
             tap = (
                 "const tap = (s) => document.querySelector(s).click();"
                 "[5, 4, 3].forEach((v, i) => "
                 "tap(`#entry-dice [data-die=\"${i + 1}\"] [data-face=\"${v}\"]`));"
             )
-            _shoot(browser, f"http://{host}:{port}/", path, ENTRY_SHOT, pins, before=tap)
+            with _served(device, clock, server) as url, closing(
+                Browser(*ENTRY_SHOT.size)
+            ) as browser:
+                device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
+                _shoot(browser, url, path, ENTRY_SHOT, pins, before=tap)
         finally:
-            stop.set()
-            if browser is not None:
-                browser.close()
-            if serving is not None:
-                serving.join(timeout=5)
             device.close()
     return path
 
@@ -382,7 +372,6 @@ def write_spieltag_card(path: Path) -> None:
     if problem is not None:
         raise RuntimeError(f"no pictures of the page: {problem}")
     import io
-    import threading
 
     from PIL import Image
 
@@ -421,37 +410,21 @@ def write_spieltag_card(path: Path) -> None:
             DeviceConfig(), clock=clock, inputs=[], display=display, timers=[display],
             web=server, dice=SeededDice(SEED), storage=storage, power=False,
         )
-        stop = threading.Event()
-
-        def serve() -> None:
-            while not stop.is_set():
-                device.run(until=clock.now() + 0.0001)
-                stop.wait(0.005)
-
-        serving = threading.Thread(target=serve, daemon=True)
-        browser: Browser | None = None
         shots: list[Image.Image] = []
         try:
             device.loop.start()
-            serving.start()
-            host, port = server.address
-            url = f"http://{host}:{port}/"
             pairing = device.pairing
             assert pairing is not None
             pins: list[str] = []
-            device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
-            browser = Browser(390, 844)
-            for language in ("de", "en"):
-                shot = Shot(f"web-spieltag-{language}.png", language, (390, 844), paired=True,
-                            scroll_to="spieltag")
-                target = Path(state) / shot.name
-                _shoot_card(browser, url, target, shot, pins)
-                shots.append(Image.open(io.BytesIO(target.read_bytes())).convert("RGB"))
+            with _served(device, clock, server) as url, closing(Browser(390, 844)) as browser:
+                device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
+                for language in ("de", "en"):
+                    shot = Shot(f"web-spieltag-{language}.png", language, (390, 844),
+                                paired=True, scroll_to="spieltag")
+                    target = Path(state) / shot.name
+                    _shoot_card(browser, url, target, shot, pins)
+                    shots.append(Image.open(io.BytesIO(target.read_bytes())).convert("RGB"))
         finally:
-            stop.set()
-            if browser is not None:
-                browser.close()
-            serving.join(timeout=5)
             device.close()
     gap = 12
     width = sum(shot.width for shot in shots) + gap

@@ -99,6 +99,9 @@ class DeviceApp:
         )
         self._queue: list[Stage] = []
         self._overlays: list[Overlay] = []
+        #: The messages the shell put up for the table itself (the time box's banner, a storage
+        #: failure), which an entry from outside leaves up (:meth:`enter_result`).
+        self._announced: list[Overlay] = []
         #: The stage whose timer is armed, and when it fires.
         self._timer: tuple[Stage, float] | None = None
         self._failure_shown: str | None = None
@@ -269,7 +272,7 @@ class DeviceApp:
             return False
         session.go_scharf()
         if not session.require_table().only_bots():
-            self._overlays.append(scharf_banner(session))
+            self._announce(scharf_banner(session))
         self._refresh()
         return True
 
@@ -324,11 +327,16 @@ class DeviceApp:
         link's ``report``, ``correct``, ``rolloff``): recorded as the device's own entry would
         be, and the device's screen follows: the entry under way there (or the reveal, a banner
         still on screen) gives way to what the game calls for now, the next entry or the reveal.
+        A message for the table (the time box's "Scharf!", a storage failure) stays up until a
+        press at the device, as it would over the device's own entry.
         Raises RuntimeError when no game is running, IllegalActionError when the engine refuses."""
         table = self._session.table
         if table is None or table.game.is_over or not self._stage.in_game:
             raise RuntimeError("no game is running")
+        kept = [overlay for overlay in self._overlays if overlay in self._announced]
         self._go(Goto(tuple(table.enter(action))))
+        self._overlays.extend(kept)
+        self._announced = kept
         self._schedule()
         self._refresh()
 
@@ -415,7 +423,12 @@ class DeviceApp:
             return
         self._failure_shown = failure
         lines = (self.t("storage_failed_1"), self.t("storage_failed_2"))
-        self._overlays.append(Message("storage_failed_title", lines))
+        self._announce(Message("storage_failed_title", lines))
+
+    def _announce(self, message: Message) -> None:
+        """Put up a message for the table until a press at the device."""
+        self._overlays.append(message)
+        self._announced = [*(o for o in self._announced if o in self._overlays), message]
 
     def _build_view(self) -> View:
         if self._overlays:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine.scoring import GameResult, load_scheme, scheme_to_mapping
+from engine.scoring import GameResult, Scheme, load_scheme, scheme_to_mapping
 from engine.tournament import (
     FORMAT_PRESETS,
     Format,
@@ -350,7 +350,7 @@ class Hub:
         row = self.store.round(self.current_round())
         if row is None:
             return []
-        scheme = scheme_to_mapping(load_scheme(self.store.get("scheme", "verlustpunkte")))
+        points = scheme_to_mapping(load_scheme(self.store.get("scheme", "verlustpunkte")))
         return [
             Assignment(
                 self.event,
@@ -360,12 +360,21 @@ class Hub:
                 seat.players,
                 row.starts_at or 0.0,
                 row.ends_at,
-                scheme,
+                points if seat.kind == "points" else self._lives_scheme(seat.kind),
                 seat.kind,  # type: ignore[arg-type]
                 seat.lives,
             )
             for seat in self.store.seats(row.number)
         ]
+
+    def _lives_scheme(self, kind: str) -> dict[str, Any]:
+        """What a KO or Trostrunde table counts: lives, and what costs one (the format's
+        first phase of that kind says), so that a table knows who is out."""
+        phases = [phase for step in self.format().steps for phase in step]
+        phase = next((p for p in phases if p.kind.value == kind), None)
+        lives = phase.lives if phase is not None else 3
+        cost = phase.life_cost if phase is not None else load_scheme("leben").life_cost
+        return scheme_to_mapping(Scheme("leben", lives=lives, life_cost=cost))
 
     def publications(self) -> list[Publication]:
         """Everything retained the tables and TVs should see now: the round, each table's

@@ -503,8 +503,9 @@ class Help(Command):
 
 
 class EntryError(ProtocolError):
-    """A ``report``, ``correct`` or ``rolloff`` (``word``) whose JSON the device cannot read. A
-    host that may not enter results (not paired) hears that first, as for a ``setup``."""
+    """A ``report``, ``correct``, ``rolloff`` or ``spieltag-begin`` (``word``) whose JSON the
+    device cannot read. A host that may not send it (not paired) hears that first, as for a
+    ``setup``."""
 
     def __init__(self, word: str, reason: str) -> None:
         super().__init__(f"{word}: {reason}")
@@ -612,6 +613,8 @@ def _entry_dice(word: str, value: object) -> tuple[int, ...]:
     ):
         raise EntryError(word, "dice must be a list of whole numbers, e.g. [6, 5, 4]")
     return tuple(value)
+
+
 # -- the Spieltag from a page ----------------------------------------------------------
 
 
@@ -641,24 +644,25 @@ class SpieltagBegin(Command):
 
     @classmethod
     def parse(cls, rest: str) -> Command:
-        payload = _parse_json(cls, rest)
+        # Its payload's problems are said after the pairing's, as for a result (EntryError).
+        payload = _entry_json(cls, rest)
         unknown = sorted(set(payload) - {"name", "venue", "date", "scheme", "time_box"})
         if unknown:
-            raise ProtocolError(
-                f"spieltag-begin: unknown key {unknown[0]!r}; keys: name, venue, date, scheme, "
-                "time_box"
+            raise EntryError(
+                cls.word,
+                f"unknown key {unknown[0]!r}; keys: name, venue, date, scheme, time_box",
             )
         texts = {}
         defaults = {"name": "", "venue": "", "date": "", "scheme": "verlustpunkte"}
         for key, default in defaults.items():
             value = payload.get(key, default)
             if not isinstance(value, str):
-                raise ProtocolError(f"spieltag-begin: {key} must be a text")
+                raise EntryError(cls.word, f"{key} must be a text")
             texts[key] = value
         time_box = payload.get("time_box")
         if time_box is not None and (isinstance(time_box, bool) or not isinstance(time_box, int)):
-            raise ProtocolError(
-                f"spieltag-begin: time_box {_shorten(str(time_box))} must be whole minutes or null"
+            raise EntryError(
+                cls.word, f"time_box {_shorten(str(time_box))} must be whole minutes or null"
             )
         return cls(texts["name"], texts["venue"], texts["date"], texts["scheme"], time_box)
 

@@ -49,7 +49,7 @@ __all__ = ["PAGE_KEYS", "WebTable", "page_data", "page_files", "page_texts", "ru
 PAGE_KEYS = (
     "pot", "throw_of", "round_n", "menu_stats", "stats_none", "setup_players", "setup_rules",
     "setup_deckel", "setup_bots", "setup_human", "strategy_threshold", "strategy_odds",
-    "menu_pair", "menu_title",
+    "menu_pair", "menu_title", "outcome_scharf", "scharf_mark",
 )  # fmt: skip
 
 

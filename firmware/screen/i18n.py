@@ -850,16 +850,51 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Broker: {url} (nur dieser Rechner; Ordner {folder}); Tische: {tables}",
         "Broker: {url} (this machine only; folder {folder}); tables: {tables}",
     ),
-    "sim_demo_would_start_hub": (
-        "Hub: noch nicht eingebaut; er liefe für {event} auf {url} als Benutzer {user}",
-        "Hub: not wired in yet; it would run for {event} on {url} as user {user}",
+    "sim_demo_hub": (
+        "Hub: {event} auf {url} als Benutzer {user}", "Hub: {event} on {url} as user {user}"
     ),
-    "sim_demo_would_start_tables": (
-        "Tische: noch nicht eingebaut; {count} simulierte Tische ({users}) meldeten für {event}",
-        "Tables: not wired in yet; {count} simulated tables ({users}) would report for {event}",
+    "sim_demo_tables": (
+        "Tische: {count} simulierte Tische ({users}) mit Computerspielern",
+        "Tables: {count} simulated tables ({users}) with computer players",
     ),
+    "sim_demo_faults": (
+        "Störungen: Broker und Hub werden unterwegs mit SIGKILL beendet, Tische verlieren das Netz",
+        "Faults: the broker and the hub are killed (SIGKILL) on the way, tables lose the network",
+    ),
+    "sim_demo_over": (
+        "Turnier beendet: {rounds} Runden, {games} Spiele, {stored} Ergebnisse beim Hub, "
+        "{lost} verloren, {unexpected} ohne Tagebuch; Stand wie nachgezählt: {equal}",
+        "Tournament over: {rounds} rounds, {games} games, {stored} results at the hub, "
+        "{lost} lost, {unexpected} in no journal; standings as recounted: {equal}",
+    ),
+    "sim_demo_yes": ("ja", "yes"),
+    "sim_demo_no": ("NEIN", "NO"),
+    "sim_run_round": (
+        "Runde {round}: {tables} Tische ausgelost und gestartet",
+        "Round {round}: {tables} tables drawn and started",
+    ),
+    "sim_run_round_done": (
+        "Runde {round}: alle Ergebnisse bestätigt, Runde beendet",
+        "Round {round}: every result acknowledged, round finished",
+    ),
+    "sim_run_offline": (
+        "Runde {round}: {count} Tische ohne Netz", "Round {round}: {count} tables lose the network"
+    ),
+    "sim_run_online": (
+        "Runde {round}: {count} Tische wieder im Netz",
+        "Round {round}: {count} tables are back on the network",
+    ),
+    "sim_run_broker_killed": (
+        "Runde {round}: Broker mit SIGKILL beendet", "Round {round}: broker killed (SIGKILL)"
+    ),
+    "sim_run_broker_back": (
+        "Runde {round}: Broker wieder gestartet", "Round {round}: broker started again"
+    ),
+    "sim_run_hub_killed": (
+        "Runde {round}: Hub mit SIGKILL beendet", "Round {round}: hub killed (SIGKILL)"
+    ),
+    "sim_run_hub_back": ("Runde {round}: Hub wieder gestartet", "Round {round}: hub started again"),
     "sim_demo_tv": ("TV-Ansicht: {url}", "TV view: {url}"),
-    "sim_demo_no_tv": ("TV-Ansicht: noch keine (der Hub fehlt)", "TV view: none yet (no hub)"),
     "sim_demo_running": ("Läuft; Strg+C beendet.", "Running; Ctrl+C stops."),
     "sim_demo_broker_died": (
         "der Broker ist unterwegs gestorben: {line}", "the broker died on the way: {line}"
@@ -911,7 +946,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Hub für {event} an {broker}; TV: {tv}  Handy: {phone}",
         "Hub for {event} on {broker}; TV: {tv}  phone: {phone}",
     ),
-    # 27-table: the device as one table of a tournament, its card and its reports (issue 27)
+    # A tournament's table on the device: its card (table, round, players, time left) and
+    # whether its results have reached the hub
     "menu_tournament": ("Turnier", "Tournament"),
     "tournament_title": ("{label} · Runde {round}", "{label} · Round {round}"),
     "tournament_label": ("Tisch {number}", "Table {number}"),

@@ -37,6 +37,7 @@ from typing import Any
 
 from engine import Event, Game, GameSetup, from_json, rules_from_mapping, to_json
 from engine.errors import SchockenError
+from engine.events import GoScharf
 from engine.limits import InputLimitError, json_loads
 from engine.strategy_names import strategy_names
 from hal.ports import Storage
@@ -161,7 +162,8 @@ class Recovery:
     actions: list[Event]
     #: The game after replaying ``actions``.
     game: Game
-    #: The last UI note written after the last action, or None.
+    #: The last UI note written after the last action (a time box's :class:`GoScharf` aside,
+    #: which changes no screen), or None.
     ui: dict[str, Any] | None
     #: Length in bytes of the intact prefix; a repair cuts the file back to it.
     intact_length: int
@@ -208,7 +210,10 @@ def read_journal(data: bytes, *, origin: str = "journal") -> Recovery:
             intact = position
             records = records[:index]
             break
-        ui = None
+        if not isinstance(actions[-1], GoScharf):
+            # The time box changes no screen: the note before it (a turn's marks, a result
+            # half entered) still tells how the screen stood.
+            ui = None
     return Recovery(
         setup=setup, meta=meta, actions=actions, game=game, ui=ui, intact_length=intact,
         file_length=len(data), problem=problem, records=len(records),

@@ -49,6 +49,7 @@ SIM_EDGE = {
     "sim/web_pictures.py",
     "sim/tournament_table.py",
     "sim/tournament_demo.py",
+    "sim/tournament_run.py",
 }
 #: The one module allowed to import each hardware library (the sim's own hands and window too).
 HARDWARE_HOMES = {

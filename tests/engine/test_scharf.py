@@ -184,3 +184,18 @@ def test_a_real_dice_game_goes_scharf_the_same_way() -> None:
     game.report((6, 6, 2), 1)
     events = game.report((4, 3, 1), 1) + game.report((6, 5, 3), 1) + game.report((6, 6, 2), 1)
     assert HalfOver(1, "Anna") in events
+
+
+def test_a_real_dice_round_with_no_result_entered_yet_is_settled_as_ever() -> None:
+    """With real cups the device cannot tell whether anyone has thrown: results are entered as
+    turns end, under ``hidden_last_throw`` only at the reveal. A round in play when the time
+    runs out is settled as ever; only the roll-off (no round begun) makes the first round
+    scharf at once."""
+    game = Game(GameSetup(PLAYERS, real_dice=True))
+    game.roll_off([(1, 1, 1), (2, 2, 2), (2, 2, 3)])
+    assert game.round_untouched
+    game.go_scharf(70)
+    assert game.scharf is Scharf.NEXT_ROUND
+    rolling_off = Game(GameSetup(PLAYERS, real_dice=True))
+    rolling_off.go_scharf(70)
+    assert rolling_off.scharf is Scharf.ON

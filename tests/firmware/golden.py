@@ -252,7 +252,7 @@ SCENES: dict[str, View] = {
         1,
         ("▲", "▼", "OK"),
     ),
-    # 27-table: a tournament table's card
+    # a tournament's table: its card
     "table_card": TableCardView(
         "Tisch 7 · Runde 2",
         ("Anna", "Ben", "Carla", "Dora"),

@@ -607,7 +607,7 @@ def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
         yield f"the menu between games: {key}", between.view(texts)
 
 
-# --- 27-table: the device as one table of a tournament ----------------------------------------
+# --- a tournament's table: its card --------------------------------------------------------------
 
 
 @scene("tournament")
@@ -617,7 +617,7 @@ def _tournament(texts: Catalogue) -> Iterator[tuple[str, View]]:
     (none waiting, one, 30, refused, the outbox failing)."""
     import tempfile
 
-    from firmware.app.stages.tournament import TableCard
+    from firmware.app.stages.table_card import TableCard
     from firmware.tournament.reporter import Reporter, TableIdentity
     from firmware.tournament.wire import Assignment
     from hal.storage import StateDirectory

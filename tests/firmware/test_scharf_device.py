@@ -271,3 +271,69 @@ def test_a_table_of_computer_players_goes_scharf_without_a_banner_to_wait_on(
     assert "scharf" in kinds and kinds[-1] == "game_over"
     assert events[kinds.index("scharf")] == {"event": "scharf", "minutes": 60}
     assert isinstance(app.view, BannerView) and app.view.headline == events[-1]["loser"]
+
+
+REAL_DICE_PLAYERS = ("Anna", "Ben", "Carla")
+
+
+def real_dice_round_begun(factory: MockFactory, root: Path) -> Any:
+    """A real-dice game of three on mock pins, of an evening whose time box runs out in ten
+    seconds: the roll-off entered (Anna opens), and Anna's 4-1-1 in two throws."""
+    from tests.firmware.test_real_dice_device import RealDiceTable
+    from tests.realdice import Reported, Step
+
+    begin_spieltag(root, minutes=60, ago=timedelta(minutes=59, seconds=50))
+    table = RealDiceTable(factory, "standard", storage=root, players=REAL_DICE_PLAYERS)
+    for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
+        table.enter(throw)
+    table.step(Step(Button.STAND))
+    table.enter(Reported("Anna", (4, 1, 1), 2, False))
+    return table
+
+
+def test_a_pulled_plug_after_the_time_box_ran_out_mid_entry_resumes_at_the_same_entry(
+    mock_factory: MockFactory, tmp_path: Path
+) -> None:
+    """The time box's action is journalled after the entry's UI note: the note still counts
+    (it changes no screen), so the real-dice entry half made comes back as it stood."""
+    from tests.firmware.test_real_dice_device import RealDiceTable
+    from tests.realdice import Step
+
+    table = real_dice_round_begun(mock_factory, tmp_path)
+    for step in (Step(Button.KEEP_1), Step(Button.KEEP_1), Step(Button.FLIP)):
+        table.step(step)
+    table.wait(15)  # the time box runs out while Ben's result is half entered
+    assert table.app.game.scharf is Scharf.NEXT_ROUND
+    assert isinstance(table.view, BannerView)
+    table.step(Step(Button.STAND))  # the banner goes; the entry is back as it stood
+    before = table.view
+    assert isinstance(before, TurnView) and (before.player, before.pot_text) == ("Ben", "Topf 13")
+    assert ([d.value for d in before.dice], before.throw_text) == ([3, 1, 1], "1 W. (max. 2)")
+    assert journal_actions(tmp_path)[-1]["event"] == "scharf"
+    mock_factory.reset()  # the plug is pulled: the journal is what is left
+    again = RealDiceTable(MockFactory(), "standard", storage=tmp_path, resume=True,
+                          players=REAL_DICE_PLAYERS)
+    assert again.app.game.scharf is Scharf.NEXT_ROUND
+    assert again.view == before
+    again.step(Step(Button.STAND))
+    assert [r.dice for r in again.app.game.results] == [(4, 1, 1), (3, 1, 1)]
+
+
+def test_a_result_entered_from_a_page_leaves_the_scharf_banner_up(
+    mock_factory: MockFactory, tmp_path: Path
+) -> None:
+    """A paired phone is the scorekeeper: its entries move the device's screen on, but the
+    banner that says the time is up stays until a press at the device, or the table at the
+    device never reads it."""
+    from engine.events import Report
+    from tests.realdice import Step
+
+    table = real_dice_round_begun(mock_factory, tmp_path)
+    table.wait(15)  # the time box runs out
+    assert isinstance(table.view, BannerView) and table.view.headline == "Scharf!"
+    table.app.enter_result(Report("Ben", (3, 1, 1), 2, False))  # as a page's report does
+    assert [r.player for r in table.app.game.results] == ["Anna", "Ben"]
+    assert isinstance(table.view, BannerView) and table.view.headline == "Scharf!"
+    assert table.device.display.device.image.tobytes() == render(table.view).tobytes()
+    table.step(Step(Button.STAND))  # read at the device: Carla's entry is next
+    assert isinstance(table.view, TurnView) and table.view.player == "Carla"

@@ -33,6 +33,7 @@ from hal.inputs import InputTiming
 from hal.ports import Button
 from hal.web_server import WebServer
 from sim.gpio_mock import MockPinHands
+from sim.web_pictures import Browser
 from tests.harness import build_test_device
 
 #: Button timing for tests on the real clock: short holds, quick debounce.
@@ -216,3 +217,13 @@ def clients() -> Iterator[list[WsClient]]:
     for client in opened:
         with contextlib.suppress(Exception):  # a client the server closed already
             client.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    """A headless Chromium window of 1000 x 900 (a module that wants another size has its own)."""
+    opened = Browser(width=1000, height=900)
+    try:
+        yield opened
+    finally:
+        opened.close()

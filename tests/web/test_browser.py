@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +27,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing())),
 ]
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    opened = Browser(width=1000, height=900)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def state_of(client: WsClient) -> dict[str, Any]:

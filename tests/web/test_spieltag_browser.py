@@ -9,7 +9,6 @@ import json
 import subprocess
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,15 +26,6 @@ pytestmark = [
 ]
 
 PLAYERS = ("Anna", "Ben", "Carla")
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    opened = Browser(width=1000, height=900)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def play_a_game(device: WebDevice) -> None:
@@ -146,3 +136,45 @@ def test_a_paired_page_begins_a_spieltag_sees_the_standings_and_downloads_the_sh
     browser.wait("window.schock.page.spieltag.spieltag === null")
     assert browser.by_id("sp-info").text == "Kein Spieltag läuft."
     assert not (tmp_path / "state" / "spieltag.json").exists()
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_scharf_round_reads_on_the_page_as_the_half_lost(
+    tmp_path: Path, browser: Browser, language: str
+) -> None:
+    """A real-dice game of an evening whose time box has run out: its rounds are scharf from
+    the first. The page's history says the loser lost scharf (no "0 Deckel"), and its header
+    says scharf where the pot was, as the device's turn screen does."""
+    from datetime import timedelta
+
+    from tests.firmware.test_scharf_device import begin_spieltag
+
+    from .test_browser import paired_client
+
+    state = tmp_path / "state"
+    state.mkdir()
+    begin_spieltag(state, minutes=60, ago=timedelta(minutes=90))
+    device = WebDevice(
+        setup=GameSetup(PLAYERS, load_preset("standard"), real_dice=True), state_dir=state
+    )
+    host = None
+    try:
+        open_page(browser, device)
+        if language == "en":
+            browser.by_id("lang").click()
+        host = paired_client(device)
+        host.wait_for(lambda line: line.startswith("state ") and '"scharf":"on"' in line)
+        host.command('rolloff {"dice": [[1, 1, 1], [6, 4, 2], [5, 3, 2]]}', "ok rolloff")
+        for player, dice in (("Anna", "[4, 3, 1]"), ("Ben", "[6, 5, 3]"), ("Carla", "[6, 6, 2]")):
+            host.command(
+                f'report {{"player": "{player}", "dice": {dice}, "throws": 1}}', "ok report"
+            )
+        browser.wait("window.schock.page.state.game.section === 2")
+        history = browser.by_id("history").text
+        lost = {"de": "Anna verliert scharf", "en": "Anna loses, scharf"}[language]
+        assert lost in history and "0 Deckel" not in history and "+0" not in history
+        assert browser.by_id("pot").text == "scharf"
+    finally:
+        if host is not None:
+            host.close()
+        device.close()

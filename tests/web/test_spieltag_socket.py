@@ -73,6 +73,10 @@ def test_a_watcher_sees_the_standings_but_changes_nothing_and_gets_no_file(
     line = eve.command(begin_line(), "ok")
     assert line.startswith("error spieltag-begin needs pairing"), line
     assert eve.command("spieltag-end", "ok").startswith("error spieltag-end needs pairing")
+    # A payload the device cannot read: pairing is said first, as for a result.
+    for bad in ('{"colour": "red"}', '{"name": 7}', "[1]"):
+        line = eve.command(f"spieltag-begin {bad}", "error")
+        assert line.startswith("error spieltag-begin needs pairing"), line
     assert not (tmp_path / "state" / SPIELTAG_FILE).exists()
     host, token = paired(web_device, clients)
     assert host.command(begin_line(time_box=70), "ok spieltag-begin") == "ok spieltag-begin"

@@ -32,7 +32,7 @@ from firmware.app.stages.entry import EntryStage
 from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.app.stages.reveal import GoodbyeBanner
 from firmware.app.stages.standings import spieltag_entries
-from firmware.app.stages.tournament import tournament_entries
+from firmware.app.stages.table_card import tournament_entries
 from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.screen.rulestext import rules_summary
 from firmware.screen.views import BannerView, RulesView

@@ -1,0 +1,466 @@
+"""A whole simulated tournament: the hub, a real broker and many simulated tables, with faults.
+
+:class:`TournamentRun` plays a tournament the way a hall would: the director's commands on the
+hub's SQLite file (draw, start, finish), ``schocken hub serve`` as a process of its own (as its
+systemd unit runs it), and every table a :class:`~sim.tournament_table.SimulatedTable`: the
+device's real journal, outbox and reporter, computer players, a simulated clock of its own. The
+tables play one after another in this process; the broker and the hub run beside them.
+
+Faults (:class:`Faults`) strike while a round is being played: the broker is killed with
+SIGKILL and started again, the hub too, and some tables lose the network for their whole round
+(their clocks run on through its time box) and come back after the others. At the end,
+:meth:`TournamentRun.check` recounts every result from every table's own journals and holds
+them against what the hub stored and the standings it published: nothing lost, nothing counted
+twice, the same standings.
+
+``make tournament-demo`` runs the same thing paced for a TV to watch, the tests a small one and
+``make test-long`` one of 100 tables.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from engine.game import Game
+from engine.scoring import (
+    GameResult,
+    Scheme,
+    game_result,
+    lives_cost,
+    load_scheme,
+    scheme_from_mapping,
+)
+from engine.tournament import Entrant, PlayedRound, PlayerLine, progress
+from firmware.hub.hub import Hub, init_tournament
+from firmware.hub.store import HubStore, SeatRow
+from firmware.tournament.broker import HUB_USER, table_user
+from firmware.tournament.wire import Assignment, Result, StandingsBoard, standings_topic
+from hal.mqtt import MqttLink, MqttSettings
+from sim.fakes import FakeClock
+from sim.tournament_table import MAX_GAMES, SimulatedTable, TableSettings, recount_from_journal
+
+__all__ = ["Faults", "Outcome", "TournamentRun"]
+
+#: Where the checkout is: the hub's process runs the command line from it.
+ROOT = Path(__file__).resolve().parents[1]
+#: Told of the run's progress: a key of the catalogue (``sim_run_*``) and its fields.
+Report = Callable[..., None]
+
+
+class Broker(Protocol):
+    """The broker the run uses: its address, its users' passwords, and a way to kill it."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def passwords(self) -> dict[str, str]: ...
+
+    def kill(self) -> None: ...
+
+    def start(self, timeout_s: float = 10.0) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Faults:
+    """What goes wrong during the run, each at a share of a round's tables played."""
+
+    #: Broker kills: (round, share of its tables played when it dies, share when it is back).
+    broker_kills: tuple[tuple[int, float, float], ...] = ((1, 0.3, 0.45), (2, 0.6, 0.7))
+    #: Hub kills, the same way.
+    hub_kills: tuple[tuple[int, float, float], ...] = ((2, 0.2, 0.5),)
+    #: (round, how many tables) that play that round without a network.
+    offline: tuple[tuple[int, int], ...] = ((1, 10),)
+
+    @classmethod
+    def none(cls) -> Faults:
+        return cls((), (), ())
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What :meth:`TournamentRun.check` found."""
+
+    journalled: int
+    stored: int
+    lost: list[str]
+    unexpected: list[str]
+    refused: int
+    standings_equal: bool
+    board_equal: bool
+    rounds: int
+    games: int
+    seconds: float
+    #: The hub's lines and the recount's, for a report when they differ.
+    hub_lines: tuple[PlayerLine, ...] = ()
+    recounted_lines: tuple[PlayerLine, ...] = ()
+    faults_done: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return (
+            not self.lost and not self.unexpected and self.standings_equal and self.board_equal
+        )
+
+    def summary(self) -> str:
+        return (
+            f"{self.rounds} rounds, {self.games} games, {self.journalled} results in the "
+            f"tables' journals, {self.stored} stored by the hub: {len(self.lost)} lost, "
+            f"{len(self.unexpected)} not in any journal, {self.refused} refused; standings "
+            f"{'equal' if self.standings_equal else 'DIFFERENT'}, published board "
+            f"{'equal' if self.board_equal else 'DIFFERENT'}; {self.seconds:.1f} s"
+        )
+
+
+class HubProcess:
+    """``schocken hub serve`` as a process of its own, started and killed at will."""
+
+    def __init__(self, db: Path, broker: Broker, listen: str, log: Path) -> None:
+        self.db, self.broker, self.listen, self.log = db, broker, listen, log
+        self._process: subprocess.Popen[bytes] | None = None
+        self.address: str | None = None
+
+    def start(self, timeout_s: float = 20.0) -> None:
+        env = dict(os.environ, SCHOCKEN_HUB_PASSWORD=self.broker.passwords[HUB_USER])
+        env.setdefault("LANG", "de_DE.UTF-8")
+        with self.log.open("ab") as log:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "schockbesteck", "hub", "serve", "--db", str(self.db),
+                 "--broker", self.broker.url, "--listen", self.listen],
+                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log,
+            )  # fmt: skip
+        assert self._process.stdout is not None
+        deadline = time.monotonic() + timeout_s
+        line = b""
+        while time.monotonic() < deadline and b"http://" not in line:
+            line = self._process.stdout.readline()
+            if not line and self._process.poll() is not None:
+                raise RuntimeError(f"the hub stopped at once; see {self.log}")
+        words = line.decode(errors="replace").split()
+        self.address = next((w.rstrip("/,") for w in words if w.startswith("http://")), None)
+        if self.address is None:
+            raise RuntimeError(f"the hub did not say where its TV page is; see {self.log}")
+
+    def kill(self) -> None:
+        """SIGKILL: the hub dies mid-intake, without a word."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.send_signal(signal.SIGKILL)
+            self._process.wait(timeout=10)
+        self._process = None
+
+    def stop(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait(timeout=10)
+        self._process = None
+
+
+class TournamentRun:
+    """A tournament of ``tables`` tables of four on ``broker``, kept in ``folder``."""
+
+    def __init__(
+        self,
+        folder: Path,
+        broker: Broker,
+        *,
+        tables: int,
+        event: str = "sim",
+        fmt: str = "points-then-ko",
+        rounds: int = 3,
+        minutes: float = 70.0,
+        faults: Faults | None = None,
+        listen: str = "127.0.0.1:0",
+        action_s: float = 6.0,
+        pace_s: float = 0.0,
+        report: Report | None = None,
+    ) -> None:
+        self.folder = folder
+        self.broker = broker
+        self.event = event
+        self.rounds = rounds
+        self.minutes = minutes
+        self.faults = faults if faults is not None else Faults()
+        self.pace_s = pace_s
+        self.report: Report = report or (lambda key, **fields: None)
+        #: Set to end the run after the table at play (the demo's Ctrl+C).
+        self.stopping = threading.Event()
+        self.started_at = time.monotonic()
+        self.faults_done: list[str] = []
+        folder.mkdir(parents=True, exist_ok=True)
+        db = folder / "tournament.db"
+        hub = init_tournament(db, event)
+        hub.store.set("format", fmt)
+        # Teams of five, as at the DM: their members are spread over the tables by the draw.
+        hub.store.add_players(
+            [Entrant(f"S{i + 1:03}", f"Team {i // 5 + 1}") for i in range(tables * 4)]
+        )
+        hub.store.close()
+        self.hub = Hub(HubStore(db))
+        self.hub_process = HubProcess(db, broker, listen, folder / "hub.log")
+        self.clock_start = time.time()
+        self.tables = [
+            SimulatedTable(
+                number,
+                TableSettings(broker.url, event, broker.passwords[table_user(number)],
+                              action_s=action_s),
+                folder / table_user(number),
+                FakeClock(self.clock_start),
+                seed=number,
+            )
+            for number in range(1, tables + 1)
+        ]
+        self.games = 0
+
+    # -- running --------------------------------------------------------------------------------
+
+    def __enter__(self) -> TournamentRun:
+        self.hub_process.start()
+        for table in self.tables:
+            table.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for table in self.tables:
+            table.close()
+        self.hub_process.stop()
+        self.hub.store.close()
+
+    @property
+    def tv(self) -> str | None:
+        """The TV page's address."""
+        return self.hub_process.address
+
+    def play(self) -> None:
+        """Every round: drawn, started, played at every table, all results acknowledged,
+        finished."""
+        for number in range(1, self.rounds + 1):
+            if self.hub.progress().over or self.stopping.is_set():
+                break
+            self.play_round(number)
+
+    def play_round(self, number: int) -> None:
+        seats = self.hub.draw_round(seed=number)
+        now = max(table.clock.now() for table in self.tables)
+        self.hub.start_round(now, self.minutes)
+        self.report("sim_run_round", round=number, tables=len(seats))
+        self._wait_for_assignments(number, seats)
+        count = max((n for round_, n in self.faults.offline if round_ == number), default=0)
+        # The last tables of the round lose the network: they play it through offline.
+        away = [self._table(seat) for seat in seats[len(seats) - min(count, len(seats)) :]]
+        for table in away:
+            table.stop()
+        if away:
+            self._done("sim_run_offline", number, count=len(away))
+        due = self._schedule(number)
+        for index, seat in enumerate(seats):
+            if self.stopping.is_set():
+                return
+            self._strike(number, due, index / len(seats))
+            table = self._table(seat)
+            if table.clock.now() < now:
+                table.clock.set(now)
+            self.games += self._play_at(table)
+            if self.pace_s:
+                time.sleep(self.pace_s)
+        self._strike(number, due, 1.0)
+        for table in away:
+            table.start()
+        if away:
+            self._done("sim_run_online", number, count=len(away))
+        self._wait_for_acks()
+        self.hub.finish_round()
+        self.report("sim_run_round_done", round=number)
+
+    def _table(self, seat: SeatRow) -> SimulatedTable:
+        return self.tables[seat.table_no - 1]
+
+    def _play_at(self, table: SimulatedTable) -> int:
+        assignment = table.reporter.assignment
+        assert assignment is not None
+        if assignment.kind == "points":
+            return table.play_round()
+        return self._play_lives(table, assignment)
+
+    def _play_lives(self, table: SimulatedTable, assignment: Assignment) -> int:
+        """A KO round at ``table``: games among those with a life left, until one is left or
+        the time box ends; each lost game costs as the round's scheme says."""
+        lives = dict(assignment.lives)
+        scheme = _life_scheme(assignment)
+        played = 0
+        while played < MAX_GAMES:
+            alive = tuple(p for p in assignment.players if lives.get(p, 0) > 0)
+            if len(alive) < 2:
+                break
+            ends = assignment.ends_at
+            if played and ends is not None and table.clock.now() >= ends:
+                break
+            game = table.play_game(alive)
+            result = _result_of(game)
+            for player in alive:
+                lives[player] -= min(lives[player], lives_cost(scheme, result, player))
+            played += 1
+        return played
+
+    def _schedule(self, number: int) -> list[tuple[float, str, Callable[[], None]]]:
+        """Round ``number``'s faults: (share of its tables played, what, how), in order."""
+        due: list[tuple[float, str, Callable[[], None]]] = []  # (share, report key, action)
+        for round_, dies, back in self.faults.broker_kills:
+            if round_ == number:
+                due.append((dies, "sim_run_broker_killed", self.broker.kill))
+                due.append((back, "sim_run_broker_back", self.broker.start))
+        for round_, dies, back in self.faults.hub_kills:
+            if round_ == number:
+                due.append((dies, "sim_run_hub_killed", self.hub_process.kill))
+                due.append((back, "sim_run_hub_back", self.hub_process.start))
+        return sorted(due, key=lambda fault: fault[0])
+
+    def _strike(self, number: int, due: list[tuple[float, str, Callable[[], None]]],
+                share: float) -> None:  # fmt: skip
+        """Carry out (and take off ``due``) the faults due once ``share`` of the round's tables
+        have played."""
+        while due and due[0][0] <= share:
+            _at, key, how = due.pop(0)
+            how()
+            self._done(key, number)
+
+    def _done(self, key: str, number: int, **fields: object) -> None:
+        self.faults_done.append(f"round {number}: {key}")
+        self.report(key, round=number, **fields)
+
+    def _wait_for_assignments(
+        self, number: int, seats: Sequence[SeatRow], timeout_s: float = 60
+    ) -> None:
+        deadline = time.monotonic() + timeout_s
+        waiting = [self._table(seat) for seat in seats]
+        while waiting:
+            for table in waiting:
+                table.step()
+            waiting = [
+                t for t in waiting
+                if t.reporter.assignment is None or t.reporter.assignment.round != number
+            ]  # fmt: skip
+            if not waiting or self.stopping.is_set():
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"round {number}: {len(waiting)} tables got no assignment in {timeout_s} s"
+                )
+            time.sleep(0.05)
+
+    def _wait_for_acks(self, timeout_s: float = 180) -> None:
+        """Until every table's outbox is empty: each resends on its simulated clock."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            pending = 0
+            for table in self.tables:
+                table.clock.advance(table.settings.resend_s)
+                table.step()
+                pending += table.pending
+            if not pending or self.stopping.is_set():
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{pending} results still unacknowledged after {timeout_s} s")
+            time.sleep(0.1)
+
+    # -- checking -------------------------------------------------------------------------------
+
+    def check(self) -> Outcome:
+        """Every table's journals against the hub's store and its published standings."""
+        journalled: dict[str, Result] = {}
+        for table in self.tables:
+            for result in recount_from_journal(self.folder / table.identity.user, self.event):
+                journalled[result.id] = result
+        stored = {row.id: row for row in self.hub.store.results()}
+        games: dict[int, list[GameResult]] = {}
+        for result in journalled.values():
+            if result.kind == "game":
+                games.setdefault(result.round, []).append(result.game_result())
+        rounds = [r.number for r in self.hub.store.rounds()]
+        recounted = progress(
+            self.hub.format(), self.hub.store.players(),
+            [PlayedRound(n, tuple(games.get(n, ()))) for n in rounds],
+        )  # fmt: skip
+        hub_lines = self.hub.progress().lines
+        board = self._published_board()
+        return Outcome(
+            journalled=len(journalled),
+            stored=len(stored),
+            lost=sorted(set(journalled) - set(stored)),
+            unexpected=sorted(set(stored) - set(journalled)),
+            refused=len(self.hub.store.refusals()),
+            standings_equal=hub_lines == recounted.lines,
+            board_equal=board is not None and _board_rows(board) == _lines_rows(recounted.lines),
+            rounds=len(rounds),
+            games=sum(len(g) for g in games.values()),
+            seconds=time.monotonic() - self.started_at,
+            hub_lines=hub_lines,
+            recounted_lines=recounted.lines,
+            faults_done=list(self.faults_done),
+        )
+
+    def _published_board(self, timeout_s: float = 15) -> StandingsBoard | None:
+        """The standings the hub keeps retained on the broker, once they show the last round."""
+        boards: queue.Queue[bytes] = queue.Queue()
+        link = MqttLink(
+            MqttSettings(self.broker.url, f"{self.event}-check", HUB_USER,
+                         self.broker.passwords[HUB_USER]),
+            on_message=lambda _topic, payload: boards.put(payload),
+        )  # fmt: skip
+        link.subscribe(standings_topic(self.event))
+        with _running(link):
+            deadline = time.monotonic() + timeout_s
+            latest: StandingsBoard | None = None
+            want = _lines_rows(self.hub.progress().lines)
+            while time.monotonic() < deadline:
+                try:
+                    latest = StandingsBoard.from_json(boards.get(timeout=0.5))
+                except queue.Empty:
+                    continue
+                if _board_rows(latest) == want:
+                    return latest
+            return latest
+
+
+@contextmanager
+def _running(link: MqttLink) -> Iterator[MqttLink]:
+    link.start()
+    try:
+        yield link
+    finally:
+        link.stop()
+
+
+def _life_scheme(assignment: Assignment) -> Scheme:
+    """What costs a life at a KO table: the assignment's lives scheme."""
+    if assignment.scheme.get("preset") == "leben":
+        return scheme_from_mapping(assignment.scheme)
+    return load_scheme("leben")
+
+
+def _result_of(game: Game) -> GameResult:
+    return game_result(game.setup, game.actions)
+
+
+def _lines_rows(lines: Sequence[PlayerLine]) -> dict[str, tuple[int, int | None, int]]:
+    return {line.name: (line.points, line.lives, line.games_lost) for line in lines}
+
+
+def _board_rows(board: StandingsBoard) -> dict[str, tuple[int, int | None, int]]:
+    return {row.name: (row.points, row.lives, row.games_lost) for row in board.rows}
+
+

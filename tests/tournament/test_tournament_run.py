@@ -1,0 +1,70 @@
+"""A whole simulated tournament on a real mosquitto: nothing lost, nothing counted twice.
+
+The hub runs as ``schocken hub serve`` in a process of its own and every table is the device's
+real reporting code (sim/tournament_run.py, sim/tournament_table.py). During the run the broker
+is killed with SIGKILL and started again twice, the hub once, and some tables play a whole
+round without a network. At the end every table's own journals are recounted and held against
+what the hub stored and the standings it published on the broker.
+
+`make test` plays a small tournament (12 tables); `make test-long` the issue's 100 tables.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sim.tournament_run import Faults, TournamentRun
+from tests.broker import Broker
+
+
+def play(broker: Broker, folder: Path, tables: int, faults: Faults) -> None:
+    broker.add_tables(tables)
+    run = TournamentRun(
+        folder, broker, tables=tables, fmt="points-then-ko", rounds=3, minutes=70, faults=faults
+    )
+    with run:
+        run.play()
+        outcome = run.check()
+    assert outcome.rounds == 3, outcome.summary()
+    assert outcome.journalled > 0 and outcome.games > 0
+    assert outcome.lost == [], outcome.summary()
+    assert outcome.unexpected == [], outcome.summary()
+    assert outcome.standings_equal, outcome.summary()
+    assert outcome.board_equal, outcome.summary()
+    assert outcome.refused == 0, outcome.summary()
+    # Every planned fault struck, and the lives round put players out.
+    planned = 2 * (len(faults.broker_kills) + len(faults.hub_kills)) + 2 * len(faults.offline)
+    assert len(outcome.faults_done) == planned, outcome.faults_done
+    assert any(line.out for line in outcome.recounted_lines)
+
+
+@pytest.fixture
+def fast_folder() -> Iterator[Path]:
+    """The tables' state directories and the hub's file, in memory where the system has a
+    tmpfs: the journal fsyncs every action, which on a disk costs most of the run's time,
+    and a table's disk is not what these faults are about (tests/durable kills the device
+    itself)."""
+    shm = Path("/dev/shm")
+    folder = Path(tempfile.mkdtemp(prefix="schock-tournament-", dir=shm if shm.is_dir() else None))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_small_tournament_through_kills_loses_nothing(broker: Broker, fast_folder: Path) -> None:
+    faults = Faults(
+        broker_kills=((1, 0.3, 0.5), (2, 0.6, 0.8)), hub_kills=((2, 0.2, 0.5),),
+        offline=((1, 3),),
+    )  # fmt: skip
+    play(broker, fast_folder, 12, faults)
+
+
+@pytest.mark.slow
+def test_a_hundred_tables_through_kills_lose_nothing(broker: Broker, fast_folder: Path) -> None:
+    play(broker, fast_folder, 100, Faults())
