@@ -217,8 +217,8 @@ def _keys(settings: HubBenchSettings) -> list[tuple[str, str, str, float | None]
          "through mosquitto into SQLite)", "1/s", None),
         ("hub_duplicates_per_s", "hub: the same results again, answered duplicate, a second",
          "1/s", None),
-        ("hub_burst_cpu_pct", "hub: CPU while it stores the burst (of one core)", "%", None),
-        ("broker_burst_cpu_pct", "broker: CPU meanwhile (of one core)", "%", None),
+        ("hub_burst_cpu_pct", "hub: CPU during the burst (of one core)", "%", None),
+        ("broker_burst_cpu_pct", "broker: CPU during the burst (of one core)", "%", None),
         ("hub_burst_states_per_100", "hub: states sent to the TV in the burst, per 100 results",
          "states", None),
         ("hub_tv_p50_ms", f"hub: a result from the table's journal to the TV, p50 ({pace})",
@@ -227,22 +227,28 @@ def _keys(settings: HubBenchSettings) -> list[tuple[str, str, str, float | None]
         ("hub_tv_results", f"hub: results measured ({settings.window_s:g} s)", "results", None),
         ("hub_tv_unseen", "hub: ... of them never on the TV", "results", None),
         ("hub_load_per_s", "hub: results the tables journalled a second meanwhile", "1/s", None),
-        ("hub_cpu_pct", "hub: CPU meanwhile (of one core)", "%", None),
+        ("hub_cpu_pct", "hub: CPU while the tables play (of one core)", "%", None),
         ("hub_peak_rss_mb", "hub: peak memory (`schocken hub serve`)", "MB", None),
-        ("broker_cpu_pct", "broker: CPU meanwhile (of one core)", "%", None),
+        ("broker_cpu_pct", "broker: CPU while the tables play (of one core)", "%", None),
         ("broker_peak_rss_mb", "broker: peak memory (mosquitto)", "MB", None),
     ]  # fmt: skip
 
 
 def hub_figures(settings: HubBenchSettings | None = None) -> list[Measurement]:
-    """The bench's rows of the hub, or the same rows skipped naming why (no mosquitto, no
-    paho or aiohttp)."""
+    """The bench's rows of the hub, or the same rows skipped naming why in one line (no
+    mosquitto, no paho or aiohttp, or a run that failed)."""
+    from sim.tournament_demo import DemoError
+
     settings = settings if settings is not None else HubBenchSettings()
     keys = _keys(settings)
     problem = _problem()
+    if problem is None:
+        try:
+            figures = measure_hub(settings)
+        except (RuntimeError, OSError, DemoError) as error:
+            problem = f"skipped: the hub's run failed: {error}"
     if problem is not None:
         return [Measurement(key, label, None, unit, note=problem) for key, label, unit, _ in keys]
-    figures = measure_hub(settings)
     return [
         Measurement(key, label, figures[key], unit, target=target)
         for key, label, unit, target in keys
@@ -298,6 +304,7 @@ def _line(stream: IO[str] | None, what: str, timeout_s: float = 60.0) -> str:
 
 def measure_hub(settings: HubBenchSettings) -> dict[str, float]:
     """Run the broker, the hub and the tables; every figure of :func:`hub_figures` by key."""
+    from engine.tournament import Entrant
     from firmware.hub.hub import init_tournament
     from firmware.tournament.broker import HUB_USER, table_user
     from sim.tournament_demo import MOSQUITTO, MOSQUITTO_PASSWD, make_broker
@@ -312,8 +319,6 @@ def measure_hub(settings: HubBenchSettings) -> dict[str, float]:
         db = folder / "hub.db"
         hub = init_tournament(db, EVENT)
         hub.store.set("format", "dm")
-        from engine.tournament import Entrant
-
         hub.store.add_players([Entrant(name, team) for name, team in _players(4 * TABLES)])
         seats = hub.draw_round(seed=settings.seed)
         hub.start_round(time.time(), 70)

@@ -110,3 +110,15 @@ def test_without_mosquitto_the_hubs_rows_are_skipped_in_one_line(
     lines = as_table(rows).splitlines()
     assert [line for line in lines if "mosquitto" in line] == [lines[-1]]
     assert lines[-1].startswith(note)
+
+
+def test_a_run_that_fails_skips_the_rows_with_its_one_line(mocker: MockerFixture) -> None:
+    mocker.patch.object(bench_hub, "_problem", return_value=None)
+    mocker.patch.object(
+        bench_hub, "measure_hub", side_effect=RuntimeError("the hub bench: no line within 60 s")
+    )
+    rows = bench_hub.hub_figures(bench_hub.HubBenchSettings.quick())
+    assert {row.note for row in rows} == {
+        "skipped: the hub's run failed: the hub bench: no line within 60 s"
+    }
+    assert all(row.value is None for row in rows)
