@@ -1,10 +1,11 @@
 """Measure this build: engine speed, two whole games on the device's wiring (the main loop's
 longest step, the latency from an edge to the last I2C byte, the I2C traffic), screen rendering,
-idle CPU, start-up time and memory; on a Raspberry Pi with the display attached also real frames
-per second and the I2C bus speed.
+idle CPU, start-up time and memory, a tournament's hub with 100 tables on a real mosquitto; on
+a Raspberry Pi with the display attached also real frames per second and the I2C bus speed.
 
 Takes about a minute (--quick: about ten seconds, fewer repetitions and half-second idle
-windows). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times
+windows), and the hub about 80 s more (--quick: about 10 s; skipped in one line without
+mosquitto). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times
 slower (see docs/performance.md). --markdown prints the tables of docs/performance.md. On the
 Pi, stop the service first: sudo systemctl stop schockbesteck.
 """

@@ -20,6 +20,9 @@ measured, and how:
   the CPU time of ``schocken rank`` and ``schocken odds`` against a bare interpreter;
 * real dice at the table: the presses and seconds four players' results take to enter on the
   buttons (:mod:`sim.bench_entry`, on the fake clock);
+* a tournament's hub (:mod:`sim.bench_hub`): 100 simulated tables on a real mosquitto,
+  ``schocken hub serve`` as a subprocess: a result's way from the table's journal to the TV
+  view, the hub's and the broker's memory and CPU meanwhile, and the results a second it takes;
 * on a Raspberry Pi with the display attached: real frames per second and the I2C bus speed.
 
 It lives in :mod:`sim` because it wires the whole stack together like the tests do: the
@@ -82,6 +85,8 @@ class Settings:
     crowd_s: float = 20.0
     #: Four-player rounds of real dice entered on the buttons.
     entry_rounds: int = 200
+    #: The hub's short run (:meth:`sim.bench_hub.HubBenchSettings.quick`): 3 s, not 60.
+    hub_quick: bool = False
 
     @classmethod
     def quick(cls) -> Settings:
@@ -101,6 +106,7 @@ class Settings:
             crowd_pages=10,
             crowd_s=1.0,
             entry_rounds=10,
+            hub_quick=True,
         )
 
 
@@ -137,6 +143,8 @@ def run_benchmarks(
     from sim.bench_sheet import sheet_figures
 
     results += sheet_figures(2 if settings.render_repeats < 5 else 5)
+    say("a tournament's hub: 100 tables on a real mosquitto")
+    results += hub_bench(settings)
     say("the display on this machine's I2C bus")
     results += real_display(settings, records)
     return results
@@ -156,6 +164,14 @@ def _per_call(calls: int, function: Callable[[], object], repeats: int = _REPEAT
             function()
         fastest = min(fastest, (time.perf_counter() - started) / calls)
     return fastest
+
+
+def hub_bench(settings: Settings) -> list[Measurement]:
+    """A tournament's hub with 100 tables live on a real mosquitto (:mod:`sim.bench_hub`);
+    skipped, in one line, where mosquitto is not installed."""
+    from sim.bench_hub import HubBenchSettings, hub_figures
+
+    return hub_figures(HubBenchSettings.quick() if settings.hub_quick else HubBenchSettings())
 
 
 def entry_speed(settings: Settings) -> list[Measurement]:

@@ -75,6 +75,11 @@ class DemoBroker:
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
+    @property
+    def pid(self) -> int | None:
+        """The running mosquitto's process id (the bench reads its CPU and memory), or None."""
+        return self._process.pid if self._process is not None and self.running else None
+
     def start(self, timeout_s: float = 10.0) -> None:
         """Start mosquitto and wait until its port takes connections."""
         self._process = subprocess.Popen(

@@ -40,6 +40,7 @@ SIM_EDGE = {
     "sim/bench_cli.py",
     "sim/bench_web.py",
     "sim/bench_sheet.py",
+    "sim/bench_hub.py",
     "sim/sheet_picture.py",
     "sim/cli.py",
     "sim/measure.py",

@@ -246,3 +246,22 @@ def test_without_the_web_extra_the_pages_rows_are_skipped_naming_why(
     assert "2 unpaired pages" in rows[6].label
     pages.assert_not_called()
     crowd.assert_not_called()
+
+
+def test_a_tournaments_hub_with_100_tables_is_measured(report: dict[str, Any]) -> None:
+    """100 simulated tables on a real mosquitto, `schocken hub serve` as a subprocess
+    (sim/bench_hub.py): every row has a number, or all are skipped naming mosquitto."""
+    keys = [
+        *("hub_results_per_s", "hub_duplicates_per_s", "hub_tv_p50_ms", "hub_tv_p99_ms"),
+        *("hub_tv_results", "hub_load_per_s", "hub_peak_rss_mb", "broker_peak_rss_mb"),
+    ]
+    if not Path("/usr/sbin/mosquitto").exists():
+        assert all("mosquitto is not installed" in report["skipped"][key] for key in keys)
+        return
+    for key in keys:
+        assert isinstance(report.get(key), int | float) and report[key] > 0, report["skipped"]
+    for key in ("hub_tv_unseen", "hub_cpu_pct", "hub_burst_cpu_pct", "broker_cpu_pct",
+                "broker_burst_cpu_pct", "hub_burst_states_per_100"):
+        assert report[key] >= 0, key
+    assert report["hub_tv_p50_ms"] <= report["hub_tv_p99_ms"]
+    assert report["targets"]["hub_tv_p99_ms"] == 1000

@@ -1,0 +1,667 @@
+"""A tournament's hub, for ``schocken bench``: 100 tables live on a real mosquitto.
+
+Everything runs as at a venue, on loopback: a private mosquitto with the tournament's own
+configuration (:func:`sim.tournament_demo.make_broker`: persistence on every change, a user and
+a password per table, the ACL), ``schocken hub serve`` as a subprocess started as the hub's
+systemd unit starts it (the console script, ``--password-file``, ``PYTHONUNBUFFERED=1``) on a
+tournament file of 400 players drawn onto 100 tables, and three measurements:
+
+* **a result's way to the TV**: 100 :class:`~sim.tournament_table.SimulatedTable`-s (the
+  device's real journal, outbox and reporter, each its own MQTT client, computer players) in a
+  child process (``python -m sim.bench_hub``), playing at :data:`PACE` times a DM's pace. Each
+  result is stamped when the table journalled the game's last event it reports (the journal's
+  write returned, before the reporter recounts, keeps and publishes it). This process watches
+  the hub's ``/events`` as the TV view does (a server-sent event per change, the whole state) and
+  stamps each event as it arrives; the state names, per table, how many games and halves the hub
+  holds, so the n-th half of table 7 is on the TV once table 7 shows n halves. p50 and p99 over
+  the results journalled in the measuring window;
+* **the hub's and the broker's memory and CPU** over that window: each process's peak resident
+  memory (``VmHWM`` in ``/proc/PID/status``) and its CPU time (``/proc/PID/stat``) over the wall
+  time, as a share of one core;
+* **results a second**: afterwards every table sends a burst of new game results at once (its
+  own MQTT client, QoS 1), from the first publish to the last Ack, then the same results again,
+  answered "duplicate".
+
+The tables' state directories are on ``/dev/shm`` where there is one: at a venue each table is
+a device of its own, whose journal's fsync does not load the hub's machine. The hub's SQLite file
+and the broker's persistence are on the disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from sim.bench_figures import Measurement, percentile
+
+__all__ = [
+    "PACE",
+    "TABLES",
+    "HubBenchSettings",
+    "ShownCounts",
+    "delays",
+    "hub_figures",
+    "measure_hub",
+]
+
+#: Tables live in the run (400 players at tables of four).
+TABLES = 100
+#: How many times a DM's pace the tables play: at the DM a table plays at most ten games in 70
+#: minutes, a game every 7 minutes; threshold bots under the standard rules take about 148
+#: actions a game, so a simulated action takes :data:`ACTION_S` and the tables play
+#: :data:`PACE` times faster than that in wall time (a game every 42 s at each table).
+PACE = 10.0
+#: Simulated seconds an action takes at the table: 148 actions in the DM's 7 minutes.
+ACTION_S = 420.0 / 148
+#: The event's slug in the topics.
+EVENT = "bench"
+#: The bursts' games are numbered from here on (a table plays far fewer in the window; the
+#: wire allows up to 1,000).
+FIRST_BURST_GAME = 500
+#: The longest a result may take to show after the tables stopped before it counts as lost.
+DRAIN_S = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class HubBenchSettings:
+    """How long the tables play, and how many results the bursts hold."""
+
+    #: Seconds of play before the window, while the tables catch up with their head start.
+    warm_up_s: float = 3.0
+    #: Seconds the results are measured in.
+    window_s: float = 60.0
+    #: New results in the burst (spread over the tables), then the same again.
+    burst: int = 1000
+    seed: int = 7
+
+    @classmethod
+    def quick(cls) -> HubBenchSettings:
+        return cls(warm_up_s=0.5, window_s=3.0, burst=TABLES)
+
+
+# --- what the TV showed, and when -----------------------------------------------------------
+
+
+class ShownCounts:
+    """When each table's n-th game and n-th half first showed in the hub's state (the TV's)."""
+
+    def __init__(self) -> None:
+        #: (table, "game" or "half", n) -> when the state first held n of them.
+        self.first: dict[tuple[int, str, int], float] = {}
+        self._counts: dict[tuple[int, str], int] = {}
+        self.events = 0
+
+    def take(self, state: Mapping[str, Any], at: float) -> None:
+        """One state of the event stream, arrived at ``at``."""
+        self.events += 1
+        for table in state.get("tables", ()):
+            number = int(table["table"])
+            for kind, key in (("game", "games"), ("half", "halves")):
+                now = int(table[key])
+                before = self._counts.get((number, kind), 0)
+                for n in range(before + 1, now + 1):
+                    self.first[(number, kind, n)] = at
+                self._counts[(number, kind)] = max(before, now)
+
+
+def delays(
+    results: Sequence[Sequence[Any]],
+    shown: ShownCounts,
+    window: tuple[float, float],
+    lost_at: float,
+) -> tuple[list[float], int]:
+    """Seconds from each result's journal to the TV, for those journalled inside ``window``;
+    a result the TV never showed counts as shown at ``lost_at`` (a lower bound). Also how many
+    were never shown. ``results`` are ``(table, kind, n, journalled_at)``."""
+    found: list[float] = []
+    unseen = 0
+    for table, kind, n, journalled in results:
+        if not window[0] <= journalled < window[1]:
+            continue
+        at = shown.first.get((int(table), "game" if kind == "game" else "half", int(n)))
+        if at is None:
+            unseen += 1
+            at = lost_at
+        found.append(max(0.0, at - journalled))
+    return found, unseen
+
+
+def _watch(host: str, port: int, shown: ShownCounts, stop: threading.Event) -> None:
+    """Follow ``/events`` as the TV does (HTTP/1.0, so the stream is not chunked), stamping
+    each event as its last byte arrives."""
+    with socket.create_connection((host, port), timeout=30) as stream:
+        stream.sendall(f"GET /events HTTP/1.0\r\nHost: {host}:{port}\r\n\r\n".encode())
+        stream.settimeout(0.5)
+        buffer = b""
+        header = True
+        while not stop.is_set():
+            try:
+                chunk = stream.recv(1 << 16)
+            except TimeoutError:
+                continue
+            if not chunk:
+                return
+            at = time.time()
+            buffer += chunk
+            if header:
+                head, found, rest = buffer.partition(b"\r\n\r\n")
+                if not found:
+                    continue
+                if b" 200 " not in head.split(b"\r\n", 1)[0]:
+                    raise RuntimeError(f"the hub's /events answered {head[:60]!r}")
+                buffer, header = rest, False
+            *events, buffer = buffer.split(b"\n\n")
+            for event in events:
+                for line in event.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        shown.take(json.loads(line[6:]), at)
+
+
+# --- the processes' CPU and memory --------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The peak resident memory of process ``pid`` (``VmHWM``), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmHWM for process {pid}")
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+def _problem() -> str | None:
+    """Why the hub cannot be measured here (one line), or None."""
+    from sim.tournament_demo import MOSQUITTO, MOSQUITTO_PASSWD
+
+    for tool in (MOSQUITTO, MOSQUITTO_PASSWD):
+        if not os.access(tool, os.X_OK):
+            return f"skipped: mosquitto is not installed ({tool}; sudo apt-get install mosquitto)"
+    try:
+        from hal.mqtt import MqttLink  # noqa: F401  (paho-mqtt, the mqtt extra)
+    except ImportError:
+        return "skipped: the mqtt extra is not installed (pip install -e '.[mqtt]')"
+    try:
+        from hal.hub_server import HubServer  # noqa: F401  (aiohttp, the web extra)
+    except ImportError:
+        return "skipped: the web extra is not installed (pip install -e '.[web]')"
+    return None
+
+
+def _keys(settings: HubBenchSettings) -> list[tuple[str, str, str, float | None]]:
+    pace = f"{TABLES} tables at {PACE:g}× a DM's pace"
+    return [
+        ("hub_results_per_s", f"hub: new results stored a second ({TABLES} tables at once, "
+         "through mosquitto into SQLite)", "1/s", None),
+        ("hub_duplicates_per_s", "hub: the same results again, answered duplicate, a second",
+         "1/s", None),
+        ("hub_burst_cpu_pct", "hub: CPU during the burst (of one core)", "%", None),
+        ("broker_burst_cpu_pct", "broker: CPU during the burst (of one core)", "%", None),
+        ("hub_burst_states_per_100", "hub: states sent to the TV in the burst, per 100 results",
+         "states", None),
+        ("hub_tv_p50_ms", f"hub: a result from the table's journal to the TV, p50 ({pace})",
+         "ms", None),
+        ("hub_tv_p99_ms", "hub: ... to the TV, p99", "ms", 1000.0),
+        ("hub_tv_results", f"hub: results measured ({settings.window_s:g} s)", "results", None),
+        ("hub_tv_unseen", "hub: ... of them never on the TV", "results", None),
+        ("hub_load_per_s", "hub: results the tables journalled a second meanwhile", "1/s", None),
+        ("hub_cpu_pct", "hub: CPU while the tables play (of one core)", "%", None),
+        ("hub_peak_rss_mb", "hub: peak memory (`schocken hub serve`)", "MB", None),
+        ("broker_cpu_pct", "broker: CPU while the tables play (of one core)", "%", None),
+        ("broker_peak_rss_mb", "broker: peak memory (mosquitto)", "MB", None),
+    ]  # fmt: skip
+
+
+def hub_figures(settings: HubBenchSettings | None = None) -> list[Measurement]:
+    """The bench's rows of the hub, or the same rows skipped naming why in one line (no
+    mosquitto, no paho or aiohttp, or a run that failed)."""
+    from sim.tournament_demo import DemoError
+
+    settings = settings if settings is not None else HubBenchSettings()
+    keys = _keys(settings)
+    problem = _problem()
+    if problem is None:
+        try:
+            figures = measure_hub(settings)
+        except (RuntimeError, OSError, DemoError) as error:
+            problem = f"skipped: the hub's run failed: {error}"
+    if problem is not None:
+        return [Measurement(key, label, None, unit, note=problem) for key, label, unit, _ in keys]
+    return [
+        Measurement(key, label, figures[key], unit, target=target)
+        for key, label, unit, target in keys
+    ]
+
+
+def _players(count: int) -> list[tuple[str, str]]:
+    """``count`` players in teams of five, as at the DM."""
+    return [(f"Spieler{index:03}", f"Team{index // 5:02}") for index in range(count)]
+
+
+def _serve_argv() -> list[str]:
+    """``schocken`` as the hub's unit runs it: the venv's console script."""
+    script = Path(sys.executable).with_name("schocken")
+    if script.exists():
+        return [str(script)]
+    return [
+        sys.executable,
+        "-c",
+        "import sys; from schockbesteck.cli import main; sys.exit(main())",
+    ]
+
+
+@contextmanager
+def _process(argv: list[str], **options: Any) -> Iterator[subprocess.Popen[str]]:
+    process = subprocess.Popen(argv, text=True, **options)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+
+def _line(stream: IO[str] | None, what: str, timeout_s: float = 60.0) -> str:
+    """The next line of ``stream`` within ``timeout_s``, or RuntimeError naming ``what``."""
+    assert stream is not None
+    lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+    reader = threading.Thread(target=lambda: lines.put(stream.readline()), daemon=True)
+    reader.start()
+    try:
+        line = lines.get(timeout=timeout_s)
+    except queue.Empty:
+        raise RuntimeError(f"the hub bench: no {what} within {timeout_s:.0f} s") from None
+    if not line:
+        raise RuntimeError(f"the hub bench: {what} never came (the process ended)")
+    return line
+
+
+def measure_hub(settings: HubBenchSettings) -> dict[str, float]:
+    """Run the broker, the hub and the tables; every figure of :func:`hub_figures` by key."""
+    from engine.tournament import Entrant
+    from firmware.hub.hub import init_tournament
+    from firmware.tournament.broker import HUB_USER, table_user
+    from sim.tournament_demo import MOSQUITTO, MOSQUITTO_PASSWD, make_broker
+
+    folder = Path(tempfile.mkdtemp(prefix="schock-bench-hub-"))
+    shm = Path("/dev/shm")
+    tables_dir = Path(tempfile.mkdtemp(prefix="schock-bench-tables-", dir=shm if shm.is_dir()
+                                       else None))  # fmt: skip
+    broker = make_broker(MOSQUITTO, MOSQUITTO_PASSWD, folder, TABLES)
+    try:
+        broker.start()
+        db = folder / "hub.db"
+        hub = init_tournament(db, EVENT)
+        hub.store.set("format", "dm")
+        hub.store.add_players([Entrant(name, team) for name, team in _players(4 * TABLES)])
+        seats = hub.draw_round(seed=settings.seed)
+        hub.start_round(time.time(), 70)
+        hub.store.close()
+        secret = folder / "hub-password"
+        secret.write_text(broker.passwords[HUB_USER])
+        secret.chmod(0o600)
+        argv = [*_serve_argv(), "hub", "serve", "--db", str(db), "--broker", broker.url,
+                "--listen", "127.0.0.1:0", "--password-file", str(secret)]  # fmt: skip
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        hub_log = (folder / "hub.log").open("w")
+        with hub_log, _process(argv, env=env, stdout=subprocess.PIPE, stderr=hub_log) as serve:
+            passwords = {str(n): broker.passwords[table_user(n)] for n in range(1, TABLES + 1)}
+            assert broker.pid is not None
+            figures, tv = _play(settings, serve, broker.url, passwords, tables_dir, broker.pid)
+            figures.update(
+                _bursts(settings, broker.url, passwords, seats, (serve.pid, broker.pid), tv)
+            )
+        return figures
+    finally:
+        broker.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(tables_dir, ignore_errors=True)
+
+
+def _play(
+    settings: HubBenchSettings,
+    serve: subprocess.Popen[str],
+    url: str,
+    passwords: dict[str, str],
+    tables_dir: Path,
+    broker_pid: int,
+) -> tuple[dict[str, float], tuple[str, int]]:
+    """The tables' child plays while this process watches the TV's event stream; the figures,
+    and where the TV's stream is."""
+    argv = [sys.executable, "-m", "sim.bench_hub"]
+    log = (tables_dir / "tables.log").open("w")
+    with log, _process(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log) as child:
+        assert child.stdin is not None
+        config = {"url": url, "passwords": passwords, "folder": str(tables_dir),
+                  "seed": settings.seed}  # fmt: skip
+        child.stdin.write(json.dumps(config) + "\n")  # it starts while the hub does
+        child.stdin.flush()
+        line = _line(serve.stdout, "line from `schocken hub serve`")
+        found = re.search(r"http://([0-9.]+):(\d+)/", line)
+        if found is None:
+            raise RuntimeError(f"the hub bench: `schocken hub serve` said {line.strip()!r}")
+        try:
+            tv = found.group(1), int(found.group(2))
+            return _watched(settings, child, *tv, serve.pid, broker_pid), tv
+        except RuntimeError as error:
+            log.flush()
+            last = (tables_dir / "tables.log").read_text(errors="replace").strip()[-300:]
+            raise RuntimeError(f"{error}; the tables said: {last or 'nothing'}") from None
+
+
+def _watched(
+    settings: HubBenchSettings,
+    child: subprocess.Popen[str],
+    host: str,
+    port: int,
+    hub_pid: int,
+    broker_pid: int,
+) -> dict[str, float]:
+    """The window: the tables play, the TV's stream is stamped, the two processes measured."""
+    assert child.stdin is not None
+    shown = ShownCounts()
+    stop = threading.Event()
+    failed: list[BaseException] = []
+
+    def watch() -> None:
+        try:
+            _watch(host, port, shown, stop)
+        except BaseException as error:  # reported below
+            failed.append(error)
+
+    watcher = threading.Thread(target=watch, name="tv", daemon=True)
+    watcher.start()
+    try:
+        if _line(child.stdout, "word from the tables (connected and assigned)", 180) != "ready\n":
+            raise RuntimeError("the hub bench: the tables did not get ready")
+        origin = time.time() + 0.2
+        start, end = origin + settings.warm_up_s, origin + settings.warm_up_s + settings.window_s
+        child.stdin.write(f"go {origin} {end}\n")
+        child.stdin.flush()
+        time.sleep(max(0.0, start - time.time()))
+        cpu = {pid: cpu_seconds(pid) for pid in (hub_pid, broker_pid)}
+        measured_from = time.time()
+        time.sleep(max(0.0, end - time.time()))
+        wall = time.time() - measured_from
+        spent = {pid: cpu_seconds(pid) - before for pid, before in cpu.items()}
+        report = json.loads(_line(child.stdout, "the tables' results", 120))
+        results: list[list[Any]] = report["results"]
+        inside = [r for r in results if start <= r[3] < end]
+        deadline = time.time() + DRAIN_S
+        while time.time() < deadline and not failed:
+            _found, unseen = delays(inside, shown, (start, end), time.time())
+            if not unseen:
+                break
+            time.sleep(0.05)
+        child.stdin.write("quit\n")
+        child.stdin.flush()
+        child.wait(timeout=30)
+    finally:
+        stop.set()
+        watcher.join(timeout=5)
+    if failed:
+        raise RuntimeError(f"the hub bench: the TV's stream failed: {failed[0]}")
+    found, unseen = delays(inside, shown, (start, end), time.time())
+    if not found:
+        raise RuntimeError("the hub bench: no result was journalled in the window")
+    return {
+        "hub_tv_p50_ms": percentile(found, 0.5) * 1e3,
+        "hub_tv_p99_ms": percentile(found, 0.99) * 1e3,
+        "hub_tv_results": float(len(found)),
+        "hub_tv_unseen": float(unseen),
+        "hub_load_per_s": len(inside) / settings.window_s,
+        "hub_cpu_pct": 100 * spent[hub_pid] / wall,
+        "hub_peak_rss_mb": peak_rss_mb(hub_pid),
+        "broker_cpu_pct": 100 * spent[broker_pid] / wall,
+        "broker_peak_rss_mb": peak_rss_mb(broker_pid),
+    }
+
+
+def _bursts(
+    settings: HubBenchSettings,
+    url: str,
+    passwords: dict[str, str],
+    seats: Sequence[Any],
+    pids: tuple[int, int],
+    tv: tuple[str, int],
+) -> dict[str, float]:
+    """Every table sends its share of ``settings.burst`` new game results at once; then the
+    same again. Results a second from the first publish to the last Ack, each time; over the
+    first burst the hub's and the broker's CPU (``pids``) and how many states the hub sent the
+    TV."""
+    from engine.scoring import GameResult
+    from firmware.tournament.broker import table_user
+    from firmware.tournament.wire import Ack, Result, ack_topic, result_topic
+    from hal.mqtt import MqttLink, MqttSettings
+
+    acks: dict[str, int] = {"stored": 0, "duplicate": 0, "refused": 0}
+    arrived = threading.Condition()
+
+    def take(_topic: str, payload: bytes) -> None:
+        ack = Ack.from_json(payload)
+        with arrived:
+            acks[ack.status] += 1
+            arrived.notify_all()
+
+    links: dict[int, MqttLink] = {}
+    each = min(max(1, settings.burst // len(seats)), 1000 - FIRST_BURST_GAME)
+    bursts: dict[int, list[bytes]] = {}
+    for seat in seats:
+        user = table_user(seat.table_no)
+        players = tuple(seat.players)
+        payloads = []
+        for game in range(FIRST_BURST_GAME, FIRST_BURST_GAME + each):
+            loser, other = players[game % len(players)], players[(game + 1) % len(players)]
+            order = (*((p,) for p in players if p != loser), (loser,))
+            order2 = (*((p,) for p in players if p != other), (other,))
+            result = GameResult(players, (loser, other), loser, loser, (order, order2))
+            payloads.append(Result.from_game(EVENT, user, seat.round, game, result).to_json())
+        bursts[seat.table_no] = payloads
+        link = MqttLink(MqttSettings(url, f"burst-{user}", user, passwords[str(seat.table_no)]),
+                        take)  # fmt: skip
+        link.subscribe(ack_topic(EVENT, user))
+        links[seat.table_no] = link
+        link.start()
+    total = each * len(seats)
+    try:
+        for link in links.values():
+            if not link.wait_connected(20):
+                raise RuntimeError("the hub bench: a table's client did not connect")
+        rates, states, busy = {}, 0, [0.0, 0.0]
+        shown, stop = ShownCounts(), threading.Event()
+        watcher = threading.Thread(target=_watch, args=(*tv, shown, stop), daemon=True)
+        watcher.start()
+        time.sleep(0.3)  # its first state (on connect) is in
+        for status in ("stored", "duplicate"):
+            started, before = time.perf_counter(), shown.events
+            spent = [cpu_seconds(pid) for pid in pids]
+            for number, link in links.items():
+                topic = result_topic(EVENT, table_user(number))
+                for payload in bursts[number]:
+                    link.publish(topic, payload)
+            with arrived:
+                answered = arrived.wait_for(_all_answered(acks, status, total), 60 + total / 20)
+            if not answered or acks["refused"]:
+                raise RuntimeError(
+                    f"the hub bench: {acks[status]} of {total} {status}, "
+                    f"{acks['refused']} refused (the hub's log says why)"
+                )
+            rates[status] = total / (time.perf_counter() - started)
+            if status == "stored":
+                wall = time.perf_counter() - started
+                busy = [
+                    100 * (cpu_seconds(pid) - s) / wall for pid, s in zip(pids, spent, strict=True)
+                ]
+                time.sleep(0.3)  # the last state is pushed after the last Ack
+                states = shown.events - before
+    finally:
+        stop.set()
+        for link in links.values():
+            link.stop()
+    return {
+        "hub_burst_states_per_100": 100 * states / total,
+        "hub_results_per_s": rates["stored"],
+        "hub_duplicates_per_s": rates["duplicate"],
+        "hub_burst_cpu_pct": busy[0],
+        "broker_burst_cpu_pct": busy[1],
+    }
+
+
+def _all_answered(acks: dict[str, int], status: str, total: int) -> Callable[[], bool]:
+    """Whether ``total`` acks of ``status`` came, or any refusal."""
+    return lambda: acks[status] >= total or acks["refused"] > 0
+
+
+# --- the tables' child process -----------------------------------------------------------------
+
+
+class _Stopped(Exception):
+    """The window is over: a table ends its game where it stands."""
+
+
+def _tables_child() -> int:
+    """``python -m sim.bench_hub``: the tables, told what to do on stdin (see :func:`_play`).
+
+    Each table plays on a thread of its own. It first plays a head start at once (a random
+    part of a game, so that the tables are spread over their games, as in a hall), then waits
+    for "go", then plays at :data:`PACE` times a DM's pace until the window ends."""
+    from firmware.store.gamestore import GameStore
+    from sim.fakes import FakeClock
+    from sim.tournament_table import SimulatedTable, TableSettings
+
+    config = json.loads(sys.stdin.readline())
+    rng = random.Random(config["seed"])
+    go, stop = threading.Event(), threading.Event()
+    timeline: dict[str, float] = {}
+    results: list[tuple[int, str, int, float]] = []
+    lock = threading.Condition()
+    arrived = [0]
+
+    class PacedClock(FakeClock):
+        """A table's simulated clock, which also keeps the table at its pace in wall time:
+        after each action it waits for the action's place on the wall clock."""
+
+        def __init__(self, head_start_s: float) -> None:
+            super().__init__(start=time.time())
+            self.played_s = 0.0
+            self.head_start_s = head_start_s
+            self.table: Table | None = None
+
+        def advance(self, seconds: float) -> float:
+            now = super().advance(seconds)
+            self.played_s += seconds
+            if self.table is not None:
+                self.table.note_results()
+            if not go.is_set():
+                if self.played_s < self.head_start_s:
+                    return now
+                with lock:
+                    arrived[0] += 1
+                    lock.notify_all()
+                go.wait()
+                self.head_start_s = self.played_s
+            due = timeline["origin"] + (self.played_s - self.head_start_s) / PACE
+            if stop.wait(max(0.0, due - time.time())):
+                raise _Stopped
+            return now
+
+    class TimedStore(GameStore):
+        """The table's game store, noting when each action's write returned."""
+
+        journalled = 0.0
+
+        def record(self, events: Any) -> None:
+            super().record(events)
+            self.journalled = time.time()
+
+    class Table(SimulatedTable):
+        """A simulated table that notes when each result's last event was journalled."""
+
+        def __init__(self, number: int, clock: PacedClock) -> None:
+            settings = TableSettings(config["url"], EVENT, config["passwords"][str(number)],
+                                     action_s=ACTION_S)  # fmt: skip
+            super().__init__(number, settings, Path(config["folder"]) / str(number), clock)
+            self.store = self.timed = TimedStore(self.storage)
+            self.counts = {"game": 0, "half": 0}
+            self.seen: set[str] = set()
+            clock.table = self
+
+        def note_results(self) -> None:
+            """Each result the reporter took in the last action, with its journal's time
+            (its Ack cannot have come yet: acks are handled after the clock moved)."""
+            for ident in self.reporter.outbox.pending:
+                if ident in self.seen:
+                    continue
+                self.seen.add(ident)
+                kind = "game" if ident.endswith("/game") else "half"
+                self.counts[kind] += 1
+                with lock:
+                    results.append((self.number, kind, self.counts[kind], self.timed.journalled))
+
+        def play(self) -> None:
+            with suppress(_Stopped):
+                while not stop.is_set():
+                    self.play_round(None, games=1)
+
+    tables = []
+    for number in range(1, len(config["passwords"]) + 1):
+        tables.append(Table(number, PacedClock(rng.uniform(0, 148 * ACTION_S))))
+    for table in tables:
+        table.start()
+    deadline = time.monotonic() + 60
+    while any(t.reporter.assignment is None or not t.reporter.online for t in tables):
+        if time.monotonic() > deadline:
+            print("the tables got no assignment from the hub within 60 s", file=sys.stderr)
+            return 1
+        for table in tables:
+            table.step()
+        time.sleep(0.05)
+    threads = [threading.Thread(target=t.play, daemon=True) for t in tables]
+    for thread in threads:
+        thread.start()
+    with lock:
+        lock.wait_for(lambda: arrived[0] == len(tables), 120)
+    print("ready", flush=True)
+    _go, origin, end = sys.stdin.readline().split()
+    timeline.update(origin=float(origin), end=float(end))
+    go.set()
+    time.sleep(max(0.0, timeline["end"] - time.time()))
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    with lock:
+        print(json.dumps({"results": results}), flush=True)
+    sys.stdin.readline()  # "quit": the last results are on the TV, or given up on
+    for table in tables:
+        table.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_tables_child())

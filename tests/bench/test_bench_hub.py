@@ -1,0 +1,124 @@
+"""The hub's bench (sim/bench_hub.py): what the TV showed when, read off the hub's real event
+stream; the processes' CPU and memory from /proc; and the rows skipped in one line where
+mosquitto is missing. The whole run on a real broker is in tests/bench/test_bench.py (the
+bench's quick run); no time is asserted."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from pytest_mock import MockerFixture
+
+from sim import bench_hub
+from sim.bench_cli import as_table
+from sim.bench_hub import ShownCounts, delays
+
+
+def state(*tables: tuple[int, int, int]) -> dict[str, object]:
+    """A hub state as /events sends it: (table, games, halves) per table."""
+    return {"tables": [{"table": t, "games": g, "halves": h} for t, g, h in tables]}
+
+
+def test_each_count_is_stamped_when_it_first_shows() -> None:
+    shown = ShownCounts()
+    shown.take(state((1, 0, 1), (2, 0, 0)), 10.0)
+    shown.take(state((1, 0, 1), (2, 0, 2)), 11.0)  # table 2: two halves in one change
+    shown.take(state((1, 1, 3), (2, 0, 2)), 12.5)
+    shown.take(state((1, 1, 3), (2, 0, 1)), 13.0)  # never earlier than first shown
+    assert shown.first == {
+        (1, "half", 1): 10.0,
+        (2, "half", 1): 11.0,
+        (2, "half", 2): 11.0,
+        (1, "game", 1): 12.5,
+        (1, "half", 2): 12.5,
+        (1, "half", 3): 12.5,
+    }
+    assert shown.events == 4
+
+
+def test_a_delay_runs_from_the_journal_to_the_first_state_showing_it() -> None:
+    shown = ShownCounts()
+    shown.take(state((1, 0, 1)), 10.2)
+    shown.take(state((1, 1, 2)), 20.9)
+    results = [
+        (1, "half", 1, 10.0),  # journalled at 10.0, on the TV at 10.2
+        (1, "half", 2, 20.0),
+        (1, "game", 1, 20.5),
+        (1, "half", 3, 25.0),  # never shown: counted up to 30.0
+        (1, "half", 4, 40.0),  # outside the window
+    ]
+    found, unseen = delays(results, shown, (5.0, 35.0), lost_at=30.0)
+    assert found == pytest.approx([0.2, 0.9, 0.4, 5.0])
+    assert unseen == 1
+
+
+def test_the_watcher_reads_the_hubs_real_event_stream() -> None:
+    """hal.hub_server's /events (aiohttp), read as the TV reads it."""
+    from hal.hub_server import HubServer
+
+    server = HubServer("127.0.0.1", 0, {})
+    shown = ShownCounts()
+    stop = threading.Event()
+    try:
+        server.push(json.dumps(state((3, 0, 1))).encode())
+        host, port = server.address
+        watcher = threading.Thread(target=bench_hub._watch, args=(host, port, shown, stop))
+        watcher.start()
+        deadline = time.monotonic() + 10
+        while (3, "half", 1) not in shown.first and time.monotonic() < deadline:
+            time.sleep(0.01)
+        before = time.time()
+        server.push(json.dumps(state((3, 1, 2), (4, 0, 1))).encode())
+        while (4, "half", 1) not in shown.first and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        stop.set()
+        server.close()
+    watcher.join(timeout=5)
+    assert set(shown.first) == {(3, "half", 1), (3, "game", 1), (3, "half", 2), (4, "half", 1)}
+    assert shown.first[(4, "half", 1)] >= before
+
+
+def test_cpu_and_peak_memory_come_from_proc() -> None:
+    pid = os.getpid()
+    spent = bench_hub.cpu_seconds(pid)
+    started = time.process_time()
+    while time.process_time() - started < 0.2:
+        pass
+    assert bench_hub.cpu_seconds(pid) - spent >= 0.1
+    ballast = bytearray(64 * 1024 * 1024)
+    ballast[::4096] = b"x" * len(ballast[::4096])  # touched, so resident
+    assert bench_hub.peak_rss_mb(pid) >= 64
+    del ballast
+
+
+def test_without_mosquitto_the_hubs_rows_are_skipped_in_one_line(
+    mocker: MockerFixture, tmp_path: Path
+) -> None:
+    mocker.patch("sim.tournament_demo.MOSQUITTO", tmp_path / "mosquitto")
+    measure = mocker.patch.object(bench_hub, "measure_hub")
+    rows = bench_hub.hub_figures(bench_hub.HubBenchSettings.quick())
+    measure.assert_not_called()
+    assert len(rows) == 14 and all(row.value is None for row in rows)
+    (note,) = {row.note for row in rows}
+    assert note.startswith("skipped: mosquitto is not installed") and "apt-get" in note
+    lines = as_table(rows).splitlines()
+    assert [line for line in lines if "mosquitto" in line] == [lines[-1]]
+    assert lines[-1].startswith(note)
+
+
+def test_a_run_that_fails_skips_the_rows_with_its_one_line(mocker: MockerFixture) -> None:
+    mocker.patch.object(bench_hub, "_problem", return_value=None)
+    mocker.patch.object(
+        bench_hub, "measure_hub", side_effect=RuntimeError("the hub bench: no line within 60 s")
+    )
+    rows = bench_hub.hub_figures(bench_hub.HubBenchSettings.quick())
+    assert {row.note for row in rows} == {
+        "skipped: the hub's run failed: the hub bench: no line within 60 s"
+    }
+    assert all(row.value is None for row in rows)
