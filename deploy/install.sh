@@ -779,8 +779,9 @@ step_config() {
         return 0
     fi
     put_dir "$CONFIG_DIR" 0755
-    # 0644: the file holds no secrets (names, pins, display settings), and the service user must
-    # read it; root owns it so the service cannot change its own configuration.
+    # 0644: the default holds no secrets (names, pins, display settings), and the service user
+    # must read it; root owns it so the service cannot change its own configuration. A table's
+    # [tournament] password makes it 0640 (step_config_secret).
     put_file "$REPO/deploy/config.toml" "$CONFIG" 0644 && CONFIG_WRITTEN=1
     return 0
 }
@@ -861,6 +862,39 @@ step_network() {
             ;;
     esac
     return 0
+}
+
+# Reads a configuration file; prints "yes" when it holds a secret (a table's [tournament]
+# password, docs/tournament.md), else "no".
+readonly SECRET_QUERY='
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as file:
+        data = tomllib.load(file)
+except (OSError, ValueError, RecursionError):
+    data = {}
+tournament = data.get("tournament")
+print("yes" if isinstance(tournament, dict) and tournament.get("password") else "no")
+'
+
+step_config_secret() {  # a configuration with a password: root:schockbesteck 0640, not 0644
+    local config=$ROOT$CONFIG answer
+    [[ -f $config ]] || return 0
+    answer="$("$PYTHON" -c "$SECRET_QUERY" "$config")" || return 0
+    [[ $answer == yes ]] || return 0
+    if [[ "$(stat -c %a "$config")" == 640 ]] &&
+        { [[ -n $ROOT ]] || [[ "$(stat -c %G "$config")" == "$SERVICE_USER" ]]; }; then
+        ok "$CONFIG holds the table's broker password: readable by root and $SERVICE_USER only"
+        return 0
+    fi
+    change "$CONFIG holds the table's broker password: mode 0640, group $SERVICE_USER"
+    ((DRY_RUN)) && return 0
+    chmod 0640 "$config"
+    if [[ -n $ROOT ]]; then
+        sys_cmd chgrp "$SERVICE_USER" "$CONFIG"
+    else
+        chgrp "$SERVICE_USER" "$config"
+    fi
 }
 
 remove_empty_dir() {  # remove_empty_dir TARGET_PATH: only if empty (a `systemctl edit` drop-in stays)
@@ -1359,6 +1393,7 @@ main() {
         step_config
         step_unit
         step_network
+        step_config_secret
         step_service
     else
         ((DRY_RUN)) && echo "Dry run: nothing will be changed."

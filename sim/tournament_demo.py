@@ -21,12 +21,10 @@ import pwd
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +34,8 @@ from firmware.cli.common import add_lang_argument, output_language, whole_number
 from firmware.screen.i18n import Catalogue
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
 from firmware.tournament.wire import WireError, check_level
+from sim import processes
+from sim.processes import free_port
 from sim.tournament_run import Faults, TournamentRun
 
 #: Debian's broker and its password tool (package mosquitto).
@@ -88,36 +88,23 @@ class DemoBroker:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                raise DemoError(f"mosquitto stopped at once ({self.last_log_line()})")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.02)
-        self.stop()
-        raise DemoError(f"mosquitto did not listen on port {self.port} within {timeout_s:.0f} s")
+        started = processes.await_port(self._process, self.port, timeout_s)
+        if started is processes.Started.EXITED:
+            raise DemoError(f"mosquitto stopped at once ({self.last_log_line()})")
+        if started is processes.Started.TIMED_OUT:
+            self.stop()
+            raise DemoError(
+                f"mosquitto did not listen on port {self.port} within {timeout_s:.0f} s"
+            )
 
     def stop(self) -> None:
         """A clean stop: mosquitto saves its database, then exits."""
-        if self._process is None:
-            return
-        if self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait(timeout=10)
+        processes.stop(self._process)
         self._process = None
 
     def kill(self) -> None:
         """``kill -9``: what ``--faults`` does to the broker; it keeps what it saved."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.send_signal(signal.SIGKILL)
-            self._process.wait(timeout=10)
+        processes.kill(self._process)
         self._process = None
 
     def last_log_line(self) -> str:
@@ -125,13 +112,6 @@ class DemoBroker:
             self.log_file.read_text(errors="replace").splitlines() if self.log_file.exists() else []
         )
         return lines[-1] if lines else f"no log in {self.log_file}"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def make_broker(

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import queue
-import signal
 import subprocess
 import sys
 import threading
@@ -32,21 +31,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from engine.game import Game
-from engine.scoring import (
-    GameResult,
-    Scheme,
-    game_result,
-    lives_cost,
-    load_scheme,
-    scheme_from_mapping,
-)
+from engine.scoring import GameResult
 from engine.tournament import Entrant, PlayedRound, PlayerLine, progress
 from firmware.hub.hub import Hub, init_tournament
 from firmware.hub.store import HubStore, SeatRow
 from firmware.tournament.broker import HUB_USER, table_user
+from firmware.tournament.recount import header_place, journal_names
 from firmware.tournament.wire import Assignment, Result, StandingsBoard, standings_topic
 from hal.mqtt import MqttLink, MqttSettings
+from sim import processes
 from sim.fakes import FakeClock
 from sim.tournament_table import MAX_GAMES, SimulatedTable, TableSettings, recount_from_journal
 
@@ -102,6 +95,9 @@ class Outcome:
     rounds: int
     games: int
     seconds: float
+    #: Games the tables played that are no tournament game (no place in their journal's
+    #: header): never reported, so the recount cannot miss them; there must be none.
+    untagged: int = 0
     #: The hub's lines and the recount's, for a report when they differ.
     hub_lines: tuple[PlayerLine, ...] = ()
     recounted_lines: tuple[PlayerLine, ...] = ()
@@ -110,14 +106,16 @@ class Outcome:
     @property
     def ok(self) -> bool:
         return (
-            not self.lost and not self.unexpected and self.standings_equal and self.board_equal
+            not self.lost and not self.unexpected and not self.untagged
+            and self.standings_equal and self.board_equal
         )
 
     def summary(self) -> str:
         return (
             f"{self.rounds} rounds, {self.games} games, {self.journalled} results in the "
             f"tables' journals, {self.stored} stored by the hub: {len(self.lost)} lost, "
-            f"{len(self.unexpected)} not in any journal, {self.refused} refused; standings "
+            f"{len(self.unexpected)} not in any journal, {self.refused} refused, "
+            f"{self.untagged} games no tournament game; standings "
             f"{'equal' if self.standings_equal else 'DIFFERENT'}, published board "
             f"{'equal' if self.board_equal else 'DIFFERENT'}; {self.seconds:.1f} s"
         )
@@ -154,19 +152,12 @@ class HubProcess:
 
     def kill(self) -> None:
         """SIGKILL: the hub dies mid-intake, without a word."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.send_signal(signal.SIGKILL)
-            self._process.wait(timeout=10)
+        processes.kill(self._process)
         self._process = None
 
     def stop(self) -> None:
-        if self._process is not None and self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait(timeout=10)
+        """A clean stop (SIGTERM)."""
+        processes.stop(self._process)
         self._process = None
 
 
@@ -297,22 +288,18 @@ class TournamentRun:
         return self._play_lives(table, assignment)
 
     def _play_lives(self, table: SimulatedTable, assignment: Assignment) -> int:
-        """A KO round at ``table``: games among those with a life left, until one is left or
-        the time box ends; each lost game costs as the round's scheme says."""
-        lives = dict(assignment.lives)
-        scheme = _life_scheme(assignment)
+        """A KO round at ``table``: games among those with a life left (as the device counts
+        them, :meth:`~firmware.tournament.reporter.Reporter.players_in`), until one is left or
+        the time box ends."""
         played = 0
         while played < MAX_GAMES:
-            alive = tuple(p for p in assignment.players if lives.get(p, 0) > 0)
+            alive = table.reporter.players_in()
             if len(alive) < 2:
                 break
             ends = assignment.ends_at
             if played and ends is not None and table.clock.now() >= ends:
                 break
-            game = table.play_game(alive)
-            result = _result_of(game)
-            for player in alive:
-                lives[player] -= min(lives[player], lives_cost(scheme, result, player))
+            table.play_game(alive)
             played += 1
         return played
 
@@ -382,9 +369,12 @@ class TournamentRun:
     def check(self) -> Outcome:
         """Every table's journals against the hub's store and its published standings."""
         journalled: dict[str, Result] = {}
+        untagged = 0
         for table in self.tables:
             for result in recount_from_journal(self.folder / table.identity.user, self.event):
                 journalled[result.id] = result
+            untagged += sum(header_place(table.storage, name) is None
+                            for name in journal_names(table.storage))
         stored = {row.id: row for row in self.hub.store.results()}
         games: dict[int, list[GameResult]] = {}
         for result in journalled.values():
@@ -411,6 +401,7 @@ class TournamentRun:
             hub_lines=hub_lines,
             recounted_lines=recounted.lines,
             faults_done=list(self.faults_done),
+            untagged=untagged,
         )
 
     def _published_board(self, timeout_s: float = 15) -> StandingsBoard | None:
@@ -443,17 +434,6 @@ def _running(link: MqttLink) -> Iterator[MqttLink]:
         yield link
     finally:
         link.stop()
-
-
-def _life_scheme(assignment: Assignment) -> Scheme:
-    """What costs a life at a KO table: the assignment's lives scheme."""
-    if assignment.scheme.get("preset") == "leben":
-        return scheme_from_mapping(assignment.scheme)
-    return load_scheme("leben")
-
-
-def _result_of(game: Game) -> GameResult:
-    return game_result(game.setup, game.actions)
 
 
 def _lines_rows(lines: Sequence[PlayerLine]) -> dict[str, tuple[int, int | None, int]]:

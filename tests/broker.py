@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
+from sim import processes
+from sim.processes import free_port
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
@@ -32,13 +34,6 @@ def mosquitto_missing() -> str | None:
     if not Path(MOSQUITTO).exists() or not Path(MOSQUITTO_PASSWD).exists():
         return "Debian's mosquitto is not installed (apt-get install mosquitto; .ci/run does)"
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _accepts(port: int, user: str, password: str) -> bool:
@@ -160,33 +155,20 @@ class Broker:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                raise RuntimeError(f"mosquitto stopped at once; see {self.log_file}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.02)
-        raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout_s} s")
+        started = processes.await_port(self._process, self.port, timeout_s)
+        if started is processes.Started.EXITED:
+            raise RuntimeError(f"mosquitto stopped at once; see {self.log_file}")
+        if started is processes.Started.TIMED_OUT:
+            raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout_s} s")
 
     def kill(self) -> None:
         """``kill -9``: no goodbye, nothing saved beyond what it saved already."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.send_signal(signal.SIGKILL)
-            self._process.wait(timeout=10)
+        processes.kill(self._process)
         self._process = None
 
     def stop(self) -> None:
         """A clean stop (SIGTERM): mosquitto saves its database first."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait(timeout=10)
+        processes.stop(self._process)
         self._process = None
 
     def restart(self) -> None:

@@ -9,7 +9,7 @@ malformed, when its ``table`` field is not the table whose topic it came on, whe
 another event, for a round that is not running (not started, or finished), or for a table or
 players not assigned in that round. A result whose id is stored already is answered
 "duplicate", whatever the round's state is now, so a table that resends after the round ended
-still empties its outbox.
+still empties its outbox; a result under a stored id that is not the stored result is refused.
 """
 
 from __future__ import annotations
@@ -261,7 +261,13 @@ class Hub:
             reason = f"result for {result.table} sent on {user}'s topic"
             self._refuse(topic, result.id, reason, now)
             return Ack(result.id, "refused", reason)
-        if self.store.has_result(result.id):
+        known = self.store.result_payload(result.id)
+        if known is not None:
+            if Result.from_json(known) != result:
+                # Not a copy: the same id for another game would drop that game unseen.
+                reason = f"{result.id} is stored already with another result"
+                self._refuse(topic, result.id, reason, now)
+                return Ack(result.id, "refused", reason[:200])
             return Ack(result.id, "duplicate")
         problem = self._problem(result, number)
         if problem is not None:

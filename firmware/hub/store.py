@@ -244,6 +244,11 @@ class HubStore:
     def has_result(self, result_id: str) -> bool:
         return bool(self._rows("SELECT 1 FROM results WHERE id = ?", result_id))
 
+    def result_payload(self, result_id: str) -> str | None:
+        """The stored result ``result_id`` as its wire JSON, or None."""
+        rows = self._rows("SELECT payload FROM results WHERE id = ?", result_id)
+        return str(rows[0][0]) if rows else None
+
     def results(self, round_: int | None = None) -> list[StoredResult]:
         """The stored results (of one round), in the order stored."""
         sql = "SELECT * FROM results" + (" WHERE round = ?" if round_ is not None else "")

@@ -960,6 +960,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tournament_refused": ("{n} abgelehnt", "{n} refused"),
     "tournament_offline": ("offline", "offline"),
     "tournament_not_saved": ("Meldung nicht gespeichert", "Report not saved"),
+    "tournament_table_done": ("Tisch ausgespielt", "Table finished"),
     "key_play": ("Spielen", "Play"),
 }
 

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from engine.events import GameOver, HalfOver
 from engine.game import GameSetup
+from engine.scoring import Scheme, lives_cost, load_scheme, scheme_from_mapping
 from firmware.sink import DeviceEvent, GameResumed
 from firmware.store.gamestore import CURRENT
 from firmware.tournament.broker import table_user
@@ -56,6 +57,7 @@ from hal.ports import Clock, Storage, StorageError
 
 __all__ = [
     "BrokerLink", "LinkMaker", "Publisher", "ReportState", "Reporter", "TableIdentity", "last_will",
+    "life_scheme",
 ]
 
 log = logging.getLogger("schockbesteck.tournament")
@@ -108,6 +110,14 @@ class TableIdentity:
 def last_will(table: TableIdentity) -> tuple[str, bytes]:
     """The Last Will's topic and payload: the table's status, offline (retained)."""
     return status_topic(table.event, table.user), TableStatus(table.user, False).to_json()
+
+
+def life_scheme(assignment: Assignment) -> Scheme:
+    """What costs a life at a KO or Trostrunde table: the assignment's lives scheme (the
+    default lives scheme if the hub sent another)."""
+    if assignment.scheme.get("preset") == "leben":
+        return scheme_from_mapping(assignment.scheme)
+    return load_scheme("leben")
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,12 +396,38 @@ class Reporter:
                     played.append(int(number))
         return TableGame(assignment.event, assignment.table, assignment.round, max(played) + 1)
 
+    def players_in(self) -> tuple[str, ...]:
+        """The assigned players who play the table's next game, in the hub's order: all of
+        them in a points round; in a KO round or the Trostrunde those with a life left (the
+        lives the hub drew the round with, less what this round's games in the journals cost
+        under :func:`life_scheme`), since a player out plays no more game. Empty without an
+        assignment."""
+        assignment = self.assignment
+        if assignment is None:
+            return ()
+        if assignment.kind == "points":
+            return assignment.players
+        scheme = life_scheme(assignment)
+        lives = {player: scheme.lives for player in assignment.players}
+        lives.update(assignment.lives)
+        names = [name for name in journal_names(self.storage)
+                 if _same_round(header_place(self.storage, name), assignment)]
+        for result in recount_journals(self.storage, assignment.event, names):
+            if result.kind != "game":
+                continue
+            game = result.game_result()
+            for player in game.players:
+                if player in lives:
+                    lives[player] -= min(lives[player], lives_cost(scheme, game, player))
+        return tuple(player for player in assignment.players if lives[player] > 0)
+
     def game_meta(self, setup: GameSetup) -> Mapping[str, Any]:
         """The journal header's tournament field for a game of ``setup``: a game of the
-        assigned players is the round's next game at this table; any other game is not part
-        of the tournament (an empty mapping)."""
+        players still in (:meth:`players_in`, at least two) is the round's next game at this
+        table; any other game is not part of the tournament (an empty mapping)."""
         assignment = self.assignment
-        if assignment is None or tuple(setup.players) != tuple(assignment.players):
+        players = self.players_in()
+        if assignment is None or len(players) < 2 or tuple(setup.players) != players:
             return {}
         place = self.next_place()
         assert place is not None
@@ -419,3 +455,10 @@ class Reporter:
         if self.on_change is not None:
             self.on_change()
 
+
+
+def _same_round(place: TableGame | None, assignment: Assignment) -> bool:
+    """Whether a journal's tournament game is one of this table's in the assigned round."""
+    return place is not None and (place.event, place.table, place.round) == (
+        assignment.event, assignment.table, assignment.round
+    )

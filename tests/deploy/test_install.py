@@ -778,3 +778,27 @@ def test_a_dry_run_on_another_linux_warns_and_shows_every_step(target: Path) -> 
     assert "Dry run: nothing will be changed." in result.stdout
     assert "  would: " in result.stdout
     assert sorted(str(path.relative_to(target)) for path in target.rglob("*")) == before
+
+
+def test_a_tables_broker_password_is_readable_by_the_service_only(
+    install: Runner, target: Path
+) -> None:
+    """A table's [tournament] block holds its broker password: the configuration, 0644 while it
+    holds no secret, becomes root:schockbesteck 0640 (the service reads it, no other user)."""
+    write_config(target, "[game]\nlanguage = \"de\"\n")
+    install()
+    config = target / CONFIG
+    assert stat.S_IMODE(config.stat().st_mode) == 0o644  # no secret in it
+    write_config(
+        target,
+        '[tournament]\nbroker = "mqtt://192.168.1.10:1883"\nevent = "dm2026"\ntable = 7\n'
+        'password = "Zp3-not-for-the-pi-user"\n',
+    )
+    config.chmod(0o644)  # as an editor or `cp` leaves it
+
+    result = install()
+
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640
+    assert "chgrp schockbesteck /etc/schockbesteck/config.toml" in result.target_commands
+    assert "Zp3-not-for-the-pi-user" not in result.stdout + result.stderr
+    assert install().changes == []  # idempotent

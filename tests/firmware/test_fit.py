@@ -613,8 +613,8 @@ def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
 @scene("tournament")
 def _tournament(texts: Catalogue) -> Iterator[tuple[str, View]]:
     """The table's card: no assignment yet, then the widest label and round, three to five of
-    the longest names, the time left, up and with no time box, and every state of the reports
-    (none waiting, one, 30, refused, the outbox failing)."""
+    the longest names, the time left, up and with no time box, a KO table played out, and
+    every state of the reports (none waiting, one, 30, refused, the outbox failing)."""
     import tempfile
 
     from firmware.app.stages.table_card import TableCard
@@ -637,6 +637,11 @@ def _tournament(texts: Catalogue) -> Iterator[tuple[str, View]]:
                     ends_at, {},
                 )
                 yield f"{seats} players, ends {ends_at}", card.view(texts)
+        reporter.assignment = Assignment(
+            "cup26", 99, "table-999", "Tisch 999", LONG_NAMES[:4], start - 60, start + 70 * 60,
+            {}, "ko", tuple((name, int(index == 0)) for index, name in enumerate(LONG_NAMES[:4])),
+        )
+        yield "a KO table with one player left", card.view(texts)
         for number in range(30):
             reporter.outbox.put(f"cup26/table-999/r99/g{number + 1}/game", "{}")
             if number in (0, 29):

@@ -14,6 +14,7 @@ from firmware.cli.run import tournament_link
 from firmware.config import config_from_toml
 from firmware.screen.views import MenuView, TableCardView
 from firmware.store.journal import decode_records
+from firmware.tournament.reporter import Reporter
 from firmware.tournament.wire import Assignment
 from firmware.wiring import Device, build_device
 from hal.oled import open_dummy
@@ -41,6 +42,12 @@ def device_at(broker: Broker, folder: Path, language: str) -> tuple[Device, Fake
     device = build_device(config, clock=clock, inputs=[], display=open_dummy(clock),
                           storage=StateDirectory(folder), tournament_link=tournament_link(config))
     return device, clock
+
+
+def hear(hub: HubStand, reporter: Reporter, assignment: Assignment) -> None:
+    """The hub assigns; wait until the device has it."""
+    hub.assign(assignment)
+    wait_for(lambda: reporter.assignment is not None, step=reporter.pump, what="the assignment")
 
 
 def open_card(device: Device, inputs: Inputs, entry: str) -> TableCardView:
@@ -73,10 +80,8 @@ def test_the_card_starts_the_assigned_game_and_its_results_reach_the_hub(
     assert reporter is not None
     try:
         now = reporter._wall()
-        hub.assign(Assignment(EVENT, 2, "table-7", "Tisch 7", PLAYERS, now, now + 1800,
-                              scheme_to_mapping(load_scheme("verlustpunkte"))))
-        wait_for(lambda: reporter.assignment is not None, step=reporter.pump,
-                 what="the assignment")
+        hear(hub, reporter, Assignment(EVENT, 2, "table-7", "Tisch 7", PLAYERS, now,
+                                       now + 1800, scheme_to_mapping(load_scheme("verlustpunkte"))))
         inputs = Inputs(clock)
         card = open_card(device, inputs, entry)
         assert card.title == title and card.players == PLAYERS
@@ -115,3 +120,47 @@ def test_the_card_starts_the_assigned_game_and_its_results_reach_the_hub(
     recounted = recount_from_journal(tmp_path)
     assert sorted(hub.stored) == sorted(result.id for result in recounted)
     assert {result.round for result in recounted} == {2}
+
+
+@pytest.mark.parametrize(
+    ("language", "entry", "done"),
+    [("de", "Turnier", "Tisch ausgespielt"), ("en", "Tournament", "Table finished")],
+)
+def test_a_ko_table_starts_games_only_of_those_with_a_life_left(
+    broker: Broker, tmp_path: Path, language: str, entry: str, done: str,
+) -> None:
+    """In a KO round the card counts the lives from the hub's draw and the table's own games:
+    a player out is left off the card and out of the next game (the hub refuses a game of a
+    player with no life left), and with one player left OK starts no game."""
+    hub = HubStand(broker, EVENT)
+    device, clock = device_at(broker, tmp_path, language)
+    reporter = device.reporter
+    assert reporter is not None
+    try:
+        now = reporter._wall()
+        hear(hub, reporter, Assignment(EVENT, 3, "table-7", "Tisch 7", PLAYERS, now,
+                                       now + 1800, scheme_to_mapping(load_scheme("leben")),
+                                       "ko", tuple((player, 1) for player in PLAYERS)))
+        inputs = Inputs(clock)
+        seen = []
+        for seed in (3, 4):
+            card = open_card(device, inputs, entry)
+            seen.append(card.players)
+            assert card.keys[2] in ("Spielen", "Play")
+            device.app.handle(inputs.press(Button.STAND))  # OK: a game of those still in
+            journal = (tmp_path / "current.journal").read_bytes()
+            header = decode_records(journal[: journal.index(b"\n") + 1])[0][0]
+            assert tuple(header["players"]) == card.players
+            play_randomly(device.app, inputs, seed=seed)
+        assert seen[0] == PLAYERS and len(seen[1]) == 2 and set(seen[1]) < set(PLAYERS)
+        card = open_card(device, inputs, entry)
+        assert len(card.players) == 1 and card.clock == done and card.keys[2] == "OK"
+        device.app.handle(inputs.press(Button.STAND))  # OK now only closes the card
+        assert not isinstance(device.app.view, TableCardView)
+        wait_for(lambda: not reporter.outbox.pending, step=reporter.pump, what="the acks")
+    finally:
+        device.close()
+        hub.stop()
+    games = [result for result in recount_from_journal(tmp_path) if result.kind == "game"]
+    assert [result.game for result in games] == [1, 2]
+    assert {result.id for result in games} <= set(hub.stored)

@@ -226,3 +226,27 @@ def test_a_ko_game_of_a_player_out_is_refused(tmp_path: Path) -> None:
     ack = ack_of(hub.receive(topic, game_result(table, 4).to_json(), 1.0), "table-1")
     assert (ack.status, ack.reason) == ("refused", f"{loser}: no life left, out of round 1")
     assert next(row for row in hub.board().rows if row.name == loser).out
+
+
+def test_an_id_stored_with_another_result_is_refused_not_taken_as_a_duplicate(
+    tmp_path: Path,
+) -> None:
+    """Game 1 again under its id but with another loser (a device swapped mid-round whose new
+    state folder numbers its games from 1 again, a journal put back from elsewhere): a
+    "duplicate" would empty that table's outbox and drop the game without a trace; it is
+    refused, logged, and the stored game stays as it was."""
+    hub = tournament(tmp_path / "t.db")
+    tables = running_round(hub)
+    topic = result_topic(EVENT, "table-1")
+    first = game_result(tables[0], 1, loser_index=0)
+    hub.receive(topic, first.to_json(), 1001.0)
+    other = game_result(tables[0], 1, loser_index=2)
+    assert other.id == first.id and other != first
+    ack = ack_of(hub.receive(topic, other.to_json(), 1002.0), "table-1")
+    assert ack.status == "refused"
+    assert ack.reason == f"{first.id} is stored already with another result"
+    assert [r.payload for r in hub.store.results()] == [first.to_json().decode()]
+    assert [(rid, reason) for _, _, rid, reason in hub.store.refusals()] == [
+        (first.id, ack.reason)
+    ]
+    assert ack_of(hub.receive(topic, first.to_json(), 1003.0), "table-1").status == "duplicate"

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from pytest_mock import MockerFixture
 
 from engine.bots import apply_move, view_of
 from engine.game import Game, GameSetup, Phase
-from engine.scoring import load_scheme, scheme_to_mapping
+from engine.scoring import game_result, load_scheme, scheme_to_mapping
 from firmware.store.gamestore import CURRENT
 from firmware.tournament.outbox import OUTBOX
 from firmware.tournament.reporter import Reporter
@@ -307,3 +308,36 @@ def test_a_result_without_its_ack_goes_again_after_resend_s_and_not_before(
         assert table.reporter.next_deadline() is None
     finally:
         table.close()
+
+
+def test_a_ko_table_plays_on_without_those_out_and_reports_every_game(
+    broker: Broker, hub: HubStand, tmp_path: Path,
+) -> None:
+    """A player with no life left plays no more game at a KO table: the table counts the lives
+    from the hub's draw and its own journals, and a game of those still in is the round's next
+    game (it was no tournament game at all, played and never reported, when only the whole
+    assigned table counted)."""
+    ko = replace(assignment(), kind="ko", lives=tuple((p, 1) for p in PLAYERS),
+                 scheme=scheme_to_mapping(load_scheme("leben")))
+    table = table_at(broker, tmp_path)
+    table.reporter.assignment = ko
+    table.start()
+    try:
+        assert table.reporter.players_in() == PLAYERS
+        first = table.play_game(PLAYERS)
+        loser = game_result(first.setup, first.actions).loser
+        rest = tuple(p for p in PLAYERS if p != loser)
+        assert table.reporter.players_in() == rest
+        # the player out may not play again: such a game is no tournament game
+        assert table.reporter.game_meta(GameSetup(PLAYERS, table.rules)) == {}
+        table.play_game(rest)
+        table.play_game(table.reporter.players_in())
+        assert len(table.reporter.players_in()) == 1
+        assert table.reporter.game_meta(GameSetup(rest[:2], table.rules)) == {}
+        wait_for(lambda: table.pending == 0, step=table.step, what="the acks")
+    finally:
+        table.close()
+    games = [r for r in recount_from_journal(tmp_path) if r.kind == "game"]
+    assert [r.game for r in games] == [1, 2, 3]
+    assert [len(r.players) for r in games] == [4, 3, 2]
+    assert {r.id for r in games} <= set(hub.stored)

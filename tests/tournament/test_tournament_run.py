@@ -37,6 +37,7 @@ def play(broker: Broker, folder: Path, tables: int, faults: Faults) -> None:
     assert outcome.standings_equal, outcome.summary()
     assert outcome.board_equal, outcome.summary()
     assert outcome.refused == 0, outcome.summary()
+    assert outcome.untagged == 0, outcome.summary()  # every game played was reported
     # Every planned fault struck, and the lives round put players out.
     planned = 2 * (len(faults.broker_kills) + len(faults.hub_kills)) + 2 * len(faults.offline)
     assert len(outcome.faults_done) == planned, outcome.faults_done

@@ -1,11 +1,12 @@
 """The device as one table of a tournament: its card from the menu, and the assigned game.
 
 The card (:class:`TableCard`) shows what the hub assigned this table, "Tisch 7 · Runde 2",
-its players, the time left in the round, and whether every finished half and game has reached
-the hub: "gemeldet ✓" or "noch nicht gemeldet (3)". Between games its OK starts the assigned
-game with those players (every seat a person); the game's journal then names its place in the
-tournament (:meth:`~firmware.tournament.reporter.Reporter.game_meta`), and the round's end
-goes to the session's ``time_box_ends_at`` for the time box.
+its players (in a KO round those with a life left), the time left in the round, and whether
+every finished half and game has reached the hub: "gemeldet ✓" or "noch nicht gemeldet (3)".
+Between games its OK starts the assigned game with those players (every seat a person; a KO
+table with one player left plays no more: "Tisch ausgespielt"); the game's journal then names
+its place in the tournament (:meth:`~firmware.tournament.reporter.Reporter.game_meta`), and
+the round's end goes to the session's ``time_box_ends_at`` for the time box.
 """
 
 from __future__ import annotations
@@ -52,14 +53,17 @@ def table_card(texts: Catalogue, reporter: Reporter, *, can_play: bool) -> Table
     label = own_label if assignment.label == german_default else assignment.label
     title = texts.t("tournament_title", label=label, round=assignment.round)
     left = reporter.time_left()
-    if left is None:
+    players = reporter.players_in()
+    if len(players) < 2:  # a KO table with one player left (or none) plays no more game
+        clock = texts.t("tournament_table_done")
+    elif left is None:
         clock = texts.t("tournament_no_time")
     elif left <= 0:
         clock = texts.t("tournament_time_up")
     else:
         clock = texts.t("tournament_time_left", minutes=math.ceil(left / 60))
     key = texts.t("key_play") if can_play else "OK"
-    return TableCardView(title, assignment.players, clock, report, ("", "", key))
+    return TableCardView(title, players, clock, report, ("", "", key))
 
 
 @dataclass(eq=False)
@@ -71,10 +75,11 @@ class TableCard(Overlay):
     reporter: Reporter
 
     def can_play(self) -> bool:
-        """Whether OK starts the assigned game: there is one, and no game is under way."""
+        """Whether OK starts the assigned game: there is one, at least two of its players
+        are still in (a KO round), and no game is under way."""
         table = self.session.table
         running = table is not None and not table.game.is_over
-        return self.reporter.assignment is not None and not running
+        return len(self.reporter.players_in()) >= 2 and not running
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
@@ -84,12 +89,12 @@ class TableCard(Overlay):
         return CLOSE_ALL
 
     def play(self) -> Transition:
-        """Start the assigned game: its players in the hub's order, every seat a person, the
-        device's rules; the round's end is the game's time box."""
+        """Start the assigned game: its players still in, in the hub's order, every seat a
+        person, the device's rules; the round's end is the game's time box."""
         session, assignment = self.session, self.reporter.assignment
         assert assignment is not None
         rules = session.plan.rules if session.plan is not None else session.config.game.rule_set
-        setup = GameSetup(assignment.players, rules, session.real_dice)
+        setup = GameSetup(self.reporter.players_in(), rules, session.real_dice)
         session.seat_bots = ()
         session.time_box_ends_at = assignment.ends_at
         return Goto((session.start_game(setup),))
