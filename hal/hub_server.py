@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from aiohttp import web
 
 from hal.listening import listen_problem
-from hal.web_server import SECURITY_HEADERS, host_allowed
+from hal.web_server import SECURITY_HEADERS, host_allowed, stop_server_thread
 
 __all__ = ["MAX_WATCHERS", "HubServer", "HubServerError", "Route"]
 
@@ -93,16 +93,7 @@ class HubServer:
         if self._closed:
             return
         self._closed = True
-        if self._loop.is_running():
-            try:
-                asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(timeout=5)
-            except Exception:  # shutting down: nothing more to save
-                logger.exception("hub web: shutdown failed")
-            self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
-        if not self._thread.is_alive():
-            self._loop.close()
-        self._socket.close()
+        stop_server_thread(self._loop, self._thread, self._socket, self._shutdown, "hub web")
 
     # -- the server's thread -------------------------------------------------------------------
 

@@ -40,7 +40,8 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -56,6 +57,7 @@ __all__ = [
     "WebServerError",
     "WebSocketLink",
     "host_allowed",
+    "stop_server_thread",
 ]
 
 logger = logging.getLogger(__name__)
@@ -309,16 +311,7 @@ class WebServer:
         if self._closed:
             return
         self._closed = True
-        if self._loop.is_running():
-            try:
-                asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(timeout=5)
-            except Exception:  # shutting down: nothing more to save
-                logger.exception("web: shutdown failed")
-            self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
-        if not self._thread.is_alive():
-            self._loop.close()
-        self._socket.close()
+        stop_server_thread(self._loop, self._thread, self._socket, self._shutdown, "web")
 
     def _notify(self, link: WebSocketLink) -> None:
         """``link`` has lines queued (any thread): one wake-up of the server's loop serves every
@@ -508,3 +501,25 @@ def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         return address.ipv4_mapped
     return address
+
+
+def stop_server_thread(
+    loop: asyncio.AbstractEventLoop,
+    thread: threading.Thread,
+    listening: socket.socket,
+    shutdown: Callable[[], Coroutine[Any, Any, None]],
+    name: str,
+) -> None:
+    """End a server that runs ``loop`` on ``thread``: its ``shutdown`` on the loop (at most
+    5 s), then the loop, the thread and the listening socket. What fails on the way is logged
+    under ``name``: shutting down, there is nothing more to save."""
+    if loop.is_running():
+        try:
+            asyncio.run_coroutine_threadsafe(shutdown(), loop).result(timeout=5)
+        except Exception:
+            logger.exception("%s: shutdown failed", name)
+        loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=5)
+    if not thread.is_alive():
+        loop.close()
+    listening.close()
