@@ -14,7 +14,7 @@ import contextlib
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -163,6 +163,24 @@ class WsClient:
 
     def send_bytes(self, data: bytes) -> None:
         self._run(self._socket.send_bytes(data))
+
+    def send_all(self, messages: Sequence[str | bytes]) -> None:
+        """Send ``messages`` back to back from the client's own loop, as a flooding script
+        does: one hop between threads per message would let a loaded machine space them out
+        below the server's rate, and a flood would no longer be one. Stops quietly where the
+        server has closed the connection."""
+
+        async def flood() -> None:
+            for message in messages:
+                try:
+                    if isinstance(message, bytes):
+                        await self._socket.send_bytes(message)
+                    else:
+                        await self._socket.send_str(message)
+                except ConnectionError:  # closed by the server: the flood is over
+                    return
+
+        self._run(flood())
 
     def wait_for(self, test: Callable[[str], bool], timeout: float = 5.0, start: int = 0) -> str:
         """The first line from index ``start`` on that passes ``test``; AssertionError if none
