@@ -23,7 +23,12 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from aiohttp import web
 
 from hal.listening import listen_problem
-from hal.web_server import SECURITY_HEADERS, host_allowed, stop_server_thread
+from hal.web_server import (
+    SECURITY_HEADERS,
+    host_allowed,
+    start_server_thread,
+    stop_server_thread,
+)
 
 __all__ = ["MAX_WATCHERS", "HubServer", "HubServerError", "Route"]
 
@@ -71,12 +76,7 @@ class HubServer:
         self._closed = False
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="hub-web", daemon=True)
-        self._thread.start()
-        try:
-            asyncio.run_coroutine_threadsafe(self._serve(), self._loop).result(timeout=30)
-        except BaseException:
-            self.close()
-            raise
+        start_server_thread(self._thread, self._loop, self._serve, self.close)
 
     @property
     def address(self) -> tuple[str, int]:

@@ -57,6 +57,7 @@ __all__ = [
     "WebServerError",
     "WebSocketLink",
     "host_allowed",
+    "start_server_thread",
     "stop_server_thread",
 ]
 
@@ -279,12 +280,7 @@ class WebServer:
         self._closed = False
         #: Requests refused: a foreign Host or Origin, too many connections at once.
         self.refused = 0
-        self._thread.start()
-        try:
-            asyncio.run_coroutine_threadsafe(self._serve(), self._loop).result(timeout=30)
-        except BaseException:
-            self.close()
-            raise
+        start_server_thread(self._thread, self._loop, self._serve, self.close)
 
     @property
     def address(self) -> tuple[str, int]:
@@ -501,6 +497,22 @@ def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         return address.ipv4_mapped
     return address
+
+
+def start_server_thread(
+    thread: threading.Thread,
+    loop: asyncio.AbstractEventLoop,
+    serve: Callable[[], Coroutine[Any, Any, None]],
+    close: Callable[[], None],
+) -> None:
+    """Start ``thread`` (which runs ``loop``) and wait, at most 30 s, until ``serve`` has the
+    server listening on it; if that fails, ``close`` the server half made and raise."""
+    thread.start()
+    try:
+        asyncio.run_coroutine_threadsafe(serve(), loop).result(timeout=30)
+    except BaseException:
+        close()
+        raise
 
 
 def stop_server_thread(
