@@ -28,7 +28,7 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Literal, Self
 
 from engine.scoring import GameResult
@@ -390,7 +390,7 @@ class Ack:
     reason: str = ""
 
     def to_json(self) -> bytes:
-        return _dump({"id": self.id, "status": self.status, "reason": self.reason})
+        return _dump(asdict(self))  # its fields are the message's keys, one to one
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> Self:
@@ -485,15 +485,7 @@ class RoundState:
     ends_at: float | None = None
 
     def to_json(self) -> bytes:
-        return _dump(
-            {
-                "event": self.event,
-                "round": self.round,
-                "state": self.state,
-                "starts_at": self.starts_at,
-                "ends_at": self.ends_at,
-            }
-        )
+        return _dump(asdict(self))  # its fields are the message's keys, one to one
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> Self:
@@ -524,15 +516,7 @@ class TableStatus:
     at: float = 0.0
 
     def to_json(self) -> bytes:
-        return _dump(
-            {
-                "table": self.table,
-                "online": self.online,
-                "outbox": self.outbox,
-                "round": self.round,
-                "at": self.at,
-            }
-        )
+        return _dump(asdict(self))  # its fields are the message's keys, one to one
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> Self:
