@@ -16,6 +16,7 @@ goes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import pwd
 import secrets
@@ -25,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,17 +127,7 @@ def make_broker(
     users = [HUB_USER, *(table_user(n) for n in range(1, tables + 1))]
     broker.passwords = {user: secrets.token_urlsafe(12) for user in users}
     password_file = folder / "passwords"
-    password_file.write_text("".join(f"{u}:{p}\n" for u, p in broker.passwords.items()))
-    password_file.chmod(0o600)
-    hashed = subprocess.run(
-        [str(mosquitto_passwd), "-U", str(password_file)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if hashed.returncode != 0:
-        reason = " ".join(hashed.stderr.split()) or f"exit {hashed.returncode}"
-        raise DemoError(f"mosquitto_passwd failed: {reason}")
+    write_hashed(mosquitto_passwd, password_file, broker.passwords)
     (folder / "acl").write_text(acl_text())
     (folder / "data").mkdir()
     (folder / "mosquitto.conf").write_text(
@@ -152,6 +143,28 @@ def make_broker(
     return broker
 
 
+def write_hashed(
+    mosquitto_passwd: Path, password_file: Path, passwords: Mapping[str, str]
+) -> None:
+    """Add ``passwords`` (user -> password) to ``password_file``, hashed: one pass of
+    ``mosquitto_passwd -U`` over a plain file (mode 0600) beside it, whatever their number."""
+    plain = password_file.with_name(password_file.name + ".plain")
+    plain.write_text("".join(f"{user}:{password}\n" for user, password in passwords.items()))
+    plain.chmod(0o600)
+    try:
+        hashed = subprocess.run(
+            [str(mosquitto_passwd), "-U", str(plain)], capture_output=True, text=True, check=False
+        )
+        if hashed.returncode != 0:
+            reason = " ".join(hashed.stderr.split()) or f"exit {hashed.returncode}"
+            raise DemoError(f"mosquitto_passwd failed: {reason}")
+        with password_file.open("a") as kept:
+            kept.write(plain.read_text())
+        password_file.chmod(0o600)
+    finally:
+        plain.unlink(missing_ok=True)
+
+
 def hand_to_mosquitto(folder: Path) -> None:
     """As root, mosquitto runs as the user ``mosquitto``: that user must own its folder."""
     if os.geteuid() != 0:
@@ -161,7 +174,9 @@ def hand_to_mosquitto(folder: Path) -> None:
     except KeyError:
         return
     for path in [folder, *folder.rglob("*")]:
-        os.chown(path, user.pw_uid, user.pw_gid)
+        # A running broker renames its mosquitto.db.new as it saves: gone is fine.
+        with contextlib.suppress(FileNotFoundError):
+            os.chown(path, user.pw_uid, user.pw_gid)
 
 
 def start_tournament(

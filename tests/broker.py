@@ -10,9 +10,6 @@ that the broker can write its database and read its password file.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import pwd
 import secrets
 import shutil
 import signal
@@ -24,6 +21,7 @@ from pathlib import Path
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
 from sim import processes
 from sim.processes import free_port
+from sim.tournament_demo import hand_to_mosquitto, write_hashed
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
@@ -128,12 +126,7 @@ class Broker:
         """Users ``table-1`` to ``table-COUNT`` at once: one pass of ``mosquitto_passwd -U``
         over the file and one reload, where :meth:`add_table` costs a pass and a reload each."""
         fresh = {table_user(n): secrets.token_urlsafe(12) for n in range(1, count + 1)}
-        plain = self.folder / "passwords.new"
-        plain.write_text("".join(f"{user}:{password}\n" for user, password in fresh.items()))
-        subprocess.run([MOSQUITTO_PASSWD, "-U", str(plain)], check=True, capture_output=True)
-        with self.password_file.open("a") as passwords:
-            passwords.write(plain.read_text())
-        plain.unlink()
+        write_hashed(Path(MOSQUITTO_PASSWD), self.password_file, fresh)
         self.passwords.update(fresh)
         self._hand_over()
         if self.running:
@@ -184,13 +177,4 @@ class Broker:
 
     def _hand_over(self) -> None:
         """As root, mosquitto runs as its own user: give it the folder."""
-        if os.geteuid() != 0:
-            return
-        try:
-            user = pwd.getpwnam("mosquitto")
-        except KeyError:
-            return
-        for path in [self.folder, *self.folder.rglob("*")]:
-            # A running broker renames its mosquitto.db.new as it saves: gone is fine.
-            with contextlib.suppress(FileNotFoundError):
-                os.chown(path, user.pw_uid, user.pw_gid)
+        hand_to_mosquitto(self.folder)

@@ -8,12 +8,10 @@ import pwd
 import queue
 import re
 import shutil
-import socket
 import stat
 import subprocess
 import sys
 import tempfile
-import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +22,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from firmware.tournament.broker import acl_text, mosquitto_conf
+from sim import processes
 from tests.broker import MOSQUITTO, free_port, mosquitto_missing
 
 from .conftest import REPO, Result, run_install, snapshot
@@ -330,19 +329,12 @@ def running_hub_broker(hub_target: Path) -> Iterator[tuple[int, Path]]:
         os.chmod(folder, 0o750)
     process = subprocess.Popen([MOSQUITTO, "-c", str(folder / "mosquitto.conf")])
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            assert process.poll() is None, (folder / "mosquitto.log").read_text()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the installed broker does not listen"
-                time.sleep(0.02)
+        started = processes.await_port(process, port, 10)
+        assert started is not processes.Started.EXITED, (folder / "mosquitto.log").read_text()
+        assert started is processes.Started.LISTENING, "the installed broker does not listen"
         yield port, hub_target
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        processes.stop(process)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -3,19 +3,17 @@ demo's broker) and as a conf.d file under Debian's own mosquitto.conf (the hub's
 
 from __future__ import annotations
 
-import os
-import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf
+from sim import processes
+from sim.tournament_demo import hand_to_mosquitto
 from tests.broker import MOSQUITTO, MOSQUITTO_PASSWD, free_port, mosquitto_missing
 
 #: Debian 12's /etc/mosquitto/mosquitto.conf, with its folders moved into the test's.
@@ -40,27 +38,14 @@ def folder() -> Iterator[Path]:
         shutil.rmtree(made, ignore_errors=True)
 
 
-def hand_to_mosquitto(folder: Path) -> None:
-    if os.geteuid() != 0:
-        return
-    user = pwd.getpwnam("mosquitto")
-    for path in [folder, *folder.rglob("*")]:
-        os.chown(path, user.pw_uid, user.pw_gid)
-
-
 def wait_for_port(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            text = log.read_text() if log.exists() else ""
-            pytest.fail(f"mosquitto stopped at once: {process.stderr and process.stderr.read()!r}"
-                        f" {text}")  # fmt: skip
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.02)
-    pytest.fail(f"mosquitto did not listen on {port}")
+    started = processes.await_port(process, port, 10)
+    if started is processes.Started.EXITED:
+        text = log.read_text() if log.exists() else ""
+        pytest.fail(f"mosquitto stopped at once: {process.stderr and process.stderr.read()!r}"
+                    f" {text}")  # fmt: skip
+    if started is processes.Started.TIMED_OUT:
+        pytest.fail(f"mosquitto did not listen on {port}")
 
 
 def test_the_text_as_a_conf_d_file_under_debians_mosquitto_conf(folder: Path) -> None:

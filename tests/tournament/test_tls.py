@@ -4,15 +4,12 @@ on ``mqtts://`` with its ``ca_file`` gets in, and nothing gets in without the ri
 
 from __future__ import annotations
 
-import os
-import pwd
 import queue
 import shutil
 import socket
 import ssl
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +20,8 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
 from hal.mqtt import MqttError, MqttLink, MqttSettings
+from sim import processes
+from sim.tournament_demo import hand_to_mosquitto
 from tests.broker import MOSQUITTO, MOSQUITTO_PASSWD, free_port, mosquitto_missing
 
 OPENSSL = shutil.which("openssl")
@@ -87,25 +86,15 @@ def tls_broker() -> Iterator[tuple[int, int, Path, dict[str, str]]]:
             f"persistence true\npersistence_location {folder}/data/\n"
             f"log_dest file {folder}/mosquitto.log\ninclude_dir {conf_d}\n"
         )
-        if os.geteuid() == 0:
-            user = pwd.getpwnam("mosquitto")
-            for path in [folder, *folder.rglob("*")]:
-                os.chown(path, user.pw_uid, user.pw_gid)
+        hand_to_mosquitto(folder)
         process = subprocess.Popen([MOSQUITTO, "-c", str(folder / "mosquitto.conf")])
         try:
-            deadline = time.monotonic() + 10
-            while True:
-                assert process.poll() is None, (folder / "mosquitto.log").read_text()
-                try:
-                    socket.create_connection(("127.0.0.1", tls_port), timeout=0.2).close()
-                    break
-                except OSError:
-                    assert time.monotonic() < deadline, "the TLS listener does not listen"
-                    time.sleep(0.02)
+            started = processes.await_port(process, tls_port, 10)
+            assert started is not processes.Started.EXITED, (folder / "mosquitto.log").read_text()
+            assert started is processes.Started.LISTENING, "the TLS listener does not listen"
             yield plain_port, tls_port, certs, passwords
         finally:
-            process.terminate()
-            process.wait(timeout=10)
+            processes.stop(process)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
