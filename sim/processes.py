@@ -9,7 +9,7 @@ import subprocess
 import time
 from enum import Enum
 
-__all__ = ["Started", "await_port", "free_port", "kill", "stop"]
+__all__ = ["ChildProcess", "Started", "await_port", "free_port", "kill", "stop"]
 
 
 class Started(Enum):
@@ -59,3 +59,24 @@ def kill(process: subprocess.Popen[bytes] | None) -> None:
     if process is not None and process.poll() is None:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)
+
+
+class ChildProcess:
+    """What a started child (a broker, the hub) can be asked: whether it runs, a clean stop, a
+    ``kill -9``. The subclass sets ``_process`` when it starts one."""
+
+    _process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM); a broker saves its database first."""
+        stop(self._process)
+        self._process = None
+
+    def kill(self) -> None:
+        """``kill -9``: no goodbye, nothing saved beyond what was saved already."""
+        kill(self._process)
+        self._process = None

@@ -54,7 +54,7 @@ class DemoError(Exception):
 
 
 @dataclass
-class DemoBroker:
+class DemoBroker(processes.ChildProcess):
     """A mosquitto of the demo's own: loopback only, its files in ``folder``."""
 
     mosquitto: Path
@@ -71,10 +71,6 @@ class DemoBroker:
     @property
     def log_file(self) -> Path:
         return self.folder / "mosquitto.log"
-
-    @property
-    def running(self) -> bool:
-        return self._process is not None and self._process.poll() is None
 
     @property
     def pid(self) -> int | None:
@@ -97,16 +93,6 @@ class DemoBroker:
             raise DemoError(
                 f"mosquitto did not listen on port {self.port} within {timeout_s:.0f} s"
             )
-
-    def stop(self) -> None:
-        """A clean stop: mosquitto saves its database, then exits."""
-        processes.stop(self._process)
-        self._process = None
-
-    def kill(self) -> None:
-        """``kill -9``: what ``--faults`` does to the broker; it keeps what it saved."""
-        processes.kill(self._process)
-        self._process = None
 
     def last_log_line(self) -> str:
         lines = (

@@ -121,7 +121,7 @@ class Outcome:
         )
 
 
-class HubProcess:
+class HubProcess(processes.ChildProcess):
     """``schocken hub serve`` as a process of its own, started and killed at will."""
 
     def __init__(self, db: Path, broker: Broker, listen: str, log: Path) -> None:
@@ -150,15 +150,6 @@ class HubProcess:
         if self.address is None:
             raise RuntimeError(f"the hub did not say where its TV page is; see {self.log}")
 
-    def kill(self) -> None:
-        """SIGKILL: the hub dies mid-intake, without a word."""
-        processes.kill(self._process)
-        self._process = None
-
-    def stop(self) -> None:
-        """A clean stop (SIGTERM)."""
-        processes.stop(self._process)
-        self._process = None
 
 
 class TournamentRun:

@@ -57,7 +57,7 @@ def _accepts(port: int, user: str, password: str) -> bool:
     return False
 
 
-class Broker:
+class Broker(processes.ChildProcess):
     """One mosquitto process, its users and its saved state in ``folder``."""
 
     def __init__(self, folder: Path, *, port: int | None = None) -> None:
@@ -71,7 +71,6 @@ class Broker:
         self.log_file = folder / "mosquitto.log"
         self.data = folder / "data"
         self.data.mkdir(exist_ok=True)
-        self._process: subprocess.Popen[bytes] | None = None
         self.add_user(HUB_USER)
         self.acl_file.write_text(acl_text())
         self.conf_file.write_text(
@@ -134,10 +133,6 @@ class Broker:
             last = table_user(count)
             self._await_user(last, fresh[last])
 
-    @property
-    def running(self) -> bool:
-        return self._process is not None and self._process.poll() is None
-
     def start(self, timeout_s: float = 10.0) -> None:
         """Start mosquitto and wait until it takes connections."""
         if self.running:
@@ -153,16 +148,6 @@ class Broker:
             raise RuntimeError(f"mosquitto stopped at once; see {self.log_file}")
         if started is processes.Started.TIMED_OUT:
             raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout_s} s")
-
-    def kill(self) -> None:
-        """``kill -9``: no goodbye, nothing saved beyond what it saved already."""
-        processes.kill(self._process)
-        self._process = None
-
-    def stop(self) -> None:
-        """A clean stop (SIGTERM): mosquitto saves its database first."""
-        processes.stop(self._process)
-        self._process = None
 
     def restart(self) -> None:
         """Kill and start again on the same port, with the saved state."""
