@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import paho.mqtt.client as paho
-from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
@@ -95,10 +95,6 @@ class Delivery:
     def done(self) -> bool:
         """Whether the broker has the message (for QoS 0: whether it was written out)."""
         return bool(self._info.is_published())
-
-    def refused(self) -> bool:
-        """Whether paho refused to queue it at all (the client is stopped, the payload too big)."""
-        return self._info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN)
 
 
 class MqttLink:

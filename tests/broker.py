@@ -2,7 +2,7 @@
 
 The configuration is the product's own (:mod:`firmware.tournament.broker`): persistence saved
 on every change, no anonymous users, the tournament's ACL. :meth:`Broker.kill` is a ``kill -9``;
-:meth:`Broker.restart` starts the same broker on the same port, with what it saved.
+:meth:`Broker.start` after it starts the same broker on the same port, with what it saved.
 
 Run as root, mosquitto drops to the user ``mosquitto``: the folder is handed to that user so
 that the broker can write its database and read its password file.
@@ -148,11 +148,6 @@ class Broker(processes.ChildProcess):
             raise RuntimeError(f"mosquitto stopped at once; see {self.log_file}")
         if started is processes.Started.TIMED_OUT:
             raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout_s} s")
-
-    def restart(self) -> None:
-        """Kill and start again on the same port, with the saved state."""
-        self.kill()
-        self.start()
 
     def reload(self) -> None:
         """SIGHUP: mosquitto rereads its password file and ACL."""
