@@ -292,3 +292,18 @@ def test_the_summary_counts_the_actions_played_not_the_script_lines(
     assert 0 < count <= len(actions) + 2
     assert f"(das Spiel war vor den übrigen {len(actions) + 1200 - count} aus)" in summaries[2]
     assert all("Spiel aus" in summary for summary in summaries)
+
+
+#: The events of ``schocken sim --players 3 --seed 7 --script sim/scripts/whole-game.txt
+#: --events - --no-save``, one JSON line each, as the device's event sink hands them out.
+GOLDEN_EVENTS = GOLDEN / "whole-game.events.jsonl"
+
+
+def test_the_whole_game_gives_the_golden_events(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--players", "3", "--seed", "7", "--script", str(WHOLE_GAME), "--events", "-",
+            "--no-save"]
+    assert schocken(*argv) == 0
+    events = capsys.readouterr().out
+    if os.environ.get("SCHOCKEN_REFRESH_GOLDEN"):
+        GOLDEN_EVENTS.write_text(events, encoding="utf-8")
+    assert events == GOLDEN_EVENTS.read_text(encoding="utf-8"), REFRESH_HINT
