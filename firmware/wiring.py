@@ -305,7 +305,7 @@ def _spieltag_hooks(app: DeviceApp) -> dict[str, Any]:
     directory."""
     from firmware.link.evening_page import SpieltagAnswers, begin_from_page
     from firmware.link.protocol import SpieltagBegin
-    from firmware.store.spieltag import SpieltagFiles
+    from firmware.store.spieltagfile import SpieltagFiles
     from hal.ports import StorageError
 
     store = app.store

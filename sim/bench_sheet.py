@@ -43,7 +43,7 @@ def sheet_figures(runs: int = 5) -> list[Measurement]:
     from firmware.report.sheet import csv_text, sheet_rows
     from firmware.store.evening import load_evening
     from firmware.store.gamestore import GameStore
-    from firmware.store.spieltag import SpieltagFiles
+    from firmware.store.spieltagfile import SpieltagFiles
     from hal.storage import StateDirectory
     from sim.sheet_picture import match_evening
 

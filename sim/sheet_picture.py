@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 from engine import GameSetup, load_preset
 from engine.bots import make_bot, play_game
 from engine.scoring import game_result, load_scheme
+from engine.spieltag import Evening, EveningGame, LeaguePlayer, Spieltag
 from firmware.report.pdf import sheet_pdf
-from firmware.store.evening import Evening, EveningGame
-from firmware.store.spieltag import LeaguePlayer, Spieltag
 
 if TYPE_CHECKING:
     from firmware.app.stages.overlays import Picker

@@ -376,11 +376,12 @@ def write_spieltag_card(path: Path) -> None:
     from PIL import Image
 
     from engine import Game
+    from engine.spieltag import Spieltag
     from firmware.config import DeviceConfig
     from firmware.dice import SeededDice
     from firmware.link.webtable import page_files
     from firmware.store.gamestore import GameStore
-    from firmware.store.spieltag import Spieltag, SpieltagFiles
+    from firmware.store.spieltagfile import SpieltagFiles
     from firmware.wiring import build_device
     from hal.oled import open_dummy
     from hal.storage import StateDirectory

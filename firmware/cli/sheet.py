@@ -17,16 +17,11 @@ import sys
 from pathlib import Path
 
 from engine.limits import ascii_whole_number
+from engine.spieltag import Evening, merge_match
 from firmware.cli import CliError
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.store.evening import (
-    Evening,
-    evening_from_export,
-    evening_to_export,
-    load_evening,
-    merge_match,
-)
+from firmware.store.evening import evening_from_export, evening_to_export, load_evening
 from firmware.store.gamestore import GameStore
 from firmware.store.userfile import UserFileError, read_user_text
 from hal.storage import StateDirectory

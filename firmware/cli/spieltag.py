@@ -21,19 +21,19 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
+from engine.spieltag import (
+    LeaguePlayer,
+    Spieltag,
+    spieltag_from_mapping,
+    spieltag_to_mapping,
+    time_box_problem,
+)
 from firmware.cli import CliError
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.screen.i18n import Catalogue
 from firmware.store.gamestore import GameStore
-from firmware.store.spieltag import (
-    LeaguePlayer,
-    Spieltag,
-    SpieltagFiles,
-    spieltag_from_mapping,
-    spieltag_to_mapping,
-    time_box_problem,
-)
+from firmware.store.spieltagfile import SpieltagFiles
 from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
 from hal.storage import StateDirectory, user_state_dir
 

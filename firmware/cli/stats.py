@@ -17,6 +17,7 @@ import csv
 import json
 import sys
 
+from engine.spieltag import Evening
 from firmware.cli import CliError
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
@@ -28,7 +29,7 @@ from firmware.report.sheet import (
     standings_heading,
 )
 from firmware.screen.i18n import Catalogue
-from firmware.store.evening import Evening, load_evening
+from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
 from firmware.store.stats import FIELDS, PlayerStats, stats_to_mapping
 from hal.storage import StateDirectory

@@ -19,11 +19,10 @@ from importlib.resources import files
 
 from engine.game import GameSetup
 from engine.scoring import load_scheme
+from engine.spieltag import Evening, EveningGame, Spieltag
 from firmware.hub.hub import Hub, HubError
 from firmware.report.sheet import csv_text
 from firmware.screen.i18n import LANGUAGES, MESSAGES, Catalogue
-from firmware.store.evening import Evening, EveningGame
-from firmware.store.spieltag import Spieltag
 from firmware.tournament.wire import Result
 
 __all__ = ["Page", "hub_routes", "page_html", "standings_csv", "standings_pdf", "table_sheet_pdf"]

@@ -20,20 +20,19 @@ from datetime import datetime
 from typing import Any
 
 from engine.scoring import SCHEME_PRESETS, ScoringError, load_scheme
+from engine.spieltag import (
+    Spieltag,
+    SpieltagError,
+    spieltag_from_mapping,
+    spieltag_to_mapping,
+    time_box_problem,
+)
 from firmware.link.pairing import Pairing
 from firmware.link.protocol import SpieltagBegin
 from firmware.screen.i18n import LANGUAGES
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import CURRENT
-from firmware.store.spieltag import (
-    SPIELTAG_FILE,
-    Spieltag,
-    SpieltagError,
-    SpieltagFiles,
-    spieltag_from_mapping,
-    spieltag_to_mapping,
-    time_box_problem,
-)
+from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
 from hal.ports import HttpAnswer, HttpRequest, Storage, StorageError
 
 __all__ = [

@@ -14,6 +14,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.scoring import game_points
+from engine.spieltag import Evening
 from firmware.report.sheet import (
     points_cell,
     scheme_label,
@@ -22,7 +23,6 @@ from firmware.report.sheet import (
     standings_heading,
 )
 from firmware.screen.i18n import Catalogue
-from firmware.store.evening import Evening
 
 __all__ = ["sheet_pdf"]
 

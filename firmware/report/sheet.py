@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.scoring import SCHEME_PRESETS, Standing, game_points
+from engine.spieltag import Evening, LeaguePlayer, spieltag_to_mapping
 from firmware.screen.i18n import Catalogue
-from firmware.store.evening import Evening
-from firmware.store.spieltag import LeaguePlayer, spieltag_to_mapping
 
 __all__ = [
     "SCHEME_KEYS", "SheetPlayer", "csv_text", "points_cell", "scheme_label", "sheet_data",

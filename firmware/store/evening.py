@@ -1,84 +1,39 @@
-"""An evening's games with their results: read from a state directory or an exported file, and
-two tables' evenings merged into one league match.
+"""An evening's games with their results (:class:`engine.spieltag.Evening`), read from a state
+directory or an exported file.
 
 :func:`load_evening` finds the Spieltag and replays each of its games (its journal) into a
 :class:`~engine.scoring.GameResult`; :func:`evening_to_export` writes the evening with every
-game's actions, so an exported evening is recounted exactly like one read from the device;
-:func:`merge_match` joins table 1's and table 2's parts of a league match.
+game's actions, so an exported evening is recounted exactly like one read from the device.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Event, GameSetup, from_json, rules_from_mapping, to_json
+from engine import GameSetup, from_json, rules_from_mapping, to_json
 from engine.errors import SchockenError
 from engine.limits import InputLimitError, json_loads
-from engine.scoring import GameResult, Standing, game_result, standings
-from firmware.store.gamestore import GameStore
-from firmware.store.journal import header_record
-from firmware.store.spieltag import (
+from engine.scoring import game_result
+from engine.spieltag import (
+    Evening,
+    EveningGame,
     Spieltag,
     SpieltagError,
-    SpieltagFiles,
     spieltag_from_mapping,
     spieltag_to_mapping,
+    table_of,
 )
+from firmware.store.gamestore import GameStore
+from firmware.store.journal import header_record
+from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import Storage
 
-__all__ = [
-    "Evening",
-    "EveningGame",
-    "evening_from_export",
-    "evening_to_export",
-    "load_evening",
-    "merge_match",
-]
+__all__ = ["evening_from_export", "evening_to_export", "load_evening"]
 
 _EXPORT = "schockbesteck-spieltag"
 _FORMAT = 1
 _MAX_EXPORT_BYTES = 32 * 1024 * 1024
-
-
-@dataclass(frozen=True, slots=True)
-class EveningGame:
-    """One finished game of an evening: its number on the sheet (the Partie), its table."""
-
-    partie: int
-    table: int
-    setup: GameSetup
-    actions: tuple[Event, ...]
-    result: GameResult
-
-
-@dataclass(frozen=True, slots=True)
-class Evening:
-    """A Spieltag and its finished games, in the order played."""
-
-    spieltag: Spieltag
-    games: tuple[EveningGame, ...]
-
-    def standings(self) -> tuple[Standing, ...]:
-        """The standings under the evening's scheme; SpieltagError for an evening without
-        games."""
-        if not self.games:
-            raise SpieltagError(
-                f"the Spieltag {self.spieltag.name!r} has no finished games yet: play one first"
-            )
-        return standings(self.spieltag.scheme, [game.result for game in self.games])
-
-
-def _table_of(spieltag: Spieltag, players: Sequence[str]) -> int:
-    """The table a game was played at: its players' table on the league sheet, else the
-    device's (one device may run both tables' games in turn)."""
-    for name in players:
-        player = spieltag.player(name)
-        if player is not None:
-            return player.table
-    return spieltag.table
 
 
 def load_evening(storage: Storage, spieltag_id: str | None = None) -> Evening:
@@ -88,7 +43,7 @@ def load_evening(storage: Storage, spieltag_id: str | None = None) -> Evening:
     games = []
     for partie, (_, recovery) in enumerate(GameStore(storage).evening_games(spieltag.id), 1):
         result = game_result(recovery.setup, recovery.actions)
-        table = _table_of(spieltag, recovery.setup.players)
+        table = table_of(spieltag, recovery.setup.players)
         games.append(EveningGame(partie, table, recovery.setup, tuple(recovery.actions), result))
     return Evening(spieltag, tuple(games))
 
@@ -144,41 +99,7 @@ def _game(spieltag: Spieltag, index: int, entry: object) -> EveningGame:
         result = game_result(setup, events)
     except (SchockenError, TypeError) as error:
         raise SpieltagError(f"game {index}: {error}") from None
-    table = entry.get("table", _table_of(spieltag, setup.players))
+    table = entry.get("table", table_of(spieltag, setup.players))
     if table not in (1, 2) or isinstance(table, bool):
         raise SpieltagError(f"game {index}: table = {table!r} must be 1 or 2")
     return EveningGame(index, table, setup, events, result)
-
-
-def merge_match(first: Evening, second: Evening) -> Evening:
-    """Table 1's and table 2's evenings of one league match as one: table 1's games first,
-    the Partien numbered through. SpieltagError if they are not two tables of one match."""
-    a, b = sorted((first, second), key=lambda evening: evening.spieltag.table)
-    one, two = a.spieltag, b.spieltag
-    if (one.home, one.guest) != (two.home, two.guest) or not one.home or not one.guest:
-        raise SpieltagError(
-            f"not one league match: home and guest differ ({one.home!r} v {one.guest!r} and "
-            f"{two.home!r} v {two.guest!r}); begin both tables' Spieltag with the same --home "
-            "and --guest"
-        )
-    if one.table == two.table:
-        raise SpieltagError(
-            f"both evenings are table {one.table}: begin the other device's Spieltag with "
-            "--table 2"
-        )
-    if one.date != two.date:
-        raise SpieltagError(f"not one evening: the dates differ ({one.date} and {two.date})")
-    players = list(one.players)
-    for player in two.players:
-        known = one.player(player.name)
-        if known is None:
-            players.append(player)
-        elif (known.seat, known.number) != (player.seat, player.number):
-            raise SpieltagError(
-                f"{player.name} is {known.seat} ({known.number}) at table 1 but "
-                f"{player.seat} ({player.number}) at table 2"
-            )
-    games = [*a.games, *b.games]
-    merged = tuple(replace(game, partie=number) for number, game in enumerate(games, 1))
-    spieltag = replace(one, players=tuple(players), table=1)
-    return Evening(spieltag, merged)

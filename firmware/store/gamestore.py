@@ -39,7 +39,7 @@ from engine import Event, GameOver, GameSetup
 from engine.limits import InputLimitError, json_loads
 from firmware.store.journal import Journal, JournalError, Recovery, decode_records, read_journal
 from firmware.store.roster import ROSTER_FILE
-from firmware.store.spieltag import META_SPIELTAG, open_spieltag_id
+from firmware.store.spieltagfile import META_SPIELTAG, open_spieltag_id
 from firmware.store.stats import (
     PlayerStats,
     count_game,

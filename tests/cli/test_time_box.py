@@ -13,7 +13,7 @@ import pytest
 
 from engine import Game, GameSetup
 from firmware.store.gamestore import GameStore
-from firmware.store.spieltag import SPIELTAG_FILE
+from firmware.store.spieltagfile import SPIELTAG_FILE
 from hal.storage import StateDirectory
 
 Run = Callable[..., tuple[int, str, str]]

@@ -10,16 +10,11 @@ import pytest
 
 from engine import Game, GameSetup, load_preset
 from engine.scoring import game_result, load_scheme, standings
+from engine.spieltag import Spieltag, SpieltagError
 from firmware.store.evening import evening_from_export, evening_to_export, load_evening
 from firmware.store.gamestore import CURRENT, GameStore
 from firmware.store.journal import read_journal
-from firmware.store.spieltag import (
-    SPIELTAG_FILE,
-    Spieltag,
-    SpieltagError,
-    SpieltagFiles,
-    ended_name,
-)
+from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles, ended_name
 from hal.storage import StateDirectory
 from tests.durable.evening import play_games
 from tests.durable.killharness import harness

@@ -14,10 +14,11 @@ from gpiozero.pins.mock import MockFactory
 
 from engine import GameSetup, Scharf
 from engine.scoring import load_scheme
+from engine.spieltag import Spieltag
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.screen.screens import render
 from firmware.screen.views import BannerView, HandOverView, RevealView, TurnView
-from firmware.store.spieltag import Spieltag, SpieltagFiles
+from firmware.store.spieltagfile import SpieltagFiles
 from firmware.wiring import Device
 from hal.ports import Button
 from hal.storage import StateDirectory

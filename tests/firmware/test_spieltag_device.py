@@ -24,7 +24,7 @@ from firmware.screen.views import (
     TurnView,
 )
 from firmware.store.evening import load_evening
-from firmware.store.spieltag import SPIELTAG_FILE, SpieltagFiles
+from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
 from hal.ports import Button
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock

@@ -8,9 +8,10 @@ from pathlib import Path
 from pytest_mock import MockerFixture
 
 from engine.scoring import load_scheme
+from engine.spieltag import Spieltag
 from firmware.link import evening_page
 from firmware.link.evening_page import SpieltagAnswers, sheet_filename
-from firmware.store.spieltag import Spieltag, SpieltagFiles
+from firmware.store.spieltagfile import SpieltagFiles
 from hal.storage import StateDirectory
 from tests.durable.evening import play_games
 

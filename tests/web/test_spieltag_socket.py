@@ -16,7 +16,8 @@ import pytest
 
 from engine import GameSetup
 from engine.scoring import load_scheme
-from firmware.store.spieltag import SPIELTAG_FILE, Spieltag, SpieltagFiles
+from engine.spieltag import Spieltag
+from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
 from hal.storage import StateDirectory
 from tests.durable.evening import play_games
 

@@ -1,6 +1,6 @@
 """The Spieltag on the device: begun and ended from the menu, its standings after each game.
 
-The evening lives in the state directory (:mod:`firmware.store.spieltag`): while one is going
+The evening lives in the state directory (:mod:`firmware.store.spieltagfile`): while one is going
 on, every game the device begins is its (the game's journal says so), and the standings are
 recounted from the journals after each game. Here the session reads and writes it; the stages
 only show what it says. No state directory, no evening: the menu does not offer one.
@@ -12,10 +12,11 @@ import logging
 from datetime import datetime
 
 from engine.scoring import ScoringError, load_scheme
+from engine.spieltag import Spieltag, SpieltagError
 from firmware.app.session.moments import EveningStandings
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
-from firmware.store.spieltag import Spieltag, SpieltagError, SpieltagFiles
+from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import StorageError
 
 __all__ = ["begin_evening", "end_evening", "evening_standings", "open_evening"]

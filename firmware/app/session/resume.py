@@ -38,7 +38,7 @@ from firmware.app.session.table import Table
 from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.sink import GameResumed
 from firmware.store.journal import Recovery
-from firmware.store.spieltag import META_SPIELTAG
+from firmware.store.spieltagfile import META_SPIELTAG
 
 __all__ = ["resume", "whose_screen"]
 

@@ -25,7 +25,7 @@ from firmware.dice import DiceSource
 from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
 from firmware.store.setupfile import clamp_deckel
-from firmware.store.spieltag import open_spieltag_id
+from firmware.store.spieltagfile import open_spieltag_id, time_box_ends
 from firmware.store.stores import Stores
 from firmware.work import InlineWork, Work
 from hal.ports import Clock
@@ -198,7 +198,7 @@ class Session:
         if spieltag_id is None or self.store is None:
             return
         spieltag = open_evening(self.store)
-        ends = spieltag.time_box_ends() if spieltag is not None else None
+        ends = time_box_ends(spieltag) if spieltag is not None else None
         if spieltag is None or spieltag.id != spieltag_id or ends is None:
             return
         left = (ends - self.store.wall_time()).total_seconds()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.game import Scharf
 from engine.scoring import SCHEME_PRESETS
+from engine.spieltag import SpieltagError
 from firmware.app.session.evening_desk import (
     begin_evening,
     end_evening,
@@ -31,7 +32,6 @@ from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.report.sheet import SCHEME_KEYS, scheme_label
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import MenuView
-from firmware.store.spieltag import SpieltagError
 from hal.ports import Button, InputEvent, InputKind, StorageError
 
 if TYPE_CHECKING:

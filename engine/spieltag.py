@@ -1,0 +1,313 @@
+"""An evening of games (Spieltag) and its finished games: pure records, no files.
+
+A :class:`Spieltag` is an evening under one scoring scheme (:mod:`engine.scoring`); with a home
+and a guest side it is a league match, whose players have seats (``H1`` ... ``G10``) and league
+numbers, as on a paper Spielberichtsbogen (the league's score sheet). An :class:`Evening` is a
+Spieltag with its finished games, whose standings are a pure function of those games, like the
+tournament's in :mod:`engine.tournament`. Both programs read these records: the device keeps
+them in its state directory (``firmware/store/spieltag.py``, ``evening.py``), the sheet writer
+(``firmware/report/``) prints them, and the hub prints a table's round as one.
+
+:func:`spieltag_from_mapping` reads the JSON form :func:`spieltag_to_mapping` writes and names
+the first bad field in one line (:class:`SpieltagError`).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.events import Event
+from engine.game import GameSetup
+from engine.scoring import (
+    GameResult,
+    Scheme,
+    ScoringError,
+    Standing,
+    scheme_from_mapping,
+    scheme_to_mapping,
+    standings,
+)
+
+__all__ = [
+    "MAX_TIME_BOX",
+    "SPIELTAG_ID",
+    "Evening",
+    "EveningGame",
+    "LeaguePlayer",
+    "Spieltag",
+    "SpieltagError",
+    "is_date",
+    "is_moment",
+    "merge_match",
+    "spieltag_from_mapping",
+    "spieltag_to_mapping",
+    "table_of",
+    "time_box_problem",
+]
+
+_FORMAT = 1
+#: What a Spieltag's ID is made of (it names the ended evening's file).
+SPIELTAG_ID = re.compile(r"^[0-9A-Za-z-]{1,40}$")
+_MAX_TEXT = 80
+_SIDES = ("H", "G")
+#: The longest time box (minutes): a points round is 60-75 minutes, an evening not ten hours.
+MAX_TIME_BOX = 600
+
+
+class SpieltagError(ValueError):
+    """An evening that cannot be begun, ended or read; the message is one line."""
+
+
+def time_box_problem(minutes: object, label: str = "time box") -> str | None:
+    """Why ``minutes`` is no time box (one line, beginning with ``label``), or None: a whole
+    number of 1 to 600 minutes."""
+    whole = isinstance(minutes, int) and not isinstance(minutes, bool)
+    if not whole or not 1 <= minutes <= MAX_TIME_BOX:  # type: ignore[operator]
+        return (
+            f"{label} {minutes!r}: must be a whole number of minutes from 1 to {MAX_TIME_BOX} "
+            "(a points round is 60-75 minutes)"
+        )
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaguePlayer:
+    """A player on a league sheet: the seat ``H1``, ``G2`` (home or guest side, number), the
+    league's Spielernummer and the table they play at."""
+
+    name: str
+    seat: str
+    number: str = ""
+    table: int = 1
+
+    @property
+    def side(self) -> str:
+        return self.seat[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Spieltag:
+    """An evening of games under one scheme; with ``home``/``guest``, a league match."""
+
+    id: str
+    name: str
+    scheme: Scheme
+    date: str
+    venue: str = ""
+    home: str = ""
+    guest: str = ""
+    #: The table this device keeps (a league match plays at two).
+    table: int = 1
+    players: tuple[LeaguePlayer, ...] = field(default=())
+    ended: bool = False
+    #: The time box in minutes (0: none): once it has run out since :attr:`began_at`, the
+    #: game in play goes on "scharf" (:class:`engine.events.GoScharf`).
+    time_box: int = 0
+    #: When the evening was begun, by the wall clock (ISO 8601 with its offset); "" if unknown.
+    began_at: str = ""
+
+    def player(self, name: str) -> LeaguePlayer | None:
+        return next((p for p in self.players if p.name == name), None)
+
+
+#: A date and time with its offset, as ``datetime.isoformat`` writes it: 2026-12-01T19:30:00+01:00.
+_MOMENT = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.[0-9]{1,6})?)?"
+    r"(?:Z|[+-]([0-9]{2}):([0-9]{2}))"
+)
+
+
+def is_date(year: int, month: int, day: int) -> bool:
+    """Whether ``year-month-day`` is a day of the Gregorian calendar (years 1 to 9999)."""
+    return 1 <= year <= 9999 and 1 <= month <= 12 and 1 <= day <= calendar.monthrange(
+        year, month
+    )[1]
+
+
+def is_moment(text: str) -> bool:
+    """Whether ``text`` is a date and time with its offset from UTC (``...+01:00`` or ``Z``),
+    a real day and time of day: what ``datetime.fromisoformat`` reads with a ``tzinfo``."""
+    match = _MOMENT.fullmatch(text)
+    if match is None:
+        return False
+    year, month, day, hour, minute, second, off_hours, off_minutes = (
+        int(part) if part is not None else 0 for part in match.groups()
+    )
+    return (
+        is_date(year, month, day) and hour < 24 and minute < 60 and second < 60
+        and off_hours < 24 and off_minutes < 60
+    )
+
+
+def _text(data: Mapping[str, Any], key: str, *, required: bool = False) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str) or len(value) > _MAX_TEXT or "\n" in value or (
+        required and not value.strip()
+    ):
+        need = "a text" if not required else "a text that is not empty"
+        raise SpieltagError(f"{key} = {str(value)[:40]!r}: must be {need} of at most 80 characters")
+    return value.strip()
+
+
+def spieltag_from_mapping(data: object) -> Spieltag:
+    """Read :func:`spieltag_to_mapping`'s form; SpieltagError naming the first bad field."""
+    if not isinstance(data, dict):
+        raise SpieltagError("not a JSON object")
+    if data.get("format") != _FORMAT:
+        raise SpieltagError(f"format {data.get('format')!r} is not {_FORMAT}")
+    spieltag_id = data.get("id")
+    if not isinstance(spieltag_id, str) or not SPIELTAG_ID.match(spieltag_id):
+        raise SpieltagError(f"id = {spieltag_id!r}: must be 1-40 letters, digits or '-'")
+    scoring = data.get("scoring")
+    if not isinstance(scoring, dict):
+        raise SpieltagError("scoring: must be an object of [scoring] keys")
+    try:
+        scheme = scheme_from_mapping(scoring)
+    except ScoringError as error:
+        raise SpieltagError(f"scoring: {error}") from None
+    date = _text(data, "date", required=True)
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", date):
+        raise SpieltagError(f"date = {date!r}: must be YYYY-MM-DD")
+    table = data.get("table", 1)
+    if isinstance(table, bool) or table not in (1, 2):
+        raise SpieltagError(f"table = {table!r}: must be 1 or 2")
+    ended = data.get("ended", False)
+    if not isinstance(ended, bool):
+        raise SpieltagError(f"ended = {ended!r}: must be true or false")
+    raw_players = data.get("players", [])
+    if not isinstance(raw_players, list) or len(raw_players) > 40:
+        raise SpieltagError("players: must be a list of at most 40 players")
+    players = tuple(_player(entry) for entry in raw_players)
+    time_box = data.get("time_box_minutes", 0)
+    unset = time_box == 0 and not isinstance(time_box, bool)
+    problem = None if unset else time_box_problem(time_box, "time_box_minutes =")
+    if problem is not None:
+        raise SpieltagError(problem)
+    began_at = _text(data, "began_at")
+    if began_at and not is_moment(began_at):
+        raise SpieltagError(
+            f"began_at = {began_at!r}: must be a date and time with its offset, e.g. "
+            "2026-12-01T19:30:00+01:00"
+        )
+    if time_box and not began_at:
+        raise SpieltagError("time_box_minutes: needs began_at, the time the Spieltag began")
+    seats = [p.seat for p in players]
+    if len(set(seats)) != len(seats) or len({p.name for p in players}) != len(players):
+        raise SpieltagError("players: each seat and each name may appear once")
+    return Spieltag(
+        spieltag_id, _text(data, "name", required=True), scheme, date,
+        _text(data, "venue"), _text(data, "home"), _text(data, "guest"), table, players, ended,
+        time_box, began_at,
+    )
+
+
+def _player(entry: object) -> LeaguePlayer:
+    if not isinstance(entry, dict):
+        raise SpieltagError("players: each player must be an object with name, seat, number")
+    name = _text(entry, "name", required=True)
+    seat = _text(entry, "seat", required=True)
+    if not re.fullmatch(r"[HG](10|[1-9])", seat):
+        raise SpieltagError(f"seat = {seat!r} of {name}: must be H1-H10 or G1-G10")
+    number = _text(entry, "number")
+    table = entry.get("table", 1)
+    if isinstance(table, bool) or table not in (1, 2):
+        raise SpieltagError(f"table = {table!r} of {name}: must be 1 or 2")
+    return LeaguePlayer(name, seat, number, table)
+
+
+def spieltag_to_mapping(spieltag: Spieltag) -> dict[str, Any]:
+    """The evening as JSON-ready data."""
+    return {
+        "format": _FORMAT,
+        "id": spieltag.id,
+        "name": spieltag.name,
+        "date": spieltag.date,
+        "venue": spieltag.venue,
+        "home": spieltag.home,
+        "guest": spieltag.guest,
+        "table": spieltag.table,
+        "scoring": scheme_to_mapping(spieltag.scheme),
+        "players": [
+            {"name": p.name, "seat": p.seat, "number": p.number, "table": p.table}
+            for p in spieltag.players
+        ],
+        "ended": spieltag.ended,
+        "time_box_minutes": spieltag.time_box,
+        "began_at": spieltag.began_at,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class EveningGame:
+    """One finished game of an evening: its number on the sheet (the Partie), its table."""
+
+    partie: int
+    table: int
+    setup: GameSetup
+    actions: tuple[Event, ...]
+    result: GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class Evening:
+    """A Spieltag and its finished games, in the order played."""
+
+    spieltag: Spieltag
+    games: tuple[EveningGame, ...]
+
+    def standings(self) -> tuple[Standing, ...]:
+        """The standings under the evening's scheme; SpieltagError for an evening without
+        games."""
+        if not self.games:
+            raise SpieltagError(
+                f"the Spieltag {self.spieltag.name!r} has no finished games yet: play one first"
+            )
+        return standings(self.spieltag.scheme, [game.result for game in self.games])
+
+
+def table_of(spieltag: Spieltag, players: Sequence[str]) -> int:
+    """The table a game was played at: its players' table on the league sheet, else the
+    device's (one device may run both tables' games in turn)."""
+    for name in players:
+        player = spieltag.player(name)
+        if player is not None:
+            return player.table
+    return spieltag.table
+
+
+def merge_match(first: Evening, second: Evening) -> Evening:
+    """Table 1's and table 2's evenings of one league match as one: table 1's games first,
+    the Partien numbered through. SpieltagError if they are not two tables of one match."""
+    a, b = sorted((first, second), key=lambda evening: evening.spieltag.table)
+    one, two = a.spieltag, b.spieltag
+    if (one.home, one.guest) != (two.home, two.guest) or not one.home or not one.guest:
+        raise SpieltagError(
+            f"not one league match: home and guest differ ({one.home!r} v {one.guest!r} and "
+            f"{two.home!r} v {two.guest!r}); begin both tables' Spieltag with the same --home "
+            "and --guest"
+        )
+    if one.table == two.table:
+        raise SpieltagError(
+            f"both evenings are table {one.table}: begin the other device's Spieltag with "
+            "--table 2"
+        )
+    if one.date != two.date:
+        raise SpieltagError(f"not one evening: the dates differ ({one.date} and {two.date})")
+    players = list(one.players)
+    for player in two.players:
+        known = one.player(player.name)
+        if known is None:
+            players.append(player)
+        elif (known.seat, known.number) != (player.seat, player.number):
+            raise SpieltagError(
+                f"{player.name} is {known.seat} ({known.number}) at table 1 but "
+                f"{player.seat} ({player.number}) at table 2"
+            )
+    games = [*a.games, *b.games]
+    merged = tuple(replace(game, partie=number) for number, game in enumerate(games, 1))
+    spieltag = replace(one, players=tuple(players), table=1)
+    return Evening(spieltag, merged)
