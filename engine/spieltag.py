@@ -15,6 +15,7 @@ the first bad field in one line (:class:`SpieltagError`).
 from __future__ import annotations
 
 import calendar
+import enum
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -38,6 +39,8 @@ __all__ = [
     "Evening",
     "EveningGame",
     "LeaguePlayer",
+    "Loss",
+    "LostGame",
     "Spieltag",
     "SpieltagError",
     "is_date",
@@ -109,6 +112,11 @@ class Spieltag:
     time_box: int = 0
     #: When the evening was begun, by the wall clock (ISO 8601 with its offset); "" if unknown.
     began_at: str = ""
+    #: The number in the device's archive of the first game that can be the evening's, and
+    #: of the newest game when it ended (0: not known, an evening of an older version), so
+    #: that a game of the evening deleted from the archive is missed and named.
+    first_game: int = 0
+    last_game: int = 0
 
     def player(self, name: str) -> LeaguePlayer | None:
         return next((p for p in self.players if p.name == name), None)
@@ -201,8 +209,15 @@ def spieltag_from_mapping(data: object) -> Spieltag:
     return Spieltag(
         spieltag_id, _text(data, "name", required=True), scheme, date,
         _text(data, "venue"), _text(data, "home"), _text(data, "guest"), table, players, ended,
-        time_box, began_at,
+        time_box, began_at, _game_number(data, "first_game"), _game_number(data, "last_game"),
     )
+
+
+def _game_number(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
+        raise SpieltagError(f"{key} = {value!r}: must be a game's number, or 0")
+    return value
 
 
 def _player(entry: object) -> LeaguePlayer:
@@ -238,6 +253,8 @@ def spieltag_to_mapping(spieltag: Spieltag) -> dict[str, Any]:
         "ended": spieltag.ended,
         "time_box_minutes": spieltag.time_box,
         "began_at": spieltag.began_at,
+        "first_game": spieltag.first_game,
+        "last_game": spieltag.last_game,
     }
 
 
@@ -252,12 +269,41 @@ class EveningGame:
     result: GameResult
 
 
+class Loss(enum.Enum):
+    """Why a Partie of an evening is not counted."""
+
+    #: Its journal is not there any more: deleted, or moved away.
+    MISSING = "missing"
+    #: Its journal cannot be read whole: damaged, or cut short before the game ended.
+    DAMAGED = "damaged"
+
+
+@dataclass(frozen=True, slots=True)
+class LostGame:
+    """A Partie of an evening that was played but cannot be counted: its number on the sheet,
+    the journal it was kept in (``game-000012.journal``), why, and the reader's one line about
+    the damage (English, for the log; "" for a missing file)."""
+
+    partie: int
+    journal: str
+    loss: Loss
+    detail: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Evening:
-    """A Spieltag and its finished games, in the order played."""
+    """A Spieltag and its finished games, in the order played; ``lost`` are its Partien that
+    cannot be counted (named wherever the evening is shown: its standings count only
+    ``games``)."""
 
     spieltag: Spieltag
     games: tuple[EveningGame, ...]
+    lost: tuple[LostGame, ...] = ()
+
+    @property
+    def partien(self) -> int:
+        """How many Partien were played: the games counted and those lost."""
+        return len(self.games) + len(self.lost)
 
     def standings(self) -> tuple[Standing, ...]:
         """The standings under the evening's scheme; SpieltagError for an evening without
@@ -280,8 +326,8 @@ def table_of(spieltag: Spieltag, players: Sequence[str]) -> int:
 
 
 def merge_match(first: Evening, second: Evening) -> Evening:
-    """Table 1's and table 2's evenings of one league match as one: table 1's games first,
-    the Partien numbered through. SpieltagError if they are not two tables of one match."""
+    """Table 1's and table 2's evenings of one league match as one: table 1's Partien first,
+    then table 2's numbered on. SpieltagError if they are not two tables of one match."""
     a, b = sorted((first, second), key=lambda evening: evening.spieltag.table)
     one, two = a.spieltag, b.spieltag
     if (one.home, one.guest) != (two.home, two.guest) or not one.home or not one.guest:
@@ -307,7 +353,9 @@ def merge_match(first: Evening, second: Evening) -> Evening:
                 f"{player.name} is {known.seat} ({known.number}) at table 1 but "
                 f"{player.seat} ({player.number}) at table 2"
             )
-    games = [*a.games, *b.games]
-    merged = tuple(replace(game, partie=number) for number, game in enumerate(games, 1))
+    # Table 2's Partien follow table 1's, each keeping its place (a lost one too).
+    offset = max([0, *(g.partie for g in a.games), *(g.partie for g in a.lost)])
+    games = (*a.games, *(replace(game, partie=game.partie + offset) for game in b.games))
+    lost = (*a.lost, *(replace(game, partie=game.partie + offset) for game in b.lost))
     spieltag = replace(one, players=tuple(players), table=1)
-    return Evening(spieltag, merged)
+    return Evening(spieltag, games, lost)

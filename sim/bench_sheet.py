@@ -43,7 +43,8 @@ def sheet_figures(runs: int = 5) -> list[Measurement]:
     from firmware.report.sheet import csv_text, sheet_rows
     from firmware.store.evening import load_evening
     from firmware.store.gamestore import GameStore
-    from firmware.store.spieltagfile import SpieltagFiles
+    from firmware.store.journal import JournalHeader
+    from firmware.store.spieltagfile import SpieltagFiles, open_spieltag_id
     from hal.storage import StateDirectory
     from sim.sheet_picture import match_evening
 
@@ -60,7 +61,7 @@ def sheet_figures(runs: int = 5) -> list[Measurement]:
                 SpieltagFiles(storage).begin(evening.spieltag)
             played = evening.games[index % len(evening.games)]
             game = Game(played.setup)
-            store.begin(played.setup)
+            store.begin(JournalHeader(played.setup, spieltag=open_spieltag_id(storage)))
             for action in played.actions:
                 store.record(game.apply(action))
         load_s = _per_call(runs, lambda: load_evening(storage).standings())

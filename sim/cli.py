@@ -268,9 +268,9 @@ def _state_directory(path: Path | None) -> Iterator[StateDirectory | None]:
 
 
 def _left_unfinished(storage: StateDirectory | None, say: Say) -> str:
-    """A note that a game waits in ``storage`` for the next start, or "": also when its journal
-    holds no action yet (quit before the first throw), since the next start drops such a game
-    rather than offer it."""
+    """A note that a game waits in ``storage`` for the next start, or "": not when its journal
+    holds nothing played or entered yet (quit before the first throw), since the next start
+    drops such a game rather than offer it."""
     from firmware.store.gamestore import CURRENT
     from firmware.store.journal import JournalError, recover
     from hal.ports import StorageError
@@ -282,7 +282,7 @@ def _left_unfinished(storage: StateDirectory | None, say: Say) -> str:
     except (JournalError, StorageError):
         recovery = None  # damaged: kept and set aside at the next start, so say it is kept
     else:
-        if recovery is None or not recovery.actions:
+        if recovery is None or recovery.unplayed:
             return ""
     return say("sim_kept", folder=storage.root)
 

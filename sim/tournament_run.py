@@ -35,8 +35,8 @@ from engine.scoring import GameResult
 from engine.tournament import Entrant, PlayedRound, PlayerLine, progress
 from firmware.hub.hub import Hub, init_tournament
 from firmware.hub.store import HubStore, SeatRow
+from firmware.store.gamestore import GameStore
 from firmware.tournament.broker import HUB_USER, table_user
-from firmware.tournament.recount import header_place, journal_names
 from firmware.tournament.wire import Assignment, Result, StandingsBoard, standings_topic
 from hal.mqtt import MqttLink, MqttSettings
 from sim import processes
@@ -364,8 +364,8 @@ class TournamentRun:
         for table in self.tables:
             for result in recount_from_journal(self.folder / table.identity.user, self.event):
                 journalled[result.id] = result
-            untagged += sum(header_place(table.storage, name) is None
-                            for name in journal_names(table.storage))
+            untagged += sum(game.header is None or game.header.tournament is None
+                            for game in GameStore(table.storage).kept())
         stored = {row.id: row for row in self.hub.store.results()}
         games: dict[int, list[GameResult]] = {}
         for result in journalled.values():

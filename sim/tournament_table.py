@@ -33,6 +33,7 @@ from engine.events import Event
 from engine.game import Game, GameSetup, Phase
 from engine.rules import load_preset
 from firmware.store.gamestore import GameStore
+from firmware.store.journal import JournalHeader
 from firmware.tournament.recount import recount_journals
 from firmware.tournament.reporter import Reporter, TableIdentity, last_will
 from firmware.tournament.wire import Assignment, Result
@@ -159,8 +160,9 @@ class SimulatedTable:
     def play_game(self, players: tuple[str, ...]) -> Game:
         """One whole game of ``players``, journalled and reported as on a device."""
         setup = GameSetup(tuple(players), self.rules)
-        meta = {**self.reporter.game_meta(setup), "bots": [self.settings.strategy] * len(players)}
-        self.store.begin(setup, meta)
+        bots = (self.settings.strategy,) * len(players)
+        place = self.reporter.place_for(setup)
+        self.store.begin(JournalHeader(setup, bots=bots, tournament=place))
         game = Game(setup)
         return self._finish(game)
 

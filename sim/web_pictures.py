@@ -381,7 +381,8 @@ def write_spieltag_card(path: Path) -> None:
     from firmware.dice import SeededDice
     from firmware.link.webtable import page_files
     from firmware.store.gamestore import GameStore
-    from firmware.store.spieltagfile import SpieltagFiles
+    from firmware.store.journal import JournalHeader
+    from firmware.store.spieltagfile import SpieltagFiles, open_spieltag_id
     from firmware.wiring import build_device
     from hal.oled import open_dummy
     from hal.storage import StateDirectory
@@ -401,7 +402,7 @@ def write_spieltag_card(path: Path) -> None:
         store.open()
         for played in evening.games[:5]:  # table 1's five games, journalled as the device does
             game = Game(played.setup)
-            store.begin(played.setup)
+            store.begin(JournalHeader(played.setup, spieltag=open_spieltag_id(storage)))
             for action in played.actions:
                 store.record(game.apply(action))
         clock = FakeClock(1000.0)

@@ -105,10 +105,12 @@ class DeviceApp:
         #: The stage whose timer is armed, and when it fires.
         self._timer: tuple[Stage, float] | None = None
         self._failure_shown: str | None = None
+        self._evening_shown: str | None = None
         self.powered_off = False
         recovery = store.open() if store is not None else None
-        if recovery is not None and not recovery.actions and store is not None:
-            # Nothing was played yet: the setup (remembered) or the planned game starts afresh.
+        if recovery is not None and recovery.unplayed and store is not None:
+            # Nothing was played or entered yet: the setup (remembered) or the planned game
+            # starts afresh.
             store.discard()
             recovery = None
         if recovery is not None:
@@ -416,14 +418,26 @@ class DeviceApp:
             self._go(self._stage.auto_step())
 
     def _show_storage_failure(self) -> None:
-        """Say once on the screen that the game is no longer saved (the log says why)."""
-        store = self._session.store
-        failure = store.failure if store is not None else None
-        if failure is None or failure == self._failure_shown:
-            return
-        self._failure_shown = failure
-        lines = (self.t("storage_failed_1"), self.t("storage_failed_2"))
-        self._announce(Message("storage_failed_title", lines))
+        """Say once on the screen that the game is no longer saved, or that the Spieltag's
+        file is damaged (whether the game still counts for it); the log says why."""
+        session = self._session
+        failure = session.store.failure if session.store is not None else None
+        if failure is not None and failure != self._failure_shown:
+            self._failure_shown = failure
+            self._announce(Message("storage_failed_title", (
+                self.t("storage_failed_1"), self.t("storage_failed_2"))))
+        problem = session.evening_problem
+        if problem is not None and problem != self._evening_shown:
+            self._evening_shown = problem
+            logger.warning("%s", problem)
+            lines: tuple[str, ...]
+            if session.table_spieltag:  # the game still belongs to the evening
+                lines = (self.t("evening_damaged_1"), self.t("evening_damaged_kept"),
+                         self.t("evening_damaged_kept_2"))
+            else:
+                lines = (self.t("evening_damaged_1"), self.t("evening_damaged_lost"),
+                         self.t("evening_damaged_lost_2"))
+            self._announce(Message("evening_damaged_title", lines))
 
     def _announce(self, message: Message) -> None:
         """Put up a message for the table until a press at the device."""

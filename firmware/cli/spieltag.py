@@ -32,6 +32,7 @@ from firmware.cli import CliError
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.screen.i18n import Catalogue
+from firmware.store.evening import evening_of
 from firmware.store.gamestore import GameStore
 from firmware.store.spieltagfile import SpieltagFiles
 from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     files = SpieltagFiles(storage)
     if args.action == "end":
         ended = files.end()
-        games = len(GameStore(storage).evening_games(ended.id))
+        games = len(evening_of(ended, GameStore(storage)).games)
         print(text.t("spieltag_ended", name=ended.name, id=ended.id, games=games))
         return 0
     now = datetime.now().astimezone()

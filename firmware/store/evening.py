@@ -1,9 +1,19 @@
 """An evening's games with their results (:class:`engine.spieltag.Evening`), read from a state
 directory or an exported file.
 
-:func:`load_evening` finds the Spieltag and replays each of its games (its journal) into a
-:class:`~engine.scoring.GameResult`; :func:`evening_to_export` writes the evening with every
-game's actions, so an exported evening is recounted exactly like one read from the device.
+:func:`load_evening` finds the Spieltag and replays each of its games (its journal, through
+:mod:`firmware.store.journal`'s reader) into a :class:`~engine.scoring.GameResult`. A game of
+the evening that cannot be counted is never left out silently: it keeps its Partie (its number
+on the sheet) as a :class:`~engine.spieltag.LostGame`, which every surface names in one line.
+The evening's games are the archive's from the game the Spieltag began with, or else its first
+game tagged with the evening, to the last one (while the evening goes on, the newest game the
+statistics counted; once it ended, the newest game when it ended, or its last tagged game):
+a number without its journal in that range is a game deleted or moved away, a journal that
+cannot be read whole one damaged. Games of another evening, or of none, in that range (one
+begun before the Spieltag) are not its.
+
+:func:`evening_to_export` writes the evening with every game's actions and its lost Partien,
+so an exported evening is recounted exactly like one read from the device.
 """
 
 from __future__ import annotations
@@ -18,18 +28,20 @@ from engine.scoring import game_result
 from engine.spieltag import (
     Evening,
     EveningGame,
+    Loss,
+    LostGame,
     Spieltag,
     SpieltagError,
     spieltag_from_mapping,
     spieltag_to_mapping,
     table_of,
 )
-from firmware.store.gamestore import GameStore
-from firmware.store.journal import header_record
+from firmware.store.gamestore import GameStore, KeptGame, archive_name
+from firmware.store.journal import JournalHeader, header_to_record
 from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import Storage
 
-__all__ = ["evening_from_export", "evening_to_export", "load_evening"]
+__all__ = ["evening_from_export", "evening_of", "evening_to_export", "load_evening"]
 
 _EXPORT = "schockbesteck-spieltag"
 _FORMAT = 1
@@ -37,31 +49,77 @@ _MAX_EXPORT_BYTES = 32 * 1024 * 1024
 
 
 def load_evening(storage: Storage, spieltag_id: str | None = None) -> Evening:
-    """The evening ``spieltag_id`` (None: the one going on, else the last one ended) and its
-    finished games. SpieltagError (one line) if there is none or its file is damaged."""
+    """The evening ``spieltag_id`` (None: the one going on, else the last one ended) with its
+    finished games and the Partien that cannot be counted. SpieltagError (one line) if there is
+    none or its file is damaged."""
     spieltag = SpieltagFiles(storage).find(spieltag_id)
-    games = []
-    for partie, (_, recovery) in enumerate(GameStore(storage).evening_games(spieltag.id), 1):
-        result = game_result(recovery.setup, recovery.actions)
-        table = table_of(spieltag, recovery.setup.players)
-        games.append(EveningGame(partie, table, recovery.setup, tuple(recovery.actions), result))
-    return Evening(spieltag, tuple(games))
+    return evening_of(spieltag, GameStore(storage))
+
+
+def evening_of(spieltag: Spieltag, store: GameStore) -> Evening:
+    """``spieltag``'s evening, read from the journals ``store`` keeps."""
+    kept = store.kept()
+    ours = [game.number for game in kept if _belongs(game, spieltag)]
+    first = spieltag.first_game or (ours[0] if ours else 0)
+    if not first:
+        return Evening(spieltag, ())
+    last = max(ours, default=first - 1)
+    if not spieltag.ended:
+        last = max(last, store.counted_through())
+    elif spieltag.last_game:
+        last = max(last, spieltag.last_game)
+    by_number = {game.number: game for game in kept}
+    games: list[EveningGame] = []
+    lost: list[LostGame] = []
+    for number in range(first, last + 1):
+        game = by_number.get(number)
+        partie = len(games) + len(lost) + 1
+        if game is None:
+            lost.append(LostGame(partie, archive_name(number), Loss.MISSING))
+            continue
+        if game.header is None:
+            lost.append(LostGame(partie, game.name, Loss.DAMAGED, game.problem or ""))
+            continue
+        if not _belongs(game, spieltag):
+            continue  # begun before the evening, or a game of another
+        recovery = store.read(game)
+        if isinstance(recovery, str):
+            lost.append(LostGame(partie, game.name, Loss.DAMAGED, recovery))
+        elif recovery.game.is_over:
+            setup = recovery.setup
+            result = game_result(setup, recovery.actions)
+            table = table_of(spieltag, setup.players)
+            games.append(EveningGame(partie, table, setup, recovery.actions, result))
+        elif not game.current:  # an archived game always ended: the end is cut off
+            why = recovery.problem or "the journal ends before the game does"
+            lost.append(LostGame(partie, game.name, Loss.DAMAGED, why))
+    return Evening(spieltag, tuple(games), tuple(lost))
+
+
+def _belongs(game: KeptGame, spieltag: Spieltag) -> bool:
+    return game.header is not None and game.header.spieltag == spieltag.id
 
 
 def evening_to_export(evening: Evening) -> dict[str, Any]:
-    """The evening as an exported file's data: the Spieltag and each game's actions."""
+    """The evening as an exported file's data: the Spieltag, each game's actions, and the
+    Partien that could not be counted."""
     return {
         "export": _EXPORT,
         "format": _FORMAT,
         "spieltag": spieltag_to_mapping(evening.spieltag),
         "games": [
             {
-                **header_record(game.setup),
+                **header_to_record(JournalHeader(game.setup)),
                 "partie": game.partie,
                 "table": game.table,
                 "actions": [to_json(action) for action in game.actions],
             }
             for game in evening.games
+        ],
+        "lost": [
+            {"partie": game.partie, "journal": game.journal, "loss": game.loss.value,
+             "detail": game.detail}
+            for game in evening.lost
         ],
     }
 
@@ -76,13 +134,27 @@ def evening_from_export(text: str, origin: str) -> Evening:
         if data.get("format") != _FORMAT:
             raise SpieltagError(f"format {data.get('format')!r} is not {_FORMAT}")
         spieltag = spieltag_from_mapping(data.get("spieltag"))
-        entries = data.get("games")
+        entries, lost_entries = data.get("games"), data.get("lost", [])
         if not isinstance(entries, list):
             raise SpieltagError("games: must be a list")
+        if not isinstance(lost_entries, list):
+            raise SpieltagError("lost: must be a list")
         games = tuple(_game(spieltag, index, entry) for index, entry in enumerate(entries, 1))
+        lost = tuple(_lost(index, entry) for index, entry in enumerate(lost_entries, 1))
+        parties = sorted([game.partie for game in games] + [game.partie for game in lost])
+        if len(set(parties)) != len(parties):
+            raise SpieltagError("games: two games have the same partie")
     except (json.JSONDecodeError, InputLimitError, SpieltagError, SchockenError) as error:
         raise SpieltagError(f"{origin}: {' '.join(str(error).split())}") from None
-    return Evening(spieltag, games)
+    return Evening(spieltag, games, lost)
+
+
+def _partie(entry: dict[str, Any], index: int, what: str) -> int:
+    """The Partie an exported game names (an export of an older version: its place)."""
+    partie = entry.get("partie", index)
+    if isinstance(partie, bool) or not isinstance(partie, int) or not 1 <= partie <= 10_000:
+        raise SpieltagError(f"{what} {index}: partie = {partie!r} must be a number 1-10000")
+    return partie
 
 
 def _game(spieltag: Spieltag, index: int, entry: object) -> EveningGame:
@@ -102,4 +174,16 @@ def _game(spieltag: Spieltag, index: int, entry: object) -> EveningGame:
     table = entry.get("table", table_of(spieltag, setup.players))
     if table not in (1, 2) or isinstance(table, bool):
         raise SpieltagError(f"game {index}: table = {table!r} must be 1 or 2")
-    return EveningGame(index, table, setup, events, result)
+    return EveningGame(_partie(entry, index, "game"), table, setup, events, result)
+
+
+def _lost(index: int, entry: object) -> LostGame:
+    if not isinstance(entry, dict):
+        raise SpieltagError(f"lost {index}: must be an object")
+    journal, loss, detail = entry.get("journal"), entry.get("loss"), entry.get("detail", "")
+    known = [kind.value for kind in Loss]
+    if not isinstance(journal, str) or not isinstance(detail, str) or loss not in known:
+        raise SpieltagError(
+            f"lost {index}: needs journal, loss ({' or '.join(known)}) and detail texts"
+        )
+    return LostGame(_partie(entry, index, "lost"), journal[:80], Loss(loss), detail[:200])

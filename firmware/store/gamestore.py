@@ -31,15 +31,21 @@ import json
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
 
-from engine import Event, GameOver, GameSetup
+from engine import Event, GameOver
 from engine.limits import InputLimitError, json_loads
-from firmware.store.journal import Journal, JournalError, Recovery, decode_records, read_journal
+from firmware.store.journal import (
+    Journal,
+    JournalError,
+    JournalHeader,
+    Note,
+    Recovery,
+    read_header,
+    read_journal,
+)
 from firmware.store.roster import ROSTER_FILE
-from firmware.store.spieltagfile import META_SPIELTAG, open_spieltag_id
 from firmware.store.stats import (
     PlayerStats,
     count_game,
@@ -50,7 +56,7 @@ from firmware.store.stats import (
 from hal.ports import Storage, StorageError
 
 __all__ = [
-    "CURRENT", "STATS", "DamageReport", "GameStore", "StoreLimits", "archive_name",
+    "CURRENT", "STATS", "DamageReport", "GameStore", "KeptGame", "StoreLimits", "archive_name",
 ]
 
 CURRENT = "current.journal"
@@ -145,6 +151,24 @@ class StoreLimits:
     max_bytes: int = 16 * 1024 * 1024
 
 
+@dataclass(frozen=True, slots=True)
+class KeptGame:
+    """A game's journal in the state directory, its header read: ``number`` is its number in the
+    archive (for ``current.journal``, the number it will be archived under), ``header`` None
+    where the header cannot be read (``problem`` says why, in one line)."""
+
+    number: int
+    name: str
+    header: JournalHeader | None
+    problem: str | None = None
+
+    @property
+    def current(self) -> bool:
+        """Whether this is the game in ``current.journal`` (under way, or finished and not yet
+        archived after a power cut)."""
+        return self.name == CURRENT
+
+
 class GameStore:
     """The games of one state directory. Never raises a storage error at its caller."""
 
@@ -222,7 +246,7 @@ class GameStore:
             if not copied:
                 return None  # the original stays whole; the game starts afresh in memory
             self.storage.truncate(CURRENT, recovery.intact_length)
-            recovery.file_length = recovery.intact_length
+            recovery = replace(recovery, file_length=recovery.intact_length)
         return recovery
 
     def set_aside(self, name: str, reason: str) -> bool:
@@ -266,7 +290,7 @@ class GameStore:
         """True while actions of the current game go to disk."""
         return self._journal is not None
 
-    def begin(self, setup: GameSetup, meta: Mapping[str, Any] | None = None) -> bool:
+    def begin(self, header: JournalHeader) -> bool:
         """Start the journal of a new game (an interrupted one is dropped). True if on disk.
 
         A damaged ``current.journal`` that :meth:`open` could not set aside is tried again
@@ -275,12 +299,8 @@ class GameStore:
         self._journal = None
         if self._current_unsafe and not self._set_aside(CURRENT, "damaged at start-up"):
             return False
-        # While a Spieltag is going on, the game belongs to it by its own header.
-        spieltag = open_spieltag_id(self.storage)
-        if spieltag is not None:
-            meta = {**(meta or {}), META_SPIELTAG: spieltag}
         try:
-            self._journal = Journal.create(self.storage, CURRENT, setup, meta)
+            self._journal = Journal.create(self.storage, CURRENT, header)
         except StorageError as error:
             self._fail(error)
             return False
@@ -324,12 +344,13 @@ class GameStore:
         except StorageError as error:
             self._fail(error)
 
-    def note_ui(self, state: Mapping[str, Any]) -> None:
-        """Write UI state of the current turn that is not an action (pending KEEP marks)."""
+    def note(self, note: Note) -> None:
+        """Write a note of the screen's state that is not an action (pending KEEP marks, a
+        result being entered): it holds until the next action."""
         if self._journal is None:
             return
         try:
-            self._journal.note_ui(state)
+            self._journal.note(note)
         except StorageError as error:
             self._fail(error)
 
@@ -344,55 +365,49 @@ class GameStore:
                 found.append((int(match.group(1)), name))
         return sorted(found)
 
-    def evening_games(self, spieltag_id: str) -> list[tuple[int, Recovery]]:
-        """The finished games of the Spieltag ``spieltag_id``, oldest first, with their archive
-        numbers (a finished game a power cut left in ``current.journal`` comes last, numbered
-        as it will be archived). Reads only; unreadable games are logged and left out."""
-        found: list[tuple[int, Recovery]] = []
-        for number, name in self.archived():
-            if not self._header_names(name, spieltag_id):
-                continue
-            recovery = self._read_quietly(name)
-            if isinstance(recovery, str):
-                where = self.storage.root / name
-                log.warning("%s: %s; not on the Spieltag's sheet", where, recovery)
-            elif recovery is not None and recovery.game.is_over and (
-                recovery.meta.get(META_SPIELTAG) == spieltag_id
-            ):
-                found.append((number, recovery))
-        current = self._read_quietly(CURRENT)
-        if (
-            isinstance(current, Recovery) and current.game.is_over
-            and current.meta.get(META_SPIELTAG) == spieltag_id
-        ):
-            _, counted_through = self._read_stats(tidy=False)
-            numbers = [number for number, _ in self.archived()]
-            found.append((max([counted_through, *numbers]) + 1, current))
-        return found
+    def kept(self) -> list[KeptGame]:
+        """Every game journal kept, oldest first, with its header read (not the whole journal):
+        the archive, then ``current.journal`` if there is one, numbered as it will be archived.
+        Reads only."""
+        games = [self._kept(number, name) for number, name in self.archived()]
+        try:
+            present = self.storage.size(CURRENT) is not None
+        except StorageError:
+            present = True  # reading it says why it cannot be read
+        if present:
+            numbers = [game.number for game in games]
+            games.append(self._kept(max([self.counted_through(), *numbers]) + 1, CURRENT))
+        return games
 
-    def _header_names(self, name: str, spieltag_id: str) -> bool:
-        """Whether the journal ``name``'s header record names the Spieltag ``spieltag_id``: read
-        first, so that only the evening's games are replayed. A file whose header cannot be
-        read says True here, and reading it whole says why."""
+    def _kept(self, number: int, name: str) -> KeptGame:
+        origin = str(self.storage.root / name)
         try:
             data = self.storage.read_bytes(name)
-        except StorageError:
-            return True
-        if data is None:
-            return False
-        records, _, _ = decode_records(data[: data.find(b"\n") + 1])
-        return not records or records[0].get(META_SPIELTAG) == spieltag_id
+            if data is None:
+                return KeptGame(number, name, None, "the file is gone")
+            return KeptGame(number, name, read_header(data, origin=origin))
+        except (JournalError, StorageError) as error:
+            return KeptGame(number, name, None, _without_origin(str(error), origin))
+
+    def read(self, game: KeptGame) -> Recovery | str:
+        """The whole journal of ``game``, or one line saying why it cannot be read."""
+        recovery = self._read_quietly(game.name)
+        return "the file is gone" if recovery is None else recovery
+
+    def counted_through(self) -> int:
+        """The number of the newest game the statistics count (games are numbered on from it,
+        so a game deleted from the archive leaves a gap)."""
+        return self._read_stats(tidy=False)[1]
 
     def game_spieltag(self, number: int) -> str | None:
         """The Spieltag finished game ``number`` belongs to; None outside any evening.
         ValueError (one line) if there is no such game."""
-        recovery = self._read_quietly(archive_name(number))
-        if not isinstance(recovery, Recovery):
+        game = self._kept(number, archive_name(number))
+        if game.header is None:
             kept = [n for n, _ in self.archived()]
             shown = f"{kept[0]}-{kept[-1]}" if kept else "none"
             raise ValueError(f"no readable finished game {number} here; games kept: {shown}")
-        value = recovery.meta.get(META_SPIELTAG)
-        return value if isinstance(value, str) else None
+        return game.header.spieltag
 
     def stats(self) -> dict[str, PlayerStats]:
         """Statistics over every finished game, without writing anything (safe for the CLI).

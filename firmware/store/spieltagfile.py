@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from engine.limits import InputLimitError, json_loads
@@ -32,11 +32,12 @@ from engine.spieltag import (
     spieltag_from_mapping,
     spieltag_to_mapping,
 )
+from firmware.store.gamestore import GameStore
 from hal.ports import Storage, StorageError
 
 __all__ = [
-    "META_SPIELTAG", "SPIELTAG_FILE", "SpieltagFiles", "ended_name", "open_spieltag_id",
-    "time_box_ends",
+    "META_SPIELTAG", "SPIELTAG_FILE", "OpenEvening", "SpieltagFiles", "ended_name", "open_evening",
+    "open_spieltag_id", "time_box_ends",
 ]
 
 SPIELTAG_FILE = "spieltag.json"
@@ -68,17 +69,72 @@ def _parse(storage: Storage, name: str, text: str) -> Spieltag:
         ) from None
 
 
-def open_spieltag_id(storage: Storage) -> str | None:
-    """The ID of the evening in progress, for a new game's journal; None if none is open or
-    its file cannot be read (the game is then played outside any evening)."""
+@dataclass(frozen=True, slots=True)
+class OpenEvening:
+    """What the state directory says of the evening going on, for a game about to begin.
+
+    ``id`` goes into the game's journal header (None: no evening is going on, or a damaged
+    ``spieltag.json`` names none that can be found); ``spieltag`` is the evening itself where
+    its file can be read; ``problem`` one line about a damaged ``spieltag.json`` (None if it is
+    fine or absent). A damaged file never makes a game of the evening one outside it: its ID
+    is read from what is left of the file, else from the newest game of an evening not ended,
+    so that the games count once the file is repaired.
+    """
+
+    id: str | None = None
+    spieltag: Spieltag | None = None
+    problem: str | None = None
+
+
+#: The fields of a damaged ``spieltag.json`` that name its evening and whether it ended.
+_DAMAGED_ID = re.compile(r'"id"\s*:\s*"([0-9A-Za-z-]{1,40})"')
+_DAMAGED_ENDED = re.compile(r'"ended"\s*:\s*true')
+
+
+def open_evening(storage: Storage) -> OpenEvening:
+    """The evening a game begun now belongs to (see :class:`OpenEvening`). Never raises."""
+    unreadable: str | None = None
     try:
         text = storage.read_text(SPIELTAG_FILE)
+    except StorageError as error:
+        text, unreadable = None, str(error)
+    else:
         if text is None:
-            return None
-        spieltag = _parse(storage, SPIELTAG_FILE, text)
-    except (StorageError, SpieltagError):
+            return OpenEvening()
+    if text is not None:
+        try:
+            spieltag = _parse(storage, SPIELTAG_FILE, text)
+        except SpieltagError as error:
+            unreadable = str(error)
+        else:
+            return OpenEvening() if spieltag.ended else OpenEvening(spieltag.id, spieltag)
+    assert unreadable is not None
+    return OpenEvening(_damaged_id(storage, text or ""), None, unreadable)
+
+
+def _damaged_id(storage: Storage, text: str) -> str | None:
+    """The ID of the evening a damaged ``spieltag.json`` was for, if it can be found and that
+    evening was not ended: from the file's own ``id``, else from the newest game tagged with an
+    evening that has no ended file."""
+    try:
+        ended = set(SpieltagFiles(storage).ids())
+        if _DAMAGED_ENDED.search(text):
+            return None  # ended: the power went before it was moved to its own name
+        found = _DAMAGED_ID.search(text)
+        if found is not None:
+            return None if found.group(1) in ended else found.group(1)
+        for game in reversed(GameStore(storage).kept()):
+            tag = game.header.spieltag if game.header is not None else None
+            if tag is not None:
+                return None if tag in ended else tag
+    except StorageError:
         return None
-    return None if spieltag.ended else spieltag.id
+    return None
+
+
+def open_spieltag_id(storage: Storage) -> str | None:
+    """The ID of the evening a game begun now belongs to (:func:`open_evening`'s)."""
+    return open_evening(storage).id
 
 
 class SpieltagFiles:
@@ -104,18 +160,25 @@ class SpieltagFiles:
             )
         if spieltag.id in self.ids():
             raise SpieltagError(f"a Spieltag with the ID {spieltag.id} was played already")
-        self.storage.write_atomic(SPIELTAG_FILE, _dump(replace(spieltag, ended=False)))
-        return spieltag
+        # Its games are numbered from the next one on: a game deleted later is missed by that.
+        begun = replace(spieltag, ended=False, first_game=self._newest_game() + 1, last_game=0)
+        self.storage.write_atomic(SPIELTAG_FILE, _dump(begun))
+        return begun
 
     def end(self) -> Spieltag:
         """End the evening in progress: no game begun after this belongs to it."""
         current = self.current()
         if current is None:
             raise SpieltagError("no Spieltag is going on: begin one with `schocken spieltag begin`")
-        ended = replace(current, ended=True)
+        ended = replace(current, ended=True, last_game=self._newest_game())
         self.storage.write_atomic(SPIELTAG_FILE, _dump(ended))
         self._finish_ended()
         return ended
+
+    def _newest_game(self) -> int:
+        """The number of the newest finished game in the archive (0 before the first)."""
+        store = GameStore(self.storage)
+        return max([store.counted_through(), *(number for number, _ in store.archived())])
 
     def _finish_ended(self) -> None:
         """Move an ended ``spieltag.json`` to its own name (a power cut may have come between)."""

@@ -24,24 +24,19 @@ from __future__ import annotations
 
 import logging
 import queue
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.events import GameOver, HalfOver
 from engine.game import GameSetup
 from engine.scoring import Scheme, lives_cost, load_scheme, scheme_from_mapping
 from firmware.sink import DeviceEvent, GameResumed
-from firmware.store.gamestore import CURRENT
+from firmware.store.gamestore import GameStore, KeptGame
+from firmware.store.journal import JournalHeader, TournamentGame
 from firmware.tournament.broker import table_user
 from firmware.tournament.outbox import Outbox
-from firmware.tournament.recount import (
-    META_TOURNAMENT,
-    TableGame,
-    header_place,
-    journal_names,
-    recount_journals,
-)
+from firmware.tournament.recount import recount, tournament_games
 from firmware.tournament.wire import (
     Ack,
     Assignment,
@@ -131,6 +126,8 @@ class ReportState:
     #: One line when the outbox cannot be written (the results are then kept in the journals
     #: only, and recounted at the next start).
     failure: str | None = None
+    #: Tournament games whose journal cannot be read whole (their results may be missing).
+    unreadable: int = 0
 
 
 class Reporter:
@@ -165,6 +162,9 @@ class Reporter:
         self.assignment: Assignment | None = None
         #: One line about the last failure to keep a result, or None.
         self.failure: str | None = self.outbox.problem if self.outbox.broken else None
+        #: One line for each tournament game whose journal cannot be read whole, as the last
+        #: recount found them (their results may not all be reported).
+        self.unreadable: tuple[str, ...] = ()
         #: id -> when it was last published (clock time), for the resends.
         self._sent: dict[str, float] = {}
         self._last_status: tuple[bool, int, int | None] | None = None
@@ -283,26 +283,29 @@ class Reporter:
     def sync(self, *, current: bool = True, archived: bool = True) -> int:
         """Report the results of the latest games (the current journal, the newest archived
         one) that are not in the outbox yet; how many were new."""
-        names = journal_names(self.storage)
-        latest = [name for name in names if name != CURRENT][-1:] if archived else []
-        if current and CURRENT in names:
-            latest.append(CURRENT)
-        if not latest:
+        kept = GameStore(self.storage).kept()
+        finished = [game for game in kept if not game.current]
+        latest = finished[-1:] if archived else []
+        if current:
+            latest += [game for game in kept if game.current]
+        ours = [game for game in latest if _of_event(game.header, self.table.event)]
+        if not ours:
             return 0
-        try:
-            return self._take(recount_journals(self.storage, self.table.event, latest))
-        except StorageError as error:
-            self._fail(error)
-            return 0
+        return self._recounted(ours)
 
     def reconcile(self) -> int:
         """Report every result the event's journals hold that the outbox does not know (after
         a start: a pulled plug may have come between a journal and the outbox)."""
+        return self._recounted(None)
+
+    def _recounted(self, games: list[KeptGame] | None) -> int:
         try:
-            return self._take(recount_journals(self.storage, self.table.event))
+            counted = recount(self.storage, self.table.event, games)
         except StorageError as error:
             self._fail(error)
             return 0
+        self.unreadable = counted.unreadable
+        return self._take(list(counted.results))
 
     def _take(self, results: list[Result]) -> int:
         fresh = 0
@@ -374,7 +377,7 @@ class Reporter:
 
     # -- the tournament game and the screen ---------------------------------------------------
 
-    def next_place(self) -> TableGame | None:
+    def next_place(self) -> TournamentGame | None:
         """Where the next game started with the assigned players stands in the tournament:
         the round, and the next number of a game at this table in it (counting the games in
         the journals and every id the outbox knows, so that no number is used twice)."""
@@ -382,8 +385,8 @@ class Reporter:
         if assignment is None:
             return None
         played = [0]
-        for name in journal_names(self.storage):
-            place = header_place(self.storage, name)
+        for game in GameStore(self.storage).kept():
+            place = game.header.tournament if game.header is not None else None
             if place is not None and (place.event, place.round) == (
                 assignment.event, assignment.round
             ):
@@ -394,7 +397,9 @@ class Reporter:
                 number = ident[len(prefix):].split("/", 1)[0]
                 if number.isdigit():
                     played.append(int(number))
-        return TableGame(assignment.event, assignment.table, assignment.round, max(played) + 1)
+        return TournamentGame(
+            assignment.event, assignment.table, assignment.round, max(played) + 1
+        )
 
     def players_in(self) -> tuple[str, ...]:
         """The assigned players who play the table's next game, in the hub's order: all of
@@ -410,9 +415,11 @@ class Reporter:
         scheme = life_scheme(assignment)
         lives = {player: scheme.lives for player in assignment.players}
         lives.update(assignment.lives)
-        names = [name for name in journal_names(self.storage)
-                 if _same_round(header_place(self.storage, name), assignment)]
-        for result in recount_journals(self.storage, assignment.event, names):
+        games = [
+            game for game in tournament_games(GameStore(self.storage), assignment.event)
+            if game.header is not None and _same_round(game.header.tournament, assignment)
+        ]
+        for result in recount(self.storage, assignment.event, games).results:
             if result.kind != "game":
                 continue
             game = result.game_result()
@@ -421,17 +428,15 @@ class Reporter:
                     lives[player] -= min(lives[player], lives_cost(scheme, game, player))
         return tuple(player for player in assignment.players if lives[player] > 0)
 
-    def game_meta(self, setup: GameSetup) -> Mapping[str, Any]:
-        """The journal header's tournament field for a game of ``setup``: a game of the
-        players still in (:meth:`players_in`, at least two) is the round's next game at this
-        table; any other game is not part of the tournament (an empty mapping)."""
+    def place_for(self, setup: GameSetup) -> TournamentGame | None:
+        """The tournament place of a game of ``setup``, for its journal's header: a game of
+        the players still in (:meth:`players_in`, at least two) is the round's next game at
+        this table; any other game is not part of the tournament (None)."""
         assignment = self.assignment
         players = self.players_in()
         if assignment is None or len(players) < 2 or tuple(setup.players) != players:
-            return {}
-        place = self.next_place()
-        assert place is not None
-        return {META_TOURNAMENT: place.to_meta()}
+            return None
+        return self.next_place()
 
     def time_left(self) -> float | None:
         """Seconds until the assigned round's time box ends (0 once over); None without one."""
@@ -443,7 +448,9 @@ class Reporter:
         """The report's state for the screen."""
         prefix = f"{self.table.event}/"
         refused = sum(ident.startswith(prefix) for ident in self.outbox.refused)
-        return ReportState(len(self.waiting()), refused, self.online, self.failure)
+        return ReportState(
+            len(self.waiting()), refused, self.online, self.failure, len(self.unreadable)
+        )
 
     def _fail(self, error: StorageError) -> None:
         message = str(error)
@@ -457,7 +464,12 @@ class Reporter:
 
 
 
-def _same_round(place: TableGame | None, assignment: Assignment) -> bool:
+def _of_event(header: JournalHeader | None, event: str) -> bool:
+    """Whether a journal holds a game of ``event`` (or cannot be read: the recount says so)."""
+    return header is None or (header.tournament is not None and header.tournament.event == event)
+
+
+def _same_round(place: TournamentGame | None, assignment: Assignment) -> bool:
     """Whether a journal's tournament game is one of this table's in the assigned round."""
     return place is not None and (place.event, place.table, place.round) == (
         assignment.event, assignment.table, assignment.round

@@ -13,7 +13,8 @@ import pytest
 
 from engine import Game, GameSetup
 from firmware.store.gamestore import GameStore
-from firmware.store.spieltagfile import SPIELTAG_FILE
+from firmware.store.journal import JournalHeader
+from firmware.store.spieltagfile import SPIELTAG_FILE, open_spieltag_id
 from hal.storage import StateDirectory
 
 Run = Callable[..., tuple[int, str, str]]
@@ -86,7 +87,7 @@ def scharf_game(root: Path) -> Game:
     store.open()
     setup = GameSetup(PLAYERS)
     game = Game(setup)
-    store.begin(setup)
+    store.begin(JournalHeader(setup, spieltag=open_spieltag_id(store.storage)))
     store.record(game.roll_off([(1, 1, 1), (2, 2, 2), (2, 2, 3)]))  # Anna opens
     store.record(game.go_scharf(70))
     for throws in (

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engine import Game
 from firmware.store.gamestore import CURRENT, GameStore
-from firmware.store.journal import recover
+from firmware.store.journal import JournalHeader, recover
 from hal.storage import StateDirectory
 from tests.durable.conftest import random_actions
 
@@ -36,7 +36,7 @@ def main() -> None:
         for seed in range(args.games):
             setup, actions = random_actions(seed, players=4)
             game = Game(setup)
-            store.begin(setup)
+            store.begin(JournalHeader(setup))
             for index, action in enumerate(actions):
                 events = game.apply(action)
                 started = time.perf_counter()

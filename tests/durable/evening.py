@@ -8,6 +8,8 @@ from pathlib import Path
 
 from engine import Event, Game, GameSetup, load_preset
 from firmware.store.gamestore import GameStore
+from firmware.store.journal import JournalHeader
+from firmware.store.spieltagfile import open_spieltag_id
 from hal.storage import StateDirectory
 from tests.engine.randomplay import play_random_game
 
@@ -27,7 +29,7 @@ def play_games(
         mapping = dict(zip(model.players, players, strict=True))
         setup = GameSetup(players, rules)
         game = Game(setup)
-        store.begin(setup)
+        store.begin(JournalHeader(setup, spieltag=open_spieltag_id(store.storage)))
         for action in model.actions:
             store.record(game.apply(_renamed(action, mapping)))
         assert game.is_over

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -163,12 +164,12 @@ def check_run(
             current = None
             shown = -1
     after = recover(state, CURRENT)
-    left = after.actions if after is not None else None
+    left = list(after.actions) if after is not None else None
     games = [game for game in GameStore(state).archived() if game[0] > archived_before]
     for offset, actions in enumerate(finished):
         number, name = games[offset] if offset < len(games) else (0, "")
         kept = recover(state, name) if name else None
-        if kept is None or kept.actions != actions:
+        if kept is None or list(kept.actions) != actions:
             raise PromiseBroken(f"finished game {number} was not archived with its actions")
     tally.finished_games += len(finished)
     if current is None:
@@ -203,9 +204,9 @@ def check_run(
     return left
 
 
-def _extends(written: list[Event], reported: list[Event]) -> bool:
+def _extends(written: Sequence[Event], reported: list[Event]) -> bool:
     """The journal holds what was reported, plus at most the one action not yet reported."""
-    return written[: len(reported)] == reported and len(written) <= len(reported) + 1
+    return list(written[: len(reported)]) == reported and len(written) <= len(reported) + 1
 
 
 def harness(
@@ -218,7 +219,7 @@ def harness(
     tally = Tally()
     for run in range(kills):
         before_recovery = recover(state, CURRENT)
-        before = before_recovery.actions if before_recovery is not None else None
+        before = list(before_recovery.actions) if before_recovery is not None else None
         archived_before = max((n for n, _ in GameStore(state).archived()), default=0)
         if before_recovery is not None and before_recovery.game.is_over:
             before = None  # the next start archives it instead of resuming

@@ -11,7 +11,7 @@ import pytest
 
 from engine import Game
 from firmware.store.gamestore import CURRENT, GameStore
-from firmware.store.journal import Journal
+from firmware.store.journal import Journal, JournalHeader
 from hal.storage import StateDirectory
 from schockbesteck.cli import main
 from tests.durable.conftest import blattschuss_game, random_actions
@@ -22,7 +22,7 @@ def finished_games(root: Path, times: int = 2) -> None:
     setup, actions = blattschuss_game()
     for _ in range(times):
         game = Game(setup)
-        store.begin(setup)
+        store.begin(JournalHeader(setup))
         for action in actions:
             store.record(game.apply(action))
 
@@ -84,7 +84,7 @@ def test_replay_of_an_interrupted_game_in_english(
 ) -> None:
     setup, actions = random_actions(3)
     state = StateDirectory(tmp_path)
-    journal = Journal.create(state, CURRENT, setup)
+    journal = Journal.create(state, CURRENT, JournalHeader(setup))
     game = Game(setup)
     for action in actions[:60]:
         game.apply(action)

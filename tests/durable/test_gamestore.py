@@ -24,7 +24,7 @@ from firmware.store.gamestore import (
     StoreLimits,
     archive_name,
 )
-from firmware.store.journal import Journal, encode_record
+from firmware.store.journal import Journal, JournalHeader, encode_record
 from firmware.store.stats import PlayerStats, count_game
 from hal.storage import StateDirectory
 from tests.durable.conftest import blattschuss_game, random_actions
@@ -33,7 +33,7 @@ from tests.durable.conftest import blattschuss_game, random_actions
 def play_through(store: GameStore, setup: GameSetup, actions: list) -> Game:
     """Play ``actions`` as the device does: apply, then record before showing."""
     game = Game(setup)
-    store.begin(setup, {"language": "de"})
+    store.begin(JournalHeader(setup, "de"))
     for action in actions:
         store.record(game.apply(action))
     return game
@@ -66,7 +66,7 @@ def test_an_interrupted_game_is_offered_for_resume_and_continues(state: StateDir
     play_through(GameStore(state), setup, actions[:15])
     store = GameStore(state)
     recovery = store.open()
-    assert recovery is not None and recovery.actions == actions[:15]
+    assert recovery is not None and list(recovery.actions) == actions[:15]
     assert store.resume(recovery)
     game = recovery.game
     for action in actions[15:]:
@@ -84,7 +84,7 @@ def test_stats_are_counted_again_only_when_the_files_change(
     assert store.open() is None
     setup, actions = blattschuss_game()
     game = Game(setup)
-    store.begin(setup, {"language": "de"})
+    store.begin(JournalHeader(setup, "de"))
     for action in actions[:-1]:
         store.record(game.apply(action))
     read = mocker.spy(store, "_read_quietly")
@@ -117,7 +117,7 @@ def test_a_torn_tail_is_cut_reported_and_never_blocks_start(
     with caplog.at_level(logging.WARNING, logger="schockbesteck.storage"):
         store = GameStore(state)
         recovery = store.open()
-    assert recovery is not None and recovery.actions == actions[:8]
+    assert recovery is not None and list(recovery.actions) == actions[:8]
     assert len(store.notices) == 1
     assert "damaged end cut off, the game resumes with 8 actions" in store.notices[0]
     assert "damaged end cut off" in caplog.text
@@ -140,7 +140,7 @@ def test_garbage_instead_of_a_journal_is_moved_aside(state: StateDirectory) -> N
 
 def test_power_cut_between_last_action_and_archive(state: StateDirectory) -> None:
     setup, actions = blattschuss_game()
-    journal = Journal.create(state, CURRENT, setup)
+    journal = Journal.create(state, CURRENT, JournalHeader(setup))
     for action in actions:
         journal.append(action)  # the final action reached the disk, the rename did not
     store = GameStore(state)
@@ -213,7 +213,7 @@ def test_disk_full_keeps_the_game_in_memory_with_one_message(
     setup, actions = random_actions(31)
     store = GameStore(state)
     game = Game(setup)
-    store.begin(setup)
+    store.begin(JournalHeader(setup))
     for action in actions[:5]:
         store.record(game.apply(action))
 
@@ -229,8 +229,10 @@ def test_disk_full_keeps_the_game_in_memory_with_one_message(
     assert caplog.text.count("state not saved") == 1
     monkeypatch.undo()
     recovery = GameStore(state).open()
-    assert recovery is not None and recovery.actions == actions[:5], "no torn record was left"
-    assert store.begin(setup) and store.failure is None, "a new game tries the disk again"
+    assert recovery is not None and list(recovery.actions) == actions[:5], "no torn record was left"
+    assert store.begin(JournalHeader(setup)) and store.failure is None, (
+        "a new game tries the disk again"
+    )
 
 
 def test_read_only_state_directory(
@@ -245,7 +247,7 @@ def test_read_only_state_directory(
     store = GameStore(state)
     assert store.open() is None
     setup, _ = blattschuss_game()
-    assert not store.begin(setup)
+    assert not store.begin(JournalHeader(setup))
     assert store.failure is not None and "read-only file system (EROFS)" in store.failure
 
 
@@ -268,7 +270,7 @@ def test_damage_in_the_middle_keeps_a_whole_copy_and_resumes_before_it(
     path.write_bytes(bytes(damaged))
     store = GameStore(state)
     recovery = store.open()
-    assert recovery is not None and recovery.actions == actions[:2]
+    assert recovery is not None and list(recovery.actions) == actions[:2]
     [report] = store.damage
     assert report.resumed_actions == 2 and "checksum mismatch" in report.reason
     assert report.intact_after == 37, "actions 3 to 39: every record after the damaged one"
@@ -320,10 +322,10 @@ def test_damage_that_cannot_be_set_aside_is_left_alone(state: StateDirectory) ->
     assert report.kept_in is None and "cannot be set aside" in str(report)
     assert store.failure is not None and "damaged" in store.failure
     store.discard()
-    assert not store.begin(setup), "a new game must not replace the damaged journal"
+    assert not store.begin(JournalHeader(setup)), "a new game must not replace the damaged journal"
     assert path.read_bytes() == damaged
     (state.root / "damaged").unlink()
-    assert store.begin(setup), "once it can be set aside, the new game goes to disk"
+    assert store.begin(JournalHeader(setup)), "once it can be set aside, the new game goes to disk"
     assert list(damaged_files(state).values()) == [damaged]
 
 

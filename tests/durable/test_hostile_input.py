@@ -144,7 +144,7 @@ class HostileHands(RuleBasedStateMachine):
         assert Game.replay(game.setup, game.actions).state() == game.state()
         recovery = recover(self.state, CURRENT)
         if not game.is_over and recovery is not None:
-            assert recovery.actions == game.actions
+            assert list(recovery.actions) == game.actions
 
 
 TestHostileHands = HostileHands.TestCase

@@ -12,10 +12,15 @@ from pytest_mock import MockerFixture
 from engine import Event, Game, GameSetup, Roll, load_preset, to_json
 from firmware.store.journal import (
     FORMAT_VERSION,
+    EntryNote,
     Journal,
     JournalError,
+    JournalHeader,
+    KeepMarks,
+    TournamentGame,
     decode_records,
     encode_record,
+    read_header,
     read_journal,
     recover,
 )
@@ -29,7 +34,7 @@ def write_game(
 ) -> tuple[GameSetup, list[Event]]:
     setup, actions = random_actions(seed, rules=load_preset("bvb"))
     actions = actions if count is None else actions[:count]
-    journal = Journal.create(state, "g.journal", setup, {"language": "de"})
+    journal = Journal.create(state, "g.journal", JournalHeader(setup, "de"))
     for action in actions:
         journal.append(action)
     return setup, actions
@@ -50,8 +55,8 @@ def test_a_whole_game_round_trips_with_rules_meta_and_state(state: StateDirector
     assert recovery is not None
     assert recovery.problem is None and not recovery.damaged
     assert recovery.setup == setup and recovery.setup.rules == load_preset("bvb")
-    assert recovery.meta == {"language": "de"}
-    assert recovery.actions == actions
+    assert recovery.header == JournalHeader(setup, "de")
+    assert list(recovery.actions) == actions
     assert recovery.game.is_over
     assert recovery.game.state() == Game.replay(setup, actions).state()
     assert recovery.records == len(actions) + 1
@@ -84,7 +89,7 @@ def test_truncation_at_every_byte_of_the_last_record(state: StateDirectory, seed
     for cut in range(start, end + 1):
         recovery = read_journal(data[:cut])
         complete = cut == end
-        assert recovery.actions == (actions if complete else actions[:-1]), cut
+        assert list(recovery.actions) == (actions if complete else actions[:-1]), cut
         assert recovery.intact_length == (end if complete else start)
         if cut in (start, end):
             assert recovery.problem is None
@@ -108,7 +113,7 @@ def test_corruption_at_every_byte_of_the_last_record(
             continue
         damaged = data[:offset] + bytes([value]) + data[offset + 1:]
         recovery = read_journal(damaged)
-        assert recovery.actions == actions[:-1], (offset, value)
+        assert list(recovery.actions) == actions[:-1], (offset, value)
         assert recovery.intact_length == start
         assert recovery.problem is not None and f"at byte {start}" in recovery.problem
 
@@ -120,7 +125,7 @@ def test_corruption_in_the_middle_keeps_the_prefix(state: StateDirectory) -> Non
     offset = sum(len(line) + 1 for line in lines[:11]) + 20  # inside the record of action 10
     data[offset] ^= 0x40
     recovery = read_journal(bytes(data))
-    assert recovery.actions == actions[:10]
+    assert list(recovery.actions) == actions[:10]
     assert recovery.problem is not None and "checksum mismatch" in recovery.problem
 
 
@@ -133,32 +138,72 @@ def test_a_checksummed_but_illegal_action_ends_the_intact_part(state: StateDirec
     state.append_durable("g.journal", encode_record(wrong))
     recovery = recover(state, "g.journal")
     assert recovery is not None
-    assert recovery.actions == actions
+    assert list(recovery.actions) == actions
     assert recovery.problem is not None and "not a legal next action" in recovery.problem
 
 
 def test_a_skipped_action_number_is_detected(state: StateDirectory) -> None:
     setup, actions = random_actions(4)
-    journal = Journal.create(state, "g.journal", setup)
+    journal = Journal.create(state, "g.journal", JournalHeader(setup))
     journal.append(actions[0])
     journal.next_index += 1  # as if a record had vanished
     journal.append(actions[1])
     recovery = recover(state, "g.journal")
-    assert recovery is not None and recovery.actions == actions[:1]
+    assert recovery is not None and list(recovery.actions) == actions[:1]
     assert recovery.problem is not None and "expected action number 1, found 2" in recovery.problem
 
 
-def test_ui_notes_hold_until_the_next_action(state: StateDirectory) -> None:
+def test_notes_hold_until_the_next_action(state: StateDirectory) -> None:
     setup, actions = random_actions(6)
-    journal = Journal.create(state, "g.journal", setup)
+    first_roll = next(i for i, action in enumerate(actions) if isinstance(action, Roll))
+    journal = Journal.create(state, "g.journal", JournalHeader(setup))
+    game = Game(setup)
+    for action in actions[: first_roll + 1]:
+        journal.append(action)
+        game.apply(action)
+    keeps = [keep for keep in game.legal_keeps() if keep]
+    marks = [tuple(i in keep for i in range(3)) for keep in keeps[:2]]
+    journal.note(KeepMarks(marks[0]))
+    journal.note(KeepMarks(marks[-1]))
+    recovery = recover(state, "g.journal")
+    assert recovery is not None and recovery.note == KeepMarks(marks[-1])
+    journal.append(actions[first_roll + 1])
+    recovery = recover(state, "g.journal")
+    assert recovery is not None and recovery.note is None
+    assert list(recovery.actions) == actions[: first_roll + 2]
+
+
+def test_a_note_that_does_not_fit_the_game_is_left_out(state: StateDirectory) -> None:
+    """Marks before the first throw, an entry in a game of the device's dice: no screen to go
+    back to, and not damage either (the journal reads on)."""
+    setup, actions = random_actions(6)
+    journal = Journal.create(state, "g.journal", JournalHeader(setup))
     journal.append(actions[0])
-    journal.note_ui({"keep": [0]})
-    journal.note_ui({"keep": [0, 2]})
+    journal.note(KeepMarks((True, True, True, True)))
     recovery = recover(state, "g.journal")
-    assert recovery is not None and recovery.ui == {"keep": [0, 2]}
-    journal.append(actions[1])
+    assert recovery is not None and recovery.note is None and not recovery.damaged
+    journal.note(EntryNote((1, 2, 3), 1, True))
     recovery = recover(state, "g.journal")
-    assert recovery is not None and recovery.ui is None and recovery.actions == actions[:2]
+    assert recovery is not None and recovery.note is None and not recovery.damaged
+
+
+def test_the_header_keeps_where_the_game_belongs(state: StateDirectory) -> None:
+    setup = GameSetup(("Anna", "Ben", "Carla"), load_preset("dsm"), real_dice=True)
+    header = JournalHeader(setup, "en", ("", "", ""), "20261201-193000",
+                           TournamentGame("cup26", "table-7", 2, 3))
+    Journal.create(state, "g.journal", header)
+    assert read_header(state.read_bytes("g.journal") or b"") == header
+    recovery = recover(state, "g.journal")
+    assert recovery is not None and recovery.header == header and recovery.actions == ()
+
+
+def test_a_roll_offs_entries_are_kept_before_any_action(state: StateDirectory) -> None:
+    setup = GameSetup(("Anna", "Ben", "Carla"), real_dice=True)
+    journal = Journal.create(state, "g.journal", JournalHeader(setup))
+    journal.note(EntryNote((2, 1, 1), 1, True, roll_off=((6, 5, 1),)))
+    recovery = recover(state, "g.journal")
+    assert recovery is not None and not recovery.unplayed
+    assert recovery.note == EntryNote((2, 1, 1), 1, True, roll_off=((6, 5, 1),))
 
 
 def nested(levels: int) -> object:
@@ -191,6 +236,12 @@ def nested(levels: int) -> object:
         (encode_record({"journal": "schockbesteck", "format": 1, "players": ["A", "B"],
                         "rules": {"deckel": nested(40)}}),
          "nested deeper than 32 levels"),
+        (encode_record({"journal": "schockbesteck", "format": 1, "players": ["A", "B"],
+                        "rules": {}, "spieltag": "../x"}), "header field 'spieltag'"),
+        (encode_record({"journal": "schockbesteck", "format": 1, "players": ["A", "B"],
+                        "rules": {}, "tournament": {"event": "cup", "table": "table-1",
+                                                    "round": 0, "game": 1}}),
+         "header field 'tournament'"),
     ],
 )
 def test_files_without_a_usable_header(content: bytes, message: str) -> None:
@@ -200,7 +251,7 @@ def test_files_without_a_usable_header(content: bytes, message: str) -> None:
 
 def test_resume_cuts_the_torn_tail_then_appends(state: StateDirectory) -> None:
     setup, actions = random_actions(8)
-    journal = Journal.create(state, "g.journal", setup)
+    journal = Journal.create(state, "g.journal", JournalHeader(setup))
     for action in actions[:10]:
         journal.append(action)
     path = state.root / "g.journal"
@@ -210,7 +261,7 @@ def test_resume_cuts_the_torn_tail_then_appends(state: StateDirectory) -> None:
     resumed = Journal.resume(state, "g.journal", recovery)
     resumed.append(actions[10])
     again = recover(state, "g.journal")
-    assert again is not None and again.problem is None and again.actions == actions[:11]
+    assert again is not None and again.problem is None and list(again.actions) == actions[:11]
 
 
 @pytest.mark.parametrize("failing", ["hal.storage._write_all", "hal.storage.os.fsync"])
@@ -221,9 +272,9 @@ def test_a_header_that_cannot_be_written_leaves_the_old_journal_or_none(
     before = state.read_bytes("g.journal")
     mocker.patch(failing, side_effect=OSError(errno.ENOSPC, "No space left on device"))
     with pytest.raises(StorageError, match="no space left"):
-        Journal.create(state, "g.journal", setup)
+        Journal.create(state, "g.journal", JournalHeader(setup))
     with pytest.raises(StorageError, match="no space left"):
-        Journal.create(state, "new.journal", setup)
+        Journal.create(state, "new.journal", JournalHeader(setup))
     assert state.read_bytes("g.journal") == before  # not emptied: the old game is still there
     assert state.read_bytes("new.journal") is None  # not an empty file the next start sets aside
     mocker.stopall()

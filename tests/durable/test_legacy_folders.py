@@ -46,14 +46,7 @@ def copied(name: str, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    "name",
-    [
-        "game-in-progress",
-        "entry-in-progress",
-        pytest.param("rolloff-entry-in-progress", marks=pytest.mark.xfail(
-            strict=True, reason="the roll-off's entries are not resumed yet",
-        )),
-    ],
+    "name", ["game-in-progress", "entry-in-progress", "rolloff-entry-in-progress"]
 )
 def test_a_game_under_way_resumes_on_the_screen_it_was_left_on(tmp_path: Path, name: str) -> None:
     folder, expected = copied(name, tmp_path)

@@ -53,7 +53,7 @@ def test_every_action_resumes_on_the_same_screen(tmp_path: Path, seed: int) -> N
         if game.is_over:
             assert recovery is None, "a finished game is archived at once"
             break
-        assert recovery is not None and recovery.actions == game.actions
+        assert recovery is not None and list(recovery.actions) == game.actions
         again = device(tmp_path, seed=999)
         assert again.resumed
         assert again.game is not None and again.game.state() == game.state()
@@ -217,7 +217,7 @@ def test_a_new_game_instead_keeps_the_computer_players_asked_for(tmp_path: Path)
         again.handle(InputEvent(InputKind.PRESS, at, button))  # "Neu", "Ja, neues Spiel"
     assert again.game is not None and again.game.players == ("Dora", "Emil")
     recovery = recover(StateDirectory(tmp_path), CURRENT)
-    assert recovery is not None and recovery.meta["bots"] == ["", "odds"]
+    assert recovery is not None and recovery.header.bots == ("", "odds")
 
 
 def test_without_a_planned_game_new_means_the_setup(tmp_path: Path) -> None:

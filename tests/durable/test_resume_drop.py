@@ -55,7 +55,7 @@ def test_a_game_resumes_after_a_dropped_cup(tmp_path: Path) -> None:
     game = app.game
     assert game is not None and [r.dropped for r in game.results] == [True]
     recovery = recover(StateDirectory(tmp_path), CURRENT)
-    assert recovery is not None and recovery.actions == game.actions
+    assert recovery is not None and list(recovery.actions) == game.actions
     again = device(tmp_path, clock)
     assert again.resumed and again.game is not None
     assert again.game.state() == game.state() and again.view == app.view

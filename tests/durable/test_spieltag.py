@@ -13,8 +13,8 @@ from engine.scoring import game_result, load_scheme, standings
 from engine.spieltag import Spieltag, SpieltagError
 from firmware.store.evening import evening_from_export, evening_to_export, load_evening
 from firmware.store.gamestore import CURRENT, GameStore
-from firmware.store.journal import read_journal
-from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles, ended_name
+from firmware.store.journal import JournalHeader, read_journal
+from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles, ended_name, open_evening
 from hal.storage import StateDirectory
 from tests.durable.evening import play_games
 from tests.durable.killharness import harness
@@ -64,7 +64,7 @@ def test_a_pulled_plug_mid_evening_loses_no_game_and_no_point(tmp_path: Path) ->
     model = play_random_game(4, rules, 99)
     setup = GameSetup(model.players, rules)
     store = GameStore(StateDirectory(tmp_path))
-    store.begin(setup)
+    store.begin(JournalHeader(setup, spieltag=spieltag.id))
     game = Game(setup)
     half = len(model.actions) // 2
     for action in model.actions[:half]:
@@ -75,7 +75,7 @@ def test_a_pulled_plug_mid_evening_loses_no_game_and_no_point(tmp_path: Path) ->
     store = GameStore(StateDirectory(tmp_path))
     recovery = store.open()
     assert recovery is not None and len(recovery.actions) == half
-    assert recovery.meta["spieltag"] == spieltag.id
+    assert recovery.header.spieltag == spieltag.id
     assert store.resume(recovery)
     for action in model.actions[half:]:
         store.record(recovery.game.apply(action))
@@ -120,27 +120,50 @@ def test_ending_without_an_evening_is_one_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("content", "words"),
+    ("content", "words", "tag"),
     [
-        ("{", "is damaged (Expecting property name"),
-        ('{"format": 9}', "is damaged (format 9 is not 1)"),
-        ('{"format": 1, "id": "../x"}', "id = '../x'"),
-        ('{"format": 1, "id": "a", "scoring": {"preset": "liga"}}', "unknown scoring preset"),
-        ('{"format": 1, "id": "a", "scoring": {}, "date": "heute", "name": "x"}', "YYYY-MM-DD"),
+        ("{", "is damaged (Expecting property name", None),
+        ('{"format": 9}', "is damaged (format 9 is not 1)", None),
+        ('{"format": 1, "id": "../x"}', "id = '../x'", None),
+        ('{"format": 1, "id": "a", "scoring": {"preset": "liga"}}', "unknown scoring preset",
+         "a"),
+        ('{"format": 1, "id": "a", "scoring": {}, "date": "heute", "name": "x"}', "YYYY-MM-DD",
+         "a"),
+        ('{"format": 1, "id": "a", "ended": true, "scoring": {}}', "date", None),
     ],
 )
 def test_a_damaged_evening_file_is_refused_in_one_line_and_kept(
-    tmp_path: Path, content: str, words: str
+    tmp_path: Path, content: str, words: str, tag: str | None
 ) -> None:
+    """The file is refused in one line and left as it is; a game begun meanwhile still gets
+    the evening the file names (none where no ID is left in it, or the evening ended)."""
     (tmp_path / SPIELTAG_FILE).write_text(content)
     with pytest.raises(SpieltagError) as caught:
         load_evening(StateDirectory(tmp_path))
     assert words in str(caught.value) and "\n" not in str(caught.value)
     assert (tmp_path / SPIELTAG_FILE).read_text() == content
-    # The device goes on: its games are played outside any evening.
+    evening = open_evening(StateDirectory(tmp_path))
+    assert evening.id == tag and evening.problem is not None and words in evening.problem
     play_games(tmp_path, FOUR, 1)
     (journal,) = tmp_path.glob("game-*.journal")
-    assert "spieltag" not in read_journal(journal.read_bytes(), origin="x").meta
+    assert read_journal(journal.read_bytes(), origin="x").header.spieltag == tag
+
+
+def test_games_played_while_the_evening_file_is_damaged_count_once_it_is_repaired(
+    tmp_path: Path,
+) -> None:
+    """A damaged ``spieltag.json`` with no ID left in it: the evening is the newest game's, and
+    the games played meanwhile are counted once the file is put right."""
+    files = SpieltagFiles(StateDirectory(tmp_path))
+    spieltag = files.begin(evening())
+    kept = (tmp_path / SPIELTAG_FILE).read_bytes()
+    play_games(tmp_path, FOUR, 2, seed=1)
+    (tmp_path / SPIELTAG_FILE).write_bytes(b"\x00" * len(kept))  # a card that lost a block
+    assert open_evening(StateDirectory(tmp_path)).id == spieltag.id
+    play_games(tmp_path, FOUR, 2, seed=2)
+    (tmp_path / SPIELTAG_FILE).write_bytes(kept)  # repaired from a copy
+    loaded = load_evening(StateDirectory(tmp_path))
+    assert [game.partie for game in loaded.games] == [1, 2, 3, 4] and loaded.lost == ()
 
 
 def test_an_export_reads_back_and_a_changed_result_cannot_pass(tmp_path: Path) -> None:
@@ -173,7 +196,7 @@ def _evening_after_kills(tmp_path: Path, kills: int, seed: int, max_delay: float
     store = GameStore(StateDirectory(root))
     recovery = store.open()
     if recovery is not None:
-        assert recovery.meta["spieltag"] == spieltag.id
+        assert recovery.header.spieltag == spieltag.id
     loaded = load_evening(StateDirectory(root))
     finished = tally.finished_games + tally.finished_unreported
     assert len(loaded.games) == finished == len(store.archived())

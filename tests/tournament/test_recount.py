@@ -9,11 +9,12 @@ import pytest
 from engine import GameSetup, Rules
 from engine.events import HalfOver
 from engine.scoring import game_result
-from firmware.tournament.recount import TableGame, results_of_game
+from firmware.store.journal import TournamentGame
+from firmware.tournament.recount import results_of_game
 from firmware.tournament.wire import Result
 from tests.engine.randomplay import play_random_game
 
-PLACE = TableGame("cup26", "table-7", 2, 3)
+PLACE = TournamentGame("cup26", "table-7", 2, 3)
 
 
 @pytest.mark.parametrize("seed", range(12))

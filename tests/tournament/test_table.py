@@ -21,6 +21,7 @@ from engine.bots import apply_move, view_of
 from engine.game import Game, GameSetup, Phase
 from engine.scoring import game_result, load_scheme, scheme_to_mapping
 from firmware.store.gamestore import CURRENT
+from firmware.store.journal import JournalHeader
 from firmware.tournament.outbox import OUTBOX
 from firmware.tournament.reporter import Reporter
 from firmware.tournament.wire import Assignment, Result
@@ -161,7 +162,7 @@ def test_a_game_cut_short_by_the_plug_goes_on_and_reports_each_half_once(
     table.reporter.assignment = assignment()
     store, reporter = table.store, table.reporter
     setup = GameSetup(setup_players, table.rules)
-    store.begin(setup, {**reporter.game_meta(setup)})
+    store.begin(JournalHeader(setup, tournament=reporter.place_for(setup)))
     game = Game(setup)
     rng = table.rng
     while not any(r.kind == "half" and "/g2/" in r.id for r in _pending(reporter)):
@@ -329,11 +330,11 @@ def test_a_ko_table_plays_on_without_those_out_and_reports_every_game(
         rest = tuple(p for p in PLAYERS if p != loser)
         assert table.reporter.players_in() == rest
         # the player out may not play again: such a game is no tournament game
-        assert table.reporter.game_meta(GameSetup(PLAYERS, table.rules)) == {}
+        assert table.reporter.place_for(GameSetup(PLAYERS, table.rules)) is None
         table.play_game(rest)
         table.play_game(table.reporter.players_in())
         assert len(table.reporter.players_in()) == 1
-        assert table.reporter.game_meta(GameSetup(rest[:2], table.rules)) == {}
+        assert table.reporter.place_for(GameSetup(rest[:2], table.rules)) is None
         wait_for(lambda: table.pending == 0, step=table.step, what="the acks")
     finally:
         table.close()

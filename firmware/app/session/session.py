@@ -17,15 +17,17 @@ from typing import TYPE_CHECKING, TypeVar
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup, Scharf
 from engine.rules import Rules, load_preset, preset_names
-from firmware.app.session.evening_desk import evening_standings, open_evening
+from engine.spieltag import Spieltag
+from firmware.app.session.evening_desk import evening_standings
 from firmware.app.session.moments import Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.i18n import LANGUAGES, Catalogue
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
+from firmware.store.journal import JournalHeader
 from firmware.store.setupfile import clamp_deckel
-from firmware.store.spieltagfile import open_spieltag_id, time_box_ends
+from firmware.store.spieltagfile import open_evening, time_box_ends
 from firmware.store.stores import Stores
 from firmware.work import InlineWork, Work
 from hal.ports import Clock
@@ -114,6 +116,9 @@ class Session:
         #: minutes (what :class:`~engine.events.GoScharf` records).
         self.scharf_at: float | None = None
         self.time_box = 0
+        #: One line about a damaged ``spieltag.json`` found when the game under way began (its
+        #: games still belong to the evening), for the screen; None if there was none.
+        self.evening_problem: str | None = None
 
     def t(self, key: str, **values: object) -> str:
         """A UI text in the current language."""
@@ -178,26 +183,31 @@ class Session:
         self.emit(GameStarted(setup.players, rules.name, rules.deckel, self.game_number, bots))
         self.resumed = False
         if self.store is not None:
-            meta = {"language": self.catalogue.language, "bots": list(self.seat_bots)}
-            if self.tournament is not None:  # a game of the assigned players is the round's
-                meta.update(self.tournament.game_meta(setup))
-            self.store.begin(setup, meta)
-            self.arm_time_box(open_spieltag_id(self.store.storage))
-            if "tournament" in meta:
+            evening = open_evening(self.store.storage)
+            self.evening_problem = evening.problem
+            # A game of the assigned players is the tournament round's.
+            place = self.tournament.place_for(setup) if self.tournament is not None else None
+            self.store.begin(JournalHeader(
+                setup, self.catalogue.language, tuple(self.seat_bots), evening.id, place,
+            ))
+            self.arm_time_box(evening.id, evening.spieltag)
+            if place is not None:
                 self.arm_round_time_box()
         return RollOffDue()
 
     # --- the Spieltag's time box ----------------------------------------------------------------
 
-    def arm_time_box(self, spieltag_id: str | None) -> None:
+    def arm_time_box(self, spieltag_id: str | None, spieltag: Spieltag | None = None) -> None:
         """Note the game under way as the Spieltag ``spieltag_id``'s, and when its time box runs
         out on the device's clock: the wall clock's time left, counted from now on the device's
         own (monotonic) clock, so that a fake clock drives it in tests and the simulator, and a
-        device that was off for a while finds it run out at once."""
+        device that was off for a while finds it run out at once. ``spieltag`` is the evening
+        going on, if read already."""
         self.table_spieltag, self.scharf_at, self.time_box = spieltag_id, None, 0
         if spieltag_id is None or self.store is None:
             return
-        spieltag = open_evening(self.store)
+        if spieltag is None:
+            spieltag = open_evening(self.store.storage).spieltag
         ends = time_box_ends(spieltag) if spieltag is not None else None
         if spieltag is None or spieltag.id != spieltag_id or ends is None:
             return
@@ -231,7 +241,7 @@ class Session:
         deadline = self.time_box_deadline()
         if deadline is None or now < deadline:
             return False
-        if self.store is None or open_spieltag_id(self.store.storage) != self.table_spieltag:
+        if self.store is None or open_evening(self.store.storage).id != self.table_spieltag:
             self.scharf_at = None
             return False
         return True

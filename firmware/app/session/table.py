@@ -1,7 +1,9 @@
 """The game at the table: the engine's game, its computer players, and what each action calls for.
 
 :meth:`Table.record` is the only way an action's events leave the game: first into the journal
-(durable), then to the event sink; a screen shows an action only after that. Every action the
+(durable), then to the event sink; a screen shows an action only after that. :meth:`Table.mark`
+and :meth:`Table.entering` keep what a screen holds between actions (the KEEP marks, a result
+being entered) in the journal too: the stages never touch it themselves. Every action the
 table takes (:meth:`Table.roll`, :meth:`Table.stand`, :meth:`Table.penalty`, ...) returns the
 moments it calls for (:mod:`~firmware.app.session.moments`): the reveal, a penalty, a lost
 half, the end of the game, the next hand-over. The table never builds a screen.
@@ -41,6 +43,7 @@ from firmware.app.session.moments import (
 )
 from firmware.sink import DeviceEvent
 from firmware.store.gamestore import GameStore
+from firmware.store.journal import EntryNote, KeepMarks, Note
 
 if TYPE_CHECKING:
     from engine.bots import StrategyBot
@@ -94,6 +97,27 @@ class Table:
             self._store.record(events)
         for event in events:
             self._emit(event)
+
+    def mark(self, marks: Sequence[bool]) -> None:
+        """The player at the cup marked these dice to lay out (not yet thrown with): kept in
+        the journal, so that a pulled plug comes back to them."""
+        self._note(KeepMarks(tuple(marks)))
+
+    def entering(
+        self, dice: Sequence[int], throws: int, hand: bool, *, correcting: str | None = None,
+        roll_off: Sequence[Sequence[int]] = (), settling: bool = False,
+    ) -> None:
+        """A result thrown with real dice stands so on the device's buttons (``roll_off``: the
+        roll-off's throws entered so far): kept in the journal, so that a pulled plug comes
+        back to the same entry."""
+        self._note(EntryNote(
+            tuple(dice), throws, hand, correcting, tuple(tuple(throw) for throw in roll_off),
+            settling,
+        ))
+
+    def _note(self, note: Note) -> None:
+        if self.recording and self._store is not None:
+            self._store.note(note)
 
     def penalty(self, player: str) -> list[Moment]:
         """Give ``player`` the rules' penalty Deckel (from the menu); return what it calls for."""

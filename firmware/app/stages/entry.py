@@ -145,13 +145,10 @@ class EntryStage(Stage):
         return None
 
     def _note(self) -> None:
-        store = self.session.store
-        if store is not None:
-            store.note_ui({"entry": {
-                "dice": list(self.dice), "throws": self.throws, "hand": self.hand,
-                "correcting": self.correcting, "roll_off": [list(d) for d in self.roll_off],
-                "settling": self.settling,
-            }})
+        self.table.entering(
+            self.dice, self.throws, self.hand, correcting=self.correcting,
+            roll_off=self.roll_off, settling=self.settling,
+        )
 
     def _confirm(self, *, blind: bool = False) -> Transition | None:
         table, game = self.table, self.table.game

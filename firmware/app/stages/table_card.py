@@ -5,7 +5,7 @@ its players (in a KO round those with a life left), the time left in the round, 
 every finished half and game has reached the hub: "gemeldet ✓" or "noch nicht gemeldet (3)".
 Between games its OK starts the assigned game with those players (every seat a person; a KO
 table with one player left plays no more: "Tisch ausgespielt"); the game's journal then names
-its place in the tournament (:meth:`~firmware.tournament.reporter.Reporter.game_meta`), and
+its place in the tournament (:meth:`~firmware.tournament.reporter.Reporter.place_for`), and
 the round's end goes to the session's ``time_box_ends_at`` for the time box.
 """
 

@@ -206,9 +206,7 @@ class TurnStage(Stage):
             self.notice = _notice(refusal, _KEEP_NOTICES, "notice_not_allowed")
             return
         self.marks = marks
-        store = self.session.store
-        if store is not None:
-            store.note_ui({"marks": marks})
+        self.table.mark(marks)
 
     def _hint(self) -> Transition:
         return hint_for(self.session, self.table.game)
