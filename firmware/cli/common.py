@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.limits import ascii_whole_number
 from engine.rules import Rules, preset_names
 from engine.throws import Evaluation
 from firmware.cli import CliError
-from firmware.screen.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from firmware.screen.i18n import DEFAULT_LANGUAGE, LANGUAGES, Catalogue
 from firmware.store.rulesfile import load_rules
+
+if TYPE_CHECKING:
+    from engine.spieltag import Evening
 
 #: The environment's locale variables, in the order POSIX consults them for messages.
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
@@ -40,6 +43,19 @@ def output_language(args: argparse.Namespace, environ: Mapping[str, str] = os.en
             code = value.split(".")[0].split("@")[0].split("_")[0].lower()
             return code if code in LANGUAGES else DEFAULT_LANGUAGE
     return DEFAULT_LANGUAGE
+
+
+def note_lost(command: str, evening: Evening, lang: str) -> None:
+    """On stderr, one line for each Partie of ``evening`` that cannot be counted (a journal
+    deleted or damaged), with the reader's detail: whatever is printed, nobody misses it."""
+    import sys
+
+    from firmware.report.sheet import lost_line
+
+    text = Catalogue(lang)
+    for game in evening.lost:
+        detail = f" ({game.detail})" if game.detail else ""
+        print(f"schocken {command}: {lost_line(game, text)}{detail}", file=sys.stderr)
 
 
 def add_rules_argument(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from engine.limits import ascii_whole_number
 from engine.spieltag import Evening, merge_match
 from firmware.cli import CliError
-from firmware.cli.common import add_lang_argument, output_language
+from firmware.cli.common import add_lang_argument, note_lost, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.store.evening import evening_from_export, evening_to_export, load_evening
 from firmware.store.gamestore import GameStore
@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         evenings = [_from_directory(root, args)]
     evening = evenings[0] if len(evenings) == 1 else merge_match(evenings[0], evenings[1])
     lang = output_language(args)
+    note_lost("sheet", evening, lang)
     data: bytes
     if args.export:
         data = (json.dumps(evening_to_export(evening), ensure_ascii=False) + "\n").encode()

@@ -19,9 +19,11 @@ import sys
 
 from engine.spieltag import Evening
 from firmware.cli import CliError
-from firmware.cli.common import add_lang_argument, output_language
+from firmware.cli.common import add_lang_argument, note_lost, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.report.sheet import (
+    lost_data,
+    lost_line,
     scheme_label,
     sheet_data,
     sheet_players,
@@ -103,13 +105,14 @@ def format_standings(evening: Evening, lang: str = "de") -> list[str]:
         "standings_title", name=spieltag.name, date=spieltag.date,
         scheme=scheme_label(spieltag.scheme.name, text), games=len(evening.games),
     )
+    lost = [lost_line(game, text) for game in evening.lost]
     if not evening.games:
-        return [title, text.t("spieltag_none")]
+        return [title, *lost, text.t("spieltag_none")]
     players = {p.name: p.label for p in sheet_players(evening)}
     rows = [standings_heading(text, spieltag.scheme.counts_lives)]
     rows += [standing_cells(line, players[line.player], text) for line in evening.standings()]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
-    lines = [title]
+    lines = [title, *lost]
     for row in rows:
         cells = [row[0].rjust(widths[0]), row[1].ljust(widths[1])]
         cells += [cell.rjust(width) for cell, width in zip(row[2:], widths[2:], strict=True)]
@@ -121,11 +124,13 @@ def _standings(args: argparse.Namespace, evening: Evening) -> int:
     if args.json:
         data = sheet_data(evening) if evening.games else {"standings": []}
         json.dump(
-            {"spieltag": evening.spieltag.id, "standings": data["standings"]}, sys.stdout,
+            {"spieltag": evening.spieltag.id, "standings": data["standings"],
+             "lost": [lost_data(game) for game in evening.lost]}, sys.stdout,
             ensure_ascii=False, indent=2,
         )
         print()
     elif args.csv:
+        note_lost("stats", evening, output_language(args))
         lines = evening.standings() if evening.games else ()
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(("place", "player", "score", "games", "games_lost", "halves_lost",

@@ -51,7 +51,9 @@ _MEDIA = {"csv": "text/csv; charset=utf-8", "pdf": "application/pdf"}
 
 def spieltag_answer(storage: Storage, *, scharf: bool = False) -> dict[str, Any]:
     """The ``spieltag`` line's JSON: the evening going on (or null), its time box, whether the
-    game in play goes on scharf, and its standings recounted from its games."""
+    game in play goes on scharf, its standings recounted from its games, and the Partien that
+    cannot be counted (``lost``: their number and whether the journal is missing or
+    damaged)."""
     try:
         current = SpieltagFiles(storage).current()
     except (SpieltagError, StorageError) as error:
@@ -67,10 +69,15 @@ def spieltag_answer(storage: Storage, *, scharf: bool = False) -> dict[str, Any]
         "scharf": scharf,
         "games": 0,
         "standings": [],
+        "lost": [],
     }  # fmt: skip
     try:
         evening = load_evening(storage, current.id)
         answer["games"] = len(evening.games)
+        # A Partie whose journal is gone or damaged is named, by its number and why.
+        answer["lost"] = [
+            {"partie": game.partie, "loss": game.loss.value} for game in evening.lost
+        ]
         if evening.games:
             answer["standings"] = [
                 {"place": line.place, "player": line.player, "score": line.score,

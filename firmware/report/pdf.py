@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from engine.scoring import game_points
 from engine.spieltag import Evening
 from firmware.report.sheet import (
+    lost_line,
     points_cell,
     scheme_label,
     sheet_players,
@@ -46,6 +47,13 @@ class _Page:
         self.y -= size
         self.canvas.drawString(_MARGIN, self.y, text)
         self.y -= size * 0.6
+
+    def note(self, text: str) -> None:
+        """A line of plain text (under a table: what it does not count)."""
+        self.canvas.setFont(_FONT, self.size)
+        self.y -= self.row
+        self.canvas.drawString(_MARGIN + 2, self.y + (self.row - self.size) / 2 + 1,
+                               _fit(self.canvas, text, self.width - 2 * _MARGIN - 4, self.size))
 
     def table(self, heading: list[str], rows: list[list[str]], widths: list[float]) -> None:
         """A ruled table; ``widths`` are shares of the page's width."""
@@ -90,7 +98,7 @@ def sheet_pdf(evening: Evening, lang: str = "de") -> bytes:
     lines = evening.standings()
     scheme = spieltag.scheme
     # Rows on the page: header 4, players, Partien, the card, the standings, headings and gaps.
-    rows = 4 + len(players) + 2 * len(evening.games) + 3 + len(lines) + 14
+    rows = 4 + len(players) + 2 * len(evening.games) + len(evening.lost) + 3 + len(lines) + 14
     row = min(14.0, (A4[1] - 2 * _MARGIN - 120) / rows)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
@@ -126,6 +134,10 @@ def sheet_pdf(evening: Evening, lang: str = "de") -> bytes:
          for game in evening.games],
         [1, 0.8, 3, 3, 3, 3],
     )  # fmt: skip
+    for game in evening.lost:  # their numbers stay theirs
+        page.note(lost_line(game, text))
+    if evening.lost:
+        page.y -= page.row * 0.7
     by_name = {line.player: line for line in lines}
     card = [
         [str(game.partie), *(

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.scoring import SCHEME_PRESETS, Standing, game_points
-from engine.spieltag import Evening, LeaguePlayer, spieltag_to_mapping
+from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
 from firmware.screen.i18n import Catalogue
 
 __all__ = [
-    "SCHEME_KEYS", "SheetPlayer", "csv_text", "points_cell", "scheme_label", "sheet_data",
+    "LOST_KEYS", "SCHEME_KEYS", "SheetPlayer", "csv_text", "lost_data", "lost_line",
+    "points_cell", "scheme_label", "sheet_data",
     "sheet_players", "sheet_rows", "standing_cells", "standings_heading",
 ]
 
@@ -81,6 +82,22 @@ def _standing_data(line: Standing) -> dict[str, Any]:
     }  # fmt: skip
 
 
+#: How a Partie that cannot be counted is named, per reason.
+LOST_KEYS = {Loss.MISSING: "sheet_lost_missing", Loss.DAMAGED: "sheet_lost_damaged"}
+
+
+def lost_line(game: LostGame, text: Catalogue) -> str:
+    """One line naming a Partie that cannot be counted, and why (the reader's detail is for the
+    log: it is English)."""
+    return text.t(LOST_KEYS[game.loss], partie=game.partie, journal=game.journal)
+
+
+def lost_data(game: LostGame) -> dict[str, Any]:
+    """A Partie that cannot be counted, as JSON-ready data."""
+    return {"partie": game.partie, "journal": game.journal, "loss": game.loss.value,
+            "detail": game.detail}
+
+
 def sheet_data(evening: Evening) -> dict[str, Any]:
     """The sheet as JSON-ready data (``schocken sheet --json``)."""
     scheme = evening.spieltag.scheme
@@ -104,6 +121,7 @@ def sheet_data(evening: Evening) -> dict[str, Any]:
             }
             for game in evening.games
         ],
+        "lost": [lost_data(game) for game in evening.lost],
         "standings": [_standing_data(line) for line in evening.standings()],
     }
 
@@ -140,6 +158,8 @@ def sheet_rows(evening: Evening, lang: str = "de") -> list[list[str]]:
             label[result.final_loser] if result.final_loser else "",
             label[result.loser] if result.durchmarsch else "",
         ])  # fmt: skip
+    if evening.lost:  # named under the Partien: their numbers stay theirs
+        rows += [[lost_line(game, text)] for game in evening.lost]
     score_key = "standings_lives" if scheme.counts_lives else "standings_points"
     rows += [[], [text.t("sheet_points_per_partie"), *(p.label for p in players)]]
     for game in evening.games:

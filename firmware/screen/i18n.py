@@ -166,6 +166,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "storage_failed_title": ("Speicher!", "Storage!"),
     "storage_failed_1": ("Speichern geht nicht", "Cannot save"),
     "storage_failed_2": ("Spiel läuft weiter", "Game goes on"),
+    # spieltag.json cannot be read: the game still belongs to the evening it names, if any
+    "evening_damaged_title": ("Spieltag-Datei", "Spieltag file"),
+    "evening_damaged_1": ("ist beschädigt!", "is damaged!"),
+    "evening_damaged_kept": ("Spiele zählen mit", "Games still count"),
+    "evening_damaged_kept_2": ("nach der Reparatur", "once it is repaired"),
+    "evening_damaged_lost": ("Spiel zählt nicht", "Game does not count"),
+    "evening_damaged_lost_2": ("für den Spieltag", "for the Spieltag"),
     # damaged state found at start-up (firmware.store.gamestore.DamageReport.screen_lines)
     "state_damaged_title": ("Daten beschädigt", "Damaged data"),
     "state_damaged_resumed": ("{n} Aktionen gerettet", "{n} actions kept"),
@@ -755,6 +762,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sheet_totals": ("Summe", "Total"),
     "sheet_signature_home": ("Unterschrift Heim", "Signature home"),
     "sheet_signature_guest": ("Unterschrift Gast", "Signature guest"),
+    # A Partie that cannot be counted: its journal is gone, or damaged
+    "sheet_lost_missing": (
+        "Partie {partie} nicht gewertet: {journal} fehlt",
+        "Game {partie} not counted: {journal} is missing",
+    ),
+    "sheet_lost_damaged": (
+        "Partie {partie} nicht gewertet: {journal} ist beschädigt",
+        "Game {partie} not counted: {journal} is damaged",
+    ),
     "spieltag_begun": (
         "Spieltag {name} ({id}) begonnen: jedes Spiel gehört dazu, bis er beendet wird.",
         "Spieltag {name} ({id}) begun: every game belongs to it until it is ended.",
@@ -776,6 +792,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "standings_screen_title_one": ("Stand nach 1 Spiel", "After 1 game"),
     "standings_no_fit_1": ("Wertung passt", "The scoring does"),
     "standings_no_fit_2": ("nicht zu {n} Spielern", "not fit {n} players"),
+    "standings_partie_lost": ("Partie {n} fehlt!", "Game {n} missing!"),
     "scheme_verlustpunkte_detail": (
         "1 je verlorene Hälfte, 1 mehr je verlorenes Spiel; weniger ist besser",
         "1 per half lost, 1 more per game lost; fewer is better",
@@ -834,6 +851,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_spieltag_standings": ("Stand nach {n} Spielen", "After {n} games"),
     "web_spieltag_standings_one": ("Stand nach 1 Spiel", "After 1 game"),
     "web_spieltag_no_games": ("Noch kein Spiel beendet.", "No game finished yet."),
+    "web_spieltag_lost_missing": (
+        "Partie {partie} nicht gewertet: ihr Spielprotokoll fehlt auf dem Gerät.",
+        "Game {partie} not counted: its journal is missing on the device.",
+    ),
+    "web_spieltag_lost_damaged": (
+        "Partie {partie} nicht gewertet: ihr Spielprotokoll ist beschädigt.",
+        "Game {partie} not counted: its journal is damaged.",
+    ),
     "web_spieltag_csv": ("Bogen als CSV", "Sheet as CSV"),
     "web_spieltag_pdf": ("Bogen als PDF", "Sheet as PDF"),
     "web_spieltag_scharf": (

@@ -410,6 +410,14 @@ def _menu(texts: Catalogue) -> Iterator[tuple[str, View]]:
         "no stats": ("menu_stats", ("stats_none",)),
         "storage": ("storage_failed_title", ("storage_failed_1", "storage_failed_2")),
         "no hints": ("hint_title", ("hint_refused_1", "hint_refused_2")),
+        "evening file damaged, the game counts": (
+            "evening_damaged_title",
+            ("evening_damaged_1", "evening_damaged_kept", "evening_damaged_kept_2"),
+        ),
+        "evening file damaged, the game does not count": (
+            "evening_damaged_title",
+            ("evening_damaged_1", "evening_damaged_lost", "evening_damaged_lost_2"),
+        ),
     }
     for label, (title, lines) in messages.items():
         yield label, Message(title, tuple(texts.t(key) for key in lines)).view(texts)
@@ -673,11 +681,13 @@ def _spieltag(texts: Catalogue) -> Iterator[tuple[str, View]]:
     ))
     unfit = replace(points, lines=(), problem="10")
     first = replace(points, games=1)
+    lost = replace(points, lost=(1, 99, 100))
     for label, standings in (
         ("points", points), ("lives", lives), ("unfit", unfit), ("after the first game", first),
+        ("with Partien lost", lost),
     ):
         stage = StandingsStage(session, standings)
-        for selected in range(len(standings.lines) or 1):
+        for selected in range(len(standings.lines) + len(standings.lost) or 1):
             stage.selected = selected
             yield f"standings after a game, {label}, at {selected}", stage.view()
         yield f"standings from the menu, {label}", StandingsList(standings, 9).view(texts)

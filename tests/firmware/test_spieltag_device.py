@@ -11,6 +11,7 @@ import pytest
 
 from engine import GameSetup, load_preset
 from engine.scoring import load_scheme, standings
+from engine.spieltag import Spieltag
 from firmware.app.device import DeviceApp
 from firmware.app.stages.standings import TIME_BOXES
 from firmware.config import config_from_toml
@@ -24,6 +25,7 @@ from firmware.screen.views import (
     TurnView,
 )
 from firmware.store.evening import load_evening
+from firmware.store.journal import read_header
 from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
 from hal.ports import Button
 from hal.storage import StateDirectory
@@ -169,3 +171,51 @@ def test_a_damaged_evening_file_leaves_the_device_playing(
     app.handle(inputs.press(STAND))
     assert isinstance(app.view, RollOffView)  # no standings, no crash
     assert (root / SPIELTAG_FILE).read_text() == "{ kaputt"
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_partie_whose_journal_is_gone_is_named_on_the_standings(
+    clock: FakeClock, inputs: Inputs, tmp_path: Path, language: str
+) -> None:
+    root = tmp_path / "state"
+    config = config_from_toml(f'[game]\nlanguage = "{language}"')
+    SpieltagFiles(StateDirectory(root)).begin(
+        Spieltag("20261201-193000", "7. Spieltag", load_scheme("verlustpunkte"), "2026-12-01")
+    )
+    app = make_app(config, clock=clock, dice=SeededDice(3), storage=root, setup=FOUR)
+    play_randomly(app, inputs, 1)
+    app.handle(inputs.press(STAND))
+    (first,) = root.glob("game-*.journal")
+    first.unlink()  # the evening's first game, deleted
+    play_randomly(app, inputs, 2)
+    app.handle(inputs.press(STAND))
+    view = app.view
+    assert isinstance(view, MenuView)
+    assert view.items[-1] == ("Partie 1 fehlt!" if language == "de" else "Game 1 missing!")
+    assert view.title == ("Stand nach 1 Spiel" if language == "de" else "After 1 game")
+
+
+@pytest.mark.parametrize(
+    ("content", "counts", "lines"),
+    [
+        ('{"format": 1, "id": "20261201-193000", "name": "7. Spie', True,
+         ("ist beschädigt!", "Spiele zählen mit", "nach der Reparatur")),
+        ("\x00" * 40, False, ("ist beschädigt!", "Spiel zählt nicht", "für den Spieltag")),
+    ],
+)
+def test_a_damaged_evening_file_is_said_on_the_screen_and_the_game_keeps_its_evening(
+    clock: FakeClock, inputs: Inputs, tmp_path: Path, content: str, counts: bool,
+    lines: tuple[str, ...],
+) -> None:
+    root = tmp_path / "state"
+    root.mkdir()
+    (root / SPIELTAG_FILE).write_text(content)
+    app = make_app(config_from_toml(""), clock=clock, dice=SeededDice(3), storage=root,
+                   setup=FOUR)
+    view = app.view
+    assert isinstance(view, BannerView) and view.title == "Spieltag-Datei"
+    assert view.lines == lines
+    header = read_header((root / "current.journal").read_bytes())
+    assert header.spieltag == ("20261201-193000" if counts else None)
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, RollOffView), "one press and the game goes on"

@@ -9,6 +9,7 @@ only show what it says. No state directory, no evening: the menu does not offer 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime
 
 from engine.scoring import ScoringError, load_scheme
@@ -63,22 +64,23 @@ def evening_standings(store: GameStore) -> EveningStandings | None:
     except (SpieltagError, StorageError) as error:
         logger.warning("%s", error)
         return None
-    if not evening.games:
+    if not evening.games and not evening.lost:
         return None
+    for game in evening.lost:
+        logger.warning("Partie %d of %s (%s) is not counted: %s %s%s", game.partie,
+                       spieltag.id, spieltag.name, game.journal, game.loss.value,
+                       f" ({game.detail})" if game.detail else "")
     scheme = spieltag.scheme
+    lost = tuple(game.partie for game in evening.lost)
     standing = EveningStandings(
-        spieltag.name, scheme.name, len(evening.games), scheme.counts_lives, ()
+        spieltag.name, scheme.name, len(evening.games), scheme.counts_lives, (), lost=lost
     )
+    if not evening.games:
+        return standing
     try:
         lines = evening.standings()
     except ScoringError as error:
         sizes = sorted({len(game.setup.players) for game in evening.games})
         logger.warning("%s", error)
-        return EveningStandings(
-            standing.name, standing.scheme, standing.games, standing.lives, (),
-            problem=str(max(sizes)),
-        )
-    return EveningStandings(
-        standing.name, standing.scheme, standing.games, standing.lives,
-        tuple((line.place, line.player, line.score) for line in lines),
-    )
+        return replace(standing, problem=str(max(sizes)))
+    return replace(standing, lines=tuple((line.place, line.player, line.score) for line in lines))

@@ -147,7 +147,8 @@ class EntryGoesOn:
 class EveningStandings:
     """After a game of a Spieltag: the evening's standings under its scheme, best first, as
     (place, player, score) lines; ``problem`` says why there are none (a scheme that does not
-    fit the table)."""
+    fit the table); ``lost`` are the Partien (by number) that cannot be counted, whose journal
+    is gone or damaged."""
 
     name: str
     scheme: str
@@ -155,6 +156,7 @@ class EveningStandings:
     lives: bool
     lines: tuple[tuple[int, str, int], ...]
     problem: str | None = None
+    lost: tuple[int, ...] = ()
 
 
 Moment = (

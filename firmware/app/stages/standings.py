@@ -119,6 +119,8 @@ def standings_items(texts: Catalogue, standings: EveningStandings) -> tuple[str,
     for place, player, score in standings.lines:
         shown = texts.t("standings_out") if standings.lives and score == 0 else str(score)
         items.append(f"{place}. {player}: {shown}")
+    # A Partie whose journal is gone or damaged is not counted: the table must see that.
+    items += [texts.t("standings_partie_lost", n=partie) for partie in standings.lost]
     return tuple(items)
 
 
@@ -127,7 +129,7 @@ def scrolled_to(
 ) -> int | None:
     """The line ▲ (KEEP 1) or ▼ (KEEP 2) moves the standings to, round at the ends; None for
     any other button."""
-    count = max(len(standings.lines), 1)
+    count = max(len(standings.lines) + len(standings.lost), 1)
     if button is Button.KEEP_1:
         return (selected - 1) % count
     if button is Button.KEEP_2:

@@ -1,0 +1,137 @@
+"""A Partie whose journal was deleted or damaged is never left out silently: it keeps its
+number, the standings count the others, and `stats --spieltag`, `sheet` (CSV, JSON, PDF,
+export) and the merged match each name it in one line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from engine.scoring import game_result, load_scheme, standings
+from engine.spieltag import Loss, Spieltag
+from firmware.store.evening import evening_from_export, evening_to_export, load_evening
+from firmware.store.gamestore import archive_name
+from firmware.store.spieltagfile import SpieltagFiles
+from hal.storage import StateDirectory
+from tests.durable.evening import play_games
+
+Run = Callable[..., tuple[int, str, str]]
+FOUR = ("Anna", "Ben", "Cem", "Dora")
+
+
+def evening_of_five(root: Path, *, before: int = 1) -> tuple[Spieltag, list[Path]]:
+    """``before`` games outside any evening, then a Spieltag of five games: the evening and
+    its five journals, in the order played."""
+    play_games(root, FOUR, before, seed=3)
+    spieltag = SpieltagFiles(StateDirectory(root)).begin(
+        Spieltag("20261201-193000", "7. Spieltag", load_scheme("verlustpunkte"), "2026-12-01")
+    )
+    play_games(root, FOUR, 5, seed=4)
+    journals = [root / archive_name(before + n) for n in range(1, 6)]
+    assert all(journal.is_file() for journal in journals)
+    return spieltag, journals
+
+
+def flip_a_byte(journal: Path) -> None:
+    """One bit turned in the middle of the file, as a failing card does."""
+    data = bytearray(journal.read_bytes())
+    data[len(data) // 2] ^= 0x04
+    journal.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(("spoil", "loss"), [(flip_a_byte, Loss.DAMAGED),
+                                             (Path.unlink, Loss.MISSING)])
+def test_a_damaged_or_deleted_game_keeps_its_partie_and_is_named(
+    tmp_path: Path, schocken: Run, spoil: Callable[[Path], object], loss: Loss
+) -> None:
+    _, journals = evening_of_five(tmp_path)
+    counted = load_evening(StateDirectory(tmp_path)).games
+    spoil(journals[2])
+    evening = load_evening(StateDirectory(tmp_path))
+    assert [game.partie for game in evening.games] == [1, 2, 4, 5]
+    assert [(game.partie, game.journal, game.loss) for game in evening.lost] == [
+        (3, journals[2].name, loss)
+    ]
+    assert evening.standings() == standings(
+        evening.spieltag.scheme, [game.result for game in counted if game.partie != 3]
+    )
+    line = f"Partie 3 nicht gewertet: {journals[2].name}"
+    status, out, err = schocken("stats", "--spieltag", "--state-dir", str(tmp_path))
+    assert status == 0 and line in out.splitlines()[1]
+    status, out, err = schocken("sheet", "--state-dir", str(tmp_path))
+    assert status == 0 and line in err
+    rows = list(csv.reader(io.StringIO(out.lstrip("\ufeff")), delimiter=";"))
+    assert any(row and row[0].startswith(line) for row in rows)
+    status, out, _ = schocken("sheet", "--json", "--state-dir", str(tmp_path))
+    sheet = json.loads(out)
+    assert [p["partie"] for p in sheet["partien"]] == [1, 2, 4, 5]
+    assert [(g["partie"], g["loss"]) for g in sheet["lost"]] == [(3, loss.value)]
+    status, out, err = schocken("stats", "--spieltag", "--json", "--state-dir", str(tmp_path),
+                                "--lang", "en")
+    assert json.loads(out)["lost"][0]["partie"] == 3
+
+
+def test_the_last_game_deleted_while_the_evening_goes_on_is_missed(tmp_path: Path) -> None:
+    _, journals = evening_of_five(tmp_path)
+    journals[-1].unlink()
+    evening = load_evening(StateDirectory(tmp_path))
+    assert [game.partie for game in evening.games] == [1, 2, 3, 4]
+    assert [(game.partie, game.loss) for game in evening.lost] == [(5, Loss.MISSING)]
+
+
+def test_the_first_game_deleted_is_missed_too(tmp_path: Path) -> None:
+    """The evening knows the number of its first game: a deleted first one is no gap between
+    two of its games, and still named."""
+    _, journals = evening_of_five(tmp_path)
+    journals[0].unlink()
+    evening = load_evening(StateDirectory(tmp_path))
+    assert [(game.partie, game.loss) for game in evening.lost] == [(1, Loss.MISSING)]
+    assert [game.partie for game in evening.games] == [2, 3, 4, 5]
+
+
+def test_an_ended_evening_misses_a_game_deleted_after_it_ended(tmp_path: Path) -> None:
+    _, journals = evening_of_five(tmp_path)
+    SpieltagFiles(StateDirectory(tmp_path)).end()
+    play_games(tmp_path, FOUR, 2, seed=9)  # after the evening: not its
+    journals[-1].unlink()
+    evening = load_evening(StateDirectory(tmp_path))
+    assert [(game.partie, game.loss) for game in evening.lost] == [(5, Loss.MISSING)]
+    assert len(evening.games) == 4
+
+
+def test_an_export_keeps_the_lost_partie_and_the_match_numbers_on(tmp_path: Path) -> None:
+    _, journals = evening_of_five(tmp_path)
+    flip_a_byte(journals[1])
+    evening = load_evening(StateDirectory(tmp_path))
+    again = evening_from_export(json.dumps(evening_to_export(evening)), "t1.json")
+    assert again.lost == evening.lost
+    assert [game.partie for game in again.games] == [1, 3, 4, 5]
+    assert again.standings() == evening.standings()
+
+
+def test_every_game_counted_is_the_evening_recounted(tmp_path: Path) -> None:
+    evening_of_five(tmp_path, before=2)
+    evening = load_evening(StateDirectory(tmp_path))
+    assert evening.lost == () and [game.partie for game in evening.games] == [1, 2, 3, 4, 5]
+    results = [game_result(game.setup, game.actions) for game in evening.games]
+    assert evening.standings() == standings(evening.spieltag.scheme, results)
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler's pdftotext")
+def test_the_pdf_names_the_lost_partie(tmp_path: Path, schocken: Run) -> None:
+    _, journals = evening_of_five(tmp_path)
+    journals[3].unlink()
+    pdf = tmp_path / "sheet.pdf"
+    status, _, err = schocken("sheet", "--pdf", "-o", str(pdf), "--state-dir", str(tmp_path),
+                              "--lang", "en")
+    assert status == 0 and f"Game 4 not counted: {journals[3].name} is missing" in err
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert f"Game 4 not counted: {journals[3].name} is missing" in text
