@@ -69,15 +69,15 @@ sim: $(PLAY) $(if $(findstring --web,$(SIM_ARGS)),$(WEB))
 
 ## make docs-images: remake every picture of the README and docs/ (docs/img/; fixed seeds)
 docs-images: $(STAMP)
-	$(BIN)/python -m sim.docs_images
+	$(BIN)/python -m sim.pictures.docs
 
 ## make tournament-demo: a private mosquitto on loopback, the hub and simulated tables (needs mosquitto)
 # Needs only Debian's broker (sudo apt-get install mosquitto): checked first, before the venv is
-# built, in one line. DEMO_ARGS="--tables 20" passes options (python -m sim.tournament_demo --help).
+# built, in one line. DEMO_ARGS="--tables 20" passes options (python -m sim.tournament.demo --help).
 tournament-demo:
 	@test -x $(MOSQUITTO) || { echo "mosquitto fehlt (mosquitto is missing): sudo apt-get install mosquitto" >&2; exit 1; }
 	@$(MAKE) --no-print-directory $(STAMP)
-	$(BIN)/python -m sim.tournament_demo --mosquitto $(MOSQUITTO) $(DEMO_ARGS)
+	$(BIN)/python -m sim.tournament.demo --mosquitto $(MOSQUITTO) $(DEMO_ARGS)
 
 ## make clean: remove everything the targets create (.venv, caches, .hypothesis, *.egg-info)
 clean:

@@ -1,7 +1,7 @@
 """The `schocken` command: the list of its subcommands, from the firmware and from the simulator.
 
 This module sits above both, so that the firmware never names the simulator: the firmware's
-subcommands (``firmware/cli/``) and the simulator's (``sim/cli.py``, ``sim/bench_cli.py``) are
+subcommands (``firmware/cli/``) and the simulator's (``sim/cli.py``, ``sim/bench/cli.py``) are
 listed here, and :func:`firmware.cli.run_command_line` runs them. Each module is imported by a
 plain ``import`` inside its loader, only when its subcommand runs; so ``schocken --help`` imports
 none of them, and ``tests/architecture`` sees every import.
@@ -64,9 +64,9 @@ def _sim() -> SubcommandModule:
 
 
 def _bench() -> SubcommandModule:
-    from sim import bench_cli
+    from sim.bench import cli
 
-    return bench_cli
+    return cli
 
 
 def _stats() -> SubcommandModule:

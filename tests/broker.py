@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
-from sim import processes
-from sim.processes import free_port
-from sim.tournament_demo import hand_to_mosquitto, write_hashed
+from sim.tournament import processes
+from sim.tournament.demo import hand_to_mosquitto, write_hashed
+from sim.tournament.processes import free_port
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"

@@ -15,7 +15,7 @@ import pytest
 
 from engine import Rules
 from schockbesteck.cli import main
-from sim.bench_entry import Reported, Step, entry_steps, typical_result
+from sim.bench.dice_entry import Reported, Step, entry_steps, typical_result
 
 __all__ = [
     "ROLL_OFF_WINNER", "JudgedGame", "Reported", "Step", "entry_steps", "judge", "judged_game",

@@ -865,7 +865,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Scharf: Rundenverlierer verliert die Hälfte", "Scharf: a round's loser loses the half"
     ),
     "web_spieltag_time_box_is": ("Zeitlimit: {n} Min.", "Time box: {n} min"),
-    # `make tournament-demo` (sim/tournament_demo.py), a tournament on this machine:
+    # `make tournament-demo` (sim/tournament/demo.py), a tournament on this machine:
     # its broker, what it starts, how it ends (printed, never drawn: "sim_" is a printed prefix)
     "sim_demo_no_mosquitto": (
         "mosquitto fehlt ({path}): sudo apt-get install mosquitto",

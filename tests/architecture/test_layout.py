@@ -1,4 +1,4 @@
-"""Where modules live: the device app's layers, few loose modules in firmware/, one name a module.
+"""Where modules live: the app's layers, few loose modules in firmware/ and sim/, one name a module.
 
 The device app (``firmware/app/``) is built in four layers, each importing only the ones below:
 
@@ -37,6 +37,9 @@ LAYERS = {
 }
 #: How many modules may sit directly in firmware/ (its __init__.py not counted).
 MAX_LOOSE_FIRMWARE_MODULES = 12
+#: How many modules may sit directly in sim/ (its __init__.py not counted): the backends and the
+#: simulator's command; the bench, the tournament tools and the pictures have wings of their own.
+MAX_LOOSE_SIM_MODULES = 12
 #: Names any package may use for its own: its marker, its ``-m`` entry, its command line.
 PACKAGE_TOP_NAMES = {"__init__", "__main__", "cli"}
 #: Modules that share a name, each with why (none today); remove an entry when its modules part.
@@ -77,6 +80,11 @@ def layer_violations(root: Path = ROOT) -> list[str]:
 def loose_firmware_modules(root: Path = ROOT) -> list[str]:
     """The modules directly in firmware/, its __init__.py aside."""
     return sorted(p.stem for p in (root / "firmware").glob("*.py") if p.name != "__init__.py")
+
+
+def loose_sim_modules(root: Path = ROOT) -> list[str]:
+    """The modules directly in sim/, its __init__.py aside (not those in its wings)."""
+    return sorted(p.stem for p in (root / "sim").glob("*.py") if p.name != "__init__.py")
 
 
 def shared_basenames(
@@ -126,6 +134,14 @@ def test_firmware_keeps_its_loose_modules_few() -> None:
     assert len(loose) <= MAX_LOOSE_FIRMWARE_MODULES, (
         f"{len(loose)} modules directly in firmware/ (at most {MAX_LOOSE_FIRMWARE_MODULES}): "
         f"{', '.join(loose)}; give a group of them a folder of their own"
+    )
+
+
+def test_sim_keeps_its_loose_modules_few() -> None:
+    loose = loose_sim_modules()
+    assert len(loose) <= MAX_LOOSE_SIM_MODULES, (
+        f"{len(loose)} modules directly in sim/ (at most {MAX_LOOSE_SIM_MODULES}): "
+        f"{', '.join(loose)}; give a group of them a wing of their own"
     )
 
 
@@ -203,6 +219,12 @@ def test_the_loose_modules_of_firmware_are_counted_without_packages(tmp_path: Pa
     write(tmp_path, ["firmware/__init__.py", "firmware/app/device.py", "firmware/loop.py",
                      "firmware/config.py", "firmware/web/table.html"])  # fmt: skip
     assert loose_firmware_modules(tmp_path) == ["config", "loop"]
+
+
+def test_the_loose_modules_of_sim_are_counted_without_its_wings(tmp_path: Path) -> None:
+    write(tmp_path, ["sim/__init__.py", "sim/window.py", "sim/fakes.py", "sim/bench/__init__.py",
+                     "sim/bench/measure.py", "sim/scripts/demo.txt"])  # fmt: skip
+    assert loose_sim_modules(tmp_path) == ["fakes", "window"]
 
 
 def test_a_shared_name_is_reported_unless_it_is_exempt(tmp_path: Path) -> None:

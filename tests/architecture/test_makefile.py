@@ -192,6 +192,6 @@ def test_make_tournament_demo_installs_then_runs_the_demo_module(checkout: Path)
     ran = calls(checkout, f"MOSQUITTO={broker}", "tournament-demo", "DEMO_ARGS=--tables 3")
     everything = "python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,browser-test]"
     assert installs(ran)[-1] == everything
-    assert ran[-1] == f"python -m sim.tournament_demo --mosquitto {broker} --tables 3"
+    assert ran[-1] == f"python -m sim.tournament.demo --mosquitto {broker} --tables 3"
     again = calls(checkout, f"MOSQUITTO={broker}", "tournament-demo")
-    assert again == [f"python -m sim.tournament_demo --mosquitto {broker}"], "installed once"
+    assert again == [f"python -m sim.tournament.demo --mosquitto {broker}"], "installed once"

@@ -13,9 +13,9 @@ import pytest
 from pytest_mock import MockerFixture
 
 from schockbesteck.cli import main
-from sim.bench_cli import as_markdown, as_table
-from sim.bench_figures import percentile
-from sim.measure import Measurement, bus_speed
+from sim.bench.cli import as_markdown, as_table
+from sim.bench.figures import percentile
+from sim.bench.measure import Measurement, bus_speed
 
 #: Figures every machine reports, with a value above zero.
 POSITIVE = [
@@ -149,7 +149,7 @@ def test_the_table_marks_targets_and_sums_up_what_was_skipped() -> None:
 def test_a_percentile_is_the_nearest_rank(
     values: list[float], share: float, expected: float
 ) -> None:
-    """The one percentile of the game and the page figures (sim/bench_figures.py)."""
+    """The one percentile of the game and the page figures (sim/bench/figures.py)."""
     assert percentile(values, share) == expected
 
 
@@ -184,7 +184,7 @@ def test_the_markdown_has_the_figures_the_bus_times_and_a_pi_estimate() -> None:
 
 
 def test_the_table_page_under_load_is_measured(report: dict[str, Any]) -> None:
-    """Twenty pages during a game: the latencies, idle CPU and memory (sim/bench_web.py)."""
+    """Twenty pages during a game: the latencies, idle CPU and memory (sim/bench/web.py)."""
     for key in ("web_latency_p99_ms", "web_board_p99_ms", "web_peak_rss_mb"):
         assert isinstance(report[key], int | float) and report[key] > 0, key
     assert report["web_idle_cpu_pct"] >= 0
@@ -210,7 +210,7 @@ def test_quick_waits_little_and_measures_the_two_simulators_side_by_side(
     other has started: measured one after the other, the barrier would break)."""
     import threading
 
-    from sim import measure
+    from sim.bench import measure
 
     quick = measure.Settings.quick()
     assert quick.idle_s + quick.sim_warm_up_s + quick.sim_idle_s <= 2.0
@@ -220,7 +220,7 @@ def test_quick_waits_little_and_measures_the_two_simulators_side_by_side(
         both.wait()
         return 0.5
 
-    spy = mocker.patch("sim.measure._idle_share", side_effect=idle_process)
+    spy = mocker.patch("sim.bench.measure._idle_share", side_effect=idle_process)
     mocker.patch("sim.window.pygame_problem", return_value=None)
     figures = {m.key: m.value for m in measure.idle_simulator(quick)}
     assert spy.call_count == 2
@@ -232,13 +232,13 @@ def test_without_the_web_extra_the_pages_rows_are_skipped_naming_why(
 ) -> None:
     """`make sim` leaves aiohttp out: the page's and the crowd's rows are there, skipped, and
     nothing is measured."""
-    from sim import bench_web
+    from sim.bench import web
 
     mocker.patch.dict("sys.modules", {"aiohttp": None})
     sys.modules.pop("hal.web_server", None)  # imported afresh, so that it meets no aiohttp
-    pages = mocker.patch.object(bench_web, "measure_pages")
-    crowd = mocker.patch.object(bench_web, "measure_crowd")
-    rows = bench_web.page_figures(0.1, 1) + bench_web.crowd_figures(0.1, 3)
+    pages = mocker.patch.object(web, "measure_pages")
+    crowd = mocker.patch.object(web, "measure_crowd")
+    rows = web.page_figures(0.1, 1) + web.crowd_figures(0.1, 3)
     assert len(rows) == 11 and all(row.value is None for row in rows)
     assert {row.note for row in rows} == {
         "skipped: the web extra is not installed (pip install -e '.[web]')"
@@ -250,7 +250,7 @@ def test_without_the_web_extra_the_pages_rows_are_skipped_naming_why(
 
 def test_a_tournaments_hub_with_100_tables_is_measured(report: dict[str, Any]) -> None:
     """100 simulated tables on a real mosquitto, `schocken hub serve` as a subprocess
-    (sim/bench_hub.py): every row has a number, or all are skipped naming mosquitto."""
+    (sim/bench/hub_load.py): every row has a number, or all are skipped naming mosquitto."""
     keys = [
         *("hub_results_per_s", "hub_duplicates_per_s", "hub_tv_p50_ms", "hub_tv_p99_ms"),
         *("hub_tv_results", "hub_load_per_s", "hub_peak_rss_mb", "broker_peak_rss_mb"),

@@ -13,7 +13,7 @@ from engine.rules import load_preset
 from hal.oled import open_oled
 from hal.ports import Button, Edge, EdgeSource
 from hal.settings import OledSettings
-from sim.bench_game import (
+from sim.bench.whole_game import (
     FULL_FRAME_WIRE_BYTES,
     CountingBus,
     HumanLike,
@@ -91,7 +91,7 @@ def test_the_random_robot_plays_a_whole_game_too() -> None:
 def test_real_dice_entry_is_measured_on_the_pins_and_stays_under_its_goal() -> None:
     """Four players' typical results entered on the device's mock pins: every round counts its
     presses, and each entry of a round is at least its STAND (the figures are in the README)."""
-    from sim.bench_entry import play_rounds
+    from sim.bench.dice_entry import play_rounds
 
     presses, seconds = play_rounds(12, seed=3)
     assert len(presses) == len(seconds) == 12

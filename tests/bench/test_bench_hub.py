@@ -1,4 +1,4 @@
-"""The hub's bench (sim/bench_hub.py): what the TV showed when, read off the hub's real event
+"""The hub's bench (sim/bench/hub_load.py): what the TV showed when, read off the hub's real event
 stream; the processes' CPU and memory from /proc; and the rows skipped in one line where
 mosquitto is missing. The whole run on a real broker is in tests/bench/test_bench.py (the
 bench's quick run); no time is asserted."""
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from pytest_mock import MockerFixture
 
-from sim import bench_hub
-from sim.bench_cli import as_table
-from sim.bench_hub import ShownCounts, delays
+from sim.bench import hub_load
+from sim.bench.cli import as_table
+from sim.bench.hub_load import ShownCounts, delays
 
 
 def state(*tables: tuple[int, int, int]) -> dict[str, object]:
@@ -67,7 +67,7 @@ def test_the_watcher_reads_the_hubs_real_event_stream() -> None:
     try:
         server.push(json.dumps(state((3, 0, 1))).encode())
         host, port = server.address
-        watcher = threading.Thread(target=bench_hub._watch, args=(host, port, shown, stop))
+        watcher = threading.Thread(target=hub_load._watch, args=(host, port, shown, stop))
         watcher.start()
         deadline = time.monotonic() + 10
         while (3, "half", 1) not in shown.first and time.monotonic() < deadline:
@@ -86,23 +86,23 @@ def test_the_watcher_reads_the_hubs_real_event_stream() -> None:
 
 def test_cpu_and_peak_memory_come_from_proc() -> None:
     pid = os.getpid()
-    spent = bench_hub.cpu_seconds(pid)
+    spent = hub_load.cpu_seconds(pid)
     started = time.process_time()
     while time.process_time() - started < 0.2:
         pass
-    assert bench_hub.cpu_seconds(pid) - spent >= 0.1
+    assert hub_load.cpu_seconds(pid) - spent >= 0.1
     ballast = bytearray(64 * 1024 * 1024)
     ballast[::4096] = b"x" * len(ballast[::4096])  # touched, so resident
-    assert bench_hub.peak_rss_mb(pid) >= 64
+    assert hub_load.peak_rss_mb(pid) >= 64
     del ballast
 
 
 def test_without_mosquitto_the_hubs_rows_are_skipped_in_one_line(
     mocker: MockerFixture, tmp_path: Path
 ) -> None:
-    mocker.patch("sim.tournament_demo.MOSQUITTO", tmp_path / "mosquitto")
-    measure = mocker.patch.object(bench_hub, "measure_hub")
-    rows = bench_hub.hub_figures(bench_hub.HubBenchSettings.quick())
+    mocker.patch("sim.tournament.demo.MOSQUITTO", tmp_path / "mosquitto")
+    measure = mocker.patch.object(hub_load, "measure_hub")
+    rows = hub_load.hub_figures(hub_load.HubBenchSettings.quick())
     measure.assert_not_called()
     assert len(rows) == 14 and all(row.value is None for row in rows)
     (note,) = {row.note for row in rows}
@@ -113,11 +113,11 @@ def test_without_mosquitto_the_hubs_rows_are_skipped_in_one_line(
 
 
 def test_a_run_that_fails_skips_the_rows_with_its_one_line(mocker: MockerFixture) -> None:
-    mocker.patch.object(bench_hub, "_problem", return_value=None)
+    mocker.patch.object(hub_load, "_problem", return_value=None)
     mocker.patch.object(
-        bench_hub, "measure_hub", side_effect=RuntimeError("the hub bench: no line within 60 s")
+        hub_load, "measure_hub", side_effect=RuntimeError("the hub bench: no line within 60 s")
     )
-    rows = bench_hub.hub_figures(bench_hub.HubBenchSettings.quick())
+    rows = hub_load.hub_figures(hub_load.HubBenchSettings.quick())
     assert {row.note for row in rows} == {
         "skipped: the hub's run failed: the hub bench: no line within 60 s"
     }

@@ -22,7 +22,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from firmware.tournament.broker import acl_text, mosquitto_conf
-from sim import processes
+from sim.tournament import processes
 from tests.broker import MOSQUITTO, free_port, mosquitto_missing
 
 from .conftest import REPO, Result, run_install, snapshot

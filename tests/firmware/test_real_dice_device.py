@@ -20,7 +20,7 @@ from firmware.link.tablefeed import TableFeed
 from firmware.screen.views import BannerView, MenuView, RollOffView, TurnView
 from firmware.wiring import Device
 from hal.ports import Button
-from sim.bench_entry import ENTRY_PACING
+from sim.bench.dice_entry import ENTRY_PACING
 from sim.fakes import FakeClock
 from tests.firmware.conftest import Inputs
 from tests.harness import as_json, build_test_device, make_app

@@ -18,7 +18,7 @@ from firmware.loop import MainLoop
 from hal.gpio import GpioInput
 from hal.oled import ResilientDisplay
 from hal.ports import Button
-from sim.bench_game import CountingBus
+from sim.bench.whole_game import CountingBus
 from sim.fakes import FakeClock
 
 

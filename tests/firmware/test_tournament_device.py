@@ -21,7 +21,7 @@ from hal.oled import open_dummy
 from hal.ports import Button
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
-from sim.tournament_table import recount_from_journal
+from sim.tournament.simulated_table import recount_from_journal
 from tests.broker import Broker
 from tests.firmware.test_spieltag_device import play_randomly
 from tests.tournament.hubstand import HubStand, wait_for

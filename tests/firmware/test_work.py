@@ -28,7 +28,7 @@ from firmware.screen.views import BannerView, MenuView, TurnView
 from firmware.wiring import Device
 from firmware.work import BackgroundWork, InlineWork
 from hal.ports import Button, InputEvent, InputKind
-from sim.bench_game import PatientClock
+from sim.bench.whole_game import PatientClock
 from sim.fakes import FakeClock
 from tests.harness import as_json, build_test_device
 

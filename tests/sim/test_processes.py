@@ -1,13 +1,13 @@
-"""sim/processes.py with real child processes: waiting for a port, a clean stop that ends in
-SIGKILL for a child that ignores SIGTERM, and a kill."""
+"""sim/tournament/processes.py with real child processes: waiting for a port, a clean stop that
+ends in SIGKILL for a child that ignores SIGTERM, and a kill."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from sim import processes
-from sim.processes import Started
+from sim.tournament import processes
+from sim.tournament.processes import Started
 
 LISTEN = """
 import socket, sys, time

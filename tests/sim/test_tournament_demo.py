@@ -1,4 +1,4 @@
-"""`make tournament-demo` (sim/tournament_demo.py): its private broker in Debian's real mosquitto,
+"""`make tournament-demo` (sim/tournament/demo.py): its private broker in Debian's real mosquitto,
 the lines it prints, and that every way out stops the broker and removes its folder."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 from firmware.tournament.broker import HUB_USER, table_user
 from firmware.tournament.wire import ack_topic
 from hal.mqtt import MqttLink, MqttSettings
-from sim.tournament_demo import MOSQUITTO, MOSQUITTO_PASSWD, DemoBroker, main, make_broker
+from sim.tournament.demo import MOSQUITTO, MOSQUITTO_PASSWD, DemoBroker, main, make_broker
 from tests.broker import mosquitto_missing
 
 REPO = Path(__file__).resolve().parents[2]
@@ -139,7 +139,7 @@ def test_what_stops_it_is_one_line(
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_ctrl_c_and_sigterm_stop_the_broker_and_remove_its_folder(sig: signal.Signals) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "sim.tournament_demo", "--tables", "2", "--lang", "en"],
+        [sys.executable, "-m", "sim.tournament.demo", "--tables", "2", "--lang", "en"],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf
-from sim import processes
-from sim.tournament_demo import hand_to_mosquitto
+from sim.tournament import processes
+from sim.tournament.demo import hand_to_mosquitto
 from tests.broker import MOSQUITTO, MOSQUITTO_PASSWD, free_port, mosquitto_missing
 
 #: Debian 12's /etc/mosquitto/mosquitto.conf, with its folders moved into the test's.

@@ -1,5 +1,5 @@
-"""The device as a table (firmware/tournament/reporter.py, sim/tournament_table.py) against
-Debian's mosquitto: every finished half and game reaches the hub once, through a broker
+"""The device as a table (firmware/tournament/reporter.py, sim/tournament/simulated_table.py)
+against Debian's mosquitto: every finished half and game reaches the hub once, through a broker
 killed with SIGKILL, a table's lost network and a pulled plug; refused results stay refused;
 the retained status and its Last Will; the hub's assignment."""
 
@@ -27,7 +27,7 @@ from firmware.tournament.reporter import Reporter
 from firmware.tournament.wire import Assignment, Result
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
-from sim.tournament_table import SimulatedTable, TableSettings, recount_from_journal
+from sim.tournament.simulated_table import SimulatedTable, TableSettings, recount_from_journal
 from tests.broker import Broker
 from tests.tournament.hubstand import HubStand, wait_for
 
@@ -230,7 +230,7 @@ def test_the_status_is_retained_and_the_last_will_says_offline(
     script = textwrap.dedent(f"""
         import sys, time
         from sim.fakes import FakeClock
-        from sim.tournament_table import SimulatedTable, TableSettings
+        from sim.tournament.simulated_table import SimulatedTable, TableSettings
         table = SimulatedTable(9, TableSettings({broker.url!r}, {EVENT!r}, {password!r}),
                                {str(tmp_path)!r}, FakeClock({START}))
         table.start()

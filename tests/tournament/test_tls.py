@@ -20,8 +20,8 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
 from hal.mqtt import MqttError, MqttLink, MqttSettings
-from sim import processes
-from sim.tournament_demo import hand_to_mosquitto
+from sim.tournament import processes
+from sim.tournament.demo import hand_to_mosquitto
 from tests.broker import MOSQUITTO, MOSQUITTO_PASSWD, free_port, mosquitto_missing
 
 OPENSSL = shutil.which("openssl")

@@ -1,10 +1,10 @@
 """A whole simulated tournament on a real mosquitto: nothing lost, nothing counted twice.
 
 The hub runs as ``schocken hub serve`` in a process of its own and every table is the device's
-real reporting code (sim/tournament_run.py, sim/tournament_table.py). During the run the broker
-is killed with SIGKILL and started again twice, the hub once, and some tables play a whole
-round without a network. At the end every table's own journals are recounted and held against
-what the hub stored and the standings it published on the broker.
+real reporting code (sim/tournament/whole_tournament.py, sim/tournament/simulated_table.py).
+During the run the broker is killed with SIGKILL and started again twice, the hub once, and some
+tables play a whole round without a network. At the end every table's own journals are recounted
+and held against what the hub stored and the standings it published on the broker.
 
 `make test` plays a small tournament (8 tables); `make test-long` the issue's 100 tables.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.tournament_run import Faults, TournamentRun
+from sim.tournament.whole_tournament import Faults, TournamentRun
 from tests.broker import Broker
 
 

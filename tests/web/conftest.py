@@ -33,7 +33,7 @@ from hal.inputs import InputTiming
 from hal.ports import Button
 from hal.web_server import WebServer
 from sim.gpio_mock import MockPinHands
-from sim.web_pictures import Browser
+from sim.pictures.browser import Browser
 from tests.harness import build_test_device
 
 #: Button timing for tests on the real clock: short holds, quick debounce.

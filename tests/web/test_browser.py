@@ -19,7 +19,7 @@ from engine import GameSetup, load_preset
 from engine.events import DroppedTurn, Roll, RoundOver, TurnOver
 from firmware.sink import GameStarted
 from hal.ports import Button
-from sim.web_pictures import Browser, browser_missing
+from sim.pictures.browser import Browser, browser_missing
 
 from .conftest import WebDevice, WsClient
 

@@ -191,10 +191,10 @@ def test_unpaired_pages_are_answered_while_the_main_loop_is_busy(
 @pytest.mark.slow
 def test_a_crowd_of_unpaired_pages_does_not_stall_a_paired_one() -> None:
     """199 unpaired pages at their limits (``frames on``, ``log``, ``hello``) beside a paired
-    page that pings and plays, as ``schocken bench`` runs them (sim/bench_web.py): every pong
+    page that pings and plays, as ``schocken bench`` runs them (sim/bench/web.py): every pong
     and every frame of the paired page arrives, and the crowd is told ``busy`` instead of
     queueing work. The times are the bench's figures (docs/performance.md), not asserted."""
-    from sim.bench_web import CROWD_PAGES, measure_crowd
+    from sim.bench.web import CROWD_PAGES, measure_crowd
 
     figures = measure_crowd(10.0, CROWD_PAGES)
     assert figures["pages"] == CROWD_PAGES, "every page was served at once"

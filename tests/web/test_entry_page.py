@@ -24,7 +24,7 @@ from engine import GameSetup, load_preset
 from engine.events import Correct, Report
 from firmware.config import DeviceConfig, GameConfig
 from firmware.screen.views import TurnView
-from sim.web_pictures import Browser, browser_missing
+from sim.pictures.browser import Browser, browser_missing
 from tests.realdice import ROLL_OFF_WINNER, Reported, judged_game, roll_off_dice
 
 from .conftest import WebDevice, WsClient

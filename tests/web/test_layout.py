@@ -25,7 +25,7 @@ from engine import GameSetup, load_preset
 from engine.events import DroppedTurn, RoundOver, TurnOver
 from firmware.config import DeviceConfig, GameConfig
 from firmware.link.webtable import page_texts
-from sim.web_pictures import Browser, browser_missing
+from sim.pictures.browser import Browser, browser_missing
 
 from .conftest import WebDevice, WsClient
 

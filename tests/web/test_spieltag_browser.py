@@ -15,7 +15,7 @@ import pytest
 
 from engine import GameOver, GameSetup, load_preset
 from hal.ports import Button, InputEvent, InputKind
-from sim.web_pictures import Browser, browser_missing
+from sim.pictures.browser import Browser, browser_missing
 
 from .conftest import WebDevice, WsClient
 from .test_browser import open_page, pair_page

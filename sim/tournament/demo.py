@@ -4,12 +4,12 @@ A private broker on loopback, in a temporary folder, with the tournament's own c
 (:mod:`firmware.tournament.broker`: persistence on every change, no anonymous users, the ACL) and
 one broker user per table; then the hub (``schocken hub serve``, with its TV view) and the
 simulated tables on it, which play a tournament of two points rounds and a KO round
-(:mod:`sim.tournament_run`), one table every ``--pace`` seconds; with ``--faults`` the broker
-and the hub are killed on the way and some tables lose the network, and nothing is lost. The
-TV view stays up until Ctrl+C (or ``--seconds``). At the end the broker stops and its folder
-goes.
+(:mod:`sim.tournament.whole_tournament`), one table every ``--pace`` seconds; with ``--faults``
+the broker and the hub are killed on the way and some tables lose the network, and nothing is
+lost. The TV view stays up until Ctrl+C (or ``--seconds``). At the end the broker stops and its
+folder goes.
 
-    python -m sim.tournament_demo [--tables N] [--event SLUG] [--seconds S] [--pace S]
+    python -m sim.tournament.demo [--tables N] [--event SLUG] [--seconds S] [--pace S]
                                   [--faults] [--listen HOST:PORT] [--lang de|en]
 """
 
@@ -35,9 +35,9 @@ from firmware.cli.common import add_lang_argument, output_language, whole_number
 from firmware.screen.i18n import Catalogue
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
 from firmware.tournament.wire import WireError, check_level
-from sim import processes
-from sim.processes import free_port
-from sim.tournament_run import Faults, TournamentRun
+from sim.tournament import processes
+from sim.tournament.processes import free_port
+from sim.tournament.whole_tournament import Faults, TournamentRun
 
 #: Debian's broker and its password tool (package mosquitto).
 MOSQUITTO = Path("/usr/sbin/mosquitto")
@@ -206,7 +206,7 @@ def start_tournament(
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m sim.tournament_demo",
+        prog="python -m sim.tournament.demo",
         description="A tournament on this machine: a private mosquitto on loopback, the hub "
         "and simulated tables with computer players (Ctrl+C stops).",
     )

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hal.ports import Button
-from sim.bench_figures import Measurement
+from sim.bench.figures import Measurement
 
 if TYPE_CHECKING:
     from engine.game import Game

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageSequence
 
-from sim.docs_images import DEMO_GAME, DEMO_SCRIPT, PICTURES, ROOT, main, make_pictures
-from sim.web_pictures import browser_missing
+from sim.pictures.browser import browser_missing
+from sim.pictures.docs import DEMO_GAME, DEMO_SCRIPT, PICTURES, ROOT, main, make_pictures
 
 pytest.importorskip("pygame")
 

@@ -1,6 +1,6 @@
 """Pictures of the table's page (docs/img/web-*.png), taken in headless Chromium.
 
-    .venv/bin/python -m sim.web_pictures
+    .venv/bin/python -m sim.pictures.browser
 
 The browser is Debian's chromium and chromium-driver through Selenium, with nothing downloaded
 (the driver's path is given, so Selenium Manager is never asked) and a fresh profile each time;
@@ -88,7 +88,7 @@ class Browser:
 
 # --- the pictures --------------------------------------------------------------------------------
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 IMAGES = ROOT / "docs" / "img"
 #: Who plays in the pictures: two people and two computer players (seat order).
 PLAYERS = ("Anna", "Ben-Luca", "Carla", "Dieter")
@@ -388,7 +388,7 @@ def write_spieltag_card(path: Path) -> None:
     from hal.storage import StateDirectory
     from hal.web_server import WebServer
     from sim.fakes import FakeClock
-    from sim.sheet_picture import match_evening
+    from sim.pictures.league_match import match_evening
 
     evening = match_evening()
     with tempfile.TemporaryDirectory(prefix="schock-spieltag-card-") as state:

@@ -1,6 +1,6 @@
 """The table's page under load, for ``schocken bench``: twenty pages watching a game.
 
-The device runs in a child process of its own (``python -m sim.bench_web``), so that its peak
+The device runs in a child process of its own (``python -m sim.bench.web``), so that its peak
 memory is its own: built as ``schocken run`` builds it, with the web server on a free port of
 127.0.0.1, its main loop on the real clock on a thread, luma's dummy display, and inputs posted
 to the main loop's queue the way gpiozero's callback thread posts them (``MainLoop.post``).
@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sim.bench_figures import Measurement, percentile
+from sim.bench.figures import Measurement, percentile
 
 __all__ = ["CROWD_PAGES", "PAGES", "crowd_figures", "measure_crowd", "measure_pages",
            "page_figures"]
@@ -83,7 +83,7 @@ async def page(session, index, ready):
 def measure_pages(idle_s: float, presses: int = PRESSES) -> dict[str, Any]:
     """Run the device's side in a child process; its figures as a dict (see :func:`_child`)."""
     result = subprocess.run(
-        [sys.executable, "-m", "sim.bench_web", str(idle_s), str(presses)],
+        [sys.executable, "-m", "sim.bench.web", str(idle_s), str(presses)],
         capture_output=True, text=True, timeout=600, check=False,
     )
     if result.returncode != 0:
@@ -355,7 +355,7 @@ print(json.dumps({"ping_ms": rtts, "oled_ms": frames, "lost": len(pings)}), flus
 def measure_crowd(seconds: float, pages: int = CROWD_PAGES) -> dict[str, Any]:
     """Run the crowd in a child process (see :func:`_crowd_child`); its figures as a dict."""
     result = subprocess.run(
-        [sys.executable, "-m", "sim.bench_web", "crowd", str(seconds), str(pages)],
+        [sys.executable, "-m", "sim.bench.web", "crowd", str(seconds), str(pages)],
         capture_output=True, text=True, timeout=600, check=False,
     )
     if result.returncode != 0:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sim.bench_figures import Measurement
+from sim.bench.figures import Measurement
 
 __all__ = ["sheet_figures"]
 
@@ -46,7 +46,7 @@ def sheet_figures(runs: int = 5) -> list[Measurement]:
     from firmware.store.journal import JournalHeader
     from firmware.store.spieltagfile import SpieltagFiles, open_spieltag_id
     from hal.storage import StateDirectory
-    from sim.sheet_picture import match_evening
+    from sim.pictures.league_match import match_evening
 
     bare = _fastest(runs, ["-c", "pass"])
     with_pdf = _fastest(runs, ["-c", "import firmware.report.pdf"])

@@ -1,6 +1,6 @@
 """The bench's figures: one :class:`Measurement`, and the percentile its latencies are given by.
 
-Below both :mod:`sim.measure` (which takes every measurement) and :mod:`sim.bench_web` (the
+Below both :mod:`sim.bench.measure` (which takes every measurement) and :mod:`sim.bench.web` (the
 table's page, measured in a child process of its own), so that neither imports the other to
 share them. Standard library only: the web bench's child loads it before the device.
 """

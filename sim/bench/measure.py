@@ -1,7 +1,7 @@
 """Measuring the Schockbesteck: speed, memory and I2C traffic, on a laptop and on the Pi.
 
 :func:`run_benchmarks` takes every measurement in turn and returns :class:`Measurement` values;
-``schocken bench`` (:mod:`sim.bench_cli`) prints them as a table or as JSON. What is
+``schocken bench`` (:mod:`sim.bench.cli`) prints them as a table or as JSON. What is
 measured, and how:
 
 * the engine: evaluating a throw, settling a round, the exact odds (a query, the tables of a rule
@@ -9,7 +9,7 @@ measured, and how:
 * two whole games with two people and two odds bots on the device's own wiring (gpiozero's mock
   pins, luma's SSD1306 driver on a counting bus, the journal with fsync, the odds worker's
   thread), one played by a random robot and one by a human-like player
-  (:mod:`sim.bench_game`): the main loop's longest step, the latency from an edge to the last
+  (:mod:`sim.bench.whole_game`): the main loop's longest step, the latency from an edge to the last
   I2C byte, the bytes and transactions each screen change costs on the Pi's bus, and the render
   time of each distinct screen;
 * the idle main loop on the real monotonic clock: CPU time and wake-ups;
@@ -19,8 +19,8 @@ measured, and how:
   counting bus): the time from the start to the first frame and the peak resident memory; and
   the CPU time of ``schocken rank`` and ``schocken odds`` against a bare interpreter;
 * real dice at the table: the presses and seconds four players' results take to enter on the
-  buttons (:mod:`sim.bench_entry`, on the fake clock);
-* a tournament's hub (:mod:`sim.bench_hub`): 100 simulated tables on a real mosquitto,
+  buttons (:mod:`sim.bench.dice_entry`, on the fake clock);
+* a tournament's hub (:mod:`sim.bench.hub_load`): 100 simulated tables on a real mosquitto,
   ``schocken hub serve`` as a subprocess: a result's way from the table's journal to the TV
   view, the hub's and the broker's memory and CPU meanwhile, and the results a second it takes;
 * on a Raspberry Pi with the display attached: real frames per second and the I2C bus speed.
@@ -52,7 +52,7 @@ from typing import Any
 from PIL import Image
 
 from engine.rules import Rules, toml_value
-from sim.bench_figures import Measurement, percentile
+from sim.bench.figures import Measurement, percentile
 
 __all__ = [
     "Measurement",
@@ -85,7 +85,7 @@ class Settings:
     crowd_s: float = 20.0
     #: Four-player rounds of real dice entered on the buttons.
     entry_rounds: int = 200
-    #: The hub's short run (:meth:`sim.bench_hub.HubBenchSettings.quick`): 3 s, not 60.
+    #: The hub's short run (:meth:`sim.bench.hub_load.HubBenchSettings.quick`): 3 s, not 60.
     hub_quick: bool = False
 
     @classmethod
@@ -140,7 +140,7 @@ def run_benchmarks(
     say("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
     results += start_up(settings)
     say("an evening: the Spielberichtsbogen and the standings")
-    from sim.bench_sheet import sheet_figures
+    from sim.bench.evening_sheet import sheet_figures
 
     results += sheet_figures(2 if settings.render_repeats < 5 else 5)
     say("a tournament's hub: 100 tables on a real mosquitto")
@@ -167,17 +167,17 @@ def _per_call(calls: int, function: Callable[[], object], repeats: int = _REPEAT
 
 
 def hub_bench(settings: Settings) -> list[Measurement]:
-    """A tournament's hub with 100 tables live on a real mosquitto (:mod:`sim.bench_hub`);
+    """A tournament's hub with 100 tables live on a real mosquitto (:mod:`sim.bench.hub_load`);
     skipped, in one line, where mosquitto is not installed."""
-    from sim.bench_hub import HubBenchSettings, hub_figures
+    from sim.bench.hub_load import HubBenchSettings, hub_figures
 
     return hub_figures(HubBenchSettings.quick() if settings.hub_quick else HubBenchSettings())
 
 
 def entry_speed(settings: Settings) -> list[Measurement]:
     """Real dice: the presses and seconds a table of four needs to enter a round's results
-    (:mod:`sim.bench_entry`; on a fake clock at a practised hand's timing)."""
-    from sim.bench_entry import entry_figures
+    (:mod:`sim.bench.dice_entry`; on a fake clock at a practised hand's timing)."""
+    from sim.bench.dice_entry import entry_figures
 
     return entry_figures(settings.entry_rounds, settings.seed)
 
@@ -360,20 +360,20 @@ _PLAYERS: tuple[tuple[str, str], ...] = (("robot", "random robot"), ("human", "h
 
 
 def _player(key: str, seed: int) -> Any:
-    from sim.bench_game import HumanLike, RandomRobot
+    from sim.bench.whole_game import HumanLike, RandomRobot
 
     return RandomRobot(seed) if key == "robot" else HumanLike(seed)
 
 
 def play_games(settings: Settings) -> dict[str, Any]:
-    """The bench's two whole games on the device's wiring (:mod:`sim.bench_game`), by player.
+    """The bench's two whole games on the device's wiring (:mod:`sim.bench.whole_game`), by player.
 
     Four seats, two people and two odds bots, under the standard rules with ``game_deckel``
     Deckel; before each game every odds table is forgotten, as after a boot.
     """
     from engine.bots import clear_caches
     from engine.rules import load_preset
-    from sim.bench_game import play_on_the_wiring
+    from sim.bench.whole_game import play_on_the_wiring
 
     rules = dataclasses.replace(load_preset("standard"), deckel=settings.game_deckel)
     records = {}
@@ -386,7 +386,7 @@ def play_games(settings: Settings) -> dict[str, Any]:
 
 def game_figures(records: dict[str, Any]) -> list[Measurement]:
     """Per game: the main loop's longest step, the latency of inputs, the I2C traffic."""
-    from sim.bench_game import FULL_FRAME_WIRE_BYTES
+    from sim.bench.whole_game import FULL_FRAME_WIRE_BYTES
 
     results: list[Measurement] = []
     for key, label in _PLAYERS:
@@ -662,9 +662,9 @@ def _drain(fd: int) -> None:
         except OSError:
             return
 def web_pages(settings: Settings) -> list[Measurement]:
-    """The table's page under load (:mod:`sim.bench_web`): twenty pages during a game, then a
+    """The table's page under load (:mod:`sim.bench.web`): twenty pages during a game, then a
     crowd of unpaired pages at their limits beside a paired one."""
-    from sim.bench_web import crowd_figures, page_figures
+    from sim.bench.web import crowd_figures, page_figures
 
     return [
         *page_figures(min(settings.idle_s, 5.0), settings.web_presses),

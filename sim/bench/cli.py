@@ -17,7 +17,7 @@ import json
 import sys
 from typing import Any
 
-from sim.measure import Measurement, Settings, machine, run_benchmarks
+from sim.bench.measure import Measurement, Settings, machine, run_benchmarks
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -155,7 +155,7 @@ def _value(by_key: dict[str, Measurement], key: str) -> float | None:
 
 
 def _bus_table(by_key: dict[str, Measurement]) -> list[str]:
-    from sim.bench_game import FULL_FRAME_WIRE_BYTES
+    from sim.bench.whole_game import FULL_FRAME_WIRE_BYTES
 
     rows: list[tuple[str, float, float]] = [
         ("a whole frame (the first one, and on a panel's return)", FULL_FRAME_WIRE_BYTES, 2.0)

@@ -1,8 +1,8 @@
 """Make every picture of the README and docs/: ``make docs-images``.
 
-    .venv/bin/python -m sim.docs_images              # all of them, into docs/img/
-    .venv/bin/python -m sim.docs_images --into DIR   # into DIR instead (the tests compare)
-    .venv/bin/python -m sim.docs_images demo.gif     # only the named ones
+    .venv/bin/python -m sim.pictures.docs              # all of them, into docs/img/
+    .venv/bin/python -m sim.pictures.docs --into DIR   # into DIR instead (the tests compare)
+    .venv/bin/python -m sim.pictures.docs demo.gif     # only the named ones
 
 Every picture comes from a fixed script with fixed seeds, so the same code makes the same
 pictures. Each picture is one entry of :data:`PICTURES`, registered with :func:`picture`; a new
@@ -12,7 +12,7 @@ picture (a page's screenshot, say) is one more decorated function that writes it
     def _page(path: Path) -> None:
         ...
 
-The test ``tests/sim/test_docs_images.py`` fails when a committed picture differs from what its
+The test ``tests/sim/test_docs_pictures.py`` fails when a committed picture differs from what its
 entry makes, and when the README or docs show a picture that no entry makes.
 """
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 #: The game of the README's pictures: one round under the standard rules, seeded.
 DEMO_SCRIPT = "sim/scripts/demo.txt"
 DEMO_GAME = ("--players", "3", "--rules", "standard", "--seed", "49")
@@ -178,28 +178,28 @@ def _web_paired(path: Path) -> None:
     browser=True,
 )
 def _web_entry(path: Path) -> None:
-    from sim.web_pictures import make_entry_picture
+    from sim.pictures.browser import make_entry_picture
 
     make_entry_picture(path)
 
 
 @picture("docs/img/sheet-de.png", "the Spielberichtsbogen of a league match, its PDF as a picture")
 def _sheet(path: Path) -> None:
-    from sim.sheet_picture import write_sheet_png
+    from sim.pictures.league_match import write_sheet_png
 
     write_sheet_png(path)
 
 
 @picture("docs/img/spieltag-screens.png", "the device's Spieltag screens, German and English")
 def _spieltag_screens(path: Path) -> None:
-    from sim.sheet_picture import write_spieltag_screens
+    from sim.pictures.league_match import write_spieltag_screens
 
     write_spieltag_screens(path)
 
 
 @picture("docs/img/scharf-screens.png", "the time box on the device: scharf, German and English")
 def _scharf_screens(path: Path) -> None:
-    from sim.sheet_picture import write_scharf_screens
+    from sim.pictures.league_match import write_scharf_screens
 
     write_scharf_screens(path)
 
@@ -209,7 +209,7 @@ def _scharf_screens(path: Path) -> None:
     browser=True,
 )
 def _web_spieltag(path: Path) -> None:
-    from sim.web_pictures import write_spieltag_card
+    from sim.pictures.browser import write_spieltag_card
 
     write_spieltag_card(path)
 
@@ -217,8 +217,8 @@ def _web_spieltag(path: Path) -> None:
 @functools.cache
 def _web_pictures_in(folder: Path) -> None:
     """Every picture of the page, from one game in one headless Chromium
-    (:mod:`sim.web_pictures`), made once per folder: the makers share the browser's run."""
-    from sim.web_pictures import make_web_pictures
+    (:mod:`sim.pictures.browser`), made once per folder: the makers share the browser's run."""
+    from sim.pictures.browser import make_web_pictures
 
     make_web_pictures(folder)
 
@@ -239,9 +239,9 @@ def make_pictures(into: Path | None = None, names: Sequence[str] = ()) -> list[P
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m sim.docs_images [--into DIR] [NAME ...]``."""
+    """``python -m sim.pictures.docs [--into DIR] [NAME ...]``."""
     parser = argparse.ArgumentParser(
-        prog="python -m sim.docs_images", description=__doc__.split("\n")[0]
+        prog="python -m sim.pictures.docs", description=__doc__.split("\n")[0]
     )
     parser.add_argument("names", nargs="*", metavar="NAME", help="only these pictures (file names)")
     parser.add_argument(

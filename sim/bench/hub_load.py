@@ -1,14 +1,14 @@
 """A tournament's hub, for ``schocken bench``: 100 tables live on a real mosquitto.
 
 Everything runs as at a venue, on loopback: a private mosquitto with the tournament's own
-configuration (:func:`sim.tournament_demo.make_broker`: persistence on every change, a user and
+configuration (:func:`sim.tournament.demo.make_broker`: persistence on every change, a user and
 a password per table, the ACL), ``schocken hub serve`` as a subprocess started as the hub's
 systemd unit starts it (the console script, ``--password-file``, ``PYTHONUNBUFFERED=1``) on a
 tournament file of 400 players drawn onto 100 tables, and three measurements:
 
-* **a result's way to the TV**: 100 :class:`~sim.tournament_table.SimulatedTable`-s (the
+* **a result's way to the TV**: 100 :class:`~sim.tournament.simulated_table.SimulatedTable`-s (the
   device's real journal, outbox and reporter, each its own MQTT client, computer players) in a
-  child process (``python -m sim.bench_hub``), playing at :data:`PACE` times a DM's pace. Each
+  child process (``python -m sim.bench.hub_load``), playing at :data:`PACE` times a DM's pace. Each
   result is stamped when the table journalled the game's last event it reports (the journal's
   write returned, before the reporter recounts, keeps and publishes it). This process watches
   the hub's ``/events`` as the TV view does (a server-sent event per change, the whole state) and
@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from sim.bench_figures import Measurement, percentile
+from sim.bench.figures import Measurement, percentile
 
 __all__ = [
     "PACE",
@@ -194,7 +194,7 @@ def peak_rss_mb(pid: int) -> float:
 
 def _problem() -> str | None:
     """Why the hub cannot be measured here (one line), or None."""
-    from sim.tournament_demo import MOSQUITTO, MOSQUITTO_PASSWD
+    from sim.tournament.demo import MOSQUITTO, MOSQUITTO_PASSWD
 
     for tool in (MOSQUITTO, MOSQUITTO_PASSWD):
         if not os.access(tool, os.X_OK):
@@ -237,7 +237,7 @@ def _keys(settings: HubBenchSettings) -> list[tuple[str, str, str, float | None]
 def hub_figures(settings: HubBenchSettings | None = None) -> list[Measurement]:
     """The bench's rows of the hub, or the same rows skipped naming why in one line (no
     mosquitto, no paho or aiohttp, or a run that failed)."""
-    from sim.tournament_demo import DemoError
+    from sim.tournament.demo import DemoError
 
     settings = settings if settings is not None else HubBenchSettings()
     keys = _keys(settings)
@@ -307,7 +307,7 @@ def measure_hub(settings: HubBenchSettings) -> dict[str, float]:
     from engine.tournament import Entrant
     from firmware.hub.hub import init_tournament
     from firmware.tournament.broker import HUB_USER, table_user
-    from sim.tournament_demo import MOSQUITTO, MOSQUITTO_PASSWD, make_broker
+    from sim.tournament.demo import MOSQUITTO, MOSQUITTO_PASSWD, make_broker
 
     folder = Path(tempfile.mkdtemp(prefix="schock-bench-hub-"))
     shm = Path("/dev/shm")
@@ -354,7 +354,7 @@ def _play(
 ) -> tuple[dict[str, float], tuple[str, int]]:
     """The tables' child plays while this process watches the TV's event stream; the figures,
     and where the TV's stream is."""
-    argv = [sys.executable, "-m", "sim.bench_hub"]
+    argv = [sys.executable, "-m", "sim.bench.hub_load"]
     log = (tables_dir / "tables.log").open("w")
     with log, _process(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log) as child:
         assert child.stdin is not None
@@ -546,14 +546,14 @@ class _Stopped(Exception):
 
 
 def _tables_child() -> int:
-    """``python -m sim.bench_hub``: the tables, told what to do on stdin (see :func:`_play`).
+    """``python -m sim.bench.hub_load``: the tables, told what to do on stdin (see :func:`_play`).
 
     Each table plays on a thread of its own. It first plays a head start at once (a random
     part of a game, so that the tables are spread over their games, as in a hall), then waits
     for "go", then plays at :data:`PACE` times a DM's pace until the window ends."""
     from firmware.store.gamestore import GameStore
     from sim.fakes import FakeClock
-    from sim.tournament_table import SimulatedTable, TableSettings
+    from sim.tournament.simulated_table import SimulatedTable, TableSettings
 
     config = json.loads(sys.stdin.readline())
     rng = random.Random(config["seed"])

@@ -2,9 +2,10 @@
 
 :class:`TournamentRun` plays a tournament the way a hall would: the director's commands on the
 hub's SQLite file (draw, start, finish), ``schocken hub serve`` as a process of its own (as its
-systemd unit runs it), and every table a :class:`~sim.tournament_table.SimulatedTable`: the
-device's real journal, outbox and reporter, computer players, a simulated clock of its own. The
-tables play one after another in this process; the broker and the hub run beside them.
+systemd unit runs it), and every table a
+:class:`~sim.tournament.simulated_table.SimulatedTable`: the device's real journal, outbox and
+reporter, computer players, a simulated clock of its own. The tables play one after another in
+this process; the broker and the hub run beside them.
 
 Faults (:class:`Faults`) strike while a round is being played: the broker is killed with
 SIGKILL and started again, the hub too, and some tables lose the network for their whole round
@@ -39,14 +40,19 @@ from firmware.store.gamestore import GameStore
 from firmware.tournament.broker import HUB_USER, table_user
 from firmware.tournament.wire import Assignment, Result, StandingsBoard, standings_topic
 from hal.mqtt import MqttLink, MqttSettings
-from sim import processes
 from sim.fakes import FakeClock
-from sim.tournament_table import MAX_GAMES, SimulatedTable, TableSettings, recount_from_journal
+from sim.tournament import processes
+from sim.tournament.simulated_table import (
+    MAX_GAMES,
+    SimulatedTable,
+    TableSettings,
+    recount_from_journal,
+)
 
 __all__ = ["Faults", "Outcome", "TournamentRun"]
 
 #: Where the checkout is: the hub's process runs the command line from it.
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: Told of the run's progress: a key of the catalogue (``sim_run_*``) and its fields.
 Report = Callable[..., None]
 
