@@ -264,26 +264,22 @@ def _list(args: argparse.Namespace, lang: str) -> int:
     """One line per game in the state directory: its number, players and loser."""
     text = Catalogue(lang)
     store = _store(args)
-    root = store.storage.root
     lines = []
-    for number, name in store.archived():
-        try:
-            recovery = _read(root / name)
-        except CliError as error:
-            lines.append(text.t("replay_listed_damaged", number=number, problem=error))
-            continue
-        loser = recovery.game.loser or "?"
-        players = ", ".join(recovery.setup.players)
-        lines.append(text.t("replay_listed", number=number, players=players, loser=loser))
-    if store.storage.size(CURRENT) is not None:
-        try:
-            current = _read(root / CURRENT)
+    for game in store.kept():
+        recovery = store.read(game)
+        name = CURRENT if game.current else game.number
+        if isinstance(recovery, str):
+            lines.append(text.t("replay_listed_damaged", number=name, problem=recovery))
+        elif game.current:
             lines.append(text.t(
                 "replay_listed_current",
-                players=", ".join(current.setup.players), actions=len(current.actions)
+                players=", ".join(recovery.setup.players), actions=len(recovery.actions)
             ))
-        except CliError as error:
-            lines.append(text.t("replay_listed_damaged", number=CURRENT, problem=error))
-    for line in lines or [text.t("replay_none", root=root)]:
+        else:
+            loser = recovery.game.loser or "?"
+            players = ", ".join(recovery.setup.players)
+            lines.append(text.t("replay_listed", number=game.number, players=players,
+                                loser=loser))
+    for line in lines or [text.t("replay_none", root=store.storage.root)]:
         print(line)
     return 0
