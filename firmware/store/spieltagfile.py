@@ -36,13 +36,11 @@ from firmware.store.gamestore import GameStore
 from hal.ports import Storage, StorageError
 
 __all__ = [
-    "META_SPIELTAG", "SPIELTAG_FILE", "OpenEvening", "SpieltagFiles", "ended_name", "open_evening",
+    "SPIELTAG_FILE", "OpenEvening", "SpieltagFiles", "ended_name", "open_evening",
     "open_spieltag_id", "time_box_ends",
 ]
 
 SPIELTAG_FILE = "spieltag.json"
-#: The header field of a game's journal that names its evening.
-META_SPIELTAG = "spieltag"
 _ENDED = re.compile(r"^spieltag-([0-9A-Za-z-]{1,40})\.json$")
 _MAX_BYTES = 256 * 1024
 

@@ -20,12 +20,12 @@ from firmware.store.gamestore import GameStore
 from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import StorageError
 
-__all__ = ["begin_evening", "end_evening", "evening_standings", "open_evening"]
+__all__ = ["begin_evening", "end_evening", "evening_going_on", "evening_standings"]
 
 logger = logging.getLogger("schockbesteck.spieltag")
 
 
-def open_evening(store: GameStore) -> Spieltag | None:
+def evening_going_on(store: GameStore) -> Spieltag | None:
     """The Spieltag going on; None if there is none or its file cannot be read (logged)."""
     try:
         return SpieltagFiles(store.storage).current()
@@ -56,7 +56,7 @@ def end_evening(store: GameStore) -> Spieltag:
 def evening_standings(store: GameStore) -> EveningStandings | None:
     """The standings of the Spieltag going on, recounted from its games; None outside one or
     before its first game."""
-    spieltag = open_evening(store)
+    spieltag = evening_going_on(store)
     if spieltag is None:
         return None
     try:

@@ -13,8 +13,8 @@ from engine.spieltag import SpieltagError
 from firmware.app.session.evening_desk import (
     begin_evening,
     end_evening,
+    evening_going_on,
     evening_standings,
-    open_evening,
 )
 from firmware.app.session.moments import EveningStandings
 from firmware.app.stages.base import (
@@ -170,7 +170,7 @@ def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tupl
     store = session.store
     if store is None:
         return []
-    if open_evening(store) is None:
+    if evening_going_on(store) is None:
         def begin(scheme: int, minutes: int) -> Transition:
             try:
                 spieltag = begin_evening(store, SCHEMES[scheme], now(), minutes)
