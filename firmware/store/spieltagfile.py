@@ -7,14 +7,17 @@ Files::
 
 Only beginning and ending an evening write these files, each with one atomic replace (or one
 rename), so a pulled plug leaves the old or the new file, never half of one. The games are not
-listed here: while an evening is open, :meth:`~firmware.store.gamestore.GameStore.begin` writes
-its ID into each new game's journal header (``"spieltag": ID``), so a game belongs to the
-evening by its own durable journal, and the standings are recounted from the journals
-(:func:`evening_games`). A game that a pulled plug interrupted resumes from its journal and
-still belongs to the evening; nothing of it is written twice.
+listed here: while an evening is open, the session writes its ID into each new game's journal
+header (:func:`open_evening` says which; :class:`~firmware.store.journal.JournalHeader`), so a
+game belongs to the evening by its own durable journal, and the standings are recounted from
+the journals (:func:`firmware.store.evening.load_evening`). A game that a pulled plug
+interrupted resumes from its journal and still belongs to the evening; nothing of it is written
+twice. The file keeps the number of the evening's first game in the archive and, once ended,
+of the newest game then, so that a game of the evening deleted later is missed and named.
 
 A damaged evening file is refused with one line naming the file and the problem
-(:class:`SpieltagError`); it is never changed or deleted.
+(:class:`SpieltagError`); it is never changed or deleted, and a game begun meanwhile still gets
+the evening's ID where what is left of the file (or the newest game) names it.
 """
 
 from __future__ import annotations
