@@ -14,7 +14,10 @@ shared by the pages' remotes, which also read the last game it saw), and, made h
 main loop little more than one, and an idle page nothing but a queued line.
 
 Threads: the server calls :meth:`WebTable._accepted` and :meth:`WebTable._gone` on its own
-thread; they only hand the work to the main loop (``call_soon``). Everything else runs there.
+thread; they only hand the work to the main loop (``call_soon``). A page's lines arrive at its
+gate on the server's thread, which parses each once and answers or forwards it
+(:mod:`firmware.link.crowd`); the gate and the page's remote read one
+:class:`~firmware.link.connection.Connection`. Everything else runs on the main loop.
 """
 
 from __future__ import annotations
