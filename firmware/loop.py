@@ -115,6 +115,11 @@ class MainLoop:
         """Show ``listener`` every frame from now on (a host of the link, the table's page)."""
         self.frame_listeners.append(listener)
 
+    def add_timer(self, timer: Timed) -> None:
+        """Drive ``timer`` too, after the others (a part built once the loop was: the
+        tournament's reporter, which calls into the loop)."""
+        self.timers.append(timer)
+
     def add_input(self, backend: InputBackend) -> None:
         """Read ``backend`` too, from now on if the loop has started (``schocken run`` shows its
         first frame before it loads the GPIO library)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.game import GameSetup
 from firmware.app.device import DeviceApp
@@ -33,7 +33,7 @@ from hal.power import PowerManager
 
 if TYPE_CHECKING:
     from firmware.link.pairing import Pairing
-    from firmware.link.remote import DeviceHooks, Remote
+    from firmware.link.remote import Remote
     from firmware.link.webtable import WebTable
     from firmware.tournament.reporter import LinkMaker, Reporter
 
@@ -130,23 +130,21 @@ def build_device(
     of a tournament: the edge's maker of its MQTT link, given the reporter's callbacks.
     """
     backends = list(inputs)
-    timers = list(timers)
-    # What calls into the loop is built after it; what the app is handed, before it.
+    # What the app is handed is built before it; the loop after the app; what calls into the
+    # loop (the tournament's reporter, the hosts, the worker) after the loop.
+    tournament = (
+        tournament_link is not None and storage is not None and config.tournament.enabled
+    )
     try:
         work: Work = BackgroundWork() if odds_worker else InlineWork()
         manager = PowerManager(display, clock, config.display) if power else None
         hosts = link is not None or web is not None
         relay = EventRelay(*([event_sink] if event_sink is not None else []))
-        reporter = None
-        if tournament_link is not None and storage is not None and config.tournament.enabled:
-            reporter = _reporter(config, storage, clock, lambda: loop.call_soon(reporter_pump))
-            relay.add(reporter)
-            timers.append(reporter)
         pairing = _pairing() if hosts else None  # one PIN for every way in from outside
         app = DeviceApp(
             config, clock=clock, dice=dice if dice is not None else SystemDice(),
             stores=open_stores(storage), setup=setup,
-            event_sink=relay if hosts or reporter is not None else event_sink,
+            event_sink=relay if hosts or tournament else event_sink,
             shutdown=shutdown, pairing=pairing, work=work, ask_to_resume=ask_to_resume,
         )
     except BaseException:
@@ -158,14 +156,9 @@ def build_device(
     )
     device = Device(app, loop, backends, display, manager, loop.decoder, clock, pairing=pairing)
     device.closers.append(work.close)
-
-    def reporter_pump() -> None:
-        if device.reporter is not None:
-            device.reporter.pump()
-
     try:
-        if reporter is not None and tournament_link is not None:
-            _connect_tournament(device, reporter, tournament_link)
+        if tournament and tournament_link is not None and storage is not None:
+            _connect_tournament(device, relay, _reporter(config, storage, loop), tournament_link)
         if pairing is not None:
             _connect_hosts(device, pairing, relay, link, web)
         if isinstance(work, BackgroundWork):
@@ -177,22 +170,26 @@ def build_device(
     return device
 
 
-def _reporter(config: DeviceConfig, storage: Storage, clock: Clock,
-              wake: Callable[[], None]) -> Reporter:
+def _reporter(config: DeviceConfig, storage: Storage, loop: MainLoop) -> Reporter:
     """The tournament's reporter on the state directory (its outbox read, its journals
-    recounted)."""
+    recounted), pumped on the main loop."""
     import time
 
     from firmware.tournament.reporter import Reporter, TableIdentity
 
     settings = config.tournament
-    return Reporter(TableIdentity(settings.event, settings.table), storage, clock=clock,
-                    wall=time.time, resend_s=settings.resend_s, wake=wake)
+    return Reporter(TableIdentity(settings.event, settings.table), storage, clock=loop.clock,
+                    wall=time.time, resend_s=settings.resend_s, call_soon=loop.call_soon)
 
 
-def _connect_tournament(device: Device, reporter: Reporter, make: LinkMaker) -> None:
-    """The reporter's MQTT link, started; the app's session sees the reporter (the menu's
-    "Turnier", the assigned game's journal)."""
+def _connect_tournament(
+    device: Device, relay: EventRelay, reporter: Reporter, make: LinkMaker
+) -> None:
+    """The reporter hears the app's events and runs its resends on the loop; its MQTT link,
+    started; the app's session sees the reporter (the menu's "Turnier", the assigned game's
+    journal)."""
+    relay.add(reporter)
+    device.loop.add_timer(reporter)
     link = make(reporter.on_message, reporter.on_connect_change)
     reporter.attach(link)
     device.app.join_tournament(reporter)
@@ -225,9 +222,11 @@ def _connect_hosts(
 ) -> None:
     """The link's host and the table's page: they see the events and the frames, and their
     inputs take the buttons' way through the loop."""
+    from firmware.link.hooks import device_hooks, hello_info
+
     app, loop = device.app, device.loop
-    hooks = _hooks(app, loop)
-    info = _info(app)
+    hooks = device_hooks(app, loop.deliver)
+    info = hello_info(app.language)
     if link is not None:
         from firmware.link.remote import Remote
 
@@ -267,77 +266,3 @@ def _sheet_routes(web: LinkServer, app: DeviceApp, pairing: Pairing) -> None:
 
     for path, kind in SHEET_ROUTES.items():
         web.route(path, sheet_route(app.store.storage, pairing, kind))
-
-
-def _hooks(app: DeviceApp, loop: MainLoop) -> DeviceHooks:
-    """How a host (the link's, a page's) acts on ``app``, on the main loop."""
-    from firmware.link.remote import DeviceHooks
-
-    def next_setup() -> GameSetup:
-        planned = app.next_setup
-        if planned is not None:
-            return planned
-        game = app.config.game
-        return GameSetup(game.players, game.rule_set, app.real_dice)
-
-    def stats() -> dict[str, Any]:
-        from firmware.store.stats import FIELDS, stats_to_mapping
-
-        store = app.store
-        table = store.stats() if store is not None else {}
-        return {"fields": list(FIELDS), "players": stats_to_mapping(table)}
-
-    return DeviceHooks(
-        deliver=loop.deliver,
-        next_setup=next_setup,
-        apply_setup=app.plan_next_game,
-        seat_bots=lambda: app.seat_bots,
-        apply_bots=app.plan_bots,
-        stats=stats if app.store is not None else None,
-        abandon=app.abandon_game,
-        enter=app.enter_result,
-        **_spieltag_hooks(app),
-    )
-
-
-def _spieltag_hooks(app: DeviceApp) -> dict[str, Any]:
-    """The page's Spieltag (:mod:`firmware.link.evening_page`): none without a state
-    directory."""
-    from firmware.link.evening_page import SpieltagAnswers, begin_from_page
-    from firmware.link.protocol import SpieltagBegin
-    from firmware.store.spieltagfile import SpieltagFiles
-    from hal.ports import StorageError
-
-    store = app.store
-    if store is None:
-        return {}
-    answers = SpieltagAnswers(store.storage)
-
-    def begin(asked: SpieltagBegin) -> None:
-        try:
-            begin_from_page(store.storage, asked, store.wall_time())
-        except StorageError as error:
-            raise ValueError(f"not saved: {error}") from None
-
-    def end() -> None:
-        try:
-            SpieltagFiles(store.storage).end()
-        except StorageError as error:
-            raise ValueError(f"not saved: {error}") from None
-
-    return {
-        "spieltag": lambda: answers.answer(scharf=app.scharf),
-        "begin_spieltag": begin,
-        "end_spieltag": end,
-    }
-
-
-def _info(app: DeviceApp) -> dict[str, Any]:
-    """What a ``hello`` tells about the device besides the protocol: software and language."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        software = version("schockbesteck")
-    except PackageNotFoundError:
-        software = "unknown"
-    return {"version": software, "language": app.language}

@@ -21,19 +21,14 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
-from engine.spieltag import (
-    LeaguePlayer,
-    Spieltag,
-    spieltag_from_mapping,
-    spieltag_to_mapping,
-    time_box_problem,
-)
+from engine.spieltag import LeaguePlayer
 from firmware.cli import CliError
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.screen.i18n import Catalogue
 from firmware.store.evening import evening_of
 from firmware.store.gamestore import GameStore
+from firmware.store.spieltagbegin import COMMAND_LINE, SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SpieltagFiles
 from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
 from hal.storage import StateDirectory, user_state_dir
@@ -112,32 +107,17 @@ def _root(args: argparse.Namespace) -> Path:
 def run(args: argparse.Namespace) -> int:
     text = Catalogue(output_language(args))
     storage = StateDirectory(_root(args))
-    files = SpieltagFiles(storage)
     if args.action == "end":
-        ended = files.end()
+        ended = SpieltagFiles(storage).end()
         games = len(evening_of(ended, GameStore(storage)).games)
         print(text.t("spieltag_ended", name=ended.name, id=ended.id, games=games))
         return 0
-    now = datetime.now().astimezone()
-    if args.time_box is not None:
-        problem = time_box_problem(args.time_box, "--time-box")
-        if problem is not None:
-            raise CliError(problem)
+    # What was typed, as the one beginning of a Spieltag takes it (its checks, its ID).
     players = tuple(parse_player(value) for value in args.player)
-    scheme = scheme_from_argument(args.scoring)
-    for table in (1, 2):
-        size = sum(p.table == table for p in players)
-        problem = scheme.table_problem(size) if size else None
-        if problem is not None:
-            raise CliError(problem)
-    spieltag = Spieltag(
-        now.strftime("%Y%m%d-%H%M%S"), args.name, scheme,
-        args.date or now.date().isoformat(), args.venue or "", args.home or "",
-        args.guest or "", args.table, players, time_box=args.time_box or 0,
-        began_at=now.isoformat(timespec="seconds"),
+    request = SpieltagRequest(
+        args.name, scheme_from_argument(args.scoring), args.date or "", args.venue or "",
+        args.home or "", args.guest or "", args.table, players, args.time_box,
     )
-    # The file's own checks (lengths, the date, seats once each) for what was typed.
-    spieltag = spieltag_from_mapping(spieltag_to_mapping(spieltag))
-    files.begin(spieltag)
+    spieltag = begin_spieltag(storage, request, datetime.now().astimezone(), COMMAND_LINE)
     print(text.t("spieltag_begun", name=spieltag.name, id=spieltag.id))
     return 0

@@ -15,14 +15,21 @@ pages together get at most :data:`ANSWER_LINES_PER_S` lines a second of answers 
 questions; the table's events and frames go to every page as before). A refused page hears
 ``error busy ...`` once, until it is answered again.
 
+Every line is parsed once, by the gate as it arrives (:func:`~firmware.link.protocol.read_line`):
+what the gate does not answer itself goes to the main loop as the parsed command (or its
+refusal), in the page's order, for the page's :class:`~firmware.link.remote.Remote` to carry
+out. Whether the page is paired is its :class:`~firmware.link.connection.Connection`'s to say,
+one object that the gate and the remote both read.
+
 Threads: :meth:`PageGate.received` runs on the server's thread; :meth:`Snapshot.build`, and
 whatever the gate forwards, on the main loop. A snapshot is immutable once published (its log
-pages are made on first request, on the server's thread only), and the gate's flags are single
-values that one side writes and the other reads.
+pages are made on first request, on the server's thread only), and the gate's counts and the
+connection's flags are single values that one side writes and the other reads.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -30,26 +37,26 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, overload
 
 from engine.game import Game
-from firmware.link.pairing import Door, PairingRefused
+from firmware.link.connection import Connection
+from firmware.link.pairing import PairingRefused
 from firmware.link.protocol import (
     Auth,
     Command,
-    EntryError,
     Frames,
     Hello,
     Help,
     Log,
     Pair,
+    Parsed,
     Ping,
     ProtocolError,
-    SetupError,
     State,
     Stats,
     format_line,
     help_text,
     log_page,
     one_line,
-    parse_command,
+    read_line,
 )
 from firmware.link.tablefeed import table_log_entries
 from hal.ports import PageLink
@@ -79,6 +86,8 @@ LOOP_CALLS_PER_S = 20.0
 LOOP_CALLS_BURST = 40.0
 #: Seconds the statistics an unpaired page gets may be old (a recount reads the journal).
 STATS_REFRESH_S = 2.0
+
+logger = logging.getLogger(__name__)
 
 _BUSY = "error busy: many pages are asking; ask again in a moment"
 
@@ -254,23 +263,21 @@ class _Table(Protocol):
 
     def now(self) -> float: ...
 
-    def forward(self, gate: PageGate, raw: bytes) -> None: ...
+    def forward(self, gate: PageGate, parsed: Parsed) -> None: ...
 
     def stats_line(self, gate: PageGate) -> str | None: ...
 
 
 class PageGate:
-    """One page's lines as they arrive (server's thread): answered here while the page is
-    unpaired and nothing of it waits on the main loop, else forwarded there in order."""
+    """One page's lines as they arrive (server's thread), each parsed once: answered here
+    while the page is unpaired and nothing of it waits on the main loop, else forwarded there,
+    parsed, in order. ``connection`` is the page's pairing and frames, which its remote on the
+    main loop reads and writes too."""
 
-    def __init__(self, table: _Table, link: PageLink, door: Door) -> None:
+    def __init__(self, table: _Table, link: PageLink, connection: Connection) -> None:
         self._table = table
         self.link = link
-        self.door = door
-        #: Whether the page is paired (written on the main loop, after each of its lines).
-        self.paired = False
-        #: Whether the page asked for frames (``frames on``); the main loop reads it.
-        self.frames_on = False
+        self.connection = connection
         #: The last frame line the page was sent.
         self.last_frame: str | None = None
         #: Lines forwarded to the main loop (server's thread) and handled there (main loop).
@@ -280,30 +287,31 @@ class PageGate:
 
     def received(self, raw: bytes) -> None:
         """One line from the page, on the server's thread."""
-        if self.paired:
-            self._forward(raw)
+        try:
+            parsed = read_line(raw)
+        except Exception as error:  # a bug of ours: one error line in the page's order
+            logger.exception("web: line %r failed to parse", raw[:80])
+            parsed = ProtocolError(f"internal error: {error}")
+        if parsed is None:
+            return
+        if self.connection.paired:
+            self._forward(parsed)
             return
         if self.forwarded != self.handled:  # keep the page's order behind a line on the loop
             if self._table.budget.loop_call():
-                self._forward(raw)
+                self._forward(parsed)
             else:
                 self._refuse_busy()
             return
-        try:
-            command = parse_command(raw)
-        except SetupError:
-            self._answer((_needs_pairing("setup"),))
-            return
-        except EntryError as error:  # a result, even a malformed one: pairing comes first
-            self._answer((_needs_pairing(error.word),))
-            return
-        except ProtocolError as error:
-            self._answer((format_line("error", one_line(str(error))),))
-            return
-        if command is not None:
-            self._execute(command, raw)
+        refused = self.connection.refusal(parsed)  # pairing first, then the payload's problem
+        if refused is None and isinstance(parsed, ProtocolError):
+            refused = parsed
+        if refused is not None:
+            self._answer((format_line("error", one_line(str(refused))),))
+        elif isinstance(parsed, Command):
+            self._execute(parsed)
 
-    def _execute(self, command: Command, raw: bytes) -> None:
+    def _execute(self, command: Command) -> None:
         if self.link.queued_bytes > ANSWER_QUEUE_BYTES:  # before any answer is made
             self._refuse_busy()
             return
@@ -323,7 +331,7 @@ class PageGate:
                 if line is not None:  # else it comes once the main loop has counted
                     self._answer((line,))
             case Frames(on):
-                self.frames_on = on
+                self.connection.frames = on
                 lines = [f"ok frames {'on' if on else 'off'}"]
                 if on and snapshot.table_frame is not None:
                     lines.append(snapshot.table_frame)
@@ -332,7 +340,7 @@ class PageGate:
                     self.last_frame = None
                 self._answer(tuple(lines))
             case Hello():
-                self.frames_on = False
+                self.connection.frames = False
                 self.last_frame = None
                 self._answer((snapshot.hello, snapshot.state))
             case Help():
@@ -340,18 +348,16 @@ class PageGate:
             case Ping(token):
                 self._answer((format_line("pong", token or None),))
             case Pair(pin):
-                self._try(lambda: self.door.pin(pin, self._table.now()), raw)
+                self._try(lambda: self.connection.door.pin(pin, self._table.now()), command)
             case Auth(token):
-                self._try(lambda: self.door.token(token, self._table.now()), raw)
-            case _ if command.changing:
-                self._answer((_needs_pairing(command.word),))
+                self._try(lambda: self.connection.door.token(token, self._table.now()), command)
             case _:  # a command this gate does not answer itself: the main loop does
                 if self._table.budget.loop_call():
-                    self._forward(raw)
+                    self._forward(command)
                 else:
                     self._refuse_busy()
 
-    def _try(self, check: Callable[[], None], raw: bytes) -> None:
+    def _try(self, check: Callable[[], None], command: Command) -> None:
         """A PIN or token: refused here if wrong (the same answer whatever the menu shows),
         carried out on the main loop if right."""
         try:
@@ -362,13 +368,13 @@ class PageGate:
                 self.link.close()
             return
         if self._table.budget.loop_call():
-            self._forward(raw)
+            self._forward(command)
         else:
             self._refuse_busy()
 
-    def _forward(self, raw: bytes) -> None:
+    def _forward(self, parsed: Parsed) -> None:
         self.forwarded += 1
-        self._table.forward(self, raw)
+        self._table.forward(self, parsed)
 
     def _answer(self, lines: tuple[str, ...]) -> None:
         """Queue an answer, unless the page's queue or the crowd's budget is full."""
@@ -389,13 +395,6 @@ class PageGate:
         if not self._busy:
             self._busy = True
             self.link.send_line(_BUSY)
-
-
-def _needs_pairing(word: str) -> str:
-    return format_line("error", (
-        f"{word} needs pairing: open Koppeln (pair) in the device's menu, then send "
-        "pair PIN (or auth TOKEN from an earlier pairing)"
-    ))
 
 
 def stats_text(stats: Callable[[], dict[str, Any]] | None) -> str:

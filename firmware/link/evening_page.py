@@ -19,26 +19,21 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from engine.scoring import SCHEME_PRESETS, ScoringError, load_scheme
-from engine.spieltag import (
-    Spieltag,
-    SpieltagError,
-    spieltag_from_mapping,
-    spieltag_to_mapping,
-    time_box_problem,
-)
+from engine.scoring import ScoringError
+from engine.spieltag import Spieltag, SpieltagError
 from firmware.link.pairing import Pairing
 from firmware.link.protocol import SpieltagBegin
 from firmware.screen.i18n import LANGUAGES
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import CURRENT
+from firmware.store.spieltagbegin import SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
 from hal.ports import HttpAnswer, HttpRequest, Storage, StorageError
 
 __all__ = [
     "SHEET_ROUTES",
+    "PageSpieltag",
     "SpieltagAnswers",
-    "begin_from_page",
     "sheet_filename",
     "sheet_route",
     "spieltag_answer",
@@ -117,27 +112,42 @@ class SpieltagAnswers:
         return answer
 
 
-def begin_from_page(storage: Storage, asked: SpieltagBegin, now: datetime) -> Spieltag:
-    """Begin the Spieltag a page asked for, with the command line's checks; SpieltagError (one
-    line) for a bad value or while one is going on, StorageError if it cannot be written."""
-    if asked.scheme not in SCHEME_PRESETS:
-        raise SpieltagError(
-            f"scheme {asked.scheme!r}: not a scheme; schemes: {', '.join(SCHEME_PRESETS)}"
+class PageSpieltag:
+    """The Spieltag's lines on a device that keeps its games (the remote's ``spieltag`` hook,
+    on the main loop): the ``spieltag`` answer with the game in play's ``scharf``, and
+    beginning and ending an evening from a paired page. ``wall_time`` dates a new evening."""
+
+    def __init__(
+        self, storage: Storage, wall_time: Callable[[], datetime], scharf: Callable[[], bool]
+    ) -> None:
+        self.storage = storage
+        self._wall_time = wall_time
+        self._scharf = scharf
+        self._answers = SpieltagAnswers(storage)
+
+    def answer(self) -> dict[str, Any]:
+        """The ``spieltag`` line's JSON."""
+        return self._answers.answer(scharf=self._scharf())
+
+    def begin(self, asked: SpieltagBegin) -> None:
+        """Begin the Spieltag a page asked for, as every door does
+        (:func:`~firmware.store.spieltagbegin.begin_spieltag`); ValueError (one line) for a bad
+        value, while one is going on, or if it cannot be written."""
+        request = SpieltagRequest(
+            asked.name, asked.scheme, asked.date, asked.venue, time_box=asked.time_box
         )
-    if asked.time_box is not None:
-        problem = time_box_problem(asked.time_box)
-        if problem is not None:
-            raise SpieltagError(problem)
-    if not asked.name.strip():
-        raise SpieltagError("name: give the Spieltag a name or number")
-    spieltag = Spieltag(
-        now.strftime("%Y%m%d-%H%M%S"), asked.name, load_scheme(asked.scheme),
-        asked.date.strip() or now.date().isoformat(), asked.venue,
-        time_box=asked.time_box or 0, began_at=now.isoformat(timespec="seconds"),
-    )
-    # The file's own checks (lengths, the date) for what was typed, as for the command line.
-    spieltag = spieltag_from_mapping(spieltag_to_mapping(spieltag))
-    return SpieltagFiles(storage).begin(spieltag)
+        try:
+            begin_spieltag(self.storage, request, self._wall_time())
+        except StorageError as error:
+            raise ValueError(f"not saved: {error}") from None
+
+    def end(self) -> None:
+        """End the Spieltag going on; ValueError (one line) if none is or it cannot be
+        written."""
+        try:
+            SpieltagFiles(self.storage).end()
+        except StorageError as error:
+            raise ValueError(f"not saved: {error}") from None
 
 
 def sheet_filename(spieltag: Spieltag, kind: str) -> str:

@@ -13,6 +13,8 @@ letters fold to lower case, so a look-alike (a Kelvin sign for the K of ``keep1`
 :func:`parse_command` makes one frozen dataclass of each host line (:class:`Press`,
 :class:`Setup`, ...); a ``setup``'s JSON is checked here into typed values, and
 :meth:`Setup.on` adds what only the device knows (the players and rules set up now).
+:func:`read_line` gives the same answer as a value (:data:`Parsed`), for a line parsed on one
+thread and carried out on another.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import unicodedata
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 from PIL import Image
 
@@ -59,6 +61,7 @@ __all__ = [
     "Hold",
     "Log",
     "Pair",
+    "Parsed",
     "Ping",
     "Press",
     "ProtocolError",
@@ -82,6 +85,7 @@ __all__ = [
     "one_line",
     "parse_command",
     "parse_device_line",
+    "read_line",
     "to_json_text",
 ]
 
@@ -724,6 +728,21 @@ def parse_command(raw: bytes) -> Command | None:
         allowed = ", ".join(command.word for command in COMMANDS)
         raise ProtocolError(f"unknown command {_shorten(word)}; commands: {allowed}")
     return command.parse(rest)
+
+
+#: A host line as parsed: its command, or why it is no command (what :func:`parse_command`
+#: raised), for the side that carries it out or refuses it.
+Parsed: TypeAlias = Command | ProtocolError
+
+
+def read_line(raw: bytes) -> Parsed | None:
+    """:func:`parse_command` with its refusal as a value: a line is parsed once where it
+    arrives (a page's gate, on the web server's thread) and answered where it is carried out,
+    in order with the host's other lines. None: a line to ignore."""
+    try:
+        return parse_command(raw)
+    except ProtocolError as error:
+        return error
 
 
 def _check_char(char: str, where: str) -> None:

@@ -27,6 +27,7 @@ from PIL import Image
 
 from engine import Game, GameSetup
 from engine.events import Correct, Report, RollOff
+from firmware.link.connection import Connection
 from firmware.link.feed import HostFeed
 from firmware.link.pairing import Door, Pairing, PairingRefused, TryCounter
 from firmware.link.protocol import (
@@ -37,13 +38,13 @@ from firmware.link.protocol import (
     Auth,
     Command,
     CorrectTurn,
-    EntryError,
     Frames,
     Hello,
     Help,
     Hold,
     Log,
     Pair,
+    Parsed,
     Ping,
     Press,
     ProtocolError,
@@ -63,14 +64,14 @@ from firmware.link.protocol import (
     help_text,
     log_page,
     one_line,
-    parse_command,
+    read_line,
     to_json_text,
 )
 from firmware.link.tablefeed import table_log_lines
 from firmware.sink import DeviceEvent
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
 
-__all__ = ["DeviceHooks", "Remote", "greeting"]
+__all__ = ["DeviceHooks", "Remote", "SpieltagDesk", "greeting"]
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +85,20 @@ class _App(Protocol):
     def screen(self) -> Image.Image: ...
 
     def table_screen(self) -> Image.Image: ...
+
+
+class SpieltagDesk(Protocol):
+    """The Spieltag's commands on a device that keeps its games
+    (:class:`firmware.link.evening_page.PageSpieltag`), on the main loop."""
+
+    def answer(self) -> dict[str, Any]:
+        """The ``spieltag`` line's JSON."""
+
+    def begin(self, asked: SpieltagBegin) -> None:
+        """Begin the Spieltag asked for; ValueError (one line) for what cannot be."""
+
+    def end(self) -> None:
+        """End the Spieltag going on; ValueError (one line) for what cannot be."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,24 +124,22 @@ class DeviceHooks:
     stats: Callable[[], dict[str, Any]] | None = None
     abandon: Callable[[], None] | None = None
     enter: Callable[[Report | Correct | RollOff], None] | None = None
-    #: The Spieltag: its JSON for ``spieltag``; beginning one from a
-    #: ``spieltag-begin`` and ending it (ValueError, one line, for what cannot be). None: a
-    #: device that keeps no games.
-    spieltag: Callable[[], dict[str, Any]] | None = None
-    begin_spieltag: Callable[[SpieltagBegin], None] | None = None
-    end_spieltag: Callable[[], None] | None = None
+    #: The Spieltag's ``spieltag``, ``spieltag-begin`` and ``spieltag-end``. None: a device
+    #: that keeps no games.
+    spieltag: SpieltagDesk | None = None
 
 
 class Remote:
     """The protocol's device end, on a :class:`~hal.ports.Link`.
 
     ``call_soon(fn)`` must run ``fn`` on the main loop thread and may be called from any thread.
-    ``info`` goes into the ``hello`` line (device name, software version, ...). ``door`` counts
-    the connection's wrong tries at pairing (the page's, shared with the web server's side). The
-    events and
-    the state after each batch come from a :class:`~firmware.link.feed.HostFeed`: the remote's
-    own, which serves its link at once, or ``feed``, shared with other remotes (the pages'),
-    which serves the link once it is added to it (``referee`` is then the feed's).
+    ``info`` goes into the ``hello`` line (device name, software version, ...). ``connection``
+    is the host's pairing and frames (a page's, read by its gate on the web server's thread
+    too); without one the remote makes its own, the serial link's, whose wrong tries count
+    under one address and whose pairing ``trust_serial`` waives on a cable. The events and the
+    state after each batch come from a :class:`~firmware.link.feed.HostFeed`: the remote's own,
+    which serves its link at once, or ``feed``, shared with other remotes (the pages'), which
+    serves the link once it is added to it (``referee`` is then the feed's).
     """
 
     def __init__(
@@ -142,27 +155,24 @@ class Remote:
         referee: bool = False,
         info: Mapping[str, Any] | None = None,
         feed: HostFeed | None = None,
-        door: Door | None = None,
+        connection: Connection | None = None,
     ) -> None:
         self._link = link
         self._app = app
         self._hooks = hooks
         self._clock = clock
         self._call_soon = call_soon
-        self._pairing = pairing
-        #: A cable is physical: the config may waive pairing on it, never on a network.
-        self._trusted = trust_serial and not link.network
+        if connection is None:
+            # A cable is physical: the config may waive pairing on it, never on a network.
+            trusted = trust_serial and not link.network
+            connection = Connection(pairing, Door(pairing, TryCounter(), "link"), trusted=trusted)
+        self._connection = connection
         if feed is None:
             feed = HostFeed(app, hooks, call_soon=call_soon, referee=referee)
             feed.add(link)
         self._feed = feed
         self._referee = feed.referee
-        #: The token this connection paired with (``pair`` or ``auth``), if any.
-        self._token: str | None = None
-        #: This connection's wrong PINs and tokens; the serial link's count under one address.
-        self._door = door if door is not None else Door(pairing, TryCounter(), "link")
         self._info = dict(info or {})
-        self._frames = False
         self._last_frame: bytes | None = None
         self._screen: Image.Image | None = None
         self._started = False
@@ -172,12 +182,17 @@ class Remote:
         """The link the remote speaks on."""
         return self._link
 
+    @property
+    def connection(self) -> Connection:
+        """The host's pairing and frames."""
+        return self._connection
+
     # -- link side (reader thread) ---------------------------------------------------------------
 
     def start(self, on_line: Callable[[bytes], None] | None = None) -> None:
-        """Start the link; from now on received lines are executed on the main loop, or handed
-        to ``on_line`` on the link's thread (the page's gate, which forwards what it does not
-        answer itself to :meth:`handle_line`)."""
+        """Start the link; from now on received lines are parsed and carried out on the main
+        loop, or handed to ``on_line`` on the link's thread (the page's gate, which parses them
+        and forwards what it does not answer itself to :meth:`handle`)."""
         if not self._started:
             self._started = True
             self._link.start(on_line or self._received, self._connected)
@@ -193,7 +208,7 @@ class Remote:
         self._call_soon(self._new_connection)
 
     def _new_connection(self) -> None:
-        self._door.wrong = 0  # a new connection's own tries (its address's still count)
+        self._connection.door.wrong = 0  # a new connection's own tries (its address's count)
         self.greet()
 
     # -- main loop side --------------------------------------------------------------------------
@@ -201,37 +216,48 @@ class Remote:
     def greet(self) -> None:
         """A new host: ``hello``, then the current state. Frames start switched off, and a new
         connection starts unpaired."""
-        self._frames = False
+        self._connection.greeted()
         self._last_frame = None
-        self._token = None
-        self._send(greeting(self._info, trusted=self._trusted, referee=self._referee))
+        trusted = self._connection.trusted
+        self._send(greeting(self._info, trusted=trusted, referee=self._referee))
         self._send_state()
 
     def handle_line(self, raw: bytes) -> None:
-        """Execute one received line: its answer, or exactly one ``error`` line."""
+        """One line received on this remote's own link (the serial link's): parsed here, then
+        carried out as :meth:`handle` does."""
         try:
-            command = self._parse(raw)
-            if command is None:
-                return
-            self._execute(command)
+            parsed = read_line(raw)
+        except Exception as error:  # a bug of ours must not take the device down
+            self._failed(raw[:80], error)
+            return
+        if parsed is not None:
+            self.handle(parsed)
+
+    def handle(self, parsed: Parsed) -> None:
+        """Carry out one parsed line (a page's, parsed by its gate): its answer, or exactly one
+        ``error`` line."""
+        try:
+            self._carry_out(parsed)
         except ProtocolError as error:
             self._send(format_line("error", one_line(str(error))))
         except Exception as error:  # a bug of ours must not take the device down
-            logger.exception("link: command %r failed", raw[:80])
-            self._send(format_line("error", one_line(f"internal error: {error}")))
+            self._failed(parsed, error)
 
-    def _parse(self, raw: bytes) -> Command | None:
-        try:
-            return parse_command(raw)
-        except SetupError as refused:
-            # A host that may not set up now hears that first; then the payload's problem, after
-            # whatever comes before it on the next setup as it stands.
-            self._may_set_up()
-            raise refused.on(self._hooks.next_setup()) from None
-        except EntryError as refused:
-            if not self.paired:  # as for a setup: pairing first, then the payload's problem
-                raise _pairing_first(refused.word) from None
-            raise refused
+    def _failed(self, what: object, error: Exception) -> None:
+        logger.exception("link: command %r failed", what)
+        self._send(format_line("error", one_line(f"internal error: {error}")))
+
+    def _carry_out(self, parsed: Parsed) -> None:
+        refusal = self._connection.refusal(parsed)  # pairing first
+        if refusal is not None:
+            raise refusal
+        if isinstance(parsed, SetupError):
+            # Then whatever comes before the payload's problem on the next setup as it stands.
+            self._refuse_setup_while_playing()
+            raise parsed.on(self._hooks.next_setup())
+        if isinstance(parsed, ProtocolError):
+            raise parsed
+        self._execute(parsed)
 
     def publish_event(self, event: DeviceEvent) -> None:
         """A device event as it happens (a listener of the app's event sink), as the table may
@@ -255,25 +281,13 @@ class Remote:
         reconnection timers, say) and would hide whatever it forgot.
         """
         self._screen = image
-        if self._frames:
+        if self._connection.frames:
             self._send_frame(self._frame())
-
-    @property
-    def frames_on(self) -> bool:
-        """Whether this connection asked for frames (``frames on``)."""
-        return self._frames
-
-    @frames_on.setter
-    def frames_on(self, on: bool) -> None:
-        if on != self._frames:
-            self._frames = on
-            self._last_frame = None
 
     @property
     def paired(self) -> bool:
         """Whether this connection may change the device (paired, or pairing waived)."""
-        token = self._token
-        return self._trusted or (token is not None and self._pairing.knows(token))
+        return self._connection.paired
 
     def _frame(self) -> Image.Image:
         if self._referee or self.paired:
@@ -283,42 +297,31 @@ class Remote:
     # -- commands --------------------------------------------------------------------------------
 
     def _execute(self, command: Command) -> None:
-        if command.changing and not self.paired:
-            raise _needs_pairing(command)
         match command:
             case Pair(pin):
-                now = self._clock.now()
                 try:
-                    self._door.pin(pin, now)
-                    try:
-                        token = self._pairing.pair(pin, now)
-                    except PairingRefused:  # the PIN went since the door let it pass
-                        raise self._door.refused("pair: wrong PIN", now) from None
+                    token = self._connection.pair(pin, self._clock.now())
                 except PairingRefused as refusal:
                     self._refuse_pairing(refusal)
                     return
-                self._token = token
-                self._send(f"ok pair {self._token}")
+                self._send(f"ok pair {token}")
             case Auth(token):
                 try:
-                    self._door.token(token, self._clock.now())
+                    self._connection.auth(token, self._clock.now())
                 except PairingRefused as refusal:
                     self._refuse_pairing(refusal)
                     return
-                self._token = token
                 self._send("ok auth")
             case Unpair():
-                if self._token is None:
+                if not self._connection.unpair():
                     raise ProtocolError(
                         "unpair: this cable is trusted by the configuration ([link] "
                         "trust_serial); it has no pairing to forget"
                     )
-                self._pairing.revoke(self._token)
-                self._token = None
                 self._send("ok unpair")
             case Hello():
-                if not self._link.network:
-                    self._door.wrong = 0  # a cable is physical: its address's tries still count
+                if not self._link.network:  # a cable is physical: its address's tries still count
+                    self._connection.door.wrong = 0
                 self.greet()
             case Help():
                 self._send(format_line("help", help_text()))
@@ -329,7 +332,7 @@ class Remote:
             case Log(start):
                 self._send_log(start)
             case Frames(on):
-                self._frames = on
+                self._connection.frames = on
                 self._last_frame = None
                 self._send(f"ok frames {'on' if on else 'off'}")
                 if on:
@@ -358,19 +361,19 @@ class Remote:
 
     def _spieltag(self, command: SpieltagAsk | SpieltagBegin | SpieltagEnd) -> None:
         """The Spieltag's commands: its standings, or beginning or ending it (then ``ok``)."""
-        hooks = self._hooks
-        if hooks.spieltag is None or hooks.begin_spieltag is None or hooks.end_spieltag is None:
+        desk = self._hooks.spieltag
+        if desk is None:
             raise ProtocolError(f"{command.word}: this device keeps no games (no state directory)")
         if not isinstance(command, SpieltagAsk):
             try:
                 if isinstance(command, SpieltagBegin):
-                    hooks.begin_spieltag(command)
+                    desk.begin(command)
                 else:
-                    hooks.end_spieltag()
+                    desk.end()
             except ValueError as error:
                 raise ProtocolError(f"{command.word}: {one_line(str(error))}") from None
             self._send(f"ok {command.word}")
-        self._send(format_line("spieltag", hooks.spieltag()))
+        self._send(format_line("spieltag", desk.answer()))
 
     def _refuse_pairing(self, refusal: PairingRefused) -> None:
         """Answer a refused ``pair`` or ``auth``; a network connection over its tries is closed
@@ -427,10 +430,8 @@ class Remote:
         self.flush()  # the events and the state go out before the ok
         self._send(f"ok {word}")
 
-    def _may_set_up(self) -> None:
-        """Refuse a ``setup`` from a host that is not paired, and while a game is running."""
-        if not self.paired:
-            raise _needs_pairing(Setup())
+    def _refuse_setup_while_playing(self) -> None:
+        """Refuse a ``setup`` while a game is running (its host is paired: that comes first)."""
         game = self._app.game
         if game is not None and not game.is_over:
             raise ProtocolError(
@@ -438,7 +439,7 @@ class Remote:
             )
 
     def _setup(self, command: Setup) -> None:
-        self._may_set_up()
+        self._refuse_setup_while_playing()
         setup, bots = command.on(self._hooks.next_setup())
         if bots is not None:
             if self._hooks.apply_bots is None:
@@ -504,14 +505,3 @@ def greeting(info: Mapping[str, Any], *, trusted: bool, referee: bool) -> str:
         **info,
     }
     return f"hello {PROTOCOL_NAME} {PROTOCOL_VERSION} {to_json_text(described)}"
-
-
-def _needs_pairing(command: Command) -> ProtocolError:
-    return _pairing_first(command.word)
-
-
-def _pairing_first(word: str) -> ProtocolError:
-    return ProtocolError(
-        f"{word} needs pairing: open Koppeln (pair) in the device's menu, then send "
-        "pair PIN (or auth TOKEN from an earlier pairing)"
-    )

@@ -14,7 +14,10 @@ shared by the pages' remotes, which also read the last game it saw), and, made h
 main loop little more than one, and an idle page nothing but a queued line.
 
 Threads: the server calls :meth:`WebTable._accepted` and :meth:`WebTable._gone` on its own
-thread; they only hand the work to the main loop (``call_soon``). Everything else runs there.
+thread; they only hand the work to the main loop (``call_soon``). A page's lines arrive at its
+gate on the server's thread, which parses each once and answers or forwards it
+(:mod:`firmware.link.crowd`); the gate and the page's remote read one
+:class:`~firmware.link.connection.Connection`. Everything else runs on the main loop.
 """
 
 from __future__ import annotations
@@ -33,10 +36,11 @@ from engine import Game, preset_names
 from engine.rules import HAND_ONLY_KINDS, USUAL_NAMES, Rules, load_preset
 from engine.scoring import SCHEME_PRESETS
 from engine.strategy_names import STRATEGY_NAMES
+from firmware.link.connection import Connection
 from firmware.link.crowd import STATS_REFRESH_S, CrowdBudget, PageGate, Snapshot, stats_text
 from firmware.link.feed import HostFeed
 from firmware.link.pairing import Door, Pairing, TryCounter
-from firmware.link.protocol import encode_frame, format_line
+from firmware.link.protocol import Parsed, encode_frame, format_line
 from firmware.link.remote import DeviceHooks, Remote, greeting
 from firmware.screen.i18n import LANGUAGES, MESSAGES, Catalogue
 from firmware.screen.rulestext import option_text
@@ -174,7 +178,8 @@ class _App(Protocol):
 
 @dataclass
 class _Page:
-    """One connected page: its protocol end, and its gate (what the server's thread answers)."""
+    """One connected page: its protocol end, and its gate (what the server's thread answers);
+    both read the page's one :class:`~firmware.link.connection.Connection`."""
 
     remote: Remote
     gate: PageGate
@@ -255,11 +260,11 @@ class WebTable:
         """The device's clock (any thread)."""
         return self._clock.now()
 
-    def forward(self, gate: PageGate, raw: bytes) -> None:
-        """A line of ``gate``'s page for the main loop (its remote answers it there)."""
+    def forward(self, gate: PageGate, parsed: Parsed) -> None:
+        """A line of ``gate``'s page, parsed, for the main loop (its remote answers it there)."""
         page = self._pages.get(id(gate.link))
         if page is not None:
-            self._call_soon(lambda: self._handle(page, raw))
+            self._call_soon(lambda: self._handle(page, parsed))
 
     def stats_line(self, gate: PageGate) -> str | None:
         """The ``stats`` answer for ``gate`` (server's thread): the one counted last if it is at
@@ -288,12 +293,12 @@ class WebTable:
         if self._closed:
             link.close()
             return
-        door = Door(self._pairing, self._tries, link.peer)
+        connection = Connection(self._pairing, Door(self._pairing, self._tries, link.peer))
         remote = Remote(
             link, self._app, self._hooks, clock=self._clock, call_soon=self._call_soon,
-            pairing=self._pairing, info=self._info, feed=self._feed, door=door,
+            pairing=self._pairing, info=self._info, feed=self._feed, connection=connection,
         )
-        page = _Page(remote, PageGate(self, link, door))
+        page = _Page(remote, PageGate(self, link, connection))
         if not self._pages:  # frames were not followed while no page was there
             self._table_frame = format_line("frame", encode_frame(self._app.table_screen()))
         self._pages[id(link)] = page
@@ -301,14 +306,9 @@ class WebTable:
         self._publish()
         remote.start(page.gate.received)
 
-    def _handle(self, page: _Page, raw: bytes) -> None:
-        remote, gate = page.remote, page.gate
-        if not gate.paired:
-            remote.frames_on = gate.frames_on  # the gate's, until the page pairs
-        remote.handle_line(raw)
-        gate.paired = remote.paired
-        gate.frames_on = remote.frames_on
-        gate.handled += 1
+    def _handle(self, page: _Page, parsed: Parsed) -> None:
+        page.remote.handle(parsed)
+        page.gate.handled += 1
         self._publish()
 
     def _count_stats(self) -> None:
@@ -351,15 +351,11 @@ class WebTable:
         self._table_frame = table
         oled: str | None = None
         for page in self._pages.values():
-            remote, gate = page.remote, page.gate
-            paired = remote.paired
-            if gate.paired and not paired:  # revoked: the page is the gate's again
-                gate.frames_on = remote.frames_on
-            gate.paired = paired
-            if not (remote.frames_on if paired else gate.frames_on):
+            gate = page.gate
+            if not gate.connection.frames:
                 gate.last_frame = None
                 continue
-            if paired:
+            if gate.connection.paired:
                 if oled is None:
                     oled = format_line("frame", encode_frame(image))
                 line = oled
@@ -367,7 +363,7 @@ class WebTable:
                 line = table
             if line != gate.last_frame:
                 gate.last_frame = line
-                remote.link.send_line(line, droppable=True)
+                gate.link.send_line(line, droppable=True)
         self._publish()
 
 

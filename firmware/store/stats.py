@@ -17,7 +17,10 @@ from typing import Any
 
 from engine import Event, Game, GameOver, GameSetup, HalfOver, Kind, TurnOver
 
-__all__ = ["FIELDS", "PlayerStats", "count_game", "merge", "stats_from_mapping", "stats_to_mapping"]
+__all__ = [
+    "FIELDS", "PlayerStats", "count_game", "merge", "stats_from_mapping", "stats_payload",
+    "stats_to_mapping",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +90,11 @@ def merge(
 def stats_to_mapping(table: Mapping[str, PlayerStats]) -> dict[str, dict[str, int]]:
     """The table as JSON-ready data, players sorted by name."""
     return {name: asdict(table[name]) for name in sorted(table)}
+
+
+def stats_payload(table: Mapping[str, PlayerStats]) -> dict[str, Any]:
+    """The link's ``stats`` answer: the figures' names in order, and each player's."""
+    return {"fields": list(FIELDS), "players": stats_to_mapping(table)}
 
 
 def stats_from_mapping(data: object) -> dict[str, PlayerStats]:

@@ -16,8 +16,8 @@ results wait) up to date; its Last Will (:func:`last_will`) says "offline". The 
 "Tisch 7 · Runde 2", the players, the time left, and the report's state.
 
 Messages arrive on the MQTT link's thread: :meth:`Reporter.on_message` only queues them and
-asks ``wake`` to have :meth:`Reporter.pump` run on the owner's thread (the device's main loop,
-or the simulated table's step), where everything else happens.
+hands :meth:`Reporter.pump` to ``call_soon``, which runs it on the owner's thread (the device's
+main loop; the simulated table pumps at each step itself), where everything else happens.
 """
 
 from __future__ import annotations
@@ -134,8 +134,9 @@ class Reporter:
     """One table's reports: the outbox, the link to the broker, the assignment.
 
     ``clock`` drives the resends (:class:`hal.ports.Timed`); ``wall`` gives unix seconds (the
-    time a status is stamped with, the time left of a round). ``wake`` is called from the
-    link's thread whenever a message waits: it must make :meth:`pump` run on the owner's thread.
+    time a status is stamped with, the time left of a round). ``call_soon`` (the main loop's)
+    is handed :meth:`pump` from the link's thread whenever a message waits: it must run it on
+    the owner's thread.
     """
 
     def __init__(
@@ -146,7 +147,7 @@ class Reporter:
         clock: Clock,
         wall: Callable[[], float],
         resend_s: float = 30.0,
-        wake: Callable[[], None] | None = None,
+        call_soon: Callable[[Callable[[], object]], None] | None = None,
     ) -> None:
         self.table = table
         self.storage = storage
@@ -154,7 +155,7 @@ class Reporter:
         self._clock = clock
         self._wall = wall
         self.resend_s = resend_s
-        self._wake = wake
+        self._call_soon = call_soon
         self._inbox: queue.SimpleQueue[tuple[str, bytes] | bool] = queue.SimpleQueue()
         self.link: Publisher | None = None
         self.online = False
@@ -188,14 +189,14 @@ class Reporter:
     def on_message(self, topic: str, payload: bytes) -> None:
         """The link's ``on_message`` (any thread): queue it for :meth:`pump`."""
         self._inbox.put((topic, payload))
-        if self._wake is not None:
-            self._wake()
+        if self._call_soon is not None:
+            self._call_soon(self.pump)
 
     def on_connect_change(self, connected: bool) -> None:
         """The link's ``on_connect_change`` (any thread): queue it for :meth:`pump`."""
         self._inbox.put(connected)
-        if self._wake is not None:
-            self._wake()
+        if self._call_soon is not None:
+            self._call_soon(self.pump)
 
     def pump(self) -> int:
         """Handle everything the link queued, on the owner's thread; how many it was."""

@@ -11,7 +11,7 @@ from typing import Any
 from pytest_mock import MockerFixture
 
 from engine import Game, GameSetup, load_preset
-from firmware.link import crowd
+from firmware.link import crowd, protocol
 from firmware.link.crowd import ANSWER_QUEUE_BYTES, CrowdBudget
 from firmware.link.pairing import Pairing
 from firmware.link.remote import DeviceHooks
@@ -165,3 +165,50 @@ def test_a_game_given_up_is_gone_from_the_state_but_not_from_the_log() -> None:
     lines = page.take()
     assert json.loads(lines[0].split(" ", 1)[1])["game"] is None
     assert lines[1].startswith("log {"), "the log is still the last game's"
+
+
+def paired_page(loop: HandLoop, table: WebTable, page: RecordingLink) -> None:
+    ask(page, f"pair {table._pairing.show_pin(0.0)}")
+    loop.run()
+    assert page.take()[0].startswith("ok pair ")
+
+
+def test_a_line_is_parsed_once_by_the_gate_and_carried_out_as_parsed(
+    mocker: MockerFixture,
+) -> None:
+    loop, _, table, (page, watcher), _ = table_with_pages(2)
+    paired_page(loop, table, page)
+    parsed = mocker.spy(protocol, "parse_command")
+    lines = ["press stand", "state", "bogus", 'setup {"players": ["Anna"]}', "ping 1"]
+    for line in lines:
+        ask(page, line)
+    ask(watcher, "state")
+    ask(watcher, 'setup {"players": 7}')
+    assert parsed.call_count == len(lines) + 2, "each line once, where it arrived"
+    assert loop.run() == len(lines), "the paired page's lines on the loop, nothing parsed there"
+    assert parsed.call_count == len(lines) + 2
+    answers = page.take()
+    assert answers[0] == "ok press" and answers[-1] == "pong 1", "in the page's order"
+    assert answers[-3].startswith("error unknown command 'bogus'")
+    assert answers[-2].startswith("error setup refused: a game is running"), "paired: then"
+    watched = watcher.take()
+    assert watched[-1].startswith("error setup needs pairing"), "pairing first, at the gate"
+
+
+def test_a_pairing_revoked_from_the_menu_is_refused_at_the_gate_with_no_copy_to_update() -> None:
+    loop, app, table, (page,), _ = table_with_pages(1)
+    paired_page(loop, table, page)
+    ask(page, "frames on")
+    loop.run()
+    assert page.take()[0] == "ok frames on"
+    table._pairing.revoke_all()  # the menu's "Kopplungen löschen"
+    ask(page, "press stand")
+    assert loop.pending == [], "the gate reads the one connection: refused without the loop"
+    assert page.take() == [
+        "error press needs pairing: open Koppeln (pair) in the device's menu, then send "
+        "pair PIN (or auth TOKEN from an earlier pairing)"
+    ]
+    app._emit(app.game.roll([6, 5, 2]))  # type: ignore[union-attr]
+    loop.run()
+    table.show(app.screen())
+    assert any(line.startswith("frame ") for line in page.take()), "its frames stay on"

@@ -243,6 +243,6 @@ def test_a_command_parsed_but_not_carried_out_still_gets_exactly_one_answer(
         word = "shout"
 
     device.connect()
-    mocker.patch("firmware.link.remote.parse_command", return_value=Shout())
+    mocker.patch("firmware.link.remote.read_line", return_value=Shout())
     answer = device.host_sends("shout")
     assert len(answer) == 1 and answer[0].startswith("error internal error: shout is parsed")

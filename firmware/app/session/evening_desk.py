@@ -12,11 +12,12 @@ import logging
 from dataclasses import replace
 from datetime import datetime
 
-from engine.scoring import ScoringError, load_scheme
+from engine.scoring import ScoringError
 from engine.spieltag import Spieltag, SpieltagError
 from firmware.app.session.moments import EveningStandings
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
+from firmware.store.spieltagbegin import SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import StorageError
 
@@ -36,16 +37,11 @@ def evening_going_on(store: GameStore) -> Spieltag | None:
 
 def begin_evening(store: GameStore, scheme: str, now: datetime, time_box: int = 0) -> Spieltag:
     """Begin a Spieltag under the preset ``scheme``, named by its number and dated by the
-    device's clock; every game begun from now on belongs to it. ``time_box``: minutes after
-    which the game in play goes on scharf (0: none). SpieltagError or StorageError if it
-    cannot be written."""
-    files = SpieltagFiles(store.storage)
-    number = len(files.ids()) + 1
-    spieltag = Spieltag(
-        now.strftime("%Y%m%d-%H%M%S"), f"Spieltag {number}", load_scheme(scheme),
-        now.date().isoformat(), time_box=time_box, began_at=now.isoformat(timespec="seconds"),
-    )
-    return files.begin(spieltag)
+    device's clock (:func:`~firmware.store.spieltagbegin.begin_spieltag`, as every door);
+    every game begun from now on belongs to it. ``time_box``: minutes after which the game in
+    play goes on scharf (0: none). SpieltagError or StorageError if it cannot be written."""
+    request = SpieltagRequest(scheme=scheme, time_box=time_box or None)
+    return begin_spieltag(store.storage, request, now)
 
 
 def end_evening(store: GameStore) -> Spieltag:
