@@ -20,7 +20,7 @@ from engine.events import Correct, Report, RollOff
 from engine.game import Game, GameSetup, Scharf
 from firmware.app.flow import stage_for
 from firmware.app.session.moments import Moment
-from firmware.app.session.resume import resume, whose_screen
+from firmware.app.session.resume import opening
 from firmware.app.session.session import Session
 from firmware.app.stages.base import (
     Close,
@@ -34,6 +34,7 @@ from firmware.app.stages.base import (
     Transition,
 )
 from firmware.app.stages.menu import MainMenu
+from firmware.app.stages.notices import Notices
 from firmware.app.stages.overlays import Message
 from firmware.app.stages.resume_question import ResumeQuestion
 from firmware.app.stages.standings import scharf_banner
@@ -91,7 +92,6 @@ class DeviceApp:
         self._clock = clock
         if stores is None:
             stores = open_stores(None)
-        store = stores.games
         stores.roster.learn((*config.game.players, *config.game.names))
         self._session = session = Session(
             config, clock=clock, dice=dice, stores=stores, plan=setup, event_sink=event_sink,
@@ -104,30 +104,15 @@ class DeviceApp:
         self._announced: list[Overlay] = []
         #: The stage whose timer is armed, and when it fires.
         self._timer: tuple[Stage, float] | None = None
-        self._failure_shown: str | None = None
-        self._evening_shown: str | None = None
+        self._notices = Notices(session)
         self.powered_off = False
-        recovery = store.open() if store is not None else None
-        if recovery is not None and recovery.unplayed and store is not None:
-            # Nothing was played or entered yet: the setup (remembered) or the planned game
-            # starts afresh.
-            store.discard()
-            recovery = None
-        if recovery is not None:
-            asked_bots = session.seat_bots  # the command line's, before the old game's replace them
-            moments = resume(session, recovery)
-            self._stage, *self._queue = self._stages(moments)
-            if ask_to_resume:
-                whose = whose_screen(moments, session.require_table())
-                self._overlays.append(ResumeQuestion(session, setup, asked_bots, whose))
-        elif setup is not None:
-            self._stage = stage_for(session.start_game(setup), session)
-        else:
-            self._stage = stage_for(session.new_setup(), session)
+        begun = opening(session, setup)
+        self._stage, *self._queue = self._stages(begun.moments)
+        if begun.resumed and ask_to_resume:
+            self._overlays.append(ResumeQuestion(session, setup, begun.asked_bots, begun.whose))
         self._schedule()
-        for report in store.damage if store is not None else ():  # damaged state, set aside
-            self._overlays.append(Message("state_damaged_title", report.screen_lines(self.t)))
-        self._show_storage_failure()
+        self._overlays.extend(self._notices.damaged_state())  # damaged state, set aside
+        self._show_notices()
         self.view: View = self._build_view()
         self._screen = _Rendering()
         self._table_screen = _Rendering()
@@ -221,7 +206,7 @@ class DeviceApp:
 
     def handle(self, event: InputEvent) -> None:
         """Act on one decoded input: the top overlay takes it, else the current stage."""
-        self._session.now = max(self._session.now, event.at)
+        self._session.note_time(event.at)
         if self.powered_off:
             return
         self._time_box(event.at)
@@ -235,12 +220,12 @@ class DeviceApp:
         else:
             self._go(self._stage.on_input(event))
         self._schedule()
-        self._show_storage_failure()
+        self._show_notices()
         self._refresh()
 
     def advance(self, now: float) -> None:
         """Run the timers due by ``now``: the shaking animation and the stages' own steps."""
-        self._session.now = max(self._session.now, now)
+        self._session.note_time(now)
         changed = self._time_box(now)
         changed = self._stage.advance_frames(now) or changed
         while not self._overlays and self._timer is not None and self._timer[1] <= now:
@@ -281,7 +266,7 @@ class DeviceApp:
     def work_done(self) -> None:
         """The odds worker's answer was handed over: re-arm the stage's timer (a computer player
         acts on it), and show what changed (a hint)."""
-        self._session.now = max(self._session.now, self._clock.now())
+        self._session.note_time(self._clock.now())
         self._schedule()
         self._refresh()
 
@@ -293,7 +278,7 @@ class DeviceApp:
     def join_tournament(self, reporter: Reporter) -> None:
         """Be a table of the tournament ``reporter`` reports to: the menu offers its card, a
         game of the assigned players is the round's, and the screen follows the reports."""
-        self._session.tournament = reporter
+        self._session.join_tournament(reporter)
         reporter.on_change = self._refresh
 
     def plan_next_game(self, setup: GameSetup) -> None:
@@ -302,12 +287,8 @@ class DeviceApp:
         In the setup menu the game starts at once; after a game it is the next one. Raises
         RuntimeError while a game is running: its players and rules cannot change.
         """
-        table = self._session.table
-        if table is not None and not table.game.is_over and self._stage.in_game:
-            raise RuntimeError("a game is running")
-        self._session.plan = setup
-        self._session.real_dice = setup.real_dice  # the menu's switch shows the plan's dice
-        self._session.remember_names(setup.players)
+        self._refuse_while_playing()
+        self._session.plan_next_game(setup)
         if not self._stage.in_game:
             self._go(Goto((self._session.start_game(setup),)))
         self._schedule()
@@ -355,10 +336,14 @@ class DeviceApp:
     def plan_bots(self, bots: tuple[str, ...]) -> None:
         """Set the computer players per seat of the next game (the link's ``setup``, with its
         ``bots``); like :meth:`plan_next_game`, refused while a game is running."""
+        self._refuse_while_playing()
+        self._session.plan_bots(bots)
+
+    def _refuse_while_playing(self) -> None:
+        """RuntimeError while a game is running: its players and rules cannot change."""
         table = self._session.table
         if table is not None and not table.game.is_over and self._stage.in_game:
             raise RuntimeError("a game is running")
-        self._session.seat_bots = bots
 
     # --- routing --------------------------------------------------------------------------------
 
@@ -417,27 +402,10 @@ class DeviceApp:
         if timer is not None and timer[0] is self._stage:
             self._go(self._stage.auto_step())
 
-    def _show_storage_failure(self) -> None:
-        """Say once on the screen that the game is no longer saved, or that the Spieltag's
-        file is damaged (whether the game still counts for it); the log says why."""
-        session = self._session
-        failure = session.store.failure if session.store is not None else None
-        if failure is not None and failure != self._failure_shown:
-            self._failure_shown = failure
-            self._announce(Message("storage_failed_title", (
-                self.t("storage_failed_1"), self.t("storage_failed_2"))))
-        problem = session.evening_problem
-        if problem is not None and problem != self._evening_shown:
-            self._evening_shown = problem
-            logger.warning("%s", problem)
-            lines: tuple[str, ...]
-            if session.table_spieltag:  # the game still belongs to the evening
-                lines = (self.t("evening_damaged_1"), self.t("evening_damaged_kept"),
-                         self.t("evening_damaged_kept_2"))
-            else:
-                lines = (self.t("evening_damaged_1"), self.t("evening_damaged_lost"),
-                         self.t("evening_damaged_lost_2"))
-            self._announce(Message("evening_damaged_title", lines))
+    def _show_notices(self) -> None:
+        """Say once on the screen what is wrong with the storage (:class:`Notices`)."""
+        for notice in self._notices.due():
+            self._announce(notice)
 
     def _announce(self, message: Message) -> None:
         """Put up a message for the table until a press at the device."""

@@ -142,7 +142,7 @@ def write_scharf_screens(path: Path) -> None:
             DeviceConfig(), clock=FakeClock(100.0), dice=SeededDice(1), stores=open_stores(None),
             plan=None, event_sink=None, shutdown=None,
         )
-        session.catalogue = texts
+        session.choose_language(texts.language)
         table = session.open_table(setup)
         # Anna has thrown when the time runs out: this round is settled as ever, then scharf.
         table.game = from_notation("1 13 Anna=0,Ben=0,Carla=0 1 Anna:431h1 Ben:---/0 s", setup)

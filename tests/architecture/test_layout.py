@@ -8,6 +8,8 @@ The device app (``firmware/app/``) is built in four layers, each importing only 
 * ``firmware/app/flow.py``: the router, the only place a moment of the game becomes a stage;
 * ``firmware/app/device.py``: the shell around them.
 
+A stage's module and the shell stay under :data:`MAX_LINES`.
+
 Only direct imports are checked here: a longer way round from a lower layer to a higher one ends
 in a cycle (the higher layer imports the lower), which ``test_cycles.py`` names.
 """
@@ -35,6 +37,10 @@ LAYERS = {
     "firmware/app/flow.py": ("the router, the only place a moment becomes a stage", ()),
     "firmware/app/device.py": ("the shell", ()),
 }
+#: The most lines a module of the device app's stages, and its shell, may have: a stage is one
+#: step of the game with its buttons and its screen; the shell only routes (what is not routing
+#: belongs to the session, a stage or the notices, not to ``device.py``).
+MAX_LINES = {"firmware/app/stages": 450, "firmware/app/device.py": 450}
 #: How many modules may sit directly in firmware/ (its __init__.py not counted).
 MAX_LOOSE_FIRMWARE_MODULES = 12
 #: How many modules may sit directly in sim/ (its __init__.py not counted): the backends and the
@@ -74,6 +80,21 @@ def layer_violations(root: Path = ROOT) -> list[str]:
                             f"{name}:{imported.line} imports {imported.module}: "
                             f"{place} never imports {above}"
                         )
+    return found
+
+
+def overlong_modules(root: Path = ROOT, limits: dict[str, int] = MAX_LINES) -> list[str]:
+    """The modules of the places in ``limits`` longer than their place's limit, one line each."""
+    found = []
+    for place, limit in limits.items():
+        path = root / place
+        for module in [path] if place.endswith(".py") else sorted(path.rglob("*.py")):
+            if not module.is_file():
+                continue
+            lines = len(module.read_text(encoding="utf-8").splitlines())
+            if lines > limit:
+                found.append(f"{module.relative_to(root).as_posix()} has {lines} lines "
+                             f"(at most {limit}); move out what is not its own")
     return found
 
 
@@ -127,6 +148,10 @@ def test_the_device_app_has_its_layers() -> None:
 
 def test_no_layer_of_the_device_app_imports_one_above_it() -> None:
     assert layer_violations() == []
+
+
+def test_the_stages_and_the_shell_stay_short() -> None:
+    assert overlong_modules() == []
 
 
 def test_firmware_keeps_its_loose_modules_few() -> None:
@@ -213,6 +238,18 @@ def test_imports_down_the_layers_are_allowed(tmp_path: Path) -> None:
     write(root, ["firmware/app/flow.py"], "from .stages import turn\nfrom .session import game\n")
     write(root, ["firmware/app/device.py"], "from firmware.app import flow, stages\n")
     assert layer_violations(root) == []
+
+
+def test_a_module_over_its_places_limit_is_named(tmp_path: Path) -> None:
+    root = write(tmp_path, APP)
+    write(root, ["firmware/app/stages/menu.py"], "x = 1\n" * 5)
+    write(root, ["firmware/app/stages/turn.py"], "x = 1\n" * 3)
+    write(root, ["firmware/app/device.py"], "x = 1\n" * 4)
+    limits = {"firmware/app/stages": 4, "firmware/app/device.py": 3, "firmware/app/gone.py": 1}
+    assert overlong_modules(root, limits) == [
+        "firmware/app/stages/menu.py has 5 lines (at most 4); move out what is not its own",
+        "firmware/app/device.py has 4 lines (at most 3); move out what is not its own",
+    ]
 
 
 def test_the_loose_modules_of_firmware_are_counted_without_packages(tmp_path: Path) -> None:

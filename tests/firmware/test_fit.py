@@ -135,7 +135,7 @@ def session_in(texts: Catalogue, players: tuple[str, ...] = LONG_NAMES[:3]) -> S
         config, clock=FakeClock(100.0), dice=SeededDice(1), stores=open_stores(None),
         plan=None, event_sink=None, shutdown=None,
     )
-    session.catalogue = texts
+    session.choose_language(texts.language)
     return session
 
 

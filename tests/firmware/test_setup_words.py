@@ -23,7 +23,7 @@ def test_each_strategy_is_named_in_the_catalogues_words(language: str, strategy:
         DeviceConfig(), clock=FakeClock(0.0), dice=SeededDice(1), stores=open_stores(None),
         plan=None, event_sink=None, shutdown=None,
     )
-    session.catalogue = Catalogue(language)
+    session.choose_language(language)
     stage = SetupStage.starting(session, session.new_setup())
     stage.step = SetupStep.COMPUTERS
     stage.bots[0] = strategy

@@ -5,10 +5,13 @@ through the same table code as when it was played, so the moment (hand-over, rev
 is the one the players saw. The screen's state after the last action that is not an action
 (which dice were marked to lay out, the result being entered) comes from the journal's note
 (:data:`~firmware.store.journal.Note`), which the journal's reader has checked against the
-game. Nothing replayed is written or announced again.
+game. Nothing replayed is written or announced again. :func:`opening` is where the device
+begins: that game if there is one, else the game asked for, else the setup.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from engine.events import (
     Blind,
@@ -24,6 +27,7 @@ from engine.events import (
     RollOff,
     Stand,
 )
+from engine.game import GameSetup
 from firmware.app.session.moments import (
     EntryGoesOn,
     HandOverDue,
@@ -36,20 +40,44 @@ from firmware.app.session.moments import (
 )
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
-from firmware.screen.i18n import LANGUAGES, Catalogue
-from firmware.sink import GameResumed
 from firmware.store.journal import EntryNote, KeepMarks, Recovery
 
-__all__ = ["resume", "whose_screen"]
+__all__ = ["Opening", "opening", "resume", "whose_screen"]
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """Where the device begins: the moments it stands at; for a resumed game whose screen they
+    bring back (:func:`whose_screen`) and the computer players per seat asked for before the
+    resumed game's replaced them (what "Neu" over it goes back to)."""
+
+    moments: tuple[Moment, ...]
+    resumed: bool = False
+    whose: str | None = None
+    asked_bots: tuple[str, ...] = ()
+
+
+def opening(session: Session, setup: GameSetup | None) -> Opening:
+    """Begin: the game a power cut interrupted goes on (one with nothing played or entered yet
+    is dropped), else ``setup`` starts, else the setup (from what is remembered, or planned)."""
+    store = session.store
+    recovery = store.open() if store is not None else None
+    if recovery is not None and recovery.unplayed and store is not None:
+        store.discard()
+        recovery = None
+    if recovery is not None:
+        asked = session.seat_bots  # the command line's, before the old game's replace them
+        moments = resume(session, recovery)
+        whose = whose_screen(moments, session.require_table())
+        return Opening(tuple(moments), resumed=True, whose=whose, asked_bots=asked)
+    return Opening((session.new_setup() if setup is None else session.start_game(setup),))
 
 
 def resume(session: Session, recovery: Recovery) -> list[Moment]:
     """Rebuild the interrupted game in ``session``; return the moments it stands at."""
     assert session.store is not None
     header = recovery.header
-    if header.bots is not None:
-        session.seat_bots = header.bots
-    table = session.open_table(recovery.setup)
+    table = session.open_table(recovery.setup, header.bots)
     game = table.game
     moments: list[Moment] = [RollOffDue()]
     table.recording = False
@@ -73,13 +101,7 @@ def resume(session: Session, recovery: Recovery) -> list[Moment]:
             )]
     finally:
         table.recording = True
-    # The language the game started in, unless the menu has chosen one since (remembered).
-    if session.settings.remembered.language is None and header.language in LANGUAGES:
-        session.catalogue = Catalogue(str(header.language))
-    session.store.resume(recovery)
-    session.arm_time_box(header.spieltag)
-    session.resumed = True
-    session.emit(GameResumed(session.game_number, len(recovery.actions)))
+    session.mark_resumed(recovery)
     return moments
 
 

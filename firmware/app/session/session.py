@@ -1,7 +1,8 @@
 """The device's session: configuration, language, storage, the dice and the game under way.
 
-One :class:`Session` lives as long as the :class:`~firmware.app.device.DeviceApp`; the stages and
-the menu read and change it. The game itself, with its computer players, is the session's
+One :class:`Session` lives as long as the :class:`~firmware.app.device.DeviceApp`; the stages,
+the menu and the shell read it, and change it only through its methods, each of which says what
+it changes. The game itself, with its computer players, is the session's
 :class:`~firmware.app.session.table.Table` (None before the first game). Starting, ending and
 abandoning a game return the moment that comes next (:mod:`~firmware.app.session.moments`):
 the session imports no stage.
@@ -9,6 +10,7 @@ the session imports no stage.
 
 from __future__ import annotations
 
+import enum
 import logging
 from collections.abc import Callable
 from dataclasses import replace
@@ -24,9 +26,11 @@ from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.i18n import LANGUAGES, Catalogue
-from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
-from firmware.store.journal import JournalHeader
-from firmware.store.setupfile import clamp_deckel
+from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameResumed, GameStarted
+from firmware.store.gamestore import GameStore
+from firmware.store.journal import JournalHeader, Recovery
+from firmware.store.roster import RosterFile
+from firmware.store.setupfile import Remembered, clamp_deckel
 from firmware.store.spieltagfile import open_evening, time_box_ends
 from firmware.store.stores import Stores
 from firmware.work import InlineWork, Work
@@ -44,8 +48,31 @@ logger = logging.getLogger(__name__)
 Answer = TypeVar("Answer")
 
 
+class _Unchanged(enum.Enum):
+    """A keyword's default that leaves what the session holds as it is."""
+
+    UNCHANGED = "unchanged"
+
+
+_UNCHANGED = _Unchanged.UNCHANGED
+
+
 class Session:
-    """Everything the stages share: settings, language, brightness, storage and the game."""
+    """Everything the stages share: settings, language, brightness, storage and the game.
+
+    Its state is its own: the stages, the overlays and the shell read it through properties and
+    change it only through the methods that say what they do (choose the rules, switch the dice,
+    set the brightness, choose the language, plan the next game, start one, ...). What the
+    device remembers between power cycles (``setup.json``) changes in one place,
+    :meth:`_remember`.
+    """
+
+    __slots__ = (
+        "_asking", "_catalogue", "_clock", "_config", "_contrast", "_dice", "_evening_problem",
+        "_game_number", "_now", "_pairing", "_plan", "_real_dice", "_resumed", "_roster",
+        "_round_ends_at", "_rule_options", "_scharf_at", "_seat_bots", "_settings", "_shutdown",
+        "_sink", "_store", "_table", "_table_spieltag", "_time_box", "_tournament", "_work",
+    )
 
     def __init__(
         self,
@@ -60,69 +87,166 @@ class Session:
         pairing: Pairing | None = None,
         work: Work | None = None,
     ) -> None:
-        self.config = config
-        self.dice = dice
-        #: The last setup, language and brightness (``setup.json``).
-        self.settings = stores.settings
-        #: The remembered names the setup offers, the most recently used first.
-        self.roster = stores.roster
-        #: The games on disk: None without a state directory.
-        self.store = stores.games
-        self.shutdown = shutdown
-        #: Who may change the game from outside (the link's hosts); None without a link.
-        self.pairing = pairing
-        #: Where odds tables and computer players' decisions are computed (:mod:`firmware.work`).
-        self.work: Work = work if work is not None else InlineWork()
-        #: Questions asked of :attr:`work` and not answered yet.
-        self.asking = 0
+        self._config = config
+        self._dice = dice
+        self._settings = stores.settings
+        self._roster = stores.roster
+        self._store = stores.games
+        self._shutdown = shutdown
+        self._pairing = pairing
+        self._work: Work = work if work is not None else InlineWork()
+        self._asking = 0
         self._sink = event_sink
-        remembered = self.settings.remembered
+        remembered = self._settings.remembered
         language = remembered.language or config.game.language
-        self.catalogue = Catalogue(language if language in LANGUAGES else config.game.language)
-        self.contrast: int = (
+        self._catalogue = Catalogue(language if language in LANGUAGES else config.game.language)
+        self._contrast: int = (
             remembered.brightness if remembered.brightness is not None else config.display.contrast
         )
-        self.rule_options = _rule_options(config)
-        #: Players and rules of the next game, once known (the last game's, or a planned one).
-        self.plan = plan
-        #: Per seat of the next game: a strategy name, or "" for a person.
-        self.seat_bots: tuple[str, ...] = (
+        self._rule_options = _rule_options(config)
+        self._plan = plan
+        self._seat_bots: tuple[str, ...] = (
             remembered.bots if plan is None and remembered.bots is not None else config.game.bots
         )
-        self.game_number = 0
-        #: Whether the next game is played with real dice at the table (``[game] real_dice``,
-        #: switched in the menu between games and remembered).
-        #: Without a planned game the menu's last choice counts (``setup.json``).
-        self.real_dice = (
+        self._game_number = 0
+        # Without a planned game the menu's last choice counts (``setup.json``).
+        self._real_dice = (
             plan.real_dice if plan is not None
             else remembered.real_dice if remembered.real_dice is not None
             else config.game.real_dice
         )
-        #: The game under way or just over; None before the first one and after abandoning one.
-        self.table: Table | None = None
-        #: True while the game that was interrupted by a power cut goes on.
-        self.resumed = False
-        self.now = clock.now()
-        #: The tournament this device is a table of (``[tournament]``); None outside one.
-        self.tournament: Reporter | None = None
-        #: When the assigned round's time box ends (unix seconds), for the next game's time box;
-        #: None: no time box.
-        self.time_box_ends_at: float | None = None
+        self._table: Table | None = None
+        self._resumed = False
+        self._now = clock.now()
+        self._tournament: Reporter | None = None
+        self._round_ends_at: float | None = None
         self._clock = clock
-        #: The Spieltag the game under way belongs to (its journal's tag), or None.
-        self.table_spieltag: str | None = None
-        #: When the Spieltag's time box runs out on the device's clock, for the game under way
-        #: (None: no time box, another evening's game, or it went scharf already), and its
-        #: minutes (what :class:`~engine.events.GoScharf` records).
-        self.scharf_at: float | None = None
-        self.time_box = 0
-        #: One line about a damaged ``spieltag.json`` found when the game under way began (its
-        #: games still belong to the evening), for the screen; None if there was none.
-        self.evening_problem: str | None = None
+        self._table_spieltag: str | None = None
+        self._scharf_at: float | None = None
+        self._time_box = 0
+        self._evening_problem: str | None = None
+
+    # --- what the stages and the shell read -----------------------------------------------------
+
+    @property
+    def config(self) -> DeviceConfig:
+        """The device's configuration."""
+        return self._config
+
+    @property
+    def dice(self) -> DiceSource:
+        """Where the device's dice come from."""
+        return self._dice
+
+    @property
+    def roster(self) -> RosterFile:
+        """The remembered names the setup offers, the most recently used first."""
+        return self._roster
+
+    @property
+    def store(self) -> GameStore | None:
+        """The games on disk: None without a state directory. The stages read it (the
+        statistics, the Spieltag); only the session writes a game's journal."""
+        return self._store
+
+    @property
+    def shutdown(self) -> Callable[[], None] | None:
+        """What the menu's "shut down" calls; None: the menu does not offer it."""
+        return self._shutdown
+
+    @property
+    def pairing(self) -> Pairing | None:
+        """Who may change the game from outside (the link's hosts); None without a link."""
+        return self._pairing
+
+    @property
+    def work(self) -> Work:
+        """Where odds tables and computer players' decisions are computed
+        (:mod:`firmware.work`)."""
+        return self._work
+
+    @property
+    def asking(self) -> int:
+        """Questions asked of :attr:`work` and not answered yet."""
+        return self._asking
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The UI texts in the current language."""
+        return self._catalogue
+
+    @property
+    def contrast(self) -> int:
+        """The panel contrast (0-255): the menu's brightness, or its preview while it is open."""
+        return self._contrast
+
+    @property
+    def rule_options(self) -> list[Rules]:
+        """The rule sets the setup and the menu offer."""
+        return self._rule_options
+
+    @property
+    def plan(self) -> GameSetup | None:
+        """Players and rules of the next game, once known (the last game's, or a planned one)."""
+        return self._plan
+
+    @property
+    def seat_bots(self) -> tuple[str, ...]:
+        """Per seat of the next game: a strategy name, or "" for a person."""
+        return self._seat_bots
+
+    @property
+    def game_number(self) -> int:
+        """How many games this session began (the one under way included)."""
+        return self._game_number
+
+    @property
+    def real_dice(self) -> bool:
+        """Whether the next game is played with real dice at the table (``[game] real_dice``,
+        switched in the menu between games and remembered)."""
+        return self._real_dice
+
+    @property
+    def table(self) -> Table | None:
+        """The game under way or just over; None before the first one and after abandoning
+        one."""
+        return self._table
+
+    @property
+    def resumed(self) -> bool:
+        """True while the game that was interrupted by a power cut goes on."""
+        return self._resumed
+
+    @property
+    def now(self) -> float:
+        """The latest time on the device's clock the session was told of (:meth:`note_time`)."""
+        return self._now
+
+    @property
+    def tournament(self) -> Reporter | None:
+        """The tournament this device is a table of (``[tournament]``); None outside one."""
+        return self._tournament
+
+    @property
+    def time_box_ends_at(self) -> float | None:
+        """When the assigned round's time box ends (unix seconds), for the round's games; None:
+        no time box."""
+        return self._round_ends_at
+
+    @property
+    def table_spieltag(self) -> str | None:
+        """The Spieltag the game under way belongs to (its journal's tag), or None."""
+        return self._table_spieltag
+
+    @property
+    def evening_problem(self) -> str | None:
+        """One line about a damaged ``spieltag.json`` found when the game under way began (its
+        games still belong to the evening), for the screen; None if there was none."""
+        return self._evening_problem
 
     def t(self, key: str, **values: object) -> str:
         """A UI text in the current language."""
-        return self.catalogue.t(key, **values)
+        return self._catalogue.t(key, **values)
 
     def emit(self, event: DeviceEvent) -> None:
         """Hand an event to the sink; a broken listener (a link, a log) never stops the game."""
@@ -135,65 +259,167 @@ class Session:
 
     def ask(self, job: Callable[[], Answer], done: Callable[[Answer], None]) -> None:
         """Have the odds worker compute ``job``; ``done(answer)`` runs on the main loop after."""
-        self.asking += 1
+        self._asking += 1
 
         def answered(answer: Answer) -> None:
-            self.asking -= 1
+            self._asking -= 1
             done(answer)
 
-        self.work.submit(job, answered)
+        self._work.submit(job, answered)
 
     def require_table(self) -> Table:
-        if self.table is None:
+        if self._table is None:
             raise RuntimeError("no game is running")
-        return self.table
+        return self._table
+
+    # --- what the menu, the setup, the link and the shell change --------------------------------
+
+    def note_time(self, now: float) -> None:
+        """The device's clock reads ``now`` (an input's time, a timer's): :attr:`now` is the
+        latest time seen."""
+        self._now = max(self._now, now)
+
+    def choose_rules(self, rules: Rules, *, for_the_plan: bool = True) -> None:
+        """The rule set ``rules`` (one of :attr:`rule_options`, with its own Deckel) for the next
+        game: the planned game's, unless ``for_the_plan`` is False (the setup on screen takes
+        it itself), and remembered for the next setup."""
+        if for_the_plan and self._plan is not None:
+            self._plan = replace(self._plan, rules=rules)
+        self._remember(replace(self._settings.remembered, rules=rules.name, deckel=rules.deckel))
+
+    def switch_dice(self) -> None:
+        """Real dice at the table for the next game instead of the device's, or back (the
+        planned game's too); remembered over a restart."""
+        self._real_dice = not self._real_dice
+        if self._plan is not None:
+            self._plan = replace(self._plan, real_dice=self._real_dice)
+        self._remember(replace(self._settings.remembered, real_dice=self._real_dice))
+
+    def preview_brightness(self, contrast: int) -> None:
+        """Show the panel at ``contrast`` while the menu's picker is on it (nothing
+        remembered); the picker puts the one before back if it is left without a choice."""
+        self._contrast = contrast
+
+    def set_brightness(self, contrast: int) -> None:
+        """The panel's contrast from now on (0-255), remembered."""
+        self._contrast = contrast
+        self._remember(replace(self._settings.remembered, brightness=contrast))
+
+    def choose_language(self, language: str) -> None:
+        """The UI's language from now on (one of :data:`~firmware.screen.i18n.LANGUAGES`),
+        remembered."""
+        self._catalogue = Catalogue(language)
+        self._remember(replace(self._settings.remembered, language=self._catalogue.language))
+
+    def plan_next_game(self, setup: GameSetup) -> None:
+        """Who plays the next game under which rules, with which dice (the link's ``setup``);
+        the players' names join the remembered ones."""
+        self._plan = setup
+        self._real_dice = setup.real_dice  # the menu's switch shows the plan's dice
+        self.remember_names(setup.players)
+
+    def plan_bots(self, bots: tuple[str, ...]) -> None:
+        """The computer players per seat of the next game (a strategy name, or "" for a
+        person)."""
+        self._seat_bots = bots
+
+    def join_tournament(self, reporter: Reporter) -> None:
+        """Be a table of the tournament ``reporter`` reports to: a game of the assigned players
+        is the round's."""
+        self._tournament = reporter
+
+    def _remember(self, remembered: Remembered) -> None:
+        """What ``setup.json`` keeps from now on, written at once: the one place it changes."""
+        self._settings.remembered = remembered
+        self._settings.save()
 
     # --- starting games -------------------------------------------------------------------------
 
-    def open_table(self, setup: GameSetup) -> Table:
-        """A new table for ``setup`` with the seats' computer players (nothing recorded yet)."""
-        self.plan = setup
-        self.real_dice = setup.real_dice
-        self.game_number += 1
-        seats = zip(setup.players, self.seat_bots, strict=False)
+    def open_table(self, setup: GameSetup, bots: tuple[str, ...] | None = None) -> Table:
+        """A new table for ``setup`` with the seats' computer players (nothing recorded yet):
+        ``bots`` per seat from now on if given, else those planned (:attr:`seat_bots`)."""
+        if bots is not None:
+            self._seat_bots = bots
+        self._plan = setup
+        self._real_dice = setup.real_dice
+        self._game_number += 1
+        seats = zip(setup.players, self._seat_bots, strict=False)
         # Real dice: everyone at the table throws their own cup, the device plays no seat.
         strategies = {
             name: strategy for name, strategy in seats if strategy and not setup.real_dice
         }
-        bots: dict[str, StrategyBot] = {}
+        players: dict[str, StrategyBot] = {}
         if strategies:
             from engine.bots import make_bot  # the odds load only for games with computer players
 
-            bots = {name: make_bot(strategy) for name, strategy in strategies.items()}
+            players = {name: make_bot(strategy) for name, strategy in strategies.items()}
         # The tables are built while the roll-off is on screen.
-        if bots or (setup.rules.hints and not setup.real_dice):
+        if players or (setup.rules.hints and not setup.real_dice):
             opener_asks = setup.rules.hints or "odds" in strategies.values()
-            self.work.prepare(
+            self._work.prepare(
                 setup.rules, set(strategies.values()), len(setup.players) if opener_asks else 0
             )
-        self.table = Table(Game(setup), bots, store=self.store, emit=self.emit)
-        return self.table
+        self._table = Table(Game(setup), players, store=self._store, emit=self.emit)
+        return self._table
 
-    def start_game(self, setup: GameSetup) -> Moment:
-        """Start a game: announce it, open its journal; the roll-off comes first."""
-        table = self.open_table(setup)
+    def start_game(
+        self,
+        setup: GameSetup,
+        *,
+        bots: tuple[str, ...] | None = None,
+        round_ends_at: float | _Unchanged | None = _UNCHANGED,
+    ) -> Moment:
+        """Start a game: announce it, open its journal; the roll-off comes first.
+
+        ``bots``: the computer players per seat from now on (else those planned);
+        ``round_ends_at``: when the assigned tournament round ends (unix seconds; None: it has
+        no time box), the time box of the round's games from now on (else the one noted
+        before, if any)."""
+        if not isinstance(round_ends_at, _Unchanged):
+            self._round_ends_at = round_ends_at
+        table = self.open_table(setup, bots)
         self.remember_names(setup.players)
-        bots = tuple((name, bot.name) for name, bot in table.bots.items())
+        players = tuple((name, bot.name) for name, bot in table.bots.items())
         rules = setup.rules
-        self.emit(GameStarted(setup.players, rules.name, rules.deckel, self.game_number, bots))
-        self.resumed = False
-        if self.store is not None:
-            evening = open_evening(self.store.storage)
-            self.evening_problem = evening.problem
+        self.emit(GameStarted(setup.players, rules.name, rules.deckel, self._game_number, players))
+        self._resumed = False
+        if self._store is not None:
+            evening = open_evening(self._store.storage)
+            self._evening_problem = evening.problem
             # A game of the assigned players is the tournament round's.
-            place = self.tournament.place_for(setup) if self.tournament is not None else None
-            self.store.begin(JournalHeader(
-                setup, self.catalogue.language, tuple(self.seat_bots), evening.id, place,
+            place = self._tournament.place_for(setup) if self._tournament is not None else None
+            self._store.begin(JournalHeader(
+                setup, self._catalogue.language, tuple(self._seat_bots), evening.id, place,
             ))
             self.arm_time_box(evening.id, evening.spieltag)
             if place is not None:
                 self.arm_round_time_box()
         return RollOffDue()
+
+    def start_set_up_game(
+        self, setup: GameSetup, *, bots: tuple[str, ...], names: tuple[str, ...]
+    ) -> Moment:
+        """Start the game the setup chose, with ``bots`` per seat, and remember the choice for
+        the next setup (``setup.json``): how many play, ``names`` as chosen ("" for a
+        numbered seat), the computer seats, the rules, the Deckel and the dice."""
+        self._remember(replace(
+            self._settings.remembered, players=len(setup.players), rules=setup.rules.name,
+            deckel=setup.rules.deckel, bots=bots, names=names, real_dice=setup.real_dice,
+        ))
+        return self.start_game(setup, bots=bots)
+
+    def mark_resumed(self, recovery: Recovery) -> None:
+        """The game just rebuilt from ``recovery`` (:mod:`~firmware.app.session.resume`) goes
+        on: in its language (unless the menu has chosen one since, remembered), its journal
+        continued, its evening's time box armed; announced as resumed."""
+        assert self._store is not None
+        header = recovery.header
+        if self._settings.remembered.language is None and header.language in LANGUAGES:
+            self._catalogue = Catalogue(str(header.language))
+        self._store.resume(recovery)
+        self.arm_time_box(header.spieltag)
+        self._resumed = True
+        self.emit(GameResumed(self._game_number, len(recovery.actions)))
 
     # --- the Spieltag's time box ----------------------------------------------------------------
 
@@ -203,37 +429,37 @@ class Session:
         own (monotonic) clock, so that a fake clock drives it in tests and the simulator, and a
         device that was off for a while finds it run out at once. ``spieltag`` is the evening
         going on, if read already."""
-        self.table_spieltag, self.scharf_at, self.time_box = spieltag_id, None, 0
-        if spieltag_id is None or self.store is None:
+        self._table_spieltag, self._scharf_at, self._time_box = spieltag_id, None, 0
+        if spieltag_id is None or self._store is None:
             return
         if spieltag is None:
-            spieltag = open_evening(self.store.storage).spieltag
+            spieltag = open_evening(self._store.storage).spieltag
         ends = time_box_ends(spieltag) if spieltag is not None else None
         if spieltag is None or spieltag.id != spieltag_id or ends is None:
             return
-        left = (ends - self.store.wall_time()).total_seconds()
-        self.time_box = spieltag.time_box
-        self.scharf_at = self._clock.now() + max(left, 0.0)
+        left = (ends - self._store.wall_time()).total_seconds()
+        self._time_box = spieltag.time_box
+        self._scharf_at = self._clock.now() + max(left, 0.0)
 
     def arm_round_time_box(self) -> None:
         """A tournament game: the round's time box (the hub's ``ends_at``, unix seconds, in
         :attr:`time_box_ends_at`) is the game's, unless a Spieltag's armed one already."""
-        ends = self.time_box_ends_at
-        if ends is None or self.scharf_at is not None or self.store is None:
+        ends = self._round_ends_at
+        if ends is None or self._scharf_at is not None or self._store is None:
             return
-        left = ends - self.store.wall_time().timestamp()
-        assignment = self.tournament.assignment if self.tournament is not None else None
+        left = ends - self._store.wall_time().timestamp()
+        assignment = self._tournament.assignment if self._tournament is not None else None
         length = ends - assignment.starts_at if assignment is not None else left
-        self.time_box = max(round(length / 60), 0)  # the round's minutes, for GoScharf's record
-        self.scharf_at = self._clock.now() + max(left, 0.0)
+        self._time_box = max(round(length / 60), 0)  # the round's minutes, for GoScharf's record
+        self._scharf_at = self._clock.now() + max(left, 0.0)
 
     def time_box_deadline(self) -> float | None:
         """When the time box runs out for the game in play; None if there is none, the game is
         over or went scharf already."""
-        table = self.table
+        table = self._table
         if table is None or table.game.is_over or table.game.scharf is not Scharf.OFF:
             return None
-        return self.scharf_at
+        return self._scharf_at
 
     def go_scharf_due(self, now: float) -> bool:
         """Whether the time box has run out by ``now`` for a game still in play, of an evening
@@ -241,34 +467,39 @@ class Session:
         deadline = self.time_box_deadline()
         if deadline is None or now < deadline:
             return False
-        if self.store is None or open_evening(self.store.storage).id != self.table_spieltag:
-            self.scharf_at = None
+        if self._store is None or open_evening(self._store.storage).id != self._table_spieltag:
+            self._scharf_at = None
             return False
         return True
 
     def go_scharf(self) -> None:
         """The time box ran out: the game in play goes on scharf (journalled, then announced)."""
         table = self.require_table()
-        self.scharf_at = None
-        table.record(table.game.go_scharf(self.time_box))
+        self._scharf_at = None
+        table.record(table.game.go_scharf(self._time_box))
 
     def after_game(self) -> Moment:
         """After a game: the evening's standings while a Spieltag is going on, else the next
         game."""
-        standings = evening_standings(self.store) if self.store is not None else None
+        standings = evening_standings(self._store) if self._store is not None else None
         return standings if standings is not None else self.next_game()
 
     def next_game(self) -> Moment:
         """After a game: the same players and rules again, or the setup if none is planned."""
-        return self.new_setup() if self.plan is None else self.start_game(self.plan)
+        return self.new_setup() if self._plan is None else self.start_game(self._plan)
 
-    def abandon_game(self, then: GameSetup | None = None) -> Moment:
-        """Drop the game under way (its journal too); start ``then``, or go to the setup."""
-        self.emit(GameAbandoned(self.game_number))
-        if self.store is not None:
-            self.store.discard()
-        self.resumed = False
-        self.table = None
+    def abandon_game(
+        self, then: GameSetup | None = None, *, bots: tuple[str, ...] | None = None
+    ) -> Moment:
+        """Drop the game under way (its journal too); start ``then``, or go to the setup.
+        ``bots``: the computer players per seat from now on (else those of the dropped game)."""
+        self.emit(GameAbandoned(self._game_number))
+        if self._store is not None:
+            self._store.discard()
+        if bots is not None:
+            self._seat_bots = bots
+        self._resumed = False
+        self._table = None
         self.arm_time_box(None)
         return self.new_setup() if then is None else self.start_game(then)
 
@@ -276,23 +507,23 @@ class Session:
 
     def new_setup(self) -> SetupDue:
         """The setup, starting from the planned game, or else from what is remembered."""
-        remembered = self.settings.remembered
-        if self.plan is not None:
-            count = len(self.plan.players)
-            rules_index = self.rules_index(self.plan.rules.name)
-            deckel = self.plan.rules.deckel
+        remembered = self._settings.remembered
+        if self._plan is not None:
+            count = len(self._plan.players)
+            rules_index = self.rules_index(self._plan.rules.name)
+            deckel = self._plan.rules.deckel
         else:
-            count = remembered.players or len(self.config.game.players)
+            count = remembered.players or len(self._config.game.players)
             rules_index = self.rules_index(remembered.rules)
-            deckel = remembered.deckel or self.rule_options[rules_index].deckel
+            deckel = remembered.deckel or self._rule_options[rules_index].deckel
         count = min(max(count, MIN_PLAYERS), MAX_PLAYERS)
-        bots = list(self.seat_bots[:MAX_PLAYERS])
-        if self.plan is not None:
-            names = list(self.plan.players)
+        bots = list(self._seat_bots[:MAX_PLAYERS])
+        if self._plan is not None:
+            names = list(self._plan.players)
         elif remembered.names is not None:
             names = list(remembered.names)
         else:
-            names = list(self.config.game.players)
+            names = list(self._config.game.players)
         defaults = self.default_names()
         return SetupDue(
             count,
@@ -305,10 +536,10 @@ class Session:
 
     def rules_index(self, name: str | None) -> int:
         """The rule set called ``name`` among :attr:`rule_options` (else the configured one)."""
-        names = [rules.name for rules in self.rule_options]
+        names = [rules.name for rules in self._rule_options]
         if name in names:
             return names.index(name)
-        configured = self.config.game.rule_set.name
+        configured = self._config.game.rule_set.name
         return names.index(configured) if configured in names else 0
 
     def default_names(self) -> frozenset[str]:
@@ -320,7 +551,7 @@ class Session:
         """Put the players of a game (from the setup, the configuration or the link) first in
         the remembered names; numbered default names stay out."""
         defaults = self.default_names()
-        self.roster.use(name for name in players if name not in defaults)
+        self._roster.use(name for name in players if name not in defaults)
 
     def with_deckel(self, rules: Rules, deckel: int) -> Rules:
         """``rules`` played with ``deckel`` Deckel (a penalty never costs more than the pot)."""

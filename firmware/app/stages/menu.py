@@ -8,7 +8,7 @@ statistics, brightness, language and shutting down; each entry is offered only w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.game import Phase
@@ -142,12 +142,7 @@ class MainMenu:
         return Push(confirm)
 
     def _switch_dice(self) -> Transition:
-        session = self.session
-        session.real_dice = not session.real_dice
-        if session.plan is not None:
-            session.plan = replace(session.plan, real_dice=session.real_dice)
-        session.settings.remembered.real_dice = session.real_dice  # kept over a restart
-        session.settings.save()
+        self.session.switch_dice()
         return CLOSE_ALL
 
     def _abandon(self) -> Transition:
@@ -165,14 +160,9 @@ class MainMenu:
         )
 
         def choose(index: int) -> Transition:
-            rules = session.rule_options[index]
             if setup is not None:
                 setup.choose_rules(index)
-            elif session.plan is not None:
-                session.plan = replace(session.plan, rules=rules)
-            session.settings.remembered.rules = rules.name
-            session.settings.remembered.deckel = rules.deckel
-            session.settings.save()
+            session.choose_rules(session.rule_options[index], for_the_plan=setup is None)
             return CLOSE_ALL
 
         options = session.rule_options
@@ -275,15 +265,13 @@ class MainMenu:
         current = min(range(len(levels)), key=lambda i: abs(levels[i] - before))
 
         def preview(index: int) -> None:
-            session.contrast = levels[index]
+            session.preview_brightness(levels[index])
 
         def restore() -> None:
-            session.contrast = before
+            session.preview_brightness(before)
 
         def choose(index: int) -> Transition:
-            session.contrast = levels[index]
-            session.settings.remembered.brightness = session.contrast
-            session.settings.save()
+            session.set_brightness(levels[index])
             return CLOSE_ALL
 
         return Push(Picker(
@@ -296,9 +284,7 @@ class MainMenu:
         session = self.session
 
         def choose(index: int) -> Transition:
-            session.catalogue = Catalogue(LANGUAGES[index])
-            session.settings.remembered.language = session.catalogue.language
-            session.settings.save()
+            session.choose_language(LANGUAGES[index])
             return CLOSE_ALL
 
         return Push(language_picker(LANGUAGES.index(session.catalogue.language), choose))

@@ -58,8 +58,7 @@ class ResumeQuestion(Overlay):
         return None
 
     def _new_game(self) -> Transition:
-        self.session.seat_bots = self.instead_bots
-        return Goto((self.session.abandon_game(then=self.instead),))
+        return Goto((self.session.abandon_game(self.instead, bots=self.instead_bots),))
 
     def view(self, texts: Catalogue) -> BannerView:
         game = self.session.require_table().game

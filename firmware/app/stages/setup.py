@@ -159,16 +159,8 @@ class SetupStage(Stage):
         bots = list(self.bots[: self.players])
         while bots and not bots[-1]:
             bots.pop()
-        session.seat_bots = tuple(bots)
-        remembered = session.settings.remembered
-        remembered.players = self.players
-        remembered.rules = session.rule_options[self.rules].name
-        remembered.deckel = self.deckel
-        remembered.bots = session.seat_bots
-        remembered.names = tuple(self.names[: self.players])
-        remembered.real_dice = session.real_dice
-        session.settings.save()
-        return Goto((session.start_game(setup),))
+        names = tuple(self.names[: self.players])
+        return Goto((session.start_set_up_game(setup, bots=tuple(bots), names=names),))
 
     def view(self) -> PickerView | SeatsView:
         t = self.session.t

@@ -95,9 +95,7 @@ class TableCard(Overlay):
         assert assignment is not None
         rules = session.plan.rules if session.plan is not None else session.config.game.rule_set
         setup = GameSetup(self.reporter.players_in(), rules, session.real_dice)
-        session.seat_bots = ()
-        session.time_box_ends_at = assignment.ends_at
-        return Goto((session.start_game(setup),))
+        return Goto((session.start_game(setup, bots=(), round_ends_at=assignment.ends_at),))
 
     def view(self, texts: Catalogue) -> TableCardView:
         return table_card(texts, self.reporter, can_play=self.can_play())

@@ -1,0 +1,59 @@
+"""What the device says once on its screen about its own state, the log saying why.
+
+State files found damaged and set aside when the device started, a game that is no longer saved
+(the storage failed), and a damaged ``spieltag.json`` found when a game began, with whether that
+game still counts for the evening. :class:`Notices` remembers what it said, so the shell asks
+it after every input and each is said once, until it changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from firmware.app.session.session import Session
+from firmware.app.stages.overlays import Message
+
+__all__ = ["Notices"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Notices:
+    """The messages about the device's storage, each put up once."""
+
+    session: Session
+    #: The storage failure and the Spieltag's damage said last (None: nothing yet).
+    failure_shown: str | None = None
+    evening_shown: str | None = None
+
+    def damaged_state(self) -> list[Message]:
+        """One message per state file set aside as damaged when the device started."""
+        store, t = self.session.store, self.session.t
+        return [Message("state_damaged_title", report.screen_lines(t))
+                for report in (store.damage if store is not None else ())]
+
+    def due(self) -> list[Message]:
+        """What is to be said now and was not yet: that the game is no longer saved, or that
+        the Spieltag's file is damaged (whether the game still counts for it)."""
+        session, t = self.session, self.session.t
+        due = []
+        failure = session.store.failure if session.store is not None else None
+        if failure is not None and failure != self.failure_shown:
+            self.failure_shown = failure
+            due.append(Message("storage_failed_title", (t("storage_failed_1"),
+                                                        t("storage_failed_2"))))
+        problem = session.evening_problem
+        if problem is not None and problem != self.evening_shown:
+            self.evening_shown = problem
+            logger.warning("%s", problem)
+            lines: tuple[str, ...]
+            if session.table_spieltag:  # the game still belongs to the evening
+                lines = (t("evening_damaged_1"), t("evening_damaged_kept"),
+                         t("evening_damaged_kept_2"))
+            else:
+                lines = (t("evening_damaged_1"), t("evening_damaged_lost"),
+                         t("evening_damaged_lost_2"))
+            due.append(Message("evening_damaged_title", lines))
+        return due
