@@ -34,7 +34,8 @@ from firmware.link.protocol import (
     parse_device_line,
 )
 from firmware.screen.font import FONT
-from firmware.screen.i18n import LANGUAGE_INDEX, Catalogue
+from firmware.screen.i18n import Catalogue
+from firmware.words import LANGUAGES
 from hal.ports import (
     SCREEN_SIZE,
     Clock,
@@ -100,7 +101,7 @@ class RemotePanel:
         self._pin = pin
         #: The token a pairing gave: later connections pair with it (``auth``).
         self.token: str | None = None
-        self._texts = Catalogue(language if language in LANGUAGE_INDEX else "de")
+        self._texts = Catalogue(language if language in LANGUAGES else "de")
         self.wake = wake
         self._lock = threading.Lock()
         self._frame: Image.Image | None = None

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from engine.limits import ascii_whole_number
-from firmware.screen.i18n import LANGUAGES
 from firmware.sink import DeviceEvent, event_json
+from firmware.words import LANGUAGES
 from sim.outputs import PendingOutputs, pending_outputs
 
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly

@@ -11,8 +11,8 @@ from engine.limits import ascii_whole_number
 from engine.rules import Rules, preset_names
 from engine.throws import Evaluation
 from firmware.cli import CliError
-from firmware.screen.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from firmware.store.rulesfile import load_rules
+from firmware.words import DEFAULT_LANGUAGE, LANGUAGES
 
 #: The environment's locale variables, in the order POSIX consults them for messages.
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")

@@ -22,8 +22,9 @@ from engine.scoring import load_scheme
 from engine.spieltag import Evening, EveningGame, Spieltag
 from firmware.hub.hub import Hub, HubError
 from firmware.report.sheet import csv_text
-from firmware.screen.i18n import LANGUAGES, MESSAGES, Catalogue
+from firmware.screen.i18n import MESSAGES, Catalogue
 from firmware.tournament.wire import Result
+from firmware.words import LANGUAGES
 
 __all__ = ["Page", "hub_routes", "page_html", "standings_csv", "standings_pdf", "table_sheet_pdf"]
 

@@ -38,9 +38,10 @@ from firmware.link.feed import HostFeed
 from firmware.link.pairing import Door, Pairing, TryCounter
 from firmware.link.protocol import encode_frame, format_line
 from firmware.link.remote import DeviceHooks, Remote, greeting
-from firmware.screen.i18n import LANGUAGES, MESSAGES, Catalogue
+from firmware.screen.i18n import MESSAGES, Catalogue
 from firmware.screen.rulestext import option_text
 from firmware.sink import DeviceEvent
+from firmware.words import LANGUAGES
 from hal.ports import Clock, Link, LinkServer, PageLink
 
 __all__ = ["PAGE_KEYS", "WebTable", "page_data", "page_files", "page_texts", "rule_choices"]

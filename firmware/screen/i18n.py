@@ -16,12 +16,9 @@ line. ``tests/firmware/test_fit.py`` renders every text on its screens and fails
 
 from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_LANGUAGE", "LANGUAGES", "MESSAGES", "PRINTED_PREFIX", "SECTION_KEYS", "Catalogue",
-    "section_name",
-]
+from firmware.words import Catalogue as WordsCatalogue
 
-DEFAULT_LANGUAGE = "de"
+__all__ = ["MESSAGES", "PRINTED_PREFIX", "SECTION_KEYS", "Catalogue", "section_name"]
 
 #: The prefixes of the keys of texts printed on a terminal or drawn around the simulated panel,
 #: never drawn on it: the bitmap font need not have their characters ("–", "§").
@@ -968,28 +965,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
 #: ``engine.game.FINAL``; named by number so that the catalogue loads no game).
 SECTION_KEYS = {1: "section_1", 2: "section_2", 3: "section_final"}
 
-#: The UI languages, in the order of each text's pair: German (the default) and English.
-LANGUAGES = ("de", "en")
-LANGUAGE_INDEX = {language: index for index, language in enumerate(LANGUAGES)}
 
+class Catalogue(WordsCatalogue):
+    """The device's texts in one language. Unknown keys are a programming error (KeyError)."""
 
-class Catalogue:
-    """The texts of one language. Unknown keys are a programming error (KeyError)."""
-
-    def __init__(self, language: str = DEFAULT_LANGUAGE) -> None:
-        if language not in LANGUAGE_INDEX:
-            allowed = ", ".join(LANGUAGE_INDEX)
-            raise ValueError(f"language {language!r} is not available: use one of {allowed}")
-        self.language = language
-        self._index = LANGUAGE_INDEX[language]
-
-    def has(self, key: str) -> bool:
-        """Whether there is a text for ``key``."""
-        return key in MESSAGES
-
-    def t(self, key: str, **values: object) -> str:
-        """The text for ``key`` with ``{placeholders}`` filled from ``values``."""
-        return MESSAGES[key][self._index].format(**values)
+    HOMES = (MESSAGES,)
 
 
 def section_name(texts: Catalogue, section: int) -> str:

@@ -11,7 +11,8 @@ from engine import load_preset, preset_names
 from engine.rules import Rules, rules_from_mapping
 from firmware.link.protocol import Setup, parse_command
 from firmware.link.webtable import page_data, page_files, rule_choices
-from firmware.screen.i18n import LANGUAGES, MESSAGES
+from firmware.screen.i18n import MESSAGES
+from firmware.words import LANGUAGES
 
 
 def test_every_house_rule_of_the_engine_is_offered() -> None:

@@ -35,10 +35,11 @@ from firmware.app.session.moments import (
 )
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
-from firmware.screen.i18n import LANGUAGES, Catalogue
+from firmware.screen.i18n import Catalogue
 from firmware.sink import GameResumed
 from firmware.store.journal import Recovery
 from firmware.store.spieltagfile import META_SPIELTAG
+from firmware.words import LANGUAGES
 
 __all__ = ["resume", "whose_screen"]
 

@@ -22,11 +22,12 @@ from firmware.app.session.moments import Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
-from firmware.screen.i18n import LANGUAGES, Catalogue
+from firmware.screen.i18n import Catalogue
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
 from firmware.store.setupfile import clamp_deckel
 from firmware.store.spieltagfile import open_spieltag_id, time_box_ends
 from firmware.store.stores import Stores
+from firmware.words import LANGUAGES
 from firmware.work import InlineWork, Work
 from hal.ports import Clock
 

@@ -33,10 +33,11 @@ from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.app.stages.reveal import GoodbyeBanner
 from firmware.app.stages.standings import spieltag_entries
 from firmware.app.stages.table_card import tournament_entries
-from firmware.screen.i18n import LANGUAGES, Catalogue
+from firmware.screen.i18n import Catalogue
 from firmware.screen.rulestext import rules_summary
 from firmware.screen.views import BannerView, RulesView
 from firmware.store.stats import PlayerStats
+from firmware.words import LANGUAGES
 from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:
