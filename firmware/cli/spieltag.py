@@ -29,9 +29,9 @@ from engine.spieltag import (
     time_box_problem,
 )
 from firmware.cli import CliError
+from firmware.cli.cli_words import CliWords
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.screen.i18n import Catalogue
 from firmware.store.gamestore import GameStore
 from firmware.store.spieltagfile import SpieltagFiles
 from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
@@ -109,7 +109,7 @@ def _root(args: argparse.Namespace) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = Catalogue(output_language(args))
+    text = CliWords(output_language(args))
     storage = StateDirectory(_root(args))
     files = SpieltagFiles(storage)
     if args.action == "end":

@@ -35,8 +35,8 @@ from engine.rules import (
 from firmware.screen.i18n import Catalogue
 
 __all__ = [
-    "RULE_VALUE_KEYS", "describe_changes", "option_lines", "option_text", "option_words",
-    "rules_summary",
+    "RULE_VALUE_KEYS", "changes_text", "describe_changes", "hand_only_line", "option_lines",
+    "option_text", "option_words", "rules_summary",
 ]  # fmt: skip
 
 
@@ -128,10 +128,16 @@ def option_lines(key: str, value: object, texts: Catalogue) -> list[str]:
     """One option's value as the rules screen lists it: a line for each throw of the lists
     ``hand_only`` and ``names``, else the one line of :func:`option_text`."""
     if key == "hand_only" and isinstance(value, tuple) and value:
-        return [texts.t("rule_hand_only_kind", kind=USUAL_NAMES[kind]) for kind in value]
+        return [hand_only_line(kind, texts) for kind in value]
     if key == "names" and isinstance(value, tuple) and value:
         return [texts.t("rule_name", kind=NAME_KEY_LABELS[kind], name=name) for kind, name in value]
     return [option_text(key, value, texts)]
+
+
+def hand_only_line(kind: str, texts: Catalogue) -> str:
+    """The rules screen's line for a throw that counts only from the hand ("General nur aus der
+    Hand"); ``kind`` is one of :data:`engine.rules.HAND_ONLY_KINDS`."""
+    return texts.t("rule_hand_only_kind", kind=USUAL_NAMES[kind])
 
 
 def option_text(key: str, value: object, texts: Catalogue) -> str:
@@ -169,7 +175,12 @@ def option_words(key: str, value: object, texts: Catalogue) -> str:
 def describe_changes(base: Rules, rules: Rules, changed: Sequence[str]) -> str:
     """What ``rules`` change of their preset ``base``, in the words of a preset's description
     ("wie standard, aber 15 Deckel"): an :data:`engine.rules.Describe` for rules files."""
-    texts = Catalogue(DESCRIPTION_LANGUAGE)
+    return changes_text(base, rules, changed, Catalogue(DESCRIPTION_LANGUAGE))
+
+
+def changes_text(base: Rules, rules: Rules, changed: Sequence[str], texts: Catalogue) -> str:
+    """What ``rules`` change of their preset ``base`` (the options ``changed``), in ``texts``'
+    language: "wie standard, aber 15 Deckel", "like standard, but 15 Deckel"."""
     wording = ", ".join(option_words(key, getattr(rules, key), texts) for key in changed)
     return texts.t("desc_changes", preset=base.name, changes=wording)
 

@@ -12,11 +12,20 @@ import pytest
 from engine.game import FINAL
 from firmware.dice import DiceSource, SeededDice, SystemDice
 from firmware.screen.font import FONT, GLYPH_ROWS, SMALL, SMALL_ROWS, BitmapFont
-from firmware.screen.i18n import MESSAGES, PRINTED_PREFIX, SECTION_KEYS, Catalogue, section_name
+from firmware.cli.cli_words import CLI_WORDS
+from firmware.hub.hub_words import HUB_WORDS
+from firmware.link.page_words import PAGE_WORDS
+from firmware.report.sheet_words import SHEET_WORDS
+from firmware.screen.i18n import PRINTED_PREFIX, SECTION_KEYS, Catalogue, section_name
+from firmware.screen.i18n import MESSAGES as SCREEN_WORDS
+from sim.sim_words import SIM_WORDS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 CATALOGUE = FIRMWARE / "screen" / "i18n.py"
+MESSAGES = {**SCREEN_WORDS, **SHEET_WORDS, **PAGE_WORDS, **HUB_WORDS, **CLI_WORDS, **SIM_WORDS}
+HOMES = [CATALOGUE, *(FIRMWARE / f for f in ("report/sheet_words.py", "link/page_words.py",
+         "hub/hub_words.py", "cli/cli_words.py")), ROOT / "sim" / "sim_words.py"]
 
 
 def test_the_font_covers_ascii_letters_digits_and_german() -> None:
@@ -83,10 +92,11 @@ def _code() -> str:
     """Every source that may name a text: the firmware (its page included) and the simulator,
     without the catalogue's own table of texts."""
     files = [*FIRMWARE.rglob("*.py"), *FIRMWARE.rglob("*.html"), *(ROOT / "sim").rglob("*.py")]
-    parts = [path.read_text(encoding="utf-8") for path in files if path != CATALOGUE]
-    catalogue = CATALOGUE.read_text(encoding="utf-8")
-    start = catalogue.index("MESSAGES: dict")
-    parts.append(catalogue[:start] + catalogue[catalogue.index("\n}\n", start):])
+    parts = [path.read_text(encoding="utf-8") for path in files if path not in HOMES]
+    for home in HOMES:
+        catalogue = home.read_text(encoding="utf-8")
+        start = catalogue.index(": dict[str, tuple[str, str]] = {")
+        parts.append(catalogue[:start] + catalogue[catalogue.index("\n}\n", start):])
     return "\n".join(parts)
 
 

@@ -29,7 +29,7 @@ from firmware.app.stages.base import (
     Transition,
 )
 from firmware.app.stages.overlays import Menu, Message, Picker
-from firmware.report.sheet import SCHEME_KEYS, scheme_label
+from firmware.report.sheet import scheme_label
 from firmware.screen.i18n import Catalogue
 from firmware.screen.views import MenuView
 from hal.ports import Button, InputEvent, InputKind, StorageError
@@ -56,6 +56,12 @@ __all__ = [
 
 #: The schemes the menu offers, in its order.
 SCHEMES = tuple(SCHEME_PRESETS)
+#: Each scheme's line in the menu, saying what it counts.
+SCHEME_DETAIL_KEYS = {
+    "verlustpunkte": "scheme_verlustpunkte_detail", "siegpunkte": "scheme_siegpunkte_detail",
+    "platzpunkte": "scheme_platzpunkte_detail", "leben": "scheme_leben_detail",
+}  # fmt: skip
+assert set(SCHEME_DETAIL_KEYS) == set(SCHEMES)
 #: The time boxes the menu offers after the scheme, in minutes (0: none); a points round of
 #: the tournaments is 60 to 75 minutes.
 TIME_BOXES = (0, 45, 60, 70, 75, 90, 120)
@@ -99,7 +105,7 @@ def scheme_picker(texts: Catalogue, on_ok: Callable[[int], Transition | None]) -
     ``on_ok`` gets the index into :data:`SCHEMES`."""
     return Picker(
         "menu_spieltag_begin", len(SCHEMES), 0, lambda i: scheme_name(texts, SCHEMES[i]),
-        lambda i: texts.t(SCHEME_KEYS[SCHEMES[i]][1]), on_ok,
+        lambda i: texts.t(SCHEME_DETAIL_KEYS[SCHEMES[i]]), on_ok,
     )
 
 
