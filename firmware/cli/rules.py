@@ -17,7 +17,7 @@ import json
 from engine.rules import Rules, differences, load_preset, preset_names, toml_value
 from firmware.cli.cli_words import CliWords
 from firmware.cli.common import add_lang_argument, output_language
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.rulestext import changes_text, describe_changes
 from firmware.store.rulesfile import load_rules
 
@@ -59,7 +59,7 @@ def describe(rules: Rules, text: CliWords) -> str:
         base = load_preset(base_name)
         changed = differences(base, rules)
         if changed and rules.description == describe_changes(base, rules, changed):
-            return changes_text(base, rules, changed, Catalogue(text.language))
+            return changes_text(base, rules, changed, OledWords(text.language))
     return rules.description
 
 

@@ -11,7 +11,7 @@ round, the setup's labels: :data:`FROM_THE_SCREEN`), and an evening's for its Sp
 from __future__ import annotations
 
 from firmware.report.sheet_words import SHEET_WORDS
-from firmware.screen.i18n import MESSAGES
+from firmware.screen.oled_words import OLED_WORDS
 from firmware.words import Catalogue, borrowed
 
 __all__ = ["FROM_THE_SCREEN", "FROM_THE_SHEET", "PAGE_WORDS", "PageWords"]
@@ -219,4 +219,6 @@ FROM_THE_SHEET = (
 class PageWords(Catalogue):
     """The page's words in one language: its own, the screen's and an evening's it shows."""
 
-    HOMES = (PAGE_WORDS, borrowed(MESSAGES, FROM_THE_SCREEN), borrowed(SHEET_WORDS, FROM_THE_SHEET))
+    HOMES = (
+        PAGE_WORDS, borrowed(OLED_WORDS, FROM_THE_SCREEN), borrowed(SHEET_WORDS, FROM_THE_SHEET)
+    )

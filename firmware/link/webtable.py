@@ -39,7 +39,7 @@ from firmware.link.page_words import PageWords
 from firmware.link.pairing import Door, Pairing, TryCounter
 from firmware.link.protocol import encode_frame, format_line
 from firmware.link.remote import DeviceHooks, Remote, greeting
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.rulestext import hand_only_line, option_text
 from firmware.sink import DeviceEvent
 from firmware.words import LANGUAGES
@@ -68,7 +68,7 @@ def rule_choices() -> list[dict[str, Any]]:
     count only from the hand), its ``values`` (a choice's, or the kinds), for a number ``min``,
     ``max`` and the catalogue key of its ``label``, and ``labels``: per language, each value's
     words as the device's rules screen says them (:mod:`firmware.screen.rulestext`)."""
-    catalogues = {language: Catalogue(language) for language in LANGUAGES}
+    catalogues = {language: OledWords(language) for language in LANGUAGES}
     choices: list[dict[str, Any]] = []
     for field in fields(Rules):
         key = field.name

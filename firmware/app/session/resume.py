@@ -35,7 +35,7 @@ from firmware.app.session.moments import (
 )
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.sink import GameResumed
 from firmware.store.journal import Recovery
 from firmware.store.spieltagfile import META_SPIELTAG
@@ -74,7 +74,7 @@ def resume(session: Session, recovery: Recovery) -> list[Moment]:
     # The language the game started in, unless the menu has chosen one since (remembered).
     language = recovery.meta.get("language")
     if session.settings.remembered.language is None and language in LANGUAGES:
-        session.catalogue = Catalogue(str(language))
+        session.catalogue = OledWords(str(language))
     session.store.resume(recovery)
     spieltag = recovery.meta.get(META_SPIELTAG)
     session.arm_time_box(spieltag if isinstance(spieltag, str) else None)

@@ -22,7 +22,7 @@ from firmware.app.session.moments import Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameStarted
 from firmware.store.setupfile import clamp_deckel
 from firmware.store.spieltagfile import open_spieltag_id, time_box_ends
@@ -77,7 +77,7 @@ class Session:
         self._sink = event_sink
         remembered = self.settings.remembered
         language = remembered.language or config.game.language
-        self.catalogue = Catalogue(language if language in LANGUAGES else config.game.language)
+        self.catalogue = OledWords(language if language in LANGUAGES else config.game.language)
         self.contrast: int = (
             remembered.brightness if remembered.brightness is not None else config.display.contrast
         )
@@ -324,7 +324,7 @@ class Session:
 def _default_names() -> frozenset[str]:
     numbers = range(1, 2 * MAX_PLAYERS + 1)
     return frozenset(
-        Catalogue(language).t("default_player", number=number)
+        OledWords(language).t("default_player", number=number)
         for language in LANGUAGES
         for number in numbers
     )

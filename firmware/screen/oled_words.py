@@ -1,5 +1,4 @@
-"""Every text the device shows, in German (the default) and English, and the device's words its
-command line prints (``schocken replay``, the ``replay_`` texts) and a remote panel shows.
+"""The device's screen's words (the OLED's), in German (the default) and English.
 
 One language per screen: the English texts name the game's stages in English (a half is "Half
 1", the Finale "Final", Auswürfeln the "Roll-off", as docs/rules.md glosses them), while the
@@ -8,25 +7,25 @@ Straße, Hausnummer, Deckel, Blattschuss are what the table says, whatever the m
 Throw names come from the engine (``Evaluation.name``, or a table's own ``[names]``) and are the
 same on every screen and in every table of one rule set.
 
-Texts are looked up by key with :meth:`Catalogue.t`, which fills ``{placeholders}``. Keep them
-short: the display is 128 pixels wide, about 21 characters of the bitmap font; the status line of
-the turn screen has room for about 15 beside the pot, and a notice (``notice_*``) takes the whole
-line. ``tests/firmware/test_fit.py`` renders every text on its screens and fails on a cut.
+The screens look them up by key with :meth:`OledWords.t` (:mod:`firmware.words`), which fills
+``{placeholders}``; they show an evening's words too (the schemes' names, the standings':
+:mod:`firmware.report.sheet_words`). Keep them short: the display is 128 pixels wide, about 21
+characters of the bitmap font; the status line of the turn screen has room for about 15 beside
+the pot, and a notice (``notice_*``) takes the whole line. ``tests/firmware/test_fit.py`` renders
+every text on its screens and fails on a cut. Words the device never draws live elsewhere: the
+table's page's in :mod:`firmware.link.page_words`, the command line's in
+:mod:`firmware.cli.cli_words`.
 """
 
 from __future__ import annotations
 
 from firmware.report.sheet_words import SHEET_WORDS
-from firmware.words import Catalogue as WordsCatalogue
+from firmware.words import Catalogue
 
-__all__ = ["MESSAGES", "PRINTED_PREFIX", "SECTION_KEYS", "Catalogue", "section_name"]
-
-#: The prefixes of the keys of texts printed on a terminal or drawn around the simulated panel,
-#: never drawn on it: the bitmap font need not have their characters ("–", "§").
-PRINTED_PREFIX = ("replay_", "sim_")
+__all__ = ["OLED_WORDS", "SECTION_KEYS", "OledWords", "section_name"]
 
 #: key -> (German, English)
-MESSAGES: dict[str, tuple[str, str]] = {
+OLED_WORDS: dict[str, tuple[str, str]] = {
     # setup
     "default_player": ("Spieler{number}", "Player{number}"),
     "setup_players": ("Spieler", "Players"),
@@ -385,16 +384,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 #: The text key of each section: the two Hälften (halves) and the Finale (section 3,
-#: ``engine.game.FINAL``; named by number so that the catalogue loads no game).
+#: ``engine.game.FINAL``; named by number so that the words load no game).
 SECTION_KEYS = {1: "section_1", 2: "section_2", 3: "section_final"}
 
 
-class Catalogue(WordsCatalogue):
-    """The device's texts in one language. Unknown keys are a programming error (KeyError)."""
+class OledWords(Catalogue):
+    """The device's screen's words in one language, with an evening's."""
 
-    HOMES = (MESSAGES, SHEET_WORDS)
+    HOMES = (OLED_WORDS, SHEET_WORDS)
 
 
-def section_name(texts: Catalogue, section: int) -> str:
+def section_name(texts: OledWords, section: int) -> str:
     """The first or second Hälfte (half) or the Finale, in words."""
     return texts.t(SECTION_KEYS[section])
