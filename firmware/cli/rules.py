@@ -24,7 +24,7 @@ from firmware.store.rulesfile import load_rules
 #: Shown in the header, not in the option list.
 _HEADER_FIELDS = ("name", "description", "source")
 
-#: Each preset's description in the catalogue (the German one is the preset file's own).
+#: Each preset's description in the command line's words (the German is the preset file's own).
 DESCRIPTION_KEYS = {
     "boerde": "cli_preset_boerde", "bvb": "cli_preset_bvb", "dsm": "cli_preset_dsm",
     "standard": "cli_preset_standard", "westfalen": "cli_preset_westfalen",

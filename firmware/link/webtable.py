@@ -66,8 +66,8 @@ def rule_choices() -> list[dict[str, Any]]:
     """Every house rule the page's setup can change, in the order of :class:`~engine.rules.Rules`:
     its ``key``, its ``type`` (``bool``, ``choice``, ``number`` or ``kinds``, the throws that
     count only from the hand), its ``values`` (a choice's, or the kinds), for a number ``min``,
-    ``max`` and the catalogue key of its ``label``, and ``labels``: per language, each value's
-    words as the device's rules screen says them (:mod:`firmware.screen.rulestext`)."""
+    ``max`` and the key of its ``label`` (a word of the page's), and ``labels``: per language,
+    each value's words as the device's rules screen says them (:mod:`firmware.screen.rulestext`)."""
     catalogues = {language: OledWords(language) for language in LANGUAGES}
     choices: list[dict[str, Any]] = []
     for field in fields(Rules):
