@@ -33,7 +33,7 @@ from engine.odds import (
     chance_playing,
 )
 from engine.rules import Rules
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 
 __all__ = ["Hint", "HintQuestion", "best_hint", "hint_lines", "hint_question", "percent"]
 
@@ -98,7 +98,7 @@ def best_hint(game: Game) -> Hint:
     return hint_question(game).answer()
 
 
-def percent(p: Number, catalogue: Catalogue) -> str:
+def percent(p: Number, catalogue: OledWords) -> str:
     """A chance as shown: whole percent from 10 % up, one decimal below and near certainty
     (never "100 %" for what is not certain; German: a comma)."""
     value = 100 * float(p)
@@ -111,7 +111,7 @@ def percent(p: Number, catalogue: Catalogue) -> str:
     return f"{text} %"
 
 
-def hint_lines(hint: Hint, catalogue: Catalogue) -> tuple[str, str, str]:
+def hint_lines(hint: Hint, catalogue: OledWords) -> tuple[str, str, str]:
     """The headline (the chance), the action in words, and what the chance is for."""
     t = catalogue.t
     action = hint.action

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from firmware.config import DeviceConfig
 from firmware.screen.font import FONT
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from hal.inputs import InputDecoder, InputTiming
 from hal.ports import SCREEN_SIZE, Button, Edge, EdgeSource, InputEvent, InputKind
 
@@ -51,7 +51,7 @@ class CheckApp:
     def __init__(self, config: DeviceConfig) -> None:
         self.config = config
         self.contrast = config.display.contrast
-        self.catalogue = Catalogue(config.game.language)
+        self.catalogue = OledWords(config.game.language)
         self.down: set[Button] = set()
         self.presses: dict[Button, int] = dict.fromkeys(Button, 0)
         self.tilt_edges = 0

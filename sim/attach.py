@@ -34,7 +34,7 @@ from firmware.link.protocol import (
     parse_device_line,
 )
 from firmware.screen.font import FONT
-from firmware.screen.i18n import LANGUAGE_INDEX, Catalogue
+from firmware.words import language_or_default
 from hal.ports import (
     SCREEN_SIZE,
     Clock,
@@ -45,6 +45,7 @@ from hal.ports import (
     Link,
     Timed,
 )
+from sim.sim_words import SimWords
 
 if TYPE_CHECKING:
     from firmware.config import DeviceConfig
@@ -100,7 +101,7 @@ class RemotePanel:
         self._pin = pin
         #: The token a pairing gave: later connections pair with it (``auth``).
         self.token: str | None = None
-        self._texts = Catalogue(language if language in LANGUAGE_INDEX else "de")
+        self._texts = SimWords(language_or_default(language))
         self.wake = wake
         self._lock = threading.Lock()
         self._frame: Image.Image | None = None

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from engine.limits import ascii_whole_number
-from firmware.screen.i18n import LANGUAGES
 from firmware.sink import DeviceEvent, event_json
+from firmware.words import LANGUAGES
 from sim.outputs import PendingOutputs, pending_outputs
 
 if TYPE_CHECKING:  # the modes import what they need when they run, to start quickly
@@ -452,12 +452,10 @@ def _screen(
 ) -> tuple[LatestFrame, Callable[[], _FrontEnd]]:
     """The display the front end shows (``window`` or ``terminal``) and how to open that
     front end on it, once the device is built; the terminal shows ``notices`` as they are then
-    (one line each). Its help and key bar are ``say``'s words (the device's, in the language
-    the menu sets), else the config's language's."""
+    (one line each). Its help and key bar are ``say``'s words (the simulator's, in the language
+    the device's menu sets), else the config's language's."""
     if say is None:
-        from firmware.screen.i18n import Catalogue
-
-        say = Catalogue(config.game.language).t
+        say = _words(config)
     if name == "window":
         from sim.window import SimWindow, WindowDisplay
 
@@ -654,7 +652,7 @@ def _serve_until_interrupted(device: Any, clock: FakeClock) -> None:
     import signal
 
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    print(f"schocken sim: {device.app.t('sim_page_stays')}", file=sys.stderr)
+    print(f"schocken sim: {_device_words(device)('sim_page_stays')}", file=sys.stderr)
     try:
         while True:
             # The loop serves the pages' commands on its way to `until`; run(until=now) would
@@ -708,9 +706,7 @@ def _run_interactive(
         hands = EdgeHands(clock)
     try:
         # The front end speaks the device's language, once there is a device.
-        from firmware.screen.i18n import Catalogue
-
-        device_words: list[Say] = [Catalogue(config.game.language).t]
+        device_words: list[Say] = [_words(config)]
         shown, open_ui = _screen(
             screen, hands, config, notices, lambda key, **values: device_words[0](key, **values)
         )
@@ -740,13 +736,14 @@ def _run_interactive(
         odds_worker=True,  # on the real clock: computer players think beside the loop
         ask_to_resume=True,
     )
-    device_words[0] = device.app.t
+    device_words[0] = _device_words(device)
     if link is not None:
         notices.insert(len(notices) - bool(notice), _say_where_the_link_is(link, args.link, config))
     status = _play(device, open_ui, recorder)
-    kept = _left_unfinished(storage, device.app.t)
+    say = _device_words(device)
+    kept = _left_unfinished(storage, say)
     if kept:
-        print(f"schocken sim: {device.app.t('sim_kept_offer', kept=kept)}", file=sys.stderr)
+        print(f"schocken sim: {say('sim_kept_offer', kept=kept)}", file=sys.stderr)
     return status
 
 
@@ -855,11 +852,18 @@ def _play(
 
 
 def _words(config: DeviceConfig) -> Say:
-    """The catalogue's words in the configured screens' language (for what is said before the
-    device runs: its own words follow its menu's language from then on)."""
-    from firmware.screen.i18n import Catalogue
+    """The simulator's words in the configured screens' language (for what is said before the
+    device runs: from then on they follow its menu's language, :func:`_device_words`)."""
+    from sim.sim_words import SimWords
 
-    return Catalogue(config.game.language).t
+    return SimWords(config.game.language).t
+
+
+def _device_words(device: Any) -> Say:
+    """The simulator's words in the language the device's menu sets, whenever they are said."""
+    from sim.sim_words import SimWords
+
+    return lambda key, **values: SimWords(device.app.language).t(key, **values)
 
 
 def _choose_screen(config: DeviceConfig) -> tuple[str, str]:

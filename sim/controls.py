@@ -50,9 +50,10 @@ BUTTON_LABELS: dict[Button, str] = {
 }
 
 class Say(Protocol):
-    """The device's words in its language now: a catalogue key (and its placeholders' values)
-    to its text. The simulator's command line hands the front ends the device's own
-    (``DeviceApp.t``), so that their help and captions speak the language of the screens."""
+    """The simulator's words in the device's language now: a key of :mod:`sim.sim_words` (and
+    its placeholders' values) to its text. The simulator's command line hands the front ends
+    words that follow the device's menu, so that their help and captions speak the language of
+    the screens."""
 
     def __call__(self, key: str, **values: object) -> str: ...
 

@@ -40,7 +40,7 @@ from firmware.app.stages.resume_question import ResumeQuestion
 from firmware.app.stages.standings import scharf_banner
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.screens import render
 from firmware.screen.views import View
 from firmware.sink import EventSink
@@ -136,7 +136,7 @@ class DeviceApp:
         return self._session.asking > 0
 
     @property
-    def catalogue(self) -> Catalogue:
+    def catalogue(self) -> OledWords:
         return self._session.catalogue
 
     @property

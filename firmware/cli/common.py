@@ -11,8 +11,8 @@ from engine.limits import ascii_whole_number
 from engine.rules import Rules, preset_names
 from engine.throws import Evaluation
 from firmware.cli import CliError
-from firmware.screen.i18n import DEFAULT_LANGUAGE, LANGUAGES, Catalogue
 from firmware.store.rulesfile import load_rules
+from firmware.words import DEFAULT_LANGUAGE, LANGUAGES
 
 if TYPE_CHECKING:
     from engine.spieltag import Evening
@@ -50,9 +50,10 @@ def note_lost(command: str, evening: Evening, lang: str) -> None:
     deleted or damaged), with the reader's detail: whatever is printed, nobody misses it."""
     import sys
 
+    from firmware.cli.cli_words import CliWords
     from firmware.report.sheet import lost_line
 
-    text = Catalogue(lang)
+    text = CliWords(lang)
     for game in evening.lost:
         detail = f" ({game.detail})" if game.detail else ""
         print(f"schocken {command}: {lost_line(game, text)}{detail}", file=sys.stderr)

@@ -34,8 +34,8 @@ from engine.tournament import FORMAT_PRESETS, Entrant
 from firmware.cli import CliError
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.hub.hub import Hub, HubError, init_tournament
+from firmware.hub.hub_words import HubWords
 from firmware.hub.store import HubStore, HubStoreError
-from firmware.screen.i18n import Catalogue
 from firmware.store.userfile import UserFileError, read_user_text
 
 __all__ = ["add_arguments", "run"]
@@ -137,16 +137,16 @@ def _run(args: argparse.Namespace) -> int:
             return _format(hub, args)
         case "draw":
             tables = hub.draw_round(args.seed)
-            text = Catalogue(output_language(_no_lang(args)))
+            text = HubWords(output_language(_no_lang(args)))
             print(text.t("hub_drawn", n=hub.current_round(), tables=len(tables)))
             for table in tables:
                 print(f"  {text.t('hub_table', n=table.table_no)}: {', '.join(table.players)}")
         case "start":
             state = hub.start_round(time.time(), args.minutes)
-            print(Catalogue(output_language(_no_lang(args))).t("hub_started", n=state.round))
+            print(HubWords(output_language(_no_lang(args))).t("hub_started", n=state.round))
         case "finish":
             state = hub.finish_round()
-            print(Catalogue(output_language(_no_lang(args))).t("hub_finished", n=state.round))
+            print(HubWords(output_language(_no_lang(args))).t("hub_finished", n=state.round))
         case "approve":
             print(f"{hub.store.approve(args.id)} approved")
         case "standings":
@@ -325,7 +325,7 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
     service.start(link)
     where, port = server.address
     shown = f"http://{'127.0.0.1' if where in ('0.0.0.0', '::') else where}:{port}"
-    text = Catalogue(output_language(argparse.Namespace(lang=None)))
+    text = HubWords(output_language(argparse.Namespace(lang=None)))
     print(text.t("hub_serving", event=hub.event, broker=args.broker, tv=f"{shown}/",
                  phone=f"{shown}/phone"), flush=True)  # fmt: skip
     try:

@@ -38,9 +38,9 @@ from engine import (
 from engine.game import FINAL
 from engine.limits import InputLimitError, ascii_whole_number
 from firmware.cli import CliError
+from firmware.cli.cli_words import CliWords
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.screen.i18n import Catalogue
 from firmware.store.gamestore import CURRENT, GameStore, archive_name
 from firmware.store.journal import JournalError, Recovery, read_journal
 from firmware.store.userfile import path_problem, read_bytes_limited
@@ -87,7 +87,7 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
     when it ends.
     """
     game = Game(setup)
-    text = Catalogue(lang)
+    text = CliWords(lang)
     rules = game.rules
     yield text.t(
         "replay_header", players=", ".join(game.players), rules=rules.name, deckel=rules.deckel
@@ -141,7 +141,7 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
     yield from _ending(game, steps, text)
 
 
-def _outcome(event: Event, text: Catalogue) -> Iterator[str]:
+def _outcome(event: Event, text: CliWords) -> Iterator[str]:
     match event:
         case RoundStarted():
             section = text.t(_SECTION_KEYS[event.section])
@@ -178,7 +178,7 @@ def _outcome(event: Event, text: Catalogue) -> Iterator[str]:
             yield text.t(key, player=event.loser)
 
 
-def _ending(game: Game, steps: list[str], text: Catalogue) -> Iterator[str]:
+def _ending(game: Game, steps: list[str], text: CliWords) -> Iterator[str]:
     if game.is_over:
         return
     if game.contenders and game.turn is None:
@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"schocken replay: note: {path}: damaged end ignored: {recovery.problem}",
               file=sys.stderr)
     if found:  # which game it found is part of the story, not a note beside it
-        print(Catalogue(lang).t("replay_from", path=path))
+        print(CliWords(lang).t("replay_from", path=path))
     for line in narrate(recovery.setup, recovery.actions, lang):
         print(line)
     return 0
@@ -262,7 +262,7 @@ def _game_in_state_dir(args: argparse.Namespace, number: int | None) -> Path:
 
 def _list(args: argparse.Namespace, lang: str) -> int:
     """One line per game in the state directory: its number, players and loser."""
-    text = Catalogue(lang)
+    text = CliWords(lang)
     store = _store(args)
     lines = []
     for game in store.kept():

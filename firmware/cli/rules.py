@@ -15,15 +15,16 @@ import argparse
 import json
 
 from engine.rules import Rules, differences, load_preset, preset_names, toml_value
+from firmware.cli.cli_words import CliWords
 from firmware.cli.common import add_lang_argument, output_language
-from firmware.screen.i18n import Catalogue
-from firmware.screen.rulestext import describe_changes, option_words
+from firmware.screen.oled_words import OledWords
+from firmware.screen.rulestext import changes_text, describe_changes
 from firmware.store.rulesfile import load_rules
 
 #: Shown in the header, not in the option list.
 _HEADER_FIELDS = ("name", "description", "source")
 
-#: Each preset's description in the catalogue (the German one is the preset file's own).
+#: Each preset's description in the command line's words (the German is the preset file's own).
 DESCRIPTION_KEYS = {
     "boerde": "cli_preset_boerde", "bvb": "cli_preset_bvb", "dsm": "cli_preset_dsm",
     "standard": "cli_preset_standard", "westfalen": "cli_preset_westfalen",
@@ -46,10 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_lang_argument(show, "the headings and a preset's description")
 
 
-def describe(rules: Rules, text: Catalogue) -> str:
-    """The rules' description in ``text``'s language: a preset's from the catalogue; a file's
-    that :func:`load_rules` worded ("wie standard, aber 15 Deckel") worded again in that
-    language; a file's own as the file words it."""
+def describe(rules: Rules, text: CliWords) -> str:
+    """The rules' description in ``text``'s language: a preset's from the command line's words;
+    a file's that :func:`load_rules` worded ("wie standard, aber 15 Deckel") worded again in
+    that language, as the rules screen words it; a file's own as the file words it."""
     key = DESCRIPTION_KEYS.get(rules.name)
     if key is not None:
         return text.t(key)
@@ -58,13 +59,12 @@ def describe(rules: Rules, text: Catalogue) -> str:
         base = load_preset(base_name)
         changed = differences(base, rules)
         if changed and rules.description == describe_changes(base, rules, changed):
-            wording = ", ".join(option_words(k, getattr(rules, k), text) for k in changed)
-            return text.t("desc_changes", preset=base.name, changes=wording)
+            return changes_text(base, rules, changed, OledWords(text.language))
     return rules.description
 
 
 def run(args: argparse.Namespace) -> int:
-    text = Catalogue(output_language(args))
+    text = CliWords(output_language(args))
     if args.action == "list":
         presets = [load_preset(name) for name in preset_names()]
         if args.json:  # for scripts: the preset files' own words
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_rules(rules: Rules, origin: str | None = None, text: Catalogue | None = None) -> str:
+def format_rules(rules: Rules, origin: str | None = None, text: CliWords | None = None) -> str:
     """Header (name, file, what it is based on, description, source), then one line per option
     with a note where it differs from its base: the preset a ``NAME+`` extends, else
     ``standard``."""
@@ -95,7 +95,7 @@ def format_rules(rules: Rules, origin: str | None = None, text: Catalogue | None
     options = {k: v for k, v in rules.to_mapping().items() if k not in _HEADER_FIELDS}
     key_width = max(map(len, options))
     value_width = max(len(toml_value(v)) for v in options.values())
-    text = text or Catalogue()
+    text = text or CliWords()
     width = max(len(text.t(key)) for key in _LABEL_KEYS) + 1
 
     def label(key: str) -> str:

@@ -267,7 +267,7 @@ def open_web_server(host: str, port: int, *, names: tuple[str, ...] = ()) -> Web
 def _error_screen(path: str | None) -> int:
     """Draw why the service stopped; exit 0 once it is on the panel, 1 if no panel answers."""
     from firmware.screen.error_screen import error_image, failure_reason
-    from firmware.screen.i18n import Catalogue
+    from firmware.screen.oled_words import OledWords
     from hal.oled import bus_errors, show_and_keep
 
     logging.basicConfig(
@@ -282,7 +282,7 @@ def _error_screen(path: str | None) -> int:
             problem = problem.removeprefix(f"{path}: ")
         config = load_config(None)
     reason = failure_reason(os.environ)
-    image = error_image(Catalogue(config.game.language), problem, reason)
+    image = error_image(OledWords(config.game.language), problem, reason)
     logger.error("service stopped: %s", problem or reason or "reason unknown")
     try:
         show_and_keep(config.display, image)

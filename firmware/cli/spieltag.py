@@ -23,9 +23,9 @@ from pathlib import Path
 from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
 from engine.spieltag import LeaguePlayer
 from firmware.cli import CliError
+from firmware.cli.cli_words import CliWords
 from firmware.cli.common import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.screen.i18n import Catalogue
 from firmware.store.evening import evening_of
 from firmware.store.gamestore import GameStore
 from firmware.store.spieltagbegin import COMMAND_LINE, SpieltagRequest, begin_spieltag
@@ -105,7 +105,7 @@ def _root(args: argparse.Namespace) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = Catalogue(output_language(args))
+    text = CliWords(output_language(args))
     storage = StateDirectory(_root(args))
     if args.action == "end":
         ended = SpieltagFiles(storage).end()

@@ -19,6 +19,7 @@ import sys
 
 from engine.spieltag import Evening
 from firmware.cli import CliError
+from firmware.cli.cli_words import CliWords
 from firmware.cli.common import add_lang_argument, note_lost, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.report.sheet import (
@@ -30,7 +31,6 @@ from firmware.report.sheet import (
     standing_cells,
     standings_heading,
 )
-from firmware.screen.i18n import Catalogue
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
 from firmware.store.stats import FIELDS, PlayerStats, stats_to_mapping
@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def format_table(table: dict[str, PlayerStats], lang: str = "de") -> list[str]:
     """The statistics as aligned text lines, most games first, then by name."""
-    text = Catalogue(lang)
+    text = CliWords(lang)
     if not table:
         return [text.t("cli_stats_none")]
     order = sorted(table, key=lambda name: (-table[name].games, name))
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
 def format_standings(evening: Evening, lang: str = "de") -> list[str]:
     """The evening's standings as aligned text lines under a title line."""
-    text = Catalogue(lang)
+    text = CliWords(lang)
     spieltag = evening.spieltag
     title = text.t(
         "standings_title", name=spieltag.name, date=spieltag.date,

@@ -1,8 +1,9 @@
 """What the hub serves: the TV and phone page, the live state as JSON, the CSV and PDF exports.
 
-The page (``web/tv.html``) is one file for both views; it gets its texts from the catalogue
-(``hub_`` keys, German by default, ``?lang=en``) and the state from the server-sent events at
-``/events``, a whole snapshot (:meth:`Hub.snapshot`) on connect and after every change.
+The page (``web/tv.html``) is one file for both views; it gets its words inside it
+(:class:`~firmware.hub.hub_words.TvWords`, German by default, ``?lang=en``) and the state from
+the server-sent events at ``/events``, a whole snapshot (:meth:`Hub.snapshot`) on connect and
+after every change.
 
 The CSV is for German spreadsheet programs (UTF-8 with a BOM, ``;``), as the Spieltag's sheet
 (:mod:`firmware.report.sheet`); a table's sheet of a round is that Spielberichtsbogen, made by
@@ -21,9 +22,10 @@ from engine.game import GameSetup
 from engine.scoring import load_scheme
 from engine.spieltag import Evening, EveningGame, Spieltag
 from firmware.hub.hub import Hub, HubError
+from firmware.hub.hub_words import HubWords, TvWords
 from firmware.report.sheet import csv_text
-from firmware.screen.i18n import LANGUAGES, MESSAGES, Catalogue
 from firmware.tournament.wire import Result
+from firmware.words import LANGUAGES
 
 __all__ = ["Page", "hub_routes", "page_html", "standings_csv", "standings_pdf", "table_sheet_pdf"]
 
@@ -39,10 +41,7 @@ def _lang(query: Mapping[str, str]) -> str:
 def page_html(lang: str, phone: bool, state: Mapping[str, object] | None = None) -> bytes:
     """The TV page (``phone``: the one-column phone view) in ``lang``, showing ``state`` (a
     snapshot) until the event stream brings the next."""
-    index = LANGUAGES.index(lang)
-    texts = {
-        key: pair[index] for key, pair in MESSAGES.items() if key.startswith(("hub_", "standings_"))
-    }
+    texts = TvWords(lang).table()
     template = files("firmware.hub").joinpath("web/tv.html").read_text(encoding="utf-8")
     data = _script_json(texts)
     page = (
@@ -61,7 +60,7 @@ def _script_json(value: object) -> str:
 
 def standings_rows(hub: Hub, lang: str) -> list[list[str]]:
     """The standings as rows of cells (the CSV's and the PDF's)."""
-    text = Catalogue(lang)
+    text = HubWords(lang)
     snapshot = hub.snapshot(0.0)
     lives = any(row["lives"] is not None for row in snapshot["standings"])
     rows: list[list[str]] = [
@@ -99,7 +98,7 @@ def standings_pdf(hub: Hub, lang: str) -> bytes:
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen.canvas import Canvas
 
-    text = Catalogue(lang)
+    text = HubWords(lang)
     rows = standings_rows(hub, lang)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
@@ -164,7 +163,7 @@ def table_sheet_pdf(hub: Hub, round_: int, table: int, lang: str) -> bytes:
         "leben" if seat.kind != "points" else hub.store.get("scheme", "verlustpunkte")
     )
     day = datetime.fromtimestamp(row.starts_at or 0.0, UTC).strftime("%Y-%m-%d") if row else ""
-    text = Catalogue(lang)
+    text = HubWords(lang)
     spieltag = Spieltag(
         f"{hub.event}-r{round_}-t{table}",
         f"{hub.event} · {text.t('hub_round', n=round_)} · {text.t('hub_table', n=table)}",

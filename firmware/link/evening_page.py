@@ -23,11 +23,11 @@ from engine.scoring import ScoringError
 from engine.spieltag import Spieltag, SpieltagError
 from firmware.link.pairing import Pairing
 from firmware.link.protocol import SpieltagBegin
-from firmware.screen.i18n import LANGUAGES
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import CURRENT
 from firmware.store.spieltagbegin import SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
+from firmware.words import LANGUAGES
 from hal.ports import HttpAnswer, HttpRequest, Storage, StorageError
 
 __all__ = [

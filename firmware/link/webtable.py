@@ -33,46 +33,28 @@ from typing import Any, Protocol
 from PIL import Image
 
 from engine import Game, preset_names
-from engine.rules import HAND_ONLY_KINDS, USUAL_NAMES, Rules, load_preset
+from engine.rules import HAND_ONLY_KINDS, Rules, load_preset
 from engine.scoring import SCHEME_PRESETS
 from engine.strategy_names import STRATEGY_NAMES
 from firmware.link.connection import Connection
 from firmware.link.crowd import STATS_REFRESH_S, CrowdBudget, PageGate, Snapshot, stats_text
 from firmware.link.feed import HostFeed
+from firmware.link.page_words import PageWords
 from firmware.link.pairing import Door, Pairing, TryCounter
 from firmware.link.protocol import Parsed, encode_frame, format_line
 from firmware.link.remote import DeviceHooks, Remote, greeting
-from firmware.screen.i18n import LANGUAGES, MESSAGES, Catalogue
-from firmware.screen.rulestext import option_text
+from firmware.screen.oled_words import OledWords
+from firmware.screen.rulestext import hand_only_line, option_text
 from firmware.sink import DeviceEvent
+from firmware.words import LANGUAGES
 from hal.ports import Clock, Link, LinkServer, PageLink
 
-__all__ = ["PAGE_KEYS", "WebTable", "page_data", "page_files", "page_texts", "rule_choices"]
-
-#: The catalogue's texts the page shows, besides every ``web_`` key.
-PAGE_KEYS = (
-    "pot", "throw_of", "round_n", "menu_stats", "stats_none", "setup_players", "setup_rules",
-    "setup_deckel", "setup_bots", "setup_human", "strategy_threshold", "strategy_odds",
-    "menu_pair", "menu_title", "outcome_scharf", "scharf_mark",
-)  # fmt: skip
-
-
-#: The catalogue's texts the page's Spieltag card shows, besides its ``web_`` keys.
-SPIELTAG_KEYS = (
-    "scheme_verlustpunkte", "scheme_siegpunkte", "scheme_platzpunkte", "scheme_leben",
-    "standings_place", "standings_player", "standings_points", "standings_lives",
-    "standings_out",
-)  # fmt: skip
+__all__ = ["WebTable", "page_data", "page_files", "page_texts", "rule_choices"]
 
 
 def page_texts() -> dict[str, dict[str, str]]:
-    """The page's texts by language, from the device's catalogue (:mod:`firmware.screen.i18n`)."""
-    keys = [key for key in MESSAGES if key.startswith("web_")] + list(PAGE_KEYS)
-    keys += SPIELTAG_KEYS
-    return {
-        language: {key: MESSAGES[key][index] for key in keys}
-        for index, language in enumerate(LANGUAGES)
-    }
+    """The page's words by language (:mod:`firmware.link.page_words`), unfilled."""
+    return {language: PageWords(language).table() for language in LANGUAGES}
 
 
 #: Rules keys the page's setup does not offer: the rule set's own words, and the table's own
@@ -88,9 +70,9 @@ def rule_choices() -> list[dict[str, Any]]:
     """Every house rule the page's setup can change, in the order of :class:`~engine.rules.Rules`:
     its ``key``, its ``type`` (``bool``, ``choice``, ``number`` or ``kinds``, the throws that
     count only from the hand), its ``values`` (a choice's, or the kinds), for a number ``min``,
-    ``max`` and the catalogue key of its ``label``, and ``labels``: per language, each value's
-    words as the device's rules screen says them (:mod:`firmware.screen.rulestext`)."""
-    catalogues = {language: Catalogue(language) for language in LANGUAGES}
+    ``max`` and the key of its ``label`` (a word of the page's), and ``labels``: per language,
+    each value's words as the device's rules screen says them (:mod:`firmware.screen.rulestext`)."""
+    catalogues = {language: OledWords(language) for language in LANGUAGES}
     choices: list[dict[str, Any]] = []
     for field in fields(Rules):
         key = field.name
@@ -104,7 +86,7 @@ def rule_choices() -> list[dict[str, Any]]:
         elif key == "hand_only":
             choice.update(type="kinds", values=list(HAND_ONLY_KINDS), labels={
                 language: {
-                    kind: texts.t("rule_hand_only_kind", kind=USUAL_NAMES[kind])
+                    kind: hand_only_line(kind, texts)
                     for kind in HAND_ONLY_KINDS
                 }
                 for language, texts in catalogues.items()

@@ -23,7 +23,7 @@ from firmware.report.sheet import (
     standing_cells,
     standings_heading,
 )
-from firmware.screen.i18n import Catalogue
+from firmware.report.sheet_words import SheetWords
 
 __all__ = ["sheet_pdf"]
 
@@ -91,7 +91,7 @@ def _fit(canvas: Canvas, text: str, width: float, size: float) -> str:
 
 def sheet_pdf(evening: Evening, lang: str = "de") -> bytes:
     """The evening's Spielberichtsbogen as the bytes of a one-page A4 PDF."""
-    text = Catalogue(lang)
+    text = SheetWords(lang)
     spieltag = evening.spieltag
     players = sheet_players(evening)
     label = {p.name: p.label for p in players}
@@ -168,7 +168,7 @@ def sheet_pdf(evening: Evening, lang: str = "de") -> bytes:
     return buffer.getvalue()
 
 
-def _signatures(canvas: Canvas, text: Catalogue) -> None:
+def _signatures(canvas: Canvas, text: SheetWords) -> None:
     """The signature lines of both sides at the foot of the page."""
     width = A4[0]
     y = _MARGIN + 18

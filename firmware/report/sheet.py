@@ -18,7 +18,8 @@ from typing import Any
 
 from engine.scoring import SCHEME_PRESETS, Standing, game_points
 from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
-from firmware.screen.i18n import Catalogue
+from firmware.report.sheet_words import SheetWords
+from firmware.words import Catalogue
 
 __all__ = [
     "LOST_KEYS", "SCHEME_KEYS", "SheetPlayer", "csv_text", "lost_data", "lost_line",
@@ -42,19 +43,19 @@ class SheetPlayer:
         return f"{self.seat} {self.name}" if self.seat else self.name
 
 
-#: Each preset's name and its one line of what it counts, as catalogue keys.
-SCHEME_KEYS: dict[str, tuple[str, str]] = {
-    "verlustpunkte": ("scheme_verlustpunkte", "scheme_verlustpunkte_detail"),
-    "siegpunkte": ("scheme_siegpunkte", "scheme_siegpunkte_detail"),
-    "platzpunkte": ("scheme_platzpunkte", "scheme_platzpunkte_detail"),
-    "leben": ("scheme_leben", "scheme_leben_detail"),
-}
+#: Each preset scheme's name, as the key of an evening's words (firmware.report.sheet_words).
+SCHEME_KEYS = {
+    "verlustpunkte": "scheme_verlustpunkte", "siegpunkte": "scheme_siegpunkte",
+    "platzpunkte": "scheme_platzpunkte", "leben": "scheme_leben",
+}  # fmt: skip
 assert set(SCHEME_KEYS) == set(SCHEME_PRESETS)
 
 
 def scheme_label(name: str, text: Catalogue) -> str:
-    """The scheme's name in the sheet's language (a preset's German name)."""
-    return text.t(SCHEME_KEYS[name][0]) if name in SCHEME_KEYS else name
+    """The scheme's name in ``text``'s language (a preset's German name); ``text`` is the words
+    of any surface that shows an evening (they compose
+    :data:`~firmware.report.sheet_words.SHEET_WORDS`)."""
+    return text.t(SCHEME_KEYS[name]) if name in SCHEME_KEYS else name
 
 
 def sheet_players(evening: Evening) -> tuple[SheetPlayer, ...]:
@@ -128,7 +129,7 @@ def sheet_data(evening: Evening) -> dict[str, Any]:
 
 def sheet_rows(evening: Evening, lang: str = "de") -> list[list[str]]:
     """The sheet as rows of cells, in blocks separated by an empty row (the CSV's layout)."""
-    text = Catalogue(lang)
+    text = SheetWords(lang)
     spieltag = evening.spieltag
     lines = evening.standings()
     players = sheet_players(evening)
@@ -191,7 +192,7 @@ def points_cell(points: int | None, schock_aus: int) -> str:
 
 
 def standings_heading(text: Catalogue, lives: bool) -> list[str]:
-    """The standings' column headings."""
+    """The standings' column headings in ``text``'s language."""
     keys = (
         "standings_place", "standings_player", "standings_lives" if lives else "standings_points",
         "standings_games", "standings_lost", "standings_halves", "standings_finals",

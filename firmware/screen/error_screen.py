@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from PIL import Image
 
 from firmware.screen.font import FONT
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.screens import LINE, TITLE_HEIGHT, WIDTH, render
 from firmware.screen.views import BannerView
 from hal.ports import SCREEN_SIZE
@@ -64,7 +64,7 @@ def wrap(text: str, width: int = WIDTH - 2) -> list[str]:
     return lines
 
 
-def error_lines(catalogue: Catalogue, config_problem: str | None, reason: str | None) -> list[str]:
+def error_lines(catalogue: OledWords, config_problem: str | None, reason: str | None) -> list[str]:
     """The screen's text lines: why the device stopped (cut with "…"), then where the log is."""
     t = catalogue.t
     if config_problem is not None:
@@ -82,7 +82,7 @@ def error_lines(catalogue: Catalogue, config_problem: str | None, reason: str | 
 
 
 def error_image(
-    catalogue: Catalogue, config_problem: str | None, reason: str | None
+    catalogue: OledWords, config_problem: str | None, reason: str | None
 ) -> Image.Image:
     """The error screen: a title bar over :func:`error_lines`."""
     lines = error_lines(catalogue, config_problem, reason)

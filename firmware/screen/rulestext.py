@@ -32,11 +32,11 @@ from engine.rules import (
     differences,
     load_preset,
 )
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 
 __all__ = [
-    "RULE_VALUE_KEYS", "describe_changes", "option_lines", "option_text", "option_words",
-    "rules_summary",
+    "RULE_VALUE_KEYS", "changes_text", "describe_changes", "hand_only_line", "option_lines",
+    "option_text", "option_words", "rules_summary",
 ]  # fmt: skip
 
 
@@ -113,7 +113,7 @@ DESCRIPTION_NUMBER_KEYS = {
 DESCRIPTION_LANGUAGE = "de"
 
 
-def rules_summary(rules: Rules, texts: Catalogue) -> tuple[str, ...]:
+def rules_summary(rules: Rules, texts: OledWords) -> tuple[str, ...]:
     """The name and Deckel, every option that differs from ``standard``, and "all else as
     standard" (or, if nothing differs, that this is all as in ``standard``)."""
     changed = [key for key in differences(load_preset("standard"), rules) if key != "deckel"]
@@ -124,17 +124,23 @@ def rules_summary(rules: Rules, texts: Catalogue) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def option_lines(key: str, value: object, texts: Catalogue) -> list[str]:
+def option_lines(key: str, value: object, texts: OledWords) -> list[str]:
     """One option's value as the rules screen lists it: a line for each throw of the lists
     ``hand_only`` and ``names``, else the one line of :func:`option_text`."""
     if key == "hand_only" and isinstance(value, tuple) and value:
-        return [texts.t("rule_hand_only_kind", kind=USUAL_NAMES[kind]) for kind in value]
+        return [hand_only_line(kind, texts) for kind in value]
     if key == "names" and isinstance(value, tuple) and value:
         return [texts.t("rule_name", kind=NAME_KEY_LABELS[kind], name=name) for kind, name in value]
     return [option_text(key, value, texts)]
 
 
-def option_text(key: str, value: object, texts: Catalogue) -> str:
+def hand_only_line(kind: str, texts: OledWords) -> str:
+    """The rules screen's line for a throw that counts only from the hand ("General nur aus der
+    Hand"); ``kind`` is one of :data:`engine.rules.HAND_ONLY_KINDS`."""
+    return texts.t("rule_hand_only_kind", kind=USUAL_NAMES[kind])
+
+
+def option_text(key: str, value: object, texts: OledWords) -> str:
     """One option's value in the device's language, as the rules screen says it."""
     text_key = RULE_VALUE_KEYS.get(key, {}).get(value) or RULE_NUMBER_KEYS.get(key)
     if text_key is None:
@@ -142,7 +148,7 @@ def option_text(key: str, value: object, texts: Catalogue) -> str:
     return texts.t(text_key, n=value)
 
 
-def option_words(key: str, value: object, texts: Catalogue) -> str:
+def option_words(key: str, value: object, texts: OledWords) -> str:
     """One option's value as a description says it: in the words of the rules screen, except
     where :data:`DESCRIPTION_VALUE_KEYS` and :data:`DESCRIPTION_NUMBER_KEYS` say it otherwise,
     and the lists ``hand_only`` and ``names`` in one go ("nur aus der Hand: General und Jule")."""
@@ -169,12 +175,17 @@ def option_words(key: str, value: object, texts: Catalogue) -> str:
 def describe_changes(base: Rules, rules: Rules, changed: Sequence[str]) -> str:
     """What ``rules`` change of their preset ``base``, in the words of a preset's description
     ("wie standard, aber 15 Deckel"): an :data:`engine.rules.Describe` for rules files."""
-    texts = Catalogue(DESCRIPTION_LANGUAGE)
+    return changes_text(base, rules, changed, OledWords(DESCRIPTION_LANGUAGE))
+
+
+def changes_text(base: Rules, rules: Rules, changed: Sequence[str], texts: OledWords) -> str:
+    """What ``rules`` change of their preset ``base`` (the options ``changed``), in ``texts``'
+    language: "wie standard, aber 15 Deckel", "like standard, but 15 Deckel"."""
     wording = ", ".join(option_words(key, getattr(rules, key), texts) for key in changed)
     return texts.t("desc_changes", preset=base.name, changes=wording)
 
 
-def _listing(items: list[str], texts: Catalogue) -> str:
+def _listing(items: list[str], texts: OledWords) -> str:
     """``a, b und c``: the last item joined by "und", so that a list inside a description's
     comma-separated options shows where it ends."""
     if len(items) < 2:

@@ -16,8 +16,9 @@ from engine.errors import RulesError
 from engine.rules import Rules
 from engine.throws import Evaluation, Kind, rank_table
 from firmware.screen.font import FONT
-from firmware.screen.i18n import LANGUAGE_INDEX, Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.screens import status_room
+from firmware.words import LANGUAGES
 
 __all__ = ["check_throw_names", "throw_name_room", "throw_names_problem"]
 
@@ -25,8 +26,8 @@ __all__ = ["check_throw_names", "throw_name_room", "throw_names_problem"]
 def throw_name_room(deckel: int = 99) -> int:
     """Pixels a throw's name may take on the turn screen in its tightest case, in any language."""
     texts = []
-    for language in LANGUAGE_INDEX:
-        catalogue = Catalogue(language)
+    for language in LANGUAGES:
+        catalogue = OledWords(language)
         texts += [catalogue.t("pot", n=deckel), catalogue.t("key_continue")]
     return min(status_room(text) for text in texts)
 

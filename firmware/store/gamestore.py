@@ -97,8 +97,8 @@ class DamageReport:
     def screen_lines(self, t: Callable[..., str]) -> tuple[str, str, str]:
         """Three short lines for the device's message titled ``t("state_damaged_title")``.
 
-        ``t`` is the catalogue's lookup (:meth:`firmware.screen.i18n.Catalogue.t`): the file's name,
-        what the device did, and where the damaged file went.
+        ``t`` is the screen's lookup (:meth:`firmware.screen.oled_words.OledWords.t`): the file's
+        name, what the device did, and where the damaged file went.
         """
         if self.kept_in is None:
             return self.name, t("state_damaged_stuck"), ""

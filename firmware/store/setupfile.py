@@ -17,7 +17,7 @@ from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.limits import json_loads
 from engine.strategy_names import strategy_names
 from firmware.names import name_problem
-from firmware.screen.i18n import LANGUAGES
+from firmware.words import LANGUAGES
 from hal.ports import Storage
 
 __all__ = ["DECKEL_RANGE", "SETUP_FILE", "Remembered", "SettingsFile", "clamp_deckel"]

@@ -125,15 +125,15 @@ def _device_png(path: Path) -> None:
 def _window_png(image: Any, path: Path) -> None:
     """The window showing ``image``, with FLIP held down, saved as a PNG."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
-    from firmware.screen.i18n import Catalogue
     from hal.ports import Button
     from sim.controls import EdgeHands
     from sim.fakes import FakeClock
+    from sim.sim_words import SimWords
     from sim.window import SimWindow, WindowDisplay
 
     display = WindowDisplay()
     display.display(image)
-    window = SimWindow(EdgeHands(FakeClock()), display, say=Catalogue("de").t)
+    window = SimWindow(EdgeHands(FakeClock()), display, say=SimWords("de").t)
     try:
         window._press(Button.FLIP)  # the button just pressed, drawn down
         window.step()

@@ -19,7 +19,7 @@ from firmware.report.pdf import sheet_pdf
 
 if TYPE_CHECKING:
     from firmware.app.stages.overlays import Picker
-    from firmware.screen.i18n import Catalogue
+    from firmware.screen.oled_words import OledWords
     from firmware.screen.views import PickerView, View
 
 __all__ = ["match_evening", "write_scharf_screens", "write_sheet_png", "write_spieltag_screens"]
@@ -79,7 +79,7 @@ def write_spieltag_screens(path: Path) -> None:
     from firmware.app.session.moments import EveningStandings
     from firmware.app.stages.overlays import Message
     from firmware.app.stages.standings import StandingsList, scheme_name, scheme_picker
-    from firmware.screen.i18n import Catalogue
+    from firmware.screen.oled_words import OledWords
     from firmware.screen.screens import render
 
     schemes = tuple(SCHEME_PRESETS)
@@ -94,7 +94,7 @@ def write_spieltag_screens(path: Path) -> None:
     gap, width, height = 8, 256, 128
     sheet = Image.new("L", (4 * width + 3 * gap, 2 * height + gap), 96)
     for row, language in enumerate(("de", "en")):
-        texts = Catalogue(language)
+        texts = OledWords(language)
         views: tuple[View, ...] = (
             StandingsList(points).view(texts),
             StandingsList(lives, 3).view(texts),
@@ -109,7 +109,7 @@ def write_spieltag_screens(path: Path) -> None:
     sheet.save(path, optimize=True)
 
 
-def _picker_at(picker: Picker, index: int, texts: Catalogue) -> PickerView:
+def _picker_at(picker: Picker, index: int, texts: OledWords) -> PickerView:
     picker.index = index
     return picker.view(texts)
 
@@ -127,7 +127,7 @@ def write_scharf_screens(path: Path) -> None:
     from firmware.app.stages.turn import TurnStage
     from firmware.config import DeviceConfig
     from firmware.dice import SeededDice
-    from firmware.screen.i18n import Catalogue
+    from firmware.screen.oled_words import OledWords
     from firmware.screen.screens import render
     from firmware.store.stores import open_stores
     from sim.fakes import FakeClock
@@ -137,7 +137,7 @@ def write_scharf_screens(path: Path) -> None:
     gap, width, height = 8, 256, 128
     sheet = Image.new("L", (4 * width + 3 * gap, 2 * height + gap), 96)
     for row, language in enumerate(("de", "en")):
-        texts = Catalogue(language)
+        texts = OledWords(language)
         session = Session(
             DeviceConfig(), clock=FakeClock(100.0), dice=SeededDice(1), stores=open_stores(None),
             plan=None, event_sink=None, shutdown=None,

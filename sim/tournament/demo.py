@@ -32,9 +32,9 @@ from pathlib import Path
 
 from firmware.cli import CliError
 from firmware.cli.common import add_lang_argument, output_language, whole_number
-from firmware.screen.i18n import Catalogue
 from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
 from firmware.tournament.wire import WireError, check_level
+from sim.sim_words import SimWords
 from sim.tournament import processes
 from sim.tournament.processes import free_port
 from sim.tournament.whole_tournament import Faults, TournamentRun
@@ -308,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the demo; 0 at the end, 2 with one line on stderr when it cannot run."""
     try:
         args = parse_args(argv)
-        say = Catalogue(output_language(args)).t
+        say = SimWords(output_language(args)).t
     except (CliError, ValueError) as error:
         print(f"tournament-demo: {error}", file=sys.stderr)
         return 2

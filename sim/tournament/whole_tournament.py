@@ -53,7 +53,7 @@ __all__ = ["Faults", "Outcome", "TournamentRun"]
 
 #: Where the checkout is: the hub's process runs the command line from it.
 ROOT = Path(__file__).resolve().parents[2]
-#: Told of the run's progress: a key of the catalogue (``sim_run_*``) and its fields.
+#: Told of the run's progress: a key of the simulator's words (``sim_run_*``) and its fields.
 Report = Callable[..., None]
 
 

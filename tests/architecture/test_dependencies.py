@@ -31,10 +31,11 @@ EDGE = {
     "firmware/cli/hub.py",
 }
 #: The simulator's edge: its command and the files it writes, the remote panel, the benchmarks and
-#: the README pictures, which put the firmware together; every other sim module is a backend (or a
-#: fake) of hal's ports.
+#: the README pictures, which put the firmware together, and its words (on the firmware's one
+#: mechanism for words); every other sim module is a backend (or a fake) of hal's ports.
 SIM_EDGE = {
     "sim/attach.py",
+    "sim/sim_words.py",
     "sim/bench/whole_game.py",
     "sim/bench/dice_entry.py",
     "sim/bench/cli.py",

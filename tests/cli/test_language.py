@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from engine.rules import load_preset, preset_names
+from firmware.cli.cli_words import CLI_WORDS
 from firmware.cli.common import output_language
 from firmware.cli.rules import DESCRIPTION_KEYS
-from firmware.screen.i18n import MESSAGES
 from schockbesteck.cli import main
 
 #: Words only the German output has, and only the English output has.
@@ -98,8 +98,8 @@ def test_lang_wins_over_the_environment(
 def test_every_preset_has_its_description_in_both_languages() -> None:
     assert set(DESCRIPTION_KEYS) == set(preset_names())
     for name, key in DESCRIPTION_KEYS.items():
-        german, english = MESSAGES[key]
-        assert german == load_preset(name).description, "the catalogue says what the file says"
+        german, english = CLI_WORDS[key]
+        assert german == load_preset(name).description, "the words say what the file says"
         assert english != german
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware.screen.i18n import Catalogue
 from hal.ports import Button
 from sim.controls import BUTTON_KEYS, EdgeHands
 from sim.fakes import FakeClock
+from sim.sim_words import SimWords
 from sim.terminal import TerminalDisplay, TerminalUI
 
 README = Path(__file__).parents[2] / "README.md"
@@ -42,7 +42,7 @@ def terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[TerminalUI]:
     monkeypatch.setenv("LINES", "24")
     display = TerminalDisplay()
     # The README is English, so is the terminal it is held against (its words are the device's).
-    yield TerminalUI(EdgeHands(CLOCK), display, hold_s=1.0, now=CLOCK.now, say=Catalogue("en").t)
+    yield TerminalUI(EdgeHands(CLOCK), display, hold_s=1.0, now=CLOCK.now, say=SimWords("en").t)
     display.close()
 
 

@@ -13,7 +13,7 @@ from pytest_mock import MockerFixture
 
 from engine import Game, GameSetup
 from firmware.screen.font import FONT
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.screens import render
 from firmware.screen.views import BannerView
 from firmware.store.gamestore import (
@@ -371,7 +371,7 @@ def test_a_damage_report_fits_the_device_message_in_both_languages(
     store = GameStore(state)
     store.open()
     [report] = store.damage
-    german, english = Catalogue("de"), Catalogue("en")
+    german, english = OledWords("de"), OledWords("en")
     assert report.screen_lines(german.t) == (
         "current.journal", "8 Aktionen gerettet", "Kopie in damaged/"
     )

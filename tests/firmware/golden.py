@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image
 
 from engine.rules import load_preset
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.rulestext import rules_summary
 from firmware.screen.screens import render
 from firmware.screen.views import (
@@ -248,7 +248,7 @@ SCENES: dict[str, View] = {
     ),
     "rules_in_force": RulesView(
         "Regeln",
-        (*rules_summary(load_preset("dsm"), Catalogue("de")), "Ändern: erst nach dem Spiel"),
+        (*rules_summary(load_preset("dsm"), OledWords("de")), "Ändern: erst nach dem Spiel"),
         1,
         ("▲", "▼", "OK"),
     ),

@@ -16,7 +16,7 @@ from firmware.app.device import DeviceApp
 from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.views import BannerView, DieFace, HandOverView, RollOffView, TurnView, View
 from hal.ports import Button
 from sim.fakes import FakeClock
@@ -177,8 +177,8 @@ def test_the_hint_shows_the_objectives_action_and_the_chance_of_not_being_last(
     keep = best.keep if best.kind is ActionKind.THROW else ()
     not_last = avoid_goal(open_rules, situation, share=False)
     chance = chance_playing(position, Choice(best.kind, keep), goal, not_last, open_rules)
-    assert view.headline == percent(chance, Catalogue("de"))
-    assert view.lines == (hint_lines(best_hint(game), Catalogue("de"))[1], "nicht Letzter")
+    assert view.headline == percent(chance, OledWords("de"))
+    assert view.lines == (hint_lines(best_hint(game), OledWords("de"))[1], "nicht Letzter")
     app.handle(inputs.press(Button.KEEP_3))  # a press closes it; the turn is as it was
     assert isinstance(app.view, TurnView) and app.view.player == "Ben"
     assert game.turn == turn

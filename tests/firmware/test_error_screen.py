@@ -10,7 +10,7 @@ import pytest
 
 from firmware.screen.error_screen import MAX_LINES, error_image, error_lines, failure_reason
 from firmware.screen.font import FONT
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.screens import WIDTH
 from hal.oled import show_and_keep
 from hal.ports import SCREEN_SIZE
@@ -41,7 +41,7 @@ def test_failure_reason_from_systemd(environ: dict[str, str], reason: str | None
 def test_config_problem_comes_first_and_fits() -> None:
     problem = 'game.language = "fr": use "de" or "en"'
 
-    lines = error_lines(Catalogue("en"), problem, "exit-code, status 2")
+    lines = error_lines(OledWords("en"), problem, "exit-code, status 2")
 
     assert lines[-2:] == LOG_HINT
     assert " ".join(lines[:-2]) == f"Configuration: {problem}"
@@ -50,7 +50,7 @@ def test_config_problem_comes_first_and_fits() -> None:
 
 
 def test_a_long_problem_is_cut_visibly_and_the_log_hint_stays() -> None:
-    lines = error_lines(Catalogue("de"), "word " * 80, None)
+    lines = error_lines(OledWords("de"), "word " * 80, None)
 
     assert len(lines) == MAX_LINES
     assert lines[-2:] == LOG_HINT
@@ -58,7 +58,7 @@ def test_a_long_problem_is_cut_visibly_and_the_log_hint_stays() -> None:
 
 
 def test_systemd_result_in_german() -> None:
-    lines = error_lines(Catalogue("de"), None, "watchdog, ABRT")
+    lines = error_lines(OledWords("de"), None, "watchdog, ABRT")
 
     assert lines == ["Dienst gestoppt:", "watchdog, ABRT", *LOG_HINT]
 
@@ -66,7 +66,7 @@ def test_systemd_result_in_german() -> None:
 def test_error_image_stays_on_the_panel_after_exit() -> None:
     """luma's real SSD1306 driver: the frame is sent whole, and its exit hook does not blank it."""
     bus = FakeI2CBus()
-    image = error_image(Catalogue("de"), None, "exit-code, status 1")
+    image = error_image(OledWords("de"), None, "exit-code, status 1")
     assert image.size == SCREEN_SIZE and image.getbbox() is not None
 
     device = show_and_keep(OledSettings(), image, bus=bus)

@@ -17,7 +17,7 @@ from engine.bots import DECKEL_WEIGHT, OddsStrategy, avoid_goal, view_of
 from engine.odds import ActionKind, Position, action_odds
 from engine.throws import Evaluation
 from firmware.advice import best_hint, hint_lines
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 
 STANDARD = load_preset("standard")
 FIRST_THROWS = list(itertools.combinations_with_replacement(range(6, 0, -1), 3))
@@ -76,7 +76,7 @@ def test_after_a_first_throw_general_3_the_opener_is_told_to_stand(players: int)
     # Only a Schock aus, a Schock (15) or a higher General (4, 5, 6) beats it: 19 of 216.
     assert hint.action.kind is ActionKind.STAND
     assert hint.not_last == pytest.approx(1 - (19 / 216) ** (players - 1), abs=1e-12)
-    german, english = hint_lines(hint, Catalogue("de")), hint_lines(hint, Catalogue("en"))
+    german, english = hint_lines(hint, OledWords("de")), hint_lines(hint, OledWords("en"))
     assert german[1:] == ("Stehen lassen", "nicht Letzter")
     assert english[1:] == ("Stand", "to avoid the loss")
     assert german[0] == {2: "91 %", 3: "99 %", 4: "99,9 %"}[players]

@@ -11,7 +11,7 @@ from engine import GameSetup, load_preset, preset_names
 from firmware.config import ConfigError, config_from_toml
 from firmware.names import MAX_NAME_LENGTH, PlayerNameError, check_player_names, name_problem
 from firmware.screen.font import FONT, SMALL
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.screens import TITLE_HEIGHT, render
 from firmware.screen.views import BOT_MARK, TurnView
 
@@ -33,7 +33,7 @@ def title_shows_whole(label: str, throw_text: str) -> bool:
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_the_longest_name_of_the_widest_letters_fits_the_turn_title_whole(language: str) -> None:
     limit = max(load_preset(name).max_throws for name in preset_names())
-    throws = Catalogue(language).t("throw_of", n=limit, limit=limit)
+    throws = OledWords(language).t("throw_of", n=limit, limit=limit)
     label = BOT_MARK + WIDEST * MAX_NAME_LENGTH  # a computer player's name carries its mark
     assert title_shows_whole(label, throws)
     if language == "en":  # the tighter title: the limit is the longest that fits

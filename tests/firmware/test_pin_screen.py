@@ -9,12 +9,12 @@ import pytest
 from firmware.app.stages.base import CLOSE
 from firmware.app.stages.menu import PinOverlay
 from firmware.link.pairing import PIN_ATTEMPTS, PIN_VALID_S, Pairing, PairingRefused
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from hal.ports import Button, InputEvent, InputKind
 
 
 def shown(overlay: PinOverlay) -> tuple[str, tuple[str, ...]]:
-    view = overlay.view(Catalogue("de"))
+    view = overlay.view(OledWords("de"))
     return view.headline, view.lines
 
 
@@ -24,7 +24,7 @@ def test_the_screen_says_paired_once_a_page_paired_with_its_pin() -> None:
     assert shown(overlay) == (overlay.pin, ("PIN für Seite/Rechner", "gilt 2 Minuten"))
     pairing.pair(overlay.pin, 11.0)
     assert shown(overlay) == ("Gekoppelt", ())
-    assert overlay.view(Catalogue("en")).headline == "Paired"
+    assert overlay.view(OledWords("en")).headline == "Paired"
 
 
 def test_wrong_tries_leave_the_pin_up_and_good() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.rules import Rules, rules_from_toml
-from firmware.screen.i18n import MESSAGES, Catalogue
+from firmware.screen.oled_words import OLED_WORDS, OledWords
 from firmware.screen.rulestext import (
     DESCRIPTION_NUMBER_KEYS,
     DESCRIPTION_VALUE_KEYS,
@@ -67,7 +67,7 @@ def test_renamed_throws_are_listed_with_their_labels() -> None:
 @pytest.mark.parametrize("key", OPTIONS)
 def test_every_option_has_words_for_each_value(key: str, language: str) -> None:
     values = sample_values(key)
-    words = [option_words(key, value, Catalogue(language)) for value in values]
+    words = [option_words(key, value, OledWords(language)) for value in values]
     assert len(set(words)) == len(values) and all(words), words
     assert not any(f"{key} = " in text for text in words), "no words in the catalogue"
 
@@ -76,6 +76,6 @@ def test_every_key_of_the_tables_is_in_the_catalogue() -> None:
     tables = [*RULE_VALUE_KEYS.values(), *DESCRIPTION_VALUE_KEYS.values()]
     keys = {key for table in tables for key in table.values()}
     keys |= {*RULE_NUMBER_KEYS.values(), *DESCRIPTION_NUMBER_KEYS.values()}
-    assert keys <= set(MESSAGES), sorted(keys - set(MESSAGES))
+    assert keys <= set(OLED_WORDS), sorted(keys - set(OLED_WORDS))
     options = {f.name for f in fields(Rules)}
     assert set(RULE_VALUE_KEYS) | set(DESCRIPTION_VALUE_KEYS) <= options

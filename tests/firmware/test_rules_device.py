@@ -18,7 +18,7 @@ from engine.rules import DroppedCup, Rules, preset_names, rules_from_toml
 from firmware.app.device import DeviceApp
 from firmware.config import config_from_toml
 from firmware.screen.font import FONT
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.screens import render, status_room
 from firmware.screen.throwname import throw_name_room, throw_names_problem
 from firmware.screen.views import DieFace, HandOverView, MenuView, PickerView, RevealView, TurnView
@@ -139,7 +139,7 @@ def test_bvb_calls_the_general_jenie_on_the_turn_screen_and_at_the_reveal(
 
 def test_the_throw_line_limit_is_the_turn_screens_own() -> None:
     for language in ("de", "en"):
-        catalogue = Catalogue(language)
+        catalogue = OledWords(language)
         for text in (catalogue.t("pot", n=13), catalogue.t("key_continue")):
             assert throw_name_room(13) <= status_room(text)
     room = throw_name_room(13)

@@ -10,7 +10,7 @@ from engine import Game, GameSetup, load_preset
 from engine.bots import OddsStrategy, avoid_goal, view_of
 from engine.odds import ActionKind, Choice, Position, Target, chance_playing
 from firmware.advice import best_hint, hint_lines
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 
 OPEN = replace(load_preset("standard"), jule=True, hidden_last_throw=False)
 
@@ -46,5 +46,5 @@ def test_the_hint_plays_against_hausnummer_421_when_the_jule_counts_only_from_th
             game.rules,
         )
         assert float(hint.not_last) == pytest.approx(chance, abs=1e-12)
-    assert hint_lines(strict_hint, Catalogue("de"))[2] == "nicht Letzter"
-    assert hint_lines(loose_hint, Catalogue("en"))[2] == "to avoid the loss"
+    assert hint_lines(strict_hint, OledWords("de"))[2] == "nicht Letzter"
+    assert hint_lines(loose_hint, OledWords("en"))[2] == "to avoid the loss"

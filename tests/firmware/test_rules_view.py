@@ -33,7 +33,7 @@ from firmware.config import config_from_toml
 from firmware.dice import SeededDice
 from firmware.names import MAX_NAME_LENGTH
 from firmware.screen.font import FONT
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.rulestext import option_lines, option_words, rules_summary
 from firmware.screen.screens import WIDTH, render, rules_entry_lines
 from firmware.screen.views import MenuView, PickerView, RulesView
@@ -146,7 +146,7 @@ def test_the_overlay_only_scrolls_and_closes() -> None:
     assert overlay.first == 1
     for button in (K3, STAND, FLIP):
         assert overlay.on_input(InputEvent(InputKind.PRESS, 1.0, button)) is CLOSE
-    entries = overlay.view(Catalogue("de")).entries
+    entries = overlay.view(OledWords("de")).entries
     assert entries[1:5] == (
         "Naturschock über gebautem Schock aus",
         "Jule 4-2-1 (7 Deckel)",
@@ -219,7 +219,7 @@ def every_option_value() -> list[tuple[str, object]]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_option_has_words_of_its_own_that_fit_two_lines(language: str) -> None:
-    texts = Catalogue(language)
+    texts = OledWords(language)
     for key, value in every_option_value():
         for words in option_lines(key, value, texts):
             assert "=" not in words, f"{key}: no words in the catalogue"
@@ -231,7 +231,7 @@ def test_every_option_has_words_of_its_own_that_fit_two_lines(language: str) -> 
 @pytest.mark.parametrize("preset", [*preset_names(), "everything"])
 def test_the_rules_screen_shows_every_entry_whole(language: str, preset: str) -> None:
     rules = EVERYTHING_ELSE if preset == "everything" else load_preset(preset)
-    texts = Catalogue(language)
+    texts = OledWords(language)
     entries = (*rules_summary(rules, texts), texts.t("rules_wait"))
     if preset == "everything":  # the header, each option, "else as standard", the wait
         changed = [k for k in differences(load_preset("standard"), rules) if k != "deckel"]
@@ -250,7 +250,7 @@ def test_the_rules_screen_shows_every_entry_whole(language: str, preset: str) ->
 def test_the_letter_wheel_shows_the_longest_name_whole_in_large_letters(language: str) -> None:
     # Every text of the names screens, at every letter and alert, is in the fit check
     # (tests/firmware/test_fit.py); this is the name itself, pixel by pixel.
-    texts = Catalogue(language)
+    texts = OledWords(language)
     widest = "W" * MAX_NAME_LENGTH
     entry = NameEntry(10, frozenset(), lambda name: CLOSE, text=widest[:-1])
     # The name in large letters, with the letter KEEP_2 would take, and full.
@@ -274,9 +274,9 @@ def test_the_rules_screen_and_the_description_call_a_renamed_throw_alike() -> No
     # Schock aus and the Schock aus from the hand are two keys of [names]: both texts tell them
     # apart by the same label (engine.rules.NAME_KEY_LABELS).
     names = (("schock_aus", "Schock Out"), ("naturschock", "Hanl"))
-    assert option_lines("names", names, Catalogue("de")) == [
+    assert option_lines("names", names, OledWords("de")) == [
         "Schock aus heißt Schock Out", "Naturschock heißt Hanl",
     ]
-    assert option_words("names", names, Catalogue("de")) == (
+    assert option_words("names", names, OledWords("de")) == (
         "eigene Namen: Schock aus = Schock Out und Naturschock = Hanl"
     )

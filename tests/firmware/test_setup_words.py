@@ -9,7 +9,7 @@ from firmware.app.session.session import Session
 from firmware.app.stages.setup import SetupStage, SetupStep
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
-from firmware.screen.i18n import MESSAGES, Catalogue
+from firmware.screen.oled_words import OLED_WORDS, OledWords
 from firmware.screen.screens import render, trace_layout
 from firmware.screen.views import BOT_MARK, PickerView, SeatsView
 from firmware.store.stores import open_stores
@@ -29,7 +29,7 @@ def test_each_strategy_is_named_in_the_catalogues_words(language: str, strategy:
     stage.bots[0] = strategy
     view = stage.view()
     assert isinstance(view, SeatsView)
-    word = MESSAGES[f"strategy_{strategy}"][("de", "en").index(language)]
+    word = OLED_WORDS[f"strategy_{strategy}"][("de", "en").index(language)]
     assert view.rows[0].role == f"{BOT_MARK} {word}"
 
 
@@ -41,7 +41,7 @@ def test_the_deckel_step_breaks_its_detail_before_the_parenthesis(
     language: str, lines: list[str]
 ) -> None:
     """Never "(Regel:" at the end of a line and "13)" alone on the next."""
-    detail = Catalogue(language).t("setup_deckel_detail", preset=13)
+    detail = OledWords(language).t("setup_deckel_detail", preset=13)
     view = PickerView("Deckel", "4/5", "13", detail, ("-", "+", "Weiter"))
     with trace_layout() as trace:
         render(view)

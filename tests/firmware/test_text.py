@@ -1,22 +1,32 @@
-"""The bitmap font, the message catalogue and the dice sources."""
+"""The bitmap font, the words and the dice sources."""
 
 from __future__ import annotations
 
 import re
 import string
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from engine.game import FINAL
+from firmware.cli.cli_words import CLI_WORDS
 from firmware.dice import DiceSource, SeededDice, SystemDice
+from firmware.hub.hub_words import HUB_WORDS
+from firmware.report.sheet_words import SHEET_WORDS
 from firmware.screen.font import FONT, GLYPH_ROWS, SMALL, SMALL_ROWS, BitmapFont
-from firmware.screen.i18n import MESSAGES, PRINTED_PREFIX, SECTION_KEYS, Catalogue, section_name
+from firmware.screen.oled_words import OLED_WORDS, SECTION_KEYS, OledWords, section_name
+from firmware.words import Catalogue
+from sim.sim_words import SIM_WORDS
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
-CATALOGUE = FIRMWARE / "screen" / "i18n.py"
+#: Every word drawn with the device's bitmap font: the screen's (with the evening's it shows)
+#: and the remote panel's, which the simulator draws on the panel's picture.
+DRAWN = {**OledWords.WORDS, **{k: v for k, v in SIM_WORDS.items() if k.startswith("attach_")}}
+#: The words that speak of the game's stages in one language (the table's page glosses the
+#: game's terms in English, and `schocken replay` names the Auswürfeln).
+ONE_LANGUAGE = {
+    **OLED_WORDS, **SHEET_WORDS, **HUB_WORDS, **SIM_WORDS,
+    **{k: v for k, v in CLI_WORDS.items() if not k.startswith("replay_")},
+}
 
 
 def test_the_font_covers_ascii_letters_digits_and_german() -> None:
@@ -64,46 +74,25 @@ def test_a_malformed_sheet_is_refused() -> None:
         BitmapFont("\nA\n#...#\n")
 
 
-def test_every_text_exists_in_both_languages_with_the_same_placeholders() -> None:
-    for key, (german, english) in MESSAGES.items():
-        assert german and english, key
-        assert set(re.findall(r"{(\w+)}", german)) == set(re.findall(r"{(\w+)}", english)), key
-
-
-def test_every_text_renders_without_missing_glyphs() -> None:
-    for key, texts in MESSAGES.items():
-        if key.startswith(PRINTED_PREFIX):
-            continue  # printed on a terminal, never drawn
+def test_every_drawn_text_renders_without_missing_glyphs() -> None:
+    for key, texts in DRAWN.items():
         for text in texts:
             shown = re.sub(r"{\w+}", "", text)
             assert FONT.covers(shown), f"{key}: {FONT.missing(shown)}"
 
 
-def _code() -> str:
-    """Every source that may name a text: the firmware (its page included) and the simulator,
-    without the catalogue's own table of texts."""
-    files = [*FIRMWARE.rglob("*.py"), *FIRMWARE.rglob("*.html"), *(ROOT / "sim").rglob("*.py")]
-    parts = [path.read_text(encoding="utf-8") for path in files if path != CATALOGUE]
-    catalogue = CATALOGUE.read_text(encoding="utf-8")
-    start = catalogue.index("MESSAGES: dict")
-    parts.append(catalogue[:start] + catalogue[catalogue.index("\n}\n", start):])
-    return "\n".join(parts)
-
-
-def test_every_key_is_used_and_every_used_key_exists() -> None:
-    source = _code()
-    literals = set(re.findall(r"""["']([a-z][a-z0-9_]+)["']""", source))
-    unused = set(MESSAGES) - literals
-    assert not unused, f"texts no code uses: {sorted(unused)}"
-    called = set(re.findall(r'\bt\(\s*"([a-z0-9_]+)"', source))
-    assert called <= set(MESSAGES), sorted(called - set(MESSAGES))
-
-
-def test_catalogue_fills_placeholders_and_refuses_unknown_languages() -> None:
-    assert Catalogue().t("throw_of", n=2, limit=3) == "Wurf 2/3"
-    assert Catalogue("en").t("pot", n=9) == "Pot 9"
+def test_the_words_fill_placeholders_and_refuse_unknown_keys_and_languages() -> None:
+    assert OledWords().t("throw_of", n=2, limit=3) == "Wurf 2/3"
+    assert OledWords("en").t("pot", n=9) == "Pot 9"
+    with pytest.raises(KeyError, match="web_title"):
+        OledWords().t("web_title")  # the page's word, not the screen's
     with pytest.raises(ValueError, match="use one of de, en"):
-        Catalogue("fr")
+        OledWords("fr")
+
+
+def test_a_catalogue_refuses_a_key_in_two_of_its_homes() -> None:
+    with pytest.raises(TypeError, match="pot in two of its homes"):
+        type("Twice", (Catalogue,), {"HOMES": (OLED_WORDS, {"pot": ("Topf", "Pot")})})
 
 
 @pytest.mark.parametrize("source", [SystemDice(), SeededDice(5)])
@@ -126,7 +115,7 @@ def test_seeded_dice_repeat_themselves() -> None:
 
 def test_every_section_of_the_engine_has_its_name() -> None:
     assert set(SECTION_KEYS) == {1, 2, FINAL}
-    names = [section_name(Catalogue("de"), section) for section in (1, 2, FINAL)]
+    names = [section_name(OledWords("de"), section) for section in (1, 2, FINAL)]
     assert names == ["1. Hälfte", "2. Hälfte", "Finale"]
 
 
@@ -134,10 +123,9 @@ def test_english_screens_name_the_games_stages_in_english() -> None:
     """One language per screen: "Half 1", "Final", "Roll-off" in English, never "Hälfte 1" or
     "Auswürfeln" (the names of throws and things, Schock or General, stay the game's own)."""
     german_words = ("Hälfte", "Auswürfeln", "Finale")
-    english = Catalogue("en")
+    english = OledWords("en")
     mixed = [
-        key for key, (_, text) in MESSAGES.items()
-        if not key.startswith(("web_", "replay_")) and any(word in text for word in german_words)
+        key for key, (_, text) in ONE_LANGUAGE.items() if any(word in text for word in german_words)
     ]
     assert mixed == []
     assert [section_name(english, n) for n in SECTION_KEYS] == ["Half 1", "Half 2", "Final"]
@@ -147,15 +135,15 @@ def test_english_screens_name_the_games_stages_in_english() -> None:
 def test_the_half_lost_banner_reads_as_english() -> None:
     """"Half 1" is a name, as "1. Hälfte" is not: the banner says "loses Half 1", not "loses the
     Half 1" (German keeps its article: "verliert die 1. Hälfte")."""
-    english, german = Catalogue("en"), Catalogue("de")
+    english, german = OledWords("en"), OledWords("de")
     assert english.t("loses_section", section=section_name(english, 1)) == "loses Half 1"
     assert german.t("loses_section", section=section_name(german, 1)) == "verliert die 1. Hälfte"
 
 
 def test_german_screens_name_the_flip_button_one_way() -> None:
-    german = Catalogue("de")
+    german = OledWords("de")
     assert german.t("status_flip").startswith("FLIP") and german.t("notice_no_flip").startswith(
         "FLIP"
     )
-    turn = [key for key in MESSAGES if key.startswith(("status_", "notice_"))]
-    assert not [key for key in turn if "Drehen" in MESSAGES[key][0]]
+    turn = [key for key in OLED_WORDS if key.startswith(("status_", "notice_"))]
+    assert not [key for key in turn if "Drehen" in OLED_WORDS[key][0]]

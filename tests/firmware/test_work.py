@@ -23,7 +23,7 @@ from firmware import work as work_module
 from firmware.advice import best_hint, hint_lines
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.views import BannerView, MenuView, TurnView
 from firmware.wiring import Device
 from firmware.work import BackgroundWork, InlineWork
@@ -34,7 +34,7 @@ from tests.harness import as_json, build_test_device
 
 from .conftest import ScriptedDice
 
-GERMAN = Catalogue("de")
+GERMAN = OledWords("de")
 
 
 @pytest.fixture(autouse=True)

@@ -11,13 +11,13 @@ import time
 import pytest
 from PIL import Image, ImageDraw
 
-from firmware.screen.i18n import Catalogue
 from firmware.screen.screens import KEY_CENTRES
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
 from hal.ports import Button, Display, Edge, InputKind
 from sim.controls import EdgeHands
 from sim.fakes import FakeClock
+from sim.sim_words import SimWords
 from sim.terminal import (
     LEGEND_CENTRES,
     QUEUED_PRESSES,
@@ -28,7 +28,7 @@ from sim.terminal import (
 )
 from tests.sim.conftest import decode
 
-GERMAN = Catalogue("de").t
+GERMAN = SimWords("de").t
 
 
 def test_two_pixel_rows_make_one_line_of_half_blocks() -> None:
@@ -269,7 +269,7 @@ def test_the_help_names_the_keys_a_terminal_reads(
     monkeypatch.setenv("COLUMNS", str(size[0]))
     monkeypatch.setenv("LINES", str(size[1]))
     display = TerminalDisplay()
-    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, say=Catalogue(language).t)
+    ui = TerminalUI(EdgeHands(FakeClock()), display, hold_s=1.0, say=SimWords(language).t)
     ui.key("h")
     text = ui.render(Image.new("1", (128, 64)), 1.0)
     display.close()

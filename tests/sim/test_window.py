@@ -10,12 +10,12 @@ import pytest
 from PIL import Image, ImageDraw
 from pytest_mock import MockerFixture
 
-from firmware.screen.i18n import Catalogue
 from hal.ports import Button, Display, Edge, EdgeSource, InputKind
 from sim.controls import EdgeHands, key_help
 from sim.fakes import FakeClock
 from sim.gpio_mock import MockPinHands
 from sim.recorder import BACKGROUND, LIT
+from sim.sim_words import SimWords
 from sim.window import OLED_SCALE, SimWindow, WindowDisplay
 from tests.sim.conftest import decode
 
@@ -36,7 +36,7 @@ def edges() -> list[Edge]:
 def window(clock: FakeClock, edges: list[Edge]) -> Iterator[SimWindow]:
     hands = EdgeHands(clock)
     hands.start(edges.append)
-    window = SimWindow(hands, WindowDisplay(), now=clock.now, say=Catalogue("de").t)
+    window = SimWindow(hands, WindowDisplay(), now=clock.now, say=SimWords("de").t)
     yield window
     window.close()
 
@@ -187,7 +187,7 @@ def test_a_tap_within_one_tick_counts_as_a_press(
     hands: EdgeHands | MockPinHands = MockPinHands(clock) if pins else EdgeHands(clock)
     hands.start(edges.append)
     window = SimWindow(
-        hands, WindowDisplay(), now=clock.now, debounce_s=0.03, say=Catalogue("de").t
+        hands, WindowDisplay(), now=clock.now, debounce_s=0.03, say=SimWords("de").t
     )
     try:
         pygame.event.post(key(pygame.KEYDOWN, pygame.K_s, "s"))
@@ -252,16 +252,16 @@ def test_the_captions_and_the_help_speak_the_devices_language(
 ) -> None:
     """One language: the help's rows, its title and the cup's caption follow the device's
     language, and a change in the menu redraws the captions."""
-    german = key_help(Catalogue("de").t)
+    german = key_help(SimWords("de").t)
     assert german[0] == ("1 2 3", "Würfel darüber rauslegen/zurück")
-    assert (Catalogue("de").t("sim_keys_title"), Catalogue("en").t("sim_keys_title")) == (
+    assert (SimWords("de").t("sim_keys_title"), SimWords("en").t("sim_keys_title")) == (
         "Tasten", "Keys"
     )
     english_words = ("keep", "flip", "stand", "shake", "press", "help", "quit", "hold")
     assert not [row for row in german if any(word in row[1] for word in english_words)]
     language = ["de"]
     window = SimWindow(EdgeHands(clock), WindowDisplay(), now=clock.now,
-                       say=lambda key, **values: Catalogue(language[0]).t(key, **values))
+                       say=lambda key, **values: SimWords(language[0]).t(key, **values))
     try:
         redraw = mocker.spy(window, "_draw_static")
         window.step()

@@ -9,9 +9,10 @@ from dataclasses import fields
 
 from engine import load_preset, preset_names
 from engine.rules import Rules, rules_from_mapping
+from firmware.link.page_words import PageWords
 from firmware.link.protocol import Setup, parse_command
 from firmware.link.webtable import page_data, page_files, rule_choices
-from firmware.screen.i18n import LANGUAGES, MESSAGES
+from firmware.words import LANGUAGES
 
 
 def test_every_house_rule_of_the_engine_is_offered() -> None:
@@ -24,7 +25,7 @@ def test_every_house_rule_of_the_engine_is_offered() -> None:
 def test_each_value_has_the_rules_screens_words_in_both_languages() -> None:
     for choice in rule_choices():
         if choice["type"] == "number":
-            assert choice["label"] in MESSAGES
+            assert choice["label"] in PageWords.WORDS
             continue
         for language in LANGUAGES:
             labels = choice["labels"][language]

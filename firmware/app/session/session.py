@@ -25,7 +25,7 @@ from firmware.app.session.moments import Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
-from firmware.screen.i18n import LANGUAGES, Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameResumed, GameStarted
 from firmware.store.gamestore import GameStore
 from firmware.store.journal import JournalHeader, Recovery
@@ -33,6 +33,7 @@ from firmware.store.roster import RosterFile
 from firmware.store.setupfile import Remembered, clamp_deckel
 from firmware.store.spieltagfile import open_evening, time_box_ends
 from firmware.store.stores import Stores
+from firmware.words import LANGUAGES
 from firmware.work import InlineWork, Work
 from hal.ports import Clock
 
@@ -99,7 +100,7 @@ class Session:
         self._sink = event_sink
         remembered = self._settings.remembered
         language = remembered.language or config.game.language
-        self._catalogue = Catalogue(language if language in LANGUAGES else config.game.language)
+        self._catalogue = OledWords(language if language in LANGUAGES else config.game.language)
         self._contrast: int = (
             remembered.brightness if remembered.brightness is not None else config.display.contrast
         )
@@ -171,7 +172,7 @@ class Session:
         return self._asking
 
     @property
-    def catalogue(self) -> Catalogue:
+    def catalogue(self) -> OledWords:
         """The UI texts in the current language."""
         return self._catalogue
 
@@ -306,9 +307,9 @@ class Session:
         self._remember(replace(self._settings.remembered, brightness=contrast))
 
     def choose_language(self, language: str) -> None:
-        """The UI's language from now on (one of :data:`~firmware.screen.i18n.LANGUAGES`),
+        """The UI's language from now on (one of :data:`~firmware.words.LANGUAGES`),
         remembered."""
-        self._catalogue = Catalogue(language)
+        self._catalogue = OledWords(language)
         self._remember(replace(self._settings.remembered, language=self._catalogue.language))
 
     def plan_next_game(self, setup: GameSetup) -> None:
@@ -415,7 +416,7 @@ class Session:
         assert self._store is not None
         header = recovery.header
         if self._settings.remembered.language is None and header.language in LANGUAGES:
-            self._catalogue = Catalogue(str(header.language))
+            self._catalogue = OledWords(str(header.language))
         self._store.resume(recovery)
         self.arm_time_box(header.spieltag)
         self._resumed = True
@@ -564,7 +565,7 @@ class Session:
 def _default_names() -> frozenset[str]:
     numbers = range(1, 2 * MAX_PLAYERS + 1)
     return frozenset(
-        Catalogue(language).t("default_player", number=number)
+        OledWords(language).t("default_player", number=number)
         for language in LANGUAGES
         for number in numbers
     )

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from firmware.app.session.moments import Moment
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.views import View
 from hal.ports import Button, InputEvent
 
@@ -133,7 +133,7 @@ class Overlay:
         """Act on a decoded input; return what to do, or None to stay."""
         raise NotImplementedError
 
-    def view(self, texts: Catalogue) -> View:
+    def view(self, texts: OledWords) -> View:
         """What the screen shows, in the language of ``texts``."""
         raise NotImplementedError
 

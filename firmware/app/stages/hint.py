@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from engine.game import Game
 from firmware.app.stages.base import CLOSE, Overlay, Push, Transition
 from firmware.app.stages.overlays import Message
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.views import BannerView
 from hal.ports import InputEvent, InputKind
 
@@ -58,7 +58,7 @@ class PendingHint(Overlay):
     def on_input(self, event: InputEvent) -> Transition | None:
         return CLOSE if event.kind is InputKind.PRESS else None
 
-    def view(self, texts: Catalogue) -> BannerView:
+    def view(self, texts: OledWords) -> BannerView:
         if self.hint is None:
             return BannerView(texts.t("hint_title"), "", (texts.t("hint_wait"),), ("", "", "OK"))
         from firmware.advice import hint_lines

@@ -33,10 +33,11 @@ from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.app.stages.reveal import GoodbyeBanner
 from firmware.app.stages.standings import spieltag_entries
 from firmware.app.stages.table_card import tournament_entries
-from firmware.screen.i18n import LANGUAGES, Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.rulestext import rules_summary
 from firmware.screen.views import BannerView, RulesView
 from firmware.store.stats import PlayerStats
+from firmware.words import LANGUAGES
 from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:
@@ -300,7 +301,7 @@ class MainMenu:
 def language_picker(index: int, choose: Callable[[int], Transition | None]) -> Picker:
     """The languages, each in its own name ("English" even on German screens), and below them
     all of them, so that someone who reads neither the title nor the value finds theirs."""
-    names = [Catalogue(language).t("language_name") for language in LANGUAGES]
+    names = [OledWords(language).t("language_name") for language in LANGUAGES]
     every = " / ".join(names)
     return Picker("menu_language", len(LANGUAGES), index, lambda i: names[i], lambda i: every,
                   choose)
@@ -330,7 +331,7 @@ class PinOverlay(Overlay):
         self.pairing.withdraw_pin()
         return CLOSE
 
-    def view(self, texts: Catalogue) -> BannerView:
+    def view(self, texts: OledWords) -> BannerView:
         if not self.pairing.is_shown(self.pin):
             paired = self.pairing.paired_hosts > self.hosts_before
             done = texts.t("pair_done" if paired else "pair_gone")
@@ -357,14 +358,14 @@ class RulesInForce(Overlay):
             return None
         if event.button is Button.FLIP or event.button in OK_BUTTONS:
             return CLOSE
-        last = len(self._entries(Catalogue())) - 1
+        last = len(self._entries(OledWords())) - 1
         step = -1 if event.button is Button.KEEP_1 else 1
         self.first = min(max(self.first + step, 0), last)
         return None
 
-    def view(self, texts: Catalogue) -> RulesView:
+    def view(self, texts: OledWords) -> RulesView:
         return RulesView(texts.t("menu_rules"), self._entries(texts), self.first, ("▲", "▼", "OK"))
 
-    def _entries(self, texts: Catalogue) -> tuple[str, ...]:
+    def _entries(self, texts: OledWords) -> tuple[str, ...]:
         """The summary of the rules, and that changes wait for the next game."""
         return (*rules_summary(self.rules, texts), texts.t("rules_wait"))

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from firmware.app.stages.base import CLOSE, OK_BUTTONS, Overlay, Push, Transition
 from firmware.names import MAX_NAME_LENGTH, name_problem
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.views import MenuView, NameEntryView
 from hal.ports import Button, InputEvent, InputKind
 
@@ -100,7 +100,7 @@ class NameEntry(Overlay):
             return None
         return self.on_done(name)
 
-    def view(self, texts: Catalogue) -> NameEntryView:
+    def view(self, texts: OledWords) -> NameEntryView:
         full = len(self.text) >= MAX_NAME_LENGTH
         alert = texts.t(self.alert, n=MAX_NAME_LENGTH) if self.alert else ""
         keys = (
@@ -149,7 +149,7 @@ class RosterPicker(Overlay):
             return self.on_pick(self.choices[self.selected - 1])
         return None
 
-    def view(self, texts: Catalogue) -> MenuView:
+    def view(self, texts: OledWords) -> MenuView:
         items = (texts.t("roster_new"), *self.choices)
         title = texts.t("roster_title", seat=self.seat)
         return MenuView(title, items, self.selected, ("▲", "▼", "OK"))

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from firmware.app.stages.base import CLOSE, OK_BUTTONS, Overlay, Step, Transition
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.views import BannerView, MenuView, PickerView
 from hal.ports import Button, InputEvent, InputKind
 
@@ -40,7 +40,7 @@ class Menu(Overlay):
             return self.entries[self.selected][1]()
         return None
 
-    def view(self, texts: Catalogue) -> MenuView:
+    def view(self, texts: OledWords) -> MenuView:
         items = tuple(texts.t(key, **self.values) for key, _ in self.entries)
         title = texts.t(self.title, **self.values)
         return MenuView(title, items, self.selected, ("▲", "▼", "OK"))
@@ -80,7 +80,7 @@ class Picker(Overlay):
             self.on_change(self.index)
         return None
 
-    def view(self, texts: Catalogue) -> PickerView:
+    def view(self, texts: OledWords) -> PickerView:
         if self.nobody_first:
             shown = self.count - 1
             if self.index == 0:
@@ -110,5 +110,5 @@ class Message(Overlay):
     def on_input(self, event: InputEvent) -> Transition | None:
         return CLOSE if event.kind is InputKind.PRESS else None
 
-    def view(self, texts: Catalogue) -> BannerView:
+    def view(self, texts: OledWords) -> BannerView:
         return BannerView(texts.t(self.title), self.headline, self.lines, ("", "", "OK"))

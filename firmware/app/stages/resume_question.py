@@ -23,7 +23,7 @@ from firmware.app.stages.base import (
 )
 from firmware.app.stages.overlays import Menu
 from firmware.screen.font import FONT
-from firmware.screen.i18n import Catalogue, section_name
+from firmware.screen.oled_words import OledWords, section_name
 from firmware.screen.views import BannerView
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 
@@ -60,7 +60,7 @@ class ResumeQuestion(Overlay):
     def _new_game(self) -> Transition:
         return Goto((self.session.abandon_game(self.instead, bots=self.instead_bots),))
 
-    def view(self, texts: Catalogue) -> BannerView:
+    def view(self, texts: OledWords) -> BannerView:
         game = self.session.require_table().game
         names = ", ".join(game.players)
         # The players' names if they fit on two lines, else how many they are.

@@ -19,7 +19,7 @@ from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition
 from firmware.app.stages.players import shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.screen.font import FONT
-from firmware.screen.i18n import section_name
+from firmware.screen.oled_words import section_name
 from firmware.screen.screens import REVEAL_LINES
 from firmware.screen.views import BannerView, RevealMark, RevealRow, RevealView
 from hal.ports import SCREEN_SIZE, InputEvent, InputKind

@@ -29,8 +29,8 @@ from firmware.app.stages.base import (
     Transition,
 )
 from firmware.app.stages.overlays import Menu, Message, Picker
-from firmware.report.sheet import SCHEME_KEYS, scheme_label
-from firmware.screen.i18n import Catalogue
+from firmware.report.sheet import scheme_label
+from firmware.screen.oled_words import OledWords
 from firmware.screen.views import MenuView
 from hal.ports import Button, InputEvent, InputKind, StorageError
 
@@ -56,13 +56,19 @@ __all__ = [
 
 #: The schemes the menu offers, in its order.
 SCHEMES = tuple(SCHEME_PRESETS)
+#: Each scheme's line in the menu, saying what it counts.
+SCHEME_DETAIL_KEYS = {
+    "verlustpunkte": "scheme_verlustpunkte_detail", "siegpunkte": "scheme_siegpunkte_detail",
+    "platzpunkte": "scheme_platzpunkte_detail", "leben": "scheme_leben_detail",
+}  # fmt: skip
+assert set(SCHEME_DETAIL_KEYS) == set(SCHEMES)
 #: The time boxes the menu offers after the scheme, in minutes (0: none); a points round of
 #: the tournaments is 60 to 75 minutes.
 TIME_BOXES = (0, 45, 60, 70, 75, 90, 120)
 
 
 def time_box_picker(
-    texts: Catalogue, on_ok: Callable[[int], Transition | None], first: int = 0
+    texts: OledWords, on_ok: Callable[[int], Transition | None], first: int = 0
 ) -> Picker:
     """The time boxes to begin a Spieltag with (after its scheme), on ``first`` minutes (the
     configuration's ``[spieltag] time_box_minutes``, offered too if it is none of
@@ -89,28 +95,28 @@ def scharf_banner(session: Session) -> Message:
     return Message("scharf_title", lines, session.t("scharf_headline"))
 
 
-def scheme_name(texts: Catalogue, name: str) -> str:
+def scheme_name(texts: OledWords, name: str) -> str:
     """A scheme's name in the device's language."""
     return scheme_label(name, texts)
 
 
-def scheme_picker(texts: Catalogue, on_ok: Callable[[int], Transition | None]) -> Picker:
+def scheme_picker(texts: OledWords, on_ok: Callable[[int], Transition | None]) -> Picker:
     """The four schemes to begin a Spieltag with, each with a line saying what it counts;
     ``on_ok`` gets the index into :data:`SCHEMES`."""
     return Picker(
         "menu_spieltag_begin", len(SCHEMES), 0, lambda i: scheme_name(texts, SCHEMES[i]),
-        lambda i: texts.t(SCHEME_KEYS[SCHEMES[i]][1]), on_ok,
+        lambda i: texts.t(SCHEME_DETAIL_KEYS[SCHEMES[i]]), on_ok,
     )
 
 
-def standings_title(texts: Catalogue, standings: EveningStandings) -> str:
+def standings_title(texts: OledWords, standings: EveningStandings) -> str:
     """``Stand nach 3 Spielen``; after the first game ``Stand nach 1 Spiel``."""
     if standings.games == 1:
         return texts.t("standings_screen_title_one")
     return texts.t("standings_screen_title", n=standings.games)
 
 
-def standings_items(texts: Catalogue, standings: EveningStandings) -> tuple[str, ...]:
+def standings_items(texts: OledWords, standings: EveningStandings) -> tuple[str, ...]:
     """One line per player: ``1. Anna  12``; a lives scheme marks who is out."""
     if standings.problem is not None:
         n = standings.problem
@@ -242,7 +248,7 @@ class StandingsList(Overlay):
         self.selected = scrolled
         return None
 
-    def view(self, texts: Catalogue) -> MenuView:
+    def view(self, texts: OledWords) -> MenuView:
         title = standings_title(texts, self.standings)
         return MenuView(title, standings_items(texts, self.standings), self.selected,
                         ("▲", "▼", "OK"))

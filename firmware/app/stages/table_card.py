@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from engine.game import GameSetup
 from firmware.app.stages.base import CLOSE_ALL, OK_BUTTONS, Goto, Overlay, Push, Step, Transition
-from firmware.screen.i18n import Catalogue
+from firmware.screen.oled_words import OledWords
 from firmware.screen.views import TableCardView
 from hal.ports import InputEvent, InputKind
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["TableCard", "report_line", "table_card", "tournament_entries"]
 
 
-def report_line(texts: Catalogue, reporter: Reporter) -> str:
+def report_line(texts: OledWords, reporter: Reporter) -> str:
     """"gemeldet ✓", "noch nicht gemeldet (3)", or what keeps the reports from the hub."""
     state = reporter.state()
     if state.failure is not None:
@@ -40,7 +40,7 @@ def report_line(texts: Catalogue, reporter: Reporter) -> str:
     return texts.t("tournament_reported")
 
 
-def table_card(texts: Catalogue, reporter: Reporter, *, can_play: bool) -> TableCardView:
+def table_card(texts: OledWords, reporter: Reporter, *, can_play: bool) -> TableCardView:
     """The card's view: the assignment (or that there is none yet) and the reports' state."""
     own_label = texts.t("tournament_label", number=reporter.table.number)
     assignment = reporter.assignment
@@ -49,7 +49,7 @@ def table_card(texts: Catalogue, reporter: Reporter, *, can_play: bool) -> Table
         waiting = "tournament_waiting" if reporter.online else "tournament_offline"
         return TableCardView(own_label, (), texts.t(waiting), report, ("", "", "OK"))
     # The hub's label ("Tisch 7", "Springer 2") unless it is the German default in English.
-    german_default = Catalogue("de").t("tournament_label", number=reporter.table.number)
+    german_default = OledWords("de").t("tournament_label", number=reporter.table.number)
     label = own_label if assignment.label == german_default else assignment.label
     title = texts.t("tournament_title", label=label, round=assignment.round)
     left = reporter.time_left()
@@ -97,7 +97,7 @@ class TableCard(Overlay):
         setup = GameSetup(self.reporter.players_in(), rules, session.real_dice)
         return Goto((session.start_game(setup, bots=(), round_ends_at=assignment.ends_at),))
 
-    def view(self, texts: Catalogue) -> TableCardView:
+    def view(self, texts: OledWords) -> TableCardView:
         return table_card(texts, self.reporter, can_play=self.can_play())
 
 

@@ -26,7 +26,7 @@ from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition
 from firmware.app.stages.hint import hint_for
 from firmware.app.stages.players import pot_text, scoreboard, shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S, FRAME_S
-from firmware.screen.i18n import section_name
+from firmware.screen.oled_words import section_name
 from firmware.screen.views import DieFace, HandOverView, TurnView
 from hal.ports import Button, InputEvent, InputKind
 

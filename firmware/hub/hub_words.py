@@ -1,0 +1,80 @@
+"""The tournament hub's words, in German and English: its TV and phone page, its exports and
+``schocken hub``.
+
+The hub composes them with an evening's words from below it (:mod:`firmware.report.sheet_words`:
+the standings' column titles), never with the device's. The TV page gets its words at once, in
+the page (:class:`TvWords`), and fills their placeholders in the browser.
+"""
+
+from __future__ import annotations
+
+from firmware.report.sheet_words import SHEET_WORDS
+from firmware.words import Catalogue, borrowed
+
+__all__ = ["FOR_THE_TV", "HUB_WORDS", "HubWords", "TvWords"]
+
+#: key -> (German, English)
+HUB_WORDS: dict[str, tuple[str, str]] = {
+    # The tournament hub's TV and phone views, its exports and `schocken hub`
+    # (shown in a browser or printed)
+    "hub_title": ("Turnier {event}", "Tournament {event}"),
+    "hub_round": ("Runde {n}", "Round {n}"),
+    "hub_no_round": ("Noch keine Runde ausgelost", "No round drawn yet"),
+    "hub_state_drawn": ("ausgelost", "drawn"),
+    "hub_state_running": ("läuft", "running"),
+    "hub_state_finished": ("beendet", "finished"),
+    "hub_over": ("Turnier beendet", "Tournament over"),
+    "hub_time_left": ("noch", "left"),
+    "hub_time_up": ("Zeit um: scharf", "Time up: scharf"),
+    "hub_standings": ("Stand", "Standings"),
+    "hub_tables": ("Tische", "Tables"),
+    "hub_table": ("Tisch {n}", "Table {n}"),
+    "hub_teams": ("Mannschaften", "Teams"),
+    "hub_team": ("Mannschaft", "Team"),
+    "hub_score": ("Wertung", "Score"),
+    "hub_king": ("Schock-aus-König", "Schock aus king"),
+    "hub_out": ("Ausgeschieden", "Out"),
+    "hub_kind_points": ("Punkte", "points"),
+    "hub_kind_ko": ("KO", "KO"),
+    "hub_kind_trost": ("Trost", "consolation"),
+    "hub_reported": ("{games} Spiele gemeldet", "{games} games reported"),
+    "hub_reported_one": ("1 Spiel gemeldet", "1 game reported"),
+    "hub_last_loser": ("zuletzt verloren: {name}", "last lost: {name}"),
+    "hub_online": ("verbunden", "online"),
+    "hub_offline": ("nicht verbunden", "offline"),
+    "hub_outbox": ("{n} noch nicht gemeldet", "{n} not yet reported"),
+    "hub_refused": ("Abgewiesen: {n}", "Refused: {n}"),
+    "hub_waiting": ("Zur Freigabe: {n}", "To approve: {n}"),
+    "hub_reconnecting": ("Verbindung weg, verbinde neu …", "Connection lost, reconnecting …"),
+    "hub_export_csv": ("Stand als CSV", "Standings as CSV"),
+    "hub_export_pdf": ("Stand als PDF", "Standings as PDF"),
+    "hub_pdf_title": (
+        "Turnier {event}: Stand nach Runde {n}", "Tournament {event}: after round {n}"
+    ),
+    # `schocken hub`: a round drawn, started and finished, and where the hub serves
+    "hub_drawn": ("Runde {n} ausgelost: {tables} Tische", "Round {n} drawn: {tables} tables"),
+    "hub_started": ("Runde {n} läuft", "Round {n} is running"),
+    "hub_finished": ("Runde {n} beendet", "Round {n} finished"),
+    "hub_serving": (
+        "Hub für {event} an {broker}; TV: {tv}  Handy: {phone}",
+        "Hub for {event} on {broker}; TV: {tv}  phone: {phone}",
+    ),
+}
+
+#: The evening's words the TV page shows besides the hub's own: its standings' columns.
+FOR_THE_TV = (
+    "standings_player", "standings_points", "standings_lives", "standings_lost",
+    "standings_schock_aus",
+)  # fmt: skip
+
+
+class HubWords(Catalogue):
+    """The hub's words in one language, with an evening's."""
+
+    HOMES = (HUB_WORDS, SHEET_WORDS)
+
+
+class TvWords(Catalogue):
+    """The TV page's words in one language: the hub's and the standings' columns it shows."""
+
+    HOMES = (HUB_WORDS, borrowed(SHEET_WORDS, FOR_THE_TV))

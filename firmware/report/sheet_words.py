@@ -1,0 +1,80 @@
+"""The words of the Spielberichtsbogen and of an evening's standings, in German and English.
+
+They live below the device and the hub: the league's sheet (:mod:`firmware.report.sheet`,
+:mod:`firmware.report.pdf`) says them, and every surface that shows an evening composes them with
+its own words (:mod:`firmware.words`): the device's screens, the table's page (a few, by name),
+the hub and the command line.
+"""
+
+from __future__ import annotations
+
+from firmware.words import Catalogue
+
+__all__ = ["SHEET_WORDS", "SheetWords"]
+
+#: key -> (German, English)
+SHEET_WORDS: dict[str, tuple[str, str]] = {
+    # An evening's words wherever it is shown (the device, the table's page, the hub, the
+    # command line): the scoring schemes' names, the clubs' own German terms in both languages,
+    # and the standings' column titles
+    "scheme_verlustpunkte": ("Verlustpunkte", "Verlustpunkte"),
+    "scheme_siegpunkte": ("Siegpunkte", "Siegpunkte"),
+    "scheme_platzpunkte": ("Platzpunkte", "Platzpunkte"),
+    "scheme_leben": ("Leben", "Leben"),
+    "standings_place": ("Platz", "Place"),
+    "standings_player": ("Spieler", "Player"),
+    "standings_points": ("Punkte", "Points"),
+    "standings_lives": ("Leben", "Lives"),
+    "standings_games": ("Spiele", "Games"),
+    "standings_lost": ("verloren", "Lost"),
+    "standings_halves": ("Hälften", "Halves"),
+    "standings_finals": ("Finale", "Finals"),
+    "standings_durchmarsch": ("Durchmarsch", "Durchmarsch"),
+    "standings_schock_aus": ("Schock aus", "Schock aus"),
+    "standings_out": ("raus", "out"),
+    # the Spielberichtsbogen (firmware.report.sheet, firmware.report.pdf): its head, the
+    # players, the Partien, the card of points, the standings and the signatures
+    "sheet_title": ("Spielberichtsbogen", "Match report (Spielberichtsbogen)"),
+    "sheet_spieltag": ("Spieltag", "Spieltag"),
+    "sheet_date": ("Datum", "Date"),
+    "sheet_venue": ("Spielort", "Venue"),
+    "sheet_home": ("Heim", "Home"),
+    "sheet_guest": ("Gast", "Guest"),
+    "sheet_scheme": ("Wertung", "Scoring"),
+    "sheet_players": ("Spieler", "Players"),
+    "sheet_seat": ("Sitz", "Seat"),
+    "sheet_name": ("Name", "Name"),
+    "sheet_number": ("Spielernummer", "Player number"),
+    "sheet_table": ("Tisch", "Table"),
+    "sheet_partien": ("Partien", "Games"),
+    "sheet_partie": ("Partie", "Game"),
+    "sheet_half1": ("Verlierer 1. Hälfte", "Lost half 1"),
+    "sheet_half2": ("Verlierer 2. Hälfte", "Lost half 2"),
+    "sheet_final": ("Verlierer Finale", "Lost the final"),
+    "sheet_durchmarsch": ("Durchmarsch", "Durchmarsch"),
+    "sheet_points_per_partie": ("Punkte je Partie", "Points per game"),
+    "sheet_standings": ("Stand", "Standings"),
+    "sheet_totals": ("Summe", "Total"),
+    "sheet_signature_home": ("Unterschrift Heim", "Signature home"),
+    "sheet_signature_guest": ("Unterschrift Gast", "Signature guest"),
+    # a Partie that cannot be counted: its journal is gone, or damaged (the sheet, `schocken
+    # stats --spieltag`, the notes on stderr)
+    "sheet_lost_missing": (
+        "Partie {partie} nicht gewertet: {journal} fehlt",
+        "Game {partie} not counted: {journal} is missing",
+    ),
+    "sheet_lost_damaged": (
+        "Partie {partie} nicht gewertet: {journal} ist beschädigt",
+        "Game {partie} not counted: {journal} is damaged",
+    ),
+    # an evening without a finished game yet (the device's standings, `schocken stats`)
+    "spieltag_none": (
+        "Noch kein beendetes Spiel an diesem Spieltag.", "No finished game on this Spieltag yet."
+    ),
+}
+
+
+class SheetWords(Catalogue):
+    """The sheet's words in one language."""
+
+    HOMES = (SHEET_WORDS,)
