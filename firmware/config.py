@@ -30,7 +30,7 @@ from firmware.names import PlayerNameError, check_player_names, name_problem
 from firmware.screen.i18n import LANGUAGES
 from firmware.store.roster import MAX_ROSTER
 from firmware.store.rulesfile import load_rules
-from firmware.store.userfile import UserFileError, read_user_text
+from firmware.userfile import UserFileError, read_user_text
 from hal.inputs import InputTiming
 from hal.settings import GpioPins, OledSettings
 

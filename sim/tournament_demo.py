@@ -1,7 +1,7 @@
 """``make tournament-demo``: a tournament on this machine, with nothing but Debian's mosquitto.
 
 A private broker on loopback, in a temporary folder, with the tournament's own configuration
-(:mod:`firmware.tournament.broker`: persistence on every change, no anonymous users, the ACL) and
+(:mod:`firmware.wire.broker`: persistence on every change, no anonymous users, the ACL) and
 one broker user per table; then the hub (``schocken hub serve``, with its TV view) and the
 simulated tables on it, which play a tournament of two points rounds and a KO round
 (:mod:`sim.tournament_run`), one table every ``--pace`` seconds; with ``--faults`` the broker
@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware.cli import CliError
-from firmware.cli.common import add_lang_argument, output_language, whole_number
+from firmware.cli.common import whole_number
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.screen.i18n import Catalogue
-from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
-from firmware.tournament.wire import WireError, check_level
+from firmware.wire.broker import HUB_USER, acl_text, mosquitto_conf
+from firmware.wire.messages import WireError, check_level, table_user
 from sim import processes
 from sim.processes import free_port
 from sim.tournament_run import Faults, TournamentRun

@@ -15,7 +15,7 @@ import argparse
 import json
 
 from engine.rules import Rules, differences, load_preset, preset_names, toml_value
-from firmware.cli.common import add_lang_argument, output_language
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.screen.i18n import Catalogue
 from firmware.screen.rulestext import describe_changes, option_words
 from firmware.store.rulesfile import load_rules

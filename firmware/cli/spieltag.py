@@ -29,12 +29,12 @@ from engine.spieltag import (
     time_box_problem,
 )
 from firmware.cli import CliError
-from firmware.cli.common import add_lang_argument, output_language
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.screen.i18n import Catalogue
 from firmware.store.gamestore import GameStore
 from firmware.store.spieltagfile import SpieltagFiles
-from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
+from firmware.userfile import UserFileError, names_a_toml_file, read_user_text
 from hal.storage import StateDirectory, user_state_dir
 
 __all__ = ["add_arguments", "parse_player", "run", "scheme_from_argument"]

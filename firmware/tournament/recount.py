@@ -20,7 +20,7 @@ from engine.game import Game, GameSetup
 from engine.scoring import game_result
 from firmware.store.gamestore import CURRENT, GameStore
 from firmware.store.journal import JournalError, decode_records, read_journal
-from firmware.tournament.wire import Result
+from firmware.wire.messages import Result
 from hal.ports import Storage, StorageError
 
 __all__ = ["META_TOURNAMENT", "TableGame", "recount_journals", "results_of_game"]

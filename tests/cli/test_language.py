@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.rules import load_preset, preset_names
-from firmware.cli.common import output_language
+from firmware.cli.language import output_language
 from firmware.cli.rules import DESCRIPTION_KEYS
 from firmware.screen.i18n import MESSAGES
 from schockbesteck.cli import main

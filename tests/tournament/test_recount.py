@@ -10,7 +10,7 @@ from engine import GameSetup, Rules
 from engine.events import HalfOver
 from engine.scoring import game_result
 from firmware.tournament.recount import TableGame, results_of_game
-from firmware.tournament.wire import Result
+from firmware.wire.messages import Result
 from tests.engine.randomplay import play_random_game
 
 PLACE = TableGame("cup26", "table-7", 2, 3)

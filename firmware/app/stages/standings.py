@@ -31,6 +31,7 @@ from firmware.app.stages.base import (
 from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.report.sheet import SCHEME_KEYS, scheme_label
 from firmware.screen.i18n import Catalogue
+from firmware.screen.shortnames import short_names
 from firmware.screen.views import MenuView
 from hal.ports import Button, InputEvent, InputKind, StorageError
 
@@ -115,10 +116,11 @@ def standings_items(texts: Catalogue, standings: EveningStandings) -> tuple[str,
     if standings.problem is not None:
         n = standings.problem
         return (texts.t("standings_no_fit_1", n=n), texts.t("standings_no_fit_2", n=n))
+    names = short_names(player for _place, player, _score in standings.lines)
     items = []
     for place, player, score in standings.lines:
         shown = texts.t("standings_out") if standings.lives and score == 0 else str(score)
-        items.append(f"{place}. {player}: {shown}")
+        items.append(f"{place}. {names[player]}: {shown}")
     return tuple(items)
 
 
