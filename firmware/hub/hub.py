@@ -94,6 +94,8 @@ class Hub:
         #: Stored games, parsed once: a stored result never changes.
         self._games: dict[str, GameResult] = {}
         self._progress: tuple[tuple[int, int], Progress] | None = None
+        #: The view as of a revision of the store (its ``now`` aside).
+        self._view: tuple[tuple[int, int], HubView] | None = None
         #: Each round's tables by number: a draw is never changed once saved.
         self._drawn: dict[int, dict[int, SeatRow]] = {}
         self.event = store.get("event")
@@ -379,7 +381,14 @@ class Hub:
         return out
 
     def view(self, now: float) -> HubView:
-        """What the TV, the phone, the board and the exports show at ``now``."""
+        """What the TV, the phone, the board and the exports show at ``now`` (made again only
+        after a commit: a table's status and a refusal are commits too)."""
+        key = self.store.revision()
+        if self._view is None or self._view[0] != key:
+            self._view = (key, self._made_view())
+        return replace(self._view[1], now=now)
+
+    def _made_view(self) -> HubView:
         number = self.current_round()
         row = self.store.round(number)
         try:
@@ -391,7 +400,7 @@ class Hub:
         fmt = self.format()
         return HubView(
             event=self.event,
-            now=now,
+            now=0.0,
             format=fmt.name,
             points=any(p.kind is PhaseKind.POINTS for step in fmt.steps for p in step),
             round=RoundView(number, row.state, row.starts_at, row.ends_at) if row else RoundView(),
