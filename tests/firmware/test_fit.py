@@ -634,8 +634,9 @@ def _real_dice_entry(texts: Catalogue) -> Iterator[tuple[str, View]]:
 @scene("tournament")
 def _tournament(texts: Catalogue) -> Iterator[tuple[str, View]]:
     """The table's card: no assignment yet, then the widest label and round, three to five of
-    the longest names, the time left, up and with no time box, a KO table played out, and
-    every state of the reports (none waiting, one, 30, refused, the outbox failing)."""
+    the longest names a hub can send (shown shortened), the time left, up and with no time box,
+    a KO table played out, names it cannot play, and every state of the reports (none waiting,
+    one, 30, refused, the outbox failing)."""
     import tempfile
 
     from firmware.app.stages.table_card import TableCard
@@ -663,6 +664,10 @@ def _tournament(texts: Catalogue) -> Iterator[tuple[str, View]]:
             tuple((name, int(index == 0)) for index, name in enumerate(HUB_NAMES[:4])),
         )
         yield "a KO table with one player left", card.view(texts)
+        reporter.assignment = Assignment(
+            "cup26", 99, "table-999", 999, (HUB_NAMES[0], "B🎲b"), start - 60, None, {},
+        )
+        yield "names the device cannot play", card.view(texts)
         for number in range(30):
             reporter.outbox.put(f"cup26/table-999/r99/g{number + 1}/game", "{}")
             if number in (0, 29):
