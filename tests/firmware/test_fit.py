@@ -508,7 +508,8 @@ def _hint(texts: Catalogue) -> Iterator[tuple[str, View]]:
 @scene("error screen")
 def _error_screen(texts: Catalogue) -> Iterator[tuple[str, View]]:
     problems = {
-        "config": ("game.players: 'WWWWWWWWWWWW' has 12 characters: at most 10", None),
+        "config": ("game.players: player name 'WWWWWWWWWWWW'… has 41 characters: at most 40",
+                   None),
         "result": (None, "exit-code, status 2"),
         "unknown": (None, None),
     }
