@@ -285,7 +285,7 @@ check_checkout() {
         [[ -f $REPO/$f ]] || die "$E_CHECKOUT" "incomplete checkout: $REPO/$f is missing"
     done
     ((HUB)) || return 0
-    for f in deploy/schocken-hub.service firmware/tournament/broker.py; do
+    for f in deploy/schocken-hub.service firmware/wire/broker.py; do
         [[ -f $REPO/$f ]] || die "$E_CHECKOUT" "incomplete checkout: $REPO/$f is missing"
     done
 }
@@ -975,7 +975,7 @@ readonly HUB_EXTRAS=pi,web
 readonly BROKER_PORT=1883
 
 # The hub's helper, standard library only (so it works before pip and under --no-pip); the broker's
-# text comes from the checkout's firmware/tournament/broker.py, the one source of that text.
+# text comes from the checkout's firmware/wire/broker.py, the one source of that text.
 #   conf | acl                        mosquitto's conf.d file, the ACL
 #   tables FILE N EVENT               tables.toml for tables 1..N, keeping FILE's passwords
 #   event FILE                        the event FILE was made for ("" if none)
@@ -999,14 +999,14 @@ def tables(path):
 def hub_password(path):
     return Path(path).read_text().strip()
 if mode in ("conf", "acl"):
-    from firmware.tournament import broker
+    from firmware.wire import broker
     if mode == "acl":
         print(broker.acl_text(), end="")
     else:
         print(broker.mosquitto_conf(port=int(args[0]), persistence_dir=None, bind=None,
             password_file=Path(args[1]), acl_file=Path(args[2])), end="")
 elif mode == "tables":
-    from firmware.tournament.broker import table_user
+    from firmware.wire.messages import table_user
     old = tables(args[0])
     print("# Written by deploy/install.sh --hub: every table\x27s broker login. Root only (0600).")
     print("# Run it again with --tables N to add or remove tables; these passwords are kept.")

@@ -5,8 +5,8 @@ and a guest side it is a league match, whose players have seats (``H1`` ... ``G1
 numbers, as on a paper Spielberichtsbogen (the league's score sheet). An :class:`Evening` is a
 Spieltag with its finished games, whose standings are a pure function of those games, like the
 tournament's in :mod:`engine.tournament`. Both programs read these records: the device keeps
-them in its state directory (``firmware/store/spieltag.py``, ``evening.py``), the sheet writer
-(``firmware/report/``) prints them, and the hub prints a table's round as one.
+them in its state directory (``firmware/store/spieltagfile.py``, ``evening.py``) and the sheet
+writer (``firmware/report/``) prints them.
 
 :func:`spieltag_from_mapping` reads the JSON form :func:`spieltag_to_mapping` writes and names
 the first bad field in one line (:class:`SpieltagError`).

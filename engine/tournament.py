@@ -49,6 +49,7 @@ __all__ = [
     "Group",
     "Phase",
     "PhaseKind",
+    "PlacedLine",
     "PlayedRound",
     "PlayerLine",
     "Progress",
@@ -57,6 +58,7 @@ __all__ = [
     "draw",
     "draw_cost",
     "meetings",
+    "placed",
     "progress",
     "rank_key",
     "ranking",
@@ -374,6 +376,10 @@ class Progress:
         """The lines best first (:func:`ranking`)."""
         return ranking(self.lines, self.higher_is_better)
 
+    def standings(self) -> tuple[PlacedLine, ...]:
+        """The lines best first, each with its place (:func:`placed`)."""
+        return placed(self.lines, self.higher_is_better)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerLine:
@@ -604,6 +610,27 @@ def ranking(lines: Iterable[PlayerLine], higher_is_better: bool = True) -> tuple
     later out first; then more lives, then the points (``higher_is_better`` as the points
     scheme says), then fewer games lost (the tie-break), then the name."""
     return tuple(sorted(lines, key=lambda line: (rank_key(line, higher_is_better), line.name)))
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedLine:
+    """A player's line with the place the standings give it."""
+
+    place: int
+    line: PlayerLine
+
+
+def placed(lines: Iterable[PlayerLine], higher_is_better: bool = True) -> tuple[PlacedLine, ...]:
+    """The lines best first (:func:`ranking`), each with its place: lines that rank equal on
+    every key but the name share a place, and the next line's place counts them all (1, 2, 2,
+    4)."""
+    found: list[PlacedLine] = []
+    for index, line in enumerate(ranking(lines, higher_is_better)):
+        tied = found and rank_key(found[-1].line, higher_is_better) == rank_key(
+            line, higher_is_better
+        )
+        found.append(PlacedLine(found[-1].place if tied else index + 1, line))
+    return tuple(found)
 
 
 @dataclass(frozen=True, slots=True)

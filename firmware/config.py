@@ -29,7 +29,7 @@ from engine.strategy_names import strategy_names
 from firmware.names import PlayerNameError, check_player_names, name_problem
 from firmware.store.roster import MAX_ROSTER
 from firmware.store.rulesfile import load_rules
-from firmware.store.userfile import UserFileError, read_user_text
+from firmware.userfile import UserFileError, read_user_text
 from firmware.words import LANGUAGES
 from hal.inputs import InputTiming
 from hal.settings import GpioPins, OledSettings

@@ -223,7 +223,7 @@ def _state_dir(args: argparse.Namespace, config: DeviceConfig) -> Path | None:
 
 def _named_state_dir(text: str, where: str) -> Path:
     """A state directory the user named: a folder, or a new one in a folder that exists."""
-    from firmware.store.userfile import missing_folder
+    from firmware.userfile import missing_folder
 
     if not text:
         raise UsageError(f"{where}: the empty string is not a folder; give a folder to keep the "
@@ -245,7 +245,7 @@ def _state_directory(path: Path | None) -> Iterator[StateDirectory | None]:
     if path is None:
         yield None
         return
-    from firmware.store.userfile import path_problem
+    from firmware.userfile import path_problem
     from hal.ports import StorageError
     from hal.storage import StateDirectory, StateDirectoryBusy
 
@@ -665,7 +665,7 @@ def _serve_until_interrupted(device: Any, clock: FakeClock) -> None:
 
 def _load_script(path: str) -> list[Any]:
     """The script's actions; a file that cannot be read is a UsageError naming --script."""
-    from firmware.store.userfile import path_problem
+    from firmware.userfile import path_problem
     from sim.script import load_script
 
     try:

@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from firmware.store.userfile import missing_folder, path_problem
+from firmware.userfile import missing_folder, path_problem
 
 __all__ = ["OutputError", "PendingOutputs", "pending_outputs"]
 

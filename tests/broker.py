@@ -1,6 +1,6 @@
 """A real mosquitto for tests: Debian's broker on a free loopback port, in a folder of the test's.
 
-The configuration is the product's own (:mod:`firmware.tournament.broker`): persistence saved
+The configuration is the product's own (:mod:`firmware.wire.broker`): persistence saved
 on every change, no anonymous users, the tournament's ACL. :meth:`Broker.kill` is a ``kill -9``;
 :meth:`Broker.start` after it starts the same broker on the same port, with what it saved.
 
@@ -18,7 +18,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
+from firmware.wire.broker import HUB_USER, acl_text, mosquitto_conf
+from firmware.wire.messages import table_user
 from sim.tournament import processes
 from sim.tournament.demo import hand_to_mosquitto, write_hashed
 from sim.tournament.processes import free_port

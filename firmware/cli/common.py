@@ -1,10 +1,10 @@
-"""Pieces the subcommands share: the ``--rules`` option, dice parsing and a throw as JSON."""
+"""Pieces the subcommands share: the ``--rules`` option, dice parsing and a throw as JSON (the
+language of a printing subcommand is :mod:`firmware.cli.language`'s)."""
 
 from __future__ import annotations
 
 import argparse
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.limits import ascii_whole_number
@@ -12,37 +12,9 @@ from engine.rules import Rules, preset_names
 from engine.throws import Evaluation
 from firmware.cli import CliError
 from firmware.store.rulesfile import load_rules
-from firmware.words import DEFAULT_LANGUAGE, LANGUAGES
 
 if TYPE_CHECKING:
     from engine.spieltag import Evening
-
-#: The environment's locale variables, in the order POSIX consults them for messages.
-LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
-
-
-def add_lang_argument(parser: argparse.ArgumentParser, what: str) -> None:
-    """Add ``--lang de|en``: the language of ``what`` (default: see :func:`output_language`)."""
-    parser.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        help=f"language of {what} (default: the environment's LC_ALL, LC_MESSAGES or LANG, "
-        "e.g. en_GB.UTF-8; German where it names neither language)",
-    )
-
-
-def output_language(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> str:
-    """The language a printing subcommand speaks for the whole run: ``--lang``, else the first
-    of LC_ALL, LC_MESSAGES and LANG that is set (as POSIX reads them) if it names German or
-    English (``de_DE.UTF-8``, ``en``), else German (``C``, ``POSIX``, ``fr_FR``, nothing)."""
-    if args.lang is not None:
-        return str(args.lang)
-    for variable in LOCALE_VARIABLES:
-        value = environ.get(variable, "")
-        if value:
-            code = value.split(".")[0].split("@")[0].split("_")[0].lower()
-            return code if code in LANGUAGES else DEFAULT_LANGUAGE
-    return DEFAULT_LANGUAGE
 
 
 def note_lost(command: str, evening: Evening, lang: str) -> None:

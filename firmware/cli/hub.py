@@ -28,20 +28,19 @@ import threading
 import time
 from pathlib import Path
 
-from engine.game import player_name_problem
 from engine.scoring import SCHEME_PRESETS, ScoringError, load_scheme
 from engine.tournament import FORMAT_PRESETS, Entrant
 from firmware.cli import CliError
-from firmware.cli.common import add_lang_argument, output_language
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.hub.hub import Hub, HubError, init_tournament
 from firmware.hub.hub_words import HubWords
 from firmware.hub.store import HubStore, HubStoreError
-from firmware.store.userfile import UserFileError, read_user_text
+from firmware.names import MAX_NAME_LENGTH, name_problem
+from firmware.userfile import UserFileError, read_user_text
 
 __all__ = ["add_arguments", "run"]
 
 _MAX_CSV_BYTES = 1024 * 1024
-_MAX_NAME = 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -150,9 +149,11 @@ def _run(args: argparse.Namespace) -> int:
         case "approve":
             print(f"{hub.store.approve(args.id)} approved")
         case "standings":
-            from firmware.hub.pages import standings_rows
+            from firmware.hub.pages import standings_document
+            from firmware.report.document import document_rows
 
-            for row in standings_rows(hub, output_language(args)):
+            document = standings_document(hub.view(time.time()), output_language(args))
+            for row in document_rows(document):
                 print("  ".join(row))
         case "refusals":
             for at, topic, result_id, reason in hub.store.refusals():
@@ -172,11 +173,9 @@ def _no_lang(args: argparse.Namespace) -> argparse.Namespace:
 def _entrant(item: str, where: str) -> Entrant:
     name, _, team = item.partition(":")
     name, team = name.strip(), team.strip()
-    problem = player_name_problem(name)
-    if problem is None and len(name) > _MAX_NAME:
-        problem = f"player name {name!r}: at most {_MAX_NAME} characters"
-    if problem is None and (len(team) > _MAX_NAME or not team.isprintable()):
-        problem = f"team {team!r}: at most {_MAX_NAME} printable characters"
+    problem = name_problem(name)  # the device's rule: every table can play the name
+    if problem is None and (len(team) > MAX_NAME_LENGTH or not team.isprintable()):
+        problem = f"team {team!r}: at most {MAX_NAME_LENGTH} printable characters"
     if problem is not None:
         raise CliError(f"{where}: {problem}")
     return Entrant(name, team)
@@ -246,9 +245,9 @@ def _export(hub: Hub, args: argparse.Namespace) -> int:
 
     lang = output_language(args)
     if args.form == "csv":
-        data = standings_csv(hub, lang)
+        data = standings_csv(hub.view(time.time()), lang)
     elif args.form == "pdf":
-        data = standings_pdf(hub, lang)
+        data = standings_pdf(hub.view(time.time()), lang)
     else:
         if args.round is None or args.table is None:
             raise CliError("export sheet: give --round N and --table N")
@@ -275,10 +274,12 @@ def _password(args: argparse.Namespace) -> str:
 
 def _serve(hub: Hub, args: argparse.Namespace) -> int:
     import json
+    from dataclasses import replace
 
     from firmware.hub.pages import hub_routes
     from firmware.hub.service import HubService
-    from firmware.tournament.broker import HUB_USER
+    from firmware.hub.view import HubView
+    from firmware.wire.broker import HUB_USER
     from hal.hub_server import HubServer, HubServerError
     from hal.mqtt import MqttError, MqttLink, MqttSettings
 
@@ -300,17 +301,17 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
     except HubServerError as error:
         raise CliError(str(error)) from None
 
-    last: list[dict[str, object]] = [{}]
+    last: list[HubView | None] = [None]
     lock = threading.Lock()
 
     def changed() -> None:
         """Push the state to the TVs if it changed (the worker's and the main thread's)."""
         with lock:
-            snapshot = hub.snapshot(time.time())
-            same = {k: v for k, v in snapshot.items() if k != "now"}
+            view = hub.view(time.time())
+            same = replace(view, now=0.0)
             if same != last[0]:
                 last[0] = same
-                server.push(json.dumps(snapshot).encode())
+                server.push(json.dumps(view.to_json()).encode())
 
     service = HubService(hub, time.time, changed)
     try:

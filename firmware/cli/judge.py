@@ -33,7 +33,7 @@ from firmware.cli.common import (
     evaluation_json,
     rules_from_args,
 )
-from firmware.store.userfile import MAX_TEXT_FILE_BYTES, UserFileError, path_problem, read_user_text
+from firmware.userfile import MAX_TEXT_FILE_BYTES, UserFileError, path_problem, read_user_text
 
 ROUND_KEYS = ("pot", "deckel", "players")
 PLAYER_KEYS = ("name", "dice", "throws", "hand", "blind")

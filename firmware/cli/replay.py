@@ -39,11 +39,11 @@ from engine.game import FINAL
 from engine.limits import InputLimitError, ascii_whole_number
 from firmware.cli import CliError
 from firmware.cli.cli_words import CliWords
-from firmware.cli.common import add_lang_argument, output_language
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.store.gamestore import CURRENT, GameStore, archive_name
 from firmware.store.journal import JournalError, Recovery, read_journal
-from firmware.store.userfile import path_problem, read_bytes_limited
+from firmware.userfile import path_problem, read_bytes_limited
 from hal.storage import StateDirectory
 
 #: The longest journal ``replay`` reads: a whole game is 10 to 30 kB.

@@ -16,7 +16,7 @@ import json
 
 from engine.rules import Rules, differences, load_preset, preset_names, toml_value
 from firmware.cli.cli_words import CliWords
-from firmware.cli.common import add_lang_argument, output_language
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.screen.oled_words import OledWords
 from firmware.screen.rulestext import changes_text, describe_changes
 from firmware.store.rulesfile import load_rules

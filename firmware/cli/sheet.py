@@ -19,11 +19,12 @@ from pathlib import Path
 from engine.limits import ascii_whole_number
 from engine.spieltag import Evening, merge_match
 from firmware.cli import CliError
-from firmware.cli.common import add_lang_argument, note_lost, output_language
+from firmware.cli.common import note_lost
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.store.evening import evening_from_export, evening_to_export, load_evening
 from firmware.store.gamestore import GameStore
-from firmware.store.userfile import UserFileError, read_user_text
+from firmware.userfile import UserFileError, read_user_text
 from hal.storage import StateDirectory
 
 __all__ = ["add_arguments", "run"]
@@ -107,12 +108,14 @@ def run(args: argparse.Namespace) -> int:
         data = (body + "\n").encode()
     elif args.pdf:
         from firmware.report.pdf import sheet_pdf
+        from firmware.report.sheet import evening_sheet
 
-        data = sheet_pdf(evening, lang)
+        data = sheet_pdf(evening_sheet(evening), lang)
     else:
-        from firmware.report.sheet import csv_text, sheet_rows
+        from firmware.report.document import csv_text
+        from firmware.report.sheet import evening_sheet, sheet_rows
 
-        data = csv_text(sheet_rows(evening, lang)).encode("utf-8")
+        data = csv_text(sheet_rows(evening_sheet(evening), lang)).encode("utf-8")
     if args.output:
         try:
             Path(args.output).write_bytes(data)

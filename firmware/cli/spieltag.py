@@ -24,13 +24,13 @@ from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_schem
 from engine.spieltag import LeaguePlayer
 from firmware.cli import CliError
 from firmware.cli.cli_words import CliWords
-from firmware.cli.common import add_lang_argument, output_language
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.store.evening import evening_of
 from firmware.store.gamestore import GameStore
 from firmware.store.spieltagbegin import COMMAND_LINE, SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SpieltagFiles
-from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
+from firmware.userfile import UserFileError, names_a_toml_file, read_user_text
 from hal.storage import StateDirectory, user_state_dir
 
 __all__ = ["add_arguments", "parse_player", "run", "scheme_from_argument"]

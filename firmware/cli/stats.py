@@ -20,14 +20,15 @@ import sys
 from engine.spieltag import Evening
 from firmware.cli import CliError
 from firmware.cli.cli_words import CliWords
-from firmware.cli.common import add_lang_argument, note_lost, output_language
+from firmware.cli.common import note_lost
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.report.sheet import (
+    evening_sheet,
     lost_data,
     lost_line,
     scheme_label,
     sheet_data,
-    sheet_players,
     standing_cells,
     standings_heading,
 )
@@ -108,9 +109,10 @@ def format_standings(evening: Evening, lang: str = "de") -> list[str]:
     lost = [lost_line(game, text) for game in evening.lost]
     if not evening.games:
         return [title, *lost, text.t("spieltag_none")]
-    players = {p.name: p.label for p in sheet_players(evening)}
+    sheet = evening_sheet(evening)
+    players = sheet.labels()
     rows = [standings_heading(text, spieltag.scheme.counts_lives)]
-    rows += [standing_cells(line, players[line.player], text) for line in evening.standings()]
+    rows += [standing_cells(line, players[line.player], text) for line in sheet.standings]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines = [title, *lost]
     for row in rows:

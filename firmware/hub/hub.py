@@ -31,31 +31,30 @@ from engine.tournament import (
     TournamentError,
     draw,
     progress,
-    rank_key,
     schock_aus_king,
     team_scores,
 )
 from firmware.hub.store import HubStore, SeatRow, StoredResult
-from firmware.tournament.broker import table_user
-from firmware.tournament.wire import (
+from firmware.hub.view import HubView, RoundView, TableView
+from firmware.wire.messages import (
     Ack,
     Assignment,
     Result,
     RoundState,
-    StandingRow,
     StandingsBoard,
     TableStatus,
-    TeamScore,
     WireError,
     ack_topic,
     assign_topic,
     check_level,
     round_topic,
     standings_topic,
+    table_number,
     table_of_topic,
+    table_user,
 )
 
-__all__ = ["Hub", "HubError", "Publication", "init_tournament", "table_number"]
+__all__ = ["Hub", "HubError", "Publication", "init_tournament"]
 
 logger = logging.getLogger(__name__)
 
@@ -71,15 +70,6 @@ class Publication:
     topic: str
     payload: bytes
     retain: bool = False
-
-
-def table_number(user: str) -> int | None:
-    """7 for ``table-7``; None for anything else."""
-    prefix, _, number = user.partition("-")
-    if prefix != "table" or not number.isascii() or not number.isdigit():
-        return None
-    value = int(number)
-    return value if 1 <= value <= 9999 and table_user(value) == user else None
 
 
 def init_tournament(path: Path, event: str) -> Hub:
@@ -104,6 +94,8 @@ class Hub:
         #: Stored games, parsed once: a stored result never changes.
         self._games: dict[str, GameResult] = {}
         self._progress: tuple[tuple[int, int], Progress] | None = None
+        #: The view as of a revision of the store (its ``now`` aside).
+        self._view: tuple[tuple[int, int], HubView] | None = None
         #: Each round's tables by number: a draw is never changed once saved.
         self._drawn: dict[int, dict[int, SeatRow]] = {}
         self.event = store.get("event")
@@ -186,9 +178,7 @@ class Hub:
                 raise HubError(f"round {number}: {error}") from None
             for table in drawn:
                 lives = tuple((p, group.lives[p]) for p in table.players if p in group.lives)
-                tables.append(
-                    SeatRow(number, table.number, group.phase.kind.value, table.players, lives)
-                )
+                tables.append(SeatRow(number, table.number, group.phase.kind, table.players, lives))
         self.store.save_draw(number, seed, tables)
         return tables
 
@@ -298,11 +288,11 @@ class Hub:
         seat = self._seats(result.round).get(number)
         if seat is None:
             return f"table {number} plays no game in round {result.round}"
-        if seat.kind == "points" and set(result.players) != set(seat.players):
+        if seat.kind is PhaseKind.POINTS and set(result.players) != set(seat.players):
             return f"players {', '.join(result.players)} are not table {number}'s of the round"
         if not set(result.players) <= set(seat.players):
             return f"players {', '.join(result.players)} are not table {number}'s of the round"
-        if seat.kind != "points" and result.kind == "game":
+        if seat.kind is not PhaseKind.POINTS and result.kind == "game":
             # A player out plays no more game: a game of theirs would not fit the standings.
             lives = {line.name: line.lives for line in self.progress().lines}
             out = [p for p in result.players if not lives.get(p)]
@@ -326,27 +316,10 @@ class Hub:
     # -- what the hub publishes ----------------------------------------------------------------
 
     def board(self) -> StandingsBoard:
-        """The standings as the wire's board, best first."""
-        state = self.progress()
-        fmt = self.format()
-        rows = tuple(
-            StandingRow(
-                line.name,
-                line.team or None,
-                line.points,
-                line.lives,
-                line.games_lost,
-                line.halves_lost,
-                line.schock_aus,
-                line.out,
-            )
-            for line in state.ranked()
-        )
-        teams = tuple(
-            TeamScore(t.team, t.score)
-            for t in team_scores(state.lines, fmt.team_score, state.higher_is_better)
-        )
-        return StandingsBoard(self.event, self.current_round(), rows, teams)
+        """The standings as the wire's board, best first (HubError if the stored results do
+        not fit the format)."""
+        self.progress()
+        return self.view(0.0).board()
 
     def standings_publication(self) -> Publication:
         return Publication(standings_topic(self.event), self.board().to_json(), retain=True)
@@ -362,22 +335,22 @@ class Hub:
                 self.event,
                 row.number,
                 table_user(seat.table_no),
-                f"Tisch {seat.table_no}",
+                seat.table_no,
                 seat.players,
                 row.starts_at or 0.0,
                 row.ends_at,
-                points if seat.kind == "points" else self._lives_scheme(seat.kind),
-                seat.kind,  # type: ignore[arg-type]
+                points if seat.kind is PhaseKind.POINTS else self._lives_scheme(seat.kind),
+                seat.kind,
                 seat.lives,
             )
             for seat in self.store.seats(row.number)
         ]
 
-    def _lives_scheme(self, kind: str) -> dict[str, Any]:
+    def _lives_scheme(self, kind: PhaseKind) -> dict[str, Any]:
         """What a KO or Trostrunde table counts: lives, and what costs one (the format's
         first phase of that kind says), so that a table knows who is out."""
         phases = [phase for step in self.format().steps for phase in step]
-        phase = next((p for p in phases if p.kind.value == kind), None)
+        phase = next((p for p in phases if p.kind is kind), None)
         lives = phase.lives if phase is not None else 3
         cost = phase.life_cost if phase is not None else load_scheme("leben").life_cost
         return scheme_to_mapping(Scheme("leben", lives=lives, life_cost=cost))
@@ -388,7 +361,7 @@ class Hub:
         row = self.store.round(self.current_round())
         out: list[Publication] = []
         if row is not None:
-            state = RoundState(self.event, row.number, row.state, row.starts_at, row.ends_at)  # type: ignore[arg-type]
+            state = RoundState(self.event, row.number, row.state, row.starts_at, row.ends_at)
             out.append(Publication(round_topic(self.event), state.to_json(), retain=True))
             playing = set()
             if row.state != "drawn":
@@ -407,92 +380,73 @@ class Hub:
             out.append(self.standings_publication())
         return out
 
-    def snapshot(self, now: float) -> dict[str, Any]:
-        """What the TV and the phone show, as JSON-ready data."""
+    def view(self, now: float) -> HubView:
+        """What the TV, the phone, the board and the exports show at ``now`` (made again only
+        after a commit: a table's status and a refusal are commits too)."""
+        key = self.store.revision()
+        if self._view is None or self._view[0] != key:
+            self._view = (key, self._made_view())
+        return replace(self._view[1], now=now)
+
+    def _made_view(self) -> HubView:
         number = self.current_round()
         row = self.store.round(number)
         try:
             state: Progress | None = self.progress()
         except HubError:
             state = None
-        results = self.store.results(number) if number else []
-        status = self.store.table_status()
+        lines = state.lines if state is not None else ()
+        higher = state.higher_is_better if state is not None else True
+        fmt = self.format()
+        return HubView(
+            event=self.event,
+            now=0.0,
+            format=fmt.name,
+            points=any(p.kind is PhaseKind.POINTS for step in fmt.steps for p in step),
+            round=RoundView(number, row.state, row.starts_at, row.ends_at) if row else RoundView(),
+            standings=state.standings() if state is not None else (),
+            teams=team_scores(lines, fmt.team_score, higher),
+            king=schock_aus_king(lines),
+            tables=self._tables(number, state),
+            refused=self.store.count("refusals"),
+            waiting=self.store.count("results", "approved = 0"),
+            over=bool(state and state.over and number),
+        )
+
+    def _tables(self, number: int, state: Progress | None) -> tuple[TableView, ...]:
+        """The round's tables as the TV shows them: lives as the standings have them now."""
+        if not number:
+            return ()
         now_lives = {
             line.name: line.lives
             for line in (state.lines if state else ())
             if line.lives is not None
         }
-        tables = []
         by_table: dict[int, list[StoredResult]] = {}
-        for stored in results:
+        for stored in self.store.results(number):
             by_table.setdefault(stored.table_no, []).append(stored)
-        for seat in self.store.seats(number) if number else []:
+        status = self.store.table_status()
+        tables = []
+        for seat in self.store.seats(number):
             mine = by_table.get(seat.table_no, [])
             games = [r for r in mine if r.kind == "game"]
-            last = json.loads(games[-1].payload) if games else None
+            last = str(json.loads(games[-1].payload)["loser"]) if games else None
             online, outbox, _at = status.get(seat.table_no, (False, 0, 0.0))
             tables.append(
-                {
-                    "table": seat.table_no,
-                    "kind": seat.kind,
-                    "players": list(seat.players),
-                    "lives": {p: now_lives.get(p, left) for p, left in seat.lives},
-                    "games": len(games),
-                    "halves": len(mine) - len(games),
-                    "last_loser": last["loser"] if last else None,
-                    "online": online,
-                    "outbox": outbox,
-                    "waiting": sum(not r.approved for r in mine),
-                }
-            )
-        ranked = state.ranked() if state is not None else ()
-        higher = state.higher_is_better if state is not None else True
-        places: list[int] = []
-        for index, line in enumerate(ranked):
-            same = index and rank_key(line, higher) == rank_key(ranked[index - 1], higher)
-            places.append(places[-1] if same else index + 1)
-        fmt = self.format()
-        return {
-            "event": self.event,
-            "now": now,
-            "format": fmt.name,
-            "points": any(p.kind is PhaseKind.POINTS for step in fmt.steps for p in step),
-            "round": {
-                "number": number,
-                "state": row.state if row else None,
-                "starts_at": row.starts_at if row else None,
-                "ends_at": row.ends_at if row else None,
-            },
-            "standings": [
-                {
-                    "place": places[index],
-                    "name": line.name,
-                    "team": line.team,
-                    "points": line.points,
-                    "lives": line.lives,
-                    "games": line.games,
-                    "games_lost": line.games_lost,
-                    "halves_lost": line.halves_lost,
-                    "schock_aus": line.schock_aus,
-                    "out": line.out,
-                    "trost": line.trost,
-                }
-                for index, line in enumerate(ranked)
-            ],
-            "teams": [
-                {"team": t.team, "score": t.score, "games_lost": t.games_lost}
-                for t in team_scores(
-                    state.lines if state else (),
-                    fmt.team_score,
-                    state.higher_is_better if state else True,
+                TableView(
+                    table=seat.table_no,
+                    kind=seat.kind,
+                    players=seat.players,
+                    lives=tuple((p, now_lives.get(p, left)) for p, left in seat.lives),
+                    games=len(games),
+                    halves=len(mine) - len(games),
+                    last_loser=last,
+                    online=online,
+                    outbox=outbox,
+                    waiting=sum(not r.approved for r in mine),
                 )
-            ],
-            "king": list(schock_aus_king(state.lines)) if state else [],
-            "tables": tables,
-            "refused": self.store.count("refusals"),
-            "waiting": self.store.count("results", "approved = 0"),
-            "over": bool(state and state.over and number),
-        }
+            )
+        return tuple(tables)
 
 
 def _raw_id(payload: bytes) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from firmware.hub.hub import Hub, Publication
-from firmware.tournament.wire import ROOT
+from firmware.wire.messages import ROOT
 
 __all__ = ["BrokerLink", "HubService"]
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.tournament import Entrant
+from engine.tournament import Entrant, PhaseKind
+from firmware.wire.messages import RoundStage, round_stage
 
 __all__ = ["HubStore", "HubStoreError", "RoundRow", "SeatRow", "StoredResult"]
 
@@ -54,7 +55,7 @@ class RoundRow:
     """A round: ``drawn``, ``running`` or ``finished``; its time box once started."""
 
     number: int
-    state: str
+    state: RoundStage
     seed: int
     starts_at: float | None
     ends_at: float | None
@@ -66,7 +67,7 @@ class SeatRow:
 
     round: int
     table_no: int
-    kind: str
+    kind: PhaseKind
     players: tuple[str, ...]
     lives: tuple[tuple[str, int], ...]
 
@@ -166,7 +167,7 @@ class HubStore:
 
     def rounds(self) -> list[RoundRow]:
         return [
-            RoundRow(int(n), str(s), int(seed), _float(a), _float(b))
+            RoundRow(int(n), _stage(s), int(seed), _float(a), _float(b))
             for n, s, seed, a, b in self._rows(
                 "SELECT number, state, seed, starts_at, ends_at FROM rounds ORDER BY number"
             )
@@ -181,13 +182,14 @@ class HubStore:
             db.executemany(
                 "INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
                 [
-                    (number, t.table_no, t.kind, json.dumps(t.players), json.dumps(dict(t.lives)))
+                    (number, t.table_no, t.kind.value, json.dumps(t.players),
+                     json.dumps(dict(t.lives)))
                     for t in tables
                 ],
             )
 
     def set_round(
-        self, number: int, state: str, starts_at: float | None, ends_at: float | None
+        self, number: int, state: RoundStage, starts_at: float | None, ends_at: float | None
     ) -> None:
         with self.transaction() as db:
             db.execute(
@@ -200,7 +202,7 @@ class HubStore:
             SeatRow(
                 number,
                 int(table_no),
-                str(kind),
+                _kind(kind),
                 tuple(json.loads(str(players))),
                 tuple(json.loads(str(lives)).items()),
             )
@@ -301,3 +303,17 @@ class HubStore:
 
 def _float(value: Any) -> float | None:
     return None if value is None else float(value)
+
+
+def _stage(value: Any) -> RoundStage:
+    stage = round_stage(value)
+    if stage is None:
+        raise HubStoreError(f"a round's state {value!r} is not drawn, running or finished")
+    return stage
+
+
+def _kind(value: Any) -> PhaseKind:
+    try:
+        return PhaseKind(value)
+    except ValueError:
+        raise HubStoreError(f"a table's kind {value!r} is not points, ko or trost") from None

@@ -186,12 +186,14 @@ def sheet_route(
             return _refusal(404, " ".join(str(error).split()))
         if kind == "pdf":
             from firmware.report.pdf import sheet_pdf
+            from firmware.report.sheet import evening_sheet
 
-            body = sheet_pdf(evening, lang)
+            body = sheet_pdf(evening_sheet(evening), lang)
         else:
-            from firmware.report.sheet import csv_text, sheet_rows
+            from firmware.report.document import csv_text
+            from firmware.report.sheet import evening_sheet, sheet_rows
 
-            body = csv_text(sheet_rows(evening, lang)).encode("utf-8")
+            body = csv_text(sheet_rows(evening_sheet(evening), lang)).encode("utf-8")
         return HttpAnswer(200, _MEDIA[kind], body, sheet_filename(evening.spieltag, kind))
 
     return answer

@@ -1,9 +1,12 @@
-"""The Spielberichtsbogen as a one-page A4 PDF, laid out like the paper sheet.
+"""The one PDF drawer: a :class:`~firmware.report.document.Document` on A4 pages.
+
+It draws the Spielberichtsbogen (one page, laid out like the paper sheet, :func:`sheet_pdf`) and
+the hub's standings (as many pages as the field needs) alike: a title, ruled tables with a grey
+heading row, and signature lines at the foot.
 
 reportlab draws it (see docs/sheet.md for why reportlab rather than fpdf2 on a Pi Zero 2 W):
 it imports in a third of fpdf2's time, its canvas with the 14 standard PDF fonts needs no font
 files, and it writes a real text layer (every name and number can be searched and copied).
-The players, standings and points cells come from :mod:`firmware.report.sheet`, as the CSV's.
 """
 
 from __future__ import annotations
@@ -13,71 +16,83 @@ import io
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.scoring import game_points
-from engine.spieltag import Evening
-from firmware.report.sheet import (
-    lost_line,
-    points_cell,
-    scheme_label,
-    sheet_players,
-    standing_cells,
-    standings_heading,
-)
-from firmware.report.sheet_words import SheetWords
+from firmware.report.document import Document, Table
+from firmware.report.sheet import Sheet, sheet_document
 
-__all__ = ["sheet_pdf"]
+__all__ = ["pdf_bytes", "sheet_pdf"]
 
 _MARGIN = 36.0
 _FONT = "Helvetica"
 _BOLD = "Helvetica-Bold"
+_TITLE_SIZE = 18.0
+_TABLE_TITLE_SIZE = 11.0
+_LINE_SIZE = 11.0
+#: A row's height at most, and on pages that run on.
+_ROW = 14.0
+_RUNNING_ROW = 13.0
+#: What a one-page document keeps free of table rows: the titles, the gaps after each table and
+#: the signatures take about this many points and rows of the page.
+_ONE_PAGE_POINTS = 120.0
+_ONE_PAGE_ROWS = 13
 
 
 class _Page:
-    """A cursor down an A4 page: tables of cells with ruled rows."""
+    """A cursor down A4 pages: titles and tables of cells with ruled rows."""
 
-    def __init__(self, canvas: Canvas, row: float) -> None:
+    def __init__(self, canvas: Canvas, row: float, *, running: bool) -> None:
         self.canvas = canvas
         self.width, self.height = A4
         self.y = self.height - _MARGIN
         self.row = row
         self.size = min(9.0, row * 0.68)
+        self.running = running
+
+    def _room_for(self, height: float) -> None:
+        """A new page if the rest of this one is lower than ``height`` (pages that run on)."""
+        if self.running and self.y - height < _MARGIN:
+            self.canvas.showPage()
+            self.y = self.height - _MARGIN
 
     def title(self, text: str, size: float) -> None:
+        self._room_for(size * 1.6 + 2 * self.row)
         self.canvas.setFont(_BOLD, size)
         self.y -= size
         self.canvas.drawString(_MARGIN, self.y, text)
         self.y -= size * 0.6
 
-    def note(self, text: str) -> None:
-        """A line of plain text (under a table: what it does not count)."""
-        self.canvas.setFont(_FONT, self.size)
-        self.y -= self.row
-        self.canvas.drawString(_MARGIN + 2, self.y + (self.row - self.size) / 2 + 1,
-                               _fit(self.canvas, text, self.width - 2 * _MARGIN - 4, self.size))
-
-    def table(self, heading: list[str], rows: list[list[str]], widths: list[float]) -> None:
-        """A ruled table; ``widths`` are shares of the page's width."""
+    def table(self, table: Table) -> None:
+        """A ruled table; its widths are shares of the page's width."""
         usable = self.width - 2 * _MARGIN
-        total = sum(widths)
+        total = sum(table.widths)
         xs = [_MARGIN]
-        for share in widths:
+        for share in table.widths:
             xs.append(xs[-1] + usable * share / total)
-        for index, cells in enumerate([heading, *rows]):
-            top = self.y
-            self.y -= self.row
-            if index == 0:
-                self.canvas.setFillGray(0.88)
-                self.canvas.rect(_MARGIN, self.y, usable, self.row, stroke=0, fill=1)
-                self.canvas.setFillGray(0)
-            self.canvas.setFont(_BOLD if index == 0 else _FONT, self.size)
-            for x, right, cell in zip(xs, xs[1:], cells, strict=False):
-                self.canvas.drawString(x + 2, self.y + (self.row - self.size) / 2 + 1,
-                                       _fit(self.canvas, cell, right - x - 4, self.size))
-            self.canvas.setLineWidth(0.4)
-            self.canvas.line(_MARGIN, self.y, _MARGIN + usable, self.y)
-            if index == 0:
-                self.canvas.line(_MARGIN, top, _MARGIN + usable, top)
+        if table.heading:
+            self._row(table.heading, xs, heading=True)
+        for cells in table.rows:
+            if self.running and self.y - self.row < _MARGIN:
+                self._room_for(self.row)
+                if table.heading:
+                    self._row(table.heading, xs, heading=True)
+            self._row(cells, xs, heading=False)
         self.y -= self.row * 0.7
+
+    def _row(self, cells: tuple[str, ...], xs: list[float], *, heading: bool) -> None:
+        usable = self.width - 2 * _MARGIN
+        top = self.y
+        self.y -= self.row
+        if heading:
+            self.canvas.setFillGray(0.88)
+            self.canvas.rect(_MARGIN, self.y, usable, self.row, stroke=0, fill=1)
+            self.canvas.setFillGray(0)
+        self.canvas.setFont(_BOLD if heading else _FONT, self.size)
+        for x, right, cell in zip(xs, xs[1:], cells, strict=False):
+            self.canvas.drawString(x + 2, self.y + (self.row - self.size) / 2 + 1,
+                                   _fit(self.canvas, cell, right - x - 4, self.size))  # fmt: skip
+        self.canvas.setLineWidth(0.4)
+        self.canvas.line(_MARGIN, self.y, _MARGIN + usable, self.y)
+        if heading:
+            self.canvas.line(_MARGIN, top, _MARGIN + usable, top)
 
 
 def _fit(canvas: Canvas, text: str, width: float, size: float) -> str:
@@ -89,93 +104,51 @@ def _fit(canvas: Canvas, text: str, width: float, size: float) -> str:
     return text + "…"
 
 
-def sheet_pdf(evening: Evening, lang: str = "de") -> bytes:
-    """The evening's Spielberichtsbogen as the bytes of a one-page A4 PDF."""
-    text = SheetWords(lang)
-    spieltag = evening.spieltag
-    players = sheet_players(evening)
-    label = {p.name: p.label for p in players}
-    lines = evening.standings()
-    scheme = spieltag.scheme
-    # Rows on the page: header 4, players, Partien, the card, the standings, headings and gaps.
-    rows = 4 + len(players) + 2 * len(evening.games) + len(evening.lost) + 3 + len(lines) + 14
-    row = min(14.0, (A4[1] - 2 * _MARGIN - 120) / rows)
+def _row_height(document: Document) -> float:
+    """A row's height: on one page as high as the page allows, else the running height."""
+    if not document.one_page:
+        return _RUNNING_ROW
+    rows = sum(len(table.rows) + bool(table.heading) for table in document.tables)
+    rows += len(document.lines) + _ONE_PAGE_ROWS
+    height: float = A4[1]
+    return min(_ROW, (height - 2 * _MARGIN - _ONE_PAGE_POINTS) / rows)
+
+
+def pdf_bytes(document: Document) -> bytes:
+    """The document as the bytes of an A4 PDF."""
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
-    canvas.setTitle(f"{text.t('sheet_title')} {spieltag.name} {spieltag.date}")
+    canvas.setTitle(document.file_title or document.title)
     canvas.setAuthor("Schockbesteck")
-    page = _Page(canvas, row)
-    page.title(text.t("sheet_title"), 18)
-    page.table(
-        [text.t("sheet_spieltag"), text.t("sheet_date"), text.t("sheet_venue"),
-         text.t("sheet_scheme")],
-        [[spieltag.name, spieltag.date, spieltag.venue, scheme_label(scheme.name, text)],
-         [f"{text.t('sheet_home')}: {spieltag.home}", "", f"{text.t('sheet_guest')}: "
-          f"{spieltag.guest}", ""]],
-        [3, 2, 3, 3],
-    )  # fmt: skip
-    page.title(text.t("sheet_players"), 11)
-    page.table(
-        [text.t("sheet_seat"), text.t("sheet_name"), text.t("sheet_number"),
-         text.t("sheet_table"), text.t("standings_schock_aus")],
-        [[p.seat, p.name, p.number, str(p.table),
-          str(next((s.schock_aus for s in lines if s.player == p.name), ""))]
-         for p in players],
-        [1, 4, 2, 1, 1.5],
-    )  # fmt: skip
-    page.title(text.t("sheet_partien"), 11)
-    page.table(
-        [text.t("sheet_partie"), text.t("sheet_table"), text.t("sheet_half1"),
-         text.t("sheet_half2"), text.t("sheet_final"), text.t("sheet_durchmarsch")],
-        [[str(game.partie), str(game.table), label[game.result.half_losers[0]],
-          label[game.result.half_losers[1]],
-          label[game.result.final_loser] if game.result.final_loser else "",
-          label[game.result.loser] if game.result.durchmarsch else ""]
-         for game in evening.games],
-        [1, 0.8, 3, 3, 3, 3],
-    )  # fmt: skip
-    for game in evening.lost:  # their numbers stay theirs
-        page.note(lost_line(game, text))
-    if evening.lost:
-        page.y -= page.row * 0.7
-    by_name = {line.player: line for line in lines}
-    card = [
-        [str(game.partie), *(
-            points_cell(points.get(p.name), game.result.schock_aus(p.name))
-            for points in [game_points(scheme, game.result)] for p in players
-        )]
-        for game in evening.games
-    ]
-    score_key = "standings_lives" if scheme.counts_lives else "standings_points"
-    card.append([
-        f"{text.t('sheet_totals')} ({text.t(score_key)})",
-        *(str(by_name[p.name].score) for p in players),
-    ])
-    page.title(text.t("sheet_points_per_partie"), 11)
-    page.table(
-        [text.t("sheet_partie"), *(p.seat or p.name for p in players)], card,
-        [1.6, *([1.0] * len(players))],
-    )
-    page.title(text.t("sheet_standings"), 11)
-    page.table(
-        standings_heading(text, scheme.counts_lives),
-        [standing_cells(line, label[line.player], text) for line in lines],
-        [0.7, 3, 1.1, 0.9, 1, 1, 0.9, 1.5, 1.3],
-    )
-    _signatures(canvas, text)
+    page = _Page(canvas, _row_height(document), running=not document.one_page)
+    page.title(document.title, _TITLE_SIZE)
+    for line in document.lines:
+        page.title(line, _LINE_SIZE)
+    for table in document.tables:
+        if table.title:
+            page.title(table.title, _TABLE_TITLE_SIZE)
+        page.table(table)
+    if document.signatures:
+        _signatures(canvas, document.signatures)
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
 
-def _signatures(canvas: Canvas, text: SheetWords) -> None:
-    """The signature lines of both sides at the foot of the page."""
+def _signatures(canvas: Canvas, captions: tuple[str, ...]) -> None:
+    """A signature line per caption side by side at the foot of the page."""
     width = A4[0]
     y = _MARGIN + 18
-    half = (width - 2 * _MARGIN - 40) / 2
+    gap = 40
+    each = (width - 2 * _MARGIN - gap * (len(captions) - 1)) / len(captions)
     canvas.setLineWidth(0.8)
     canvas.setFont(_FONT, 9)
-    for index, key in enumerate(("sheet_signature_home", "sheet_signature_guest")):
-        x = _MARGIN + index * (half + 40)
-        canvas.line(x, y, x + half, y)
-        canvas.drawString(x, y - 11, text.t(key))
+    for index, caption in enumerate(captions):
+        x = _MARGIN + index * (each + gap)
+        canvas.line(x, y, x + each, y)
+        canvas.drawString(x, y - 11, caption)
+
+
+def sheet_pdf(sheet: Sheet, lang: str = "de") -> bytes:
+    """The Spielberichtsbogen as the bytes of a one-page A4 PDF."""
+    return pdf_bytes(sheet_document(sheet, lang))

@@ -6,25 +6,29 @@ team, the scheme), the players with their seats (H1, H2, ..., G1, ...), league p
 half and the final or the Durchmarsch, each player's points and Schock aus per Partie as a
 club card has them, the standings, and the signature lines of both sides.
 
-CSV for German spreadsheet programs: UTF-8 with a byte order mark, ``;`` between the fields.
+What is printed is a :class:`Sheet`, a typed record: an evening's (:func:`evening_sheet`) or
+any finished games' (:func:`make_sheet`, the hub's table of a round). :func:`sheet_rows` lays it
+out for the CSV (for German spreadsheet programs: UTF-8 with a byte order mark, ``;`` between
+the fields, :func:`firmware.report.document.csv_text`), :func:`sheet_document` for the PDF
+(:func:`firmware.report.pdf.sheet_pdf`).
 """
 
 from __future__ import annotations
 
-import csv
-import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.scoring import SCHEME_PRESETS, Standing, game_points
+from engine.scoring import SCHEME_PRESETS, GameResult, Scheme, Standing, game_points, standings
 from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
+from firmware.report.document import Document, Table
 from firmware.report.sheet_words import SheetWords
 from firmware.words import Catalogue
 
 __all__ = [
-    "LOST_KEYS", "SCHEME_KEYS", "SheetPlayer", "csv_text", "lost_data", "lost_line",
-    "points_cell", "scheme_label", "sheet_data",
-    "sheet_players", "sheet_rows", "standing_cells", "standings_heading",
+    "LOST_KEYS", "SCHEME_KEYS", "Partie", "Sheet", "SheetPlayer", "evening_sheet", "lost_data",
+    "lost_line", "make_sheet", "points_cell", "scheme_label", "sheet_data", "sheet_document",
+    "sheet_rows", "standing_cells", "standings_heading",
 ]
 
 
@@ -43,6 +47,78 @@ class SheetPlayer:
         return f"{self.seat} {self.name}" if self.seat else self.name
 
 
+@dataclass(frozen=True, slots=True)
+class Partie:
+    """A finished game on the sheet: its number (the Partie), its table, its result."""
+
+    number: int
+    table: int
+    result: GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """What a Spielberichtsbogen prints: the header, the players (league seats first), the
+    Partien in the order played, and the standings under the scheme."""
+
+    name: str
+    date: str
+    scheme: Scheme
+    players: tuple[SheetPlayer, ...]
+    partien: tuple[Partie, ...]
+    standings: tuple[Standing, ...]
+    venue: str = ""
+    home: str = ""
+    guest: str = ""
+    #: The Partien played that cannot be counted (a journal deleted or damaged), named under
+    #: the Partien.
+    lost: tuple[LostGame, ...] = ()
+
+    def labels(self) -> dict[str, str]:
+        """How a Partie names each player (:attr:`SheetPlayer.label`)."""
+        return {player.name: player.label for player in self.players}
+
+
+def make_sheet(
+    name: str,
+    date: str,
+    scheme: Scheme,
+    partien: Sequence[Partie],
+    *,
+    league: Sequence[LeaguePlayer] = (),
+    venue: str = "",
+    home: str = "",
+    guest: str = "",
+    lost: Sequence[LostGame] = (),
+) -> Sheet:
+    """The sheet of ``partien``: the ``league`` players in seat order (home first), then anyone
+    else who played, in the order they first played; ScoringError without a Partie."""
+    listed = sorted(league, key=lambda p: (p.side != "H", int(p.seat[1:])))
+    players = [SheetPlayer(p.name, p.seat, p.number, p.table) for p in listed]
+    known = {p.name for p in players}
+    for partie in partien:
+        for player in partie.result.players:
+            if player not in known:
+                players.append(SheetPlayer(player, "", "", partie.table))
+                known.add(player)
+    lines = standings(scheme, [partie.result for partie in partien])
+    return Sheet(
+        name, date, scheme, tuple(players), tuple(partien), lines, venue=venue, home=home,
+        guest=guest, lost=tuple(lost),
+    )  # fmt: skip
+
+
+def evening_sheet(evening: Evening) -> Sheet:
+    """An evening's sheet (SpieltagError for an evening without games)."""
+    evening.standings()  # its own one line for an evening without games
+    spieltag = evening.spieltag
+    partien = [Partie(game.partie, game.table, game.result) for game in evening.games]
+    return make_sheet(
+        spieltag.name, spieltag.date, spieltag.scheme, partien, league=spieltag.players,
+        venue=spieltag.venue, home=spieltag.home, guest=spieltag.guest, lost=evening.lost,
+    )  # fmt: skip
+
+
 #: Each preset scheme's name, as the key of an evening's words (firmware.report.sheet_words).
 SCHEME_KEYS = {
     "verlustpunkte": "scheme_verlustpunkte", "siegpunkte": "scheme_siegpunkte",
@@ -58,20 +134,20 @@ def scheme_label(name: str, text: Catalogue) -> str:
     return text.t(SCHEME_KEYS[name]) if name in SCHEME_KEYS else name
 
 
-def sheet_players(evening: Evening) -> tuple[SheetPlayer, ...]:
-    """The sheet's players: the league's in seat order (home first), then anyone else who
-    played, in the order they first played."""
-    listed: list[LeaguePlayer] = sorted(
-        evening.spieltag.players, key=lambda p: (p.side != "H", int(p.seat[1:]))
-    )
-    players = [SheetPlayer(p.name, p.seat, p.number, p.table) for p in listed]
-    known = {p.name for p in players}
-    for game in evening.games:
-        for name in game.setup.players:
-            if name not in known:
-                players.append(SheetPlayer(name, "", "", game.table))
-                known.add(name)
-    return tuple(players)
+#: How a Partie that cannot be counted is named, per reason.
+LOST_KEYS = {Loss.MISSING: "sheet_lost_missing", Loss.DAMAGED: "sheet_lost_damaged"}
+
+
+def lost_line(game: LostGame, text: Catalogue) -> str:
+    """One line naming a Partie that cannot be counted, and why (the reader's detail is for the
+    log: it is English); ``text`` composes an evening's words."""
+    return text.t(LOST_KEYS[game.loss], partie=game.partie, journal=game.journal)
+
+
+def lost_data(game: LostGame) -> dict[str, Any]:
+    """A Partie that cannot be counted, as JSON-ready data."""
+    return {"partie": game.partie, "journal": game.journal, "loss": game.loss.value,
+            "detail": game.detail}
 
 
 def _standing_data(line: Standing) -> dict[str, Any]:
@@ -83,65 +159,49 @@ def _standing_data(line: Standing) -> dict[str, Any]:
     }  # fmt: skip
 
 
-#: How a Partie that cannot be counted is named, per reason.
-LOST_KEYS = {Loss.MISSING: "sheet_lost_missing", Loss.DAMAGED: "sheet_lost_damaged"}
-
-
-def lost_line(game: LostGame, text: Catalogue) -> str:
-    """One line naming a Partie that cannot be counted, and why (the reader's detail is for the
-    log: it is English)."""
-    return text.t(LOST_KEYS[game.loss], partie=game.partie, journal=game.journal)
-
-
-def lost_data(game: LostGame) -> dict[str, Any]:
-    """A Partie that cannot be counted, as JSON-ready data."""
-    return {"partie": game.partie, "journal": game.journal, "loss": game.loss.value,
-            "detail": game.detail}
-
-
 def sheet_data(evening: Evening) -> dict[str, Any]:
-    """The sheet as JSON-ready data (``schocken sheet --json``)."""
-    scheme = evening.spieltag.scheme
+    """The evening's sheet as JSON-ready data (``schocken sheet --json``)."""
+    sheet = evening_sheet(evening)
     return {
         "spieltag": spieltag_to_mapping(evening.spieltag),
         "players": [
             {"name": p.name, "seat": p.seat, "number": p.number, "table": p.table}
-            for p in sheet_players(evening)
+            for p in sheet.players
         ],
         "partien": [
             {
-                "partie": game.partie,
-                "table": game.table,
-                "players": list(game.setup.players),
-                "half_1": game.result.half_losers[0],
-                "half_2": game.result.half_losers[1],
-                "final": game.result.final_loser,
-                "durchmarsch": game.result.loser if game.result.durchmarsch else None,
-                "points": game_points(scheme, game.result),
-                "schock_aus": {p: game.result.schock_aus(p) for p in game.setup.players},
+                "partie": partie.number,
+                "table": partie.table,
+                "players": list(result.players),
+                "half_1": result.half_losers[0],
+                "half_2": result.half_losers[1],
+                "final": result.final_loser,
+                "durchmarsch": result.loser if result.durchmarsch else None,
+                "points": game_points(sheet.scheme, result),
+                "schock_aus": {p: result.schock_aus(p) for p in result.players},
             }
-            for game in evening.games
+            for partie in sheet.partien
+            for result in (partie.result,)
         ],
-        "lost": [lost_data(game) for game in evening.lost],
-        "standings": [_standing_data(line) for line in evening.standings()],
+        "lost": [lost_data(game) for game in sheet.lost],
+        "standings": [_standing_data(line) for line in sheet.standings],
     }
 
 
-def sheet_rows(evening: Evening, lang: str = "de") -> list[list[str]]:
+def sheet_rows(sheet: Sheet, lang: str = "de") -> list[list[str]]:
     """The sheet as rows of cells, in blocks separated by an empty row (the CSV's layout)."""
     text = SheetWords(lang)
-    spieltag = evening.spieltag
-    lines = evening.standings()
-    players = sheet_players(evening)
-    label = {p.name: p.label for p in players}
-    scheme = spieltag.scheme
+    lines = sheet.standings
+    players = sheet.players
+    label = sheet.labels()
+    scheme = sheet.scheme
     rows: list[list[str]] = [[text.t("sheet_title")]]
     rows += [
-        [text.t("sheet_spieltag"), spieltag.name],
-        [text.t("sheet_date"), spieltag.date],
-        [text.t("sheet_venue"), spieltag.venue],
-        [text.t("sheet_home"), spieltag.home],
-        [text.t("sheet_guest"), spieltag.guest],
+        [text.t("sheet_spieltag"), sheet.name],
+        [text.t("sheet_date"), sheet.date],
+        [text.t("sheet_venue"), sheet.venue],
+        [text.t("sheet_home"), sheet.home],
+        [text.t("sheet_guest"), sheet.guest],
         [text.t("sheet_scheme"), scheme_label(scheme.name, text)],
         [],
         [text.t("sheet_seat"), text.t("sheet_name"), text.t("sheet_number"), text.t("sheet_table")],
@@ -151,23 +211,23 @@ def sheet_rows(evening: Evening, lang: str = "de") -> list[list[str]]:
         text.t("sheet_partie"), text.t("sheet_table"), text.t("sheet_half1"),
         text.t("sheet_half2"), text.t("sheet_final"), text.t("sheet_durchmarsch"),
     ]]  # fmt: skip
-    for game in evening.games:
-        result = game.result
+    for partie in sheet.partien:
+        result = partie.result
         rows.append([
-            str(game.partie), str(game.table), label[result.half_losers[0]],
+            str(partie.number), str(partie.table), label[result.half_losers[0]],
             label[result.half_losers[1]],
             label[result.final_loser] if result.final_loser else "",
             label[result.loser] if result.durchmarsch else "",
         ])  # fmt: skip
-    if evening.lost:  # named under the Partien: their numbers stay theirs
-        rows += [[lost_line(game, text)] for game in evening.lost]
+    if sheet.lost:  # named under the Partien: their numbers stay theirs
+        rows += [[lost_line(game, text)] for game in sheet.lost]
     score_key = "standings_lives" if scheme.counts_lives else "standings_points"
     rows += [[], [text.t("sheet_points_per_partie"), *(p.label for p in players)]]
-    for game in evening.games:
-        points = game_points(scheme, game.result)
+    for partie in sheet.partien:
+        points = game_points(scheme, partie.result)
         rows.append([
-            str(game.partie),
-            *(points_cell(points.get(p.name), game.result.schock_aus(p.name)) for p in players),
+            str(partie.number),
+            *(points_cell(points.get(p.name), partie.result.schock_aus(p.name)) for p in players),
         ])
     by_name = {line.player: line for line in lines}
     rows.append([
@@ -192,7 +252,7 @@ def points_cell(points: int | None, schock_aus: int) -> str:
 
 
 def standings_heading(text: Catalogue, lives: bool) -> list[str]:
-    """The standings' column headings in ``text``'s language."""
+    """The standings' column headings."""
     keys = (
         "standings_place", "standings_player", "standings_lives" if lives else "standings_points",
         "standings_games", "standings_lost", "standings_halves", "standings_finals",
@@ -210,9 +270,71 @@ def standing_cells(line: Standing, label: str, text: Catalogue) -> list[str]:
     ]  # fmt: skip
 
 
-def csv_text(rows: list[list[str]]) -> str:
-    """The rows as CSV for German spreadsheet programs: BOM, ``;``, CRLF line ends."""
-    buffer = io.StringIO()
-    buffer.write("\ufeff")
-    csv.writer(buffer, delimiter=";", lineterminator="\r\n").writerows(rows)
-    return buffer.getvalue()
+def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
+    """The sheet as one A4 page is laid out: the header, the players, the Partien, the points
+    per Partie as a club card has them, the standings, and both sides' signature lines."""
+    text = SheetWords(lang)
+    players = sheet.players
+    label = sheet.labels()
+    lines = sheet.standings
+    scheme = sheet.scheme
+    by_name = {line.player: line for line in lines}
+    header = Table(
+        (text.t("sheet_spieltag"), text.t("sheet_date"), text.t("sheet_venue"),
+         text.t("sheet_scheme")),
+        ((sheet.name, sheet.date, sheet.venue, scheme_label(scheme.name, text)),
+         (f"{text.t('sheet_home')}: {sheet.home}", "", f"{text.t('sheet_guest')}: {sheet.guest}",
+          "")),
+        (3, 2, 3, 3),
+    )  # fmt: skip
+    listed = Table(
+        (text.t("sheet_seat"), text.t("sheet_name"), text.t("sheet_number"),
+         text.t("sheet_table"), text.t("standings_schock_aus")),
+        tuple((p.seat, p.name, p.number, str(p.table),
+               str(by_name[p.name].schock_aus) if p.name in by_name else "") for p in players),
+        (1, 4, 2, 1, 1.5),
+        text.t("sheet_players"),
+    )  # fmt: skip
+    partien = Table(
+        (text.t("sheet_partie"), text.t("sheet_table"), text.t("sheet_half1"),
+         text.t("sheet_half2"), text.t("sheet_final"), text.t("sheet_durchmarsch")),
+        tuple((str(partie.number), str(partie.table), label[result.half_losers[0]],
+               label[result.half_losers[1]],
+               label[result.final_loser] if result.final_loser else "",
+               label[result.loser] if result.durchmarsch else "")
+              for partie in sheet.partien for result in (partie.result,)),
+        (1, 0.8, 3, 3, 3, 3),
+        text.t("sheet_partien"),
+    )  # fmt: skip
+    # The Partien that cannot be counted, named under the Partien (their numbers stay theirs).
+    lost = Table((), tuple((lost_line(game, text),) for game in sheet.lost), (1,))
+    score_key = "standings_lives" if scheme.counts_lives else "standings_points"
+    card = Table(
+        (text.t("sheet_partie"), *(p.seat or p.name for p in players)),
+        (
+            *(
+                (str(partie.number), *(
+                    points_cell(points.get(p.name), partie.result.schock_aus(p.name))
+                    for p in players
+                ))
+                for partie in sheet.partien
+                for points in (game_points(scheme, partie.result),)
+            ),
+            (f"{text.t('sheet_totals')} ({text.t(score_key)})",
+             *(str(by_name[p.name].score) for p in players)),
+        ),
+        (1.6, *([1.0] * len(players))),
+        text.t("sheet_points_per_partie"),
+    )  # fmt: skip
+    standing = Table(
+        tuple(standings_heading(text, scheme.counts_lives)),
+        tuple(tuple(standing_cells(line, label[line.player], text)) for line in lines),
+        (0.7, 3, 1.1, 0.9, 1, 1, 0.9, 1.5, 1.3),
+        text.t("sheet_standings"),
+    )
+    return Document(
+        text.t("sheet_title"),
+        (header, listed, partien, *((lost,) if sheet.lost else ()), card, standing),
+        signatures=(text.t("sheet_signature_home"), text.t("sheet_signature_guest")),
+        file_title=f"{text.t('sheet_title')} {sheet.name} {sheet.date}",
+    )

@@ -7,7 +7,7 @@ from pathlib import Path
 from engine.errors import RulesError
 from engine.rules import MAX_RULES_BYTES, Rules, load_preset, preset_names, rules_from_toml
 from firmware.screen.rulestext import describe_changes
-from firmware.store.userfile import UserFileError, names_a_toml_file, read_user_text
+from firmware.userfile import UserFileError, names_a_toml_file, read_user_text
 
 
 def load_rules(name_or_path: str) -> Rules:

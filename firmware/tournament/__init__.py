@@ -1,1 +1,5 @@
-"""Tournament play: a table's device and the hub speak over an MQTT broker (docs/tournament.md)."""
+"""The device as a table of a tournament: its reporter, its outbox, the recount of its journals.
+
+It speaks to the hub over an MQTT broker in the messages of :mod:`firmware.wire`, the contract
+below both programs (docs/tournament.md).
+"""

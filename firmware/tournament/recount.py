@@ -20,7 +20,7 @@ from engine.game import Game, GameSetup
 from engine.scoring import game_result
 from firmware.store.gamestore import GameStore, KeptGame
 from firmware.store.journal import TournamentGame
-from firmware.tournament.wire import Result
+from firmware.wire.messages import Result
 from hal.ports import Storage
 
 __all__ = ["Recount", "recount", "recount_journals", "result_id", "results_of_game",

@@ -4,15 +4,15 @@ The reporter listens to the device's events. When a Hälfte (half), the Finale o
 it counts the game's results from its journal (:mod:`firmware.tournament.recount`, so the
 same result always has the same id), puts each new one in the outbox on the medium
 (:mod:`firmware.tournament.outbox`) and only then publishes it at QoS 1. A result leaves the
-outbox when the hub's :class:`~firmware.tournament.wire.Ack` says "stored" or "duplicate";
+outbox when the hub's :class:`~firmware.wire.messages.Ack` says "stored" or "duplicate";
 "refused" keeps it as refused (on the screen, never resent). Everything still in the outbox is
 published again at every connect and every ``resend_s`` seconds, and after a start the
 reporter first recounts the journals of its event: nothing a pulled plug interrupted is lost,
 and the hub stores each id once.
 
-It keeps the table's retained :class:`~firmware.tournament.wire.TableStatus` (online, how many
+It keeps the table's retained :class:`~firmware.wire.messages.TableStatus` (online, how many
 results wait) up to date; its Last Will (:func:`last_will`) says "offline". The hub's retained
-:class:`~firmware.tournament.wire.Assignment` for this table is what the screen offers:
+:class:`~firmware.wire.messages.Assignment` for this table is what the screen offers:
 "Tisch 7 · Runde 2", the players, the time left, and the report's state.
 
 Messages arrive on the MQTT link's thread: :meth:`Reporter.on_message` only queues them and
@@ -31,13 +31,13 @@ from typing import Protocol
 from engine.events import GameOver, HalfOver
 from engine.game import GameSetup
 from engine.scoring import Scheme, lives_cost, load_scheme, scheme_from_mapping
+from engine.tournament import PhaseKind
 from firmware.sink import DeviceEvent, GameResumed
 from firmware.store.gamestore import GameStore, KeptGame
 from firmware.store.journal import JournalHeader, TournamentGame
-from firmware.tournament.broker import table_user
 from firmware.tournament.outbox import Outbox
 from firmware.tournament.recount import recount, tournament_games
-from firmware.tournament.wire import (
+from firmware.wire.messages import (
     Ack,
     Assignment,
     Result,
@@ -47,6 +47,7 @@ from firmware.tournament.wire import (
     assign_topic,
     result_topic,
     status_topic,
+    table_user,
 )
 from hal.ports import Clock, Storage, StorageError
 
@@ -411,7 +412,7 @@ class Reporter:
         assignment = self.assignment
         if assignment is None:
             return ()
-        if assignment.kind == "points":
+        if assignment.kind is PhaseKind.POINTS:
             return assignment.players
         scheme = life_scheme(assignment)
         lives = {player: scheme.lives for player in assignment.players}

@@ -39,8 +39,9 @@ def sheet_figures(runs: int = 5) -> list[Measurement]:
     """Import of the PDF module in a fresh interpreter (beyond a bare one), one match sheet as
     PDF and CSV, and the standings of ten games in a state directory that keeps 50."""
     from engine import Game
+    from firmware.report.document import csv_text
     from firmware.report.pdf import sheet_pdf
-    from firmware.report.sheet import csv_text, sheet_rows
+    from firmware.report.sheet import evening_sheet, sheet_rows
     from firmware.store.evening import load_evening
     from firmware.store.gamestore import GameStore
     from firmware.store.journal import JournalHeader
@@ -51,8 +52,8 @@ def sheet_figures(runs: int = 5) -> list[Measurement]:
     bare = _fastest(runs, ["-c", "pass"])
     with_pdf = _fastest(runs, ["-c", "import firmware.report.pdf"])
     evening = match_evening()
-    pdf_s = _per_call(runs, lambda: sheet_pdf(evening))
-    csv_s = _per_call(runs, lambda: csv_text(sheet_rows(evening)))
+    pdf_s = _per_call(runs, lambda: sheet_pdf(evening_sheet(evening)))
+    csv_s = _per_call(runs, lambda: csv_text(sheet_rows(evening_sheet(evening))))
     with tempfile.TemporaryDirectory() as folder:
         storage = StateDirectory(Path(folder))
         store = GameStore(storage)

@@ -306,7 +306,8 @@ def measure_hub(settings: HubBenchSettings) -> dict[str, float]:
     """Run the broker, the hub and the tables; every figure of :func:`hub_figures` by key."""
     from engine.tournament import Entrant
     from firmware.hub.hub import init_tournament
-    from firmware.tournament.broker import HUB_USER, table_user
+    from firmware.wire.broker import HUB_USER
+    from firmware.wire.messages import table_user
     from sim.tournament.demo import MOSQUITTO, MOSQUITTO_PASSWD, make_broker
 
     folder = Path(tempfile.mkdtemp(prefix="schock-bench-hub-"))
@@ -456,8 +457,7 @@ def _bursts(
     first burst the hub's and the broker's CPU (``pids``) and how many states the hub sent the
     TV."""
     from engine.scoring import GameResult
-    from firmware.tournament.broker import table_user
-    from firmware.tournament.wire import Ack, Result, ack_topic, result_topic
+    from firmware.wire.messages import Ack, Result, ack_topic, result_topic, table_user
     from hal.mqtt import MqttLink, MqttSettings
 
     acks: dict[str, int] = {"stored": 0, "duplicate": 0, "refused": 0}

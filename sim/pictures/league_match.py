@@ -16,6 +16,7 @@ from engine.bots import make_bot, play_game
 from engine.scoring import game_result, load_scheme
 from engine.spieltag import Evening, EveningGame, LeaguePlayer, Spieltag
 from firmware.report.pdf import sheet_pdf
+from firmware.report.sheet import evening_sheet
 
 if TYPE_CHECKING:
     from firmware.app.stages.overlays import Picker
@@ -60,7 +61,7 @@ def write_sheet_png(path: Path, lang: str = "de", resolution: int = 80) -> None:
         raise RuntimeError("pdftoppm is missing: install Debian's poppler-utils")
     with tempfile.TemporaryDirectory() as folder:
         pdf = Path(folder) / "sheet.pdf"
-        pdf.write_bytes(sheet_pdf(match_evening(), lang))
+        pdf.write_bytes(sheet_pdf(evening_sheet(match_evening()), lang))
         subprocess.run(
             [pdftoppm, "-png", "-r", str(resolution), "-singlefile", str(pdf),
              str(Path(folder) / "sheet")],

@@ -1,7 +1,7 @@
 """``make tournament-demo``: a tournament on this machine, with nothing but Debian's mosquitto.
 
 A private broker on loopback, in a temporary folder, with the tournament's own configuration
-(:mod:`firmware.tournament.broker`: persistence on every change, no anonymous users, the ACL) and
+(:mod:`firmware.wire.broker`: persistence on every change, no anonymous users, the ACL) and
 one broker user per table; then the hub (``schocken hub serve``, with its TV view) and the
 simulated tables on it, which play a tournament of two points rounds and a KO round
 (:mod:`sim.tournament.whole_tournament`), one table every ``--pace`` seconds; with ``--faults``
@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware.cli import CliError
-from firmware.cli.common import add_lang_argument, output_language, whole_number
-from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
-from firmware.tournament.wire import WireError, check_level
+from firmware.cli.common import whole_number
+from firmware.cli.language import add_lang_argument, output_language
+from firmware.wire.broker import HUB_USER, acl_text, mosquitto_conf
+from firmware.wire.messages import WireError, check_level, table_user
 from sim.sim_words import SimWords
 from sim.tournament import processes
 from sim.tournament.processes import free_port

@@ -36,7 +36,7 @@ from firmware.store.gamestore import GameStore
 from firmware.store.journal import JournalHeader
 from firmware.tournament.recount import recount_journals
 from firmware.tournament.reporter import Reporter, TableIdentity, last_will
-from firmware.tournament.wire import Assignment, Result
+from firmware.wire.messages import Assignment, Result
 from hal.clock import MonotonicClock
 from hal.mqtt import MqttLink, MqttSettings, Will
 from hal.ports import Clock

@@ -33,12 +33,18 @@ from pathlib import Path
 from typing import Protocol
 
 from engine.scoring import GameResult
-from engine.tournament import Entrant, PlayedRound, PlayerLine, progress
+from engine.tournament import Entrant, PhaseKind, PlayedRound, PlayerLine, progress
 from firmware.hub.hub import Hub, init_tournament
 from firmware.hub.store import HubStore, SeatRow
 from firmware.store.gamestore import GameStore
-from firmware.tournament.broker import HUB_USER, table_user
-from firmware.tournament.wire import Assignment, Result, StandingsBoard, standings_topic
+from firmware.wire.broker import HUB_USER
+from firmware.wire.messages import (
+    Assignment,
+    Result,
+    StandingsBoard,
+    standings_topic,
+    table_user,
+)
 from hal.mqtt import MqttLink, MqttSettings
 from sim.fakes import FakeClock
 from sim.tournament import processes
@@ -280,7 +286,7 @@ class TournamentRun:
     def _play_at(self, table: SimulatedTable) -> int:
         assignment = table.reporter.assignment
         assert assignment is not None
-        if assignment.kind == "points":
+        if assignment.kind is PhaseKind.POINTS:
             return table.play_round()
         return self._play_lives(table, assignment)
 

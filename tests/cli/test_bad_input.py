@@ -192,7 +192,7 @@ def test_a_file_that_cannot_be_read(
     secret = folder / "secret.toml"
     secret.write_text("deckel = 15\n")
     failure = OSError(code, os.strerror(code), str(secret))
-    mocker.patch("firmware.store.userfile.read_text_limited", side_effect=failure)
+    mocker.patch("firmware.userfile.read_text_limited", side_effect=failure)
     assert main(["rules", "show", str(secret)]) == 2
     err = capsys.readouterr().err
     assert f"rules file {secret}: {words}; give a preset" in err

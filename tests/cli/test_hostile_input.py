@@ -212,11 +212,11 @@ def test_an_output_that_cannot_be_written_is_one_line(
 @pytest.mark.parametrize(
     ("names", "named"),
     [
-        ("Anna," + "x" * 900, "player name 'xxxxxxxxxxxx'… has 900 characters: at most 10"),
+        ("Anna," + "x" * 900, "player name 'xxxxxxxxxxxx'… has 900 characters: at most 40"),
         ("Anna,Be\u202en", "--names: player name 'Be\\u202en': holds the control or format"),
     ],
 )
-def test_sim_refuses_names_the_screen_cannot_show(
+def test_sim_refuses_names_the_name_rule_refuses(
     capsys: pytest.CaptureFixture[str], names: str, named: str
 ) -> None:
     assert named in fails(capsys, "sim", "--names", names, "--script", "/dev/null")

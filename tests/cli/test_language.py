@@ -10,7 +10,7 @@ import pytest
 
 from engine.rules import load_preset, preset_names
 from firmware.cli.cli_words import CLI_WORDS
-from firmware.cli.common import output_language
+from firmware.cli.language import output_language
 from firmware.cli.rules import DESCRIPTION_KEYS
 from schockbesteck.cli import main
 

@@ -21,7 +21,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
-from firmware.tournament.broker import acl_text, mosquitto_conf
+from firmware.wire.broker import acl_text, mosquitto_conf
 from sim.tournament import processes
 from tests.broker import MOSQUITTO, free_port, mosquitto_missing
 

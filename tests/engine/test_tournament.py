@@ -21,6 +21,7 @@ from engine.tournament import (
     draw,
     draw_cost,
     meetings,
+    placed,
     progress,
     ranking,
     schock_aus_king,
@@ -217,6 +218,24 @@ def test_ties_go_to_fewer_games_lost() -> None:
     assert [line.name for line in ranking(lines, higher_is_better=False)] == ["B", "A"]
     lines = [replace(a, points=4, games_lost=2), replace(b, points=5, games_lost=1)]
     assert [line.name for line in ranking(lines, higher_is_better=False)] == ["A", "B"]
+
+
+def test_lines_that_rank_equal_share_a_place_and_the_next_counts_them() -> None:
+    """The places the TV, the board and the exports show: 1, 2, 2, 4, ties listed by name."""
+    base = progress(FORMAT_PRESETS["dm"], [Entrant(n) for n in "ABCD"], []).lines
+    a, b, c, d = base
+    lines = [replace(a, points=3), replace(d, points=5), replace(c, points=3), replace(b, points=1)]
+    assert [(p.place, p.line.name) for p in placed(lines)] == [
+        (1, "D"), (2, "A"), (2, "C"), (4, "B"),
+    ]  # fmt: skip
+    assert [(p.place, p.line.name) for p in placed(lines, higher_is_better=False)] == [
+        (1, "B"), (2, "A"), (2, "C"), (4, "D"),
+    ]  # fmt: skip
+    tied = [replace(a, points=3, games_lost=1), replace(c, points=3)]  # the tie-break parts them
+    assert [(p.place, p.line.name) for p in placed(tied)] == [(1, "C"), (2, "A")]
+    state = progress(FORMAT_PRESETS["dm"], [Entrant(n) for n in "ABCD"], [])
+    assert [p.line for p in state.standings()] == list(state.ranked())
+    assert {p.place for p in state.standings()} == {1}
 
 
 def test_the_team_score_is_the_sum_of_its_members() -> None:

@@ -2,8 +2,10 @@
 
 Each scene below builds views the way the device does (the real stages of ``firmware/app/`` on a
 real game, the real menu and overlays, the catalogue's texts) with the worst values the device
-allows: names of :data:`~firmware.names.MAX_NAME_LENGTH` wide letters and with umlauts, two-digit
-Deckel, 2 and 10 players, computer players' marks, every throw name of every preset, every notice.
+allows: names of :data:`~firmware.screen.shortnames.SHOWN_NAME_LENGTH` wide letters and with
+umlauts, the longest names the name rule allows (:data:`~firmware.names.MAX_NAME_LENGTH`, as a
+tournament's hub may send them, shown shortened), two-digit Deckel, 2 and 10 players, computer
+players' marks, every throw name of every preset, every notice.
 Each view is rendered by the real renderer (:func:`firmware.screen.screens.render`) inside
 :func:`firmware.screen.screens.trace_layout`, which records every text, die, bar and separator it
 draws, measured with the bitmap font's real widths, and shown on luma's dummy device as the OLED
@@ -43,6 +45,7 @@ from engine.rules import Rules, load_preset, preset_names
 from engine.scoring import SCHEME_PRESETS
 from engine.settle import DeckelSource
 from engine.throws import rank_table
+from engine.tournament import PhaseKind
 from firmware.advice import Hint, hint_lines
 from firmware.app.session.moments import EveningStandings
 from firmware.app.session.session import Session
@@ -84,10 +87,11 @@ from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.config import DeviceConfig
 from firmware.dice import SeededDice
 from firmware.link.pairing import Pairing
-from firmware.names import MAX_NAME_LENGTH
+from firmware.names import MAX_NAME_LENGTH, name_problem
 from firmware.screen.error_screen import error_lines
 from firmware.screen.oled_words import OLED_WORDS, OledWords
 from firmware.screen.screens import LayoutTrace, Placed, render, trace_layout
+from firmware.screen.shortnames import SHOWN_NAME_LENGTH, short_names
 from firmware.screen.views import BannerView, DieFace, PickerView, Tally, TurnView, View
 from firmware.store.gamestore import DamageReport
 from firmware.store.setupfile import DECKEL_RANGE
@@ -103,7 +107,23 @@ LONG_NAMES = (
     "WWWWWWWWWW", "Müller-Öhm", "MMMMMMMMMM", "Ännchen-Öz", "Wolfgang-W",
     "Çağla-Šoňa", "Ölmühle-Ük", "Waldemar-M", "ØysteinÉlí", "Großmaul99",
 )  # fmt: skip
-assert all(len(name) == MAX_NAME_LENGTH for name in LONG_NAMES)
+assert all(len(name) == SHOWN_NAME_LENGTH for name in LONG_NAMES)
+
+#: Ten names as long as the name rule allows, as a tournament's hub may send them: the widest
+#: letters and umlauts, alike at the start so that their shortened forms
+#: (:mod:`firmware.screen.shortnames`) keep their ends, or are numbered where the ends are alike.
+HUB_NAMES = (
+    "W" * MAX_NAME_LENGTH, "W" * (MAX_NAME_LENGTH - 1) + "M", "W" * (MAX_NAME_LENGTH - 2) + "ÄÖ",
+    "Müller-Öhm-" + "M" * (MAX_NAME_LENGTH - 12) + "Ü",
+    "Müller-Öhm-" + "W" * (MAX_NAME_LENGTH - 12) + "Ü",
+    "Ännchen-Özdemir-" + "M" * (MAX_NAME_LENGTH - 16),
+    "Çağla-Šoňa-" + "W" * (MAX_NAME_LENGTH - 11),
+    "Großmaul-" + "Ö" * (MAX_NAME_LENGTH - 10) + "9",
+    "Großmaul-" + "Ö" * (MAX_NAME_LENGTH - 11) + "10",
+    "ØysteinÉlí-" + "MW" * ((MAX_NAME_LENGTH - 11) // 2) + "M",
+)  # fmt: skip
+assert all(len(name) == MAX_NAME_LENGTH and name_problem(name) is None for name in HUB_NAMES)
+assert all(len(form) == SHOWN_NAME_LENGTH for form in short_names(HUB_NAMES).values())
 
 LANGUAGES = ("de", "en")
 SceneMaker = Callable[[OledWords], Iterator[tuple[str, View]]]
@@ -200,6 +220,7 @@ PLAYER_SETS = {
     "6 players": LONG_NAMES[:6],
     "10 players": LONG_NAMES,
     "10 numbered players": DEFAULT_NAMES,
+    "4 players with a hub's longest names": HUB_NAMES[:4],
 }
 
 
@@ -496,7 +517,8 @@ def _hint(texts: OledWords) -> Iterator[tuple[str, View]]:
 @scene("error screen")
 def _error_screen(texts: OledWords) -> Iterator[tuple[str, View]]:
     problems = {
-        "config": ("game.players: 'WWWWWWWWWWWW' has 12 characters: at most 10", None),
+        "config": ("game.players: player name 'WWWWWWWWWWWW'… has 41 characters: at most 40",
+                   None),
         "result": (None, "exit-code, status 2"),
         "unknown": (None, None),
     }
@@ -625,13 +647,14 @@ def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
 @scene("tournament")
 def _tournament(texts: OledWords) -> Iterator[tuple[str, View]]:
     """The table's card: no assignment yet, then the widest label and round, three to five of
-    the longest names, the time left, up and with no time box, a KO table played out, and
-    every state of the reports (none waiting, one, 30, refused, the outbox failing)."""
+    the longest names a hub can send (shown shortened), the time left, up and with no time box,
+    a KO table played out, names it cannot play, and every state of the reports (none waiting,
+    one, 30, refused, the outbox failing)."""
     import tempfile
 
     from firmware.app.stages.table_card import TableCard
     from firmware.tournament.reporter import Reporter, TableIdentity
-    from firmware.tournament.wire import Assignment
+    from firmware.wire.messages import Assignment
     from hal.storage import StateDirectory
 
     start = 1_800_000_000.0
@@ -645,15 +668,19 @@ def _tournament(texts: OledWords) -> Iterator[tuple[str, View]]:
         for seats in (3, 4, 5):
             for ends_at in (start + 70 * 60, start - 1, None):
                 reporter.assignment = Assignment(
-                    "cup26", 99, "table-999", "Tisch 999", LONG_NAMES[:seats], start - 60,
-                    ends_at, {},
+                    "cup26", 99, "table-999", 999, HUB_NAMES[:seats], start - 60, ends_at, {},
                 )
                 yield f"{seats} players, ends {ends_at}", card.view(texts)
         reporter.assignment = Assignment(
-            "cup26", 99, "table-999", "Tisch 999", LONG_NAMES[:4], start - 60, start + 70 * 60,
-            {}, "ko", tuple((name, int(index == 0)) for index, name in enumerate(LONG_NAMES[:4])),
+            "cup26", 99, "table-999", 999, HUB_NAMES[:4], start - 60, start + 70 * 60,
+            {}, PhaseKind.KO,
+            tuple((name, int(index == 0)) for index, name in enumerate(HUB_NAMES[:4])),
         )
         yield "a KO table with one player left", card.view(texts)
+        reporter.assignment = Assignment(
+            "cup26", 99, "table-999", 999, (HUB_NAMES[0], "B🎲b"), start - 60, None, {},
+        )
+        yield "names the device cannot play", card.view(texts)
         for number in range(30):
             reporter.outbox.put(f"cup26/table-999/r99/g{number + 1}/game", "{}")
             if number in (0, 29):
@@ -685,10 +712,14 @@ def _spieltag(texts: OledWords) -> Iterator[tuple[str, View]]:
     ))
     unfit = replace(points, lines=(), problem="10")
     first = replace(points, games=1)
+    longest = replace(points, lines=tuple(
+        (place, name, score)
+        for (place, _, score), name in zip(points.lines, HUB_NAMES, strict=True)
+    ))  # fmt: skip
     lost = replace(points, lost=(1, 99, 100))
     for label, standings in (
         ("points", points), ("lives", lives), ("unfit", unfit), ("after the first game", first),
-        ("with Partien lost", lost),
+        ("the longest names", longest), ("with Partien lost", lost),
     ):
         stage = StandingsStage(session, standings)
         for selected in range(len(standings.lines) + len(standings.lost) or 1):

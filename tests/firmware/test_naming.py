@@ -18,7 +18,7 @@ from firmware.app.device import DeviceApp
 from firmware.app.stages.naming import WHEEL
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.dice import SeededDice
-from firmware.names import MAX_NAME_LENGTH
+from firmware.screen.shortnames import SHOWN_NAME_LENGTH
 from firmware.screen.views import MenuView, NameEntryView, PickerView, RollOffView, SeatsView
 from firmware.store.roster import ROSTER_FILE
 from hal.ports import Button
@@ -146,7 +146,7 @@ def test_the_wheel_writes_capitals_first_and_after_a_hyphen_and_refuses_what_can
     view = hands.app.view
     assert isinstance(view, NameEntryView)
     assert view.text == "Ann-Kathri" and view.alert == "Höchstens 10 Zeichen"
-    assert view.letter == "" and view.count == f"{MAX_NAME_LENGTH}/{MAX_NAME_LENGTH}"
+    assert view.letter == "" and view.count == f"{SHOWN_NAME_LENGTH}/{SHOWN_NAME_LENGTH}"
     hands.press(FLIP)  # deletes the last letter
     assert hands.app.view.text == "Ann-Kathr"  # type: ignore[union-attr]
     hands.press(FLIP)

@@ -57,7 +57,7 @@ def test_the_roster_is_bounded_and_forgets_the_least_recently_used(state: StateD
 
 def test_names_the_device_cannot_take_are_dropped_one_by_one(state: StateDirectory) -> None:
     document = {
-        "names": ["Anna", "Anna", "Jo Lu", "x" * 11, "Be\u202en", 7, "", "Ben"],
+        "names": ["Anna", "Anna", "Jo Lu", "x" * 41, "Be\u202en", 7, "", "Ben"],
         "version_note": "kept",
     }
     (state.root).mkdir(parents=True)

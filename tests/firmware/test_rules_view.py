@@ -31,11 +31,11 @@ from firmware.app.stages.base import CLOSE
 from firmware.app.stages.naming import WHEEL, NameEntry
 from firmware.config import config_from_toml
 from firmware.dice import SeededDice
-from firmware.names import MAX_NAME_LENGTH
 from firmware.screen.font import FONT
 from firmware.screen.oled_words import OledWords
 from firmware.screen.rulestext import option_lines, option_words, rules_summary
 from firmware.screen.screens import WIDTH, render, rules_entry_lines
+from firmware.screen.shortnames import SHOWN_NAME_LENGTH
 from firmware.screen.views import MenuView, PickerView, RulesView
 from hal.ports import Button, InputEvent, InputKind
 from sim.fakes import FakeClock
@@ -251,7 +251,7 @@ def test_the_letter_wheel_shows_the_longest_name_whole_in_large_letters(language
     # Every text of the names screens, at every letter and alert, is in the fit check
     # (tests/firmware/test_fit.py); this is the name itself, pixel by pixel.
     texts = OledWords(language)
-    widest = "W" * MAX_NAME_LENGTH
+    widest = "W" * SHOWN_NAME_LENGTH
     entry = NameEntry(10, frozenset(), lambda name: CLOSE, text=widest[:-1])
     # The name in large letters, with the letter KEEP_2 would take, and full.
     for text, full in ((widest[:-1], False), (widest, True), ("", False)):

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from engine.scoring import load_scheme, scheme_to_mapping
+from engine.tournament import PhaseKind
 from firmware.cli.run import tournament_link
 from firmware.config import config_from_toml
 from firmware.screen.views import MenuView, TableCardView
 from firmware.store.journal import decode_records
 from firmware.tournament.reporter import Reporter
-from firmware.tournament.wire import Assignment
+from firmware.wire.messages import Assignment
 from firmware.wiring import Device, build_device
 from hal.oled import open_dummy
 from hal.ports import Button
@@ -80,7 +81,7 @@ def test_the_card_starts_the_assigned_game_and_its_results_reach_the_hub(
     assert reporter is not None
     try:
         now = reporter._wall()
-        hear(hub, reporter, Assignment(EVENT, 2, "table-7", "Tisch 7", PLAYERS, now,
+        hear(hub, reporter, Assignment(EVENT, 2, "table-7", 7, PLAYERS, now,
                                        now + 1800, scheme_to_mapping(load_scheme("verlustpunkte"))))
         inputs = Inputs(clock)
         card = open_card(device, inputs, entry)
@@ -138,9 +139,9 @@ def test_a_ko_table_starts_games_only_of_those_with_a_life_left(
     assert reporter is not None
     try:
         now = reporter._wall()
-        hear(hub, reporter, Assignment(EVENT, 3, "table-7", "Tisch 7", PLAYERS, now,
+        hear(hub, reporter, Assignment(EVENT, 3, "table-7", 7, PLAYERS, now,
                                        now + 1800, scheme_to_mapping(load_scheme("leben")),
-                                       "ko", tuple((player, 1) for player in PLAYERS)))
+                                       PhaseKind.KO, tuple((player, 1) for player in PLAYERS)))
         inputs = Inputs(clock)
         seen = []
         for seed in (3, 4):
@@ -164,3 +165,65 @@ def test_a_ko_table_starts_games_only_of_those_with_a_life_left(
     games = [result for result in recount_from_journal(tmp_path) if result.kind == "game"]
     assert [result.game for result in games] == [1, 2]
     assert {result.id for result in games} <= set(hub.stored)
+
+
+@pytest.mark.parametrize(
+    ("language", "entry", "title", "refused"),
+    [
+        ("de", "Turnier", "Tisch 7 · Runde 4", "Namen nicht spielbar"),
+        ("en", "Tournament", "Table 7 · Round 4", "Names not playable"),
+    ],
+)
+def test_the_card_plays_the_hubs_longest_names_short_and_refuses_a_name_it_cannot_play(
+    broker: Broker, tmp_path: Path, language: str, entry: str, title: str, refused: str,
+) -> None:
+    """An earlier hub's assignment (a German label on the wire) is worded in the device's
+    language; names as long as the name rule allows are shown shortened on the card and on the
+    turn screen, and the game is played under the whole names; a name the screen cannot draw is
+    never played, said in one line."""
+    import json
+
+    from firmware.screen.views import HandOverView, RollOffView
+    from firmware.wire.messages import assign_topic
+
+    hub = HubStand(broker, EVENT)
+    device, clock = device_at(broker, tmp_path, language)
+    reporter = device.reporter
+    assert reporter is not None
+    long = ("Maximilian-Alexander-Schmidt-Wuppertal", "Maximilian-Alexander-Schulz-Wuppertaler",
+            "Anna")  # fmt: skip
+    try:
+        now = reporter._wall()
+        earlier = json.loads(Assignment(EVENT, 4, "table-7", 7, long, now, None,
+                                        scheme_to_mapping(load_scheme("verlustpunkte"))).to_json())
+        del earlier["number"]
+        earlier["label"] = "Tisch 7"  # as a hub of the previous version sends it
+        hub.link.publish(assign_topic(EVENT, "table-7"), json.dumps(earlier).encode(),
+                         retain=True)
+        wait_for(lambda: reporter.assignment is not None, step=reporter.pump,
+                 what="the assignment")
+        inputs = Inputs(clock)
+        card = open_card(device, inputs, entry)
+        assert card.title == title
+        assert card.players == ("Maximili…l", "Maximili…r", "Anna")
+        device.app.handle(inputs.press(Button.STAND))  # OK: the game of the whole names
+        journal = (tmp_path / "current.journal").read_bytes()
+        header = decode_records(journal[: journal.index(b"\n") + 1])[0][0]
+        assert header["players"] == list(long)
+        screen = device.app.view
+        assert isinstance(screen, RollOffView | HandOverView)
+        shown = str(screen)
+        assert "Maximili…l" in shown and long[0] not in shown
+        play_randomly(device.app, inputs, seed=2)
+
+        reporter.assignment = None
+        hear(hub, reporter, Assignment(EVENT, 4, "table-7", 7, ("Anna", "B🎲b"), now, None,
+                                       scheme_to_mapping(load_scheme("verlustpunkte"))))
+        card = open_card(device, inputs, entry)
+        assert (card.players, card.clock, card.keys[2]) == ((), refused, "OK")
+        device.app.handle(inputs.press(Button.STAND))  # OK only closes the card
+        assert not isinstance(device.app.view, TableCardView)
+        assert not (tmp_path / "current.journal").exists()
+    finally:
+        device.close()
+        hub.stop()

@@ -9,7 +9,7 @@ from engine.scoring import GameResult
 from engine.tournament import Entrant
 from firmware.hub.hub import Hub, init_tournament
 from firmware.hub.store import SeatRow
-from firmware.tournament.wire import Result
+from firmware.wire.messages import Result
 
 EVENT = "dm2026"
 

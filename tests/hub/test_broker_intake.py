@@ -20,8 +20,8 @@ import pytest
 from firmware.hub.hub import Hub
 from firmware.hub.service import HubService
 from firmware.hub.store import HubStore
-from firmware.tournament.broker import HUB_USER
-from firmware.tournament.wire import (
+from firmware.wire.broker import HUB_USER
+from firmware.wire.messages import (
     Ack,
     Assignment,
     Result,

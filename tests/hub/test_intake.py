@@ -8,9 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from firmware.hub.hub import Hub, HubError, init_tournament, table_number
+from engine.tournament import PhaseKind
+from firmware.hub.hub import Hub, HubError, init_tournament
 from firmware.hub.store import HubStore, HubStoreError
-from firmware.tournament.wire import Ack, Assignment, StandingsBoard, TableStatus, result_topic
+from firmware.wire.messages import (
+    Ack,
+    Assignment,
+    StandingsBoard,
+    TableStatus,
+    result_topic,
+    table_number,
+)
 from tests.hub.helpers import EVENT, game_result, running_round, tournament
 
 
@@ -67,7 +75,7 @@ def test_a_table_reporting_for_another_is_refused_logged_and_counted_nowhere(
     assert ack.status == "refused" and "table-2" in ack.reason and "table-1" in ack.reason
     assert hub.store.results() == []
     assert [r[2] for r in hub.store.refusals()] == [forged.id]
-    assert hub.snapshot(1002.0)["refused"] == 1
+    assert hub.view(1002.0).refused == 1
     assert all(row.games_lost == 0 for row in hub.board().rows)
 
 
@@ -115,7 +123,7 @@ def test_with_approval_a_result_counts_only_once_approved(tmp_path: Path) -> Non
     result = game_result(tables[0], 1)
     hub.receive(result_topic(EVENT, "table-1"), result.to_json(), 1001.0)
     assert sum(row.games_lost for row in hub.board().rows) == 0
-    assert hub.snapshot(1002.0)["waiting"] == 1
+    assert hub.view(1002.0).waiting == 1
     assert hub.store.approve() == 1
     assert sum(row.games_lost for row in hub.board().rows) == 1
 
@@ -147,9 +155,13 @@ def test_assignments_carry_the_time_box_the_scheme_and_lives(tmp_path: Path) -> 
     publications = {p.topic: p for p in hub.publications()}
     assignment = Assignment.from_json(publications[f"schock/{EVENT}/assign/table-1"].payload)
     assert (assignment.starts_at, assignment.ends_at) == (5000.0, 5000.0 + 3600)
-    assert assignment.kind == "ko" and dict(assignment.lives) == dict.fromkeys(
+    assert assignment.kind is PhaseKind.KO and dict(assignment.lives) == dict.fromkeys(
         assignment.players, 3
     )
+    # The table's number, not a German word: the table words it in its own language.
+    raw = json.loads(publications[f"schock/{EVENT}/assign/table-1"].payload)
+    assert (raw["number"], raw["kind"]) == (1, "ko") and "label" not in raw
+    assert assignment.number == 1
     assert publications[f"schock/{EVENT}/round"].retain
     assert json.loads(publications[f"schock/{EVENT}/round"].payload)["state"] == "running"
 
@@ -205,11 +217,11 @@ def test_a_tables_status_and_its_last_will_show_on_the_tv(tmp_path: Path) -> Non
     running_round(hub)
     topic = f"schock/{EVENT}/table/table-1/status"
     hub.receive(topic, TableStatus("table-1", True, 3, 1, 1001.0).to_json(), 1001.0)
-    (first, second) = hub.snapshot(1002.0)["tables"]
-    assert (first["online"], first["outbox"]) == (True, 3)
-    assert (second["online"], second["outbox"]) == (False, 0)  # never heard of
+    (first, second) = hub.view(1002.0).tables
+    assert (first.online, first.outbox) == (True, 3)
+    assert (second.online, second.outbox) == (False, 0)  # never heard of
     hub.receive(topic, TableStatus("table-1", False, 3, 1, 1003.0).to_json(), 1003.0)
-    assert hub.snapshot(1004.0)["tables"][0]["online"] is False
+    assert hub.view(1004.0).to_json()["tables"][0]["online"] is False
 
 
 def test_a_ko_game_of_a_player_out_is_refused(tmp_path: Path) -> None:
@@ -250,3 +262,42 @@ def test_an_id_stored_with_another_result_is_refused_not_taken_as_a_duplicate(
         (first.id, ack.reason)
     ]
     assert ack_of(hub.receive(topic, first.to_json(), 1003.0), "table-1").status == "duplicate"
+
+
+def test_the_tv_the_board_and_the_exports_show_the_engines_places(tmp_path: Path) -> None:
+    """One view: the players who rank equal share a place (the engine says which), on the TV,
+    on the retained board and in the CSV alike."""
+    from firmware.hub.pages import standings_csv
+
+    hub = tournament(tmp_path / "t.db", 8)
+    tables = running_round(hub)
+    hub.receive(result_topic(EVENT, "table-1"), game_result(tables[0], 1).to_json(), 1001.0)
+    view = hub.view(1002.0)
+    assert view.standings == hub.progress().standings()
+    places = [placed.place for placed in view.standings]
+    # Table 2 played no game: its four players tie on nothing at all and share a place.
+    idle = [p.place for p in view.standings if p.line.name in tables[1].players]
+    assert len(set(idle)) == 1 and places.count(idle[0]) >= 4
+    tv = view.to_json()
+    assert [(row["place"], row["name"]) for row in tv["standings"]] == [
+        (p.place, p.line.name) for p in view.standings
+    ]
+    board = StandingsBoard.from_json(hub.standings_publication().payload)
+    assert [(row.place, row.name) for row in board.rows] == [
+        (p.place, p.line.name) for p in view.standings
+    ]
+    csv = standings_csv(view, "de").decode()
+    for placed in view.standings:
+        assert f"\r\n{placed.place}.;{placed.line.name};" in csv
+    assert [row["kind"] for row in tv["tables"]] == ["points", "points"]
+
+
+def test_an_earlier_hubs_board_without_places_reads_in_its_order() -> None:
+    board = StandingsBoard.from_json(
+        b'{"v":1,"event":"dm2026","round":1,"teams":[],"rows":['
+        b'{"name":"A","team":null,"points":3,"lives":null,"games_lost":0,"halves_lost":0,'
+        b'"schock_aus":0,"out":false},'
+        b'{"name":"B","team":null,"points":1,"lives":null,"games_lost":1,"halves_lost":1,'
+        b'"schock_aus":0,"out":false}]}'
+    )
+    assert [(row.place, row.name) for row in board.rows] == [(1, "A"), (2, "B")]

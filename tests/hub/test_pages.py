@@ -14,7 +14,7 @@ import pytest
 
 from firmware.hub.hub import Hub, HubError
 from firmware.hub.pages import hub_routes
-from firmware.tournament.wire import result_topic
+from firmware.wire.messages import result_topic
 from hal.hub_server import HubServer
 from tests.hub.helpers import EVENT, game_result, running_round, tournament
 
@@ -78,7 +78,7 @@ def test_the_event_stream_sends_the_state_on_connect_and_each_new_one(
 ) -> None:
     hub, server = served
     connection = http.client.HTTPConnection(*server.address, timeout=5)
-    server.push(json.dumps(hub.snapshot(time.time())).encode())
+    server.push(json.dumps(hub.view(time.time()).to_json()).encode())
     connection.request("GET", "/events")
     response = connection.getresponse()
     assert response.getheader("Content-Type") == "text/event-stream"
@@ -94,7 +94,7 @@ def test_the_event_stream_sends_the_state_on_connect_and_each_new_one(
     assert event()["tables"][0]["games"] == 1  # type: ignore[index]
     tables = hub.store.seats(1)
     hub.receive(result_topic(EVENT, "table-1"), game_result(tables[0], 2).to_json(), 2.0)
-    server.push(json.dumps(hub.snapshot(time.time())).encode())
+    server.push(json.dumps(hub.view(time.time()).to_json()).encode())
     assert event()["tables"][0]["games"] == 2  # type: ignore[index]
     connection.close()
 
@@ -133,3 +133,19 @@ def test_a_sheet_of_no_table_is_one_line(served: tuple[Hub, HubServer]) -> None:
     assert (status, body) == (400, b"round 1 has no table 9\n")
     status, _headers, body = get(server, "/sheet.pdf?round=x&table=1")
     assert (status, body) == (400, b"'x' is not a round's or table's number\n")
+
+
+def test_a_big_fields_standings_run_over_pages_each_with_its_heading(tmp_path: Path) -> None:
+    """The one drawer (firmware/report/pdf.py) pages the hub's standings: 150 players on A4,
+    every one of them in the text layer, the column heading on every page."""
+    from firmware.hub.pages import standings_pdf
+
+    hub = tournament(tmp_path / "t.db", 150, teams=30)
+    running_round(hub, now=time.time())
+    (tmp_path / "s.pdf").write_bytes(standings_pdf(hub.view(time.time()), "de"))
+    text = subprocess.run(["pdftotext", tmp_path / "s.pdf", "-"], capture_output=True, text=True)
+    pages = text.stdout.split("\f")[:-1]
+    assert len(pages) >= 3
+    assert all("Platz" in page and "Spieler" in page for page in pages[:-1])
+    for entrant in hub.store.players():
+        assert entrant.name in text.stdout

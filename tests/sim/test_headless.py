@@ -198,7 +198,8 @@ def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> 
         (["--names", "Anna,Anna"], "--names: player names must differ"),
         (["--names", "Jo,Anne Marie"], "--names: player name 'Anne Marie': must not contain"),
         (["--names", "Jo"], "--names 'Jo' gives 1 name: a game has 2 to 10 players"),
-        (["--names", "Jo,Annekathrin"], "--names: player name 'Annekathrin' has 11 characters"),
+        (["--names", "Jo," + "Annekathrin" * 4],
+         "--names: player name 'AnnekathrinA'… has 44 characters: at most 40"),
         (["--names", "Bén,Çarla,🎲🎲"], "--names: player name '🎲🎲': the screen cannot draw '🎲'"),
         (["--rules", "nonsense"], "unknown rules 'nonsense'"),
         (

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.tournament.broker import HUB_USER, table_user
-from firmware.tournament.wire import ack_topic
+from firmware.wire.broker import HUB_USER
+from firmware.wire.messages import ack_topic, table_user
 from hal.mqtt import MqttLink, MqttSettings
 from sim.tournament.demo import MOSQUITTO, MOSQUITTO_PASSWD, DemoBroker, main, make_broker
 from tests.broker import mosquitto_missing

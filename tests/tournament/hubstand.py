@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from firmware.tournament.wire import (
+from firmware.wire.messages import (
     Ack,
     Assignment,
     Result,

@@ -1,4 +1,4 @@
-"""The broker's ACL and logins (firmware/tournament/broker.py) in Debian's real mosquitto.
+"""The broker's ACL and logins (firmware/wire/broker.py) in Debian's real mosquitto.
 
 A table writes only below its own ``table/TABLE`` level and reads only its own acks and
 assignment; nobody gets in without a user and its password. Each refusal is checked where it
@@ -18,7 +18,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
-from firmware.tournament.wire import (
+from engine.tournament import PhaseKind
+from firmware.wire.messages import (
     Ack,
     Assignment,
     TableStatus,
@@ -192,9 +193,9 @@ def test_a_table_cannot_read_another_tables_retained_assignment(clients: Clients
     for number in (1, 2):
         table = f"table-{number}"
         assignment = Assignment(
-            event=EVENT, round=1, table=table, label=f"Tisch {number}",
+            event=EVENT, round=1, table=table, number=number,
             players=("Ute", "Jupp", "Anke"), starts_at=1000.0, ends_at=None,
-            scheme={}, kind="points", lives=(),
+            scheme={}, kind=PhaseKind.POINTS, lives=(),
         )  # fmt: skip
         clients.publish("hub", assign_topic(EVENT, table), assignment.to_json(), retain=True)
 

@@ -1,4 +1,4 @@
-"""firmware/tournament/broker.py's text, as Debian's mosquitto reads it: alone (the tests' and the
+"""firmware/wire/broker.py's text, as Debian's mosquitto reads it: alone (the tests' and the
 demo's broker) and as a conf.d file under Debian's own mosquitto.conf (the hub's install)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf
+from firmware.wire.broker import HUB_USER, acl_text, mosquitto_conf
 from sim.tournament import processes
 from sim.tournament.demo import hand_to_mosquitto
 from tests.broker import MOSQUITTO, MOSQUITTO_PASSWD, free_port, mosquitto_missing

@@ -11,7 +11,7 @@ from engine.events import HalfOver
 from engine.scoring import game_result
 from firmware.store.journal import TournamentGame
 from firmware.tournament.recount import results_of_game
-from firmware.tournament.wire import Result
+from firmware.wire.messages import Result
 from tests.engine.randomplay import play_random_game
 
 PLACE = TournamentGame("cup26", "table-7", 2, 3)

@@ -20,11 +20,12 @@ from pytest_mock import MockerFixture
 from engine.bots import apply_move, view_of
 from engine.game import Game, GameSetup, Phase
 from engine.scoring import game_result, load_scheme, scheme_to_mapping
+from engine.tournament import PhaseKind
 from firmware.store.gamestore import CURRENT
 from firmware.store.journal import JournalHeader
 from firmware.tournament.outbox import OUTBOX
 from firmware.tournament.reporter import Reporter
-from firmware.tournament.wire import Assignment, Result
+from firmware.wire.messages import Assignment, Result
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 from sim.tournament.simulated_table import SimulatedTable, TableSettings, recount_from_journal
@@ -38,7 +39,7 @@ START = 1_800_000_000.0
 
 def assignment(number: int = 7, round_: int = 1, players: tuple[str, ...] = PLAYERS,
                ends_at: float | None = START + 3600) -> Assignment:
-    return Assignment(EVENT, round_, f"table-{number}", f"Tisch {number}", players, START,
+    return Assignment(EVENT, round_, f"table-{number}", number, players, START,
                       ends_at, scheme_to_mapping(load_scheme("verlustpunkte")))
 
 
@@ -260,7 +261,7 @@ def test_the_hubs_assignment_reaches_its_table_and_numbers_the_games(
 ) -> None:
     table = table_at(broker, tmp_path)
     hub.assign(assignment(round_=2, players=("Erik", "Fanny", "Gerd")))
-    hub.assign(Assignment(EVENT, 2, "table-8", "Tisch 8", ("X", "Y"), START, None,
+    hub.assign(Assignment(EVENT, 2, "table-8", 8, ("X", "Y"), START, None,
                           scheme_to_mapping(load_scheme("verlustpunkte"))))  # not for us
     table.start()
     try:
@@ -318,7 +319,7 @@ def test_a_ko_table_plays_on_without_those_out_and_reports_every_game(
     from the hub's draw and its own journals, and a game of those still in is the round's next
     game (it was no tournament game at all, played and never reported, when only the whole
     assigned table counted)."""
-    ko = replace(assignment(), kind="ko", lives=tuple((p, 1) for p in PLAYERS),
+    ko = replace(assignment(), kind=PhaseKind.KO, lives=tuple((p, 1) for p in PLAYERS),
                  scheme=scheme_to_mapping(load_scheme("leben")))
     table = table_at(broker, tmp_path)
     table.reporter.assignment = ko

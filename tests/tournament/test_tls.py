@@ -18,7 +18,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
-from firmware.tournament.broker import HUB_USER, acl_text, mosquitto_conf, table_user
+from firmware.wire.broker import HUB_USER, acl_text, mosquitto_conf
+from firmware.wire.messages import table_user
 from hal.mqtt import MqttError, MqttLink, MqttSettings
 from sim.tournament import processes
 from sim.tournament.demo import hand_to_mosquitto

@@ -1,4 +1,4 @@
-"""The tournament's messages (firmware/tournament/wire.py) and the MQTT link (hal/mqtt.py)
+"""The tournament's messages (firmware/wire/messages.py) and the MQTT link (hal/mqtt.py)
 against Debian's mosquitto, configured as the product configures it."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 
 from engine import GameSetup, Rules
 from engine.scoring import game_result
-from firmware.tournament.broker import table_user
-from firmware.tournament.wire import (
+from engine.tournament import PhaseKind
+from firmware.wire.messages import (
     Ack,
     Assignment,
     Result,
@@ -21,7 +21,9 @@ from firmware.tournament.wire import (
     ack_topic,
     result_topic,
     status_topic,
+    table_number,
     table_of_topic,
+    table_user,
 )
 from hal.mqtt import MqttError, MqttLink, MqttSettings, Will
 from tests.broker import Broker
@@ -87,7 +89,7 @@ def test_topics_name_the_table_as_a_whole_level() -> None:
 
 def test_an_assignment_checks_its_clock() -> None:
     assignment = Assignment(
-        "cup26", 1, "table-7", "Tisch 7", ("Anna", "Ben", "Cem", "Dora"), 100.0, 4300.0,
+        "cup26", 1, "table-7", 7, ("Anna", "Ben", "Cem", "Dora"), 100.0, 4300.0,
         {"preset": "platzpunkte"},
     )  # fmt: skip
     assert Assignment.from_json(assignment.to_json()) == assignment
@@ -95,6 +97,35 @@ def test_an_assignment_checks_its_clock() -> None:
     payload["ends_at"] = 50.0
     with pytest.raises(WireError, match="after starts_at"):
         Assignment.from_json(json.dumps(payload))
+
+
+def test_an_assignment_carries_the_tables_number_and_the_engines_round_kind() -> None:
+    """No German word on the wire: the table's number, and the round's kind as the engine's
+    PhaseKind; an earlier hub's assignment with its German label still reads."""
+    assignment = Assignment(
+        "cup26", 2, "table-7", 7, ("Anna", "Ben"), 100.0, None, {"preset": "leben"},
+        PhaseKind.KO, (("Anna", 2), ("Ben", 1)),
+    )  # fmt: skip
+    payload = json.loads(assignment.to_json())
+    assert (payload["number"], payload["kind"]) == (7, "ko") and "label" not in payload
+    assert Assignment.from_json(assignment.to_json()) == assignment
+    earlier = {key: value for key, value in payload.items() if key != "number"}
+    earlier["label"] = "Tisch 7"
+    assert Assignment.from_json(json.dumps(earlier)) == assignment
+    for bad, reason in (
+        ({**payload, "kind": "knockout"}, "kind must be points, ko or trost"),
+        ({**payload, "number": 0}, "number must be a whole number 1-9999"),
+        ({**earlier, "table": "hub-7"}, "table 'hub-7' is not a table's name"),
+    ):
+        with pytest.raises(WireError, match=reason):
+            Assignment.from_json(json.dumps(bad))
+    with pytest.raises(WireError, match="number must be a whole number"):
+        Assignment.from_json(json.dumps({k: v for k, v in payload.items() if k != "number"}))
+
+
+def test_table_names() -> None:
+    assert table_user(7) == "table-7" and table_number("table-7") == 7
+    assert [table_number(n) for n in ("table-07", "table-0", "hub", "table-x")] == [None] * 4
 
 
 def test_a_bad_broker_url_is_one_line() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from firmware.hub.hub import Hub
 from firmware.hub.pages import hub_routes
-from firmware.tournament.wire import result_topic
+from firmware.wire.messages import result_topic
 from hal.hub_server import HubServer
 from sim.pictures.browser import Browser
 from tests.hub.helpers import EVENT, game_result, running_round, tournament

@@ -7,7 +7,7 @@ statistics, brightness, language and shutting down; each entry is offered only w
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -35,6 +35,7 @@ from firmware.app.stages.standings import spieltag_entries
 from firmware.app.stages.table_card import tournament_entries
 from firmware.screen.oled_words import OledWords
 from firmware.screen.rulestext import rules_summary
+from firmware.screen.shortnames import short_names
 from firmware.screen.views import BannerView, RulesView
 from firmware.store.stats import PlayerStats
 from firmware.words import LANGUAGES
@@ -61,12 +62,14 @@ _CONFIRMATIONS = {
 
 def player_picker(
     title: str, players: tuple[str, ...], detail: str,
-    on_ok: Callable[[str], Transition | None],
+    on_ok: Callable[[str], Transition | None], shown: Mapping[str, str] | None = None,
 ) -> Picker:
-    """A picker of ``players`` that starts on nobody ("Wer?"): OK there does nothing, so a
-    penalty or a dropped cup is never given to whoever happens to be first."""
+    """A picker of ``players`` (each as ``shown`` says, :func:`~firmware.app.stages.players.
+    short_name`) that starts on nobody ("Wer?"): OK there does nothing, so a penalty or a
+    dropped cup is never given to whoever happens to be first."""
     def label(index: int) -> str:
-        return players[index - 1] if index else ""
+        name = players[index - 1] if index else ""
+        return shown.get(name, name) if shown is not None else name
 
     def choose(index: int) -> Transition | None:
         return on_ok(players[index - 1]) if index else None
@@ -75,13 +78,14 @@ def player_picker(
 
 
 def player_confirmation(
-    title: str, player: str, deckel: int, give: Callable[[str], Transition]
+    title: str, player: str, deckel: int, give: Callable[[str], Transition],
+    shown: str | None = None,
 ) -> Menu:
     """ "Strafe geben?": "Nein" (chosen first) goes back to the picker, "Ja: Anna +2" gives
-    it."""
+    it (the name as the screen shows it, ``shown``)."""
     question, yes = _CONFIRMATIONS[title]
     entries: list[tuple[str, Step]] = [("no", close_step), (yes, lambda: give(player))]
-    return Menu(question, entries, values={"name": player, "n": deckel})
+    return Menu(question, entries, values={"name": shown or player, "n": deckel})
 
 
 @dataclass(eq=False)
@@ -187,7 +191,10 @@ class MainMenu:
                                correcting=player)
             return Goto((stage,), keep_queue=False)
 
-        return Push(player_picker("menu_correct", reported, session.t("correct_detail"), again))
+        shown = short_names(table.game.players)
+        return Push(
+            player_picker("menu_correct", reported, session.t("correct_detail"), again, shown)
+        )
 
     def _choose_dropper(self) -> Transition:
         """Who dropped the cup: they lose the round (``dropped_cup = "round"``)."""
@@ -222,9 +229,11 @@ class MainMenu:
             return Goto(tuple(steps), keep_queue=True)
 
         deckel = game.rules.penalty_deckel
+        shown = short_names(game.players)
         return Push(player_picker(
             title, players, detail,
-            lambda player: Push(player_confirmation(title, player, deckel, give)),
+            lambda player: Push(player_confirmation(title, player, deckel, give, shown[player])),
+            shown,
         ))
 
     def _announce_blind(self) -> Transition | None:
@@ -244,7 +253,8 @@ class MainMenu:
                          halves_lost=figures.halves_lost, blattschuss=figures.blattschuss,
                          schocks=figures.schocks, schock_aus=figures.schock_aus)
 
-        return Push(Picker("menu_stats", len(names), 0, lambda i: names[i], detail,
+        shown = short_names(names)
+        return Push(Picker("menu_stats", len(names), 0, lambda i: shown[names[i]], detail,
                            lambda i: CLOSE))
 
     def _show_pin(self) -> Transition:

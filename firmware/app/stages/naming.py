@@ -19,7 +19,9 @@ The wheel is ``A Ä B … O Ö … S ß T U Ü … Z - 0-9``: each umlaut right 
 German looks for it. The case follows the name, as names are written: the first
 letter and the first after a hyphen are capitals, the others small, so "Ann-Katrin" needs no
 shift key. The engine's notation keeps names free of spaces, so the hyphen stands where a space
-would. A name has at most :data:`firmware.names.MAX_NAME_LENGTH` characters; the wheel stays on
+would. The wheel spells at most :data:`firmware.screen.shortnames.SHOWN_NAME_LENGTH` characters
+(what every screen shows whole), and the list offers only remembered names of that length; the
+wheel stays on
 the letter just taken (double letters cost one press more), and every new name starts at "A".
 The input decoder has no auto-repeat (a hold is one long press, :mod:`hal.inputs`), so the wheel
 moves one letter a press and a hold means cancel, on every button alike.
@@ -31,8 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware.app.stages.base import CLOSE, OK_BUTTONS, Overlay, Push, Transition
-from firmware.names import MAX_NAME_LENGTH, name_problem
+from firmware.names import name_problem
 from firmware.screen.oled_words import OledWords
+from firmware.screen.shortnames import SHOWN_NAME_LENGTH
 from firmware.screen.views import MenuView, NameEntryView
 from hal.ports import Button, InputEvent, InputKind
 
@@ -71,7 +74,7 @@ class NameEntry(Overlay):
         elif button is Button.KEEP_3:
             self.position = (self.position + 1) % len(WHEEL)
         elif button is Button.KEEP_2:
-            if len(self.text) >= MAX_NAME_LENGTH:
+            if len(self.text) >= SHOWN_NAME_LENGTH:
                 self.alert = "entry_full"
             else:
                 self.text += self.letter()
@@ -96,13 +99,13 @@ class NameEntry(Overlay):
             self.alert = "entry_taken"
             return None
         if name_problem(name) is not None:  # the wheel offers only what is allowed; checked too
-            self.alert = "entry_full" if len(name) > MAX_NAME_LENGTH else "entry_empty"
+            self.alert = "entry_full" if len(name) > SHOWN_NAME_LENGTH else "entry_empty"
             return None
         return self.on_done(name)
 
     def view(self, texts: OledWords) -> NameEntryView:
-        full = len(self.text) >= MAX_NAME_LENGTH
-        alert = texts.t(self.alert, n=MAX_NAME_LENGTH) if self.alert else ""
+        full = len(self.text) >= SHOWN_NAME_LENGTH
+        alert = texts.t(self.alert, n=SHOWN_NAME_LENGTH) if self.alert else ""
         keys = (
             f"◀ {self.letter(self.position - 1)}",
             texts.t("entry_take"),
@@ -110,7 +113,7 @@ class NameEntry(Overlay):
         )
         return NameEntryView(
             texts.t("entry_title", seat=self.seat),
-            f"{len(self.text)}/{MAX_NAME_LENGTH}",
+            f"{len(self.text)}/{SHOWN_NAME_LENGTH}",
             self.text,
             "" if full else self.letter(),
             (texts.t("entry_legend"), texts.t("entry_cancel")),

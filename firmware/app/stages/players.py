@@ -1,4 +1,5 @@
-"""How the stages show the players at the table: a name with the computer's mark, the Deckel bar."""
+"""How the stages show the players at the table: a name as the screen shows it (shortened if it
+is longer than fits, :mod:`firmware.screen.shortnames`) with the computer's mark, the Deckel bar."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ from collections.abc import Callable
 
 from engine.game import Scharf
 from firmware.app.session.table import Table
+from firmware.screen.shortnames import short_names
 from firmware.screen.views import Tally, marked
 
-__all__ = ["pot_text", "scoreboard", "shown_name"]
+__all__ = ["pot_text", "scoreboard", "short_name", "shown_name"]
 
 
 def pot_text(t: Callable[..., str], table: Table) -> str:
@@ -18,9 +20,16 @@ def pot_text(t: Callable[..., str], table: Table) -> str:
     return t("scharf_mark") if game.scharf is Scharf.ON else t("pot", n=game.pot)
 
 
+def short_name(table: Table, name: str) -> str:
+    """A player's name as every screen shows it: whole if it fits, else shortened, unique among
+    the table's players."""
+    return short_names(table.game.players).get(name, name)
+
+
 def shown_name(table: Table, name: str) -> str:
-    """A player's name as the screen shows it: with the computer mark if the device plays it."""
-    return marked(name, table.is_bot(name))
+    """A player's name as the screen shows it: shortened if it must be, with the computer mark
+    if the device plays it."""
+    return marked(short_name(table, name), table.is_bot(name))
 
 
 def scoreboard(table: Table, current: str | None) -> tuple[Tally, ...]:

@@ -16,9 +16,9 @@ from engine.settle import DeckelSource
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition
-from firmware.app.stages.players import shown_name
+from firmware.app.stages.players import short_name, shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S
-from firmware.screen.font import FONT
+from firmware.screen.font import FONT, SMALL
 from firmware.screen.oled_words import section_name
 from firmware.screen.screens import REVEAL_LINES
 from firmware.screen.views import BannerView, RevealMark, RevealRow, RevealView
@@ -94,18 +94,22 @@ class RevealStage(_GoesOn):
         )
         pages = self.pages
         page_text = f"{self.page + 1}/{pages}" if pages > 1 else t("round_n", n=self.round_number)
+        loser = short_name(table, result.loser)
         if result.scharf:
-            outcome = t("outcome_scharf", loser=result.loser)
+            outcome = t("outcome_scharf", loser=loser)
         elif result.source == DeckelSource.ALL:
-            outcome = t("outcome_all", loser=result.loser)
+            outcome = t("outcome_all", loser=loser)
         elif result.source == DeckelSource.POT:
-            outcome = t("outcome_pot", loser=result.loser, n=result.deckel)
+            outcome = t("outcome_pot", loser=loser, n=result.deckel)
         else:
-            outcome = t("outcome_winner", winner=result.winner, loser=result.loser, n=result.deckel)
-        if len(result.out) > 3:  # the rows strike them through, page by page
-            outcome += " · " + t("outcome_out_many", n=len(result.out))
-        elif result.out:
-            outcome += " · " + t("outcome_out", names=", ".join(result.out))
+            winner = short_name(table, result.winner)
+            outcome = t("outcome_winner", winner=winner, loser=loser, n=result.deckel)
+        if result.out:
+            out = t("outcome_out", names=", ".join(short_name(table, n) for n in result.out))
+            # Many out, or names too wide for a line: the rows strike them through.
+            if len(result.out) > 3 or SMALL.width(out) > SCREEN_SIZE[0] - 2:
+                out = t("outcome_out_many", n=len(result.out))
+            outcome += " · " + out
         return RevealView(t("reveal_title"), page_text, rows, outcome, t("hint_hand_over"))
 
 
@@ -127,7 +131,8 @@ class PenaltyBanner(_GoesOn):
     def view(self) -> BannerView:
         t = self.session.t
         return BannerView(
-            t("penalty_title"), self.event.player, (t("penalty_given", n=self.event.deckel),),
+            t("penalty_title"), short_name(self.table, self.event.player),
+            (t("penalty_given", n=self.event.deckel),),
             ("", "", "OK"),
         )
 
@@ -152,7 +157,7 @@ class HalfOverBanner(_GoesOn):
         else:
             lines = [t("loses_section", section=section_name(texts, event.section))]
         if self.final:
-            a, b = self.final
+            a, b = (short_name(self.table, name) for name in self.final)
             between = t("final_between", a=a, b=b)
             if FONT.width(between) <= SCREEN_SIZE[0] - 2:
                 lines.append(between)
@@ -160,8 +165,8 @@ class HalfOverBanner(_GoesOn):
                 lines += [t("final_first", a=a), t("final_second", b=b)]
         elif event.section == 1:
             lines.append(t("next_section", section=section_name(texts, 2)))
-        return BannerView(section_name(texts, event.section), event.loser, tuple(lines),
-                          ("", "", "OK"))
+        return BannerView(section_name(texts, event.section), short_name(self.table, event.loser),
+                          tuple(lines), ("", "", "OK"))
 
 
 @dataclass(eq=False)
@@ -183,7 +188,8 @@ class GameOverBanner(Stage):
         over = self.table.game.state()
         blattschuss = len(over.half_losers) == 2 and over.half_losers[0] == over.half_losers[1]
         lines = (t("blattschuss" if blattschuss else "loses_game"), t("buys_round"))
-        return BannerView(t("game_over_title"), over.loser or "", lines,
+        loser = short_name(self.table, over.loser) if over.loser else ""
+        return BannerView(t("game_over_title"), loser, lines,
                           ("", "", t("key_new_game")))
 
 

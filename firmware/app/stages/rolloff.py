@@ -15,7 +15,7 @@ from firmware.app.session.moments import RollOffDue
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CONTINUE, OK_BUTTONS, Goto, Stage, Transition
-from firmware.app.stages.players import shown_name
+from firmware.app.stages.players import short_name, shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.screen.font import FONT
 from firmware.screen.views import RollOffRow, RollOffView
@@ -107,9 +107,10 @@ class RollOffStage(Stage):
         game = table.game
         rows = self.rows
         if self.decided:
-            message = t("rolloff_opens", name=game.current_player)
+            message = t("rolloff_opens", name=short_name(table, game.current_player or ""))
         elif rows:
-            message = t("rolloff_tie", names=", ".join(game.contenders))
+            tied = ", ".join(short_name(table, name) for name in game.contenders)
+            message = t("rolloff_tie", names=tied)
             if FONT.width(message) > SCREEN_SIZE[0] - 2:  # the lit rows say who
                 message = t("rolloff_tie_again")
         else:

@@ -20,6 +20,7 @@ from firmware.app.session.moments import SetupDue
 from firmware.app.session.session import Session
 from firmware.app.stages.base import CLOSE_ALL, OK_BUTTONS, Goto, Push, Stage, Transition
 from firmware.app.stages.naming import RosterPicker
+from firmware.screen.shortnames import fits_whole, short_names
 from firmware.screen.views import BOT_MARK, PickerView, SeatRow, SeatsView, SoftKeys, marked
 from firmware.store.setupfile import clamp_deckel
 from hal.ports import Button, InputEvent, InputKind
@@ -134,7 +135,9 @@ class SetupStage(Stage):
         seat = self.seat
         current = self.seat_names()
         others = frozenset(name for index, name in enumerate(current) if index != seat)
-        choices = tuple(name for name in self.session.roster.names if name not in others)
+        choices = tuple(
+            name for name in self.session.roster.names if name not in others and fits_whole(name)
+        )  # the setup spells at most what every screen shows whole
 
         def take(name: str) -> Transition:
             self.name_seat(seat, name)
@@ -166,7 +169,8 @@ class SetupStage(Stage):
         t = self.session.t
         step = f"{self.step + 1}/{len(SetupStep)}"
         keys: SoftKeys = ("-", "+", t("key_next"))
-        names = self.seat_names()
+        short = short_names(self.seat_names())  # a configuration's long name, shortened
+        names = tuple(short[name] for name in self.seat_names())
         bots = self.bots[: self.players]
         shown = tuple(marked(name, bool(bot)) for name, bot in zip(names, bots, strict=True))
         if self.step is SetupStep.PLAYERS:

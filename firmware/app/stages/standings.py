@@ -31,6 +31,7 @@ from firmware.app.stages.base import (
 from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.report.sheet import scheme_label
 from firmware.screen.oled_words import OledWords
+from firmware.screen.shortnames import short_names
 from firmware.screen.views import MenuView
 from hal.ports import Button, InputEvent, InputKind, StorageError
 
@@ -121,10 +122,11 @@ def standings_items(texts: OledWords, standings: EveningStandings) -> tuple[str,
     if standings.problem is not None:
         n = standings.problem
         return (texts.t("standings_no_fit_1", n=n), texts.t("standings_no_fit_2", n=n))
+    names = short_names(player for _place, player, _score in standings.lines)
     items = []
     for place, player, score in standings.lines:
         shown = texts.t("standings_out") if standings.lives and score == 0 else str(score)
-        items.append(f"{place}. {player}: {shown}")
+        items.append(f"{place}. {names[player]}: {shown}")
     # A Partie whose journal is gone or damaged is not counted: the table must see that.
     items += [texts.t("standings_partie_lost", n=partie) for partie in standings.lost]
     return tuple(items)

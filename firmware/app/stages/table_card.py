@@ -1,10 +1,14 @@
 """The device as one table of a tournament: its card from the menu, and the assigned game.
 
-The card (:class:`TableCard`) shows what the hub assigned this table, "Tisch 7 · Runde 2",
-its players (in a KO round those with a life left), the time left in the round, and whether
-every finished half and game has reached the hub: "gemeldet ✓" or "noch nicht gemeldet (3)".
-Between games its OK starts the assigned game with those players (every seat a person; a KO
-table with one player left plays no more: "Tisch ausgespielt"); the game's journal then names
+The card (:class:`TableCard`) shows what the hub assigned this table, "Tisch 7 · Runde 2" (the
+hub sends the table's number; the card words it in the device's language), its players (in a
+KO round those with a life left; a name longer than the screen shows, shortened as on every
+screen), the time left in the round, and whether every finished half and game has reached the
+hub: "gemeldet ✓" or "noch nicht gemeldet (3)". Between games its OK starts the assigned game
+with those players (every seat a person; a KO table with one player left plays no more: "Tisch
+ausgespielt"). A name the device's one name rule refuses (:func:`firmware.names.name_problem`:
+a character the screen cannot draw, say, from a hub that checked less) is never played: the
+card says so in one line and OK starts nothing. The game's journal then names
 its place in the tournament (:meth:`~firmware.tournament.reporter.Reporter.place_for`), and
 the round's end goes to the session's ``time_box_ends_at`` for the time box.
 """
@@ -17,7 +21,9 @@ from typing import TYPE_CHECKING
 
 from engine.game import GameSetup
 from firmware.app.stages.base import CLOSE_ALL, OK_BUTTONS, Goto, Overlay, Push, Step, Transition
+from firmware.names import name_problem
 from firmware.screen.oled_words import OledWords
+from firmware.screen.shortnames import short_names
 from firmware.screen.views import TableCardView
 from hal.ports import InputEvent, InputKind
 
@@ -25,7 +31,13 @@ if TYPE_CHECKING:
     from firmware.app.session.session import Session
     from firmware.tournament.reporter import Reporter
 
-__all__ = ["TableCard", "report_line", "table_card", "tournament_entries"]
+__all__ = ["TableCard", "playable", "report_line", "table_card", "tournament_entries"]
+
+
+def playable(players: tuple[str, ...]) -> bool:
+    """Whether the device can play a game with ``players``: every name passes the one rule of
+    a player's name, none twice."""
+    return len(set(players)) == len(players) and all(name_problem(p) is None for p in players)
 
 
 def report_line(texts: OledWords, reporter: Reporter) -> str:
@@ -48,12 +60,13 @@ def table_card(texts: OledWords, reporter: Reporter, *, can_play: bool) -> Table
     if assignment is None:  # not drawn yet, or the hub's retained draw not reached yet
         waiting = "tournament_waiting" if reporter.online else "tournament_offline"
         return TableCardView(own_label, (), texts.t(waiting), report, ("", "", "OK"))
-    # The hub's label ("Tisch 7", "Springer 2") unless it is the German default in English.
-    german_default = OledWords("de").t("tournament_label", number=reporter.table.number)
-    label = own_label if assignment.label == german_default else assignment.label
+    label = texts.t("tournament_label", number=assignment.number)
     title = texts.t("tournament_title", label=label, round=assignment.round)
     left = reporter.time_left()
     players = reporter.players_in()
+    if not playable(players):  # never on the screen, never into a game
+        return TableCardView(title, (), texts.t("tournament_bad_names"), report, ("", "", "OK"))
+    shown = short_names(players)
     if len(players) < 2:  # a KO table with one player left (or none) plays no more game
         clock = texts.t("tournament_table_done")
     elif left is None:
@@ -63,7 +76,7 @@ def table_card(texts: OledWords, reporter: Reporter, *, can_play: bool) -> Table
     else:
         clock = texts.t("tournament_time_left", minutes=math.ceil(left / 60))
     key = texts.t("key_play") if can_play else "OK"
-    return TableCardView(title, players, clock, report, ("", "", key))
+    return TableCardView(title, tuple(shown[p] for p in players), clock, report, ("", "", key))
 
 
 @dataclass(eq=False)
@@ -76,10 +89,11 @@ class TableCard(Overlay):
 
     def can_play(self) -> bool:
         """Whether OK starts the assigned game: there is one, at least two of its players
-        are still in (a KO round), and no game is under way."""
+        are still in (a KO round), their names pass the name rule, and no game is under way."""
         table = self.session.table
         running = table is not None and not table.game.is_over
-        return len(self.reporter.players_in()) >= 2 and not running
+        players = self.reporter.players_in()
+        return len(players) >= 2 and playable(players) and not running
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:

@@ -24,7 +24,7 @@ from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CONTINUE, Goto, Stage, Transition
 from firmware.app.stages.hint import hint_for
-from firmware.app.stages.players import pot_text, scoreboard, shown_name
+from firmware.app.stages.players import pot_text, scoreboard, short_name, shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S, FRAME_S
 from firmware.screen.oled_words import section_name
 from firmware.screen.views import DieFace, HandOverView, TurnView
@@ -90,7 +90,7 @@ class HandOverStage(Stage):
             info = ""
             if game.limit is not None:
                 info = t("limit_one" if game.limit == 1 else "limit", n=game.limit)
-            note = self.previous + ":"
+            note = short_name(table, self.previous) + ":"
         else:
             info = section_name(self.session.catalogue, table.section)
             note = t("opens_round", n=table.round_number)

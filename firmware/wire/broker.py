@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware.tournament.wire import ROOT
+from firmware.wire.messages import ROOT
 
-__all__ = ["HUB_USER", "acl_text", "mosquitto_conf", "table_user"]
+__all__ = ["HUB_USER", "acl_text", "mosquitto_conf"]
 
 #: The hub's broker user: the one that reads and writes the whole tree.
 HUB_USER = "hub"
@@ -24,13 +24,6 @@ HUB_USER = "hub"
 #: results while the hub is down: 150 tables with 10 games of 4 results each would be 6,000, and
 #: mosquitto's default of 1,000 drops the rest silently.
 MAX_QUEUED_MESSAGES = 100_000
-
-
-def table_user(number: int) -> str:
-    """The broker user (and topic level) of table ``number``: ``table-7``."""
-    if not 1 <= number <= 9999:
-        raise ValueError(f"table number {number} is not 1-9999")
-    return f"table-{number}"
 
 
 def mosquitto_conf(
@@ -50,7 +43,7 @@ def mosquitto_conf(
     listens on every address (a hub that the tables reach over the venue's network).
     """
     lines = [
-        "# Written by Schockbesteck (firmware/tournament/broker.py): the tournament's broker.",
+        "# Written by Schockbesteck (firmware/wire/broker.py): the tournament's broker.",
         f"listener {port}" if bind is None else f"listener {port} {bind}",
         "allow_anonymous false",
         f"password_file {password_file}",
@@ -84,11 +77,11 @@ def acl_text() -> str:
     """The ACL: the hub reads and writes the tree; a table only its own corner of it.
 
     ``%u`` stands for the connecting user and must be a whole topic level, so a table's user
-    name is its topic level (:func:`table_user`).
+    name is its topic level (:func:`firmware.wire.messages.table_user`).
     """
     return "\n".join(
         [
-            "# Written by Schockbesteck (firmware/tournament/broker.py).",
+            "# Written by Schockbesteck (firmware/wire/broker.py).",
             f"user {HUB_USER}",
             f"topic readwrite {ROOT}/#",
             "",

@@ -1,5 +1,9 @@
 """The tournament's topic tree and its messages, as the tables and the hub say them on MQTT.
 
+The contract below both programs: the device's reporter (``firmware/tournament/``) and the hub
+(``firmware/hub/``) import it, and it imports nothing of either. A message carries data, never
+words: a table is named by its number, and each side words it in its own language.
+
 Every message is one JSON object with ``"v": 1``. Each kind is a frozen dataclass with
 ``to_json()`` and ``from_json()``; ``from_json`` checks every field and raises
 :class:`WireError` (one line) for anything else, so nothing a broker delivers reaches the
@@ -18,7 +22,7 @@ topic                                  written by  retained  payload
 ``schock/EVENT/standings``             the hub     yes       :class:`StandingsBoard`
 =====================================  ==========  ========  ====================
 
-All at QoS 1. The broker's ACL (:mod:`firmware.tournament.broker`) lets a table write only
+All at QoS 1. The broker's ACL (:mod:`firmware.wire.broker`) lets a table write only
 below its own ``table/TABLE`` and read only its own ``ack`` and ``assign`` topics.
 """
 
@@ -32,11 +36,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Literal, Self
 
 from engine.scoring import GameResult
+from engine.tournament import PhaseKind
+from firmware.names import MAX_NAME_LENGTH
 
 __all__ = [
     "Ack",
     "Assignment",
     "Result",
+    "RoundStage",
     "RoundState",
     "StandingRow",
     "StandingsBoard",
@@ -49,7 +56,9 @@ __all__ = [
     "round_topic",
     "standings_topic",
     "status_topic",
+    "table_number",
     "table_of_topic",
+    "table_user",
 ]
 
 VERSION = 1
@@ -57,8 +66,10 @@ VERSION = 1
 ROOT = "schock"
 #: An event slug or a table's user: a whole topic level, no wildcard, no slash.
 _LEVEL = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
-#: Longest player name or label the wire takes (the device allows far fewer).
-MAX_NAME = 40
+#: Longest player or team name the wire takes: the one rule's (:mod:`firmware.names`).
+MAX_NAME = MAX_NAME_LENGTH
+#: The highest table number.
+MAX_TABLE = 9999
 #: Most players at one table, most tables' rows on a board.
 MAX_SEATS = 10
 MAX_ROWS = 5000
@@ -78,6 +89,22 @@ def check_level(value: str, what: str) -> str:
     if not isinstance(value, str) or not _LEVEL.fullmatch(value):
         raise WireError(f"{what} {value!r} must be 1-32 lower-case letters, digits or dashes")
     return value
+
+
+def table_user(number: int) -> str:
+    """The broker user (and topic level) of table ``number``: ``table-7``."""
+    if not 1 <= number <= MAX_TABLE:
+        raise ValueError(f"table number {number} is not 1-{MAX_TABLE}")
+    return f"table-{number}"
+
+
+def table_number(user: str) -> int | None:
+    """7 for ``table-7``; None for anything else (the inverse of :func:`table_user`)."""
+    prefix, _, number = user.partition("-")
+    if prefix != "table" or not number.isascii() or not number.isdigit():
+        return None
+    value = int(number)
+    return value if 1 <= value <= MAX_TABLE and table_user(value) == user else None
 
 
 def status_topic(event: str, table: str) -> str:
@@ -404,25 +431,35 @@ class Ack:
         return cls(_str(data, "id", cls.KIND, limit=160), status, reason)
 
 
-RoundKind = Literal["points", "ko", "trost"]
+def _phase_kind(value: object, kind: str) -> PhaseKind:
+    """A round's kind as the engine's :class:`~engine.tournament.PhaseKind`."""
+    try:
+        return PhaseKind(value)
+    except ValueError:
+        raise WireError(f"{kind}: kind must be points, ko or trost") from None
 
 
 @dataclass(frozen=True, slots=True)
 class Assignment:
-    """Who plays at a table in a round, until when, and under which scheme."""
+    """Who plays at a table in a round, until when, and under which scheme.
+
+    ``number`` is the table's number (7 for ``table-7``): the table words it in its own
+    language ("Tisch 7", "Table 7"). A hub of an earlier version sent a German ``label`` ("Tisch
+    7") instead; such an assignment is read with the number of its ``table``.
+    """
 
     KIND: ClassVar[str] = "assignment"
 
     event: str
     round: int
     table: str
-    label: str
+    number: int
     players: tuple[str, ...]
     starts_at: float
     ends_at: float | None
     #: The scoring scheme as :func:`engine.scoring.scheme_to_mapping` writes it.
     scheme: Mapping[str, Any]
-    kind: RoundKind = "points"
+    kind: PhaseKind = PhaseKind.POINTS
     #: Lives left per player in a KO round; empty otherwise.
     lives: tuple[tuple[str, int], ...] = ()
 
@@ -432,12 +469,12 @@ class Assignment:
                 "event": self.event,
                 "round": self.round,
                 "table": self.table,
-                "label": self.label,
+                "number": self.number,
                 "players": list(self.players),
                 "starts_at": self.starts_at,
                 "ends_at": self.ends_at,
                 "scheme": dict(self.scheme),
-                "kind": self.kind,
+                "kind": self.kind.value,
                 "lives": dict(self.lives),
             }
         )
@@ -447,9 +484,7 @@ class Assignment:
         kind = cls.KIND
         data = _object(raw, kind)
         players = _names(data.get("players"), "players", kind, low=2)
-        round_kind = data.get("kind", "points")
-        if round_kind not in ("points", "ko", "trost"):
-            raise WireError(f"{kind}: kind must be points, ko or trost")
+        round_kind = _phase_kind(data.get("kind", "points"), kind)
         scheme = data.get("scheme")
         if not isinstance(scheme, dict):
             raise WireError(f"{kind}: scheme must be an object")
@@ -458,11 +493,20 @@ class Assignment:
         assert starts_at is not None
         if ends_at is not None and ends_at <= starts_at:
             raise WireError(f"{kind}: ends_at must be after starts_at")
+        table = check_level(_str(data, "table", kind), "table")
+        if "number" in data or "label" not in data:
+            number = _int(data, "number", kind, 1, MAX_TABLE)
+        else:  # an earlier hub's "Tisch 7": the number is the table's own
+            _str(data, "label", kind)
+            from_table = table_number(table)
+            if from_table is None:
+                raise WireError(f"{kind}: table {table!r} is not a table's name")
+            number = from_table
         return cls(
             event=check_level(_str(data, "event", kind), "event"),
             round=_int(data, "round", kind, 1, 1000),
-            table=check_level(_str(data, "table", kind), "table"),
-            label=_str(data, "label", kind),
+            table=table,
+            number=number,
             players=players,
             starts_at=starts_at,
             ends_at=ends_at,
@@ -470,6 +514,16 @@ class Assignment:
             kind=round_kind,
             lives=_counts(data.get("lives", {}), "lives", kind, players),
         )
+
+
+#: A round's state: drawn (its tables known), running (results taken), finished.
+RoundStage = Literal["drawn", "running", "finished"]
+ROUND_STAGES: tuple[RoundStage, ...] = ("drawn", "running", "finished")
+
+
+def round_stage(value: object) -> RoundStage | None:
+    """``value`` as a round's state, or None if it is not one."""
+    return next((stage for stage in ROUND_STAGES if stage == value), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,7 +534,7 @@ class RoundState:
 
     event: str
     round: int
-    state: Literal["drawn", "running", "finished"]
+    state: RoundStage
     starts_at: float | None = None
     ends_at: float | None = None
 
@@ -491,8 +545,8 @@ class RoundState:
     def from_json(cls, raw: bytes | str) -> Self:
         kind = cls.KIND
         data = _object(raw, kind)
-        state = data.get("state")
-        if state not in ("drawn", "running", "finished"):
+        state = round_stage(data.get("state"))
+        if state is None:
             raise WireError(f"{kind}: state must be drawn, running or finished")
         return cls(
             check_level(_str(data, "event", kind), "event"),
@@ -534,6 +588,8 @@ class TableStatus:
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
+    """A player's line on the board, with the place the hub's standings give (ties share)."""
+
     name: str
     team: str | None
     points: int
@@ -542,6 +598,7 @@ class StandingRow:
     halves_lost: int
     schock_aus: int
     out: bool
+    place: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,6 +625,7 @@ class StandingsBoard:
                 "round": self.round,
                 "rows": [
                     {
+                        "place": row.place,
                         "name": row.name,
                         "team": row.team,
                         "points": row.points,
@@ -594,11 +652,13 @@ class StandingsBoard:
         if not isinstance(teams_data, list) or len(teams_data) > MAX_ROWS:
             raise WireError(f"{kind}: teams must be a list of at most {MAX_ROWS}")
         rows = []
-        for row in rows_data:
+        for index, row in enumerate(rows_data):
             if not isinstance(row, dict):
                 raise WireError(f"{kind}: each row must be an object")
             lives = row.get("lives")
             team = row.get("team")
+            # An earlier hub's board has no places: its order is the ranking.
+            place = _int(row, "place", kind, 1, MAX_ROWS) if "place" in row else index + 1
             rows.append(
                 StandingRow(
                     name=_str(row, "name", kind),
@@ -609,6 +669,7 @@ class StandingsBoard:
                     halves_lost=_int(row, "halves_lost", kind, 0, 100_000),
                     schock_aus=_int(row, "schock_aus", kind, 0, 100_000),
                     out=_bool(row, "out", kind),
+                    place=place,
                 )
             )
         teams = []
