@@ -387,6 +387,7 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "tournament_refused": ("{n} abgelehnt", "{n} refused"),
     "tournament_offline": ("offline", "offline"),
     "tournament_not_saved": ("Meldung nicht gespeichert", "Report not saved"),
+    "tournament_unreadable": ("Protokoll beschädigt ({n})", "Journal damaged ({n})"),
     "tournament_table_done": ("Tisch ausgespielt", "Table finished"),
     "tournament_bad_names": ("Namen nicht spielbar", "Names not playable"),
     "key_play": ("Spielen", "Play"),

@@ -649,7 +649,7 @@ def _tournament(texts: OledWords) -> Iterator[tuple[str, View]]:
     """The table's card: no assignment yet, then the widest label and round, three to five of
     the longest names a hub can send (shown shortened), the time left, up and with no time box,
     a KO table played out, names it cannot play, and every state of the reports (none waiting,
-    one, 30, refused, the outbox failing)."""
+    one, 30, refused, journals it cannot read, the outbox failing)."""
     import tempfile
 
     from firmware.app.stages.table_card import TableCard
@@ -689,6 +689,8 @@ def _tournament(texts: OledWords) -> Iterator[tuple[str, View]]:
             reporter.outbox.acknowledge(f"cup26/table-999/r99/g{number + 1}/game",
                                         "refused" if number < 12 else "stored", "round over")
         yield "12 refused", card.view(texts)
+        reporter.unreadable = tuple(f"game-{n:06d}.journal: damaged" for n in range(12))
+        yield "12 journals damaged", card.view(texts)
         reporter.failure = "cannot append to tournament.outbox: no space left on device"
         yield "the outbox fails", card.view(texts)
 

@@ -4,6 +4,8 @@ scoring of the same game; a game cut short gives the halves it finished."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine import GameSetup, Rules
@@ -51,3 +53,37 @@ def test_a_game_cut_short_gives_the_halves_it_finished() -> None:
     )
     results = results_of_game(PLACE, setup, game.actions[:count])
     assert [r.id for r in results] == ["cup26/table-7/r2/g3/half1"]
+
+
+def test_a_tournament_game_that_cannot_be_read_whole_is_named_not_dropped(
+    tmp_path: Path,
+) -> None:
+    """A table's journal damaged in the middle: its results are recounted up to the damage,
+    the journal is named in one line, and the table's card says so."""
+    import shutil
+
+    from firmware.app.stages.table_card import report_line
+    from firmware.screen.oled_words import OledWords
+    from firmware.tournament.recount import recount
+    from firmware.tournament.reporter import Reporter, TableIdentity
+    from hal.storage import StateDirectory
+    from sim.fakes import FakeClock
+
+    legacy = Path(__file__).parents[1] / "durable" / "legacy" / "tournament-table"
+    folder = tmp_path / "table"
+    shutil.copytree(legacy, folder, ignore=shutil.ignore_patterns("expected.json"))
+    whole = recount(StateDirectory(folder), "cup26")
+    assert whole.unreadable == () and len(whole.results) == 6
+    journal = folder / "game-000001.journal"
+    data = bytearray(journal.read_bytes())
+    data[len(data) // 2] ^= 0x04
+    journal.write_bytes(bytes(data))
+    damaged = recount(StateDirectory(folder), "cup26")
+    (line,) = damaged.unreadable
+    assert "game-000001.journal" in line and "\n" not in line
+    assert [r.id for r in damaged.results][-3:] == [r.id for r in whole.results][-3:]
+    reporter = Reporter(TableIdentity("cup26", 7), StateDirectory(folder), clock=FakeClock(0.0),
+                        wall=lambda: 1_800_000_000.0)
+    assert reporter.state().unreadable == 1
+    assert report_line(OledWords("de"), reporter) == "Protokoll beschädigt (1)"
+    assert report_line(OledWords("en"), reporter) == "Journal damaged (1)"

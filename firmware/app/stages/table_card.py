@@ -41,10 +41,13 @@ def playable(players: tuple[str, ...]) -> bool:
 
 
 def report_line(texts: OledWords, reporter: Reporter) -> str:
-    """"gemeldet ✓", "noch nicht gemeldet (3)", or what keeps the reports from the hub."""
+    """"gemeldet ✓", "noch nicht gemeldet (3)", or what keeps the reports from the hub (a
+    journal of a tournament game that cannot be read whole among them)."""
     state = reporter.state()
     if state.failure is not None:
         return texts.t("tournament_not_saved")
+    if state.unreadable:  # its results may be missing: the director must hear of it
+        return texts.t("tournament_unreadable", n=state.unreadable)
     if state.pending:
         return texts.t("tournament_pending", n=state.pending)
     if state.refused:
