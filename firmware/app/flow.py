@@ -71,9 +71,10 @@ def stage_for(moment: Moment, session: Session) -> Stage:
             return HalfOverBanner(session, table, event, final)
         case GameEnded():
             return GameOverBanner(session, table)
-        case EntryGoesOn(dice=dice, throws=throws, hand=hand, correcting=who, roll_off=throws_in):
-            return EntryStage(session, table, list(dice), throws, hand, who, list(throws_in),
-                              settling=moment.settling)
+        case EntryGoesOn(entry=entry):
+            return EntryStage(session, table, list(entry.dice), entry.throws, entry.hand,
+                              entry.correcting, list(entry.roll_off),
+                              settling=entry.settling)
         case EveningStandings():
             return StandingsStage(session, moment)
         case _:

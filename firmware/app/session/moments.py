@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.events import HalfOver, PenaltyGiven, RoundOver
+from firmware.store.journal import EntryNote
 
 __all__ = [
     "EntryGoesOn",
@@ -129,18 +130,12 @@ class GameEnded:
 
 @dataclass(frozen=True, slots=True)
 class EntryGoesOn:
-    """A result being entered for real dice goes on as it stood (a resumed game): the dice,
-    throws and hand flag on the entry screen, whose report it corrects (None: the current
-    turn's), the roll-off throws entered so far (only during the roll-off), and whether the
-    round's last entry waits to be settled."""
+    """A result being entered for real dice goes on as it stood (a resumed game): the entry
+    as the journal's note kept it (the dice, throws and hand flag on the entry screen, whose
+    report it corrects, the roll-off's throws entered so far, whether the round's last entry
+    waits to be settled)."""
 
-    dice: tuple[int, ...]
-    throws: int
-    hand: bool
-    correcting: str | None = None
-    roll_off: tuple[tuple[int, ...], ...] = ()
-    #: The round's last entry was confirmed once and waits for STAND to settle the round.
-    settling: bool = False
+    entry: EntryNote
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,10 +95,7 @@ def resume(session: Session, recovery: Recovery) -> list[Moment]:
             table.follow(game.apply(action))
         if isinstance(note, EntryNote):
             # The table had gone past these screens and was entering a result: back to it.
-            moments = [EntryGoesOn(
-                note.dice, note.throws, note.hand, note.correcting, note.roll_off,
-                settling=note.settling,
-            )]
+            moments = [EntryGoesOn(note)]
     finally:
         table.recording = True
     session.mark_resumed(recovery)
