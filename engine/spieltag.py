@@ -14,7 +14,6 @@ the first bad field in one line (:class:`SpieltagError`).
 
 from __future__ import annotations
 
-import calendar
 import enum
 import re
 from collections.abc import Mapping, Sequence
@@ -129,11 +128,16 @@ _MOMENT = re.compile(
 )
 
 
+#: Days of each month in a common year; February has 29 in a leap year.
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
 def is_date(year: int, month: int, day: int) -> bool:
     """Whether ``year-month-day`` is a day of the Gregorian calendar (years 1 to 9999)."""
-    return 1 <= year <= 9999 and 1 <= month <= 12 and 1 <= day <= calendar.monthrange(
-        year, month
-    )[1]
+    if not (1 <= year <= 9999 and 1 <= month <= 12):
+        return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 1 <= day <= _MONTH_DAYS[month - 1] + (month == 2 and leap)
 
 
 def is_moment(text: str) -> bool:

@@ -27,11 +27,11 @@ from firmware.report.sheet import (
     evening_sheet,
     lost_data,
     lost_line,
-    scheme_label,
     sheet_data,
     standing_cells,
     standings_heading,
 )
+from firmware.report.sheet_words import scheme_label
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
 from firmware.store.stats import FIELDS, PlayerStats, stats_to_mapping

@@ -19,15 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.scoring import SCHEME_PRESETS, GameResult, Scheme, Standing, game_points, standings
+from engine.scoring import GameResult, Scheme, Standing, game_points, standings
 from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
 from firmware.report.document import Document, Table
-from firmware.report.sheet_words import SheetWords
+from firmware.report.sheet_words import SheetWords, scheme_label
 from firmware.words import Catalogue
 
 __all__ = [
-    "LOST_KEYS", "SCHEME_KEYS", "Partie", "Sheet", "SheetPlayer", "evening_sheet", "lost_data",
-    "lost_line", "make_sheet", "points_cell", "scheme_label", "sheet_data", "sheet_document",
+    "LOST_KEYS", "Partie", "Sheet", "SheetPlayer", "evening_sheet", "lost_data",
+    "lost_line", "make_sheet", "points_cell", "sheet_data", "sheet_document",
     "sheet_rows", "standing_cells", "standings_heading",
 ]
 
@@ -117,21 +117,6 @@ def evening_sheet(evening: Evening) -> Sheet:
         spieltag.name, spieltag.date, spieltag.scheme, partien, league=spieltag.players,
         venue=spieltag.venue, home=spieltag.home, guest=spieltag.guest, lost=evening.lost,
     )  # fmt: skip
-
-
-#: Each preset scheme's name, as the key of an evening's words (firmware.report.sheet_words).
-SCHEME_KEYS = {
-    "verlustpunkte": "scheme_verlustpunkte", "siegpunkte": "scheme_siegpunkte",
-    "platzpunkte": "scheme_platzpunkte", "leben": "scheme_leben",
-}  # fmt: skip
-assert set(SCHEME_KEYS) == set(SCHEME_PRESETS)
-
-
-def scheme_label(name: str, text: Catalogue) -> str:
-    """The scheme's name in ``text``'s language (a preset's German name); ``text`` is the words
-    of any surface that shows an evening (they compose
-    :data:`~firmware.report.sheet_words.SHEET_WORDS`)."""
-    return text.t(SCHEME_KEYS[name]) if name in SCHEME_KEYS else name
 
 
 #: How a Partie that cannot be counted is named, per reason.

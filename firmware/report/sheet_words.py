@@ -8,9 +8,10 @@ the hub and the command line.
 
 from __future__ import annotations
 
+from engine.scoring import SCHEME_PRESETS
 from firmware.words import Catalogue
 
-__all__ = ["SHEET_WORDS", "SheetWords"]
+__all__ = ["SCHEME_KEYS", "SHEET_WORDS", "SheetWords", "scheme_label"]
 
 #: key -> (German, English)
 SHEET_WORDS: dict[str, tuple[str, str]] = {
@@ -78,3 +79,18 @@ class SheetWords(Catalogue):
     """The sheet's words in one language."""
 
     HOMES = (SHEET_WORDS,)
+
+
+#: Each preset scheme's name, as the key of its word above.
+SCHEME_KEYS = {
+    "verlustpunkte": "scheme_verlustpunkte", "siegpunkte": "scheme_siegpunkte",
+    "platzpunkte": "scheme_platzpunkte", "leben": "scheme_leben",
+}  # fmt: skip
+assert set(SCHEME_KEYS) == set(SCHEME_PRESETS)
+
+
+def scheme_label(name: str, text: Catalogue) -> str:
+    """The scheme's name in ``text``'s language (a preset's German name); ``text`` is the words
+    of any surface that shows an evening (they compose
+    :data:`SHEET_WORDS`)."""
+    return text.t(SCHEME_KEYS[name]) if name in SCHEME_KEYS else name

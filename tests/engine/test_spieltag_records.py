@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+import calendar
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given
@@ -38,3 +39,9 @@ def test_what_is_no_moment_with_its_offset(text: str) -> None:
 def test_leap_days_are_days_only_in_leap_years() -> None:
     assert is_date(2028, 2, 29) and not is_date(2026, 2, 29) and not is_date(1900, 2, 29)
     assert is_date(2000, 2, 29) and not is_date(2026, 4, 31) and not is_date(0, 1, 1)
+
+
+@given(st.dates(min_value=datetime(1, 1, 1).date(), max_value=datetime(9999, 12, 31).date()))
+def test_every_day_of_the_calendar_is_a_date(day: date) -> None:
+    assert is_date(day.year, day.month, day.day)
+    assert not is_date(day.year, day.month, calendar.monthrange(day.year, day.month)[1] + 1)

@@ -29,7 +29,7 @@ from firmware.app.stages.base import (
     Transition,
 )
 from firmware.app.stages.overlays import Menu, Message, Picker
-from firmware.report.sheet import scheme_label
+from firmware.report.sheet_words import scheme_label
 from firmware.screen.oled_words import OledWords
 from firmware.screen.shortnames import short_names
 from firmware.screen.views import MenuView
