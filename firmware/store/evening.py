@@ -5,12 +5,12 @@ directory or an exported file.
 :mod:`firmware.store.journal`'s reader) into a :class:`~engine.scoring.GameResult`. A game of
 the evening that cannot be counted is never left out silently: it keeps its Partie (its number
 on the sheet) as a :class:`~engine.spieltag.LostGame`, which every surface names in one line.
-The evening's games are the archive's from the game the Spieltag began with, or else its first
-game tagged with the evening, to the last one (while the evening goes on, the newest game the
-statistics counted; once it ended, the newest game when it ended, or its last tagged game):
-a number without its journal in that range is a game deleted or moved away, a journal that
-cannot be read whole one damaged. Games of another evening, or of none, in that range (one
-begun before the Spieltag) are not its.
+The evening's games are the archive's from the game the Spieltag began with (an evening of an
+older version: its first game tagged with it, and the unreadable ones right before it) to the
+last one (while the evening goes on, the newest game the statistics counted; once it ended,
+the newest game when it ended, or its last tagged game): a number without its journal in that
+range is a game deleted or moved away, a journal that cannot be read whole one damaged. Games
+of another evening, or of none, in that range (one begun before the Spieltag) are not its.
 
 :func:`evening_to_export` writes the evening with every game's actions and its lost Partien,
 so an exported evening is recounted exactly like one read from the device.
@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine import GameSetup, from_json, rules_from_mapping, to_json
+from engine import from_json, to_json
 from engine.errors import SchockenError
 from engine.limits import InputLimitError, json_loads
 from engine.scoring import game_result
@@ -37,7 +37,7 @@ from engine.spieltag import (
     table_of,
 )
 from firmware.store.gamestore import GameStore, KeptGame, archive_name
-from firmware.store.journal import JournalHeader, header_to_record
+from firmware.store.journal import JournalError, JournalHeader, header_from_record, header_to_record
 from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import Storage
 
@@ -63,12 +63,17 @@ def evening_of(spieltag: Spieltag, store: GameStore) -> Evening:
     first = spieltag.first_game or (ours[0] if ours else 0)
     if not first:
         return Evening(spieltag, ())
+    by_number = {game.number: game for game in kept}
+    if not spieltag.first_game:
+        # An evening of an older version does not say where it began: the games right before
+        # its first one whose header cannot be read may be its, and are named rather than lost.
+        while first - 1 in by_number and by_number[first - 1].header is None:
+            first -= 1
     last = max(ours, default=first - 1)
     if not spieltag.ended:
         last = max(last, store.counted_through())
     elif spieltag.last_game:
         last = max(last, spieltag.last_game)
-    by_number = {game.number: game for game in kept}
     games: list[EveningGame] = []
     lost: list[LostGame] = []
     for number in range(first, last + 1):
@@ -109,7 +114,7 @@ def evening_to_export(evening: Evening) -> dict[str, Any]:
         "spieltag": spieltag_to_mapping(evening.spieltag),
         "games": [
             {
-                **header_to_record(JournalHeader(game.setup)),
+                **header_to_record(JournalHeader(game.setup)),  # real dice too
                 "partie": game.partie,
                 "table": game.table,
                 "actions": [to_json(action) for action in game.actions],
@@ -158,17 +163,19 @@ def _partie(entry: dict[str, Any], index: int, what: str) -> int:
 
 
 def _game(spieltag: Spieltag, index: int, entry: object) -> EveningGame:
+    """An exported game, its header read by the journal's one codec (players, rules, real
+    dice) and its actions replayed."""
     if not isinstance(entry, dict):
         raise SpieltagError(f"game {index}: must be an object")
-    players, rules, actions = entry.get("players"), entry.get("rules"), entry.get("actions")
-    if not isinstance(players, list) or not isinstance(rules, dict) or not isinstance(
-        actions, list
-    ):
+    actions = entry.get("actions")
+    if not isinstance(actions, list):
         raise SpieltagError(f"game {index}: needs players, rules and actions")
     try:
-        setup = GameSetup(tuple(players), rules_from_mapping(rules))
+        setup = header_from_record(entry, f"game {index}").setup
         events = tuple(from_json(action) for action in actions)
         result = game_result(setup, events)
+    except JournalError as error:
+        raise SpieltagError(str(error)) from None
     except (SchockenError, TypeError) as error:
         raise SpieltagError(f"game {index}: {error}") from None
     table = entry.get("table", table_of(spieltag, setup.players))

@@ -461,7 +461,8 @@ class Recovery:
 def read_header(data: bytes, *, origin: str = "journal") -> JournalHeader:
     """The header of a journal, reading its first record only (to tell which games to read
     whole). :class:`JournalError` if there is no readable header."""
-    records, _, problem = decode_records(data[: data.find(b"\n") + 1])
+    end = data.find(b"\n")
+    records, _, problem = decode_records(data if end < 0 else data[: end + 1])
     if not records:
         reason = problem or "the file is empty"
         raise JournalError(f"{origin} is not a Schockbesteck journal: {reason}")

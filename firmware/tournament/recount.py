@@ -12,8 +12,8 @@ cannot be read whole is named in :attr:`Recount.unreadable`, never left out sile
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from engine.events import Event, GameOver, HalfOver, PenaltyGiven, RoundOver
 from engine.game import Game, GameSetup
@@ -65,12 +65,12 @@ def results_of_game(
 
 @dataclass(frozen=True, slots=True)
 class Recount:
-    """What a table's journals hold of a tournament: its results in the order played, and one
-    line for each tournament game whose journal cannot be read whole (its results may be
-    missing from ``results``)."""
+    """What a table's journals hold of a tournament: its results in the order played, and for
+    each tournament game whose journal cannot be read whole (its results may be missing from
+    ``results``) one line, by the journal's file name."""
 
     results: tuple[Result, ...]
-    unreadable: tuple[str, ...] = ()
+    unreadable: Mapping[str, str] = field(default_factory=dict)
 
 
 def tournament_games(store: GameStore, event: str | None = None) -> list[KeptGame]:
@@ -90,22 +90,22 @@ def recount(storage: Storage, event: str | None = None,
     when given; of ``games`` only, when given), in the order played."""
     store = GameStore(storage)
     results: list[Result] = []
-    unreadable: list[str] = []
+    unreadable: dict[str, str] = {}
     for game in tournament_games(store, event) if games is None else games:
         place = game.header.tournament if game.header is not None else None
         recovery = store.read(game) if place is not None else game.problem or "unreadable"
         if isinstance(recovery, str) or place is None:
             line = f"{storage.root / game.name}: {recovery}; its results are not recounted"
             log.warning("%s", line)
-            unreadable.append(line)
+            unreadable[game.name] = line
             continue
         results += results_of_game(place, recovery.setup, recovery.actions)
         if not game.current and (recovery.problem or not recovery.game.is_over):
             why = recovery.problem or "the journal ends before the game does"
             line = f"{storage.root / game.name}: {why}; its end is not recounted"
             log.warning("%s", line)
-            unreadable.append(line)
-    return Recount(tuple(results), tuple(unreadable))
+            unreadable[game.name] = line
+    return Recount(tuple(results), unreadable)
 
 
 def recount_journals(storage: Storage, event: str | None = None) -> list[Result]:

@@ -164,9 +164,10 @@ class Reporter:
         self.assignment: Assignment | None = None
         #: One line about the last failure to keep a result, or None.
         self.failure: str | None = self.outbox.problem if self.outbox.broken else None
-        #: One line for each tournament game whose journal cannot be read whole, as the last
-        #: recount found them (their results may not all be reported).
-        self.unreadable: tuple[str, ...] = ()
+        #: One line for each tournament game whose journal cannot be read whole, by the
+        #: journal's name (their results may not all be reported): the start's recount of
+        #: every journal finds them, each later one of a journal updates what it says of it.
+        self.unreadable: dict[str, str] = {}
         #: id -> when it was last published (clock time), for the resends.
         self._sent: dict[str, float] = {}
         self._last_status: tuple[bool, int, int | None] | None = None
@@ -306,7 +307,12 @@ class Reporter:
         except StorageError as error:
             self._fail(error)
             return 0
-        self.unreadable = counted.unreadable
+        if games is None:
+            self.unreadable = dict(counted.unreadable)
+        else:
+            for game in games:
+                self.unreadable.pop(game.name, None)
+            self.unreadable.update(counted.unreadable)
         return self._take(list(counted.results))
 
     def _take(self, results: list[Result]) -> int:

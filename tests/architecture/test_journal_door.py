@@ -3,7 +3,8 @@
 What a journal holds is declared there once (the header, the notes) with the one codec and the
 one reader; every other module reads and writes through its typed values. Read with ``ast``
 from the source: a module outside the store that imports the journal's record codec, its
-framing or its writer would be a second channel beside the typed one.
+framing or its writer (or the module whole, under any name) would be a second channel beside
+the typed one.
 """
 
 from __future__ import annotations
@@ -28,6 +29,17 @@ PRIVATE = {
 }
 
 
+def _imports_it_whole(node: ast.AST) -> bool:
+    """``import firmware.store.journal`` or ``from firmware.store import journal`` (as any
+    name): the module whole, every name of it at hand."""
+    if isinstance(node, ast.Import):
+        return any(alias.name == JOURNAL for alias in node.names)
+    return (
+        isinstance(node, ast.ImportFrom) and node.module == "firmware.store"
+        and any(alias.name == "journal" for alias in node.names)
+    )
+
+
 def doors(root: Path = ROOT) -> list[str]:
     """Every import of the journal's private names by a module that may not use them."""
     found = []
@@ -40,10 +52,9 @@ def doors(root: Path = ROOT) -> list[str]:
                     allowed = PRIVATE.get(alias.name)
                     if allowed is not None and not where.startswith(allowed):
                         found.append(f"{where}:{node.lineno} imports {alias.name} from {JOURNAL}")
-            elif (
-                isinstance(node, ast.Import) and any(a.name == JOURNAL for a in node.names)
-                and not where.startswith("firmware/store/")
-            ):
+            elif where.startswith("firmware/store/"):
+                continue
+            elif _imports_it_whole(node):
                 found.append(f"{where}:{node.lineno} imports {JOURNAL} whole")
     return found
 
@@ -59,6 +70,11 @@ def test_the_rule_finds_a_second_door(tmp_path: Path) -> None:
     (tmp_path / "firmware" / "store").mkdir()
     store = tmp_path / "firmware" / "store" / "gamestore.py"
     store.write_text("from firmware.store.journal import Journal\n")
+    hooks = tmp_path / "firmware" / "link" / "hooks.py"
+    hooks.parent.mkdir(parents=True)
+    hooks.write_text("from firmware.store import journal as _j\nimport firmware.store.journal\n")
     assert doors(tmp_path) == [
-        "firmware/app/stages/turn.py:1 imports note_to_record from firmware.store.journal"
+        "firmware/app/stages/turn.py:1 imports note_to_record from firmware.store.journal",
+        "firmware/link/hooks.py:1 imports firmware.store.journal whole",
+        "firmware/link/hooks.py:2 imports firmware.store.journal whole",
     ]

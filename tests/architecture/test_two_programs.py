@@ -34,9 +34,6 @@ DEVICE = (
     "firmware.tournament.outbox",
     "firmware.tournament.recount",
 )
-#: Modules of the device's wings the hub may reach all the same, each with why. Remove an entry
-#: when the hub no longer needs it.
-SHARED_FROM_THE_DEVICE: Mapping[str, str] = {}
 
 
 def _within(module: str, prefixes: Collection[str]) -> bool:
@@ -83,13 +80,12 @@ def crossings(
     root: Path = ROOT,
     hub: Collection[str] = HUB,
     device: Collection[str] = DEVICE,
-    shared: Collection[str] = tuple(SHARED_FROM_THE_DEVICE),
 ) -> list[str]:
     """Each way one program reaches the other's insides, as its chain of imports."""
     graph = import_graph(root)
 
     def insides(module: str) -> bool:
-        return _within(module, device) and module not in shared
+        return _within(module, device)
 
     def hubs(module: str) -> bool:
         return _within(module, hub)
@@ -115,18 +111,6 @@ def crossings(
 
 def test_neither_program_imports_the_others_insides() -> None:
     assert crossings() == []
-
-
-def test_each_shared_module_of_the_device_is_still_reached_by_the_hub() -> None:
-    """A listed exception the hub no longer needs is removed, so the list only shrinks."""
-    graph = import_graph()
-    reached = {
-        other
-        for module in graph
-        if _within(module, HUB)
-        for other in _reached(graph, module, lambda _module: False)
-    }
-    assert set(SHARED_FROM_THE_DEVICE) <= reached, set(SHARED_FROM_THE_DEVICE) - reached
 
 
 # --- the rule itself, on small trees -------------------------------------------------------------

@@ -135,3 +135,69 @@ def test_the_pdf_names_the_lost_partie(tmp_path: Path, schocken: Run) -> None:
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
                           text=True, check=True).stdout
     assert f"Game 4 not counted: {journals[3].name} is missing" in text
+
+
+def real_dice_games(root: Path, count: int, seed: int) -> None:
+    """``count`` whole games thrown with real cups, each result reported as a table does,
+    journalled through the store as the device does."""
+    import random
+
+    from engine import Game, GameSetup
+    from engine.errors import IllegalActionError
+    from firmware.store.gamestore import GameStore
+    from firmware.store.journal import JournalHeader
+    from firmware.store.spieltagfile import open_spieltag_id
+    from sim.bench.dice_entry import typical_result
+
+    rng = random.Random(seed)
+    store = GameStore(StateDirectory(root))
+    for _ in range(count):
+        setup = GameSetup(FOUR, real_dice=True)
+        game = Game(setup)
+        store.begin(JournalHeader(setup, spieltag=open_spieltag_id(store.storage)))
+        while not game.is_over:
+            if game.phase.name == "ROLL_OFF":
+                throws = [tuple(rng.randint(1, 6) for _ in range(3)) for _ in game.contenders]
+                store.record(game.roll_off(throws))
+                continue
+            player = game.current_player
+            assert player is not None
+            turn = typical_result(rng, player, game.rules, game.limit)
+            try:
+                store.record(game.report(turn.dice, turn.throws, turn.hand))
+            except IllegalActionError:
+                continue  # not possible so: the table throws again
+
+
+def test_an_exported_evening_of_real_dice_reads_back(tmp_path: Path, schocken: Run) -> None:
+    """The export keeps each game's header as the journal writes it, real dice included: a
+    league match thrown with real cups merges from its files."""
+    SpieltagFiles(StateDirectory(tmp_path)).begin(
+        Spieltag("20261201-193000", "7. Spieltag", load_scheme("verlustpunkte"), "2026-12-01")
+    )
+    real_dice_games(tmp_path, 2, seed=5)
+    export = tmp_path / "tisch1.json"
+    status, _, err = schocken("sheet", "--export", "-o", str(export), "--state-dir",
+                              str(tmp_path))
+    assert status == 0, err
+    evening = evening_from_export(export.read_text(encoding="utf-8"), "tisch1.json")
+    assert [game.setup.real_dice for game in evening.games] == [True, True]
+    assert evening.standings() == load_evening(StateDirectory(tmp_path)).standings()
+    status, out, err = schocken("sheet", "--json", str(export))
+    assert status == 0 and len(json.loads(out)["partien"]) == 2, err
+
+
+def test_an_older_evenings_first_game_damaged_in_its_header_is_named(tmp_path: Path) -> None:
+    """The evening of an earlier version (``spieltag.json`` without its first game's number),
+    whose first game's header a flipped byte spoiled: named as its Partie 1, not dropped, and
+    the others keep their numbers."""
+    legacy = Path(__file__).parents[1] / "durable" / "legacy" / "evening"
+    shutil.copytree(legacy, tmp_path / "state", ignore=shutil.ignore_patterns("expected.json"))
+    root = tmp_path / "state"
+    journal = root / archive_name(3)  # the evening's first game
+    data = bytearray(journal.read_bytes())
+    data[30] ^= 0x04  # in its header
+    journal.write_bytes(bytes(data))
+    evening = load_evening(StateDirectory(root))
+    assert [(game.partie, game.loss) for game in evening.lost] == [(1, Loss.DAMAGED)]
+    assert [game.partie for game in evening.games] == [2, 3, 4]

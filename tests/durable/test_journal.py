@@ -279,3 +279,17 @@ def test_a_header_that_cannot_be_written_leaves_the_old_journal_or_none(
     assert state.read_bytes("new.journal") is None  # not an empty file the next start sets aside
     mocker.stopall()
     assert sorted(path.name for path in state.root.iterdir()) == ["g.journal"]
+
+
+def test_a_torn_header_is_named_alike_by_both_readers(state: StateDirectory) -> None:
+    """A header torn before its newline: the header's reader says so as the whole reader does,
+    not that the file is empty."""
+    setup, _ = random_actions(3)
+    Journal.create(state, "g.journal", JournalHeader(setup))
+    path = state.root / "g.journal"
+    path.write_bytes(path.read_bytes()[:-5])
+    with pytest.raises(JournalError) as whole:
+        read_journal(path.read_bytes(), origin="g.journal")
+    with pytest.raises(JournalError) as header:
+        read_header(path.read_bytes(), origin="g.journal")
+    assert "torn" in str(header.value) and str(header.value) == str(whole.value)

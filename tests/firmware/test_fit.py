@@ -689,7 +689,7 @@ def _tournament(texts: OledWords) -> Iterator[tuple[str, View]]:
             reporter.outbox.acknowledge(f"cup26/table-999/r99/g{number + 1}/game",
                                         "refused" if number < 12 else "stored", "round over")
         yield "12 refused", card.view(texts)
-        reporter.unreadable = tuple(f"game-{n:06d}.journal: damaged" for n in range(12))
+        reporter.unreadable = {f"game-{n:06d}.journal": "damaged" for n in range(12)}
         yield "12 journals damaged", card.view(texts)
         reporter.failure = "cannot append to tournament.outbox: no space left on device"
         yield "the outbox fails", card.view(texts)

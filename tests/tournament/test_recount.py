@@ -73,13 +73,14 @@ def test_a_tournament_game_that_cannot_be_read_whole_is_named_not_dropped(
     folder = tmp_path / "table"
     shutil.copytree(legacy, folder, ignore=shutil.ignore_patterns("expected.json"))
     whole = recount(StateDirectory(folder), "cup26")
-    assert whole.unreadable == () and len(whole.results) == 6
+    assert whole.unreadable == {} and len(whole.results) == 6
     journal = folder / "game-000001.journal"
     data = bytearray(journal.read_bytes())
     data[len(data) // 2] ^= 0x04
     journal.write_bytes(bytes(data))
     damaged = recount(StateDirectory(folder), "cup26")
-    (line,) = damaged.unreadable
+    (line,) = damaged.unreadable.values()
+    assert list(damaged.unreadable) == ["game-000001.journal"]
     assert "game-000001.journal" in line and "\n" not in line
     assert [r.id for r in damaged.results][-3:] == [r.id for r in whole.results][-3:]
     reporter = Reporter(TableIdentity("cup26", 7), StateDirectory(folder), clock=FakeClock(0.0),
@@ -87,3 +88,6 @@ def test_a_tournament_game_that_cannot_be_read_whole_is_named_not_dropped(
     assert reporter.state().unreadable == 1
     assert report_line(OledWords("de"), reporter) == "Protokoll beschädigt (1)"
     assert report_line(OledWords("en"), reporter) == "Journal damaged (1)"
+    # The next game's recount reads only its own journal: the damaged one is still named.
+    reporter.sync()
+    assert reporter.state().unreadable == 1
