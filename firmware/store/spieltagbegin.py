@@ -12,6 +12,7 @@ command line's exit status 2, the page's ``error spieltag-begin ...``, the menu'
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,6 +26,7 @@ from engine.spieltag import (
     spieltag_to_mapping,
     time_box_problem,
 )
+from firmware.names import name_problem
 from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import Storage
 
@@ -67,6 +69,9 @@ class Wording:
     time_box: str = "time box"
     home: str = "home"
     guest: str = "guest"
+    venue: str = "venue"
+    player: str = "player"
+    table: str = "table"
     #: Values quoted as JSON text is, or as typed on a command line.
     quoted: bool = True
 
@@ -79,7 +84,22 @@ class Wording:
 PAGE = Wording()
 #: The command line's names (``schocken spieltag begin``).
 COMMAND_LINE = Wording("--name", "--scoring", "--date", "--time-box", "--home", "--guest",
-                       quoted=False)
+                       "--venue", "--player", "--table", quoted=False)
+#: The longest text of a Spieltag's (its name, venue, sides), as its file keeps them.
+_MAX_TEXT = 80
+
+
+def _text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a Spieltag's name, venue or side (one line), or None."""
+    if len(text) > _MAX_TEXT:
+        return f"{len(text)} characters: at most {_MAX_TEXT}"
+    if any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text):
+        return "holds a line break or another control character: one line of text"
+    return None
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def spieltag_id(now: datetime) -> str:
@@ -116,6 +136,11 @@ def _checked(request: SpieltagRequest, name: str, now: datetime, wording: Wordin
             raise SpieltagError(problem)
     if not name.strip():
         raise SpieltagError(f"{wording.name}: give the Spieltag a name or number")
+    for label, text in ((wording.name, name), (wording.venue, request.venue),
+                        (wording.home, request.home), (wording.guest, request.guest)):
+        problem = _text_problem(text)
+        if problem is not None:
+            raise SpieltagError(f"{wording.said(label, _clip(text))}: {problem}")
     date = request.date.strip() or now.date().isoformat()
     day = _DATE.fullmatch(date)
     if day is None or not is_date(*(int(part) for part in day.groups())):
@@ -130,6 +155,16 @@ def _checked(request: SpieltagRequest, name: str, now: datetime, wording: Wordin
             f"{wording.said(given, home or guest)} without {missing}: a league match has a "
             "home and a guest side; give both"
         )
+    if not home and (request.players or request.table != 1):
+        what = wording.player if request.players else f"{wording.table} {request.table}"
+        raise SpieltagError(
+            f"{what}: a league match's seats and tables need its sides: give {wording.home} "
+            f"and {wording.guest}"
+        )
+    for player in request.players:
+        problem = name_problem(player.name)
+        if problem is not None:
+            raise SpieltagError(f"{wording.player} {player.seat}: {problem}")
     for table in (1, 2):
         size = sum(player.table == table for player in request.players)
         problem = scheme.table_problem(size) if size else None

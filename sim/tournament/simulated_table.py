@@ -32,6 +32,7 @@ from engine.bots import StrategyBot, apply_move, make_bot, view_of
 from engine.events import Event
 from engine.game import Game, GameSetup, Phase
 from engine.rules import load_preset
+from firmware.app.session.table import Table
 from firmware.store.gamestore import GameStore
 from firmware.store.journal import JournalHeader
 from firmware.tournament.recount import recount_journals
@@ -167,20 +168,21 @@ class SimulatedTable:
         return self._finish(game)
 
     def _finish(self, game: Game) -> Game:
+        """Play ``game`` to its end: each action through the device's own :class:`Table`,
+        which writes it to the journal first and then hands its events to the reporter."""
         rng = self.rng
+        table = Table(game, {}, store=self.store, emit=self.reporter)
         while game.phase is Phase.ROLL_OFF:
             throws = [tuple(rng.randint(1, 6) for _ in range(game.rules.dice_count))
                       for _ in game.contenders]
-            self._record(game.roll_off(throws))
+            self._record(table, game.roll_off(throws))
         while not game.is_over:
             move = self._bot.decide(game, view_of(game), rng)
-            self._record(apply_move(game, move, rng))
+            self._record(table, apply_move(game, move, rng))
         return game
 
-    def _record(self, events: list[Event]) -> None:
-        self.store.record(events)  # the journal first, as Table.record does
-        for event in events:
-            self.reporter(event)
+    def _record(self, table: Table, events: list[Event]) -> None:
+        table.record(events)
         self.clock.advance(self.settings.action_s)
         self.step()
 

@@ -113,6 +113,14 @@ def test_the_three_doors_refuse_the_same_values_each_in_its_own_words(
         (("--guest", "3. Kompanie"),
          "--guest 3. Kompanie without --home: a league match has a home and a guest side"),
         (("--name=  ",), "--name: give the Spieltag a name or number"),
+        (("--name", "A\nB"), "--name A B: holds a line break or another control character"),
+        (("--venue", "W" * 81), f"--venue {'W' * 39}…: 81 characters: at most 80"),
+        (("--player", "H1=Anna"),
+         "--player: a league match's seats and tables need its sides: give --home and --guest"),
+        (("--table", "2"),
+         "--table 2: a league match's seats and tables need its sides: give --home and --guest"),
+        (("--home", "Werl", "--guest", "Kompanie", "--player", f"H1={'A' * 41}"),
+         "--player H1: player name"),
     ],
 )
 def test_a_value_the_command_line_used_to_take_is_one_line_and_begins_nothing(

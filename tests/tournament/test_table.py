@@ -21,6 +21,7 @@ from engine.bots import apply_move, view_of
 from engine.game import Game, GameSetup, Phase
 from engine.scoring import game_result, load_scheme, scheme_to_mapping
 from engine.tournament import PhaseKind
+from firmware.app.session.table import Table
 from firmware.store.gamestore import CURRENT
 from firmware.store.journal import JournalHeader
 from firmware.tournament.outbox import OUTBOX
@@ -165,13 +166,15 @@ def test_a_game_cut_short_by_the_plug_goes_on_and_reports_each_half_once(
     setup = GameSetup(setup_players, table.rules)
     store.begin(JournalHeader(setup, tournament=reporter.place_for(setup)))
     game = Game(setup)
+    at_table = Table(game, {}, store=store, emit=reporter)  # as the device records an action
     rng = table.rng
     while not any(r.kind == "half" and "/g2/" in r.id for r in _pending(reporter)):
         if game.phase is Phase.ROLL_OFF:
             throws = [tuple(rng.randint(1, 6) for _ in range(3)) for _ in game.contenders]
-            table._record(game.roll_off(throws))
+            table._record(at_table, game.roll_off(throws))
         else:
-            table._record(apply_move(game, table._bot.decide(game, view_of(game), rng), rng))
+            move = table._bot.decide(game, view_of(game), rng)
+            table._record(at_table, apply_move(game, move, rng))
     table.storage.unlock()
     assert (tmp_path / CURRENT).exists()
 

@@ -107,7 +107,7 @@ def test_a_watcher_sees_the_standings_but_changes_nothing_and_gets_no_file(
         ({"name": "  "}, "name: give the Spieltag a name or number"),
         ({"date": "1.12.2026"}, "must be YYYY-MM-DD"),
         ({"date": "2026-02-30"}, "date '2026-02-30': must be YYYY-MM-DD, a day of the calendar"),
-        ({"venue": "x" * 81}, "venue = "),
+        ({"venue": "x" * 81}, "venue 'xxxx"),
         ({"colour": "red"}, "unknown key 'colour'"),
     ],
 )
