@@ -356,3 +356,10 @@ def test_bad_scoring_is_one_line(text: str, words: str) -> None:
         scheme_from_toml(text, origin="abend.toml")
     message = str(caught.value)
     assert message.startswith("abend.toml: ") and words in message and "\n" not in message
+
+
+def test_every_preset_scheme_has_its_name_in_words() -> None:
+    from firmware.report.sheet_words import SCHEME_KEYS, SHEET_WORDS
+
+    assert set(SCHEME_KEYS) == set(SCHEME_PRESETS)
+    assert all(key in SHEET_WORDS for key in SCHEME_KEYS.values())
