@@ -5,9 +5,8 @@ simulator and the tests read it and change it through its methods (choose the ru
 the dice, start a game, ...), never by assigning one of its attributes, nor one of its private
 slots on whatever name holds it (``s = session; s._plan = None``). And only
 ``firmware/app/session/`` (with the store itself) writes a game's journal: no other module of
-``firmware/`` calls the game store's writers, and no stage imports the journal or the game store
-(a stage reads the statistics and the evening's standings through the session's store and
-evening desk).
+``firmware/`` calls the game store's writers, and no stage imports the journal, the game store
+or the session's evening desk (a stage asks the session for the statistics and the evening).
 
 Read with ``ast``, so a rule can be tried on a small tree in a temporary folder.
 """
@@ -45,8 +44,14 @@ JOURNAL_WRITERS = {"begin", "record", "note", "resume", "discard"}
 #: The word parts of a name that holds a journal's writer: ``store``, ``app.store``,
 #: ``self._store``, ``open_stores(root).games``, ``GameStore(storage)``, ``table``, ``Table(...)``.
 JOURNAL_HOLDERS = {"store", "stores", "journal", "table"}
-#: The modules that know and write a journal's bytes.
-JOURNAL_MODULES = ("firmware.store.journal", "firmware.store.gamestore")
+#: What a session would hold its game store by: none of the stages, the router and the shell
+#: reaches it (they ask the session: ``keeps_games``, ``statistics()``, ``evening()``, ...).
+SESSION_STORES = {"store", "_store", "stores", "_stores"}
+#: The modules that know and write a journal's bytes, and the session's desk that reads and
+#: writes the evening through the game store.
+JOURNAL_MODULES = (
+    "firmware.store.journal", "firmware.store.gamestore", "firmware.app.session.evening_desk",
+)
 
 
 def python_files(root: Path = ROOT) -> Iterator[Path]:
@@ -209,6 +214,12 @@ def journal_writers(root: Path = ROOT) -> list[str]:
             ):
                 found.append(f"{where}:{node.lineno} calls {ast.unparse(node.func)}: only "
                              f"{SESSION_LAYER} writes a game's journal")
+            if (
+                strict and isinstance(node, ast.Attribute) and node.attr in SESSION_STORES
+                and _through_a_session(node.value)
+            ):
+                found.append(f"{where}:{node.lineno} reads {ast.unparse(node)}: ask the session "
+                             "what the games kept say, never its store")
         if not where.startswith(STAGES):
             continue
         for imported in imports(path, root):
@@ -330,8 +341,8 @@ def test_the_session_layer_and_other_objects_may_be_assigned(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("module", "source", "expected"),
     [
-        ("firmware/app/stages/turn.py", "def f(session):\n    session.store.note(None)\n",
-         "firmware/app/stages/turn.py:2 calls session.store.note: only firmware/app/session/"),
+        ("firmware/app/stages/turn.py", "def f(store):\n    store.note(None)\n",
+         "firmware/app/stages/turn.py:2 calls store.note: only firmware/app/session/"),
         ("firmware/app/device.py", "def f(store):\n    store.discard()\n",
          "firmware/app/device.py:2 calls store.discard"),
         ("firmware/app/flow.py", "def f(table):\n    table.record([])\n",
@@ -342,6 +353,15 @@ def test_the_session_layer_and_other_objects_may_be_assigned(tmp_path: Path) -> 
          "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
          "    from firmware.store import gamestore\n",
          "firmware/app/stages/menu.py:3 imports firmware.store.gamestore"),
+        ("firmware/app/stages/standings.py",
+         "from firmware.app.session.evening_desk import begin_evening\n",
+         "firmware/app/stages/standings.py:1 imports firmware.app.session.evening_desk"),
+        ("firmware/app/stages/menu.py", "def f(session):\n    return session.store is None\n",
+         "firmware/app/stages/menu.py:2 reads session.store: ask the session"),
+        ("firmware/app/stages/notices.py", "def f(self):\n    self.session._store.failure\n",
+         "firmware/app/stages/notices.py:2 reads self.session._store: ask the session"),
+        ("firmware/app/device.py", "def f(self):\n    return self._session.store.damage\n",
+         "firmware/app/device.py:2 reads self._session.store: ask the session"),
         # anywhere else in firmware/, on whatever names a store or a table
         ("firmware/link/hooks.py", "def f(app):\n    store = app.store\n    store.record(None)\n",
          "firmware/link/hooks.py:3 calls store.record: only firmware/app/session/"),
@@ -387,8 +407,10 @@ def test_the_session_layer_writes_and_a_stage_reads(tmp_path: Path) -> None:
         "firmware/app/session/session.py": "from firmware.store.gamestore import GameStore\n"
                                            "def f(store):\n    store.begin(None)\n",
         "firmware/app/stages/menu.py": "from firmware.store.stats import PlayerStats\n"
-                                       "def f(session):\n    session.store.stats()\n"
+                                       "def f(session):\n    session.statistics()\n"
                                        "    session.require_table().mark(())\n",
+        "firmware/app/device.py": "class DeviceApp:\n    def f(self):\n"
+                                  "        return self._store\n",
         "firmware/cli/stats.py": "from firmware.store.gamestore import GameStore\n",
     })  # fmt: skip
     assert journal_writers(root) == []

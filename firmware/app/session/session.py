@@ -20,18 +20,19 @@ from typing import TYPE_CHECKING, TypeVar
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup, Scharf
 from engine.rules import Rules, load_preset, preset_names
 from engine.spieltag import Spieltag
-from firmware.app.session.evening_desk import evening_standings
-from firmware.app.session.moments import Moment, RollOffDue, SetupDue
+from firmware.app.session.evening_desk import begin_evening, end_evening, evening_standings
+from firmware.app.session.moments import EveningStandings, Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.oled_words import OledWords
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameResumed, GameStarted
-from firmware.store.gamestore import GameStore
+from firmware.store.gamestore import DamageReport, GameStore
 from firmware.store.journal import JournalHeader, Recovery
 from firmware.store.roster import RosterFile
 from firmware.store.setupfile import Remembered, clamp_deckel
-from firmware.store.spieltagfile import open_evening, time_box_ends
+from firmware.store.spieltagfile import OpenEvening, open_evening, time_box_ends
+from firmware.store.stats import PlayerStats
 from firmware.store.stores import Stores
 from firmware.words import LANGUAGES
 from firmware.work import InlineWork, Work
@@ -145,10 +146,21 @@ class Session:
         return self._roster
 
     @property
-    def store(self) -> GameStore | None:
-        """The games on disk: None without a state directory. The stages read it (the
-        statistics, the Spieltag); only the session writes a game's journal."""
-        return self._store
+    def keeps_games(self) -> bool:
+        """Whether the device keeps its games (it has a state directory): the menu offers the
+        statistics and the Spieltag only then."""
+        return self._store is not None
+
+    @property
+    def damage_found(self) -> tuple[DamageReport, ...]:
+        """The state files found damaged when the device started, and what became of each."""
+        return tuple(self._store.damage) if self._store is not None else ()
+
+    @property
+    def storage_failure(self) -> str | None:
+        """One line about the storage failing (the game is no longer saved); None while it
+        works, and without a state directory."""
+        return self._store.failure if self._store is not None else None
 
     @property
     def shutdown(self) -> Callable[[], None] | None:
@@ -272,6 +284,40 @@ class Session:
         if self._table is None:
             raise RuntimeError("no game is running")
         return self._table
+
+    def statistics(self) -> dict[str, PlayerStats]:
+        """Every player's statistics over the finished games kept (none without a state
+        directory)."""
+        return self._store.stats() if self._store is not None else {}
+
+    # --- the Spieltag ---------------------------------------------------------------------------
+
+    def evening(self) -> OpenEvening:
+        """The Spieltag as the state directory says now: the one going on, or that its file is
+        damaged (and the evening the games begun meanwhile keep, where it can be found); no
+        evening without a state directory."""
+        return open_evening(self._store.storage) if self._store is not None else OpenEvening()
+
+    def evening_standings(self) -> EveningStandings | None:
+        """The standings of the Spieltag going on, recounted from its games; None outside one,
+        before its first game, and without a state directory."""
+        return evening_standings(self._store) if self._store is not None else None
+
+    def begin_evening(self, scheme: str, time_box: int = 0) -> Spieltag:
+        """Begin a Spieltag under the preset ``scheme``, dated by the wall clock, with a time box
+        of ``time_box`` minutes (0: none): every game begun from now on is its. SpieltagError
+        or StorageError if it cannot be begun."""
+        store = self._require_store()
+        return begin_evening(store, scheme, store.wall_time(), time_box)
+
+    def end_evening(self) -> Spieltag:
+        """End the Spieltag going on. SpieltagError or StorageError if it cannot be ended."""
+        return end_evening(self._require_store())
+
+    def _require_store(self) -> GameStore:
+        if self._store is None:
+            raise RuntimeError("this device keeps no games (no state directory)")
+        return self._store
 
     # --- what the menu, the setup, the link and the shell change --------------------------------
 
@@ -408,6 +454,18 @@ class Session:
             deckel=setup.rules.deckel, bots=bots, names=names, real_dice=setup.real_dice,
         ))
         return self.start_game(setup, bots=bots)
+
+    def find_interrupted_game(self) -> Recovery | None:
+        """The game a power cut interrupted, from its journal (the store tidies up after
+        whatever stopped the device, once, at start); one with nothing played or entered yet is
+        dropped. None without one, and without a state directory."""
+        if self._store is None:
+            return None
+        recovery = self._store.open()
+        if recovery is not None and recovery.unplayed:
+            self._store.discard()
+            return None
+        return recovery
 
     def mark_resumed(self, recovery: Recovery) -> None:
         """The game just rebuilt from ``recovery`` (:mod:`~firmware.app.session.resume`) goes

@@ -30,16 +30,16 @@ class Notices:
 
     def damaged_state(self) -> list[Message]:
         """One message per state file set aside as damaged when the device started."""
-        store, t = self.session.store, self.session.t
+        t = self.session.t
         return [Message("state_damaged_title", report.screen_lines(t))
-                for report in (store.damage if store is not None else ())]
+                for report in self.session.damage_found]
 
     def due(self) -> list[Message]:
         """What is to be said now and was not yet: that the game is no longer saved, or that
         the Spieltag's file is damaged (whether the game still counts for it)."""
         session, t = self.session, self.session.t
         due = []
-        failure = session.store.failure if session.store is not None else None
+        failure = session.storage_failure
         if failure is not None and failure != self.failure_shown:
             self.failure_shown = failure
             due.append(Message("storage_failed_title", (t("storage_failed_1"),

@@ -10,12 +10,6 @@ from typing import TYPE_CHECKING
 from engine.game import Scharf
 from engine.scoring import SCHEME_PRESETS
 from engine.spieltag import SpieltagError
-from firmware.app.session.evening_desk import (
-    begin_evening,
-    end_evening,
-    evening_going_on,
-    evening_standings,
-)
 from firmware.app.session.moments import EveningStandings
 from firmware.app.stages.base import (
     CLOSE,
@@ -36,8 +30,6 @@ from firmware.screen.views import MenuView
 from hal.ports import Button, InputEvent, InputKind, StorageError
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from firmware.app.session.session import Session
 
 __all__ = [
@@ -173,15 +165,14 @@ class StandingsStage(Stage):
                         ("▲", "▼", texts.t("key_new_game")))
 
 
-def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tuple[str, Step]]:
+def spieltag_entries(session: Session) -> list[tuple[str, Step]]:
     """The menu's Spieltag entries: begin one, or its standings and ending it."""
-    store = session.store
-    if store is None:
+    if not session.keeps_games:
         return []
-    if evening_going_on(store) is None:
+    if session.evening().spieltag is None:
         def begin(scheme: int, minutes: int) -> Transition:
             try:
-                spieltag = begin_evening(store, SCHEMES[scheme], now(), minutes)
+                spieltag = session.begin_evening(SCHEMES[scheme], minutes)
             except (SpieltagError, StorageError) as error:
                 return Push(Message("menu_spieltag_begin", (session.t("spieltag_failed"),
                                                             type(error).__name__)))
@@ -204,14 +195,14 @@ def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tupl
         return [("menu_spieltag_begin", pick)]
 
     def show() -> Transition:
-        standings = evening_standings(store)
+        standings = session.evening_standings()
         if standings is None:
             return Push(Message("menu_spieltag_standings", (session.t("spieltag_none"),)))
         return Push(StandingsList(standings))
 
     def end() -> Transition:
         try:
-            ended = end_evening(store)
+            ended = session.end_evening()
         except (SpieltagError, StorageError):
             return Push(Message("menu_spieltag_end", (session.t("spieltag_failed"),)))
         return Push(Notice("spieltag_ended_title", (ended.name,)))
