@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from firmware.app.session.session import Session
 from firmware.app.stages.overlays import Message
+from firmware.app.stages.standings import evening_damage_lines
 
 __all__ = ["Notices"]
 
@@ -48,12 +49,8 @@ class Notices:
         if problem is not None and problem != self.evening_shown:
             self.evening_shown = problem
             logger.warning("%s", problem)
-            lines: tuple[str, ...]
-            if session.table_spieltag:  # the game still belongs to the evening
-                lines = (t("evening_damaged_1"), t("evening_damaged_kept"),
-                         t("evening_damaged_kept_2"))
-            else:
-                lines = (t("evening_damaged_1"), t("evening_damaged_lost"),
-                         t("evening_damaged_lost_2"))
+            # Whether the game still belongs to the evening.
+            kept = bool(session.table_spieltag)
+            lines = evening_damage_lines(session.catalogue, kept, this_game=True)
             due.append(Message("evening_damaged_title", lines))
         return due
