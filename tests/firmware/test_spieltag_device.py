@@ -342,3 +342,31 @@ def test_a_spieltag_that_cannot_be_ended_says_why_in_words(
     view = app.view
     assert isinstance(view, BannerView) and view.title == "Spieltag beenden"
     assert view.lines == lines
+
+
+@pytest.mark.parametrize(
+    ("evening", "lines"),
+    [
+        (True, ("ist beschädigt!", "Spiele zählen mit", "nach der Reparatur")),
+        (False, ("ist beschädigt!", "Spiel zählt nicht", "für den Spieltag")),
+    ],
+)
+def test_a_resumed_game_says_its_evening_file_is_damaged(
+    clock: FakeClock, inputs: Inputs, tmp_path: Path, evening: bool, lines: tuple[str, ...],
+) -> None:
+    root = tmp_path / "state"
+    if evening:
+        begin_elsewhere(root)
+    app = make_app(clock=clock, dice=SeededDice(3), storage=root, setup=FOUR)
+    shake_and_throw(app, inputs)  # the roll-off's first throw: something to resume
+    assert isinstance(app.view, RollOffView)
+    damage_the_file(root)  # and then the plug is pulled
+    again = make_app(clock=clock, dice=SeededDice(3), storage=root)
+    assert again.resumed
+    view = again.view
+    assert isinstance(view, BannerView) and view.title == "Spieltag-Datei"
+    assert view.lines == lines
+    header = read_header((root / "current.journal").read_bytes())
+    assert header.spieltag == ("20261201-193000" if evening else None), "its evening kept"
+    again.handle(inputs.press(STAND))
+    assert again.view == app.view, "one press and the game goes on where it stood"

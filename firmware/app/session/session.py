@@ -253,8 +253,9 @@ class Session:
 
     @property
     def evening_problem(self) -> str | None:
-        """One line about a damaged ``spieltag.json`` found when the game under way began (its
-        games still belong to the evening), for the screen; None if there was none."""
+        """One line about a damaged ``spieltag.json`` found when the game under way began or
+        resumed (its games still belong to the evening), for the screen; None if there was
+        none."""
         return self._evening_problem
 
     def t(self, key: str, **values: object) -> str:
@@ -438,7 +439,7 @@ class Session:
             self._store.begin(JournalHeader(
                 setup, self._catalogue.language, tuple(self._seat_bots), evening.id, place,
             ))
-            self.arm_time_box(evening.id, evening.spieltag)
+            self.arm_time_box(evening.id, evening)
             if place is not None:
                 self.arm_round_time_box()
         return RollOffDue()
@@ -470,29 +471,33 @@ class Session:
     def mark_resumed(self, recovery: Recovery) -> None:
         """The game just rebuilt from ``recovery`` (:mod:`~firmware.app.session.resume`) goes
         on: in its language (unless the menu has chosen one since, remembered), its journal
-        continued, its evening's time box armed; announced as resumed."""
+        continued, its evening's time box armed, a damaged ``spieltag.json`` noted for the
+        screen (:attr:`evening_problem`) as when a game begins; announced as resumed."""
         assert self._store is not None
         header = recovery.header
         if self._settings.remembered.language is None and header.language in LANGUAGES:
             self._catalogue = OledWords(str(header.language))
         self._store.resume(recovery)
-        self.arm_time_box(header.spieltag)
+        evening = open_evening(self._store.storage)
+        self._evening_problem = evening.problem
+        self.arm_time_box(header.spieltag, evening)
         self._resumed = True
         self.emit(GameResumed(self._game_number, len(recovery.actions)))
 
     # --- the Spieltag's time box ----------------------------------------------------------------
 
-    def arm_time_box(self, spieltag_id: str | None, spieltag: Spieltag | None = None) -> None:
+    def arm_time_box(self, spieltag_id: str | None, evening: OpenEvening | None = None) -> None:
         """Note the game under way as the Spieltag ``spieltag_id``'s, and when its time box runs
         out on the device's clock: the wall clock's time left, counted from now on the device's
         own (monotonic) clock, so that a fake clock drives it in tests and the simulator, and a
-        device that was off for a while finds it run out at once. ``spieltag`` is the evening
-        going on, if read already."""
+        device that was off for a while finds it run out at once. ``evening`` is what the state
+        directory says of the evening going on, if read already."""
         self._table_spieltag, self._scharf_at, self._time_box = spieltag_id, None, 0
         if spieltag_id is None or self._store is None:
             return
-        if spieltag is None:
-            spieltag = open_evening(self._store.storage).spieltag
+        if evening is None:
+            evening = open_evening(self._store.storage)
+        spieltag = evening.spieltag
         ends = time_box_ends(spieltag) if spieltag is not None else None
         if spieltag is None or spieltag.id != spieltag_id or ends is None:
             return

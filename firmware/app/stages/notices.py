@@ -1,9 +1,9 @@
 """What the device says once on its screen about its own state, the log saying why.
 
 State files found damaged and set aside when the device started, a game that is no longer saved
-(the storage failed), and a damaged ``spieltag.json`` found when a game began, with whether that
-game still counts for the evening. :class:`Notices` remembers what it said, so the shell asks
-it after every input and each is said once, until it changes.
+(the storage failed), and a damaged ``spieltag.json`` found when a game began or resumed, with
+whether that game still counts for the evening. :class:`Notices` remembers what it said, so the
+shell asks it after every input and each is said once, until it changes.
 """
 
 from __future__ import annotations
