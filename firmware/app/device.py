@@ -93,6 +93,7 @@ class DeviceApp:
         if stores is None:
             stores = open_stores(None)
         stores.roster.learn((*config.game.players, *config.game.names))
+        self._store = stores.games
         self._session = session = Session(
             config, clock=clock, dice=dice, stores=stores, plan=setup, event_sink=event_sink,
             shutdown=shutdown, pairing=pairing, work=work,
@@ -150,8 +151,9 @@ class DeviceApp:
 
     @property
     def store(self) -> GameStore | None:
-        """The games on disk: None without a state directory."""
-        return self._session.store
+        """The games on disk: None without a state directory (the link's statistics and
+        Spieltag page read them; only the session writes a game's journal)."""
+        return self._store
 
     @property
     def resumed(self) -> bool:

@@ -170,6 +170,8 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "evening_damaged_kept_2": ("nach der Reparatur", "once it is repaired"),
     "evening_damaged_lost": ("Spiel zählt nicht", "Game does not count"),
     "evening_damaged_lost_2": ("für den Spieltag", "for the Spieltag"),
+    # ... and in the menu, while it is damaged: the games begun meanwhile count, or none does
+    "evening_damaged_none": ("Spiele zählen nicht", "Games do not count"),
     # damaged state found at start-up (firmware.store.gamestore.DamageReport.screen_lines)
     "state_damaged_title": ("Daten beschädigt", "Damaged data"),
     "state_damaged_resumed": ("{n} Aktionen gerettet", "{n} actions kept"),
@@ -336,6 +338,12 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "spieltag_begun_title": ("Spieltag läuft", "Spieltag begun"),
     "spieltag_ended_title": ("Spieltag beendet", "Spieltag ended"),
     "spieltag_failed": ("Nicht gespeichert", "Not saved"),
+    # why, under "Nicht gespeichert" (a storage failure says no more; a damaged file says so)
+    "spieltag_going_on": ("Spieltag läuft schon", "One is going on"),
+    "spieltag_not_going_on": ("Kein Spieltag läuft", "None is going on"),
+    "spieltag_try_again": ("Bitte noch einmal", "Please try again"),
+    # the menu's one Spieltag entry while spieltag.json is damaged (beginning and ending fail)
+    "menu_spieltag_damaged": ("Spieltag: beschädigt", "Spieltag: damaged"),
     "standings_screen_title": ("Stand nach {n} Spielen", "After {n} games"),
     "standings_screen_title_one": ("Stand nach 1 Spiel", "After 1 game"),
     "standings_no_fit_1": ("Wertung passt", "The scoring does"),

@@ -44,6 +44,7 @@ from engine.odds import ActionKind, ActionOdds
 from engine.rules import Rules, load_preset, preset_names
 from engine.scoring import SCHEME_PRESETS
 from engine.settle import DeckelSource
+from engine.spieltag import SpieltagError
 from engine.throws import rank_table
 from engine.tournament import PhaseKind
 from firmware.advice import Hint, hint_lines
@@ -78,6 +79,8 @@ from firmware.app.stages.standings import (
     Notice,
     StandingsList,
     StandingsStage,
+    evening_damage_lines,
+    refusal_lines,
     scharf_banner,
     scheme_name,
     scheme_picker,
@@ -96,7 +99,7 @@ from firmware.screen.views import BannerView, DieFace, PickerView, Tally, TurnVi
 from firmware.store.gamestore import DamageReport
 from firmware.store.setupfile import DECKEL_RANGE
 from firmware.store.stores import open_stores
-from hal.ports import SCREEN_SIZE
+from hal.ports import SCREEN_SIZE, StorageError
 from sim.fakes import FakeClock
 
 #: The scoring schemes the device's menu offers.
@@ -432,17 +435,13 @@ def _menu(texts: OledWords) -> Iterator[tuple[str, View]]:
         "no stats": ("menu_stats", ("stats_none",)),
         "storage": ("storage_failed_title", ("storage_failed_1", "storage_failed_2")),
         "no hints": ("hint_title", ("hint_refused_1", "hint_refused_2")),
-        "evening file damaged, the game counts": (
-            "evening_damaged_title",
-            ("evening_damaged_1", "evening_damaged_kept", "evening_damaged_kept_2"),
-        ),
-        "evening file damaged, the game does not count": (
-            "evening_damaged_title",
-            ("evening_damaged_1", "evening_damaged_lost", "evening_damaged_lost_2"),
-        ),
     }
     for label, (title, lines) in messages.items():
         yield label, Message(title, tuple(texts.t(key) for key in lines)).view(texts)
+    for kept, this_game in product((True, False), (True, False)):
+        lines = evening_damage_lines(texts, kept, this_game=this_game)
+        label = f"evening file damaged, {'kept' if kept else 'lost'}, {this_game=}"
+        yield label, Message("evening_damaged_title", lines).view(texts)
     for report in (
         DamageReport("current.journal", "x", "damaged/20250101T201500Z-current.journal", 999),
         DamageReport("current.journal", "x", "damaged/x", 0),
@@ -741,9 +740,14 @@ def _spieltag(texts: OledWords) -> Iterator[tuple[str, View]]:
         ("spieltag_begun_title", ("Spieltag 12", scheme_name(texts, "verlustpunkte"))),
         ("spieltag_ended_title", ("Spieltag 12",)),
         ("menu_spieltag_standings", (texts.t("spieltag_none"),)),
-        ("menu_spieltag_end", (texts.t("spieltag_failed"),)),
     ):
         yield title, Message(title, lines).view(texts)
+    errors: tuple[SpieltagError | StorageError, ...] = (SpieltagError("x"), StorageError("x"))
+    for error, ending, damaged, going_on in product(errors, *[(True, False)] * 3):
+        title = "menu_spieltag_end" if ending else "menu_spieltag_begin"
+        lines = refusal_lines(texts, error, ending=ending, damaged=damaged, going_on=going_on)
+        label = f"{title} refused: {type(error).__name__}, {damaged=}, {going_on=}"
+        yield label, Message(title, lines).view(texts)
 
 
 @scene("spieltag time box")

@@ -4,10 +4,12 @@ in the menu, and ending it."""
 
 from __future__ import annotations
 
+import errno
 import random
 from pathlib import Path
 
 import pytest
+from pytest_mock import MockerFixture
 
 from engine import GameSetup, load_preset
 from engine.scoring import load_scheme, standings
@@ -219,3 +221,152 @@ def test_a_damaged_evening_file_is_said_on_the_screen_and_the_game_keeps_its_eve
     assert header.spieltag == ("20261201-193000" if counts else None)
     app.handle(inputs.press(STAND))
     assert isinstance(app.view, RollOffView), "one press and the game goes on"
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize(
+    ("content", "lines"),
+    [
+        ('{"format": 1, "id": "20261201-193000", "name": "7. Spie', {
+            "de": ("ist beschädigt!", "Spiele zählen mit", "nach der Reparatur"),
+            "en": ("is damaged!", "Games still count", "once it is repaired"),
+        }),
+        ("\x00" * 40, {
+            "de": ("ist beschädigt!", "Spiele zählen nicht", "für den Spieltag"),
+            "en": ("is damaged!", "Games do not count", "for the Spieltag"),
+        }),
+    ],
+)  # fmt: skip
+def test_the_menu_says_the_evening_file_is_damaged_and_offers_no_new_spieltag(
+    clock: FakeClock, inputs: Inputs, tmp_path: Path, language: str, content: str,
+    lines: dict[str, tuple[str, ...]],
+) -> None:
+    root = tmp_path / "state"
+    root.mkdir()
+    (root / SPIELTAG_FILE).write_text(content)
+    config = config_from_toml(f'[game]\nlanguage = "{language}"')
+    app = make_app(config, clock=clock, dice=SeededDice(3), storage=root, setup=FOUR)
+    app.handle(inputs.press(STAND))  # the notice of the game's start
+    app.handle(inputs.hold(STAND))
+    view = app.view
+    assert isinstance(view, MenuView)
+    # Beginning (and ending) cannot work while the file is damaged: the menu says why instead.
+    assert not {"Spieltag beginnen", "Begin a Spieltag", "Spieltag beenden"} & set(view.items)
+    choose_in_menu(app, inputs, "Spieltag: beschädigt" if language == "de" else "Spieltag: damaged")
+    view = app.view
+    assert isinstance(view, BannerView)
+    assert view.title == ("Spieltag-Datei" if language == "de" else "Spieltag file")
+    assert view.lines == lines[language]
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, MenuView), "one press and the menu is back"
+    assert (root / SPIELTAG_FILE).read_text() == content
+
+
+def up_to_the_time_box(app: DeviceApp, inputs: Inputs) -> None:
+    """Choose "Spieltag beginnen" and its first scheme: the time box's picker waits for OK."""
+    choose_in_menu(app, inputs, "Spieltag beginnen")
+    app.handle(inputs.press(STAND))
+    view = app.view
+    assert isinstance(view, PickerView) and view.title == "Zeitlimit"
+
+
+def fail_writes(mocker: MockerFixture) -> None:
+    """The card is full from now on: every atomic write fails at its fsync."""
+    mocker.patch("hal.storage.os.fsync", side_effect=OSError(errno.ENOSPC, "No space left"))
+
+
+def damage_the_file(root: Path) -> None:
+    (root / SPIELTAG_FILE).write_text('{"format": 1, "id": "20261201-193000", "name": "7. Spie')
+
+
+def begin_elsewhere(root: Path) -> None:
+    """The page (or the command line) begins an evening meanwhile."""
+    SpieltagFiles(StateDirectory(root)).begin(
+        Spieltag("20261201-193000", "7. Spieltag", load_scheme("leben"), "2026-12-01")
+    )
+
+
+@pytest.mark.parametrize(
+    ("meanwhile", "lines"),
+    [
+        ("storage", ("Nicht gespeichert",)),
+        ("damaged", ("Nicht gespeichert", "Spieltag-Datei", "ist beschädigt!")),
+        ("begun elsewhere", ("Nicht gespeichert", "Spieltag läuft schon")),
+    ],
+)
+def test_a_spieltag_that_cannot_be_begun_says_why_in_words(
+    clock: FakeClock, inputs: Inputs, tmp_path: Path, mocker: MockerFixture, meanwhile: str,
+    lines: tuple[str, ...],
+) -> None:
+    root = tmp_path / "state"
+    app = make_app(clock=clock, dice=SeededDice(3), storage=root, setup=FOUR)
+    up_to_the_time_box(app, inputs)
+    if meanwhile == "storage":
+        fail_writes(mocker)
+    elif meanwhile == "damaged":
+        damage_the_file(root)
+    else:
+        begin_elsewhere(root)
+    app.handle(inputs.press(STAND))
+    mocker.stopall()
+    view = app.view
+    assert isinstance(view, BannerView) and view.title == "Spieltag beginnen"
+    assert view.lines == lines, "in words, never an exception's name"
+
+
+@pytest.mark.parametrize(
+    ("meanwhile", "lines"),
+    [
+        ("storage", ("Nicht gespeichert",)),
+        ("damaged", ("Nicht gespeichert", "Spieltag-Datei", "ist beschädigt!")),
+        ("ended elsewhere", ("Nicht gespeichert", "Kein Spieltag läuft")),
+    ],
+)
+def test_a_spieltag_that_cannot_be_ended_says_why_in_words(
+    clock: FakeClock, inputs: Inputs, tmp_path: Path, mocker: MockerFixture, meanwhile: str,
+    lines: tuple[str, ...],
+) -> None:
+    root = tmp_path / "state"
+    begin_elsewhere(root)
+    app = make_app(clock=clock, dice=SeededDice(3), storage=root, setup=FOUR)
+    choose_in_menu(app, inputs, "Spieltag beenden")
+    app.handle(inputs.press(K2))  # "Ja, beenden"
+    if meanwhile == "storage":
+        fail_writes(mocker)
+    elif meanwhile == "damaged":
+        damage_the_file(root)
+    else:
+        SpieltagFiles(StateDirectory(root)).end()
+    app.handle(inputs.press(STAND))
+    mocker.stopall()
+    view = app.view
+    assert isinstance(view, BannerView) and view.title == "Spieltag beenden"
+    assert view.lines == lines
+
+
+@pytest.mark.parametrize(
+    ("evening", "lines"),
+    [
+        (True, ("ist beschädigt!", "Spiele zählen mit", "nach der Reparatur")),
+        (False, ("ist beschädigt!", "Spiel zählt nicht", "für den Spieltag")),
+    ],
+)
+def test_a_resumed_game_says_its_evening_file_is_damaged(
+    clock: FakeClock, inputs: Inputs, tmp_path: Path, evening: bool, lines: tuple[str, ...],
+) -> None:
+    root = tmp_path / "state"
+    if evening:
+        begin_elsewhere(root)
+    app = make_app(clock=clock, dice=SeededDice(3), storage=root, setup=FOUR)
+    shake_and_throw(app, inputs)  # the roll-off's first throw: something to resume
+    assert isinstance(app.view, RollOffView)
+    damage_the_file(root)  # and then the plug is pulled
+    again = make_app(clock=clock, dice=SeededDice(3), storage=root)
+    assert again.resumed
+    view = again.view
+    assert isinstance(view, BannerView) and view.title == "Spieltag-Datei"
+    assert view.lines == lines
+    header = read_header((root / "current.journal").read_bytes())
+    assert header.spieltag == ("20261201-193000" if evening else None), "its evening kept"
+    again.handle(inputs.press(STAND))
+    assert again.view == app.view, "one press and the game goes on where it stood"

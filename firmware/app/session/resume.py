@@ -60,11 +60,7 @@ class Opening:
 def opening(session: Session, setup: GameSetup | None) -> Opening:
     """Begin: the game a power cut interrupted goes on (one with nothing played or entered yet
     is dropped), else ``setup`` starts, else the setup (from what is remembered, or planned)."""
-    store = session.store
-    recovery = store.open() if store is not None else None
-    if recovery is not None and recovery.unplayed and store is not None:
-        store.discard()
-        recovery = None
+    recovery = session.find_interrupted_game()
     if recovery is not None:
         asked = session.seat_bots  # the command line's, before the old game's replace them
         moments = resume(session, recovery)
@@ -75,7 +71,6 @@ def opening(session: Session, setup: GameSetup | None) -> Opening:
 
 def resume(session: Session, recovery: Recovery) -> list[Moment]:
     """Rebuild the interrupted game in ``session``; return the moments it stands at."""
-    assert session.store is not None
     header = recovery.header
     table = session.open_table(recovery.setup, header.bots)
     game = table.game

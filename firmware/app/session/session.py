@@ -20,18 +20,19 @@ from typing import TYPE_CHECKING, TypeVar
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup, Scharf
 from engine.rules import Rules, load_preset, preset_names
 from engine.spieltag import Spieltag
-from firmware.app.session.evening_desk import evening_standings
-from firmware.app.session.moments import Moment, RollOffDue, SetupDue
+from firmware.app.session.evening_desk import begin_evening, end_evening, evening_standings
+from firmware.app.session.moments import EveningStandings, Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.oled_words import OledWords
 from firmware.sink import DeviceEvent, EventSink, GameAbandoned, GameResumed, GameStarted
-from firmware.store.gamestore import GameStore
+from firmware.store.gamestore import DamageReport, GameStore
 from firmware.store.journal import JournalHeader, Recovery
 from firmware.store.roster import RosterFile
 from firmware.store.setupfile import Remembered, clamp_deckel
-from firmware.store.spieltagfile import open_evening, time_box_ends
+from firmware.store.spieltagfile import OpenEvening, open_evening, time_box_ends
+from firmware.store.stats import PlayerStats
 from firmware.store.stores import Stores
 from firmware.words import LANGUAGES
 from firmware.work import InlineWork, Work
@@ -145,10 +146,21 @@ class Session:
         return self._roster
 
     @property
-    def store(self) -> GameStore | None:
-        """The games on disk: None without a state directory. The stages read it (the
-        statistics, the Spieltag); only the session writes a game's journal."""
-        return self._store
+    def keeps_games(self) -> bool:
+        """Whether the device keeps its games (it has a state directory): the menu offers the
+        statistics and the Spieltag only then."""
+        return self._store is not None
+
+    @property
+    def damage_found(self) -> tuple[DamageReport, ...]:
+        """The state files found damaged when the device started, and what became of each."""
+        return tuple(self._store.damage) if self._store is not None else ()
+
+    @property
+    def storage_failure(self) -> str | None:
+        """One line about the storage failing (the game is no longer saved); None while it
+        works, and without a state directory."""
+        return self._store.failure if self._store is not None else None
 
     @property
     def shutdown(self) -> Callable[[], None] | None:
@@ -241,8 +253,9 @@ class Session:
 
     @property
     def evening_problem(self) -> str | None:
-        """One line about a damaged ``spieltag.json`` found when the game under way began (its
-        games still belong to the evening), for the screen; None if there was none."""
+        """One line about a damaged ``spieltag.json`` found when the game under way began or
+        resumed (its games still belong to the evening), for the screen; None if there was
+        none."""
         return self._evening_problem
 
     def t(self, key: str, **values: object) -> str:
@@ -272,6 +285,40 @@ class Session:
         if self._table is None:
             raise RuntimeError("no game is running")
         return self._table
+
+    def statistics(self) -> dict[str, PlayerStats]:
+        """Every player's statistics over the finished games kept (none without a state
+        directory)."""
+        return self._store.stats() if self._store is not None else {}
+
+    # --- the Spieltag ---------------------------------------------------------------------------
+
+    def evening(self) -> OpenEvening:
+        """The Spieltag as the state directory says now: the one going on, or that its file is
+        damaged (and the evening the games begun meanwhile keep, where it can be found); no
+        evening without a state directory."""
+        return open_evening(self._store.storage) if self._store is not None else OpenEvening()
+
+    def evening_standings(self) -> EveningStandings | None:
+        """The standings of the Spieltag going on, recounted from its games; None outside one,
+        before its first game, and without a state directory."""
+        return evening_standings(self._store) if self._store is not None else None
+
+    def begin_evening(self, scheme: str, time_box: int = 0) -> Spieltag:
+        """Begin a Spieltag under the preset ``scheme``, dated by the wall clock, with a time box
+        of ``time_box`` minutes (0: none): every game begun from now on is its. SpieltagError
+        or StorageError if it cannot be begun."""
+        store = self._require_store()
+        return begin_evening(store, scheme, store.wall_time(), time_box)
+
+    def end_evening(self) -> Spieltag:
+        """End the Spieltag going on. SpieltagError or StorageError if it cannot be ended."""
+        return end_evening(self._require_store())
+
+    def _require_store(self) -> GameStore:
+        if self._store is None:
+            raise RuntimeError("this device keeps no games (no state directory)")
+        return self._store
 
     # --- what the menu, the setup, the link and the shell change --------------------------------
 
@@ -392,7 +439,7 @@ class Session:
             self._store.begin(JournalHeader(
                 setup, self._catalogue.language, tuple(self._seat_bots), evening.id, place,
             ))
-            self.arm_time_box(evening.id, evening.spieltag)
+            self.arm_time_box(evening.id, evening)
             if place is not None:
                 self.arm_round_time_box()
         return RollOffDue()
@@ -409,32 +456,48 @@ class Session:
         ))
         return self.start_game(setup, bots=bots)
 
+    def find_interrupted_game(self) -> Recovery | None:
+        """The game a power cut interrupted, from its journal (the store tidies up after
+        whatever stopped the device, once, at start); one with nothing played or entered yet is
+        dropped. None without one, and without a state directory."""
+        if self._store is None:
+            return None
+        recovery = self._store.open()
+        if recovery is not None and recovery.unplayed:
+            self._store.discard()
+            return None
+        return recovery
+
     def mark_resumed(self, recovery: Recovery) -> None:
         """The game just rebuilt from ``recovery`` (:mod:`~firmware.app.session.resume`) goes
         on: in its language (unless the menu has chosen one since, remembered), its journal
-        continued, its evening's time box armed; announced as resumed."""
+        continued, its evening's time box armed, a damaged ``spieltag.json`` noted for the
+        screen (:attr:`evening_problem`) as when a game begins; announced as resumed."""
         assert self._store is not None
         header = recovery.header
         if self._settings.remembered.language is None and header.language in LANGUAGES:
             self._catalogue = OledWords(str(header.language))
         self._store.resume(recovery)
-        self.arm_time_box(header.spieltag)
+        evening = open_evening(self._store.storage)
+        self._evening_problem = evening.problem
+        self.arm_time_box(header.spieltag, evening)
         self._resumed = True
         self.emit(GameResumed(self._game_number, len(recovery.actions)))
 
     # --- the Spieltag's time box ----------------------------------------------------------------
 
-    def arm_time_box(self, spieltag_id: str | None, spieltag: Spieltag | None = None) -> None:
+    def arm_time_box(self, spieltag_id: str | None, evening: OpenEvening | None = None) -> None:
         """Note the game under way as the Spieltag ``spieltag_id``'s, and when its time box runs
         out on the device's clock: the wall clock's time left, counted from now on the device's
         own (monotonic) clock, so that a fake clock drives it in tests and the simulator, and a
-        device that was off for a while finds it run out at once. ``spieltag`` is the evening
-        going on, if read already."""
+        device that was off for a while finds it run out at once. ``evening`` is what the state
+        directory says of the evening going on, if read already."""
         self._table_spieltag, self._scharf_at, self._time_box = spieltag_id, None, 0
         if spieltag_id is None or self._store is None:
             return
-        if spieltag is None:
-            spieltag = open_evening(self._store.storage).spieltag
+        if evening is None:
+            evening = open_evening(self._store.storage)
+        spieltag = evening.spieltag
         ends = time_box_ends(spieltag) if spieltag is not None else None
         if spieltag is None or spieltag.id != spieltag_id or ends is None:
             return

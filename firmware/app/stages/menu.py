@@ -122,9 +122,9 @@ class MainMenu:
             entries.append((dice_key, self._switch_dice))
         if game is not None and session.resumed and self._game_running():
             entries.append(("menu_discard", self._ask_new_game))
-        if session.store is not None:
+        if session.keeps_games:
             entries.append(("menu_stats", self._show_stats))
-            entries += spieltag_entries(session, session.store.wall_time)
+            entries += spieltag_entries(session)
         entries += tournament_entries(session)
         if session.pairing is not None:
             entries.append(("menu_pair", self._show_pin))
@@ -241,8 +241,7 @@ class MainMenu:
 
     def _show_stats(self) -> Transition:
         session = self.session
-        assert session.store is not None
-        table = session.store.stats()
+        table = session.statistics()
         names = sorted(table, key=lambda name: (-table[name].games, name))
         if not names:
             return Push(Message("menu_stats", (session.t("stats_none"),)))

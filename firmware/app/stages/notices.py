@@ -1,9 +1,9 @@
 """What the device says once on its screen about its own state, the log saying why.
 
 State files found damaged and set aside when the device started, a game that is no longer saved
-(the storage failed), and a damaged ``spieltag.json`` found when a game began, with whether that
-game still counts for the evening. :class:`Notices` remembers what it said, so the shell asks
-it after every input and each is said once, until it changes.
+(the storage failed), and a damaged ``spieltag.json`` found when a game began or resumed, with
+whether that game still counts for the evening. :class:`Notices` remembers what it said, so the
+shell asks it after every input and each is said once, until it changes.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from firmware.app.session.session import Session
 from firmware.app.stages.overlays import Message
+from firmware.app.stages.standings import evening_damage_lines
 
 __all__ = ["Notices"]
 
@@ -30,16 +31,16 @@ class Notices:
 
     def damaged_state(self) -> list[Message]:
         """One message per state file set aside as damaged when the device started."""
-        store, t = self.session.store, self.session.t
+        t = self.session.t
         return [Message("state_damaged_title", report.screen_lines(t))
-                for report in (store.damage if store is not None else ())]
+                for report in self.session.damage_found]
 
     def due(self) -> list[Message]:
         """What is to be said now and was not yet: that the game is no longer saved, or that
         the Spieltag's file is damaged (whether the game still counts for it)."""
         session, t = self.session, self.session.t
         due = []
-        failure = session.store.failure if session.store is not None else None
+        failure = session.storage_failure
         if failure is not None and failure != self.failure_shown:
             self.failure_shown = failure
             due.append(Message("storage_failed_title", (t("storage_failed_1"),
@@ -48,12 +49,8 @@ class Notices:
         if problem is not None and problem != self.evening_shown:
             self.evening_shown = problem
             logger.warning("%s", problem)
-            lines: tuple[str, ...]
-            if session.table_spieltag:  # the game still belongs to the evening
-                lines = (t("evening_damaged_1"), t("evening_damaged_kept"),
-                         t("evening_damaged_kept_2"))
-            else:
-                lines = (t("evening_damaged_1"), t("evening_damaged_lost"),
-                         t("evening_damaged_lost_2"))
+            # Whether the game still belongs to the evening.
+            kept = bool(session.table_spieltag)
+            lines = evening_damage_lines(session.catalogue, kept, this_game=True)
             due.append(Message("evening_damaged_title", lines))
         return due

@@ -1,8 +1,9 @@
 """The Spieltag's screens on the device: its standings after each game, and the menu's dialogs
-to begin and end one (its scheme chosen from the four presets)."""
+to begin and end one (its scheme chosen from the four presets), or what a damaged file means."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -10,12 +11,6 @@ from typing import TYPE_CHECKING
 from engine.game import Scharf
 from engine.scoring import SCHEME_PRESETS
 from engine.spieltag import SpieltagError
-from firmware.app.session.evening_desk import (
-    begin_evening,
-    end_evening,
-    evening_going_on,
-    evening_standings,
-)
 from firmware.app.session.moments import EveningStandings
 from firmware.app.stages.base import (
     CLOSE,
@@ -36,9 +31,9 @@ from firmware.screen.views import MenuView
 from hal.ports import Button, InputEvent, InputKind, StorageError
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from firmware.app.session.session import Session
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "SCHEMES",
@@ -46,6 +41,8 @@ __all__ = [
     "Notice",
     "StandingsList",
     "StandingsStage",
+    "evening_damage_lines",
+    "refusal_lines",
     "scharf_banner",
     "scheme_name",
     "scheme_picker",
@@ -173,18 +170,63 @@ class StandingsStage(Stage):
                         ("▲", "▼", texts.t("key_new_game")))
 
 
-def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tuple[str, Step]]:
-    """The menu's Spieltag entries: begin one, or its standings and ending it."""
-    store = session.store
-    if store is None:
+def evening_damage_lines(texts: OledWords, kept: bool, *, this_game: bool = False,
+                         ) -> tuple[str, ...]:
+    """What a damaged ``spieltag.json`` means, under the title "Spieltag-Datei": the games
+    begun meanwhile keep the evening (they count once the file is repaired), or they do not
+    (no evening's ID is left); ``this_game``: said of the game that just began."""
+    if kept:
+        return (texts.t("evening_damaged_1"), texts.t("evening_damaged_kept"),
+                texts.t("evening_damaged_kept_2"))
+    lost = "evening_damaged_lost" if this_game else "evening_damaged_none"
+    return (texts.t("evening_damaged_1"), texts.t(lost), texts.t("evening_damaged_lost_2"))
+
+
+def refusal_lines(texts: OledWords, error: SpieltagError | StorageError, *, ending: bool,
+                  damaged: bool, going_on: bool) -> tuple[str, ...]:
+    """Why a Spieltag could not be begun (or, ``ending``, ended), in words: the storage
+    failed; its file is ``damaged``; one is ``going_on`` already (to end: none is); else it is
+    worth another try (begun in the very second one ended)."""
+    lines = (texts.t("spieltag_failed"),)
+    if isinstance(error, StorageError):
+        return lines
+    if damaged:
+        return (*lines, texts.t("evening_damaged_title"), texts.t("evening_damaged_1"))
+    if going_on != ending:
+        return (*lines, texts.t("spieltag_not_going_on" if ending else "spieltag_going_on"))
+    return (*lines, texts.t("spieltag_try_again"))
+
+
+def spieltag_entries(session: Session) -> list[tuple[str, Step]]:
+    """The menu's Spieltag entries: begin one, or its standings and ending it; while its file
+    is damaged (neither can be done then), what that means."""
+    if not session.keeps_games:
         return []
-    if evening_going_on(store) is None:
+
+    def refused(title: str, error: SpieltagError | StorageError) -> Transition:
+        logger.warning("%s", error)
+        evening = session.evening()
+        lines = refusal_lines(
+            session.catalogue, error, ending=title == "menu_spieltag_end",
+            damaged=evening.problem is not None, going_on=evening.spieltag is not None,
+        )
+        return Push(Message(title, lines))
+
+    evening = session.evening()
+    if evening.problem is not None:
+        kept = evening.id is not None
+
+        def damage() -> Transition:
+            return Push(Message("evening_damaged_title",
+                                evening_damage_lines(session.catalogue, kept)))
+
+        return [("menu_spieltag_damaged", damage)]
+    if evening.spieltag is None:
         def begin(scheme: int, minutes: int) -> Transition:
             try:
-                spieltag = begin_evening(store, SCHEMES[scheme], now(), minutes)
+                spieltag = session.begin_evening(SCHEMES[scheme], minutes)
             except (SpieltagError, StorageError) as error:
-                return Push(Message("menu_spieltag_begin", (session.t("spieltag_failed"),
-                                                            type(error).__name__)))
+                return refused("menu_spieltag_begin", error)
             lines: tuple[str, ...] = (
                 spieltag.name, scheme_name(session.catalogue, spieltag.scheme.name)
             )
@@ -204,16 +246,16 @@ def spieltag_entries(session: Session, now: Callable[[], datetime]) -> list[tupl
         return [("menu_spieltag_begin", pick)]
 
     def show() -> Transition:
-        standings = evening_standings(store)
+        standings = session.evening_standings()
         if standings is None:
             return Push(Message("menu_spieltag_standings", (session.t("spieltag_none"),)))
         return Push(StandingsList(standings))
 
     def end() -> Transition:
         try:
-            ended = end_evening(store)
-        except (SpieltagError, StorageError):
-            return Push(Message("menu_spieltag_end", (session.t("spieltag_failed"),)))
+            ended = session.end_evening()
+        except (SpieltagError, StorageError) as error:
+            return refused("menu_spieltag_end", error)
         return Push(Notice("spieltag_ended_title", (ended.name,)))
 
     def ask_end() -> Transition:
