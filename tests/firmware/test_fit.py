@@ -25,6 +25,7 @@ will see. ``test_fit_check_counts`` prints how many views and texts were checked
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -737,35 +738,42 @@ def traced(view: View, mark: str = "") -> tuple[LayoutTrace, list[str]]:
     return trace, trace.problems()
 
 
+@functools.cache
+def scene_traced(name: str, language: str) -> tuple[tuple[str, tuple[str, ...], list[str]], ...]:
+    """Every view of the scene ``name`` in ``language``, rendered and traced once per process
+    (the fit check and its counts read the same): its label, the texts drawn, the problems."""
+    texts = Catalogue(language)
+    mark = texts.t("referee_mark") if name in MARKED else ""
+    found = []
+    for label, view in SCENES[name](texts):
+        trace, problems = traced(view, mark)
+        drawn = tuple(item.text for item in trace.placed if item.kind == "text")
+        found.append((label, drawn, problems))
+    return tuple(found)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_every_text_fits(name: str, language: str) -> None:
-    texts = Catalogue(language)
     failures: list[str] = []
     views = 0
-    mark = texts.t("referee_mark") if name in MARKED else ""
-    for label, view in SCENES[name](texts):
+    for label, _, problems in scene_traced(name, language):
         views += 1
-        _, problems = traced(view, mark)
         failures += [f"{name} [{language}] {label}: {problem}" for problem in problems]
     assert views, f"the scene {name} showed nothing"
     assert not failures, "\n".join(dict.fromkeys(failures))
 
 
 def test_fit_check_counts(capsys: pytest.CaptureFixture[str]) -> None:
-    """Counts what the fit check covers (printed with ``pytest -s``)."""
+    """Counts what the fit check covers (printed with ``pytest -s``); the scenes are traced once
+    for both (tests/conftest.py keeps this module on one xdist worker)."""
     views = drawn = 0
     shown: set[str] = set()
-    for language, (name, maker) in product(LANGUAGES, SCENES.items()):
-        texts = Catalogue(language)
-        mark = texts.t("referee_mark") if name in MARKED else ""
-        for _, view in maker(texts):
-            trace, _ = traced(view, mark)
+    for language, name in product(LANGUAGES, SCENES):
+        for _, texts_drawn, _ in scene_traced(name, language):
             views += 1
-            for item in trace.placed:
-                if item.kind == "text":
-                    drawn += 1
-                    shown.add(item.text)
+            drawn += len(texts_drawn)
+            shown.update(texts_drawn)
     with capsys.disabled():
         print(f"\nfit check: {views} views, {drawn} texts ({len(shown)} different)")
     assert views > 1000 and len(shown) > 300
