@@ -26,7 +26,9 @@ the modules of :data:`ONE_WORKER_MODULES`: their tests share a module fixture th
 seconds (the bench's run, a played league match, a device and its window, the page's game for
 the docs' pictures), and each of them runs whole on one worker, so that fixture is made once.
 (xdist's own ``--dist loadgroup`` groups nothing under pytest 9.2: it marks the groups in a node
-id that pytest no longer reads, pytest-xdist issue 1386.)
+id that pytest no longer reads, pytest-xdist issue 1386.) Those go out first, then the modules of
+:data:`LONG_FIRST` (tests of ten seconds and more), then the rest: the short tests fill the end
+of the run on both workers, where a long one would leave one waiting for the other.
 """
 
 from __future__ import annotations
@@ -83,11 +85,25 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.stash[_EXHAUSTIVE]:
-        return
-    for item in items:
-        if isinstance(item, pytest.Function) and hasattr(item.obj, "hypothesis"):
-            item.add_marker(pytest.mark.slow)
+    if config.stash[_EXHAUSTIVE]:
+        for item in items:
+            if isinstance(item, pytest.Function) and hasattr(item.obj, "hypothesis"):
+                item.add_marker(pytest.mark.slow)
+    # The long modules first (a stable sort: each module's tests stay together, in order).
+    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in LONG_FIRST)
+
+
+#: Modules with a test of ten seconds or more (on a busy two-core machine): run before the rest.
+LONG_FIRST = frozenset(
+    {
+        "tests/durable/test_kill.py",
+        "tests/durable/test_spieltag.py",
+        "tests/durable/test_storm.py",
+        "tests/tournament/test_tournament_run.py",
+        "tests/web/test_browser.py",
+        "tests/web/test_entry_page.py",
+    }
+)
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, which a bare interpreter lacks
