@@ -43,7 +43,8 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict hal firmware sim schockbesteck
 
 ## make unit: the test suite without the slow selection (PYTEST_ARGS=... passes options)
-# -n auto: one pytest-xdist worker per core (PYTEST_ARGS=-n0 runs in one process, e.g. for --pdb)
+# -n auto: one pytest-xdist worker per core (PYTEST_ARGS=-n0 runs in one process, e.g. for --pdb);
+# tests/conftest.py keeps each module with a costly module fixture on one worker.
 unit: $(STAMP)
 	$(BIN)/pytest -q -m "not slow" -n auto $(PYTEST_ARGS)
 

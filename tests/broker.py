@@ -151,10 +151,10 @@ class Broker(processes.ChildProcess):
             raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout_s} s")
 
     def reload(self) -> None:
-        """SIGHUP: mosquitto rereads its password file and ACL."""
+        """SIGHUP: mosquitto rereads its password file and ACL (it returns at once: the callers
+        wait until the broker takes the user they added)."""
         if self._process is not None:
             self._process.send_signal(signal.SIGHUP)
-            time.sleep(0.1)
 
     def _hand_over(self) -> None:
         """As root, mosquitto runs as its own user: give it the folder."""

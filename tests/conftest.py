@@ -1,5 +1,10 @@
 """What every test shares: its own state home, and how many examples the hypothesis tests try.
 
+This file imports only pytest and the standard library: the architecture tests read the source
+with ``ast`` and run on an interpreter with nothing but pytest installed
+(``tests/architecture/test_bare_interpreter.py``). A fixture that needs more imports it when it
+runs (the broker below), or lives in the folder that uses it.
+
 Every test runs with ``$XDG_STATE_HOME`` on a fresh temporary folder (:func:`own_state_home`):
 ``schocken sim`` and anything else that keeps games for a user keeps them there, never in the
 home of whoever runs the tests; a subprocess a test starts inherits it.
@@ -15,6 +20,15 @@ Two settings profiles, chosen by the marker selection:
 
 A test that sets ``max_examples`` itself keeps its own count. ``--hypothesis-profile NAME``
 still picks a profile by hand.
+
+Under pytest-xdist (``make test`` runs ``-n auto``) every test is scheduled on its own, except
+the modules of :data:`ONE_WORKER_MODULES`: their tests share a module fixture that costs
+seconds (the bench's run, a played league match, a device and its window, the page's game for
+the docs' pictures), and each of them runs whole on one worker, so that fixture is made once.
+(xdist's own ``--dist loadgroup`` groups nothing under pytest 9.2: it marks the groups in a node
+id that pytest no longer reads, pytest-xdist issue 1386.) Those go out first, then the modules of
+:data:`LONG_FIRST` (tests of ten seconds and more), then the rest: the short tests fill the end
+of the run on both workers, where a long one would leave one waiting for the other.
 """
 
 from __future__ import annotations
@@ -23,17 +37,35 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from _pytest.mark.expression import Expression
-from hypothesis import settings
 
-from tests.broker import Broker, mosquitto_missing
+if TYPE_CHECKING:
+    from tests.broker import Broker
 
-settings.register_profile("quick", max_examples=100, deadline=None)
-settings.register_profile("exhaustive", max_examples=1000, deadline=None)
+try:
+    from hypothesis import settings
+except ImportError:  # a bare interpreter: no property test to run, no profile to choose
+    settings = None
+else:
+    settings.register_profile("quick", max_examples=100, deadline=None)
+    settings.register_profile("exhaustive", max_examples=1000, deadline=None)
 
 _EXHAUSTIVE = pytest.StashKey[bool]()
+
+#: Test modules that pytest-xdist runs whole on one worker: each has a module fixture that costs
+#: seconds, made once per worker that runs one of its tests.
+ONE_WORKER_MODULES = frozenset(
+    {
+        "tests/bench/test_bench.py",  # `schocken bench --quick`: half a minute
+        "tests/cli/test_sheet.py",  # a league match of ten journalled games
+        "tests/firmware/test_fit.py",  # every scene traced once, for the check and its counts
+        "tests/sim/test_docs_pictures.py",  # the page's game of five pictures (slow selection)
+        "tests/web/test_layout.py",  # a device, its page and a window, set up once
+    }
+)
 
 
 def _selects_slow_tests(mark_expression: str) -> bool:
@@ -47,16 +79,50 @@ def pytest_configure(config: pytest.Config) -> None:
     exhaustive = _selects_slow_tests(config.option.markexpr)
     config.stash[_EXHAUSTIVE] = exhaustive
     # Hypothesis's own plugin runs after this hook and loads --hypothesis-profile if given.
-    settings.load_profile("exhaustive" if exhaustive else "quick")
+    if settings is not None:
+        settings.load_profile("exhaustive" if exhaustive else "quick")
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.stash[_EXHAUSTIVE]:
-        return
-    for item in items:
-        if isinstance(item, pytest.Function) and hasattr(item.obj, "hypothesis"):
-            item.add_marker(pytest.mark.slow)
+    if config.stash[_EXHAUSTIVE]:
+        for item in items:
+            if isinstance(item, pytest.Function) and hasattr(item.obj, "hypothesis"):
+                item.add_marker(pytest.mark.slow)
+    # The long modules first (a stable sort: each module's tests stay together, in order).
+    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in LONG_FIRST)
+
+
+#: Modules with a test of ten seconds or more (on a busy two-core machine): run before the rest.
+LONG_FIRST = frozenset(
+    {
+        "tests/durable/test_kill.py",
+        "tests/durable/test_spieltag.py",
+        "tests/durable/test_storm.py",
+        "tests/tournament/test_tournament_run.py",
+        "tests/web/test_browser.py",
+        "tests/web/test_entry_page.py",
+    }
+)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, which a bare interpreter lacks
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """xdist's load scheduling, test by test, but every test of a module of
+    :data:`ONE_WORKER_MODULES` on the worker that runs the module's first."""
+    if config.getvalue("dist") != "load":  # another --dist asked for by hand
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneWorkerModules(LoadScopeScheduling):  # type: ignore[misc]
+        """Scopes of one test each, or a whole module of :data:`ONE_WORKER_MODULES`; the
+        modules go out first (scopes with more tests first), one test at a time after."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_WORKER_MODULES else nodeid
+
+    return OneWorkerModules(config, log)
 
 
 @pytest.fixture(autouse=True)
@@ -85,6 +151,8 @@ def broker() -> Iterator[Broker]:
     Its folder is a fresh one right under the system's temp folder, not under pytest's: run as
     root, mosquitto runs as its own user, which cannot pass through pytest's private folders.
     """
+    from tests.broker import Broker, mosquitto_missing
+
     missing = mosquitto_missing()
     if missing:
         pytest.skip(missing)

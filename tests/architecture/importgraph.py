@@ -13,6 +13,7 @@ folder.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +58,7 @@ def is_module(dotted: str, root: Path = ROOT) -> bool:
 def imports(path: Path, root: Path = ROOT) -> Iterator[Import]:
     """Every import in ``path``: statements (relative ones resolved) and string imports."""
     package = list(path.relative_to(root).parent.parts)
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _import_nodes(path.read_text(encoding="utf-8")):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield Import(node.lineno, alias.name)
@@ -70,12 +71,24 @@ def imports(path: Path, root: Path = ROOT) -> Iterator[Import]:
                 named.add(submodule if is_module(submodule, root) or not source else source)
             for module in sorted(named):
                 yield Import(node.lineno, module)
-        elif isinstance(node, ast.Call) and called_name(node.func) in STRING_IMPORTERS:
+        elif isinstance(node, ast.Call):
             first = node.args[0] if node.args else None
             module = "a computed name"
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 module = first.value
             yield Import(node.lineno, module, hidden=True)
+
+
+@functools.cache
+def _import_nodes(source: str) -> tuple[ast.Import | ast.ImportFrom | ast.Call, ...]:
+    """The import statements and string-importing calls of a module's ``source``, parsed once
+    per process (every rule walks every module; the names are resolved afresh each time)."""
+    return tuple(
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        or (isinstance(node, ast.Call) and called_name(node.func) in STRING_IMPORTERS)
+    )
 
 
 def called_name(function: ast.expr) -> str | None:

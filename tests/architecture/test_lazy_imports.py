@@ -1,13 +1,34 @@
-"""Start-up loads only what it needs: checked on the modules a fresh interpreter has loaded."""
+"""Start-up loads only what it needs: checked on the modules a fresh interpreter has loaded.
+
+The device's and the session's start need the firmware's own dependencies (Pillow, luma): on
+an interpreter without them (``test_bare_interpreter.py`` runs this folder on one with nothing
+but pytest) those two checks skip, naming what is missing; the engine's run everywhere.
+"""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _installed(module: str) -> bool:
+    try:
+        return find_spec(module) is not None
+    except ModuleNotFoundError:  # its parent package is missing
+        return False
+
+
+def needs(*modules: str) -> pytest.MarkDecorator:
+    """Skip where one of the third-party ``modules`` is not installed."""
+    missing = [name for name in modules if not _installed(name)]
+    return pytest.mark.skipif(bool(missing), reason=f"not installed here: {', '.join(missing)}")
 
 
 def loaded_after(code: str) -> set[str]:
@@ -49,6 +70,7 @@ def test_ranking_a_throw_loads_neither_the_game_nor_the_odds() -> None:
     assert not loaded & {"engine.game", "engine.events", "engine.odds", "engine.bots", "json"}
 
 
+@needs("PIL", "luma.oled")
 def test_the_device_starts_without_the_odds_the_computer_players_and_the_link() -> None:
     loaded = loaded_after(
         "from firmware.config import DeviceConfig, GameConfig\n"
@@ -72,6 +94,7 @@ def test_the_device_starts_without_the_odds_the_computer_players_and_the_link() 
     assert not loaded & unwanted
 
 
+@needs("PIL")
 def test_the_session_layer_loads_no_screen_of_the_app() -> None:
     """The layers hold at run time too: importing the session runs no stage, router or shell
     (a package's ``__init__`` that re-exported the shell would load them all)."""

@@ -4,6 +4,7 @@ match at two tables merged into one sheet, the CSV opened as columns, the PDF's 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.scoring import game_result, load_scheme, standings
+from schockbesteck.cli import main
 from tests.durable.evening import play_games
 
 Run = Callable[..., tuple[int, str, str]]
@@ -39,16 +41,46 @@ def begin(schocken: Run, root: Path, *more: str, scoring: str = "verlustpunkte")
     assert "begonnen" in out
 
 
-@pytest.fixture
-def match(tmp_path: Path, schocken: Run) -> tuple[Path, Path, list[object]]:
-    """A league match: five Partien at each table, each table on its own device."""
-    one, two = tmp_path / "tisch1", tmp_path / "tisch2"
+def _quiet_schocken(*args: str) -> tuple[int, str, str]:
+    """``schocken ARGS`` through the real entry point, its output kept (for a module fixture,
+    which the function-scoped ``schocken`` cannot serve)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(args))
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def played_match(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, Path, list[object]]:
+    """A league match: five Partien at each table, each table on its own device; played once
+    for this module (ten journalled games take seconds), in the tests' locale and state home."""
+    folder = tmp_path_factory.mktemp("match")
+    one, two = folder / "tisch1", folder / "tisch2"
     one.mkdir()
     two.mkdir()
-    begin(schocken, one, *LEAGUE)
-    begin(schocken, two, *LEAGUE, "--table", "2")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
+        patch.delenv("LC_ALL", raising=False)
+        patch.delenv("LC_MESSAGES", raising=False)
+        patch.setenv("LANG", "C.UTF-8")
+        begin(_quiet_schocken, one, *LEAGUE)
+        begin(_quiet_schocken, two, *LEAGUE, "--table", "2")
     games = [*play_games(one, TABLE_1, 5, seed=1), *play_games(two, TABLE_2, 5, seed=2)]
     return one, two, games
+
+
+@pytest.fixture
+def match(
+    played_match: tuple[Path, Path, list[object]], tmp_path: Path
+) -> tuple[Path, Path, list[object]]:
+    """The league match's two state directories, copied for this test alone."""
+    one, two, games = played_match
+    copies = tmp_path / one.name, tmp_path / two.name
+    for source, copy in zip((one, two), copies, strict=True):
+        shutil.copytree(source, copy)
+    return *copies, games
 
 
 def test_the_merged_match_sheet_lists_all_ten_partien_with_their_losers(

@@ -15,6 +15,7 @@ import pytest
 from .conftest import (
     DEFAULT_CONFIG,
     INSTALL_SH,
+    REPO,
     UNIT_FILE,
     Result,
     Runner,
@@ -607,8 +608,11 @@ def test_lgpio_from_pypi_is_part_of_the_install_stamp(target: Path) -> None:
         root = target.parent / f"root-{lists[0]}"
         shutil.copytree(target, root)
         apt_lists(root, *lists)
+        # Sourced from a pipe, install.sh would take /dev for its checkout (REPO is its own
+        # folder's parent) and hash every file under /dev/shm: REPO is set to the checkout.
         script = (
-            f"source <(sed -e '/^main \"\\$@\"$/d' {INSTALL_SH}); ROOT={root}; "
+            f"source <(sed -e '/^main \"\\$@\"$/d' -e 's|^REPO=.*|REPO={REPO}|' {INSTALL_SH}); "
+            f"ROOT={root}; "
             f"PYTHON={sys.executable}; PYTHON_VERSION=3.11.2; missing=(python3-lgpio); "
             "drop_unavailable_lgpio final >/dev/null; source_hash"
         )

@@ -27,14 +27,16 @@ will see. ``test_fit_check_counts`` prints how many views and texts were checked
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import product
+from typing import NamedTuple
+from unittest import mock
 
 import pytest
 from luma.core.device import dummy
-from pytest_mock import MockerFixture
 
 from engine.bots import make_bot
 from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
@@ -788,17 +790,46 @@ def traced(view: View, mark: str = "") -> tuple[LayoutTrace, list[str]]:
     return trace, trace.problems()
 
 
+class SceneView(NamedTuple):
+    """One view of a scene as the fit check saw it."""
+
+    label: str
+    drawn: tuple[str, ...]
+    problems: list[str]
+
+
+class TracedScene(NamedTuple):
+    """A scene's views as the fit check saw them, and the keys of the screen's words looked up
+    to make them."""
+
+    views: tuple[SceneView, ...]
+    keys: frozenset[str]
+
+
+@functools.cache
+def scene_traced(name: str, language: str) -> TracedScene:
+    """Every view of the scene ``name`` in ``language``, rendered and traced once per process
+    (the fit check and its counts read the same)."""
+    found = []
+    with mock.patch.object(OledWords, "t", autospec=True, side_effect=OledWords.t) as lookup:
+        texts = OledWords(language)
+        mark = texts.t("referee_mark") if name in MARKED else ""
+        for label, view in SCENES[name](texts):
+            trace, problems = traced(view, mark)
+            drawn = tuple(item.text for item in trace.placed if item.kind == "text")
+            found.append(SceneView(label, drawn, problems))
+    keys = frozenset(call.args[1] for call in lookup.call_args_list)
+    return TracedScene(tuple(found), keys)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_every_text_fits(name: str, language: str) -> None:
-    texts = OledWords(language)
     failures: list[str] = []
     views = 0
-    mark = texts.t("referee_mark") if name in MARKED else ""
-    for label, view in SCENES[name](texts):
+    for scene in scene_traced(name, language).views:
         views += 1
-        _, problems = traced(view, mark)
-        failures += [f"{name} [{language}] {label}: {problem}" for problem in problems]
+        failures += [f"{name} [{language}] {scene.label}: {problem}" for problem in scene.problems]
     assert views, f"the scene {name} showed nothing"
     assert not failures, "\n".join(dict.fromkeys(failures))
 
@@ -812,27 +843,24 @@ MEASURED_ELSEWHERE = {
 }
 
 
-def test_fit_check_counts(capsys: pytest.CaptureFixture[str], mocker: MockerFixture) -> None:
+def test_fit_check_counts(capsys: pytest.CaptureFixture[str]) -> None:
     """Counts what the fit check covers (printed with ``pytest -s``), and that its scenes show
     every word of the screen (:data:`~firmware.screen.oled_words.OLED_WORDS`) but those
-    :data:`MEASURED_ELSEWHERE`."""
-    lookup = mocker.spy(OledWords, "t")
+    :data:`MEASURED_ELSEWHERE`; the scenes are traced once for both (tests/conftest.py keeps
+    this module on one xdist worker)."""
     views = drawn = 0
     shown: set[str] = set()
-    for language, (name, maker) in product(LANGUAGES, SCENES.items()):
-        texts = OledWords(language)
-        mark = texts.t("referee_mark") if name in MARKED else ""
-        for _, view in maker(texts):
-            trace, _ = traced(view, mark)
+    looked_up: set[str] = set()
+    for language, name in product(LANGUAGES, SCENES):
+        traced_scene = scene_traced(name, language)
+        looked_up |= traced_scene.keys
+        for scene in traced_scene.views:
             views += 1
-            for item in trace.placed:
-                if item.kind == "text":
-                    drawn += 1
-                    shown.add(item.text)
+            drawn += len(scene.drawn)
+            shown.update(scene.drawn)
     with capsys.disabled():
         print(f"\nfit check: {views} views, {drawn} texts ({len(shown)} different)")
     assert views > 1000 and len(shown) > 300
-    looked_up = {call.args[1] for call in lookup.call_args_list}
     unseen = [key for key in OLED_WORDS if key not in looked_up]
     assert [key for key in unseen if not key.startswith(tuple(MEASURED_ELSEWHERE))] == []
 

@@ -1,39 +1,65 @@
 """`make docs-images`: every picture the README and docs show is made by it, and the committed
-pictures are exactly what it makes (compared as decoded pixels and frame times, not bytes)."""
+pictures are what it makes.
+
+Compared as decoded pixels and frame times, not bytes; the OLED's pictures exactly (its fonts
+are the firmware's own bitmaps). Two kinds of picture draw text with fonts of the system:
+
+* the page's screenshots (Chromium): they may differ in a small share of their pixels;
+* the Spielberichtsbogen (``sheet-de.png``, its PDF rendered by poppler): the PDF names
+  Helvetica without embedding it, and poppler draws it with whatever fontconfig finds (DejaVu
+  Sans, Liberation Sans, or Nimbus Sans where ``fonts-urw-base35`` is installed). So the sheet
+  is compared by its layout, which no font changes: the PDF's text layer (``pdftotext -bbox``,
+  every word and its box, from Helvetica's own metrics) against ``golden/sheet-de.words.txt``,
+  and the picture's pixels outside those words (the rules, the boxes, the fills) exactly. A
+  moved column moves both.
+
+Each picture is made by its own test (the page's pictures from one game share it, made once);
+the five screenshots of that game, whose computer players think for half a minute, are in the
+slow selection: `make test` makes every other picture, the page's entry and Spieltag cards in
+Chromium among them.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageSequence
+from PIL import Image, ImageChops, ImageDraw, ImageSequence
 
-from sim.pictures.browser import browser_missing
+from sim.pictures.browser import SHOTS, browser_missing
 from sim.pictures.docs import DEMO_GAME, DEMO_SCRIPT, PICTURES, ROOT, main, make_pictures
 
 pytest.importorskip("pygame")
 
 #: Why the page's pictures cannot be made here (no Chromium), or None (.ci/run installs it).
 BROWSER_MISSING = browser_missing()
+#: The page's pictures taken from one game with computer players (sim.pictures.browser.SHOTS).
+ONE_GAMES_SHOTS = {f"docs/img/{shot.name}" for shot in SHOTS}
 
 #: A picture in Markdown, ![text](path), or in HTML, <img src="path">.
 IMAGE_LINK = re.compile(r"!\[[^\]]*\]\(([^)\s]+)|<img[^>]*\ssrc=\"([^\"]+)\"")
 REMAKE = "run `make docs-images`, look at the pictures, and commit them"
+GOLDEN = Path(__file__).parent / "golden"
+SHEET = "docs/img/sheet-de.png"
+SHEET_WORDS = GOLDEN / "sheet-de.words.txt"
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every picture, made once into a temporary folder."""
-    folder = tmp_path_factory.mktemp("docs-images")
-    names = [
-        item.name
-        for item in PICTURES.values()
-        if not (BROWSER_MISSING and item.browser)
-    ]
-    assert main(["--into", str(folder), *names]) == 0
-    return folder
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where this module's tests make their pictures (the page's game's five share one run)."""
+    return tmp_path_factory.mktemp("docs-images")
 
+
+def made(folder: Path, kept: str) -> Path:
+    """The picture kept at ``kept``, made into ``folder`` (once)."""
+    fresh = folder / Path(kept).name
+    if not fresh.exists():
+        assert main(["--into", str(folder), fresh.name]) == 0
+    return fresh
 
 
 def shown_in_the_docs() -> set[Path]:
@@ -81,11 +107,21 @@ def frames(path: Path) -> list[tuple[bytes, int]]:
         ]
 
 
-@pytest.mark.parametrize("kept", sorted(PICTURES))
-def test_the_committed_picture_is_what_the_command_makes(made: Path, kept: str) -> None:
+def _picture_params() -> list[object]:
+    """Every kept picture but the sheet (compared by its layout, below); those of the page's
+    one game in the slow selection."""
+    return [
+        pytest.param(kept, marks=pytest.mark.slow) if kept in ONE_GAMES_SHOTS else kept
+        for kept in sorted(PICTURES)
+        if kept != SHEET
+    ]
+
+
+@pytest.mark.parametrize("kept", _picture_params())
+def test_the_committed_picture_is_what_the_command_makes(folder: Path, kept: str) -> None:
     if BROWSER_MISSING and PICTURES[kept].browser:
         pytest.skip(BROWSER_MISSING)
-    committed, fresh = ROOT / kept, made / Path(kept).name
+    committed, fresh = ROOT / kept, made(folder, kept)
     with Image.open(committed) as a, Image.open(fresh) as b:
         assert a.size == b.size, f"{kept} is {a.size}, the command makes {b.size}: {REMAKE}"
     if PICTURES[kept].browser:
@@ -96,6 +132,134 @@ def test_the_committed_picture_is_what_the_command_makes(made: Path, kept: str) 
     assert len(old) == len(new), f"{kept} has {len(old)} frames, the command makes {len(new)}"
     differ = [index for index, pair in enumerate(zip(old, new, strict=True)) if pair[0] != pair[1]]
     assert not differ, f"{kept}: {len(differ)} of {len(new)} frames differ: {REMAKE}"
+
+
+# -- the Spielberichtsbogen: its layout, whatever font the system draws Helvetica with -------------
+
+#: Pixels around each word's box (at the picture's 80 dpi) that its glyphs may reach: a font
+#: wider than Helvetica (DejaVu Sans) reaches a pixel or two past Helvetica's metrics.
+WORD_MARGIN_PX = 3
+#: A pixel differs when it changes by more than a faint edge (as the screenshots'). Outside the
+#: words nothing may differ.
+FAINT = 48
+
+Word = tuple[float, float, float, float, str]
+
+
+def sheet_words(pdf: Path) -> tuple[tuple[float, float], list[Word]]:
+    """The page's size and every word of the PDF's text layer with its box, in points from the
+    top left, as poppler's ``pdftotext -bbox`` reads them (from the fonts' metrics, which are
+    Helvetica's whatever font draws them)."""
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.skip("pdftotext is missing: apt-get install poppler-utils (.ci/run does)")
+    html = subprocess.run(
+        [pdftotext, "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    page = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', html)
+    assert page is not None, html[:500]
+    words = [
+        (round(float(x0), 1), round(float(y0), 1), round(float(x1), 1), round(float(y1), 1),
+         text)
+        for x0, y0, x1, y1, text in re.findall(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)',
+            html,
+        )
+    ]  # fmt: skip
+    return (round(float(page.group(1)), 1), round(float(page.group(2)), 1)), words
+
+
+def words_text(size: tuple[float, float], words: list[Word]) -> str:
+    """The golden's form: the page's size, then one word a line with its box."""
+    lines = [f"page {size[0]:.1f} {size[1]:.1f}"]
+    lines += [f"{x0:.1f} {y0:.1f} {x1:.1f} {y1:.1f} {text}" for x0, y0, x1, y1, text in words]
+    return "\n".join(lines) + "\n"
+
+
+def _outside_words(picture: Path, size: tuple[float, float], words: list[Word]) -> Image.Image:
+    """The picture in grey with every word's box (and its margin) painted white."""
+    with Image.open(picture) as image:
+        grey = image.convert("L")
+    scale_x, scale_y = grey.width / size[0], grey.height / size[1]
+    draw = ImageDraw.Draw(grey)
+    for x0, y0, x1, y1, _ in words:
+        draw.rectangle(
+            (x0 * scale_x - WORD_MARGIN_PX, y0 * scale_y - WORD_MARGIN_PX,
+             x1 * scale_x + WORD_MARGIN_PX, y1 * scale_y + WORD_MARGIN_PX),
+            fill=255,
+        )  # fmt: skip
+    return grey
+
+
+def differing_pixels_outside_words(
+    committed: Path, fresh: Path, size: tuple[float, float], words: list[Word]
+) -> int:
+    """How many pixels outside the words differ (by more than a faint edge) between two
+    renderings of the sheet."""
+    a, b = _outside_words(committed, size, words), _outside_words(fresh, size, words)
+    difference = ImageChops.difference(a, b).point(lambda level: 255 if level > FAINT else 0)
+    return difference.histogram()[255]
+
+
+@pytest.fixture(scope="module")
+def sheet_pdf_file(folder: Path) -> Path:
+    """The pictured match's sheet as the PDF ``schocken sheet --pdf`` writes (the picture's)."""
+    from firmware.report.pdf import sheet_pdf
+    from firmware.report.sheet import evening_sheet
+    from sim.pictures.league_match import match_evening
+
+    path = folder / "sheet-de.pdf"
+    path.write_bytes(sheet_pdf(evening_sheet(match_evening()), "de"))
+    return path
+
+
+def test_the_sheets_picture_has_the_layout_its_pdf_has(folder: Path, sheet_pdf_file: Path) -> None:
+    """The words and their boxes are the golden's, and the picture kept in docs/img/ shows the
+    same page outside its words (its rules and boxes) as the one the command makes here,
+    whichever font this system draws the words with."""
+    size, words = sheet_words(sheet_pdf_file)
+    text = words_text(size, words)
+    if os.environ.get("SCHOCKEN_REFRESH_GOLDEN"):
+        SHEET_WORDS.write_text(text, encoding="utf-8")
+    assert text == SHEET_WORDS.read_text(encoding="utf-8"), (
+        f"the sheet's words moved or changed: diff {SHEET_WORDS} against `pdftotext -bbox` of "
+        f"{sheet_pdf_file}; if on purpose, refresh with SCHOCKEN_REFRESH_GOLDEN=1 and {REMAKE}"
+    )
+    committed, fresh = ROOT / SHEET, made(folder, SHEET)
+    with Image.open(committed) as a, Image.open(fresh) as b:
+        assert a.size == b.size, f"{SHEET} is {a.size}, the command makes {b.size}: {REMAKE}"
+    differ = differing_pixels_outside_words(committed, fresh, size, words)
+    assert differ == 0, f"{SHEET}: {differ} pixels outside its words differ: {REMAKE}"
+
+
+def test_a_moved_rule_is_seen_and_a_word_drawn_in_another_font_is_not(
+    folder: Path, sheet_pdf_file: Path, tmp_path: Path
+) -> None:
+    """The comparison's two sides on the picture the command makes: a rule moved by two points
+    counts, glyphs changed inside the words' boxes (a wider font's) do not."""
+    size, words = sheet_words(sheet_pdf_file)
+    fresh = made(folder, SHEET)
+    with Image.open(fresh) as image:
+        picture = image.convert("L")
+    scale = picture.width / size[0]
+    # Inside every word's box: the glyphs replaced by a solid bar, as unlike a font as can be.
+    glyphs = picture.copy()
+    draw = ImageDraw.Draw(glyphs)
+    for x0, y0, x1, y1, _ in words:
+        draw.rectangle((x0 * scale, y0 * scale, x1 * scale + 1, y1 * scale), fill=0)
+    glyphs.save(tmp_path / "glyphs.png")
+    assert differing_pixels_outside_words(fresh, tmp_path / "glyphs.png", size, words) == 0
+    # A vertical rule of the Partien's table, two points further right: found by its dark
+    # column of pixels, far from any word.
+    ink = picture.point(lambda level: 255 if level < 128 else 0)
+    by_column = ink.resize((picture.width, 1), Image.Resampling.BOX)
+    darkest = max(range(picture.width), key=lambda x: by_column.getpixel((x, 0)))
+    column = picture.crop((darkest, 0, darkest + 1, picture.height))
+    moved = picture.copy()
+    moved.paste(255, (darkest, 0, darkest + 1, picture.height))
+    moved.paste(column, (darkest + round(2 * scale), 0))
+    moved.save(tmp_path / "moved.png")
+    assert differing_pixels_outside_words(fresh, tmp_path / "moved.png", size, words) > 0
 
 
 def test_the_readme_shows_the_command_that_records_the_gif() -> None:

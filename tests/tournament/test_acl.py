@@ -95,8 +95,7 @@ class Clients:
 
 @pytest.fixture
 def clients(broker: Broker) -> Iterator[Clients]:
-    broker.add_table(1)
-    broker.add_table(2)
+    broker.add_tables(2)  # table-1 and table-2: one pass over the password file, one reload
     made = Clients(broker)
     try:
         yield made

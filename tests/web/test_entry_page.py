@@ -27,7 +27,7 @@ from firmware.screen.views import TurnView
 from sim.pictures.browser import Browser, browser_missing
 from tests.realdice import ROLL_OFF_WINNER, Reported, judged_game, roll_off_dice
 
-from .conftest import WebDevice, WsClient
+from .conftest import SharedChromium, WebDevice, WsClient
 
 pytestmark = [
     pytest.mark.browser,
@@ -43,12 +43,10 @@ def real_dice_device(preset: str, players: tuple[str, ...] = PLAYERS) -> WebDevi
 
 
 @pytest.fixture
-def browser() -> Iterator[Browser]:
-    opened = Browser(width=390, height=844)
-    try:
+def browser(chromium: SharedChromium) -> Iterator[Browser]:
+    """A phone's window, 390 x 844."""
+    with chromium.window(390, 844) as opened:
         yield opened
-    finally:
-        opened.close()
 
 
 def open_paired(browser: Browser, device: WebDevice) -> None:
@@ -268,7 +266,12 @@ def enter_fast(browser: Browser, turn: Reported | tuple[int, ...]) -> None:
         wait_entered(browser, before)
 
 
-@pytest.mark.parametrize(("preset", "seed"), [("standard", 1), ("dsm", 4)])
+@pytest.mark.parametrize(
+    ("preset", "seed"),
+    # Each entry re-renders the page: a whole game is seconds of Chromium's CPU, so `make test`
+    # enters the shorter game (Deutscher Schockverband's rules) and the slow selection both.
+    [pytest.param("standard", 1, marks=pytest.mark.slow), ("dsm", 4)],
+)
 def test_a_whole_real_dice_game_from_the_page_ends_as_judge_settles_it(
     browser: Browser, preset: str, seed: int, monkeypatch: pytest.MonkeyPatch,
     record_property: Any,

@@ -27,7 +27,7 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.link.webtable import page_texts
 from sim.pictures.browser import Browser, browser_missing
 
-from .conftest import WebDevice, WsClient
+from .conftest import SharedChromium, WebDevice, WsClient
 
 pytestmark = [
     pytest.mark.browser,
@@ -55,14 +55,11 @@ def device() -> Iterator[WebDevice]:
 
 
 @pytest.fixture(scope="module")
-def browser(device: WebDevice) -> Iterator[Browser]:
-    opened = Browser(width=1366, height=768)
-    try:
+def browser(device: WebDevice, chromium: SharedChromium) -> Iterator[Browser]:
+    with chromium.window(1366, 768) as opened:
         opened.open(device.url)
         opened.wait("window.schock.connects >= 1 && window.schock.page.logWaiting === false")
         yield opened
-    finally:
-        opened.close()
 
 
 def new_token(device: WebDevice) -> str:
