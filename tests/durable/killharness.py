@@ -72,10 +72,24 @@ class Tally:
         )
 
 
+def victim_environment(bytecode: Path) -> dict[str, str]:
+    """The victims' environment: this one's, with compiled bytecode kept in ``bytecode``.
+
+    Each victim is a fresh interpreter; with ``PYTHONDONTWRITEBYTECODE`` set (as it may be where
+    the tests run) each would compile the firmware again, half its start-up. The first victim
+    fills the private cache and the others read it; the work tree gets no ``__pycache__``.
+    """
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(bytecode)
+    return env
+
+
 def run_victim(
-    state_dir: Path, run: int, seed: int, delay: float, players: int
+    state_dir: Path, run: int, seed: int, delay: float, players: int,
+    env: dict[str, str] | None = None,
 ) -> tuple[list[str], bool]:
-    """Start the victim, kill it after ``delay`` seconds once it is up; its output lines."""
+    """Start the victim (in ``env``, else this environment), kill it after ``delay`` seconds
+    once it is up; its output lines."""
     # The victim shares the file's offset with us: it writes in append mode and we read with
     # pread, so our reads never move where its next line lands.
     with tempfile.TemporaryFile(mode="a+b") as out, tempfile.TemporaryFile() as err:
@@ -83,7 +97,7 @@ def run_victim(
             [sys.executable, "-m", "tests.durable.victim", "--state-dir", str(state_dir),
              "--seed", str(seed * 1000 + run), "--input-seed", str(seed * 7919 + run),
              "--players", str(players)],
-            cwd=ROOT, stdout=out, stderr=err,
+            cwd=ROOT, stdout=out, stderr=err, env=env,
         )
         launched = time.monotonic()
         started = None
@@ -217,20 +231,23 @@ def harness(
     state = StateDirectory(state_dir)
     setup = GameSetup(NAMES[:players])
     tally = Tally()
-    for run in range(kills):
-        before_recovery = recover(state, CURRENT)
-        before = list(before_recovery.actions) if before_recovery is not None else None
-        archived_before = max((n for n, _ in GameStore(state).archived()), default=0)
-        if before_recovery is not None and before_recovery.game.is_over:
-            before = None  # the next start archives it instead of resuming
-            archived_before += 1
-        lines, killed = run_victim(state_dir, run, seed, rng.uniform(0.0, max_delay), players)
-        tally.kills += killed
-        tally.natural_exits += not killed
-        try:
-            check_run(state, setup, lines, before, archived_before, tally)
-        except PromiseBroken as broken:
-            raise PromiseBroken(f"run {run} (seed {seed}): {broken}") from None
+    with tempfile.TemporaryDirectory(prefix="victim-bytecode-") as bytecode:
+        env = victim_environment(Path(bytecode))
+        for run in range(kills):
+            before_recovery = recover(state, CURRENT)
+            before = list(before_recovery.actions) if before_recovery is not None else None
+            archived_before = max((n for n, _ in GameStore(state).archived()), default=0)
+            if before_recovery is not None and before_recovery.game.is_over:
+                before = None  # the next start archives it instead of resuming
+                archived_before += 1
+            delay = rng.uniform(0.0, max_delay)
+            lines, killed = run_victim(state_dir, run, seed, delay, players, env)
+            tally.kills += killed
+            tally.natural_exits += not killed
+            try:
+                check_run(state, setup, lines, before, archived_before, tally)
+            except PromiseBroken as broken:
+                raise PromiseBroken(f"run {run} (seed {seed}): {broken}") from None
     GameStore(state).open()  # archives a game whose end was the last thing written
     stats = GameStore(state).stats()
     # Every player plays every game, so each one's count is the number of finished games.

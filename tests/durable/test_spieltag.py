@@ -207,7 +207,7 @@ def _evening_after_kills(tmp_path: Path, kills: int, seed: int, max_delay: float
 
 
 def test_kills_mid_evening_lose_no_game_of_it(tmp_path: Path) -> None:
-    _evening_after_kills(tmp_path, kills=6, seed=26, max_delay=0.4)
+    _evening_after_kills(tmp_path, kills=3, seed=26, max_delay=0.4)
 
 
 @pytest.mark.slow
