@@ -42,10 +42,11 @@ def test_games_belong_to_the_evening_until_it_is_ended(tmp_path: Path) -> None:
     assert loaded.spieltag.ended
 
 
-def test_the_standings_are_those_of_the_games_recounted(tmp_path: Path) -> None:
+@pytest.mark.parametrize("games", [4, pytest.param(10, marks=pytest.mark.slow)])
+def test_the_standings_are_those_of_the_games_recounted(tmp_path: Path, games: int) -> None:
     files = SpieltagFiles(StateDirectory(tmp_path))
     files.begin(evening(scheme="siegpunkte"))
-    played = play_games(tmp_path, FOUR, 10)
+    played = play_games(tmp_path, FOUR, games)
     loaded = load_evening(StateDirectory(tmp_path))
     expected = standings(
         load_scheme("siegpunkte"), [game_result(g.setup, g.actions) for g in played]
