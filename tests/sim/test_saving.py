@@ -77,6 +77,18 @@ def journal(state: Path) -> Recovery:
     return recovery
 
 
+def on_disk(state: Path) -> int:
+    """How many actions the journal in ``state`` holds (none before the game begins)."""
+    recovery = recover(StateDirectory(state), CURRENT)
+    return len(recovery.actions) if recovery is not None else 0
+
+
+def shake_until(sim: TerminalSim, state: Path, actions: int) -> None:
+    """Space (a whole shake), then wait until the throw is on disk: the ``actions``-th action."""
+    sim.keys((" ", 0.0))
+    sim.wait_until(lambda: on_disk(state) == actions, f"action {actions} on disk")
+
+
 def position(recovery: Recovery) -> str:
     return to_notation(Game.replay(recovery.setup, recovery.actions))
 
@@ -95,7 +107,10 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
 
     # Esc after the roll-off and the first throw: the game is kept.
     first = TerminalSim(tmp_path, *game)
-    first.keys((" ", 1.3), ("s", 0.4), (" ", 1.3), ("\x1b", 0.3))
+    shake_until(first, state, 1)
+    first.keys(("s", 0.4))
+    shake_until(first, state, 2)
+    first.keys(("\x1b", 0.3))
     assert first.finish() == 0
     assert "das unfertige Spiel liegt in" in first.text()
     after_esc = journal(state)
@@ -103,8 +118,8 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
 
     # Started again: "Weiterspielen?" (OK goes on), one more throw, then SIGKILL mid-round.
     second = TerminalSim(tmp_path, *game)
-    second.keys(("s", 0.4), (" ", 0.2))
-    second.wait_until(lambda: len(journal(state).actions) == 3, "the third action on disk")
+    second.keys(("s", 0.4))
+    shake_until(second, state, 3)
     assert second.finish(kill=True) == -signal.SIGKILL
     killed = journal(state)
     assert killed.actions[:2] == after_esc.actions and kinds(killed.actions)[2] == "Roll"
@@ -142,7 +157,9 @@ def test_a_second_simulator_on_the_same_state_directory_is_refused(
     state = tmp_path / "state"
     first = TerminalSim(tmp_path, "--players", "2", "--seed", "5", "--state-dir", str(state))
     try:
-        first.keys((" ", 1.3), ("s", 0.4), (" ", 1.3))
+        shake_until(first, state, 1)
+        first.keys(("s", 0.4))
+        shake_until(first, state, 2)
         before = journal(state)
         script = tmp_path / "play.txt"
         script.write_text("shake\nstand\nshake\nstand\n")
@@ -155,7 +172,9 @@ def test_a_second_simulator_on_the_same_state_directory_is_refused(
             "--state-dir DIR or --no-save\n"
         )
         assert journal(state).actions == before.actions  # untouched by the second one
-        first.keys(("s", 0.4), (" ", 1.3), ("q", 0.0))
+        first.keys(("s", 0.4))
+        shake_until(first, state, len(before.actions) + 2)  # the stand, then the next throw
+        first.keys(("q", 0.0))
     finally:
         assert first.finish() == 0
     assert journal(state).actions[: len(before.actions)] == before.actions

@@ -1,5 +1,9 @@
 """`schocken sim --terminal` in a real pseudo-terminal: a whole round played with key presses,
-in a big terminal (half blocks) and in a default 80x24 one (the compact braille layout)."""
+in a default 80x24 terminal (the compact braille layout) and in a big one (half blocks).
+
+A round takes seconds of real time (each shake rattles for 0.7 s, then the cup settles), so
+`make test` plays it in the 80x24 terminal and in the big one draws the first frame and quits;
+the slow selection plays the round in both."""
 
 from __future__ import annotations
 
@@ -46,11 +50,20 @@ ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 BRAILLE = re.compile("[\u2800-\u28ff]")
 
 
+#: The roll-off (a shake), a press to go on, then Anna's and Ben's turns: shake, stand; quit.
+ROUND = ((" ", 1.3), ("s", 0.4), (" ", 1.3), ("s", 0.5), ("s", 0.4), (" ", 1.3), ("s", 0.5))
+
+
 @pytest.mark.parametrize(
-    ("columns", "rows", "pixels"), [(140, 40, "▀"), (80, 24, "⣿")], ids=["big", "80x24"]
+    ("columns", "rows", "pixels", "plays"),
+    [
+        pytest.param(140, 40, "▀", False, id="big-first-frame"),
+        pytest.param(140, 40, "▀", True, id="big", marks=pytest.mark.slow),
+        pytest.param(80, 24, "⣿", True, id="80x24"),
+    ],
 )
 def test_a_round_played_in_the_terminal(
-    tmp_path: Path, columns: int, rows: int, pixels: str
+    tmp_path: Path, columns: int, rows: int, pixels: str, plays: bool
 ) -> None:
     events = tmp_path / "events.jsonl"
     master, slave = os.openpty()
@@ -75,17 +88,7 @@ def test_a_round_played_in_the_terminal(
         deadline = time.monotonic() + 10
         while pixels.encode() not in shown and time.monotonic() < deadline:
             read_for(master, 0.1, shown)  # start-up until the first frame is drawn
-        # The roll-off (a shake), a press to go on, then Anna's and Ben's turns: shake, stand.
-        for key, pause in (
-            (" ", 1.3),
-            ("s", 0.4),
-            (" ", 1.3),
-            ("s", 0.5),
-            ("s", 0.4),
-            (" ", 1.3),
-            ("s", 0.5),
-            ("q", 0.0),
-        ):
+        for key, pause in (*(ROUND if plays else ()), ("q", 0.0)):
             os.write(master, key.encode())
             read_for(master, pause, shown)
         assert process.wait(timeout=5) == 0
@@ -107,6 +110,9 @@ def test_a_round_played_in_the_terminal(
         drawn = {len(BRAILLE.findall(line)) for line in frame_rows if line.strip("│ \r")}
         assert drawn == {64}
     played = [json.loads(line)["event"] for line in events.read_text(encoding="utf-8").splitlines()]
+    if not plays:
+        assert played == ["game_started"]  # drawn, nothing played, quit
+        return
     assert played[:2] == ["game_started", "roll_off"]
     assert played.count("roll") == 2 and played.count("turn_over") == 2
     assert "round_over" in played  # the whole round: both turns and the reveal
