@@ -29,11 +29,19 @@ the docs' pictures), and each of them runs whole on one worker, so that fixture 
 id that pytest no longer reads, pytest-xdist issue 1386.) Those go out first, then the modules of
 :data:`LONG_FIRST` (tests of ten seconds and more), then the rest: the short tests fill the end
 of the run on both workers, where a long one would leave one waiting for the other.
+
+Bytecode: the tests, their workers and every interpreter they start (the simulator, the kill
+harness's victims, the command line) share one private bytecode folder (:data:`BYTECODE`, set as
+``PYTHONPYCACHEPREFIX`` whatever ``PYTHONDONTWRITEBYTECODE`` says), outside the checkout: where
+the environment forbids writing bytecode, each of those interpreters compiled the whole firmware
+again, and pytest rewrote every test module's asserts in each worker.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,6 +52,14 @@ from _pytest.mark.expression import Expression
 
 if TYPE_CHECKING:
     from tests.broker import Broker
+
+#: The bytecode folder of a test run and what it starts, kept between runs (Python checks each
+#: file against its source's time and size, and the folder mirrors each checkout's own paths).
+BYTECODE = Path(tempfile.gettempdir()) / f"schockbesteck-bytecode-{os.getuid()}"
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+os.environ["PYTHONPYCACHEPREFIX"] = str(BYTECODE)
+sys.dont_write_bytecode = False
+sys.pycache_prefix = str(BYTECODE)
 
 try:
     from hypothesis import settings
