@@ -7,7 +7,8 @@ package). An import hidden in a string (``importlib.import_module("...")``, ``__
 reported too, marked ``hidden``.
 
 Each function takes the tree's ``root``, so a rule can be tried on a small tree in a temporary
-folder.
+folder. Every rule reads a module's syntax through :func:`parsed` and :func:`nodes`: each source
+is parsed and walked once per process, whichever rules read it.
 """
 
 from __future__ import annotations
@@ -79,13 +80,35 @@ def imports(path: Path, root: Path = ROOT) -> Iterator[Import]:
             yield Import(node.lineno, module, hidden=True)
 
 
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of the module in ``path``, parsed once per process for each source text
+    (a rule only reads it)."""
+    return _parsed(path.read_text(encoding="utf-8"))
+
+
+def nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of the module in ``path``, in :func:`ast.walk`'s order, walked once per
+    process for each source text."""
+    return _walked(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _parsed(source: str) -> ast.Module:
+    return ast.parse(source)
+
+
+@functools.cache
+def _walked(source: str) -> tuple[ast.AST, ...]:
+    return tuple(ast.walk(_parsed(source)))
+
+
 @functools.cache
 def _import_nodes(source: str) -> tuple[ast.Import | ast.ImportFrom | ast.Call, ...]:
-    """The import statements and string-importing calls of a module's ``source``, parsed once
+    """The import statements and string-importing calls of a module's ``source``, found once
     per process (every rule walks every module; the names are resolved afresh each time)."""
     return tuple(
         node
-        for node in ast.walk(ast.parse(source))
+        for node in _walked(source)
         if isinstance(node, ast.Import | ast.ImportFrom)
         or (isinstance(node, ast.Call) and called_name(node.func) in STRING_IMPORTERS)
     )

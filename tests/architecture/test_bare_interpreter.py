@@ -3,8 +3,9 @@
 Run here as they would be in a venv with only pytest installed: a fresh venv (no pip, no
 system site-packages) whose site-packages links to pytest and the packages pytest itself
 requires, and nothing else; no Pillow, no hypothesis, none of the project's extras. Every test
-of this folder (the slow selection and this file left out) must be collected and pass, or skip
-naming what is missing. So ``tests/conftest.py`` imports only what every test needs.
+of this folder (the slow selection and this file left out) must be collected (`make test`) and
+pass, or skip naming what is missing (the slow selection: running them all costs as much as the
+folder itself). So ``tests/conftest.py`` imports only what every test needs.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve()
@@ -63,22 +66,39 @@ def bare_venv(folder: Path) -> Path:
     return folder / "bin" / "python"
 
 
-def test_the_architecture_tests_pass_with_nothing_but_pytest(tmp_path: Path) -> None:
-    python = bare_venv(tmp_path / "venv")
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bare venv's python, checked to see none of :data:`NOT_THERE`."""
+    folder = tmp_path_factory.mktemp("bare")
+    python = bare_venv(folder / "venv")
     probe = "import importlib.util as u, sys; print(*(m for m in sys.argv[1:] if u.find_spec(m)))"
     found = subprocess.run(
         [str(python), "-c", probe, *NOT_THERE], capture_output=True, text=True, check=True,
-        cwd=tmp_path, timeout=60,
+        cwd=folder, timeout=60,
     )  # fmt: skip
     assert found.stdout.split() == [], "the bare venv sees more than pytest"
+    return python
+
+
+@pytest.mark.parametrize(
+    ("how", "outcome"),
+    [
+        # `make test`: every test of the folder imports and is collected with pytest alone.
+        pytest.param(["--collect-only"], r"\d+ tests? collected", id="collected"),
+        # `make test-long`: and each passes there (or skips naming what is missing).
+        pytest.param([], r"\d+ passed", id="passed", marks=pytest.mark.slow),
+    ],
+)
+def test_the_architecture_tests_pass_with_nothing_but_pytest(
+    bare_python: Path, how: list[str], outcome: str
+) -> None:
     run = subprocess.run(
         [
-            str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
-            f"--ignore={HERE}", str(HERE.parent),
+            str(bare_python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
+            *how, f"--ignore={HERE}", str(HERE.parent),
         ],
         capture_output=True, text=True, cwd=ROOT, timeout=300, check=False,
     )  # fmt: skip
     summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr
     assert run.returncode == 0, f"{summary}\n{run.stdout[-3000:]}\n{run.stderr[-2000:]}"
-    assert re.search(r"\d+ passed", summary), summary
-
+    assert re.search(outcome, summary), summary

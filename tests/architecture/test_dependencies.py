@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.architecture.importgraph import PROJECT, ROOT, called_name, imports, modules
+from tests.architecture.importgraph import PROJECT, ROOT, called_name, imports, modules, nodes
 
 HARDWARE = {"gpiozero", "luma", "serial", "pygame", "systemd", "sdnotify", "aiohttp", "paho"}
 #: The hal modules the firmware may use; the rest are backends, built at the edge.
@@ -167,7 +167,7 @@ def stage_type_checks() -> list[str]:
     stage_names = {
         node.name
         for module in STAGE_MODULES
-        for node in ast.walk(ast.parse((ROOT / module).read_text(encoding="utf-8")))
+        for node in nodes(ROOT / module)
         if isinstance(node, ast.ClassDef)
     } | {"Stage"}
     found = []
@@ -175,7 +175,7 @@ def stage_type_checks() -> list[str]:
         where = path.relative_to(ROOT).as_posix()
         if where in STAGE_MODULES:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes(path):
             if isinstance(node, ast.Call) and called_name(node.func) == "isinstance":
                 if len(node.args) != 2:
                     continue

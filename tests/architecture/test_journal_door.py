@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.architecture.importgraph import ROOT, modules
+from tests.architecture.importgraph import ROOT, modules, nodes
 
 JOURNAL = "firmware.store.journal"
 #: The journal's own bytes: the writer, the codec of its records, and who may use each.
@@ -45,8 +45,7 @@ def doors(root: Path = ROOT) -> list[str]:
     found = []
     for path in modules(root):
         where = path.relative_to(root).as_posix()
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in nodes(path):
             if isinstance(node, ast.ImportFrom) and node.module == JOURNAL:
                 for alias in node.names:
                     allowed = PRIVATE.get(alias.name)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.architecture.importgraph import ROOT, imports, modules
+from tests.architecture.importgraph import ROOT, imports, modules, nodes, parsed
 
 #: The session layer: the one place a session's state is assigned and a journal written.
 SESSION_LAYER = "firmware/app/session/"
@@ -103,7 +103,7 @@ def session_slots(root: Path = ROOT) -> frozenset[str]:
     path = root / SESSION_MODULE
     if not path.is_file():
         return frozenset()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes(path):
         if isinstance(node, ast.ClassDef) and node.name == "Session":
             for statement in node.body:
                 if (
@@ -144,7 +144,7 @@ def session_assignments(root: Path = ROOT) -> list[str]:
         in_the_layer = where.startswith(SESSION_LAYER)
         if where == SESSION_MODULE:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes(path):
             for target in _targets(node):
                 held = isinstance(target, ast.Attribute | ast.Subscript)
                 if held and not in_the_layer and _through_a_session(target.value):
@@ -206,7 +206,7 @@ def journal_writers(root: Path = ROOT) -> list[str]:
         if not where.startswith("firmware/") or where.startswith(JOURNAL_HOMES):
             continue
         strict = _above_the_session(where)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes(path):
             if (
                 isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in JOURNAL_WRITERS
@@ -241,7 +241,7 @@ def test_only_the_session_layer_writes_a_journal() -> None:
 def test_a_session_can_be_assigned_nothing_but_its_slots() -> None:
     """What the slot rule rests on: ``Session`` has no base class (so no ``__dict__``), private
     slots only, and its public names are properties."""
-    tree = ast.parse((ROOT / SESSION_MODULE).read_text(encoding="utf-8"))
+    tree = parsed(ROOT / SESSION_MODULE)
     (session,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Session"]
     slots = session_slots()
     assert session.bases == [] and slots and "__dict__" not in slots

@@ -27,7 +27,7 @@ from firmware.report.sheet_words import SheetWords
 from firmware.screen.oled_words import OledWords
 from firmware.words import Catalogue
 from sim.sim_words import SimWords
-from tests.architecture.importgraph import ROOT, imports, module_name, modules
+from tests.architecture.importgraph import ROOT, imports, module_name, modules, parsed
 
 #: The homes, each a module holding one dict of words (key -> (German, English)) by this name.
 HOMES = {
@@ -104,7 +104,7 @@ def homes() -> dict[str, dict[str, tuple[str, str]]]:
     """Each home's words, read from its module with ``ast`` (no import)."""
     found = {}
     for where, name in HOMES.items():
-        tree = ast.parse((ROOT / where).read_text(encoding="utf-8"))
+        tree = parsed(ROOT / where)
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and ast.unparse(node.target) == name:
                 assert node.value is not None
@@ -147,7 +147,7 @@ def code() -> tuple[Module, ...]:
     for path in modules(ROOT):
         where = path.relative_to(ROOT).as_posix()
         if where.startswith(("firmware/", "sim/")):
-            found.append(read(where, ast.parse(path.read_text(encoding="utf-8"))))
+            found.append(read(where, parsed(path)))
     return tuple(found)
 
 

@@ -78,7 +78,11 @@ def run_install(*args: str, env: dict[str, str] | None = None) -> Result:
 @pytest.fixture
 def target(tmp_path: Path) -> Path:
     """An empty Raspberry Pi OS Bookworm (64-bit) root: os-release, rpi-issue, config.txt."""
-    root = tmp_path / "root"
+    return bookworm_root(tmp_path / "root")
+
+
+def bookworm_root(root: Path) -> Path:
+    """``root`` made an empty Raspberry Pi OS Bookworm (64-bit) root, as :func:`target`."""
     (root / "etc").mkdir(parents=True)
     (root / "etc" / "os-release").write_text(
         'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n'

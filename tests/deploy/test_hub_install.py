@@ -14,6 +14,7 @@ import sys
 import tempfile
 import tomllib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import paho.mqtt.client as paho
@@ -25,7 +26,7 @@ from firmware.wire.broker import acl_text, mosquitto_conf
 from sim.tournament import processes
 from tests.broker import MOSQUITTO, free_port, mosquitto_missing
 
-from .conftest import REPO, Result, run_install, snapshot
+from .conftest import INSTALL_SH, REPO, Result, run_install, snapshot
 
 HUB_UNIT = Path("etc/systemd/system/schocken-hub.service")
 STORE = Path("var/lib/schocken-hub")
@@ -48,7 +49,11 @@ def mode(path: Path) -> int:
 @pytest.fixture
 def hub_target(tmp_path: Path) -> Path:
     """A plain Debian 12 root (no Raspberry Pi OS): a hub may be any Debian-family machine."""
-    root = tmp_path / "root"
+    return debian_root(tmp_path / "root")
+
+
+def debian_root(root: Path) -> Path:
+    """``root`` made a plain Debian 12 root, as :func:`hub_target`."""
     (root / "etc").mkdir(parents=True)
     (root / "etc" / "os-release").write_text(
         'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n'
@@ -58,6 +63,38 @@ def hub_target(tmp_path: Path) -> Path:
 
 def hub(root: Path, *args: str) -> Result:
     return run_install("--root", str(root), "--no-pip", "--python", sys.executable, "--hub", *args)
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A fresh hub install: the root and what install.sh printed."""
+
+    root: Path
+    result: Result
+
+
+#: The shared hub's arguments: three tables of the event dm2026, reached at 10.0.0.2.
+HUB_ARGS = ("--tables", "3", "--event", "dm2026", "--address", "10.0.0.2")
+
+
+@pytest.fixture(scope="module")
+def fresh_hub(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """One fresh hub install (:data:`HUB_ARGS`) made once per module and read by every test that
+    starts from it; a test that changes it works on a copy (:func:`copy_into`)."""
+    if mosquitto_missing() is not None:
+        pytest.skip(str(mosquitto_missing()))
+    root = debian_root(tmp_path_factory.mktemp("hub") / "root")
+    result = hub(root, *HUB_ARGS)
+    assert result.returncode == 0, result.stderr
+    return Installed(root, result)
+
+
+def copy_into(installed: Installed, target: Path) -> Result:
+    """The shared hub copied to this test's ``target``, to change and install over; what
+    install.sh printed when it made it."""
+    shutil.rmtree(target)
+    shutil.copytree(installed.root, target, symlinks=True)
+    return installed.result
 
 
 def passwords(root: Path) -> dict[str, str]:
@@ -78,8 +115,8 @@ def printed_blocks(result: Result) -> list[dict[str, object]]:
 
 
 @needs_mosquitto
-def test_a_fresh_hub_install(hub_target: Path) -> None:
-    result = hub(hub_target, "--tables", "3", "--event", "dm2026", "--address", "10.0.0.2")
+def test_a_fresh_hub_install(fresh_hub: Installed) -> None:
+    result, hub_target = fresh_hub.result, fresh_hub.root
 
     assert result.returncode == 0, result.stderr
     assert (hub_target / HUB_UNIT).read_bytes() == (
@@ -108,10 +145,10 @@ def test_a_fresh_hub_install(hub_target: Path) -> None:
 
 
 @needs_mosquitto
-def test_each_table_gets_its_block_for_its_config(hub_target: Path) -> None:
-    result = hub(hub_target, "--tables", "3", "--event", "dm2026", "--address", "10.0.0.2")
+def test_each_table_gets_its_block_for_its_config(fresh_hub: Installed) -> None:
+    result = fresh_hub.result
 
-    known = passwords(hub_target)
+    known = passwords(fresh_hub.root)
     assert printed_blocks(result) == [
         {"broker": "mqtt://10.0.0.2:1883", "event": "dm2026", "table": n,
          "password": known[f"table-{n}"]}
@@ -120,8 +157,8 @@ def test_each_table_gets_its_block_for_its_config(hub_target: Path) -> None:
 
 
 @needs_mosquitto
-def test_the_system_commands_it_prints(hub_target: Path) -> None:
-    commands = hub(hub_target, "--tables", "2", "--event", "dm2026").target_commands
+def test_the_system_commands_it_prints(fresh_hub: Installed) -> None:
+    commands = fresh_hub.result.target_commands
 
     apt = next(c for c in commands if c.startswith("apt-get install"))
     assert {"mosquitto", "python3-venv"} <= set(apt.split())
@@ -146,8 +183,10 @@ def test_the_system_commands_it_prints(hub_target: Path) -> None:
 
 
 @needs_mosquitto
-def test_a_second_run_changes_nothing_and_prints_no_password(hub_target: Path) -> None:
-    first = hub(hub_target, "--tables", "3")
+def test_a_second_run_changes_nothing_and_prints_no_password(
+    hub_target: Path, fresh_hub: Installed
+) -> None:
+    first = copy_into(fresh_hub, hub_target)
     before = snapshot(hub_target)
 
     second = hub(hub_target)
@@ -161,17 +200,21 @@ def test_a_second_run_changes_nothing_and_prints_no_password(hub_target: Path) -
 
 
 @needs_mosquitto
-def test_more_tables_keep_the_old_passwords_and_fewer_remove_users(hub_target: Path) -> None:
-    hub(hub_target, "--tables", "2")
+def test_more_tables_keep_the_old_passwords_and_fewer_remove_users(
+    hub_target: Path, fresh_hub: Installed
+) -> None:
+    copy_into(fresh_hub, hub_target)  # three tables
     old = passwords(hub_target)
 
-    more = hub(hub_target, "--tables", "4")
+    more = hub(hub_target, "--tables", "5")
     grown = passwords(hub_target)
     fewer = hub(hub_target, "--tables", "1")
 
     assert more.returncode == fewer.returncode == 0
     assert {u: grown[u] for u in old} == old
-    assert [block["table"] for block in printed_blocks(more)] == [3, 4]  # only the new ones
+    assert [block["table"] for block in printed_blocks(more)] == [4, 5]  # only the new ones
+    # A run without --event keeps the hub's event (dm2026) for the new tables' blocks.
+    assert {block["event"] for block in printed_blocks(more)} == {"dm2026"}
     assert "systemctl restart mosquitto.service" in more.target_commands
     assert list(passwords(hub_target)) == ["table-1"]
     assert re.findall(r"^([^:]+):", (hub_target / PASSWD).read_text(), re.MULTILINE) == [
@@ -208,16 +251,15 @@ def test_usage_errors(hub_target: Path, args: list[str], message: str) -> None:
 
 
 @needs_mosquitto
-def test_the_event_is_kept_and_another_one_refused(hub_target: Path) -> None:
-    hub(hub_target, "--tables", "1", "--event", "dm2026")
+def test_another_event_is_refused(hub_target: Path, fresh_hub: Installed) -> None:
+    """(That a run without --event keeps the hub's: more tables, above.)"""
+    copy_into(fresh_hub, hub_target)  # three tables of dm2026
 
-    same = hub(hub_target, "--tables", "2")
     other = hub(hub_target, "--event", "cup27")
 
-    assert printed_blocks(same)[0]["event"] == "dm2026"
     assert other.returncode == 2
     assert "this hub is set up for 'dm2026'" in one_line_error(other)
-    assert list(passwords(hub_target)) == ["table-1", "table-2"]
+    assert list(passwords(hub_target)) == ["table-1", "table-2", "table-3"]
 
 
 def test_the_first_install_needs_the_number_of_tables(hub_target: Path) -> None:
@@ -236,7 +278,38 @@ def test_a_system_without_apt_is_refused_unless_forced(hub_target: Path) -> None
     assert "the hub needs a Debian-family system" in one_line_error(result)
 
 
-@pytest.mark.parametrize("os_release", ["ID=ubuntu\n", 'ID=linuxmint\nID_LIKE="ubuntu debian"\n'])
+def test_the_debian_family_is_told_by_its_id_or_its_likes(tmp_path: Path) -> None:
+    """install.sh's own rule for each os-release, in one sourced shell; a whole dry run of a
+    derivative below (both in the slow selection)."""
+    releases = {
+        "ID=debian\n": "yes", "ID=raspbian\n": "yes", "ID=ubuntu\n": "yes",
+        'ID=linuxmint\nID_LIKE="ubuntu debian"\n': "yes",
+        'ID=fedora\nID_LIKE="rhel centos"\n': "no", 'ID=debianish\nID_LIKE="debian-like"\n': "no",
+    }  # fmt: skip
+    roots = []
+    for number, text in enumerate(releases):
+        root = tmp_path / str(number)
+        (root / "etc").mkdir(parents=True)
+        (root / "etc/os-release").write_text(text)
+        roots.append(str(root))
+    prelude = f"source <(sed -e '/^main \"\\$@\"$/d' -e 's|^REPO=.*|REPO={REPO}|' {INSTALL_SH}); "
+    script = 'for ROOT in "$@"; do if is_debian_family; then echo yes; else echo no; fi; done'
+    proc = subprocess.run(
+        ["bash", "-c", prelude + script, "bash", *roots], capture_output=True, text=True,
+        check=False,
+    )  # fmt: skip
+
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == list(releases.values())
+
+
+@pytest.mark.parametrize(
+    "os_release",
+    [
+        pytest.param("ID=ubuntu\n", marks=pytest.mark.slow),  # its ID alone: the rule above
+        'ID=linuxmint\nID_LIKE="ubuntu debian"\n',
+    ],
+)
 def test_debian_family_systems_need_no_force(hub_target: Path, os_release: str) -> None:
     (hub_target / "etc/os-release").write_text(os_release)
 
@@ -258,8 +331,10 @@ def test_a_dry_run_writes_nothing(hub_target: Path) -> None:
 
 
 @needs_mosquitto
-def test_uninstall_keeps_the_passwords_and_purge_removes_them(hub_target: Path) -> None:
-    hub(hub_target, "--tables", "2")
+def test_uninstall_keeps_the_passwords_and_purge_removes_them(
+    hub_target: Path, fresh_hub: Installed
+) -> None:
+    copy_into(fresh_hub, hub_target)  # three tables
     kept = passwords(hub_target)
 
     removed = hub(hub_target, "--uninstall")
@@ -274,7 +349,7 @@ def test_uninstall_keeps_the_passwords_and_purge_removes_them(hub_target: Path) 
         "systemctl restart mosquitto.service",
     ]
     assert "the tournament's store /var/lib/schocken-hub (remove with --purge)" in removed.stdout
-    again = hub(hub_target, "--tables", "2")
+    again = hub(hub_target, "--tables", "3")
     assert passwords(hub_target) == kept, "a new install finds the old tables' passwords"
 
     purged = hub(hub_target, "--purge")
@@ -285,8 +360,10 @@ def test_uninstall_keeps_the_passwords_and_purge_removes_them(hub_target: Path) 
 
 
 @needs_mosquitto
-def test_the_game_devices_venv_stays_when_the_hub_goes(hub_target: Path) -> None:
-    hub(hub_target, "--tables", "1")
+def test_the_game_devices_venv_stays_when_the_hub_goes(
+    hub_target: Path, fresh_hub: Installed
+) -> None:
+    copy_into(fresh_hub, hub_target)
     device_unit = hub_target / "etc/systemd/system/schockbesteck.service"
     device_unit.write_text("[Service]\n")
 
@@ -300,11 +377,10 @@ def test_the_game_devices_venv_stays_when_the_hub_goes(hub_target: Path) -> None
 
 
 @pytest.fixture
-def running_hub_broker(hub_target: Path) -> Iterator[tuple[int, Path]]:
+def running_hub_broker(fresh_hub: Installed) -> Iterator[tuple[int, Path]]:
     """The files install.sh --hub wrote, under Debian's own mosquitto.conf layout in a folder of
     the test's, on a free loopback port: only the paths and the listener are moved."""
-    result = hub(hub_target, "--tables", "3", "--address", "127.0.0.1")
-    assert result.returncode == 0, result.stderr
+    hub_target = fresh_hub.root  # read only: its broker's files are copied
     folder = Path(tempfile.mkdtemp(prefix="schock-hub-install-"))
     port = free_port()
     etc = folder / "etc"

@@ -8,6 +8,8 @@ import shutil
 import stat
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from .conftest import (
     UNIT_FILE,
     Result,
     Runner,
+    bookworm_root,
     run_install,
     snapshot,
 )
@@ -34,11 +37,67 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+def write_config(target: Path, text: str) -> None:
+    config = target / CONFIG
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text)
+
+
+# --- installs shared by the tests of a module --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A fresh install into a Bookworm root: the root and what install.sh printed."""
+
+    root: Path
+    result: Result
+
+
+InstallWith = Callable[[str], Installed]
+
+
+@pytest.fixture(scope="module")
+def installed_with(tmp_path_factory: pytest.TempPathFactory) -> InstallWith:
+    """A fresh install with a configuration (its text; "" leaves the default to come), made
+    once per module with SCHOCKBESTECK_NO_PIP=1 and read by every test that starts from it. A
+    test reads it as it is; to change it, it works on a copy (:func:`copy_into`)."""
+    made: dict[str, Installed] = {}
+
+    def install_with(config: str) -> Installed:
+        if config not in made:
+            root = bookworm_root(tmp_path_factory.mktemp("installed") / "root")
+            if config:
+                write_config(root, config)
+            result = run_install(
+                "--root", str(root), "--python", sys.executable, env={"SCHOCKBESTECK_NO_PIP": "1"}
+            )
+            assert result.returncode == 0, result.stderr
+            made[config] = Installed(root, result)
+        return made[config]
+
+    return install_with
+
+
+@pytest.fixture
+def fresh(installed_with: InstallWith) -> Installed:
+    """The fresh install with the default configuration (shared: never changed)."""
+    return installed_with("")
+
+
+def copy_into(installed: Installed, target: Path) -> Result:
+    """The shared install copied to this test's ``target``, to change and install over; what
+    install.sh printed when it made it."""
+    shutil.rmtree(target)
+    shutil.copytree(installed.root, target, symlinks=True)
+    return installed.result
+
+
 # --- a fresh install -------------------------------------------------------------------------
 
 
-def test_fresh_install_writes_config_unit_and_venv(install: Runner, target: Path) -> None:
-    result = install()
+def test_fresh_install_writes_config_unit_and_venv(fresh: Installed) -> None:
+    result, target = fresh.result, fresh.root
 
     assert result.returncode == 0, result.stderr
     config = target / CONFIG
@@ -55,8 +114,8 @@ def test_fresh_install_writes_config_unit_and_venv(install: Runner, target: Path
     assert any(line.startswith("Done: ") for line in result.stdout.splitlines())
 
 
-def test_fresh_install_prints_the_system_commands(install: Runner) -> None:
-    commands = install().target_commands
+def test_fresh_install_prints_the_system_commands(fresh: Installed) -> None:
+    commands = fresh.result.target_commands
 
     assert "apt-get update" in commands
     apt = next(c for c in commands if c.startswith("apt-get install"))
@@ -72,18 +131,16 @@ def test_fresh_install_prints_the_system_commands(install: Runner) -> None:
     ]
 
 
-def test_pip_step_is_skipped_and_shown(install: Runner, target: Path) -> None:
-    result = install()
+def test_pip_step_is_skipped_and_shown(fresh: Installed) -> None:
+    result, target = fresh.result, fresh.root
 
     assert "skipped (--no-pip" in result.stdout
     assert "-m pip install" in result.stdout
     assert not (target / "opt/schockbesteck/installed-source.sha256").exists()
 
 
-def test_no_pip_environment_variable(target: Path) -> None:
-    result = run_install(
-        "--root", str(target), "--python", sys.executable, env={"SCHOCKBESTECK_NO_PIP": "1"}
-    )
+def test_no_pip_environment_variable(fresh: Installed) -> None:
+    result = fresh.result  # installed with SCHOCKBESTECK_NO_PIP=1 in place of --no-pip
 
     assert result.returncode == 0, result.stderr
     assert "skipped (--no-pip / SCHOCKBESTECK_NO_PIP=1)" in result.stdout
@@ -103,8 +160,8 @@ def test_raspi_config_enables_i2c_when_present(install: Runner, target: Path) ->
     assert (target / BOOT_CONFIG).read_text() == before  # raspi-config's job on the target
 
 
-def test_i2c_enabled_by_hand_without_raspi_config(install: Runner, target: Path) -> None:
-    result = install()
+def test_i2c_enabled_by_hand_without_raspi_config(fresh: Installed) -> None:
+    result, target = fresh.result, fresh.root
 
     assert "note: skipped: raspi-config (not installed here)" in result.stdout
     text = (target / BOOT_CONFIG).read_text()
@@ -142,6 +199,7 @@ def test_legacy_boot_config_location(install: Runner, target: Path) -> None:
             "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=100000\n",
             "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n",
             id="replaced",
+            marks=pytest.mark.slow,  # combined-line replaces a rate too
         ),
         pytest.param(
             "dtparam=i2c_arm=on,i2c_arm_baudrate=50000\n",
@@ -152,6 +210,7 @@ def test_legacy_boot_config_location(install: Runner, target: Path) -> None:
             "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n",
             "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n",
             id="already-set",
+            marks=pytest.mark.slow,  # every case's second run finds it already set
         ),
     ],
 )
@@ -199,8 +258,10 @@ def test_existing_config_is_never_overwritten(install: Runner, target: Path) -> 
     assert "exists and is kept" in result.stdout
 
 
-def test_changed_unit_is_replaced_and_reloaded(install: Runner, target: Path) -> None:
-    install()
+def test_changed_unit_is_replaced_and_reloaded(
+    install: Runner, target: Path, fresh: Installed
+) -> None:
+    copy_into(fresh, target)
     (target / UNIT).write_text("[Service]\nExecStart=/bin/false\n")
 
     result = install()
@@ -209,8 +270,10 @@ def test_changed_unit_is_replaced_and_reloaded(install: Runner, target: Path) ->
     assert "systemctl daemon-reload" in result.target_commands
 
 
-def test_venv_without_system_site_packages_is_rebuilt(install: Runner, target: Path) -> None:
-    install()
+def test_venv_without_system_site_packages_is_rebuilt(
+    install: Runner, target: Path, fresh: Installed
+) -> None:
+    copy_into(fresh, target)
     cfg = target / VENV / "pyvenv.cfg"
     cfg.write_text(cfg.read_text().replace("= true", "= false"))
 
@@ -266,8 +329,10 @@ def test_dry_run_writes_nothing(install: Runner, target: Path) -> None:
     assert "nothing was changed" in result.stdout
 
 
-def test_dry_run_uninstall_writes_nothing(install: Runner, target: Path) -> None:
-    install()
+def test_dry_run_uninstall_writes_nothing(
+    install: Runner, target: Path, fresh: Installed
+) -> None:
+    copy_into(fresh, target)
     before = snapshot(target)
 
     result = install("--purge", "--dry-run")
@@ -280,8 +345,10 @@ def test_dry_run_uninstall_writes_nothing(install: Runner, target: Path) -> None
 # --- uninstall and purge -----------------------------------------------------------------------
 
 
-def test_uninstall_keeps_config_and_state(install: Runner, target: Path) -> None:
-    install()
+def test_uninstall_keeps_config_and_state(
+    install: Runner, target: Path, fresh: Installed
+) -> None:
+    copy_into(fresh, target)
     (target / STATE).mkdir(parents=True)
     (target / STATE / "game.json").write_text("{}")
 
@@ -301,8 +368,10 @@ def test_uninstall_keeps_config_and_state(install: Runner, target: Path) -> None
     assert "Nothing to do: Schockbesteck is already removed" in again.stdout
 
 
-def test_purge_removes_config_state_and_user(install: Runner, target: Path) -> None:
-    install()
+def test_purge_removes_config_state_and_user(
+    install: Runner, target: Path, fresh: Installed
+) -> None:
+    copy_into(fresh, target)
     (target / STATE).mkdir(parents=True)
     (target / STATE / "game.json").write_text("{}")
 
@@ -526,16 +595,57 @@ def test_os_release_is_parsed_not_executed(install: Runner, target: Path, tmp_pa
     assert [path for path in ran if path.exists()] == []
 
 
+#: os-release lines and whether install.sh takes them for Raspberry Pi OS.
+OS_RELEASE_LINES = [
+    ("ID=raspbian", True),
+    ("ID='raspbian'", True),
+    ('ID="raspbian"', True),
+    ('ID="raspbian', False),  # not a quoted value: taken as it stands
+    ("ID=raspbian-ish", False),
+    ("ID=$(echo raspbian)", False),
+    ("XID=raspbian", False),
+]
+
+
+def sourced(script: str) -> str:
+    """``script`` run in bash after install.sh's functions and settings, its main left out;
+    what it printed."""
+    # Sourced from a pipe, install.sh would take /dev for its checkout (REPO is its own
+    # folder's parent) and hash every file under /dev/shm: REPO is set to the checkout.
+    prelude = f"source <(sed -e '/^main \"\\$@\"$/d' -e 's|^REPO=.*|REPO={REPO}|' {INSTALL_SH}); "
+    proc = subprocess.run(
+        ["bash", "-c", prelude + script], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+#: The lines make test gives a whole dry run too: one taken, one not.
+DRY_RUN_LINES = {'ID="raspbian"', "ID=$(echo raspbian)"}
+
+
+def test_os_release_values_are_told_apart(tmp_path: Path) -> None:
+    """Every line of :data:`OS_RELEASE_LINES` through install.sh's own check, in one shell; a
+    dry run of each below (two in make test, all in the slow selection)."""
+    roots = []
+    for number, (line, _) in enumerate(OS_RELEASE_LINES):
+        root = tmp_path / str(number)
+        (root / "etc").mkdir(parents=True)
+        (root / "etc/os-release").write_text(line + "\n")
+        roots.append(shlex.quote(str(root)))
+
+    told = sourced(
+        f"for ROOT in {' '.join(roots)}; do if is_pi_os; then echo yes; else echo no; fi; done"
+    )
+
+    assert told.split() == ["yes" if recognised else "no" for _, recognised in OS_RELEASE_LINES]
+
+
 @pytest.mark.parametrize(
     ("line", "recognised"),
     [
-        ("ID=raspbian", True),
-        ("ID='raspbian'", True),
-        ('ID="raspbian"', True),
-        ('ID="raspbian', False),  # not a quoted value: taken as it stands
-        ("ID=raspbian-ish", False),
-        ("ID=$(echo raspbian)", False),
-        ("XID=raspbian", False),
+        pytest.param(line, recognised, marks=[] if line in DRY_RUN_LINES else pytest.mark.slow)
+        for line, recognised in OS_RELEASE_LINES
     ],
 )
 def test_os_release_values(target: Path, line: str, recognised: bool) -> None:
@@ -589,13 +699,14 @@ def test_python3_lgpio_from_apt_where_apt_has_it(install: Runner, target: Path) 
 
 @pytest.mark.parametrize(("pi_os", "from_apt"), [(True, True), (False, False)])
 def test_lgpio_without_package_lists_follows_the_os(
-    install: Runner, target: Path, pi_os: bool, from_apt: bool
+    install: Runner, target: Path, fresh: Installed, pi_os: bool, from_apt: bool
 ) -> None:
     """No lists to ask (an empty --root): Raspberry Pi OS has python3-lgpio, others do not."""
-    if not pi_os:
+    if pi_os:
+        result = fresh.result  # the fresh install: Raspberry Pi OS, no package lists
+    else:
         (target / "etc/rpi-issue").unlink()
-
-    result = install("--force")
+        result = install("--force")
 
     assert ("python3-lgpio" in apt_install_line(result)) is from_apt
     assert ("python3-lgpio is not available" in result.stdout) is not from_apt
@@ -608,23 +719,20 @@ def test_lgpio_from_pypi_is_part_of_the_install_stamp(target: Path) -> None:
         root = target.parent / f"root-{lists[0]}"
         shutil.copytree(target, root)
         apt_lists(root, *lists)
-        # Sourced from a pipe, install.sh would take /dev for its checkout (REPO is its own
-        # folder's parent) and hash every file under /dev/shm: REPO is set to the checkout.
         script = (
-            f"source <(sed -e '/^main \"\\$@\"$/d' -e 's|^REPO=.*|REPO={REPO}|' {INSTALL_SH}); "
             f"ROOT={root}; "
             f"PYTHON={sys.executable}; PYTHON_VERSION=3.11.2; missing=(python3-lgpio); "
             "drop_unavailable_lgpio final >/dev/null; source_hash"
         )
-        proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False)
-        assert proc.returncode == 0, proc.stderr
-        hashes.append(proc.stdout.strip())
+        hashes.append(sourced(script).strip())
 
     assert len(hashes[0]) == 64 and hashes[0] != hashes[1]
 
 
-def test_modprobe_runs_only_where_there_is_one(install: Runner, target: Path) -> None:
-    without = install()
+def test_modprobe_runs_only_where_there_is_one(
+    install: Runner, target: Path, fresh: Installed
+) -> None:
+    without = copy_into(fresh, target)
     assert "modprobe i2c-dev" not in without.target_commands
     assert "note: skipped: modprobe i2c-dev (no modprobe here" in without.stdout
     assert (target / "etc/modules").read_text() == "i2c-dev\n"  # loaded at the next boot
@@ -647,8 +755,10 @@ DROPIN = Path("etc/systemd/system/schockbesteck.service.d/network.conf")
 NETWORK_CONF = INSTALL_SH.parent / "network.conf"
 
 
-def test_error_unit_is_installed_and_removed(install: Runner, target: Path) -> None:
-    install()
+def test_error_unit_is_installed_and_removed(
+    install: Runner, target: Path, fresh: Installed
+) -> None:
+    copy_into(fresh, target)
     assert (target / ERROR_UNIT).read_bytes() == (
         INSTALL_SH.parent / "schockbesteck-error.service"
     ).read_bytes()
@@ -656,12 +766,6 @@ def test_error_unit_is_installed_and_removed(install: Runner, target: Path) -> N
     install("--uninstall")
 
     assert not (target / ERROR_UNIT).exists()
-
-
-def write_config(target: Path, text: str) -> None:
-    config = target / CONFIG
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(text)
 
 
 @pytest.mark.parametrize(
@@ -672,40 +776,67 @@ def write_config(target: Path, text: str) -> None:
         ("[web]\nenabled = false\n", "[pi]"),
     ],
 )
-def test_the_web_page_gets_its_extra(
-    install: Runner, target: Path, config: str, extras: str
-) -> None:
-    if config:
-        write_config(target, config)
-    skipped = next(line for line in install().stdout.splitlines() if "--no-pip" in line)
+def test_the_web_page_gets_its_extra(installed_with: InstallWith, config: str, extras: str) -> None:
+    result = installed_with(config).result
+    skipped = next(line for line in result.stdout.splitlines() if "--no-pip" in line)
     assert skipped.replace("\\", "").split()[-1].endswith(extras), skipped
     # The configuration the firmware reads agrees: the same [web] is on or off there.
     from firmware.config import config_from_toml
 
     assert config_from_toml(config).web.enabled is (extras == "[pi,web]")
+    # And the service gets the network for the page, or none.
+    assert (installed_with(config).root / DROPIN).exists() is (extras == "[pi,web]")
 
 
-def test_default_config_gets_no_network(install: Runner, target: Path) -> None:
-    result = install()
+def test_default_config_gets_no_network(fresh: Installed) -> None:
+    result, target = fresh.result, fresh.root
 
     assert not (target / DROPIN).exists()
     assert "the configuration needs no network" in result.stdout
+
+
+NETWORKED = [
+    ('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n', "[link] url = tcp-listen://0.0.0.0:7777"),
+    ('[link]\nurl = "socket://192.0.2.1:7777"\n', "[link] url = socket://192.0.2.1:7777"),
+    ('[web]\nlisten = "0.0.0.0:8080"\n', "[web]"),
+    ('[tournament]\nbroker = "mqtt://hub.local:1883"\n', "[tournament]"),
+]
+
+
+@pytest.mark.parametrize(("config", "reason"), NETWORKED)
+def test_a_config_that_needs_the_network_opens_it(
+    installed_with: InstallWith, config: str, reason: str
+) -> None:
+    """Each reason, in its shared install (make test); the whole way from open to closed again
+    below, for one of them (all of them in the slow selection)."""
+    opened = installed_with(config)
+
+    assert (opened.root / DROPIN).read_bytes() == NETWORK_CONF.read_bytes()
+    assert f"the configuration needs the network ({reason})" in opened.result.stdout
+    assert "systemctl daemon-reload" in opened.result.target_commands
 
 
 @pytest.mark.parametrize(
     ("config", "reason"),
     [
         ('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n', "[link] url = tcp-listen://0.0.0.0:7777"),
-        ('[link]\nurl = "socket://192.0.2.1:7777"\n', "[link] url = socket://192.0.2.1:7777"),
-        ('[web]\nlisten = "0.0.0.0:8080"\n', "[web]"),
-        ('[tournament]\nbroker = "mqtt://hub.local:1883"\n', "[tournament]"),
+        pytest.param(
+            '[link]\nurl = "socket://192.0.2.1:7777"\n',
+            "[link] url = socket://192.0.2.1:7777",
+            marks=pytest.mark.slow,
+        ),
+        pytest.param('[web]\nlisten = "0.0.0.0:8080"\n', "[web]", marks=pytest.mark.slow),
+        pytest.param(
+            '[tournament]\nbroker = "mqtt://hub.local:1883"\n',
+            "[tournament]",
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_network_drop_in_follows_the_config(
-    install: Runner, target: Path, config: str, reason: str
+    install: Runner, target: Path, installed_with: InstallWith, config: str, reason: str
 ) -> None:
-    write_config(target, config)
-    opened = install()
+    opened = copy_into(installed_with(config), target)
 
     assert (target / DROPIN).read_bytes() == NETWORK_CONF.read_bytes()
     assert f"the configuration needs the network ({reason})" in opened.stdout
@@ -722,20 +853,25 @@ def test_network_drop_in_follows_the_config(
 
 @pytest.mark.parametrize(
     "config",
-    ['[link]\nurl = "/dev/serial0"\n', '[link]\nurl = "loop://"\n', "[web]\nenabled = false\n",
-     "[tournament]\nenabled = false\n"],
+    [
+        # a device path: closing the network for /dev/ttyGS0 above (make test) checks one too
+        pytest.param('[link]\nurl = "/dev/serial0"\n', marks=pytest.mark.slow),
+        '[link]\nurl = "loop://"\n',
+        "[web]\nenabled = false\n",  # the install test_the_web_page_gets_its_extra reads
+        # tests/deploy/test_hub_install.py's table with [tournament] enabled = false (make test)
+        pytest.param("[tournament]\nenabled = false\n", marks=pytest.mark.slow),
+    ],
 )
-def test_no_network_for_local_links(install: Runner, target: Path, config: str) -> None:
-    write_config(target, config)
+def test_no_network_for_local_links(installed_with: InstallWith, config: str) -> None:
+    installed = installed_with(config)
 
-    install()
-
-    assert not (target / DROPIN).exists()
+    assert not (installed.root / DROPIN).exists()
 
 
-def test_own_drop_ins_stay_when_the_network_closes(install: Runner, target: Path) -> None:
-    write_config(target, '[link]\nurl = "tcp-listen://0.0.0.0:7777"\n')
-    install()
+def test_own_drop_ins_stay_when_the_network_closes(
+    install: Runner, target: Path, installed_with: InstallWith
+) -> None:
+    copy_into(installed_with('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n'), target)
     override = target / DROPIN.parent / "override.conf"  # what `systemctl edit` writes
     override.write_text("[Service]\nEnvironment=X=1\n")
     write_config(target, "")
@@ -746,9 +882,10 @@ def test_own_drop_ins_stay_when_the_network_closes(install: Runner, target: Path
     assert override.read_text() == "[Service]\nEnvironment=X=1\n"
 
 
-def test_unreadable_config_keeps_the_network_closed(install: Runner, target: Path) -> None:
-    write_config(target, '[link]\nurl = "tcp-listen://0.0.0.0:7777"\n')
-    install()
+def test_unreadable_config_keeps_the_network_closed(
+    install: Runner, target: Path, installed_with: InstallWith
+) -> None:
+    copy_into(installed_with('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n'), target)
     write_config(target, "[link\nurl = ")
 
     result = install()
@@ -758,9 +895,10 @@ def test_unreadable_config_keeps_the_network_closed(install: Runner, target: Pat
     assert "cannot be read" in result.stdout
 
 
-def test_uninstall_removes_the_network_drop_in(install: Runner, target: Path) -> None:
-    write_config(target, '[web]\nlisten = "0.0.0.0:8080"\n')
-    install()
+def test_uninstall_removes_the_network_drop_in(
+    install: Runner, target: Path, installed_with: InstallWith
+) -> None:
+    copy_into(installed_with('[web]\nlisten = "0.0.0.0:8080"\n'), target)
 
     install("--uninstall")
 
@@ -785,12 +923,11 @@ def test_a_dry_run_on_another_linux_warns_and_shows_every_step(target: Path) -> 
 
 
 def test_a_tables_broker_password_is_readable_by_the_service_only(
-    install: Runner, target: Path
+    install: Runner, target: Path, fresh: Installed
 ) -> None:
     """A table's [tournament] block holds its broker password: the configuration, 0644 while it
     holds no secret, becomes root:schockbesteck 0640 (the service reads it, no other user)."""
-    write_config(target, "[game]\nlanguage = \"de\"\n")
-    install()
+    copy_into(fresh, target)  # the default configuration: no secret in it
     config = target / CONFIG
     assert stat.S_IMODE(config.stat().st_mode) == 0o644  # no secret in it
     write_config(
