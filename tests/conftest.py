@@ -77,6 +77,8 @@ ONE_WORKER_MODULES = frozenset(
     {
         "tests/bench/test_bench.py",  # `schocken bench --quick`: half a minute
         "tests/cli/test_sheet.py",  # a league match of ten journalled games
+        "tests/deploy/test_hub_install.py",  # one hub install read by nine tests
+        "tests/deploy/test_install.py",  # one install per configuration, read by many tests
         "tests/firmware/test_fit.py",  # every scene traced once, for the check and its counts
         "tests/sim/test_docs_pictures.py",  # the page's game of five pictures (slow selection)
         "tests/web/test_layout.py",  # a device, its page and a window, set up once
