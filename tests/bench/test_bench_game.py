@@ -6,6 +6,7 @@ import dataclasses
 import queue
 import threading
 
+import pytest
 from luma.core.interface.serial import i2c
 from PIL import Image
 
@@ -71,9 +72,24 @@ def test_the_patient_clock_stands_still_while_the_app_waits() -> None:
     assert clock.now() == 5.0
 
 
-def test_a_human_like_player_plays_a_whole_game_with_odds_bots_and_hints() -> None:
+#: The tables of the whole games: a person and an odds bot in `make test`; the bench's own (two
+#: people and two odds bots, whose tables at four seats take seconds to build; `schocken bench
+#: --quick` plays it in `make test` too) in the slow selection.
+TABLES = [
+    pytest.param(("Anna", "Ben"), ("", "odds"), id="two"),
+    pytest.param(
+        ("Anna", "Ben", "Carla", "Dieter"), ("", "odds", "", "odds"), id="bench",
+        marks=pytest.mark.slow,
+    ),
+]
+
+
+@pytest.mark.parametrize(("players", "bots"), TABLES)
+def test_a_human_like_player_plays_a_whole_game_with_odds_bots_and_hints(
+    players: tuple[str, ...], bots: tuple[str, ...]
+) -> None:
     rules = dataclasses.replace(load_preset("standard"), deckel=3)
-    record = play_on_the_wiring(HumanLike(7), rules=rules, seed=7)
+    record = play_on_the_wiring(HumanLike(7), rules=rules, players=players, bots=bots, seed=7)
     assert record.hints > 0 and record.inputs > record.hints
     assert len(record.step_wall) == len(record.step_cpu) > record.inputs
     assert record.latencies and all(latency > 0 for latency in record.latencies)
@@ -82,9 +98,12 @@ def test_a_human_like_player_plays_a_whole_game_with_odds_bots_and_hints() -> No
     assert record.game_s > 60 and record.views
 
 
-def test_the_random_robot_plays_a_whole_game_too() -> None:
+@pytest.mark.parametrize(("players", "bots"), TABLES)
+def test_the_random_robot_plays_a_whole_game_too(
+    players: tuple[str, ...], bots: tuple[str, ...]
+) -> None:
     rules = dataclasses.replace(load_preset("standard"), deckel=3)
-    record = play_on_the_wiring(RandomRobot(5), rules=rules, seed=5)
+    record = play_on_the_wiring(RandomRobot(5), rules=rules, players=players, bots=bots, seed=5)
     assert record.inputs > 0 and record.changes and record.views
 
 

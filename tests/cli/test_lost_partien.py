@@ -24,9 +24,11 @@ from tests.durable.evening import play_games
 
 Run = Callable[..., tuple[int, str, str]]
 FOUR = ("Anna", "Ben", "Cem", "Dora")
+#: A copy of the module's evening: its state directory and the evening's five journals in it.
+Copied = tuple[Path, list[Path]]
 
 
-def evening_of_five(root: Path, *, before: int = 1) -> tuple[Spieltag, list[Path]]:
+def evening_of_five(root: Path, *, before: int = 2) -> tuple[Spieltag, list[Path]]:
     """``before`` games outside any evening, then a Spieltag of five games: the evening and
     its five journals, in the order played."""
     play_games(root, FOUR, before, seed=3)
@@ -39,6 +41,26 @@ def evening_of_five(root: Path, *, before: int = 1) -> tuple[Spieltag, list[Path
     return spieltag, journals
 
 
+@pytest.fixture(scope="module")
+def played_evening(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """An evening of five journalled games after two outside it, played once for this module
+    (seven games journalled take a second): its state directory and its journals' names."""
+    root = tmp_path_factory.mktemp("evening")
+    with pytest.MonkeyPatch.context() as patch:  # the tests' own state home, as a test's
+        patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
+        _, journals = evening_of_five(root)
+    return root, [journal.name for journal in journals]
+
+
+@pytest.fixture
+def evening_copy(played_evening: tuple[Path, list[str]], tmp_path: Path) -> Copied:
+    """The played evening's state directory, copied for this test alone, and its journals."""
+    source, names = played_evening
+    root = tmp_path / "state"
+    shutil.copytree(source, root)
+    return root, [root / name for name in names]
+
+
 def flip_a_byte(journal: Path) -> None:
     """One bit turned in the middle of the file, as a failing card does."""
     data = bytearray(journal.read_bytes())
@@ -49,12 +71,13 @@ def flip_a_byte(journal: Path) -> None:
 @pytest.mark.parametrize(("spoil", "loss"), [(flip_a_byte, Loss.DAMAGED),
                                              (Path.unlink, Loss.MISSING)])
 def test_a_damaged_or_deleted_game_keeps_its_partie_and_is_named(
-    tmp_path: Path, schocken: Run, spoil: Callable[[Path], object], loss: Loss
+    evening_copy: Copied, schocken: Run, spoil: Callable[[Path], object],
+    loss: Loss,
 ) -> None:
-    _, journals = evening_of_five(tmp_path)
-    counted = load_evening(StateDirectory(tmp_path)).games
+    root, journals = evening_copy
+    counted = load_evening(StateDirectory(root)).games
     spoil(journals[2])
-    evening = load_evening(StateDirectory(tmp_path))
+    evening = load_evening(StateDirectory(root))
     assert [game.partie for game in evening.games] == [1, 2, 4, 5]
     assert [(game.partie, game.journal, game.loss) for game in evening.lost] == [
         (3, journals[2].name, loss)
@@ -63,73 +86,75 @@ def test_a_damaged_or_deleted_game_keeps_its_partie_and_is_named(
         evening.spieltag.scheme, [game.result for game in counted if game.partie != 3]
     )
     line = f"Partie 3 nicht gewertet: {journals[2].name}"
-    status, out, err = schocken("stats", "--spieltag", "--state-dir", str(tmp_path))
+    status, out, err = schocken("stats", "--spieltag", "--state-dir", str(root))
     assert status == 0 and line in out.splitlines()[1]
-    status, out, err = schocken("sheet", "--state-dir", str(tmp_path))
+    status, out, err = schocken("sheet", "--state-dir", str(root))
     assert status == 0 and line in err
     rows = list(csv.reader(io.StringIO(out.lstrip("\ufeff")), delimiter=";"))
     assert any(row and row[0].startswith(line) for row in rows)
-    status, out, _ = schocken("sheet", "--json", "--state-dir", str(tmp_path))
+    status, out, _ = schocken("sheet", "--json", "--state-dir", str(root))
     sheet = json.loads(out)
     assert [p["partie"] for p in sheet["partien"]] == [1, 2, 4, 5]
     assert [(g["partie"], g["loss"]) for g in sheet["lost"]] == [(3, loss.value)]
-    status, out, err = schocken("stats", "--spieltag", "--json", "--state-dir", str(tmp_path),
+    status, out, err = schocken("stats", "--spieltag", "--json", "--state-dir", str(root),
                                 "--lang", "en")
     assert json.loads(out)["lost"][0]["partie"] == 3
 
 
-def test_the_last_game_deleted_while_the_evening_goes_on_is_missed(tmp_path: Path) -> None:
-    _, journals = evening_of_five(tmp_path)
+def test_the_last_game_deleted_while_the_evening_goes_on_is_missed(evening_copy: Copied) -> None:
+    root, journals = evening_copy
     journals[-1].unlink()
-    evening = load_evening(StateDirectory(tmp_path))
+    evening = load_evening(StateDirectory(root))
     assert [game.partie for game in evening.games] == [1, 2, 3, 4]
     assert [(game.partie, game.loss) for game in evening.lost] == [(5, Loss.MISSING)]
 
 
-def test_the_first_game_deleted_is_missed_too(tmp_path: Path) -> None:
+def test_the_first_game_deleted_is_missed_too(evening_copy: Copied) -> None:
     """The evening knows the number of its first game: a deleted first one is no gap between
     two of its games, and still named."""
-    _, journals = evening_of_five(tmp_path)
+    root, journals = evening_copy
     journals[0].unlink()
-    evening = load_evening(StateDirectory(tmp_path))
+    evening = load_evening(StateDirectory(root))
     assert [(game.partie, game.loss) for game in evening.lost] == [(1, Loss.MISSING)]
     assert [game.partie for game in evening.games] == [2, 3, 4, 5]
 
 
-def test_an_ended_evening_misses_a_game_deleted_after_it_ended(tmp_path: Path) -> None:
-    _, journals = evening_of_five(tmp_path)
-    SpieltagFiles(StateDirectory(tmp_path)).end()
-    play_games(tmp_path, FOUR, 2, seed=9)  # after the evening: not its
+def test_an_ended_evening_misses_a_game_deleted_after_it_ended(evening_copy: Copied) -> None:
+    root, journals = evening_copy
+    SpieltagFiles(StateDirectory(root)).end()
+    play_games(root, FOUR, 2, seed=9)  # after the evening: not its
     journals[-1].unlink()
-    evening = load_evening(StateDirectory(tmp_path))
+    evening = load_evening(StateDirectory(root))
     assert [(game.partie, game.loss) for game in evening.lost] == [(5, Loss.MISSING)]
     assert len(evening.games) == 4
 
 
-def test_an_export_keeps_the_lost_partie_and_the_match_numbers_on(tmp_path: Path) -> None:
-    _, journals = evening_of_five(tmp_path)
+def test_an_export_keeps_the_lost_partie_and_the_match_numbers_on(evening_copy: Copied) -> None:
+    root, journals = evening_copy
     flip_a_byte(journals[1])
-    evening = load_evening(StateDirectory(tmp_path))
+    evening = load_evening(StateDirectory(root))
     again = evening_from_export(json.dumps(evening_to_export(evening)), "t1.json")
     assert again.lost == evening.lost
     assert [game.partie for game in again.games] == [1, 3, 4, 5]
     assert again.standings() == evening.standings()
 
 
-def test_every_game_counted_is_the_evening_recounted(tmp_path: Path) -> None:
-    evening_of_five(tmp_path, before=2)
-    evening = load_evening(StateDirectory(tmp_path))
+def test_every_game_counted_is_the_evening_recounted(evening_copy: Copied) -> None:
+    root, _ = evening_copy
+    evening = load_evening(StateDirectory(root))
     assert evening.lost == () and [game.partie for game in evening.games] == [1, 2, 3, 4, 5]
     results = [game_result(game.setup, game.actions) for game in evening.games]
     assert evening.standings() == standings(evening.spieltag.scheme, results)
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler's pdftotext")
-def test_the_pdf_names_the_lost_partie(tmp_path: Path, schocken: Run) -> None:
-    _, journals = evening_of_five(tmp_path)
+def test_the_pdf_names_the_lost_partie(
+    evening_copy: Copied, tmp_path: Path, schocken: Run
+) -> None:
+    root, journals = evening_copy
     journals[3].unlink()
     pdf = tmp_path / "sheet.pdf"
-    status, _, err = schocken("sheet", "--pdf", "-o", str(pdf), "--state-dir", str(tmp_path),
+    status, _, err = schocken("sheet", "--pdf", "-o", str(pdf), "--state-dir", str(root),
                               "--lang", "en")
     assert status == 0 and f"Game 4 not counted: {journals[3].name} is missing" in err
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,

@@ -174,7 +174,7 @@ def test_the_pdf_is_one_a4_page_whose_text_holds_every_name_and_number(
 
 def test_stats_spieltag_shows_the_standings(schocken: Run, tmp_path: Path) -> None:
     begin(schocken, tmp_path, scoring="siegpunkte")
-    played = play_games(tmp_path, TABLE_1, 10, seed=4)
+    played = play_games(tmp_path, TABLE_1, 4, seed=4)
     status, out, _ = schocken("stats", "--spieltag", "--json", "--state-dir", str(tmp_path))
     assert status == 0
     expected = standings(
@@ -186,7 +186,7 @@ def test_stats_spieltag_shows_the_standings(schocken: Run, tmp_path: Path) -> No
     ]
     status, out, _ = schocken("stats", "--spieltag", "--state-dir", str(tmp_path))
     lines = out.splitlines()
-    assert lines[0] == "7. Spieltag (2026-12-01), Siegpunkte, nach 10 Spielen"
+    assert lines[0] == "7. Spieltag (2026-12-01), Siegpunkte, nach 4 Spielen"
     assert lines[1].split()[:3] == ["Platz", "Spieler", "Punkte"]
     assert [line.split()[1] for line in lines[2:]] == [s.player for s in expected]
 

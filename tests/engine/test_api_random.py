@@ -56,16 +56,19 @@ def check_position(game: Game, rng: random.Random) -> None:
         assert not accepted(game, lambda g: g.roll(too_many, keep))
 
 
+@pytest.mark.parametrize("positions", [100, pytest.param(250, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
-def test_queries_agree_with_actions(rules: Rules) -> None:
+def test_queries_agree_with_actions(rules: Rules, positions: int) -> None:
+    """Every query against its action in ``positions`` random positions of random games (each
+    position tries every keep, flip, stand and blind; the slow selection checks 250)."""
     rng = random.Random(rules.name)
     checked = 0
     for game_number in itertools.count():
         game = Game(GameSetup(tuple(f"P{i}" for i in range(2 + game_number % 3)), rules))
-        while not game.is_over and checked < 250:
+        while not game.is_over and checked < positions:
             if game.phase is Phase.TURN and rng.random() < 0.5:
                 check_position(game, rng)
                 checked += 1
             play_step(game, rng)
-        if checked >= 250:
+        if checked >= positions:
             break

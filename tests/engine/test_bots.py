@@ -30,7 +30,7 @@ from engine.events import TurnOver
 from engine.odds import Position, Target, chance_playing, stand_states, ties_by_throws
 from engine.rules import HAND_ONLY_KINDS
 from engine.settle import TurnResult
-from engine.simulation import Simulator, score_of, settle_scores, turn_table
+from engine.simulation import Simulator, TurnTable, score_of, settle_scores, turn_table
 
 STANDARD = load_preset("standard")
 
@@ -51,26 +51,49 @@ def test_registry_names_and_unknown_name() -> None:
         make_bot("genius")
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [3, *(pytest.param(seed, marks=pytest.mark.slow) for seed in (0, 1, 2))],
-)
-@pytest.mark.parametrize("preset", preset_names())
-def test_bots_play_only_legal_moves_under_every_preset(preset: str, seed: int) -> None:
-    """A game of both bots under each preset; an even seed seats two odds bots. `make test`
-    plays one game a preset (an odds bot and two threshold bots): a game's first decisions of
-    an odds bot build its tables, seconds each, so the other three are in the slow selection."""
+def _preset_games() -> list[object]:
+    """(preset, players, seed) of the preset games: at three players, four seeds a preset (an
+    odds bot's first decisions at a table of three build its tables, seconds each); `make test`
+    plays the standard's first and, for every other preset, one game of two players."""
+    games: list[object] = []
+    for preset in preset_names():
+        for seed in (3, 0, 1, 2):
+            quick = preset == "standard" and seed == 3
+            games.append(pytest.param(preset, 3, seed, marks=() if quick else pytest.mark.slow))
+        if preset != "standard":
+            games.append(pytest.param(preset, 2, 3))
+    return games
+
+
+@pytest.mark.parametrize(("preset", "players", "seed"), _preset_games())
+def test_bots_play_only_legal_moves_under_every_preset(
+    preset: str, players: int, seed: int
+) -> None:
+    """A game of both bots under each preset; an even seed seats two odds bots at a table of
+    three. Two players: an odds bot and a threshold bot."""
     rules = load_preset(preset)
     rng = random.Random(seed)
-    names = ("A", "B", "C")
+    names = ("A", "B", "C")[:players]
     third = ["odds", "threshold"][seed % 2]
     bots = {"A": make_bot("threshold"), "B": make_bot("odds"), "C": make_bot(third)}
-    game = play_game(GameSetup(names, rules), bots, rng)  # the Game raises on any illegal move
-    assert game.is_over and game.loser in names
+    game = play_game(GameSetup(names, rules), {name: bots[name] for name in names}, rng)
+    assert game.is_over and game.loser in names  # the Game raises on any illegal move
 
 
-@pytest.mark.parametrize("overrides", HOUSE_RULES)
+#: House rules whose odds tables `make test` leaves to the slow selection (their mechanics stay
+#: in `make test` in the others: keep_only_ones with Bördeschock, flip_sixes in the presets).
+_SLOW_HOUSE_RULES = ({"keep_only_ones": True}, {"flip_sixes": False, "hidden_last_throw": False})
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        pytest.param(rules, marks=pytest.mark.slow) if rules in _SLOW_HOUSE_RULES else rules
+        for rules in HOUSE_RULES
+    ],
+)
 def test_bots_play_only_legal_moves_under_house_rules(overrides: dict) -> None:
+    """Three games of two players a rule set (the first builds the odds bot's tables)."""
     rules = replace(STANDARD, deckel=7, **overrides)
     for seed in range(3):
         bots = {"A": make_bot("odds"), "B": make_bot("threshold")}
@@ -124,14 +147,18 @@ def test_the_opener_counts_the_next_player_exactly_as_odds_v1_plays(preset: str)
     goal = avoid_goal(rules, situation, share=False)
     assert goal.by_state is not None
     legacy = make_strategy("odds-v1")
+    tables: dict[tuple[int, tuple[int, ...]], TurnTable] = {}  # what the next player sees
     checked = 0
     for throws in (1, 2, 3):
         for state, (laid, free) in enumerate(stand_states(rules)):
             if len(free) == 0 or (throws == 1 and laid):
                 continue
-            shown = Shown("", throws, laid, None, None)  # the dice stay under the cup
-            view = View(1, 2, throws, (shown,))
-            theirs = turn_table(rules, legacy, legacy.situation(view, rules), throws)
+            theirs = tables.get((throws, laid))
+            if theirs is None:
+                shown = Shown("", throws, laid, None, None)  # the dice stay under the cup
+                view = View(1, 2, throws, (shown,))
+                situation = legacy.situation(view, rules)
+                theirs = tables[throws, laid] = turn_table(rules, legacy, situation, throws)
             evaluation = table.evaluate(tuple(sorted(laid + free, reverse=True)), not laid)
             ours = score_of(evaluation.strength, throws, ties_by_throws(evaluation.kind, rules))
             previous = beaten = 0.0
@@ -195,8 +222,21 @@ def assert_same(game_ends: dict, table_ends: dict) -> None:
         assert table_ends[key] == pytest.approx(p, abs=1e-9), key
 
 
-@pytest.mark.parametrize("strategy", ["threshold", "odds", "odds-v1"])
-@pytest.mark.parametrize("preset", ["standard", "boerde", "westfalen"])
+def _odds_slow_but_standard(strategy: str, preset: str) -> object:
+    """The odds strategy's tables at a table of three take a second or more to build: `make
+    test` builds the standard's, the slow selection every preset's."""
+    slow = strategy == "odds" and preset != "standard"
+    return pytest.param(preset, strategy, marks=pytest.mark.slow) if slow else (preset, strategy)
+
+
+@pytest.mark.parametrize(
+    ("preset", "strategy"),
+    [
+        _odds_slow_but_standard(strategy, preset)
+        for preset in ("standard", "boerde", "westfalen")
+        for strategy in ("threshold", "odds", "odds-v1")
+    ],
+)
 def test_fast_turn_tables_equal_the_real_game_exactly(strategy: str, preset: str) -> None:
     # Two throws keep the walk through the Game short; the slow test below takes three.
     check_turn_tables(strategy, replace(load_preset(preset), max_throws=2))
@@ -209,7 +249,7 @@ def test_fast_turn_tables_equal_the_real_game_with_three_throws(strategy: str, p
     check_turn_tables(strategy, load_preset(preset))
 
 
-@pytest.mark.parametrize("strategy", ["threshold", "odds"])
+@pytest.mark.parametrize("strategy", ["threshold", pytest.param("odds", marks=pytest.mark.slow)])
 def test_fast_turn_tables_equal_the_real_game_under_hand_only(strategy: str) -> None:
     rules = replace(STANDARD, max_throws=2, jule=True, achter=True, hand_only=HAND_ONLY_KINDS)
     check_turn_tables(strategy, rules)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -97,43 +98,61 @@ def game_at(rules: Rules, laid: tuple[int, ...], thrown: tuple[int, ...], throws
     return game
 
 
-def brute_force(game: Game, target: Target) -> float:
-    """The best chance over every strategy, trying every legal action of the Game."""
-    turn = game.turn
-    assert turn is not None
-    values = [v for v in brute_force_actions(game, target).values()]
-    return max(values)
+def brute_force(game: Game, targets: Sequence[Target]) -> tuple[float, ...]:
+    """The best chance over every strategy for each of ``targets``, trying every legal action
+    of the Game (one walk through the Game serves them all: each takes its own best action)."""
+    values = brute_force_actions(game, targets).values()
+    return tuple(max(column) for column in zip(*values, strict=True))
 
 
-def _after(game: Game, events: list, target: Target) -> float:
+def _after(game: Game, events: list, targets: Sequence[Target]) -> tuple[float, ...]:
     over = next((e for e in events if isinstance(e, TurnOver)), None)
     if over is None:
-        return brute_force(game, target)
+        return brute_force(game, targets)
     evaluation = game.evaluate(over.dice, over.hand)
-    return 1.0 if target.wins(evaluation, over.throws) else 0.0
+    return tuple(1.0 if target.wins(evaluation, over.throws) else 0.0 for target in targets)
 
 
-def brute_force_actions(game: Game, target: Target) -> dict[tuple[str, tuple[int, ...]], float]:
-    """Each legal action's best chance: ("stand", ()), ("flip", ()), ("throw", kept values)."""
+def brute_force_actions(
+    game: Game, targets: Sequence[Target]
+) -> dict[tuple[str, tuple[int, ...]], tuple[float, ...]]:
+    """Each legal action's best chance for each of ``targets``: ("stand", ()), ("flip", ()),
+    ("throw", kept values)."""
     turn = game.turn
     assert turn is not None
-    values: dict[tuple[str, tuple[int, ...]], float] = {}
+    values: dict[tuple[str, tuple[int, ...]], tuple[float, ...]] = {}
     if game.can_stand():
         copy = game.copy()
-        values[("stand", ())] = _after(copy, copy.stand(), target)
+        values[("stand", ())] = _after(copy, copy.stand(), targets)
     # Bördeschock with take_back could flip forever; the odds follow MAX_THROWS throws.
     if game.can_flip() and turn.limit + game.rules.boerdeschock <= odds.MAX_THROWS:
         copy = game.copy()
-        values[("flip", ())] = _after(copy, copy.flip(), target)
+        values[("flip", ())] = _after(copy, copy.flip(), targets)
     if game.can_roll():
         for keep in game.legal_keeps():
             kept = sorted_dice(turn.values[i] for i in keep)  # type: ignore[misc]
-            total = 0.0
+            total = [0.0] * len(targets)
             for dice, p in sorted_throw_outcomes(game.dice_to_throw(keep)):
                 copy = game.copy()
-                total += float(p) * _after(copy, copy.roll(dice[::-1], keep), target)
-            values[("throw", kept)] = max(values.get(("throw", kept), 0.0), total)
+                after = _after(copy, copy.roll(dice[::-1], keep), targets)
+                total = [sum_ + float(p) * value for sum_, value in zip(total, after, strict=True)]
+            best = values.get(("throw", kept), (0.0,) * len(targets))
+            values[("throw", kept)] = tuple(map(max, best, total))
     return values
+
+
+def assert_agrees(
+    expected: dict[tuple[str, tuple[int, ...]], tuple[float, ...]],
+    position: Position,
+    targets: Sequence[Target],
+    rules: Rules,
+) -> None:
+    """The solver's chance of every action equals the brute force's, for each target."""
+    for index, target in enumerate(targets):
+        got = dp_actions(position, target, rules)
+        assert got.keys() == expected.keys()
+        for key, values in expected.items():
+            assert got[key] == pytest.approx(values[index], abs=1e-12), (key, target)
 
 
 def dp_actions(position: Position, target: Target, rules: Rules) -> dict:
@@ -170,13 +189,9 @@ def test_dp_agrees_with_brute_force_with_one_throw_left(preset, laid, thrown, th
         Target.of((6, 6, 5), rules, throws=throws),
         Target.of((5, 1, 1), rules, hand=False, throws=limit, ties_win=True),
     ]
-    for target in targets:
-        game = game_at(replace(rules, max_throws=limit), laid, thrown, throws)
-        expected = brute_force_actions(game, target)
-        got = dp_actions(Position(laid, thrown, throws, limit), target, rules)
-        assert got.keys() == expected.keys()
-        for key, value in expected.items():
-            assert got[key] == pytest.approx(value, abs=1e-12), (key, target)
+    game = game_at(replace(rules, max_throws=limit), laid, thrown, throws)
+    expected = brute_force_actions(game, targets)
+    assert_agrees(expected, Position(laid, thrown, throws, limit), targets, rules)
 
 
 @pytest.mark.parametrize(
@@ -203,20 +218,17 @@ def test_dp_agrees_with_brute_force_under_house_rules(overrides, monkeypatch) ->
         odds._target_goal.cache_clear()
     count = rules.dice_count
     positions = [((), (6, 6, 1)[:count], 1), ((), (6, 1, 4)[:count], 1), ((), (2, 2, 2)[:count], 1)]
+    targets = [
+        Target.at_least(strength((6, 1, 1)[:count], rules)),
+        Target.of((2, 2, 2)[:count], rules, throws=1),
+        Target.at_least(strength((3, 2, 1)[:count], rules, hand=False)),
+        # A hand-only special throw: only a throw of all dice at once reaches it.
+        Target.at_least(strength((4, 2, 1)[:count], rules)),
+        Target.at_least(strength((3, 3, 1)[:count], rules)),
+    ]
     for laid, thrown, throws in positions:
-        for target in (
-            Target.at_least(strength((6, 1, 1)[:count], rules)),
-            Target.of((2, 2, 2)[:count], rules, throws=1),
-            Target.at_least(strength((3, 2, 1)[:count], rules, hand=False)),
-            # A hand-only special throw: only a throw of all dice at once reaches it.
-            Target.at_least(strength((4, 2, 1)[:count], rules)),
-            Target.at_least(strength((3, 3, 1)[:count], rules)),
-        ):
-            expected = brute_force_actions(game_at(rules, laid, thrown, throws), target)
-            got = dp_actions(Position(laid, thrown, throws, 2), target, rules)
-            assert got.keys() == expected.keys()
-            for key, value in expected.items():
-                assert got[key] == pytest.approx(value, abs=1e-12), (key, target)
+        expected = brute_force_actions(game_at(rules, laid, thrown, throws), targets)
+        assert_agrees(expected, Position(laid, thrown, throws, 2), targets, rules)
 
 
 @pytest.mark.slow
@@ -225,9 +237,9 @@ def test_dp_agrees_with_brute_force_with_two_throws_left(preset) -> None:
     rules = load_preset(preset)
     for thrown in [(6, 3, 1), (6, 6, 4)]:
         target = Target.at_least(strength((6, 1, 1), rules))
-        expected = brute_force_actions(game_at(rules, (), thrown, 1), target)
+        expected = brute_force_actions(game_at(rules, (), thrown, 1), [target])
         got = dp_actions(Position((), thrown, 1, 3), target, rules)
-        for key, value in expected.items():
+        for key, (value,) in expected.items():
             assert got[key] == pytest.approx(value, abs=1e-12)
 
 

@@ -304,16 +304,20 @@ def test_ten_games_at_four_match_a_hand_count(scheme_name: str) -> None:
     assert scores == better_first
 
 
-def test_schock_aus_from_the_hand_and_built() -> None:
+@pytest.mark.parametrize("games", [10, pytest.param(30, marks=pytest.mark.slow)])
+def test_schock_aus_from_the_hand_and_built(games: int) -> None:
+    """Random games of three (ten already hold a Schock aus from the hand and a built one)."""
     rules = load_preset("standard")
-    seen = 0
-    for seed in range(30):
+    seen = hand = built = 0
+    for seed in range(games):
         game = play_random_game(3, rules, seed)
         result = game_result(GameSetup(game.players, rules), game.actions)
         seen += sum(result.schock_aus(p) for p in game.players)
+        hand += len(result.schock_aus_hand)
+        built += len(result.schock_aus_built)
         for player, count in (*result.schock_aus_hand, *result.schock_aus_built):
             assert player in game.players and count > 0
-    assert seen > 0
+    assert seen > 0 and hand > 0 and built > 0
 
 
 # -- the [scoring] table -------------------------------------------------------------------------

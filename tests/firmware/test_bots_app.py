@@ -220,10 +220,19 @@ def test_no_hints_under_tournament_rules(clock: FakeClock, inputs: Inputs) -> No
     assert isinstance(app.view, TurnView)
 
 
+@pytest.mark.parametrize(
+    "bots",
+    [
+        pytest.param(("threshold", "threshold", "threshold"), id="threshold"),
+        # An odds bot's tables at a table of three take seconds to build; the odds bot plays a
+        # whole game on the timers in `make test` next to a person (the first test above).
+        pytest.param(("odds", "threshold", "threshold"), id="odds", marks=pytest.mark.slow),
+    ],
+)
 def test_a_table_of_bots_plays_a_whole_game_by_itself_and_waits_at_the_end(
-    clock: FakeClock,
+    clock: FakeClock, bots: tuple[str, ...]
 ) -> None:
-    app, events = bot_app(clock, SeededDice(5), ("odds", "threshold", "threshold"))
+    app, events = bot_app(clock, SeededDice(5), bots)
     fired = run_timers(app, clock)
     assert fired > 50 and events[-1]["event"] == "game_over"
     view = app.view

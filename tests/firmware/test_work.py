@@ -90,11 +90,21 @@ def _act(device: Device, kind: InputKind, button: Button | None = None) -> None:
     device.run(until=device.clock.now() + 0.01)
 
 
+@pytest.mark.parametrize(
+    ("players", "bots"),
+    [
+        pytest.param(("Ben", "Carla"), ("odds", "odds"), id="two"),
+        # Three seats: the odds bots' tables take seconds to build, twice.
+        pytest.param(
+            ("Ben", "Carla", "Dieter"), ("odds", "odds", "threshold"), id="three",
+            marks=pytest.mark.slow,
+        ),
+    ],
+)
 def test_a_game_of_computer_players_goes_the_same_way_with_the_worker(
-    mocker: MockerFixture,
+    mocker: MockerFixture, players: tuple[str, ...], bots: tuple[str, ...]
 ) -> None:
     rules = dataclasses.replace(load_preset("standard"), deckel=3)
-    players, bots = ("Ben", "Carla", "Dieter"), ("odds", "odds", "threshold")
     inline_events: list[dict[str, Any]] = []
     inline = _device(
         FakeClock(), players, bots, SeededDice(4), worker=False, rules=rules, events=inline_events
