@@ -76,6 +76,7 @@ _EXHAUSTIVE = pytest.StashKey[bool]()
 ONE_WORKER_MODULES = frozenset(
     {
         "tests/bench/test_bench.py",  # `schocken bench --quick`: half a minute
+        "tests/cli/test_lost_partien.py",  # an evening of seven journalled games, played once
         "tests/cli/test_sheet.py",  # a league match of ten journalled games
         "tests/deploy/test_hub_install.py",  # one hub install read by nine tests
         "tests/deploy/test_install.py",  # one install per configuration, read by many tests
