@@ -190,14 +190,28 @@ def script_edges(
     The shake is built from the decoder's ``timing`` so that it is long enough to be detected
     (``shake_edges`` within ``shake_window_ms``) whatever the configuration says.
     """
+    edges, _, end = _script_timeline(actions, start, timing, pacing)
+    return edges, end
+
+
+def _script_timeline(
+    actions: Iterable[ScriptAction],
+    start: float,
+    timing: InputTiming | None,
+    pacing: ScriptPacing | None,
+) -> tuple[list[Edge], list[float], float]:
+    """:func:`script_edges`' edges, when each action begins, and the moment the script ends, in
+    one pass over the actions."""
     timing = timing if timing is not None else InputTiming()
     pacing = pacing if pacing is not None else ScriptPacing()
     rattle = min(pacing.rattle_s, timing.shake_window_s / (timing.shake_edges + 1))
     rattles = max(math.ceil(pacing.shake_s / rattle), timing.shake_edges + 2)
     rattles += rattles % 2  # an even count: the ball comes to rest open
     edges: list[Edge] = []
+    starts: list[float] = []
     at = start
     for action in actions:
+        starts.append(at)
         if action.kind is ActionKind.WAIT:
             at += action.seconds
         elif action.kind is ActionKind.SHAKE:
@@ -214,7 +228,7 @@ def script_edges(
             edges.append(Edge(EdgeSource.BUTTON, True, at, action.button))
             edges.append(Edge(EdgeSource.BUTTON, False, at + held, action.button))
             at += held + pacing.pause_s
-    return edges, at
+    return edges, starts, at
 
 
 class ScriptInput:
@@ -234,13 +248,11 @@ class ScriptInput:
         pacing: ScriptPacing | None = None,
     ) -> None:
         self.actions = list(actions)
-        self.edges, self.end = script_edges(self.actions, clock.now(), timing, pacing)
-        #: When each action begins (its first edge; a wait, when it starts waiting).
-        self.starts: list[float] = []
-        at = clock.now()
-        for action in self.actions:
-            self.starts.append(at)
-            _, at = script_edges([action], at, timing, pacing)
+        #: The edges, when each action begins (its first edge; a wait, when it starts waiting),
+        #: and when the script is over.
+        self.edges, self.starts, self.end = _script_timeline(
+            self.actions, clock.now(), timing, pacing
+        )
         self._fed_until = clock.now()
         self._next = 0
         self._sink: EdgeSink | None = None

@@ -4,7 +4,9 @@
 
 The browser is Debian's chromium and chromium-driver through Selenium, with nothing downloaded
 (the driver's path is given, so Selenium Manager is never asked) and a fresh profile each time;
-the browser tests (tests/web/test_browser.py) use the same :class:`Browser`.
+the browser tests (tests/web/test_browser.py) use the same :class:`Browser`. Each maker takes a
+``browser`` already started (the tests lend theirs, so that one Chromium makes every picture),
+else it starts its own and quits it when done.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,6 +88,15 @@ class Browser:
             shutil.rmtree(self._profile, ignore_errors=True)
 
 
+def _window(browser: Browser | None, width: int, height: int) -> Any:
+    """A context giving ``browser`` with its window set to ``width`` x ``height``, or a new
+    :class:`Browser` of that size that is quit afterwards."""
+    if browser is None:
+        return closing(Browser(width, height))
+    browser.driver.set_window_size(width, height)
+    return nullcontext(browser)
+
+
 # --- the pictures --------------------------------------------------------------------------------
 
 ROOT = Path(__file__).parents[2]
@@ -121,9 +132,10 @@ SHOTS = (
 )
 
 
-def make_web_pictures(images: Path = IMAGES) -> list[Path]:
+def make_web_pictures(images: Path = IMAGES, browser: Browser | None = None) -> list[Path]:
     """Every picture of :data:`SHOTS` (docs/img/web-*.png): the page just after a round's reveal,
-    after one finished game for the statistics, in one headless Chromium.
+    after one finished game for the statistics, in one headless Chromium (``browser``, or one
+    of its own).
 
     The device is the firmware's own (``build_device`` with the web server on a free port of
     127.0.0.1, seeded dice, a temporary state directory) on a fake clock; a person's turns are
@@ -173,11 +185,11 @@ def make_web_pictures(images: Path = IMAGES) -> list[Path]:
             pairing = device.pairing
             assert pairing is not None
             pins: list[str] = []
-            with _served(device, clock, server) as url, closing(Browser(*SHOTS[0].size)) as browser:
+            with _served(device, clock, server) as url, _window(browser, *SHOTS[0].size) as shown:
                 for shot in SHOTS:
                     if shot.paired and not pins:
                         device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
-                    written.append(_shoot(browser, url, images / shot.name, shot, pins))
+                    written.append(_shoot(shown, url, images / shot.name, shot, pins))
         finally:
             device.close()
     return written
@@ -310,11 +322,11 @@ def main() -> None:
 ENTRY_SHOT = Shot("web-entry-de.png", "de", (390, 844), 2.0, paired=True)
 
 
-def make_entry_picture(path: Path) -> Path:
+def make_entry_picture(path: Path, browser: Browser | None = None) -> Path:
     """The page's entry card (docs/img/web-entry-de.png): a real-dice game under the DSM's rules
     on the firmware's own device (fake clock, temporary state directory), the roll-off and the
     opener's result entered, the next player's dice tapped in (a Straße after two throws, so
-    that the card asks: from the hand or built up)."""
+    that the card asks: from the hand or built up); in ``browser``, or a Chromium of its own."""
     problem = browser_missing()
     if problem is not None:
         raise RuntimeError(f"no picture of the entry card: {problem}")
@@ -354,20 +366,20 @@ def make_entry_picture(path: Path) -> Path:
                 "[5, 4, 3].forEach((v, i) => "
                 "tap(`#entry-dice [data-die=\"${i + 1}\"] [data-face=\"${v}\"]`));"
             )
-            with _served(device, clock, server) as url, closing(
-                Browser(*ENTRY_SHOT.size)
-            ) as browser:
+            with _served(device, clock, server) as url, _window(
+                browser, *ENTRY_SHOT.size
+            ) as shown:
                 device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
-                _shoot(browser, url, path, ENTRY_SHOT, pins, before=tap)
+                _shoot(shown, url, path, ENTRY_SHOT, pins, before=tap)
         finally:
             device.close()
     return path
 
 
-def write_spieltag_card(path: Path) -> None:
+def write_spieltag_card(path: Path, browser: Browser | None = None) -> None:
     """The page's Spieltag card on a paired phone (390 px), German and English side by side:
     a Spieltag of five games at a table of four under Platzpunkte with a time box, its
-    standings, the downloads and ending it (asked)."""
+    standings, the downloads and ending it (asked); in ``browser``, or a Chromium of its own."""
     problem = browser_missing()
     if problem is not None:
         raise RuntimeError(f"no pictures of the page: {problem}")
@@ -418,13 +430,13 @@ def write_spieltag_card(path: Path) -> None:
             pairing = device.pairing
             assert pairing is not None
             pins: list[str] = []
-            with _served(device, clock, server) as url, closing(Browser(390, 844)) as browser:
+            with _served(device, clock, server) as url, _window(browser, 390, 844) as shown:
                 device.loop.call_soon(lambda: pins.append(pairing.show_pin(clock.now())))
                 for language in ("de", "en"):
                     shot = Shot(f"web-spieltag-{language}.png", language, (390, 844),
                                 paired=True, scroll_to="spieltag")
                     target = Path(state) / shot.name
-                    _shoot_card(browser, url, target, shot, pins)
+                    _shoot_card(shown, url, target, shot, pins)
                     shots.append(Image.open(io.BytesIO(target.read_bytes())).convert("RGB"))
         finally:
             device.close()

@@ -12,6 +12,10 @@ picture (a page's screenshot, say) is one more decorated function that writes it
     def _page(path: Path) -> None:
         ...
 
+A picture taken in headless Chromium is registered with ``browser=True``; its function takes
+the browser too (``None``: it starts one of its own), so that the caller may lend one Chromium
+to every such picture (:func:`make_pictures`).
+
 The test ``tests/sim/test_docs_pictures.py`` fails when a committed picture differs from what its
 entry makes, and when the README or docs show a picture that no entry makes.
 """
@@ -25,7 +29,10 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sim.pictures.browser import Browser
 
 ROOT = Path(__file__).parents[2]
 #: The game of the README's pictures: one round under the standard rules, seeded.
@@ -42,7 +49,8 @@ class Picture:
 
     path: str
     about: str
-    make: Callable[[Path], None]
+    #: Called with the path, and for a picture taken in Chromium also with a browser or None.
+    make: Callable[..., None]
     #: Taken in headless Chromium (the page's screenshots), so it needs the browser.
     browser: bool = False
 
@@ -58,11 +66,11 @@ PICTURES: dict[str, Picture] = {}
 
 def picture(
     path: str, about: str, *, browser: bool = False
-) -> Callable[[Callable[[Path], None]], Callable[[Path], None]]:
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Register the decorated function as the maker of the picture at ``path`` (``browser``: a
-    screenshot taken in headless Chromium)."""
+    screenshot taken in headless Chromium, made by ``make(path, browser)``)."""
 
-    def register(make: Callable[[Path], None]) -> Callable[[Path], None]:
+    def register(make: Callable[..., None]) -> Callable[..., None]:
         if path in PICTURES:
             raise ValueError(f"{path} has a maker already")
         PICTURES[path] = Picture(path, about, make, browser)
@@ -143,44 +151,44 @@ def _window_png(image: Any, path: Path) -> None:
 
 
 @picture("docs/img/web-board-de.png", "the table's page on a laptop or TV, in German", browser=True)
-def _web_board(path: Path) -> None:
-    _web_pictures_in(path.parent)
+def _web_board(path: Path, browser: Browser | None) -> None:
+    _web_pictures_in(path.parent, browser)
 
 
 @picture(
     "docs/img/web-landscape-de.png", "the page on a phone on its side, in German", browser=True
 )
-def _web_landscape(path: Path) -> None:
-    _web_pictures_in(path.parent)
+def _web_landscape(path: Path, browser: Browser | None) -> None:
+    _web_pictures_in(path.parent, browser)
 
 
 @picture("docs/img/web-narrow-en.png", "the page on a small phone, in English", browser=True)
-def _web_narrow(path: Path) -> None:
-    _web_pictures_in(path.parent)
+def _web_narrow(path: Path, browser: Browser | None) -> None:
+    _web_pictures_in(path.parent, browser)
 
 
 @picture(
     "docs/img/web-phone-en.png", "the table's page on a phone, in English, paired", browser=True
 )
-def _web_phone(path: Path) -> None:
-    _web_pictures_in(path.parent)
+def _web_phone(path: Path, browser: Browser | None) -> None:
+    _web_pictures_in(path.parent, browser)
 
 
 @picture(
     "docs/img/web-paired-en.png", "a paired phone: the mirror and its buttons", browser=True
 )
-def _web_paired(path: Path) -> None:
-    _web_pictures_in(path.parent)
+def _web_paired(path: Path, browser: Browser | None) -> None:
+    _web_pictures_in(path.parent, browser)
 
 
 @picture(
     "docs/img/web-entry-de.png", "a paired phone enters a real-dice result, in German",
     browser=True,
 )
-def _web_entry(path: Path) -> None:
+def _web_entry(path: Path, browser: Browser | None) -> None:
     from sim.pictures.browser import make_entry_picture
 
-    make_entry_picture(path)
+    make_entry_picture(path, browser)
 
 
 @picture("docs/img/sheet-de.png", "the Spielberichtsbogen of a league match, its PDF as a picture")
@@ -208,24 +216,27 @@ def _scharf_screens(path: Path) -> None:
     "docs/img/web-spieltag.png", "the page's Spieltag card, paired, German and English",
     browser=True,
 )
-def _web_spieltag(path: Path) -> None:
+def _web_spieltag(path: Path, browser: Browser | None) -> None:
     from sim.pictures.browser import write_spieltag_card
 
-    write_spieltag_card(path)
+    write_spieltag_card(path, browser)
 
 
 @functools.cache
-def _web_pictures_in(folder: Path) -> None:
+def _web_pictures_in(folder: Path, browser: Browser | None) -> None:
     """Every picture of the page, from one game in one headless Chromium
     (:mod:`sim.pictures.browser`), made once per folder: the makers share the browser's run."""
     from sim.pictures.browser import make_web_pictures
 
-    make_web_pictures(folder)
+    make_web_pictures(folder, browser)
 
 
-def make_pictures(into: Path | None = None, names: Sequence[str] = ()) -> list[Path]:
+def make_pictures(
+    into: Path | None = None, names: Sequence[str] = (), browser: Browser | None = None
+) -> list[Path]:
     """Make the pictures named (by file name or path; all if none) where they are kept, or all
-    in the folder ``into``; the paths written."""
+    in the folder ``into``; the paths written. The pictures taken in Chromium are taken in
+    ``browser`` if given, else each maker starts its own."""
     chosen = [
         item for item in PICTURES.values() if not names or item.name in names or item.path in names
     ]
@@ -233,7 +244,10 @@ def make_pictures(into: Path | None = None, names: Sequence[str] = ()) -> list[P
     for item in chosen:
         target = (into / item.name) if into is not None else ROOT / item.path
         target.parent.mkdir(parents=True, exist_ok=True)
-        item.make(target)
+        if item.browser:
+            item.make(target, browser)
+        else:
+            item.make(target)
         written.append(target)
     return written
 

@@ -16,7 +16,9 @@ are the firmware's own bitmaps). Two kinds of picture draw text with fonts of th
 Each picture is made by its own test (the page's pictures from one game share it, made once);
 the five screenshots of that game, whose computer players think for half a minute, are in the
 slow selection: `make test` makes every other picture, the page's entry and Spieltag cards in
-Chromium among them.
+Chromium among them. The pictures taken in Chromium are taken in the session's one browser (the
+``chromium`` fixture of tests/web/conftest.py), lent to their makers; the command's own run,
+where each maker starts its own browser, is the one of every other picture.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageSequence
 
 from sim.pictures.browser import SHOTS, browser_missing
 from sim.pictures.docs import DEMO_GAME, DEMO_SCRIPT, PICTURES, ROOT, main, make_pictures
+from tests.web.conftest import SharedChromium
 
 pytest.importorskip("pygame")
 
@@ -54,11 +57,16 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("docs-images")
 
 
-def made(folder: Path, kept: str) -> Path:
-    """The picture kept at ``kept``, made into ``folder`` (once)."""
+def made(folder: Path, kept: str, chromium: SharedChromium | None = None) -> Path:
+    """The picture kept at ``kept``, made into ``folder`` (once): by the command, or, given the
+    session's ``chromium``, by its maker in a window of that browser."""
     fresh = folder / Path(kept).name
     if not fresh.exists():
-        assert main(["--into", str(folder), fresh.name]) == 0
+        if chromium is None:
+            assert main(["--into", str(folder), fresh.name]) == 0
+        else:
+            with chromium.window(1000, 900) as browser:  # each maker sets the size it needs
+                assert make_pictures(folder, [fresh.name], browser) == [fresh]
     return fresh
 
 
@@ -118,10 +126,15 @@ def _picture_params() -> list[object]:
 
 
 @pytest.mark.parametrize("kept", _picture_params())
-def test_the_committed_picture_is_what_the_command_makes(folder: Path, kept: str) -> None:
-    if BROWSER_MISSING and PICTURES[kept].browser:
-        pytest.skip(BROWSER_MISSING)
-    committed, fresh = ROOT / kept, made(folder, kept)
+def test_the_committed_picture_is_what_the_command_makes(
+    folder: Path, kept: str, request: pytest.FixtureRequest
+) -> None:
+    chromium = None
+    if PICTURES[kept].browser:
+        if BROWSER_MISSING:
+            pytest.skip(BROWSER_MISSING)
+        chromium = request.getfixturevalue("chromium")
+    committed, fresh = ROOT / kept, made(folder, kept, chromium)
     with Image.open(committed) as a, Image.open(fresh) as b:
         assert a.size == b.size, f"{kept} is {a.size}, the command makes {b.size}: {REMAKE}"
     if PICTURES[kept].browser:

@@ -1,5 +1,9 @@
 """A laptop keeps its games like the device: `schocken sim --terminal` in a real pseudo-terminal,
-left with Esc, killed with SIGKILL mid-round, started again, and a second simulator refused."""
+left with Esc, killed with SIGKILL mid-round, started again, and a second simulator refused.
+
+The simulators in the terminal settle the cup sooner than the device's default (the config
+``timing_config`` writes), and each key waits for what it does on disk, not a fixed time: a
+press typed just before a shake is decoded first (its release comes before the shake's edges)."""
 
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ from engine import Event, Game, to_notation
 from firmware.store.gamestore import CURRENT
 from firmware.store.journal import Recovery, recover
 from hal.storage import StateDirectory
-from tests.sim.test_terminal_play import LAUNCH, ROOT, read_for
+from tests.sim.test_terminal_play import LAUNCH, ROOT, pending_events, read_for, timing_config
 
 #: How long a simulator may take to draw its first frame on a busy machine.
 START_S = 20.0
@@ -36,8 +40,9 @@ class TerminalSim:
         # The pty's size, not COLUMNS/LINES of the caller's environment (pytest-xdist sets 80x24).
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         env |= {"PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
+        config = timing_config(cwd)
         self.process = subprocess.Popen(
-            [sys.executable, "-c", LAUNCH, "sim", "--terminal", *args],
+            [sys.executable, "-c", LAUNCH, "sim", "--terminal", "--config", str(config), *args],
             stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd, start_new_session=True,
         )
         os.close(slave)
@@ -108,9 +113,9 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
     # Esc after the roll-off and the first throw: the game is kept.
     first = TerminalSim(tmp_path, *game)
     shake_until(first, state, 1)
-    first.keys(("s", 0.4))
+    first.keys(("s", 0.0))
     shake_until(first, state, 2)
-    first.keys(("\x1b", 0.3))
+    first.keys(("\x1b", 0.0))
     assert first.finish() == 0
     assert "das unfertige Spiel liegt in" in first.text()
     after_esc = journal(state)
@@ -118,7 +123,7 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
 
     # Started again: "Weiterspielen?" (OK goes on), one more throw, then SIGKILL mid-round.
     second = TerminalSim(tmp_path, *game)
-    second.keys(("s", 0.4))
+    second.keys(("s", 0.0))
     shake_until(second, state, 3)
     assert second.finish(kill=True) == -signal.SIGKILL
     killed = journal(state)
@@ -127,7 +132,9 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
     # And again: it resumes exactly there, and nothing is added by going on and leaving.
     played = tmp_path / "events.jsonl"
     third = TerminalSim(tmp_path, *game, "--events", str(played))
-    third.keys(("s", 0.4), ("q", 0.0))
+    third.keys(("s", 0.0))
+    third.wait_until(lambda: "game_resumed" in pending_events(tmp_path), "the game resumed")
+    third.keys(("q", 0.0))
     assert third.finish() == 0
     resumed = [event for event in events(played) if event["event"] == "game_resumed"]
     assert resumed == [{"event": "game_resumed", "game": 1, "actions": 3}]
@@ -158,7 +165,7 @@ def test_a_second_simulator_on_the_same_state_directory_is_refused(
     first = TerminalSim(tmp_path, "--players", "2", "--seed", "5", "--state-dir", str(state))
     try:
         shake_until(first, state, 1)
-        first.keys(("s", 0.4))
+        first.keys(("s", 0.0))
         shake_until(first, state, 2)
         before = journal(state)
         script = tmp_path / "play.txt"
@@ -172,7 +179,7 @@ def test_a_second_simulator_on_the_same_state_directory_is_refused(
             "--state-dir DIR or --no-save\n"
         )
         assert journal(state).actions == before.actions  # untouched by the second one
-        first.keys(("s", 0.4))
+        first.keys(("s", 0.0))
         shake_until(first, state, len(before.actions) + 2)  # the stand, then the next throw
         first.keys(("q", 0.0))
     finally:

@@ -3,7 +3,10 @@ in a default 80x24 terminal (the compact braille layout) and in a big one (half 
 
 A round takes seconds of real time (each shake rattles for 0.7 s, then the cup settles), so
 `make test` plays it in the 80x24 terminal and in the big one draws the first frame and quits;
-the slow selection plays the round in both."""
+the slow selection plays the round in both. The simulator settles the cup sooner than the
+device's default (:data:`TIMING`, its config's ``[input]``), and each key that does something
+the events show waits for that event, not a fixed time (a press typed just before a shake needs
+no wait: its release comes before the shake's edges, so it is decoded first)."""
 
 from __future__ import annotations
 
@@ -45,13 +48,40 @@ def read_for(fd: int, seconds: float, into: bytearray) -> None:
             into.extend(chunk)
 
 
+#: The simulator's [input] section: the cup settles into a throw after 200 ms without an edge
+#: (the default 400 ms), still four times the shaker's 50 ms between edges.
+TIMING = "[input]\nsettle_ms = 200\n"
+
+
+def timing_config(folder: Path) -> Path:
+    """A config file in ``folder`` with :data:`TIMING`."""
+    config = folder / "timing.toml"
+    config.write_text(TIMING, encoding="utf-8")
+    return config
+
+
+def pending_events(folder: Path) -> list[str]:
+    """The events a running simulator has written to its ``--events`` file so far (under a
+    temporary name in ``folder`` until it ends)."""
+    lines = [
+        line
+        for path in folder.glob(".events.jsonl.*")
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+    return [json.loads(line)["event"] for line in lines if line.endswith("}")]
+
+
 #: Escape sequences (colours, cursor moves, erasing) in what the simulator writes.
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 BRAILLE = re.compile("[\u2800-\u28ff]")
 
 
 #: The roll-off (a shake), a press to go on, then Anna's and Ben's turns: shake, stand; quit.
-ROUND = ((" ", 1.3), ("s", 0.4), (" ", 1.3), ("s", 0.5), ("s", 0.4), (" ", 1.3), ("s", 0.5))
+#: Each key with the event (and how many of it) that it waits for, or None.
+ROUND = (
+    (" ", ("roll_off", 1)), ("s", None), (" ", ("roll", 1)), ("s", ("turn_over", 1)),
+    ("s", None), (" ", ("roll", 2)), ("s", ("round_over", 1)),
+)  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -72,7 +102,7 @@ def test_a_round_played_in_the_terminal(
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env |= {"PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
     argv = ["sim", "--terminal", "--players", "2", "--seed", "3", "--events", str(events),
-            "--no-save"]
+            "--no-save", "--config", str(timing_config(tmp_path))]
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCH, *argv],
         stdin=slave,
@@ -88,9 +118,12 @@ def test_a_round_played_in_the_terminal(
         deadline = time.monotonic() + 10
         while pixels.encode() not in shown and time.monotonic() < deadline:
             read_for(master, 0.1, shown)  # start-up until the first frame is drawn
-        for key, pause in (*(ROUND if plays else ()), ("q", 0.0)):
+        for key, awaited in (*(ROUND if plays else ()), ("q", None)):
             os.write(master, key.encode())
-            read_for(master, pause, shown)
+            deadline = time.monotonic() + 20
+            while awaited is not None and pending_events(tmp_path).count(awaited[0]) < awaited[1]:
+                assert time.monotonic() < deadline, f"never: {awaited} after {key!r}"
+                read_for(master, 0.05, shown)
         assert process.wait(timeout=5) == 0
         read_for(master, 0.3, shown)
     finally:

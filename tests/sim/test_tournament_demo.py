@@ -28,8 +28,9 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(mosquitto_missing() is not None, reason=str(mosquitto_missing()))
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def demo_broker() -> Iterator[DemoBroker]:
+    """One broker for the tests that only log in to it and read its files."""
     # Right under the system's temp folder: run as root, mosquitto runs as its own user.
     folder = Path(tempfile.mkdtemp(prefix="schock-demo-test-"))
     broker = make_broker(MOSQUITTO, MOSQUITTO_PASSWD, folder, tables=3)
