@@ -207,8 +207,8 @@ def test_it_reconnects_by_itself_and_says_so_and_speaks_english(
 @pytest.mark.parametrize(
     "until",
     # The script plays in real time: its first round is over after some 15 s, so `make test`
-    # watches the board go on live, the slow selection until the round is in its history (the
-    # history of the page's rounds is in `make test` in test_spieltag_browser.py).
+    # watches the board follow the roll-off live (3 s), the slow selection until the round is
+    # in its history (the page's history of rounds is in `make test` in test_spieltag_browser).
     ["live", pytest.param("a-round", marks=pytest.mark.slow)],
 )
 def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
@@ -237,8 +237,10 @@ def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
         browser.wait("window.schock.states >= 1")
         browser.wait("document.querySelectorAll('#players tr[data-player]').length === 3")
         seen = browser.js("return window.schock.states")
-        browser.wait(f"window.schock.states > {seen} + 3", timeout=20)  # it goes on, live
+        browser.wait(f"window.schock.states > {seen}", timeout=20)  # the roll-off, live
+        assert browser.by_id("turn").text.endswith(" ist dran")
         if until == "a-round":
+            browser.wait(f"window.schock.states > {seen} + 3", timeout=20)  # it goes on
             browser.wait("document.querySelector('#history .round') !== null", timeout=30)
         assert browser.js("return window.schock.page.paired") is False
     finally:
