@@ -6,8 +6,9 @@ a Raspberry Pi with the display attached also real frames per second and the I2C
 Takes about a minute (--quick: about ten seconds, fewer repetitions and half-second idle
 windows), and the hub about 80 s more (--quick: about 10 s; skipped in one line without
 mosquitto). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times
-slower (see docs/performance.md). --markdown prints the tables of docs/performance.md. On the
-Pi, stop the service first: sudo systemctl stop schockbesteck.
+slower (see docs/performance.md). --markdown prints the tables of docs/performance.md; --only
+measures just the named groups of rows (``sim.bench.measure.GROUPS``). On the Pi, stop the
+service first: sudo systemctl stop schockbesteck.
 """
 
 from __future__ import annotations
