@@ -6,8 +6,9 @@ a Raspberry Pi with the display attached also real frames per second and the I2C
 Takes about a minute (--quick: about ten seconds, fewer repetitions and half-second idle
 windows), and the hub about 80 s more (--quick: about 10 s; skipped in one line without
 mosquitto). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times
-slower (see docs/performance.md). --markdown prints the tables of docs/performance.md. On the
-Pi, stop the service first: sudo systemctl stop schockbesteck.
+slower (see docs/performance.md). --markdown prints the tables of docs/performance.md; --only
+measures just the named groups of rows (``sim.bench.measure.GROUPS``). On the Pi, stop the
+service first: sudo systemctl stop schockbesteck.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 import sys
 from typing import Any
 
-from sim.bench.measure import Measurement, Settings, machine, run_benchmarks
+from sim.bench.measure import GROUPS, Measurement, Settings, machine, run_benchmarks
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,12 +34,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="far fewer repetitions and half-second idle windows (about ten seconds)",
     )
+    parser.add_argument(
+        "--only",
+        type=_groups,
+        metavar="GROUP[,GROUP...]",
+        help=f"only these groups of rows: {', '.join(GROUPS)}",
+    )
+
+
+def _groups(text: str) -> frozenset[str]:
+    """The groups of ``--only a,b``; an unknown name is argparse's one-line error."""
+    names = frozenset(name.strip() for name in text.split(",") if name.strip())
+    unknown = sorted(names - set(GROUPS))
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"no such group: {', '.join(unknown) or repr(text)} (the groups: {', '.join(GROUPS)})"
+        )
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
     settings = Settings.quick() if args.quick else Settings()
     progress = None if args.json or args.markdown or not sys.stderr.isatty() else _progress
-    measurements = run_benchmarks(settings, progress)
+    measurements = run_benchmarks(settings, progress, args.only)
     if progress is not None:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     if args.json:

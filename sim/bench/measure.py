@@ -55,6 +55,7 @@ from engine.rules import Rules, toml_value
 from sim.bench.figures import Measurement, percentile
 
 __all__ = [
+    "GROUPS",
     "Measurement",
     "Settings",
     "bus_speed",
@@ -112,41 +113,75 @@ class Settings:
 
 Progress = Callable[[str], None]
 
+#: The bench's groups of rows, in the order of the table: what ``schocken bench --only`` names.
+GROUPS: dict[str, str] = {
+    "engine": "throw evaluation and settling a round",
+    "odds": "the odds, the hints and simulate",
+    "games": "two whole games on the device's wiring, and the screens they showed",
+    "idle": "the idle main loop",
+    "simulator": "the idle simulator, in its window and in its terminal",
+    "web": "the table's page with 20 pages connected, and under a crowd",
+    "entry": "entering real dice on the buttons",
+    "start-up": "start-up and memory of `schocken sim` and `run`, CPU of `rank` and `odds`",
+    "evening": "an evening: the Spielberichtsbogen and the standings",
+    "hub": "a tournament's hub: 100 tables on a real mosquitto",
+    "display": "the display on this machine's I2C bus (a Raspberry Pi's)",
+}
+
 
 def run_benchmarks(
-    settings: Settings | None = None, progress: Progress | None = None
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+    only: frozenset[str] | None = None,
 ) -> list[Measurement]:
-    """Every measurement, in the order of the table; ``progress`` hears what is being measured."""
+    """Every measurement, in the order of the table; ``progress`` hears what is being measured.
+    ``only``: the rows of just these :data:`GROUPS` (None: all of them)."""
     settings = settings if settings is not None else Settings()
     step = progress if progress is not None else (lambda what: None)
+    chosen = frozenset(GROUPS) if only is None else only
+    unknown = sorted(chosen - set(GROUPS))
+    if unknown:
+        raise ValueError(f"no such group of rows: {', '.join(unknown)}")
     results: list[Measurement] = []
-    step("engine")
-    results += engine_speed(settings)
-    step("odds and simulation")
-    results += odds_speed(settings)
-    step("two whole games on the device's wiring")
-    records = play_games(settings)
-    results += game_figures(records)
-    step("the screens")
-    results += render_speed(settings, records)
-    step(f"the idle main loop ({settings.idle_s:g} s)")
-    results += idle_loop(settings)
-    step(f"the idle simulator, window and terminal at once ({settings.sim_idle_s:g} s)")
-    results += idle_simulator(settings)
-    step("the table's page with 20 pages connected")
-    results += web_pages(settings)
-    step("entering real dice on the buttons")
-    results += entry_speed(settings)
-    step("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
-    results += start_up(settings)
-    step("an evening: the Spielberichtsbogen and the standings")
-    from sim.bench.evening_sheet import sheet_figures
+    if "engine" in chosen:
+        step("engine")
+        results += engine_speed(settings)
+    if "odds" in chosen:
+        step("odds and simulation")
+        results += odds_speed(settings)
+    records: dict[str, Any] = {}
+    if "games" in chosen:
+        step("two whole games on the device's wiring")
+        records = play_games(settings)
+        results += game_figures(records)
+        step("the screens")
+        results += render_speed(settings, records)
+    if "idle" in chosen:
+        step(f"the idle main loop ({settings.idle_s:g} s)")
+        results += idle_loop(settings)
+    if "simulator" in chosen:
+        step(f"the idle simulator, window and terminal at once ({settings.sim_idle_s:g} s)")
+        results += idle_simulator(settings)
+    if "web" in chosen:
+        step("the table's page with 20 pages connected")
+        results += web_pages(settings)
+    if "entry" in chosen:
+        step("entering real dice on the buttons")
+        results += entry_speed(settings)
+    if "start-up" in chosen:
+        step("start-up of `schocken sim`, `schocken run`, `rank` and `odds`")
+        results += start_up(settings)
+    if "evening" in chosen:
+        step("an evening: the Spielberichtsbogen and the standings")
+        from sim.bench.evening_sheet import sheet_figures
 
-    results += sheet_figures(2 if settings.render_repeats < 5 else 5)
-    step("a tournament's hub: 100 tables on a real mosquitto")
-    results += hub_bench(settings)
-    step("the display on this machine's I2C bus")
-    results += real_display(settings, records)
+        results += sheet_figures(2 if settings.render_repeats < 5 else 5)
+    if "hub" in chosen:
+        step("a tournament's hub: 100 tables on a real mosquitto")
+        results += hub_bench(settings)
+    if "display" in chosen:
+        step("the display on this machine's I2C bus")
+        results += real_display(settings, records)
     return results
 
 
@@ -906,7 +941,8 @@ def bus_speed(
 
 
 def real_display(settings: Settings, records: dict[str, Any]) -> list[Measurement]:
-    """Frames per second on the real panel, and the bus speed, when a display answers here.
+    """Frames per second on the real panel, and the bus speed, when a display answers here
+    (its game frames those of ``records``, or of the bench's two games played for it).
 
     The display settings are the installed device's (``/etc/schockbesteck/config.toml``) or the
     defaults. Stop the service first (``sudo systemctl stop schockbesteck``): two programs
@@ -931,7 +967,7 @@ def real_display(settings: Settings, records: dict[str, Any]) -> list[Measuremen
     blank, lit = Image.new("1", (128, 64), 0), Image.new("1", (128, 64), 1)
     whole = open_oled(display, framebuffer="full_frame")
     full_fps = 1 / _per_call(settings.pi_frames, _cycle(whole, [blank, lit]), repeats=1)
-    game_images = _game_frames(records)
+    game_images = _game_frames(records or play_games(settings))
     partial = open_oled(display)
     game_fps = 1 / _per_call(len(game_images), _cycle(partial, game_images), repeats=1)
     return [

@@ -165,7 +165,8 @@ class HubProcess(processes.ChildProcess):
 
 
 class TournamentRun:
-    """A tournament of ``tables`` tables of four on ``broker``, kept in ``folder``."""
+    """A tournament of ``tables`` tables of four on ``broker``, kept in ``folder``; each round
+    ``minutes`` long (one time box for all, or one for each round in turn)."""
 
     def __init__(
         self,
@@ -176,7 +177,7 @@ class TournamentRun:
         event: str = "sim",
         fmt: str = "points-then-ko",
         rounds: int = 3,
-        minutes: float = 70.0,
+        minutes: float | Sequence[float] = 70.0,
         faults: Faults | None = None,
         listen: str = "127.0.0.1:0",
         action_s: float = 6.0,
@@ -187,7 +188,8 @@ class TournamentRun:
         self.broker = broker
         self.event = event
         self.rounds = rounds
-        self.minutes = minutes
+        #: Each round's time box (the last one for any round beyond the list).
+        self.minutes = (minutes,) if isinstance(minutes, int | float) else tuple(minutes)
         self.faults = faults if faults is not None else Faults()
         self.pace_s = pace_s
         self.report: Report = report or (lambda key, **fields: None)
@@ -250,7 +252,7 @@ class TournamentRun:
     def play_round(self, number: int) -> None:
         seats = self.hub.draw_round(seed=number)
         now = max(table.clock.now() for table in self.tables)
-        self.hub.start_round(now, self.minutes)
+        self.hub.start_round(now, self.minutes[min(number, len(self.minutes)) - 1])
         self.report("sim_run_round", round=number, tables=len(seats))
         self._wait_for_assignments(number, seats)
         count = max((n for round_, n in self.faults.offline if round_ == number), default=0)
@@ -350,7 +352,7 @@ class TournamentRun:
                 raise RuntimeError(
                     f"round {number}: {len(waiting)} tables got no assignment in {timeout_s} s"
                 )
-            time.sleep(0.05)
+            time.sleep(0.02)
 
     def _wait_for_acks(self, timeout_s: float = 180) -> None:
         """Until every table's outbox is empty: each resends on its simulated clock."""
@@ -365,7 +367,7 @@ class TournamentRun:
                 return
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{pending} results still unacknowledged after {timeout_s} s")
-            time.sleep(0.1)
+            time.sleep(0.02)
 
     # -- checking -------------------------------------------------------------------------------
 

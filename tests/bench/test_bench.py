@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,135 +16,171 @@ from pytest_mock import MockerFixture
 from schockbesteck.cli import main
 from sim.bench.cli import as_markdown, as_table
 from sim.bench.figures import percentile
-from sim.bench.measure import Measurement, bus_speed
+from sim.bench.measure import GROUPS, Measurement, bus_speed
 
-#: Figures every machine reports, with a value above zero.
-POSITIVE = [
-    "throw_eval_ns",
-    "settle_round_us",
-    "odds_query_ms",
-    "odds_table_build_ms",
-    "odds_bot_tables_ms",
-    "hint_opener_ms",
-    "hint_opening_prepared_ms",
-    "hint_later_ms",
-    "simulate_rounds_per_s",
-    "render_ms",
-    *(
-        f"{player}_{key}"
-        for player in ("robot", "human")
-        for key in (
-            "longest_step_ms",
-            "longest_step_cpu_ms",
-            "longest_fsync_ms",
-            "latency_p99_ms",
-            "screen_changes",
-            "i2c_wire_bytes_avg",
-            "i2c_full_frame_pct",
-            "i2c_wire_bytes_max",
-            "i2c_transactions_avg",
-        )
-    ),
-    "first_frame_s",
-    "run_first_frame_s",
-    "run_first_frame_cpu_s",
-    "peak_rss_mb",
-    "run_peak_rss_mb",
-    "bare_cpu_ms",
-    "rank_cpu_ratio",
-    "odds_cpu_ratio",
-    "entry_round_presses_median",
-    "entry_round_s_median",
-    "entry_round_s_p90",
-    "sheet_import_ms",
-    "sheet_pdf_ms",
-    "sheet_csv_ms",
-    "evening_standings_ms",
-]
+#: Figures every machine reports, with a value above zero, by group of rows (``--only``).
+POSITIVE: dict[str, list[str]] = {
+    "engine": ["throw_eval_ns", "settle_round_us"],
+    "odds": [
+        *("odds_query_ms", "odds_table_build_ms", "odds_bot_tables_ms", "hint_opener_ms"),
+        *("hint_opening_prepared_ms", "hint_later_ms", "simulate_rounds_per_s"),
+    ],
+    "games": [
+        "render_ms",
+        *(
+            f"{player}_{key}"
+            for player in ("robot", "human")
+            for key in (
+                "longest_step_ms",
+                "longest_step_cpu_ms",
+                "longest_fsync_ms",
+                "latency_p99_ms",
+                "screen_changes",
+                "i2c_wire_bytes_avg",
+                "i2c_full_frame_pct",
+                "i2c_wire_bytes_max",
+                "i2c_transactions_avg",
+            )
+        ),
+    ],
+    "start-up": [
+        *("first_frame_s", "run_first_frame_s", "run_first_frame_cpu_s", "peak_rss_mb"),
+        *("run_peak_rss_mb", "bare_cpu_ms", "rank_cpu_ratio", "odds_cpu_ratio"),
+    ],
+    "entry": ["entry_round_presses_median", "entry_round_s_median", "entry_round_s_p90"],
+    "evening": ["sheet_import_ms", "sheet_pdf_ms", "sheet_csv_ms", "evening_standings_ms"],
+    "web": [
+        *("web_latency_p99_ms", "web_board_p99_ms", "web_peak_rss_mb", "crowd_ping_p99_ms"),
+        *("crowd_ping_p50_ms", "crowd_oled_p99_ms", "crowd_peak_rss_mb", "crowd_answer_mb_s"),
+    ],
+}
 #: Figures of an idle loop: zero is the ideal.
-NOT_NEGATIVE = [
-    "idle_cpu_pct",
-    "idle_wakeups_per_s",
-    "sim_window_idle_cpu_pct",
-    "sim_terminal_idle_cpu_pct",
-]
+NOT_NEGATIVE: dict[str, list[str]] = {
+    "idle": ["idle_cpu_pct", "idle_wakeups_per_s"],
+    "simulator": ["sim_window_idle_cpu_pct", "sim_terminal_idle_cpu_pct"],
+    "web": ["web_idle_cpu_pct"],
+}
 PI = ["pi_full_frames_per_s", "pi_game_frames_per_s", "i2c_bus_hz"]
 #: The hub's figures that are positive when measured.
 HUB = [
     *("hub_results_per_s", "hub_duplicates_per_s", "hub_tv_p50_ms", "hub_tv_p99_ms"),
     *("hub_tv_results", "hub_load_per_s", "hub_peak_rss_mb", "broker_peak_rss_mb"),
 ]
+#: Every group's figures named above.
+NAMED = {
+    group: [*POSITIVE.get(group, []), *NOT_NEGATIVE.get(group, [])]
+    for group in (*POSITIVE, *NOT_NEGATIVE)
+} | {"display": PI, "hub": HUB}
 
 
 #: What the hub's rows say in `make test`'s run: the hub's bench (100 tables on a real broker,
 #: a quarter of the run's time) runs in the slow selection's whole run.
 HUB_LEFT_OUT = "skipped: the hub's bench runs in make test-long"
 
+#: The groups of rows `make test` measures, about two seconds of the run (the others, half a
+#: minute and more, in the slow selection's whole run): the engine, the idle loop, the dice
+#: entry, the real display (skipped off a Pi) and the hub (skipped, :data:`HUB_LEFT_OUT`).
+FEW_GROUPS = ("engine", "idle", "entry", "display", "hub")
 
-def bench_json(*, hub: bool) -> dict[str, Any]:
-    """One `schocken bench --quick --json` run through the CLI's entry point; without ``hub``
-    the hub's rows are skipped by the bench's own skip (one line), as without mosquitto."""
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One `schocken bench --quick --json` run: the groups of rows it measured, and its JSON."""
+
+    groups: tuple[str, ...]
+    json: dict[str, Any]
+
+
+def bench_json(groups: tuple[str, ...], *, hub: bool) -> BenchRun:
+    """`schocken bench --quick --json` through the CLI's entry point, ``--only`` the ``groups``
+    (all of them: no ``--only``); without ``hub`` the hub's rows are skipped by the bench's own
+    skip (one line), as without mosquitto."""
     out = io.StringIO()
+    only = [] if set(groups) == set(GROUPS) else ["--only", ",".join(groups)]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sys, "stdout", out)
         if not hub:
             from sim.bench import hub_load
 
             patch.setattr(hub_load, "_problem", lambda: HUB_LEFT_OUT)
-        status = main(["bench", "--quick", "--json"])
+        status = main(["bench", "--quick", "--json", *only])
     assert status == 0
     data: dict[str, Any] = json.loads(out.getvalue())
-    return data
+    return BenchRun(groups, data)
 
 
 @pytest.fixture(scope="module")
-def whole_report() -> dict[str, Any]:
+def whole_report() -> BenchRun:
     """`schocken bench --quick --json` with every row (the slow selection)."""
-    return bench_json(hub=True)
+    return bench_json(tuple(GROUPS), hub=True)
 
 
 @pytest.fixture(
     scope="module",
-    params=["without-the-hub", pytest.param("whole", marks=pytest.mark.slow)],
+    params=["few-rows", pytest.param("whole", marks=pytest.mark.slow)],
 )
-def report(request: pytest.FixtureRequest) -> dict[str, Any]:
-    """The bench's quick run: in `make test` without the hub's rows; in the slow selection
-    the whole run (the one :func:`whole_report` made)."""
+def report(request: pytest.FixtureRequest) -> BenchRun:
+    """The bench's quick run: in `make test` ``--only`` :data:`FEW_GROUPS`, the hub's rows
+    skipped; in the slow selection the whole run (the one :func:`whole_report` made)."""
     if request.param == "whole":
-        whole: dict[str, Any] = request.getfixturevalue("whole_report")
+        whole: BenchRun = request.getfixturevalue("whole_report")
         return whole
-    return bench_json(hub=False)
+    return bench_json(FEW_GROUPS, hub=False)
 
 
-def test_every_figure_is_reported_with_a_number(report: dict[str, Any]) -> None:
-    for key in POSITIVE:
-        assert isinstance(report[key], int | float) and report[key] > 0, key
-    for key in NOT_NEGATIVE:
-        assert isinstance(report[key], int | float) and report[key] >= 0, key
+def test_every_figure_is_reported_with_a_number(report: BenchRun) -> None:
+    data = report.json
+    for group in report.groups:
+        for key in POSITIVE.get(group, []):
+            assert isinstance(data[key], int | float) and data[key] > 0, key
+        for key in NOT_NEGATIVE.get(group, []):
+            assert isinstance(data[key], int | float) and data[key] >= 0, key
+    if "games" not in report.groups:
+        return
     # The worst screen change costs no more than a whole frame, and at least the average.
     for player in ("robot", "human"):
-        average = report[f"{player}_i2c_wire_bytes_avg"]
-        worst = report[f"{player}_i2c_wire_bytes_max"]
+        average = data[f"{player}_i2c_wire_bytes_avg"]
+        worst = data[f"{player}_i2c_wire_bytes_max"]
         assert average <= worst <= 1034
         # A managed-mode transaction carries at least one byte besides its address and control.
-        assert report[f"{player}_i2c_transactions_avg"] * 3 <= average
+        assert data[f"{player}_i2c_transactions_avg"] * 3 <= average
 
 
-def test_the_real_display_is_measured_or_skipped_with_a_reason(report: dict[str, Any]) -> None:
+def test_only_the_chosen_groups_rows_are_there(report: BenchRun) -> None:
+    """``--only`` measures its groups and leaves every other row out, measured or skipped."""
+    data = report.json
+    for group, keys in NAMED.items():
+        for key in keys:
+            there = key in data or key in data["skipped"]
+            assert there == (group in report.groups), (group, key)
+
+
+def test_a_group_that_does_not_exist_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--only", "engine,pi"]) == 2
+    error = capsys.readouterr().err
+    assert len(error.strip().splitlines()) == 1, error
+    assert "--only: no such group: pi (the groups: engine, odds, games, idle, " in error
+
+
+def test_the_real_display_is_measured_or_skipped_with_a_reason(report: BenchRun) -> None:
+    data = report.json
     for key in PI:
-        if key in report:
-            assert report[key] > 0, key
+        if key in data:
+            assert data[key] > 0, key
         else:
-            assert report["skipped"][key].startswith("skipped"), key
+            assert data["skipped"][key].startswith("skipped"), key
     if not Path("/dev/i2c-1").exists():
-        assert all("no /dev/i2c-1" in report["skipped"][key] for key in PI)
+        assert all("no /dev/i2c-1" in data["skipped"][key] for key in PI)
 
 
-def test_the_machine_and_the_targets_are_named(report: dict[str, Any]) -> None:
-    assert set(report["machine"]) == {"platform", "python", "cpu", "cores"}
-    assert report["targets"]["throw_eval_ns"] == 1000
-    assert report["targets"]["peak_rss_mb"] == 60
-    assert set(report["over_target"]) <= set(report["targets"])
+def test_the_machine_and_the_targets_are_named(report: BenchRun) -> None:
+    data = report.json
+    assert set(data["machine"]) == {"platform", "python", "cpu", "cores"}
+    assert data["targets"]["throw_eval_ns"] == 1000
+    assert data["targets"]["entry_round_s_median"] == 20
+    if "start-up" in report.groups:
+        assert data["targets"]["peak_rss_mb"] == 60
+    assert set(data["over_target"]) <= set(data["targets"])
 
 
 def test_the_table_marks_targets_and_sums_up_what_was_skipped() -> None:
@@ -213,8 +250,11 @@ def test_the_markdown_has_the_figures_the_bus_times_and_a_pi_estimate() -> None:
     assert "| render a screen | 0.025 ms | 0.25 ms |" in lines
 
 
-def test_the_table_page_under_load_is_measured(report: dict[str, Any]) -> None:
-    """Twenty pages during a game: the latencies, idle CPU and memory (sim/bench/web.py)."""
+@pytest.mark.slow
+def test_the_table_page_under_load_is_measured(whole_report: BenchRun) -> None:
+    """Twenty pages during a game: the latencies, idle CPU and memory (sim/bench/web.py). (`make
+    test` has the crowd's measurement in a short form, tests/web/test_crowd_server.py.)"""
+    report = whole_report.json
     for key in ("web_latency_p99_ms", "web_board_p99_ms", "web_peak_rss_mb"):
         assert isinstance(report[key], int | float) and report[key] > 0, key
     assert report["web_idle_cpu_pct"] >= 0
@@ -223,8 +263,10 @@ def test_the_table_page_under_load_is_measured(report: dict[str, Any]) -> None:
     assert report["targets"]["web_idle_cpu_pct"] == 1
 
 
-def test_a_crowd_of_unpaired_pages_is_measured(report: dict[str, Any]) -> None:
+@pytest.mark.slow
+def test_a_crowd_of_unpaired_pages_is_measured(whole_report: BenchRun) -> None:
     """A crowd at its limits beside a paired page: its ping and press to OLED, and memory."""
+    report = whole_report.json
     for key in ("crowd_ping_p99_ms", "crowd_ping_p50_ms", "crowd_oled_p99_ms",
                 "crowd_peak_rss_mb", "crowd_answer_mb_s"):
         assert isinstance(report[key], int | float) and report[key] > 0, key
@@ -278,23 +320,24 @@ def test_without_the_web_extra_the_pages_rows_are_skipped_naming_why(
     crowd.assert_not_called()
 
 
-def test_each_row_of_the_hub_has_a_number_or_its_one_line_reason(report: dict[str, Any]) -> None:
+def test_each_row_of_the_hub_has_a_number_or_its_one_line_reason(report: BenchRun) -> None:
     """The hub's rows are there either way: measured, or skipped naming why (in `make test`'s
     run, that the slow selection measures them)."""
+    data = report.json
     for key in HUB:
-        if key in report["skipped"]:
-            assert report["skipped"][key].startswith("skipped: "), key
-            assert key not in report
+        if key in data["skipped"]:
+            assert data["skipped"][key].startswith("skipped: "), key
+            assert key not in data
         else:
-            assert isinstance(report[key], int | float), key
+            assert isinstance(data[key], int | float), key
 
 
 @pytest.mark.slow
-def test_a_tournaments_hub_with_100_tables_is_measured(whole_report: dict[str, Any]) -> None:
+def test_a_tournaments_hub_with_100_tables_is_measured(whole_report: BenchRun) -> None:
     """100 simulated tables on a real mosquitto, `schocken hub serve` as a subprocess
     (sim/bench/hub_load.py): every row has a number, or all are skipped naming mosquitto. (`make
     test` has the hub's bench in pieces, tests/bench/test_bench_hub.py.)"""
-    report = whole_report
+    report = whole_report.json
     if not Path("/usr/sbin/mosquitto").exists():
         assert all("mosquitto is not installed" in report["skipped"][key] for key in HUB)
         return

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Iterator
 
 import paho.mqtt.client as paho
@@ -222,12 +223,19 @@ def connack(broker: Broker, username: str | None, password: str | None) -> Reaso
         client.username_pw_set(username, password)
     client.on_connect = lambda _c, _u, _f, reason, _p: answer.put(reason)
     client.connect("127.0.0.1", broker.port)
-    client.loop_start()
     try:
-        return answer.get(timeout=10)
+        return connack_of(client, answer)
     finally:
         client.disconnect()
-        client.loop_stop()
+
+
+def connack_of(client: paho.Client, answer: queue.Queue[ReasonCode]) -> ReasonCode:
+    """The CONNACK's reason code, paho's loop run on this thread until it comes: paho's own
+    thread would, after a refusal, sleep its reconnect delay (a second) before it could stop."""
+    deadline = time.monotonic() + 10
+    while answer.empty() and time.monotonic() < deadline:
+        client.loop(timeout=0.05)
+    return answer.get_nowait()
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from hal.mqtt import MqttError, MqttLink, MqttSettings
 from sim.tournament import processes
 from sim.tournament.demo import hand_to_mosquitto
 from tests.broker import MOSQUITTO, MOSQUITTO_PASSWD, free_port, mosquitto_missing
+from tests.tournament.test_acl import connack_of
 
 OPENSSL = shutil.which("openssl")
 
@@ -170,9 +172,12 @@ def test_a_table_link_with_another_ca_stays_out(
     link = table_link(
         f"mqtts://127.0.0.1:{port}", passwords[table_user(7)], str(certs / "other-ca.crt")
     )
+    failed = threading.Event()  # paho's attempt, refused in the handshake
+    link._client.on_connect_fail = lambda _client, _userdata: failed.set()
     try:
         link.start()
-        assert not link.wait_connected(2)
+        assert failed.wait(10), "no attempt to connect"
+        assert not link.connected
     finally:
         link.stop()
 
@@ -189,12 +194,10 @@ def test_the_tls_listener_takes_the_same_passwords(
         client.username_pw_set(table_user(7), password)
         client.on_connect = lambda _c, _u, _f, reason, _p: answer.put(reason)
         client.connect("127.0.0.1", port)
-        client.loop_start()
         try:
-            return answer.get(timeout=10)
+            return connack_of(client, answer)
         finally:
             client.disconnect()
-            client.loop_stop()
 
     assert connack("wrong").is_failure
     assert not connack(passwords[table_user(7)]).is_failure

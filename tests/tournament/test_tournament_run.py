@@ -6,7 +6,8 @@ During the run the broker is killed with SIGKILL and started again twice, the hu
 tables play a whole round without a network. At the end every table's own journals are recounted
 and held against what the hub stored and the standings it published on the broker.
 
-`make test` plays a small tournament (4 tables); `make test-long` one of 100 tables.
+`make test` plays a small tournament (4 tables, short points rounds: a game or two a table);
+`make test-long` one of 100 tables, every round 70 minutes.
 """
 
 from __future__ import annotations
@@ -26,10 +27,19 @@ from tests.broker import Broker
 TABLES = 4
 
 
-def play(broker: Broker, folder: Path, tables: int, faults: Faults) -> None:
+#: The rounds' time boxes in `make test`: the points rounds short (a game or two a table, the
+#: faults strike all the same), the KO round long enough for lives to run out.
+SHORT_ROUNDS = (10.0, 10.0, 45.0)
+
+
+def play(
+    broker: Broker, folder: Path, tables: int, faults: Faults,
+    minutes: float | tuple[float, ...] = 70.0,
+) -> None:  # fmt: skip
     broker.add_tables(tables)
     run = TournamentRun(
-        folder, broker, tables=tables, fmt="points-then-ko", rounds=3, minutes=70, faults=faults
+        folder, broker, tables=tables, fmt="points-then-ko", rounds=3, minutes=minutes,
+        faults=faults,
     )
     with run:
         run.play()
@@ -67,7 +77,7 @@ def test_a_small_tournament_through_kills_loses_nothing(broker: Broker, fast_fol
         broker_kills=((1, 0.3, 0.5), (2, 0.6, 0.8)), hub_kills=((2, 0.2, 0.5),),
         offline=((1, 2),),
     )  # fmt: skip
-    play(broker, fast_folder, TABLES, faults)
+    play(broker, fast_folder, TABLES, faults, SHORT_ROUNDS)
 
 
 @pytest.mark.slow

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import queue
+import socket
 import subprocess
 
 import pytest
@@ -148,6 +149,14 @@ def link(broker: Broker, user: str, client_id: str, inbox: queue.Queue[tuple[str
     )
 
 
+def saved_database(broker: Broker) -> bytes:
+    """The broker's saved database as it is on disk now (a message's payload is in it as sent)."""
+    try:
+        return (broker.data / "mosquitto.db").read_bytes()
+    except FileNotFoundError:
+        return b""
+
+
 def test_a_result_queued_for_an_absent_hub_survives_a_kill_9_of_the_broker(broker: Broker) -> None:
     """The broker's persistence as configured: a QoS 1 message for a persistent session that is
     away is on disk when the broker dies, and reaches the session when both are back."""
@@ -170,7 +179,11 @@ def test_a_result_queued_for_an_absent_hub_survives_a_kill_9_of_the_broker(broke
         subprocess.run(["sleep", "0.05"], check=True)
     assert delivery.done()
     sender.stop()
-    subprocess.run(["sleep", "1.5"], check=True)  # one autosave_interval
+    for _ in range(250):  # saved on the change, at most one autosave_interval (1 s) later
+        if result.to_json() in saved_database(broker):
+            break
+        subprocess.run(["sleep", "0.02"], check=True)
+    assert result.to_json() in saved_database(broker), "the result is not on disk"
     broker.kill()
     broker.start()
 
@@ -195,10 +208,15 @@ def test_the_last_will_marks_a_vanished_table_offline(broker: Broker) -> None:
     hub.subscribe(status_topic("cup26", table))
     hub.start()
     assert hub.wait_connected(5)
-    # The table's network goes without a goodbye: paho's socket is closed under it.
-    table_link._client.socket().close()  # type: ignore[union-attr]
+    # The table's network goes without a goodbye: paho's socket is shut and closed under it
+    # (closed alone, the broker would learn of it only from paho's reconnect, a second later).
+    gone = table_link._client.socket()
+    assert gone is not None
+    gone.shutdown(socket.SHUT_RDWR)  # the connection ends at once: no DISCONNECT, only a FIN
+    gone.close()
     _topic, payload = hub_inbox.get(timeout=30)
     assert TableStatus.from_json(payload).online is False
     table_link.stop()
     hub.stop()
+
     assert Ack.from_json(Ack("x", "stored").to_json()).status == "stored"

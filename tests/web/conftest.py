@@ -8,8 +8,9 @@ browser: aiohttp's WebSocket client on a thread of its own, keeping every line i
 
 The browser tests share one headless Chromium per test session (per xdist worker; starting one
 costs seconds): :class:`SharedChromium` gives each test a fresh window of the size it asks for,
-and afterwards closes it and clears what the pages it opened kept (their ``localStorage``, the
-pairing token among it), so no test sees another's page or token.
+and afterwards blanks it (or, where the test opened more, swaps them all for a new one) and
+clears what the pages it opened kept (their ``localStorage``, the pairing token among it), so
+no test sees another's page or token.
 """
 
 from __future__ import annotations
@@ -284,15 +285,16 @@ class _PageBrowser(Browser):
 
 class SharedChromium:
     """One headless Chromium for a whole test session, started when a test first needs it; each
-    test gets a fresh window of its own (:meth:`window`)."""
+    test gets a blank window of its own (:meth:`window`)."""
 
     def __init__(self) -> None:
         self._browser: _PageBrowser | None = None
 
     @contextlib.contextmanager
     def window(self, width: int, height: int) -> Iterator[Browser]:
-        """A fresh window of ``width`` x ``height``; afterwards it is closed and what its pages
-        stored is cleared. A browser that cannot do that (it crashed, say) is replaced."""
+        """A blank window of ``width`` x ``height``; afterwards what its pages stored is cleared
+        and it is blanked again (:meth:`_fresh_window`). A browser that cannot do that (it
+        crashed, say) is replaced."""
         browser = self._browser
         if browser is None:
             browser = self._browser = _PageBrowser(width, height)
@@ -311,7 +313,10 @@ class SharedChromium:
 
     @staticmethod
     def _fresh_window(browser: _PageBrowser) -> None:
-        """Clear what the pages stored, then swap the window for a blank new one."""
+        """Clear what the pages stored and any emulated screen, then leave the page for a blank
+        one (the page's socket closes with it). A test that opened more windows gets a new one
+        instead, the others closed: a new window costs Chromium a renderer's start, a third of a
+        second, so the usual test's window is blanked and kept."""
         driver = browser.driver
         current = urlsplit(driver.current_url)
         if current.scheme in ("http", "https"):
@@ -322,6 +327,10 @@ class SharedChromium:
             )
         browser.origins.clear()
         used = driver.window_handles
+        if len(used) == 1:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            driver.get("about:blank")
+            return
         driver.switch_to.new_window("window")
         fresh = driver.current_window_handle
         for handle in used:

@@ -204,8 +204,15 @@ def test_it_reconnects_by_itself_and_says_so_and_speaks_english(
     assert browser.js("return document.documentElement.lang") == "en"
 
 
+@pytest.mark.parametrize(
+    "until",
+    # The script plays in real time: its first round is over after some 15 s, so `make test`
+    # watches the board follow the roll-off live (3 s), the slow selection until the round is
+    # in its history (the page's history of rounds is in `make test` in test_spieltag_browser).
+    ["live", pytest.param("a-round", marks=pytest.mark.slow)],
+)
 def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, until: str
 ) -> None:
     """The done-when of the page: `schocken sim --web` during a scripted game, in Chromium."""
     import os
@@ -230,8 +237,11 @@ def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
         browser.wait("window.schock.states >= 1")
         browser.wait("document.querySelectorAll('#players tr[data-player]').length === 3")
         seen = browser.js("return window.schock.states")
-        browser.wait(f"window.schock.states > {seen} + 3", timeout=20)  # it goes on, live
-        browser.wait("document.querySelector('#history .round') !== null", timeout=30)
+        browser.wait(f"window.schock.states > {seen}", timeout=20)  # the roll-off, live
+        assert browser.by_id("turn").text.endswith(" ist dran")
+        if until == "a-round":
+            browser.wait(f"window.schock.states > {seen} + 3", timeout=20)  # it goes on
+            browser.wait("document.querySelector('#history .round') !== null", timeout=30)
         assert browser.js("return window.schock.page.paired") is False
     finally:
         process.send_signal(signal.SIGINT)
@@ -245,7 +255,12 @@ def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
     assert process.returncode in (0, 130) and "Traceback" not in rest, rest
 
 
-@pytest.mark.parametrize("size", [(1920, 1080), (1366, 768), (1280, 800)], ids=str)
+@pytest.mark.parametrize(
+    "size",
+    # A TV's three columns and a small laptop's two in `make test`; a usual laptop's in the slow.
+    [(1920, 1080), pytest.param((1366, 768), marks=pytest.mark.slow), (1280, 800)],
+    ids=str,
+)
 def test_the_statistics_fit_a_tv_and_a_laptop(
     web_device: WebDevice, browser: Browser, size: tuple[int, int]
 ) -> None:

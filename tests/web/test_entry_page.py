@@ -4,10 +4,10 @@ server on 127.0.0.1).
 
 One round is entered by Selenium's clicks: the roll-off, an impossible report refused in the
 page's words, a correction, and the round's last entry changed before it is settled. Whole
-four-player games under ``standard`` and ``dsm`` are entered by the card's own buttons (clicked
-in the page's script, an entry per call), with the results the mock-pins test enters
-(``tests/realdice.py``), and every round, the halves, the final and the loser are checked
-against ``schocken judge`` settling the same results.
+four-player games under ``standard`` and ``dsm`` (the slow selection) are entered by the card's
+own buttons (clicked in the page's script, an entry per call), with the results the mock-pins
+test enters (``tests/realdice.py``), and every round, the halves, the final and the loser are
+checked against ``schocken judge`` settling the same results.
 """
 
 from __future__ import annotations
@@ -234,7 +234,7 @@ def test_the_setup_from_the_page_chooses_real_dice(browser: Browser, tmp_path: A
         device.close()
 
 
-# -- whole games (a few seconds each, so part of make test) ---------------------------------------
+# -- whole games (a few seconds each: the slow selection) -----------------------------------------
 
 #: One entry by the page's own buttons, in one script: the clicks a thumb makes, then Eintragen
 #: (and "Runde abrechnen" for a round's last).
@@ -266,11 +266,13 @@ def enter_fast(browser: Browser, turn: Reported | tuple[int, ...]) -> None:
         wait_entered(browser, before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("preset", "seed"),
-    # Each entry re-renders the page: a whole game is seconds of Chromium's CPU, so `make test`
-    # enters the shorter game (Deutscher Schockverband's rules) and the slow selection both.
-    [pytest.param("standard", 1, marks=pytest.mark.slow), ("dsm", 4)],
+    # Each entry re-renders the page: a whole game is seconds of Chromium's CPU, so the slow
+    # selection enters them; `make test` enters a round on the page (above) and the same whole
+    # games on the mock pins (tests/firmware/test_real_dice_device.py).
+    [("standard", 1), ("dsm", 4)],
 )
 def test_a_whole_real_dice_game_from_the_page_ends_as_judge_settles_it(
     browser: Browser, preset: str, seed: int, monkeypatch: pytest.MonkeyPatch,

@@ -9,6 +9,7 @@ import json
 import subprocess
 import urllib.error
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -30,9 +31,11 @@ PLAYERS = ("Anna", "Ben", "Carla")
 
 def play_a_game(device: WebDevice) -> None:
     """Start a game of three and play it to its end with the cup's inputs (shake, stand), as
-    the main loop hands them to the app."""
+    the main loop hands them to the app: a short one, of 3 Deckel (the page re-renders at every
+    event, and the standings count a game whatever its length)."""
     app = device.device.app
-    device.on_loop(lambda: app.plan_next_game(GameSetup(PLAYERS, load_preset("standard"))))
+    rules = replace(load_preset("standard"), deckel=3)
+    device.on_loop(lambda: app.plan_next_game(GameSetup(PLAYERS, rules)))
 
     def step(index: int) -> None:
         now = device.clock.now()

@@ -254,7 +254,7 @@ def test_after_a_scripted_game_the_page_is_still_answered(tmp_path: Path) -> Non
     import sys
 
     script = tmp_path / "short.txt"
-    script.write_text("shake\nstand\n", encoding="utf-8")
+    script.write_text("stand\n", encoding="utf-8")  # one press: over in under a second
     command = [sys.executable, "-m", "schockbesteck", "sim", "--players", "2", "--seed", "7",
                "--no-save", "--script", str(script), "--web", "127.0.0.1:0"]  # fmt: skip
     process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
