@@ -52,6 +52,7 @@ from _pytest.mark.expression import Expression
 
 if TYPE_CHECKING:
     from tests.broker import Broker
+    from tests.chromium import SharedChromium
 
 #: The bytecode folder of a test run and what it starts, kept between runs (Python checks each
 #: file against its source's time and size, and the folder mirrors each checkout's own paths).
@@ -75,7 +76,7 @@ _EXHAUSTIVE = pytest.StashKey[bool]()
 #: seconds, made once per worker that runs one of its tests.
 ONE_WORKER_MODULES = frozenset(
     {
-        "tests/bench/test_bench.py",  # `schocken bench --quick`: half a minute
+        "tests/bench/test_bench.py",  # `schocken bench --quick --only ...`, read by many tests
         "tests/cli/test_lost_partien.py",  # an evening of seven journalled games, played once
         "tests/cli/test_sheet.py",  # a league match of ten journalled games
         "tests/deploy/test_hub_install.py",  # one hub install read by nine tests
@@ -119,8 +120,6 @@ LONG_FIRST = frozenset(
         "tests/durable/test_spieltag.py",
         "tests/durable/test_storm.py",
         "tests/tournament/test_tournament_run.py",
-        "tests/web/test_browser.py",
-        "tests/web/test_entry_page.py",
     }
 )
 
@@ -183,3 +182,20 @@ def broker() -> Iterator[Broker]:
     finally:
         running.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[SharedChromium]:
+    """The session's one headless Chromium (tests/chromium.py), started when a test first asks
+    for a window; skips where Debian's chromium or selenium is missing."""
+    from sim.pictures.browser import browser_missing
+    from tests.chromium import SharedChromium
+
+    problem = browser_missing()
+    if problem is not None:
+        pytest.skip(problem)
+    shared = SharedChromium()
+    try:
+        yield shared
+    finally:
+        shared.close()

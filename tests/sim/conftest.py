@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from hal.inputs import InputDecoder, InputTiming
 from hal.ports import Edge, InputEvent
 from sim.fakes import FakeClock
-from tests.web.conftest import chromium  # noqa: F401  (the docs' pictures take theirs in it)
 
 # Every window test runs on SDL's dummy video driver: no display, no window on screen.
 os.environ["SDL_VIDEODRIVER"] = "dummy"

@@ -17,7 +17,7 @@ Each picture is made by its own test (the page's pictures from one game share it
 the five screenshots of that game, whose computer players think for half a minute, are in the
 slow selection: `make test` makes every other picture, the page's entry and Spieltag cards in
 Chromium among them. The pictures taken in Chromium are taken in the session's one browser (the
-``chromium`` fixture of tests/web/conftest.py), lent to their makers; the command's own run,
+``chromium`` fixture of tests/conftest.py), lent to their makers; the command's own run,
 where each maker starts its own browser, is the one of every other picture.
 """
 
@@ -34,7 +34,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageSequence
 
 from sim.pictures.browser import SHOTS, browser_missing
 from sim.pictures.docs import DEMO_GAME, DEMO_SCRIPT, PICTURES, ROOT, main, make_pictures
-from tests.web.conftest import SharedChromium
+from tests.chromium import SharedChromium
 
 pytest.importorskip("pygame")
 

@@ -1,0 +1,116 @@
+"""One headless Chromium for a whole test session (per xdist worker; a start costs seconds).
+
+:class:`SharedChromium` gives each test a fresh window of the size it asks for, and afterwards
+blanks it (or, where the test opened more, swaps them all for a new one) and clears what the
+pages it opened kept (their ``localStorage``, the pairing token among it), so no test sees
+another's page or token. The ``chromium`` fixture of tests/conftest.py holds the session's one;
+the page's tests (tests/web/) and the docs' pictures (tests/sim/) take their windows from it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+from sim.pictures.browser import Browser
+
+#: A wait inside the page: the expression is tried every 10 ms by the page's own timer, and the
+#: script returns its first truthy value (or, at the script timeout, fails).
+_WAIT_IN_PAGE = """
+const done = arguments[arguments.length - 1];
+const test = new Function("return (" + arguments[0] + ");");
+const tick = () => {
+  let value = false;
+  try { value = test(); } catch (error) { value = false; }
+  if (value) { done(value); } else { setTimeout(tick, 10); }
+};
+tick();
+"""
+
+
+class _PageBrowser(Browser):
+    """The shared Chromium, noting the origins its pages were opened on (to clear after), and
+    waiting inside the page: a wait polled from here would cost a round trip through
+    chromedriver every 20 ms, the most of the browser's CPU in a whole game entered on the page."""
+
+    def __init__(self, width: int, height: int) -> None:
+        super().__init__(width=width, height=height)
+        self.origins: set[str] = set()
+
+    def open(self, url: str) -> None:
+        parts = urlsplit(url)
+        self.origins.add(f"{parts.scheme}://{parts.netloc}")
+        super().open(url)
+
+    def wait(self, script: str, timeout: float = 10.0) -> Any:
+        """Wait until the JavaScript expression ``script`` is truthy; its value."""
+        from selenium.common.exceptions import TimeoutException
+
+        self.driver.set_script_timeout(timeout)
+        try:
+            return self.driver.execute_async_script(_WAIT_IN_PAGE, script)
+        except TimeoutException as timed_out:
+            raise TimeoutException(f"not within {timeout} s: {script}") from timed_out
+
+
+class SharedChromium:
+    """One headless Chromium for a whole test session, started when a test first needs it; each
+    test gets a blank window of its own (:meth:`window`)."""
+
+    def __init__(self) -> None:
+        self._browser: _PageBrowser | None = None
+
+    @contextlib.contextmanager
+    def window(self, width: int, height: int) -> Iterator[Browser]:
+        """A blank window of ``width`` x ``height``; afterwards what its pages stored is cleared
+        and it is blanked again (:meth:`_fresh_window`). A browser that cannot do that (it
+        crashed, say) is replaced."""
+        browser = self._browser
+        if browser is None:
+            browser = self._browser = _PageBrowser(width, height)
+        # Set on every window alike: headless Chromium's --window-size keeps a viewport at least
+        # 500 wide, where this gives a phone's 390 what it asks for.
+        browser.driver.set_window_size(width, height)
+        try:
+            yield browser
+        finally:
+            try:
+                self._fresh_window(browser)
+            except Exception:  # a broken browser: the next test starts a new one
+                self._browser = None
+                with contextlib.suppress(Exception):
+                    browser.close()
+
+    @staticmethod
+    def _fresh_window(browser: _PageBrowser) -> None:
+        """Clear what the pages stored and any emulated screen, then leave the page for a blank
+        one (the page's socket closes with it). A test that opened more windows gets a new one
+        instead, the others closed: a new window costs Chromium a renderer's start, a third of a
+        second, so the usual test's window is blanked and kept."""
+        driver = browser.driver
+        current = urlsplit(driver.current_url)
+        if current.scheme in ("http", "https"):
+            browser.origins.add(f"{current.scheme}://{current.netloc}")
+        for origin in sorted(browser.origins):
+            driver.execute_cdp_cmd(
+                "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
+            )
+        browser.origins.clear()
+        used = driver.window_handles
+        if len(used) == 1:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            driver.get("about:blank")
+            return
+        driver.switch_to.new_window("window")
+        fresh = driver.current_window_handle
+        for handle in used:
+            driver.switch_to.window(handle)
+            driver.close()
+        driver.switch_to.window(fresh)
+
+    def close(self) -> None:
+        if self._browser is not None:
+            self._browser.close()
+            self._browser = None
