@@ -15,7 +15,10 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from firmware.wire.broker import HUB_USER, acl_text, mosquitto_conf
@@ -159,3 +162,19 @@ class Broker(processes.ChildProcess):
     def _hand_over(self) -> None:
         """As root, mosquitto runs as its own user: give it the folder."""
         hand_to_mosquitto(self.folder)
+
+
+@contextmanager
+def running_broker() -> Iterator[Broker]:
+    """A started :class:`Broker` in a fresh folder right under the system's temp folder (run as
+    root, mosquitto runs as its own user, which cannot pass through pytest's private folders);
+    stopped and its folder removed at the end. For a module fixture of tests that each log in
+    with client ids and publish on topics of their own (the ``broker`` fixture is one a test)."""
+    folder = Path(tempfile.mkdtemp(prefix="schock-broker-"))
+    running = Broker(folder)
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -5,10 +5,15 @@ assignment; nobody gets in without a user and its password. Each refusal is chec
 matters: the forbidden message never reaches a subscriber. Each check ends on a sentinel sent
 after the forbidden message by the same client (mosquitto passes one client's messages on in
 order), so no test waits for something not to happen.
+
+The module's tests share one broker (``module_broker``): each test's clients log in with client
+ids of their own (no persistent session of an earlier test delivers to them), and the hub clears
+every retained message a test published.
 """
 
 from __future__ import annotations
 
+import itertools
 import queue
 import threading
 import time
@@ -37,6 +42,9 @@ from tests.broker import Broker
 EVENT = "dm2026"
 Inbox = queue.Queue[tuple[str, bytes]]
 
+#: Each test's own suffix for its client ids on the module's broker.
+_TEST_NUMBERS = itertools.count(1)
+
 
 class Clients:
     """MqttLinks on the fixture's broker, each with its own inbox; all stopped at the end."""
@@ -44,13 +52,16 @@ class Clients:
     def __init__(self, broker: Broker) -> None:
         self.broker = broker
         self.links: list[MqttLink] = []
+        self.suffix = f"t{next(_TEST_NUMBERS)}"
+        #: Topics published retained by this test: cleared by the hub at :meth:`close`.
+        self.retained: set[str] = set()
 
     def connect(self, user: str, *topics: str, client_id: str | None = None) -> Inbox:
         inbox: Inbox = queue.Queue()
         link = MqttLink(
             MqttSettings(
                 url=self.broker.url,
-                client_id=client_id or user,
+                client_id=f"{client_id or user}-{self.suffix}",
                 username=user,
                 password=self.broker.passwords[user],
             ),
@@ -66,6 +77,8 @@ class Clients:
     def publish(self, user: str, topic: str, payload: bytes, *, retain: bool = False) -> None:
         """Publish as ``user`` (its link made by :meth:`connect`) and wait for the PUBACK."""
         link = next(link for link in self.links if link.settings.username == user)
+        if retain:
+            self.retained.add(topic)
         delivery = link.publish(topic, payload, retain=retain)
         done = threading.Event()
         for _ in range(200):
@@ -90,14 +103,29 @@ class Clients:
         pytest.fail(f"the subscription to {topic} never came into force")
 
     def close(self) -> None:
-        for link in self.links:
-            link.stop()
+        """Clear what this test left retained (an empty retained message), stop every link."""
+        try:
+            if self.retained:
+                if not any(link.settings.username == "hub" for link in self.links):
+                    self.connect("hub", client_id="hub-cleaner")
+                for topic in sorted(self.retained):
+                    self.publish("hub", topic, b"", retain=True)
+        finally:
+            for link in self.links:
+                link.stop()
+
+
+@pytest.fixture(scope="module")
+def acl_broker(module_broker: Broker) -> Broker:
+    """The module's broker with table-1 and table-2: one pass over the password file, one
+    reload."""
+    module_broker.add_tables(2)
+    return module_broker
 
 
 @pytest.fixture
-def clients(broker: Broker) -> Iterator[Clients]:
-    broker.add_tables(2)  # table-1 and table-2: one pass over the password file, one reload
-    made = Clients(broker)
+def clients(acl_broker: Broker) -> Iterator[Clients]:
+    made = Clients(acl_broker)
     try:
         yield made
     finally:

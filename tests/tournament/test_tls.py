@@ -58,9 +58,10 @@ def make_hub_certificate(folder: Path, ca: str) -> None:
             cwd=folder)  # fmt: skip
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def tls_broker() -> Iterator[tuple[int, int, Path, dict[str, str]]]:
-    """The installer's conf.d file and the docs' schocken-tls.conf under Debian's layout."""
+    """The installer's conf.d file and the docs' schocken-tls.conf under Debian's layout: one
+    broker and its certificates for the module (no test changes either)."""
     folder = Path(tempfile.mkdtemp(prefix="schock-tls-"))
     try:
         certs, conf_d = folder / "certs", folder / "conf.d"

@@ -6,8 +6,11 @@ During the run the broker is killed with SIGKILL and started again twice, the hu
 tables play a whole round without a network. At the end every table's own journals are recounted
 and held against what the hub stored and the standings it published on the broker.
 
-`make test` plays a small tournament (4 tables, short points rounds: a game or two a table);
-`make test-long` one of 100 tables, every round 70 minutes.
+Both run in `make test-long` only: a small tournament (4 tables, short points rounds: a game or
+two a table, every fault) and one of 100 tables, every round 70 minutes. `make test` keeps each
+fault's own check: a broker killed with SIGKILL and restarted under a table
+(tests/tournament/test_table.py), a hub process killed mid-intake and restarted
+(tests/hub/test_broker_intake.py), a table a round offline (test_table.py again).
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ def fast_folder() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_a_small_tournament_through_kills_loses_nothing(broker: Broker, fast_folder: Path) -> None:
     faults = Faults(
         broker_kills=((1, 0.3, 0.5), (2, 0.6, 0.8)), hub_kills=((2, 0.2, 0.5),),
