@@ -200,6 +200,7 @@ def test_a_second_run_changes_nothing_and_prints_no_password(
 
 
 @needs_mosquitto
+@pytest.mark.slow  # two runs that hash passwords; make test: a second run keeps them all
 def test_more_tables_keep_the_old_passwords_and_fewer_remove_users(
     hub_target: Path, fresh_hub: Installed
 ) -> None:
@@ -331,6 +332,7 @@ def test_a_dry_run_writes_nothing(hub_target: Path) -> None:
 
 
 @needs_mosquitto
+@pytest.mark.slow  # three runs; make test: the hub's uninstall in the venv's test below
 def test_uninstall_keeps_the_passwords_and_purge_removes_them(
     hub_target: Path, fresh_hub: Installed
 ) -> None:

@@ -15,10 +15,11 @@ are the firmware's own bitmaps). Two kinds of picture draw text with fonts of th
 
 Each picture is made by its own test (the page's pictures from one game share it, made once);
 the five screenshots of that game, whose computer players think for half a minute, are in the
-slow selection: `make test` makes every other picture, the page's entry and Spieltag cards in
-Chromium among them. The pictures taken in Chromium are taken in the session's one browser (the
-``chromium`` fixture of tests/conftest.py), lent to their makers; the command's own run,
-where each maker starts its own browser, is the one of every other picture.
+slow selection, and so is the Spieltag card's (a game played in the page): `make test` makes
+every other picture, the page's entry card in Chromium among them. The pictures taken in
+Chromium are taken in the session's one browser (the ``chromium`` fixture of
+tests/conftest.py), lent to their makers; the command's own run, where each maker starts its own
+browser, is the one of every other picture.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ pytest.importorskip("pygame")
 BROWSER_MISSING = browser_missing()
 #: The page's pictures taken from one game with computer players (sim.pictures.browser.SHOTS).
 ONE_GAMES_SHOTS = {f"docs/img/{shot.name}" for shot in SHOTS}
+
+#: The Spieltag card's picture plays a game in the page to fill its standings (seconds of
+#: Chromium): the slow selection makes it; `make test` keeps the entry card's, taken in the same
+#: browser, and the card itself is tests/web/test_spieltag_browser.py's.
+SLOW_PICTURES = ONE_GAMES_SHOTS | {"docs/img/web-spieltag.png"}
 
 #: A picture in Markdown, ![text](path), or in HTML, <img src="path">.
 IMAGE_LINK = re.compile(r"!\[[^\]]*\]\(([^)\s]+)|<img[^>]*\ssrc=\"([^\"]+)\"")
@@ -117,9 +123,9 @@ def frames(path: Path) -> list[tuple[bytes, int]]:
 
 def _picture_params() -> list[object]:
     """Every kept picture but the sheet (compared by its layout, below); those of the page's
-    one game in the slow selection."""
+    one game and the Spieltag card's in the slow selection."""
     return [
-        pytest.param(kept, marks=pytest.mark.slow) if kept in ONE_GAMES_SHOTS else kept
+        pytest.param(kept, marks=pytest.mark.slow) if kept in SLOW_PICTURES else kept
         for kept in sorted(PICTURES)
         if kept != SHEET
     ]

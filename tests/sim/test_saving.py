@@ -156,6 +156,8 @@ def test_quitting_before_anything_was_played_keeps_no_game_and_says_none(
     assert not journal(state).actions
 
 
+@pytest.mark.slow  # make test: the lock's refusal in tests/hal/test_storage.py, the device's in
+# tests/firmware/test_run.py
 def test_a_second_simulator_on_the_same_state_directory_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

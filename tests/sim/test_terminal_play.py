@@ -2,11 +2,12 @@
 in a default 80x24 terminal (the compact braille layout) and in a big one (half blocks).
 
 A round takes seconds of real time (each shake rattles for 0.7 s, then the cup settles), so
-`make test` plays it in the 80x24 terminal and in the big one draws the first frame and quits;
-the slow selection plays the round in both. The simulator settles the cup sooner than the
-device's default (:data:`TIMING`, its config's ``[input]``), and each key that does something
-the events show waits for that event, not a fixed time (a press typed just before a shake needs
-no wait: its release comes before the shake's edges, so it is decoded first)."""
+`make test` plays it in the 80x24 terminal; the slow selection plays the round in the big one
+too, and draws its first frame and quits (`make test` draws the big terminal's half blocks in
+tests/sim/test_saving.py, whose simulators run at 140x40). The simulator settles the cup sooner
+than the device's default (:data:`TIMING`, its config's ``[input]``), and each key that does
+something the events show waits for that event, not a fixed time (a press typed just before a
+shake needs no wait: its release comes before the shake's edges, so it is decoded first)."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ ROUND = (
 @pytest.mark.parametrize(
     ("columns", "rows", "pixels", "plays"),
     [
-        pytest.param(140, 40, "▀", False, id="big-first-frame"),
+        pytest.param(140, 40, "▀", False, id="big-first-frame", marks=pytest.mark.slow),
         pytest.param(140, 40, "▀", True, id="big", marks=pytest.mark.slow),
         pytest.param(80, 24, "⣿", True, id="80x24"),
     ],

@@ -137,7 +137,13 @@ def test_what_stops_it_is_one_line(
     assert captured.err.startswith(f"tournament-demo: {message}")
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize(
+    "sig",
+    # Ctrl-C in the slow selection: its way out is the one of every other end of the run
+    # (test_a_short_run_prints_what_it_starts_and_cleans_up), SIGTERM's is its own handler.
+    [pytest.param(signal.SIGINT, marks=pytest.mark.slow), signal.SIGTERM],
+    ids=["ctrl-c", "sigterm"],
+)
 def test_ctrl_c_and_sigterm_stop_the_broker_and_remove_its_folder(sig: signal.Signals) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "sim.tournament.demo", "--tables", "2", "--lang", "en"],

@@ -23,7 +23,11 @@ from tests.sim.test_terminal_play import pending_events, timing_config
 pygame = pytest.importorskip("pygame")
 
 
-@pytest.mark.parametrize("gpio_mock", [False, True])
+@pytest.mark.parametrize(
+    "gpio_mock",
+    # gpiozero's MockFactory under the window: its wiring alone is tests/sim/test_gpio_mock.py's
+    [False, pytest.param(True, marks=pytest.mark.slow)],
+)
 def test_held_keys_play_through_the_window(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gpio_mock: bool
 ) -> None:
