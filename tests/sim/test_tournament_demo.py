@@ -108,14 +108,6 @@ def test_a_short_run_prints_what_it_starts_and_cleans_up(
     assert not listening(int(broker.group(1)))
 
 
-def test_german_by_default(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--seconds", "0", "--tables", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "(nur dieser Rechner; Ordner " in out and "); Tische: 1\n" in out
-    assert "Beendet: Broker gestoppt, sein Ordner gelöscht." in out
-    assert "table-1 …" not in out  # one table is named alone
-
-
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -145,8 +137,10 @@ def test_what_stops_it_is_one_line(
     ids=["ctrl-c", "sigterm"],
 )
 def test_ctrl_c_and_sigterm_stop_the_broker_and_remove_its_folder(sig: signal.Signals) -> None:
+    """Stopped by a signal, in German by default (the environment's ``LANG`` names no
+    language), one table named alone."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "sim.tournament.demo", "--tables", "2", "--lang", "en"],
+        [sys.executable, "-m", "sim.tournament.demo", "--tables", "1"],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -158,17 +152,18 @@ def test_ctrl_c_and_sigterm_stop_the_broker_and_remove_its_folder(sig: signal.Si
     try:
         for line in process.stdout:
             lines.append(line.rstrip("\n"))
-            if line.startswith("Running"):
+            if line.startswith("Läuft; Strg+C beendet."):
                 break
         process.send_signal(sig)
         rest, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
-    broker = re.search(r":(\d+) \(this machine only; folder (\S+)\); tables: 2", lines[0])
+    broker = re.search(r":(\d+) \(nur dieser Rechner; Ordner (\S+)\); Tische: 1$", lines[0])
     assert broker, lines
+    assert not any("table-1 …" in line for line in lines)  # one table is named alone
     assert process.returncode == 0, err
     assert err == ""
-    assert rest.splitlines()[-1] == "Stopped: the broker is down and its folder removed."
+    assert rest.splitlines()[-1] == "Beendet: Broker gestoppt, sein Ordner gelöscht."
     assert not Path(broker.group(2)).exists()
     assert not listening(int(broker.group(1)))
