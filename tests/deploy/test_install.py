@@ -231,6 +231,7 @@ def test_fast_i2c_edits_the_boot_config_once(
 # --- idempotence -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # make test: the second run of test_network_drop_in_follows_the_config
 def test_second_run_changes_nothing_and_says_so(install: Runner, target: Path) -> None:
     first = install("--fast-i2c")
     before = snapshot(target)

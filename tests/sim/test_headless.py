@@ -174,6 +174,8 @@ def test_the_recorded_game_ends_on_the_final_banner(
     assert [view.title for view in between if isinstance(view, BannerView)] == ["Finale"]
 
 
+@pytest.mark.slow  # make test: docs/img/demo.gif made again, frame by frame and each duration
+# (tests/sim/test_docs_pictures.py)
 def test_the_gif_is_written_and_timed_by_the_simulated_clock(tmp_path: Path) -> None:
     gif, frames = tmp_path / "game.gif", tmp_path / "frames"
     play(tmp_path, "--record", str(gif), "--frames", str(frames))

@@ -152,6 +152,7 @@ def test_a_round_played_in_the_terminal(
     assert "round_over" in played  # the whole round: both turns and the reveal
 
 
+@pytest.mark.slow  # a simulator with its page and link; make test plays the 80x24 round above
 def test_the_terminal_shows_where_the_page_and_the_link_are(tmp_path: Path) -> None:
     """In an 80x24 terminal the full screen covers stderr, so it says the addresses itself."""
     master, slave = os.openpty()
