@@ -554,7 +554,6 @@ def test_install_sh_is_executable_and_strict() -> None:
     assert "\nset -euo pipefail\n" in INSTALL_SH.read_text()
 
 
-@pytest.mark.slow  # seconds of shellcheck; make test runs install.sh itself in every test here
 def test_shellcheck_clean(shellcheck: str) -> None:
     proc = subprocess.run(
         [shellcheck, "--severity=style", str(INSTALL_SH)],
