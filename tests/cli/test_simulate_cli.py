@@ -7,6 +7,10 @@ import json
 import pytest
 
 
+#: Games a run simulates: enough for every seat to lose some, the same twice from one seed.
+GAMES = 100
+
+
 @pytest.mark.parametrize(
     ("players", "bots"),
     [
@@ -17,17 +21,17 @@ import pytest
     ],
 )
 def test_json_shape_and_reproducibility(schocken, players: int, bots: str) -> None:
-    args = ("simulate", "--games", "300", "--players", str(players), "--bots", bots,
+    args = ("simulate", "--games", str(GAMES), "--players", str(players), "--bots", bots,
             "--seed", "42", "--json")
     status, out, err = schocken(*args)
     assert status == 0 and err == ""  # no progress bar when stderr is not a terminal
     data = json.loads(out)
-    assert data["games"] == 300 and data["players"] == players and data["seed"] == 42
+    assert data["games"] == GAMES and data["players"] == players and data["seed"] == 42
     assert data["bots"] == bots.split(",")
-    assert data["rounds"] >= 2 * 300 and data["rounds_per_s"] > 0
+    assert data["rounds"] >= 2 * GAMES and data["rounds_per_s"] > 0
     shares = data["loss_share"]
     assert [s["seat"] for s in shares] == list(range(players))
-    assert sum(s["losses"] for s in shares) == 300
+    assert sum(s["losses"] for s in shares) == GAMES
     for share in shares:
         low, high = share["ci95"]
         assert 0 <= low <= share["share"] <= high <= 1
