@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-
 #: Games a run simulates: enough for every seat to lose some, the same twice from one seed.
 GAMES = 100
 

@@ -14,7 +14,13 @@ from engine.spieltag import Spieltag, SpieltagError
 from firmware.store.evening import evening_from_export, evening_to_export, load_evening
 from firmware.store.gamestore import CURRENT, GameStore
 from firmware.store.journal import JournalHeader, read_journal
-from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles, ended_name, open_evening
+from firmware.store.spieltagfile import (
+    SPIELTAG_FILE,
+    SpieltagFiles,
+    ended_name,
+    open_evening,
+    open_spieltag_id,
+)
 from hal.storage import StateDirectory
 from tests.durable.evening import play_games
 from tests.durable.killharness import harness
@@ -147,9 +153,11 @@ def test_a_damaged_evening_file_is_refused_in_one_line_and_kept(
     assert (tmp_path / SPIELTAG_FILE).read_text() == content
     evening = open_evening(StateDirectory(tmp_path))
     assert evening.id == tag and evening.problem is not None and words in evening.problem
-    play_games(tmp_path, TWO, 1)
-    (journal,) = tmp_path.glob("game-*.journal")
-    assert read_journal(journal.read_bytes(), origin="x").header.spieltag == tag
+    store = GameStore(StateDirectory(tmp_path))
+    store.open()
+    store.begin(JournalHeader(GameSetup(TWO), spieltag=open_spieltag_id(store.storage)))
+    begun = read_journal((tmp_path / CURRENT).read_bytes(), origin="x")
+    assert begun.header.spieltag == tag
 
 
 def test_games_played_while_the_evening_file_is_damaged_count_once_it_is_repaired(
