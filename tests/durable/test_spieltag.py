@@ -39,7 +39,7 @@ def test_games_belong_to_the_evening_until_it_is_ended(tmp_path: Path) -> None:
     play_games(tmp_path, TWO, 1, seed=1)  # before the evening: not its
     files = SpieltagFiles(StateDirectory(tmp_path))
     spieltag = files.begin(evening())
-    played = play_games(tmp_path, FOUR, 2, seed=2)
+    played = play_games(tmp_path, TWO, 2, seed=2)
     files.end()
     play_games(tmp_path, TWO, 1, seed=3)  # after it: not its either
     loaded = load_evening(StateDirectory(tmp_path), spieltag.id)
@@ -179,7 +179,7 @@ def test_games_played_while_the_evening_file_is_damaged_count_once_it_is_repaire
 
 def test_an_export_reads_back_and_a_changed_result_cannot_pass(tmp_path: Path) -> None:
     SpieltagFiles(StateDirectory(tmp_path)).begin(evening(scheme="leben"))
-    play_games(tmp_path, FOUR, 2)
+    play_games(tmp_path, TWO, 2)
     loaded = load_evening(StateDirectory(tmp_path))
     data = evening_to_export(loaded)
     again = evening_from_export(json.dumps(data), "abend.json")
