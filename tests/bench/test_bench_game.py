@@ -112,8 +112,8 @@ def test_real_dice_entry_is_measured_on_the_pins_and_stays_under_its_goal() -> N
     presses, and each entry of a round is at least its STAND (the figures are in the README)."""
     from sim.bench.dice_entry import play_rounds
 
-    presses, seconds = play_rounds(12, seed=3)
-    assert len(presses) == len(seconds) == 12
+    presses, seconds = play_rounds(5, seed=3)  # the bench's entry row measures its own
+    assert len(presses) == len(seconds) == 5
     assert all(count >= 4 for count in presses)
     # Each press takes at least its time down and the gap after it.
     assert all(s >= count * 0.25 - 0.15 - 1e-6 for count, s in zip(presses, seconds, strict=True))

@@ -229,7 +229,7 @@ def test_sim_refuses_names_the_name_rule_refuses(
     ("argv", "module", "extra"),
     [
         (("sim", "--gpio-mock", "--terminal", "--no-save"), "gpiozero", "pi"),
-        (("bench", "--quick"), "luma.oled", "pi"),
+        (("bench", "--quick", "--only", "games"), "luma.oled", "pi"),
     ],
 )
 def test_a_missing_extra_is_one_line_naming_it(

@@ -28,10 +28,10 @@ FOUR = ("Anna", "Ben", "Cem", "Dora")
 Copied = tuple[Path, list[Path]]
 
 
-def evening_of_five(root: Path, *, before: int = 2) -> tuple[Spieltag, list[Path]]:
+def evening_of_five(root: Path, *, before: int = 1) -> tuple[Spieltag, list[Path]]:
     """``before`` games outside any evening, then a Spieltag of five games: the evening and
     its five journals, in the order played."""
-    play_games(root, FOUR, before, seed=3)
+    play_games(root, FOUR[:2], before, seed=3)
     spieltag = SpieltagFiles(StateDirectory(root)).begin(
         Spieltag("20261201-193000", "7. Spieltag", load_scheme("verlustpunkte"), "2026-12-01")
     )
@@ -43,8 +43,8 @@ def evening_of_five(root: Path, *, before: int = 2) -> tuple[Spieltag, list[Path
 
 @pytest.fixture(scope="module")
 def played_evening(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    """An evening of five journalled games after two outside it, played once for this module
-    (seven games journalled take a second): its state directory and its journals' names."""
+    """An evening of five journalled games after one outside it, played once for this module
+    (six games journalled take a second): its state directory and its journals' names."""
     root = tmp_path_factory.mktemp("evening")
     with pytest.MonkeyPatch.context() as patch:  # the tests' own state home, as a test's
         patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
@@ -68,8 +68,14 @@ def flip_a_byte(journal: Path) -> None:
     journal.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize(("spoil", "loss"), [(flip_a_byte, Loss.DAMAGED),
-                                             (Path.unlink, Loss.MISSING)])
+@pytest.mark.parametrize(
+    ("spoil", "loss"),
+    [
+        (flip_a_byte, Loss.DAMAGED),
+        # The same lines for a deleted one; `make test` has it missed by the evening below.
+        pytest.param(Path.unlink, Loss.MISSING, marks=pytest.mark.slow),
+    ],
+)
 def test_a_damaged_or_deleted_game_keeps_its_partie_and_is_named(
     evening_copy: Copied, schocken: Run, spoil: Callable[[Path], object],
     loss: Loss,
@@ -122,7 +128,7 @@ def test_the_first_game_deleted_is_missed_too(evening_copy: Copied) -> None:
 def test_an_ended_evening_misses_a_game_deleted_after_it_ended(evening_copy: Copied) -> None:
     root, journals = evening_copy
     SpieltagFiles(StateDirectory(root)).end()
-    play_games(root, FOUR, 2, seed=9)  # after the evening: not its
+    play_games(root, FOUR[:2], 1, seed=9)  # after the evening: not its
     journals[-1].unlink()
     evening = load_evening(StateDirectory(root))
     assert [(game.partie, game.loss) for game in evening.lost] == [(5, Loss.MISSING)]

@@ -156,9 +156,9 @@ class HostileHands(RuleBasedStateMachine):
 
 
 class TestHostileHands(HostileHands.TestCase):
-    """10 sequences of up to 60 steps in `make test`."""
+    """5 sequences of up to 60 steps in `make test`."""
 
-    settings = settings(max_examples=10, stateful_step_count=60, deadline=None)
+    settings = settings(max_examples=5, stateful_step_count=60, deadline=None)
 
 
 @pytest.mark.slow

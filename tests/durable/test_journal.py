@@ -81,7 +81,7 @@ def last_record_bounds(data: bytes) -> tuple[int, int]:
     return start, len(data)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_truncation_at_every_byte_of_the_last_record(state: StateDirectory, seed: int) -> None:
     setup, actions = write_game(state, seed=seed, count=25)
     data = (state.root / "g.journal").read_bytes()
@@ -99,7 +99,11 @@ def test_truncation_at_every_byte_of_the_last_record(state: StateDirectory, seed
         assert recovery.game.state() == Game.replay(setup, recovery.actions).state()
 
 
-@pytest.mark.parametrize("replacement", [0x00, 0x0A, 0x20, 0x30, 0x7B, 0xFF, "xor1"])
+@pytest.mark.parametrize(
+    "replacement",
+    [0x00, 0x0A, 0x20, "xor1", *(pytest.param(value, marks=pytest.mark.slow)
+                                 for value in (0x30, 0x7B, 0xFF))],  # a digit, "{", all ones
+)
 def test_corruption_at_every_byte_of_the_last_record(
     state: StateDirectory, replacement: int | str
 ) -> None:

@@ -1,8 +1,8 @@
-"""The kill harness as tests: 4 early kills in `make test`; in the slow selection 20 early kills,
+"""The kill harness as tests: 3 early kills in `make test`; in the slow selection 20 early kills,
 and 100 kills with 2 players and 100 with 5.
 
 Each kill starts the firmware afresh (half a second of CPU: the interpreter, the firmware, a
-resume), so `make test` kills four times within 0.3 s of the first frame (at start-up,
+resume), so `make test` kills three times within 0.3 s of the first frame (at start-up,
 mid-resume, in the first actions); the slow selection does the same twenty times and lets the
 long runs play.
 
@@ -21,7 +21,7 @@ from tests.durable.killharness import harness
 
 
 @pytest.mark.parametrize(
-    "kills", [4, pytest.param(20, marks=pytest.mark.slow)], ids=lambda kills: f"{kills}-kills"
+    "kills", [3, pytest.param(20, marks=pytest.mark.slow)], ids=lambda kills: f"{kills}-kills"
 )
 def test_early_kills(tmp_path: Path, kills: int) -> None:
     tally = harness(kills=kills, seed=20, state_dir=tmp_path / "state", max_delay=0.3)

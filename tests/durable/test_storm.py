@@ -188,9 +188,9 @@ _STORM = {"stateful_step_count": 60, "deadline": None,
 
 
 class TestDeviceStorm(DeviceStorm.TestCase):
-    """30 sequences in `make test`."""
+    """15 sequences in `make test`."""
 
-    settings = settings(max_examples=30, **_STORM)
+    settings = settings(max_examples=15, **_STORM)
 
 
 @pytest.mark.slow
