@@ -77,7 +77,7 @@ _EXHAUSTIVE = pytest.StashKey[bool]()
 ONE_WORKER_MODULES = frozenset(
     {
         "tests/bench/test_bench.py",  # `schocken bench --quick --only ...`, read by many tests
-        "tests/cli/test_lost_partien.py",  # an evening of seven journalled games, played once
+        "tests/cli/test_lost_partien.py",  # an evening of six journalled games, played once
         "tests/cli/test_sheet.py",  # a league match of ten journalled games
         "tests/deploy/test_hub_install.py",  # one hub install read by nine tests
         "tests/deploy/test_install.py",  # one install per configuration, read by many tests
@@ -117,7 +117,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 LONG_FIRST = frozenset(
     {
         "tests/durable/test_kill.py",
-        "tests/durable/test_spieltag.py",
         "tests/durable/test_storm.py",
         "tests/tournament/test_tournament_run.py",
     }
