@@ -141,7 +141,12 @@ def test_a_paired_page_begins_a_spieltag_sees_the_standings_and_downloads_the_sh
     assert not (tmp_path / "state" / "spieltag.json").exists()
 
 
-@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize(
+    "language",
+    # The same flow in English is the slow selection's: the page's English words are measured
+    # by tests/web/test_layout.py, the device's "loses, scharf" by test_scharf_device.py.
+    ["de", pytest.param("en", marks=pytest.mark.slow)],
+)
 def test_a_scharf_round_reads_on_the_page_as_the_half_lost(
     tmp_path: Path, browser: Browser, language: str
 ) -> None:
