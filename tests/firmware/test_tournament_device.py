@@ -1,8 +1,9 @@
 """The device as a table of a tournament, built as ``schocken run`` builds it (the edge's MQTT
 link, a real mosquitto, a stand-in hub): the hub's assignment on the menu's card in German and
 English (`make test` plays each test in one of them, the slow selection in both: the card's
-words in both are drawn by the fit check, tests/firmware/test_fit.py), OK starts the assigned game (the round's end its time box), and its halves and the
-game reach the hub, the card saying "noch nicht gemeldet (n)" and then "gemeldet ✓"."""
+words in both are drawn by the fit check, tests/firmware/test_fit.py), OK starts the assigned
+game (the round's end its time box), and its halves and the game reach the hub, the card saying
+"noch nicht gemeldet (n)" and then "gemeldet ✓"."""
 
 from __future__ import annotations
 
