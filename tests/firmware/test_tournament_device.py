@@ -1,9 +1,7 @@
 """The device as a table of a tournament, built as ``schocken run`` builds it (the edge's MQTT
 link, a real mosquitto, a stand-in hub): the hub's assignment on the menu's card in German and
-English (`make test` plays each test in one of them, the slow selection in both: the card's
-words in both are drawn by the fit check, tests/firmware/test_fit.py), OK starts the assigned
-game (the round's end its time box), and its halves and the game reach the hub, the card saying
-"noch nicht gemeldet (n)" and then "gemeldet ✓"."""
+English, OK starts the assigned game (the round's end its time box), and its halves and the
+game reach the hub, the card saying "noch nicht gemeldet (n)" and then "gemeldet ✓"."""
 
 from __future__ import annotations
 
@@ -37,9 +35,12 @@ PLAYERS = ("Anna", "Ben", "Carla")
 
 def device_at(broker: Broker, folder: Path, language: str) -> tuple[Device, FakeClock]:
     _, password = broker.add_table(7)
+    # Games of 3 Deckel: the hub takes a game's result whatever its length.
+    rules = folder / "short.toml"
+    rules.write_text('preset = "standard"\ndeckel = 3\n', encoding="utf-8")
     config = config_from_toml(
-        f'[game]\nlanguage = "{language}"\n[tournament]\nbroker = "{broker.url}"\n'
-        f'event = "{EVENT}"\ntable = 7\npassword = "{password}"\n'
+        f'[game]\nlanguage = "{language}"\nrules = "{rules}"\n[tournament]\n'
+        f'broker = "{broker.url}"\nevent = "{EVENT}"\ntable = 7\npassword = "{password}"\n'
     )
     clock = FakeClock(100.0)
     device = build_device(config, clock=clock, inputs=[], display=open_dummy(clock),
@@ -70,10 +71,7 @@ def open_card(device: Device, inputs: Inputs, entry: str) -> TableCardView:
     ("language", "entry", "title", "reported", "pending"),
     [
         ("de", "Turnier", "Tisch 7 · Runde 2", "gemeldet ✓", "noch nicht gemeldet"),
-        pytest.param(
-            "en", "Tournament", "Table 7 · Round 2", "reported ✓", "not yet reported",
-            marks=pytest.mark.slow,
-        ),
+        ("en", "Tournament", "Table 7 · Round 2", "reported ✓", "not yet reported"),
     ],
 )
 def test_the_card_starts_the_assigned_game_and_its_results_reach_the_hub(
@@ -130,10 +128,7 @@ def test_the_card_starts_the_assigned_game_and_its_results_reach_the_hub(
 
 @pytest.mark.parametrize(
     ("language", "entry", "done"),
-    [
-        ("de", "Turnier", "Tisch ausgespielt"),
-        pytest.param("en", "Tournament", "Table finished", marks=pytest.mark.slow),
-    ],
+    [("de", "Turnier", "Tisch ausgespielt"), ("en", "Tournament", "Table finished")],
 )
 def test_a_ko_table_starts_games_only_of_those_with_a_life_left(
     broker: Broker, tmp_path: Path, language: str, entry: str, done: str,
@@ -178,10 +173,7 @@ def test_a_ko_table_starts_games_only_of_those_with_a_life_left(
 @pytest.mark.parametrize(
     ("language", "entry", "title", "refused"),
     [
-        # English in `make test`: the German label on the wire is worded anew only there.
-        pytest.param(
-            "de", "Turnier", "Tisch 7 · Runde 4", "Namen nicht spielbar", marks=pytest.mark.slow
-        ),
+        ("de", "Turnier", "Tisch 7 · Runde 4", "Namen nicht spielbar"),
         ("en", "Tournament", "Table 7 · Round 4", "Names not playable"),
     ],
 )
