@@ -101,9 +101,8 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.by_id("pair").click()
     browser.wait("document.getElementById('note').textContent.length > 0")
     assert browser.by_id("note").text == "Falsche PIN, noch 2 Versuche", "the page's own words"
-    browser.by_id("pin").clear()
-    browser.by_id("pin").send_keys(pin)
-    browser.by_id("pair").click()
+    browser.js("document.getElementById('pin').value = arguments[0]", pin)  # typed just above
+    tap(browser, "#pair")
     browser.wait("!document.getElementById('controls').hidden")
     assert browser.js("return localStorage.getItem('schockbesteck.token')")
     assert browser.by_id("note").text == "", "paired: the box says so, the note waits for a setup"
@@ -114,7 +113,7 @@ def test_pairing_and_a_name_change_from_the_page(
         "const seat = document.querySelectorAll('#seats select.bot')[2];"
         "seat.value = 'odds'; seat.dispatchEvent(new Event('change'));"
     )
-    browser.by_id("apply").click()
+    tap(browser, "#apply")
     browser.wait("document.getElementById('note').textContent.length > 0")
     assert browser.by_id("note").text == "Übernommen"
     for _ in range(100):  # the game's first event, recorded on the device's loop
@@ -279,9 +278,10 @@ def test_the_statistics_fit_a_tv_and_a_laptop(
 
 
 def pair_page(browser: Browser, device: WebDevice) -> None:
-    """Pair the open page with the PIN the device's Koppeln shows, as a person types it."""
+    """Pair the open page with the PIN the device's Koppeln shows, as a person types it (and
+    taps Koppeln: Selenium's own click on it is the pairing test's)."""
     browser.by_id("pin").send_keys(device.show_pin())
-    browser.by_id("pair").click()
+    tap(browser, "#pair")
     browser.wait("window.schock.page.paired === true")
 
 
@@ -312,7 +312,7 @@ def test_a_setup_from_the_page_carries_every_house_rule(
         "deckel.value = '17'; deckel.dispatchEvent(new Event('input'));"
     )
     assert browser.by_id("house-count").text == "4 anders als bvb"
-    browser.by_id("apply").click()
+    tap(browser, "#apply")
     browser.wait("document.getElementById('note').textContent.length > 0")
     assert browser.by_id("note").text == "Übernommen"
     for _ in range(100):  # the game starts from the device's setup at once
