@@ -142,7 +142,9 @@ class Host:
 
 
 def setup_of_two() -> GameSetup:
-    return GameSetup(("Anna", "Ben"), load_preset("standard"))
+    """Anna and Ben under ``standard`` with 3 Deckel: the whole games these tests play from the
+    link have their halves and their end all the same, in a quarter of the commands."""
+    return GameSetup(("Anna", "Ben"), replace(load_preset("standard"), deckel=3))
 
 
 def start_device(url: str, *, setup: GameSetup | None = None, referee: bool = True) -> Device:
@@ -238,17 +240,7 @@ def connect(transport: str, devices: list[Device], ends: list[LinkEnd]) -> tuple
     return device, host
 
 
-@pytest.mark.parametrize(
-    "transport",
-    # A whole game with its frames and its log on each link; `make test` plays it on the pty,
-    # and the other two carry a game elsewhere here: over tcp-listen the game resumed after a
-    # reconnect is played to its end, and a device dialling out is tests/link/test_serial_link.py's.
-    [
-        pytest.param("tcp-listen", marks=pytest.mark.slow),
-        pytest.param("socket", marks=pytest.mark.slow),
-        "pty",
-    ],
-)
+@pytest.mark.parametrize("transport", ["tcp-listen", "socket", "pty"])
 def test_a_whole_game_driven_from_the_host(
     transport: str, devices: list[Device], ends: list[LinkEnd]
 ) -> None:
