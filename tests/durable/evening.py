@@ -15,11 +15,14 @@ from tests.engine.randomplay import play_random_game
 
 
 def play_games(
-    root: Path, players: tuple[str, ...], count: int, seed: int = 26
+    root: Path, players: tuple[str, ...], count: int, seed: int = 26, *, deckel: int | None = None
 ) -> list[Game]:
     """``count`` finished random games of ``players``, each journalled through the store as the
-    device does; returns the games as played."""
+    device does (under ``standard``, with ``deckel`` Deckel where given: a short game counts
+    on an evening as a long one does); returns the games as played."""
     rules = load_preset("standard")
+    if deckel is not None:
+        rules = replace(rules, deckel=deckel)
     store = GameStore(StateDirectory(root))
     store.open()
     rng = random.Random(seed)

@@ -43,7 +43,9 @@ def _one_throw_beats(ours: Evaluation) -> float:
     return beats / 216
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize(
+    "players", [2, pytest.param(3, marks=pytest.mark.slow), 4]  # 2 and 4 in make test bound 3
+)
 def test_the_openers_hint_after_every_first_throw_follows_the_objective(players: int) -> None:
     later = players - 1
     table = rank_table(STANDARD)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,8 @@ from tests.harness import make_app
 from .conftest import Inputs
 
 FOUR = GameSetup(("Anna", "Ben", "Carla", "Dirk"), load_preset("standard"))
+#: Games of 3 Deckel, for the evenings of several: the standings count a game whatever its length.
+SHORT = GameSetup(FOUR.players, replace(load_preset("standard"), deckel=3))
 K1, K2, STAND, FLIP = Button.KEEP_1, Button.KEEP_2, Button.STAND, Button.FLIP
 
 
@@ -107,7 +110,7 @@ def test_an_evening_begun_from_the_menu_shows_its_standings_after_each_game(
 ) -> None:
     root = tmp_path / "state"
     config = config_from_toml(f'[game]\nlanguage = "{language}"')
-    app = make_app(config, clock=clock, dice=SeededDice(3), storage=root, setup=FOUR)
+    app = make_app(config, clock=clock, dice=SeededDice(3), storage=root, setup=SHORT)
     begin_from_the_menu(app, inputs, "Platzpunkte", language)
     spieltag = SpieltagFiles(StateDirectory(root)).current()
     assert spieltag is not None and spieltag.scheme == load_scheme("platzpunkte")
@@ -184,7 +187,7 @@ def test_a_partie_whose_journal_is_gone_is_named_on_the_standings(
     SpieltagFiles(StateDirectory(root)).begin(
         Spieltag("20261201-193000", "7. Spieltag", load_scheme("verlustpunkte"), "2026-12-01")
     )
-    app = make_app(config, clock=clock, dice=SeededDice(3), storage=root, setup=FOUR)
+    app = make_app(config, clock=clock, dice=SeededDice(3), storage=root, setup=SHORT)
     play_randomly(app, inputs, 1)
     app.handle(inputs.press(STAND))
     (first,) = root.glob("game-*.journal")

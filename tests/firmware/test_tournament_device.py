@@ -35,9 +35,12 @@ PLAYERS = ("Anna", "Ben", "Carla")
 
 def device_at(broker: Broker, folder: Path, language: str) -> tuple[Device, FakeClock]:
     _, password = broker.add_table(7)
+    # Games of 3 Deckel: the hub takes a game's result whatever its length.
+    rules = folder / "short.toml"
+    rules.write_text('preset = "standard"\ndeckel = 3\n', encoding="utf-8")
     config = config_from_toml(
-        f'[game]\nlanguage = "{language}"\n[tournament]\nbroker = "{broker.url}"\n'
-        f'event = "{EVENT}"\ntable = 7\npassword = "{password}"\n'
+        f'[game]\nlanguage = "{language}"\nrules = "{rules}"\n[tournament]\n'
+        f'broker = "{broker.url}"\nevent = "{EVENT}"\ntable = 7\npassword = "{password}"\n'
     )
     clock = FakeClock(100.0)
     device = build_device(config, clock=clock, inputs=[], display=open_dummy(clock),

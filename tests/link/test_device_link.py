@@ -142,7 +142,9 @@ class Host:
 
 
 def setup_of_two() -> GameSetup:
-    return GameSetup(("Anna", "Ben"), load_preset("standard"))
+    """Anna and Ben under ``standard`` with 3 Deckel: the whole games these tests play from the
+    link have their halves and their end all the same, in a quarter of the commands."""
+    return GameSetup(("Anna", "Ben"), replace(load_preset("standard"), deckel=3))
 
 
 def start_device(url: str, *, setup: GameSetup | None = None, referee: bool = True) -> Device:

@@ -25,14 +25,14 @@ def test_twenty_pages_asking_cost_one_recount_until_a_game_ends(
     SpieltagFiles(storage).begin(
         Spieltag("t1", "7. Spieltag", load_scheme("platzpunkte"), "2026-12-01")
     )
-    play_games(tmp_path, PLAYERS, 2)
+    play_games(tmp_path, PLAYERS, 2, deckel=3)
     counted = mocker.spy(evening_page, "spieltag_answer")
     answers = SpieltagAnswers(storage)
     seen = [answers.answer(scharf=page % 2 == 0) for page in range(20)]
     assert counted.call_count == 1
     assert {answer["games"] for answer in seen} == {2}
     assert [answer["scharf"] for answer in seen[:2]] == [True, False]
-    play_games(tmp_path, PLAYERS, 1, seed=9)
+    play_games(tmp_path, PLAYERS, 1, seed=9, deckel=3)
     assert answers.answer()["games"] == 3 and counted.call_count == 2
     SpieltagFiles(storage).end()
     assert answers.answer() == {"spieltag": None} and counted.call_count == 3

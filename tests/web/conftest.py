@@ -247,3 +247,27 @@ def browser(chromium: SharedChromium) -> Iterator[Browser]:
     own fixture, from :meth:`SharedChromium.window` too)."""
     with chromium.window(1000, 900) as opened:
         yield opened
+
+
+#: A tap inside the page, as Selenium's click checks it first: the element is shown, enabled and
+#: on top at its centre (scrolled there); then its click. Selenium's own click costs a round trip
+#: through chromedriver and a frame's wait (a tenth of a second), the most of a card's test.
+_TAP = """
+const node = document.querySelector(arguments[0]);
+if (!node) return 'no such element';
+if (node.offsetParent === null) return 'not shown';
+if (node.disabled) return 'disabled';
+node.scrollIntoView({block: 'center', inline: 'center'});
+const box = node.getBoundingClientRect();
+const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+if (!top || !(node === top || node.contains(top))) return 'covered by ' + (top && top.outerHTML);
+node.click();
+return '';
+"""
+
+
+def tap(browser: Browser, selector: str) -> None:
+    """Click the element at ``selector`` in the page's own script, after the checks Selenium's
+    click makes (shown, enabled, not covered); AssertionError where one fails."""
+    refused = browser.js(_TAP, selector)
+    assert refused == "", f"{selector}: {refused}"

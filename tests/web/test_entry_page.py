@@ -2,8 +2,10 @@
 card against the firmware's own device (gpiozero's MockFactory pins, the real clock, a real
 server on 127.0.0.1).
 
-One round is entered by Selenium's clicks: the roll-off, an impossible report refused in the
-page's words, a correction, and the round's last entry changed before it is settled. Whole
+One round is entered tap by tap (each checked as Selenium's click checks it: shown, enabled, not
+covered; the pairing and the settling by Selenium's own clicks): the roll-off, an impossible
+report refused in the page's words, a correction, and the round's last entry changed before it
+is settled. Whole
 four-player games under ``standard`` and ``dsm`` (the slow selection) are entered by the card's
 own buttons (clicked in the page's script, an entry per call), with the results the mock-pins
 test enters (``tests/realdice.py``), and every round, the halves, the final and the loser are
@@ -27,7 +29,7 @@ from firmware.screen.views import TurnView
 from sim.pictures.browser import Browser, browser_missing
 from tests.realdice import ROLL_OFF_WINNER, Reported, judged_game, roll_off_dice
 
-from .conftest import SharedChromium, WebDevice, WsClient
+from .conftest import SharedChromium, WebDevice, WsClient, tap
 
 pytestmark = [
     pytest.mark.browser,
@@ -60,7 +62,8 @@ def open_paired(browser: Browser, device: WebDevice) -> None:
 
 
 def click(browser: Browser, selector: str) -> None:
-    """A real click (Selenium's: the element must be shown and clickable)."""
+    """A real click (Selenium's: the element must be shown and clickable), as the pairing and
+    the round's settling are clicked; the card's many other taps are :func:`tap`'s."""
     from selenium.webdriver.common.by import By
 
     browser.driver.find_element(By.CSS_SELECTOR, selector).click()
@@ -74,12 +77,12 @@ def enter(browser: Browser, dice: tuple[int, ...], throws: int | None = None,
           hand: bool | None = None) -> None:
     """Tap the dice, the throws and (where the card asks) hand or built, then Eintragen."""
     for index, value in enumerate(dice, start=1):
-        click(browser, f'#entry-dice [data-die="{index}"] [data-face="{value}"]')
+        tap(browser, f'#entry-dice [data-die="{index}"] [data-face="{value}"]')
     if throws is not None:
-        click(browser, f'#entry-throws [data-throws="{throws}"]')
+        tap(browser, f'#entry-throws [data-throws="{throws}"]')
     if hand is not None and browser.js("return !document.getElementById('entry-hand').hidden"):
-        click(browser, f'#entry-hand [data-hand="{str(hand).lower()}"]')
-    click(browser, "#entry-ok")
+        tap(browser, f'#entry-hand [data-hand="{str(hand).lower()}"]')
+    tap(browser, "#entry-ok")
 
 
 def wait_entered(browser: Browser, before: int) -> None:
@@ -128,7 +131,7 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         enter(browser, (2, 2, 1), throws=1)
         wait_entered(browser, before)
         # Korrigieren: Anna took one throw, not two (the limit falls to one: Ben's still fits).
-        click(browser, '#entry-fix [data-fix="Anna"]')
+        tap(browser, '#entry-fix [data-fix="Anna"]')
         assert card_title(browser) == "Korrigieren: Anna"
         chosen = browser.js(
             "return [...document.querySelectorAll('#entry-dice .face.chosen')]"
@@ -136,8 +139,8 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         )
         assert chosen == ["6", "5", "4"], "the card starts from what this page entered"
         before = entered(browser)
-        click(browser, '#entry-throws [data-throws="1"]')
-        click(browser, "#entry-ok")
+        tap(browser, '#entry-throws [data-throws="1"]')
+        tap(browser, "#entry-ok")
         wait_entered(browser, before)
         game = device.on_loop(lambda: device.device.app.game)
         assert [(r.player, r.throws) for r in game.results] == [("Anna", 1), ("Ben", 1)]
@@ -147,9 +150,9 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         browser.wait("!document.getElementById('entry-review').hidden")
         assert browser.by_id("entry-summary").text == "Carla: 3\u20113\u20111, 1 Wurf"
         assert device.on_loop(lambda: len(device.device.app.game.results)) == 2, "not sent yet"
-        click(browser, "#entry-change")
-        click(browser, '#entry-dice [data-die="1"] [data-face="1"]')  # 1-3-1: the Schock 3
-        click(browser, "#entry-ok")
+        tap(browser, "#entry-change")
+        tap(browser, '#entry-dice [data-die="1"] [data-face="1"]')  # 1-3-1: the Schock 3
+        tap(browser, "#entry-ok")
         assert browser.by_id("entry-summary").text == "Carla: 1\u20113\u20111, 1 Wurf"
         before = entered(browser)
         click(browser, "#entry-settle")
@@ -189,11 +192,11 @@ def test_blind_is_announced_on_the_card(browser: Browser) -> None:
             enter(browser, throw)
         wait_entered(browser, before)
         for index, value in enumerate((3, 2, 2), start=1):
-            click(browser, f'#entry-dice [data-die="{index}"] [data-face="{value}"]')
-        click(browser, "#entry-blind-toggle")
+            tap(browser, f'#entry-dice [data-die="{index}"] [data-face="{value}"]')
+        tap(browser, "#entry-blind-toggle")
         assert browser.js("return document.getElementById('entry-throws').hidden")
         before = entered(browser)
-        click(browser, "#entry-ok")
+        tap(browser, "#entry-ok")
         wait_entered(browser, before)
         (result,) = device.on_loop(lambda: list(device.device.app.game.results))
         assert (result.dice, result.throws, result.blind) == ((3, 2, 2), 1, True)
@@ -222,7 +225,7 @@ def test_the_setup_from_the_page_chooses_real_dice(browser: Browser, tmp_path: A
             "const choice = document.getElementById('dice-choice');"
             "choice.value = 'real'; choice.dispatchEvent(new Event('change'));"
         )
-        click(browser, "#apply")
+        tap(browser, "#apply")
         browser.wait("!document.getElementById('entry').hidden")
         game = device.on_loop(lambda: device.device.app.game)
         assert game is not None and game.real_dice

@@ -31,7 +31,7 @@ def ko_hub(tmp_path: Path) -> Iterator[tuple[Hub, HubServer]]:
         server.close()
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", ["de", pytest.param("en", marks=pytest.mark.slow)])
 def test_a_player_out_at_a_ko_table_shows_no_life_left(
     ko_hub: tuple[Hub, HubServer], browser: Browser, lang: str
 ) -> None:

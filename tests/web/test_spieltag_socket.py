@@ -81,7 +81,7 @@ def test_a_watcher_sees_the_standings_but_changes_nothing_and_gets_no_file(
     assert not (tmp_path / "state" / SPIELTAG_FILE).exists()
     host, token = paired(web_device, clients)
     assert host.command(begin_line(time_box=70), "ok spieltag-begin") == "ok spieltag-begin"
-    play_games(tmp_path / "state", PLAYERS, 2)
+    play_games(tmp_path / "state", PLAYERS, 2, deckel=3)
     seen = spieltag_of(eve)
     assert seen["spieltag"]["name"] == "7. Spieltag" and seen["spieltag"]["time_box"] == 70
     assert seen["games"] == 2 and {line["player"] for line in seen["standings"]} == set(PLAYERS)

@@ -245,6 +245,7 @@ def test_bad_bots_in_a_setup_are_refused_and_change_nothing(
     assert web_device.events == []
 
 
+@pytest.mark.slow  # a second `schocken sim --web --script`: make test starts one in test_browser
 def test_after_a_scripted_game_the_page_is_still_answered(tmp_path: Path) -> None:
     """`schocken sim --web --script`: once the script is over, "the page stays up" and a page
     opened then is greeted and gets the board."""
