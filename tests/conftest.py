@@ -24,7 +24,9 @@ still picks a profile by hand.
 Under pytest-xdist (``make test`` runs ``-n auto``) every test is scheduled on its own, except
 the modules of :data:`ONE_WORKER_MODULES`: their tests share a module fixture that costs
 seconds (the bench's run, a played league match, a device and its window, the page's game for
-the docs' pictures), and each of them runs whole on one worker, so that fixture is made once.
+the docs' pictures), and each of them runs whole on one worker, so that fixture is made once;
+the same holds for the groups of :data:`ONE_WORKER_GROUPS` (the tests that take a window of the
+session's Chromium, the architecture tests that read the source's syntax trees).
 (xdist's own ``--dist loadgroup`` groups nothing under pytest 9.2: it marks the groups in a node
 id that pytest no longer reads, pytest-xdist issue 1386.) Those go out first, then the modules of
 :data:`LONG_FIRST` (tests of ten seconds and more), then the rest: the short tests fill the end
@@ -82,8 +84,6 @@ ONE_WORKER_MODULES = frozenset(
         "tests/deploy/test_hub_install.py",  # one hub install read by nine tests
         "tests/deploy/test_install.py",  # one install per configuration, read by many tests
         "tests/firmware/test_fit.py",  # every scene traced once, for the check and its counts
-        "tests/sim/test_docs_pictures.py",  # the page's game of five pictures (slow selection)
-        "tests/web/test_layout.py",  # a device, its page and a window, set up once
     }
 )
 
@@ -123,23 +123,60 @@ LONG_FIRST = frozenset(
 )
 
 
+#: Groups of modules that pytest-xdist runs together on one worker, because they share what a
+#: process makes once: the session's one Chromium (a start costs seconds) and the source's
+#: syntax trees, parsed once per process by tests/architecture/importgraph.py.
+ONE_WORKER_GROUPS = {
+    "chromium": frozenset(
+        {
+            "tests/sim/test_docs_pictures.py",
+            "tests/web/test_browser.py",
+            "tests/web/test_entry_page.py",
+            "tests/web/test_hub_browser.py",
+            "tests/web/test_layout.py",
+            "tests/web/test_spieltag_browser.py",
+        }
+    ),
+    "source trees": frozenset(
+        {
+            "tests/architecture/test_cycles.py",
+            "tests/architecture/test_dependencies.py",
+            "tests/architecture/test_journal_door.py",
+            "tests/architecture/test_layout.py",
+            "tests/architecture/test_session_state.py",
+            "tests/architecture/test_two_programs.py",
+            "tests/architecture/test_words.py",
+        }
+    ),
+}
+
+
+def worker_scope(nodeid: str) -> str:
+    """What one xdist worker runs together with the test ``nodeid``: its group of
+    :data:`ONE_WORKER_GROUPS`, its module if in :data:`ONE_WORKER_MODULES`, or itself alone."""
+    module = nodeid.split("::", 1)[0]
+    for group, modules in ONE_WORKER_GROUPS.items():
+        if module in modules:
+            return group
+    return module if module in ONE_WORKER_MODULES else nodeid
+
+
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, which a bare interpreter lacks
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """xdist's load scheduling, test by test, but every test of a module of
-    :data:`ONE_WORKER_MODULES` on the worker that runs the module's first."""
+    """xdist's load scheduling, test by test, but each scope of :func:`worker_scope` whole on
+    the worker that runs its first test."""
     if config.getvalue("dist") != "load":  # another --dist asked for by hand
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    class OneWorkerModules(LoadScopeScheduling):  # type: ignore[misc]
-        """Scopes of one test each, or a whole module of :data:`ONE_WORKER_MODULES`; the
-        modules go out first (scopes with more tests first), one test at a time after."""
+    class OneWorkerScopes(LoadScopeScheduling):  # type: ignore[misc]
+        """Scopes of one test each, or a module or group that shares a costly fixture; those go
+        out first (scopes with more tests first), one test at a time after."""
 
         def _split_scope(self, nodeid: str) -> str:
-            module = nodeid.split("::", 1)[0]
-            return module if module in ONE_WORKER_MODULES else nodeid
+            return worker_scope(nodeid)
 
-    return OneWorkerModules(config, log)
+    return OneWorkerScopes(config, log)
 
 
 @pytest.fixture(autouse=True)
