@@ -55,7 +55,8 @@ def played_match(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[Path, Path, list[object]]:
     """A league match: five Partien at each table, each table on its own device; played once
-    for this module (ten journalled games take seconds), in the tests' locale and state home."""
+    for this module, in the tests' locale and state home, with 3 Deckel (a Partie's halves,
+    Finale and Durchmarsch are those of a long game at a fraction of the throws)."""
     folder = tmp_path_factory.mktemp("match")
     one, two = folder / "tisch1", folder / "tisch2"
     one.mkdir()
@@ -67,7 +68,10 @@ def played_match(
         patch.setenv("LANG", "C.UTF-8")
         begin(_quiet_schocken, one, *LEAGUE)
         begin(_quiet_schocken, two, *LEAGUE, "--table", "2")
-    games = [*play_games(one, TABLE_1, 5, seed=1), *play_games(two, TABLE_2, 5, seed=2)]
+    games = [
+        *play_games(one, TABLE_1, 5, seed=1, deckel=3),
+        *play_games(two, TABLE_2, 5, seed=2, deckel=3),
+    ]
     return one, two, games
 
 
