@@ -129,7 +129,7 @@ def test_the_first_game_deleted_is_missed_too(evening_copy: Copied) -> None:
 def test_an_ended_evening_misses_a_game_deleted_after_it_ended(evening_copy: Copied) -> None:
     root, journals = evening_copy
     SpieltagFiles(StateDirectory(root)).end()
-    play_games(root, FOUR[:2], 1, seed=9)  # after the evening: not its
+    play_games(root, FOUR[:2], 1, seed=9, deckel=3)  # after the evening: not its
     journals[-1].unlink()
     evening = load_evening(StateDirectory(root))
     assert [(game.partie, game.loss) for game in evening.lost] == [(5, Loss.MISSING)]

@@ -207,7 +207,7 @@ def test_spieltag_end_and_the_last_evening_stays_readable(
     one, _, _ = match
     status, out, _ = schocken("spieltag", "end", "--state-dir", str(one))
     assert status == 0 and "beendet, 5 Spiele" in out
-    play_games(one, TABLE_1[:2], 1, seed=9)  # outside the evening
+    play_games(one, TABLE_1[:2], 1, seed=9, deckel=3)  # outside the evening
     sheet = json.loads(schocken("sheet", "--json", "--state-dir", str(one))[1])
     assert len(sheet["partien"]) == 5
     status, _, err = schocken("sheet", "--game", "6", "--state-dir", str(one))
@@ -265,6 +265,6 @@ def test_two_evenings_of_different_matches_do_not_merge(
     one, two = match[0], tmp_path / "b"
     two.mkdir()
     begin(schocken, two, "--home", "Andere", "--guest", "3. Kompanie", "--table", "2")
-    play_games(two, TABLE_2[:2], 1)
+    play_games(two, TABLE_2[:2], 1, deckel=3)
     status, _, err = schocken("sheet", str(one), str(two))
     assert status == 2 and "not one league match: home and guest differ" in err
