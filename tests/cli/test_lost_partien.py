@@ -29,13 +29,14 @@ Copied = tuple[Path, list[Path]]
 
 
 def evening_of_five(root: Path, *, before: int = 1) -> tuple[Spieltag, list[Path]]:
-    """``before`` games outside any evening, then a Spieltag of five games: the evening and
-    its five journals, in the order played."""
-    play_games(root, FOUR[:2], before, seed=3)
+    """``before`` games outside any evening, then a Spieltag of five games (of 3 Deckel: an
+    evening counts a short game as a long one): the evening and its five journals, in the
+    order played."""
+    play_games(root, FOUR[:2], before, seed=3, deckel=3)
     spieltag = SpieltagFiles(StateDirectory(root)).begin(
         Spieltag("20261201-193000", "7. Spieltag", load_scheme("verlustpunkte"), "2026-12-01")
     )
-    play_games(root, FOUR, 5, seed=4)
+    play_games(root, FOUR, 5, seed=4, deckel=3)
     journals = [root / archive_name(before + n) for n in range(1, 6)]
     assert all(journal.is_file() for journal in journals)
     return spieltag, journals
@@ -43,8 +44,8 @@ def evening_of_five(root: Path, *, before: int = 1) -> tuple[Spieltag, list[Path
 
 @pytest.fixture(scope="module")
 def played_evening(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    """An evening of five journalled games after one outside it, played once for this module
-    (six games journalled take a second): its state directory and its journals' names."""
+    """An evening of five journalled games after one outside it, played once for this module:
+    its state directory and its journals' names."""
     root = tmp_path_factory.mktemp("evening")
     with pytest.MonkeyPatch.context() as patch:  # the tests' own state home, as a test's
         patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
@@ -128,7 +129,7 @@ def test_the_first_game_deleted_is_missed_too(evening_copy: Copied) -> None:
 def test_an_ended_evening_misses_a_game_deleted_after_it_ended(evening_copy: Copied) -> None:
     root, journals = evening_copy
     SpieltagFiles(StateDirectory(root)).end()
-    play_games(root, FOUR[:2], 1, seed=9)  # after the evening: not its
+    play_games(root, FOUR[:2], 1, seed=9, deckel=3)  # after the evening: not its
     journals[-1].unlink()
     evening = load_evening(StateDirectory(root))
     assert [(game.partie, game.loss) for game in evening.lost] == [(5, Loss.MISSING)]

@@ -55,7 +55,8 @@ def played_match(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[Path, Path, list[object]]:
     """A league match: five Partien at each table, each table on its own device; played once
-    for this module (ten journalled games take seconds), in the tests' locale and state home."""
+    for this module, in the tests' locale and state home, with 3 Deckel (a Partie's halves,
+    Finale and Durchmarsch are those of a long game at a fraction of the throws)."""
     folder = tmp_path_factory.mktemp("match")
     one, two = folder / "tisch1", folder / "tisch2"
     one.mkdir()
@@ -67,7 +68,10 @@ def played_match(
         patch.setenv("LANG", "C.UTF-8")
         begin(_quiet_schocken, one, *LEAGUE)
         begin(_quiet_schocken, two, *LEAGUE, "--table", "2")
-    games = [*play_games(one, TABLE_1, 5, seed=1), *play_games(two, TABLE_2, 5, seed=2)]
+    games = [
+        *play_games(one, TABLE_1, 5, seed=1, deckel=3),
+        *play_games(two, TABLE_2, 5, seed=2, deckel=3),
+    ]
     return one, two, games
 
 
@@ -203,7 +207,7 @@ def test_spieltag_end_and_the_last_evening_stays_readable(
     one, _, _ = match
     status, out, _ = schocken("spieltag", "end", "--state-dir", str(one))
     assert status == 0 and "beendet, 5 Spiele" in out
-    play_games(one, TABLE_1[:2], 1, seed=9)  # outside the evening
+    play_games(one, TABLE_1[:2], 1, seed=9, deckel=3)  # outside the evening
     sheet = json.loads(schocken("sheet", "--json", "--state-dir", str(one))[1])
     assert len(sheet["partien"]) == 5
     status, _, err = schocken("sheet", "--game", "6", "--state-dir", str(one))
@@ -261,6 +265,6 @@ def test_two_evenings_of_different_matches_do_not_merge(
     one, two = match[0], tmp_path / "b"
     two.mkdir()
     begin(schocken, two, "--home", "Andere", "--guest", "3. Kompanie", "--table", "2")
-    play_games(two, TABLE_2[:2], 1)
+    play_games(two, TABLE_2[:2], 1, deckel=3)
     status, _, err = schocken("sheet", str(one), str(two))
     assert status == 2 and "not one league match: home and guest differ" in err

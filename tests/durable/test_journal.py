@@ -86,6 +86,9 @@ def test_truncation_at_every_byte_of_the_last_record(state: StateDirectory, seed
     setup, actions = write_game(state, seed=seed, count=25)
     data = (state.root / "g.journal").read_bytes()
     start, end = last_record_bounds(data)
+    # The game replayed once for each of the two outcomes a cut may have: all, or all but one.
+    replayed = {True: Game.replay(setup, actions).state(),
+                False: Game.replay(setup, actions[:-1]).state()}  # fmt: skip
     for cut in range(start, end + 1):
         recovery = read_journal(data[:cut])
         complete = cut == end
@@ -96,7 +99,7 @@ def test_truncation_at_every_byte_of_the_last_record(state: StateDirectory, seed
         else:
             assert recovery.problem is not None and f"at byte {start}" in recovery.problem
             assert f"{cut - start} bytes dropped" in recovery.problem
-        assert recovery.game.state() == Game.replay(setup, recovery.actions).state()
+        assert recovery.game.state() == replayed[complete]
 
 
 @pytest.mark.parametrize(

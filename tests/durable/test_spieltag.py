@@ -4,6 +4,7 @@ recounted from them, a pulled plug mid-evening, damaged evening files refused in
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from tests.engine.randomplay import play_random_game
 
 FOUR = ("Anna", "Ben", "Cem", "Dora")
 #: Two players for the games whose table size no check depends on (their games are shorter).
+#: Every game here has 3 Deckel: an evening counts a short game as it counts a long one.
 TWO = FOUR[:2]
 
 
@@ -36,12 +38,12 @@ def evening(name: str = "7. Spieltag", scheme: str = "verlustpunkte") -> Spielta
 
 
 def test_games_belong_to_the_evening_until_it_is_ended(tmp_path: Path) -> None:
-    play_games(tmp_path, TWO, 1, seed=1)  # before the evening: not its
+    play_games(tmp_path, TWO, 1, seed=1, deckel=3)  # before the evening: not its
     files = SpieltagFiles(StateDirectory(tmp_path))
     spieltag = files.begin(evening())
-    played = play_games(tmp_path, TWO, 2, seed=2)
+    played = play_games(tmp_path, TWO, 2, seed=2, deckel=3)
     files.end()
-    play_games(tmp_path, TWO, 1, seed=3)  # after it: not its either
+    play_games(tmp_path, TWO, 1, seed=3, deckel=3)  # after it: not its either
     loaded = load_evening(StateDirectory(tmp_path), spieltag.id)
     assert [g.actions for g in loaded.games] == [tuple(g.actions) for g in played]
     assert [g.partie for g in loaded.games] == [1, 2]
@@ -54,7 +56,7 @@ def test_games_belong_to_the_evening_until_it_is_ended(tmp_path: Path) -> None:
 def test_the_standings_are_those_of_the_games_recounted(tmp_path: Path, games: int) -> None:
     files = SpieltagFiles(StateDirectory(tmp_path))
     files.begin(evening(scheme="siegpunkte"))
-    played = play_games(tmp_path, FOUR, games)
+    played = play_games(tmp_path, FOUR, games, deckel=3)
     loaded = load_evening(StateDirectory(tmp_path))
     expected = standings(
         load_scheme("siegpunkte"), [game_result(g.setup, g.actions) for g in played]
@@ -66,10 +68,10 @@ def test_a_pulled_plug_mid_evening_loses_no_game_and_no_point(tmp_path: Path) ->
     """The plug is pulled in the middle of game 3 (half a record torn off the journal): the
     device resumes it from its journal, it still belongs to the evening, and the standings
     are those of all games, each counted once."""
-    rules = load_preset("standard")
+    rules = replace(load_preset("standard"), deckel=3)
     files = SpieltagFiles(StateDirectory(tmp_path))
     spieltag = files.begin(evening(scheme="platzpunkte"))
-    played = play_games(tmp_path, FOUR, 1, seed=5)
+    played = play_games(tmp_path, FOUR, 1, seed=5, deckel=3)
     model = play_random_game(4, rules, 99)
     setup = GameSetup(model.players, rules)
     store = GameStore(StateDirectory(tmp_path))
@@ -97,7 +99,7 @@ def test_a_pulled_plug_mid_evening_loses_no_game_and_no_point(tmp_path: Path) ->
 def test_a_finished_game_left_in_the_current_journal_counts_once(tmp_path: Path) -> None:
     """A power cut between the game's last record and its archiving."""
     SpieltagFiles(StateDirectory(tmp_path)).begin(evening())
-    play_games(tmp_path, TWO, 1, seed=7)
+    play_games(tmp_path, TWO, 1, seed=7, deckel=3)
     archived = sorted(tmp_path.glob("game-*.journal"))[-1]
     archived.rename(tmp_path / CURRENT)
     assert len(load_evening(StateDirectory(tmp_path)).games) == 1  # read before the tidy-up
@@ -168,10 +170,10 @@ def test_games_played_while_the_evening_file_is_damaged_count_once_it_is_repaire
     files = SpieltagFiles(StateDirectory(tmp_path))
     spieltag = files.begin(evening())
     kept = (tmp_path / SPIELTAG_FILE).read_bytes()
-    play_games(tmp_path, TWO, 1, seed=1)
+    play_games(tmp_path, TWO, 1, seed=1, deckel=3)
     (tmp_path / SPIELTAG_FILE).write_bytes(b"\x00" * len(kept))  # a card that lost a block
     assert open_evening(StateDirectory(tmp_path)).id == spieltag.id
-    play_games(tmp_path, TWO, 2, seed=2)
+    play_games(tmp_path, TWO, 2, seed=2, deckel=3)
     (tmp_path / SPIELTAG_FILE).write_bytes(kept)  # repaired from a copy
     loaded = load_evening(StateDirectory(tmp_path))
     assert [game.partie for game in loaded.games] == [1, 2, 3] and loaded.lost == ()
@@ -179,7 +181,7 @@ def test_games_played_while_the_evening_file_is_damaged_count_once_it_is_repaire
 
 def test_an_export_reads_back_and_a_changed_result_cannot_pass(tmp_path: Path) -> None:
     SpieltagFiles(StateDirectory(tmp_path)).begin(evening(scheme="leben"))
-    play_games(tmp_path, TWO, 2)
+    play_games(tmp_path, TWO, 2, deckel=3)
     loaded = load_evening(StateDirectory(tmp_path))
     data = evening_to_export(loaded)
     again = evening_from_export(json.dumps(data), "abend.json")

@@ -90,8 +90,14 @@ def test_bots_play_only_legal_moves_under_every_preset(
 
 
 #: House rules whose odds tables `make test` leaves to the slow selection (their mechanics stay
-#: in `make test` in the others: keep_only_ones with Bördeschock, flip_sixes in the presets).
-_SLOW_HOUSE_RULES = ({"keep_only_ones": True}, {"flip_sixes": False, "hidden_last_throw": False})
+#: in `make test` in the others: keep_only_ones with Bördeschock, flip_sixes in the presets;
+#: take_back in tests/engine/test_odds.py, whose odds play it, alone and with Bördeschock,
+#: against the real Game's every action).
+_SLOW_HOUSE_RULES = (
+    {"take_back": True},
+    {"keep_only_ones": True},
+    {"flip_sixes": False, "hidden_last_throw": False},
+)
 
 
 @pytest.mark.parametrize(

@@ -337,12 +337,15 @@ def test_bad_positions_raise_one_line_errors() -> None:
 # -- sampling through the real Game ---------------------------------------------------------------
 
 
-def test_dp_start_value_matches_seeded_play_through_the_game() -> None:
+@pytest.mark.parametrize("turns", [1000, pytest.param(3000, marks=pytest.mark.slow)])
+def test_dp_start_value_matches_seeded_play_through_the_game(turns: int) -> None:
+    """The solver's chance, against as many turns played through the Game by its choices
+    (`make test` a third of the slow selection's, within the same four standard errors)."""
     rules = BOERDE
     target = Target.at_least(strength((4, 1, 1), rules, hand=False))
     expected = chance_to_beat(Position.start(3), target, rules)
     rng = random.Random(2024)
-    wins, turns = 0, 3000
+    wins = 0
     for _ in range(turns):
         game = game_at(rules, (), tuple(rng.randint(1, 6) for _ in range(3)), 1)
         while True:

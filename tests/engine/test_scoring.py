@@ -3,7 +3,9 @@ from the events of ten random games, and every bad [scoring] input as one line."
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
@@ -243,7 +245,7 @@ def test_an_unfinished_game_has_no_points() -> None:
 # -- ten random games, recounted by hand from the events -----------------------------------------
 
 
-def hand_count(scheme_name: str, events: list[list[Event]]) -> dict[str, int]:
+def hand_count(scheme_name: str, events: Sequence[Sequence[Event]]) -> dict[str, int]:
     """The points as a person with a pencil counts them, from each game's events."""
     total = dict.fromkeys(("P0", "P1", "P2", "P3"), 3 if scheme_name == "leben" else 0)
     places = (3, 2, 1, 0)
@@ -281,8 +283,10 @@ def hand_count(scheme_name: str, events: list[list[Event]]) -> dict[str, int]:
     return total
 
 
-@pytest.mark.parametrize("scheme_name", sorted(SCHEME_PRESETS))
-def test_ten_games_at_four_match_a_hand_count(scheme_name: str) -> None:
+@functools.cache
+def ten_games_at_four() -> tuple[tuple[GameResult, ...], tuple[tuple[Event, ...], ...]]:
+    """Ten random games of four under the standard rules: their results and each game's events
+    as a replay emits them; played once per process, as every scheme counts the same games."""
     rules = load_preset("standard")
     results, events = [], []
     rng = random.Random(26)
@@ -292,8 +296,14 @@ def test_ten_games_at_four_match_a_hand_count(scheme_name: str) -> None:
         replay = Game(GameSetup(game.players, rules))
         for action in game.actions:
             replayed_events += replay.apply(action)
-        events.append(replayed_events)
+        events.append(tuple(replayed_events))
         results.append(game_result(GameSetup(game.players, rules), game.actions))
+    return tuple(results), tuple(events)
+
+
+@pytest.mark.parametrize("scheme_name", sorted(SCHEME_PRESETS))
+def test_ten_games_at_four_match_a_hand_count(scheme_name: str) -> None:
+    results, events = ten_games_at_four()
     scheme = load_scheme(scheme_name)
     lines = standings(scheme, results)
     assert {line.player: line.score for line in lines} == hand_count(scheme_name, events)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from pytest_mock import MockerFixture
 from firmware.cli.run import tournament_link
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.link.remote import Remote
-from firmware.tournament.reporter import Reporter
+from firmware.tournament.reporter import BrokerLink, Reporter
 from firmware.wiring import build_device
 from hal.oled import open_dummy
 from hal.serial_link import SerialLink
@@ -68,8 +69,23 @@ def test_the_reporter_is_made_with_the_running_loop_and_pumped_on_it(
         return pump(reporter)
 
     mocker.patch.object(Reporter, "pump", autospec=True, side_effect=pumped)
+    make_link = tournament_link(config)
+    assert make_link is not None
+
+    def quick_link(
+        on_message: Callable[[str, bytes], None], on_change: Callable[[bool], None]
+    ) -> BrokerLink:
+        """The device's link; no broker listens, and paho's stop at the close waits out its
+        reconnect delay (1 s) but for a short one, which the loop's wiring does not depend on."""
+        from hal.mqtt import MqttLink
+
+        link = make_link(on_message, on_change)
+        assert isinstance(link, MqttLink)
+        link._client.reconnect_delay_set(min_delay=0.05, max_delay=0.1)  # type: ignore[arg-type]
+        return link
+
     device = build_device(config, clock=clock, inputs=[], display=open_dummy(clock),
-                          storage=StateDirectory(tmp_path), tournament_link=tournament_link(config))
+                          storage=StateDirectory(tmp_path), tournament_link=quick_link)
     try:
         reporter = device.reporter
         assert reporter is not None and reporter in device.loop.timers

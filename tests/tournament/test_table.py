@@ -57,8 +57,11 @@ def table_at(broker: Broker, folder: Path, number: int = 7, *, password: str | N
     if password is None:
         _, password = broker.add_table(number)
     clock = FakeClock(START)
-    return SimulatedTable(number, TableSettings(broker.url, EVENT, password), folder, clock,
-                          network_clock=network_clock)
+    table = SimulatedTable(number, TableSettings(broker.url, EVENT, password), folder, clock,
+                           network_clock=network_clock)
+    # 3 Deckel: a game's halves, Finale and results as 13 make them, at a quarter of the throws.
+    table.rules = replace(table.rules, deckel=3)
+    return table
 
 
 def quick_reconnect(link: MqttLink) -> None:
