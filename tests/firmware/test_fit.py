@@ -811,16 +811,9 @@ def scene_traced(name: str, language: str) -> TracedScene:
     """Every view of the scene ``name`` in ``language``, rendered and traced once per process
     (the fit check and its counts read the same)."""
     found = []
-    keys: set[str] = set()
-    look_up = OledWords.t
-
-    def recorded(texts: OledWords, key: str, **values: object) -> str:
-        keys.add(key)  # a spy's call list would cost more than the scenes' thousands of views
-        return look_up(texts, key, **values)
-
     # A view the scene shows twice (a real-dice entry's screens repeat) is traced once.
     seen: dict[View, tuple[tuple[str, ...], list[str]]] = {}
-    with mock.patch.object(OledWords, "t", recorded):
+    with mock.patch.object(OledWords, "t", autospec=True, side_effect=OledWords.t) as lookup:
         texts = OledWords(language)
         mark = texts.t("referee_mark") if name in MARKED else ""
         for label, view in SCENES[name](texts):
@@ -829,7 +822,8 @@ def scene_traced(name: str, language: str) -> TracedScene:
                 drawn = tuple(item.text for item in trace.placed if item.kind == "text")
                 seen[view] = drawn, problems
             found.append(SceneView(label, *seen[view]))
-    return TracedScene(tuple(found), frozenset(keys))
+    keys = frozenset(call.args[1] for call in lookup.call_args_list)
+    return TracedScene(tuple(found), keys)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
