@@ -5,11 +5,17 @@ blanks it (or, where the test opened more, swaps them all for a new one) and cle
 pages it opened kept (their ``localStorage``, the pairing token among it), so no test sees
 another's page or token. The ``chromium`` fixture of tests/conftest.py holds the session's one;
 the page's tests (tests/web/) and the docs' pictures (tests/sim/) take their windows from it.
+
+Where the page's tests are collected, :func:`start_early` starts that Chromium on a thread while
+the rest is collected and the first tests run (tests/web/conftest.py asks for it): its start,
+seconds of waiting for the browser and its driver, then overlaps the worker's other work.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import threading
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,6 +34,12 @@ const tick = () => {
 };
 tick();
 """
+
+
+#: What a page can keep that another test's page could read: the table's page keeps its pairing
+#: token in localStorage. (Clearing "all", the caches and service workers among it, costs five
+#: times as long, and a test's page is on a port, an origin, of its own.)
+_KEPT_BY_PAGES = "cookies,local_storage,session_storage,indexeddb"
 
 
 class _PageBrowser(Browser):
@@ -55,12 +67,64 @@ class _PageBrowser(Browser):
             raise TimeoutException(f"not within {timeout} s: {script}") from timed_out
 
 
+class _EarlyStart:
+    """A :class:`_PageBrowser` started on a thread of its own (:func:`start_early`), for the
+    session's :class:`SharedChromium` to take; quit at exit where no test took it."""
+
+    def __init__(self) -> None:
+        self._started: list[_PageBrowser] = []
+        self._failed: list[BaseException] = []
+        self._thread = threading.Thread(target=self._start, name="chromium-start", daemon=True)
+        self._thread.start()
+        atexit.register(self._quit_untaken)
+
+    def _start(self) -> None:
+        try:
+            self._started.append(_PageBrowser(1000, 900))
+        except BaseException as error:  # handed to the test that takes it
+            self._failed.append(error)
+
+    def take(self) -> _PageBrowser:
+        """The browser once started; the error of its start where it failed."""
+        self._thread.join()
+        if self._failed:
+            raise self._failed[0]
+        return self._started.pop()
+
+    def _quit_untaken(self) -> None:
+        self._thread.join(timeout=30)
+        for browser in self._started:
+            with contextlib.suppress(Exception):
+                browser.close()
+        self._started.clear()
+
+
+_early: _EarlyStart | None = None
+
+
+def start_early() -> None:
+    """Start the session's Chromium now, on a thread (once per process): the first window taken
+    from a :class:`SharedChromium` then waits only for what is left of its start."""
+    global _early
+    if _early is None:
+        _early = _EarlyStart()
+
+
 class SharedChromium:
-    """One headless Chromium for a whole test session, started when a test first needs it; each
-    test gets a blank window of its own (:meth:`window`)."""
+    """One headless Chromium for a whole test session, started when a test first needs it (or
+    earlier, by :func:`start_early`); each test gets a blank window of its own (:meth:`window`)."""
 
     def __init__(self) -> None:
         self._browser: _PageBrowser | None = None
+
+    @staticmethod
+    def _start(width: int, height: int) -> _PageBrowser:
+        """The browser :func:`start_early` started, taken once; else a new one."""
+        global _early
+        early, _early = _early, None
+        if early is not None:
+            return early.take()
+        return _PageBrowser(width, height)
 
     @contextlib.contextmanager
     def window(self, width: int, height: int) -> Iterator[Browser]:
@@ -69,7 +133,7 @@ class SharedChromium:
         crashed, say) is replaced."""
         browser = self._browser
         if browser is None:
-            browser = self._browser = _PageBrowser(width, height)
+            browser = self._browser = self._start(width, height)
         # Set on every window alike: headless Chromium's --window-size keeps a viewport at least
         # 500 wide, where this gives a phone's 390 what it asks for.
         browser.driver.set_window_size(width, height)
@@ -95,7 +159,7 @@ class SharedChromium:
             browser.origins.add(f"{current.scheme}://{current.netloc}")
         for origin in sorted(browser.origins):
             driver.execute_cdp_cmd(
-                "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
+                "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": _KEPT_BY_PAGES}
             )
         browser.origins.clear()
         used = driver.window_handles

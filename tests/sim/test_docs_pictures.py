@@ -15,9 +15,10 @@ are the firmware's own bitmaps). Two kinds of picture draw text with fonts of th
 
 Each picture is made by its own test (the page's pictures from one game share it, made once);
 the five screenshots of that game, whose computer players think for half a minute, are in the
-slow selection, and so is the Spieltag card's (a game played in the page): `make test` makes
-every other picture, the page's entry card in Chromium among them. The pictures taken in
-Chromium are taken in the session's one browser (the ``chromium`` fixture of
+slow selection, and so are the Spieltag card's (a game played in the page) and the entry card's
+(a device played to its card, then a window's screenshot): `make test` makes every other
+picture, and measures the entry card in Chromium at every screen (tests/web/test_layout.py).
+The pictures taken in Chromium are taken in the session's one browser (the ``chromium`` fixture of
 tests/conftest.py), lent to their makers; the command's own run, where each maker starts its own
 browser, is the one of every other picture.
 """
@@ -45,9 +46,10 @@ BROWSER_MISSING = browser_missing()
 ONE_GAMES_SHOTS = {f"docs/img/{shot.name}" for shot in SHOTS}
 
 #: The Spieltag card's picture plays a game in the page to fill its standings (seconds of
-#: Chromium): the slow selection makes it; `make test` keeps the entry card's, taken in the same
-#: browser, and the card itself is tests/web/test_spieltag_browser.py's.
-SLOW_PICTURES = ONE_GAMES_SHOTS | {"docs/img/web-spieltag.png"}
+#: Chromium), the entry card's a device to its card (a second and more): the slow selection
+#: makes them; the cards themselves are tests/web/test_spieltag_browser.py's and
+#: tests/web/test_entry_page.py's, their fit at every screen tests/web/test_layout.py's.
+SLOW_PICTURES = ONE_GAMES_SHOTS | {"docs/img/web-spieltag.png", "docs/img/web-entry-de.png"}
 
 #: A picture in Markdown, ![text](path), or in HTML, <img src="path">.
 IMAGE_LINK = re.compile(r"!\[[^\]]*\]\(([^)\s]+)|<img[^>]*\ssrc=\"([^\"]+)\"")

@@ -8,6 +8,8 @@ browser: aiohttp's WebSocket client on a thread of its own, keeping every line i
 
 The browser tests share one headless Chromium per test session (the ``chromium`` fixture of
 tests/conftest.py, :class:`tests.chromium.SharedChromium`); :func:`browser` is a window of it.
+Where a collected test needs that browser, it starts while the rest is collected
+(:func:`pytest_collection_modifyitems`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from hal.ports import Button
 from hal.web_server import WebServer
 from sim.gpio_mock import MockPinHands
 from sim.pictures.browser import Browser
-from tests.chromium import SharedChromium
+from tests.chromium import SharedChromium, start_early
 from tests.harness import build_test_device
 
 #: Button timing for tests on the real clock: short holds, quick debounce.
@@ -221,6 +223,19 @@ class WsClient:
             self._loop.close()
 
 
+@pytest.hookimpl(trylast=True)  # after the deselection by -m and -k
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Start the session's Chromium on a thread now where a collected test will want a window
+    of it (a worker of ``-n`` collects every test): a start costs seconds of waiting."""
+    from sim.pictures.browser import browser_missing
+
+    if config.option.collectonly:
+        return
+    wanted = any("chromium" in getattr(item, "fixturenames", ()) for item in items)
+    if wanted and browser_missing() is None:
+        start_early()
+
+
 @pytest.fixture
 def web_device(tmp_path: Path) -> Iterator[WebDevice]:
     """A device in its setup menu (no game yet), with a state directory, and its page."""
@@ -252,16 +267,31 @@ def browser(chromium: SharedChromium) -> Iterator[Browser]:
 #: A tap inside the page, as Selenium's click checks it first: the element is shown, enabled and
 #: on top at its centre (scrolled there); then its click. Selenium's own click costs a round trip
 #: through chromedriver and a frame's wait (a tenth of a second), the most of a card's test.
-_TAP = """
-const node = document.querySelector(arguments[0]);
-if (!node) return 'no such element';
-if (node.offsetParent === null) return 'not shown';
-if (node.disabled) return 'disabled';
-node.scrollIntoView({block: 'center', inline: 'center'});
-const box = node.getBoundingClientRect();
-const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-if (!top || !(node === top || node.contains(top))) return 'covered by ' + (top && top.outerHTML);
-node.click();
+_TAP_ONE = """
+const tapOne = (selector) => {
+  const node = document.querySelector(selector);
+  if (!node) return 'no such element';
+  if (node.offsetParent === null) return 'not shown';
+  if (node.disabled) return 'disabled';
+  node.scrollIntoView({block: 'center', inline: 'center'});
+  const box = node.getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  if (!top || !(node === top || node.contains(top))) return 'covered by ' + (top && top.outerHTML);
+  node.click();
+  return '';
+};
+"""
+_TAP = _TAP_ONE + "return tapOne(arguments[0]);"
+#: Taps one after another in one script (each checked as :data:`_TAP` checks it), the first
+#: refusal with its selector; a tap given as [selector, gate] only where the element ``gate``
+#: is shown.
+_TAP_ALL = _TAP_ONE + """
+for (const item of arguments[0]) {
+  const [selector, gate] = Array.isArray(item) ? item : [item, null];
+  if (gate !== null && document.querySelector(gate).offsetParent === null) continue;
+  const refused = tapOne(selector);
+  if (refused) return selector + ': ' + refused;
+}
 return '';
 """
 
@@ -271,3 +301,12 @@ def tap(browser: Browser, selector: str) -> None:
     click makes (shown, enabled, not covered); AssertionError where one fails."""
     refused = browser.js(_TAP, selector)
     assert refused == "", f"{selector}: {refused}"
+
+
+def tap_all(browser: Browser, taps: Sequence[str | tuple[str, str]]) -> None:
+    """:func:`tap` each of ``taps`` in turn, in one script (a round trip through chromedriver
+    per tap was most of a card's entry); a tap ``(selector, gate)`` is made only where the
+    element at ``gate`` is shown. AssertionError at the first that fails."""
+    refused = browser.js(_TAP_ALL, [list(item) if isinstance(item, tuple) else item
+                                    for item in taps])
+    assert refused == "", refused

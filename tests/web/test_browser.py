@@ -278,9 +278,9 @@ def test_the_statistics_fit_a_tv_and_a_laptop(
 
 
 def pair_page(browser: Browser, device: WebDevice) -> None:
-    """Pair the open page with the PIN the device's Koppeln shows, as a person types it (and
-    taps Koppeln: Selenium's own click on it is the pairing test's)."""
-    browser.by_id("pin").send_keys(device.show_pin())
+    """Pair the open page with the PIN the device's Koppeln shows, put into its box, and tap
+    Koppeln (Selenium's own typing and click on them are the pairing test's)."""
+    browser.js("document.getElementById('pin').value = arguments[0]", device.show_pin())
     tap(browser, "#pair")
     browser.wait("window.schock.page.paired === true")
 

@@ -3,7 +3,8 @@ card against the firmware's own device (gpiozero's MockFactory pins, the real cl
 server on 127.0.0.1).
 
 One round is entered tap by tap (each checked as Selenium's click checks it: shown, enabled, not
-covered; the pairing and the settling by Selenium's own clicks): the roll-off, an impossible
+covered; the settling by Selenium's own click, the pairing's and the language's are
+tests/web/test_browser.py's): the roll-off, an impossible
 report refused in the page's words, a correction, and the round's last entry changed before it
 is settled. Whole
 four-player games under ``standard`` and ``dsm`` (the slow selection) are entered by the card's
@@ -29,7 +30,7 @@ from firmware.screen.views import TurnView
 from sim.pictures.browser import Browser, browser_missing
 from tests.realdice import ROLL_OFF_WINNER, Reported, judged_game, roll_off_dice
 
-from .conftest import SharedChromium, WebDevice, WsClient, tap
+from .conftest import SharedChromium, WebDevice, WsClient, tap, tap_all
 
 pytestmark = [
     pytest.mark.browser,
@@ -52,18 +53,19 @@ def browser(chromium: SharedChromium) -> Iterator[Browser]:
 
 
 def open_paired(browser: Browser, device: WebDevice) -> None:
-    """The page, paired with the PIN the device's Koppeln shows, typed into the page."""
+    """The page, paired with the PIN the device's Koppeln shows, put into the page's box (typed
+    and clicked by Selenium in tests/web/test_browser.py)."""
     browser.open(device.url)
     browser.wait("window.schock.connects >= 1 && window.schock.page.logWaiting === false")
     assert browser.js("return document.getElementById('entry').hidden"), "unpaired: no card"
-    browser.by_id("pin").send_keys(device.show_pin())
-    browser.by_id("pair").click()
+    browser.js("document.getElementById('pin').value = arguments[0]", device.show_pin())
+    tap(browser, "#pair")
     browser.wait("window.schock.page.paired === true && !document.getElementById('entry').hidden")
 
 
 def click(browser: Browser, selector: str) -> None:
-    """A real click (Selenium's: the element must be shown and clickable), as the pairing and
-    the round's settling are clicked; the card's many other taps are :func:`tap`'s."""
+    """A real click (Selenium's: the element must be shown and clickable), as the round's
+    settling is clicked; the card's many other taps are :func:`tap`'s."""
     from selenium.webdriver.common.by import By
 
     browser.driver.find_element(By.CSS_SELECTOR, selector).click()
@@ -76,13 +78,15 @@ def entered(browser: Browser) -> int:
 def enter(browser: Browser, dice: tuple[int, ...], throws: int | None = None,
           hand: bool | None = None) -> None:
     """Tap the dice, the throws and (where the card asks) hand or built, then Eintragen."""
-    for index, value in enumerate(dice, start=1):
-        tap(browser, f'#entry-dice [data-die="{index}"] [data-face="{value}"]')
+    taps: list[str | tuple[str, str]] = [
+        f'#entry-dice [data-die="{index}"] [data-face="{value}"]'
+        for index, value in enumerate(dice, start=1)
+    ]
     if throws is not None:
-        tap(browser, f'#entry-throws [data-throws="{throws}"]')
-    if hand is not None and browser.js("return !document.getElementById('entry-hand').hidden"):
-        tap(browser, f'#entry-hand [data-hand="{str(hand).lower()}"]')
-    tap(browser, "#entry-ok")
+        taps.append(f'#entry-throws [data-throws="{throws}"]')
+    if hand is not None:
+        taps.append((f'#entry-hand [data-hand="{str(hand).lower()}"]', "#entry-hand"))
+    tap_all(browser, [*taps, "#entry-ok"])
 
 
 def wait_entered(browser: Browser, before: int) -> None:
@@ -124,9 +128,9 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         )
         browser.wait("document.getElementById('entry-note').textContent.length > 0")
         assert browser.by_id("entry-note").text == "Zu viele Würfe: höchstens 2"
-        browser.by_id("lang").click()  # the note follows the page's language
+        tap(browser, "#lang")  # the note follows the page's language
         assert browser.by_id("entry-note").text == "Too many throws: at most 2"
-        browser.by_id("lang").click()
+        tap(browser, "#lang")
         before = entered(browser)
         enter(browser, (2, 2, 1), throws=1)
         wait_entered(browser, before)
@@ -150,9 +154,8 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         browser.wait("!document.getElementById('entry-review').hidden")
         assert browser.by_id("entry-summary").text == "Carla: 3\u20113\u20111, 1 Wurf"
         assert device.on_loop(lambda: len(device.device.app.game.results)) == 2, "not sent yet"
-        tap(browser, "#entry-change")
-        tap(browser, '#entry-dice [data-die="1"] [data-face="1"]')  # 1-3-1: the Schock 3
-        tap(browser, "#entry-ok")
+        schock_3 = '#entry-dice [data-die="1"] [data-face="1"]'  # 1-3-1
+        tap_all(browser, ["#entry-change", schock_3, "#entry-ok"])
         assert browser.by_id("entry-summary").text == "Carla: 1\u20113\u20111, 1 Wurf"
         before = entered(browser)
         click(browser, "#entry-settle")
@@ -179,6 +182,8 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         device.close()
 
 
+@pytest.mark.slow  # `make test`: the device takes a Blind report (test_real_dice_device.py), and
+# the card offers Blind at every screen (test_layout.py); the card's round is entered above.
 def test_blind_is_announced_on_the_card(browser: Browser) -> None:
     """Under rules with Blind the card offers it: the dice as entered, one throw; the device
     takes it as its menu's "Blind ansagen" would, and the limit for everyone is one throw."""
@@ -213,8 +218,8 @@ def test_the_setup_from_the_page_chooses_real_dice(browser: Browser, tmp_path: A
     try:
         browser.open(device.url)
         browser.wait("window.schock.connects >= 1 && window.schock.page.logWaiting === false")
-        browser.by_id("pin").send_keys(device.show_pin())
-        browser.by_id("pair").click()
+        browser.js("document.getElementById('pin').value = arguments[0]", device.show_pin())
+        tap(browser, "#pair")
         browser.wait("window.schock.page.paired === true")
         labels = browser.js(
             "return [...document.getElementById('dice-choice').options].map((o) => o.text)"
@@ -230,7 +235,7 @@ def test_the_setup_from_the_page_chooses_real_dice(browser: Browser, tmp_path: A
         game = device.on_loop(lambda: device.device.app.game)
         assert game is not None and game.real_dice
         assert isinstance(device.on_loop(lambda: device.device.app.view), TurnView)
-        browser.by_id("lang").click()
+        tap(browser, "#lang")
         assert card_title(browser) == "Roll-off: Anna (1/2)"
         assert browser.by_id("entry-ok").text == "Next"
     finally:

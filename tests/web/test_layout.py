@@ -28,7 +28,7 @@ from firmware.config import DeviceConfig, GameConfig
 from firmware.link.webtable import page_texts
 from sim.pictures.browser import Browser, browser_missing
 
-from .conftest import SharedChromium, WebDevice, WsClient
+from .conftest import SharedChromium, WebDevice, WsClient, tap
 
 pytestmark = [
     pytest.mark.browser,
@@ -213,7 +213,7 @@ def set_size(browser: Browser, size: tuple[int, int]) -> None:
 
 def set_language(browser: Browser, language: str) -> None:
     if browser.js("return window.schock.page.lang") != language:
-        browser.by_id("lang").click()
+        tap(browser, "#lang")  # Selenium's own click on it is tests/web/test_browser.py's
     assert browser.js("return document.documentElement.lang") == language
 
 
@@ -228,7 +228,7 @@ def set_paired(browser: Browser, paired: bool, device: WebDevice) -> None:
         browser.wait("!document.getElementById('sp-confirm').hidden")
     elif not paired and browser.js("return window.schock.page.paired"):
         connects = browser.js("return window.schock.connects")
-        browser.by_id("forget").click()  # a fresh greeting: the page reads the log again
+        tap(browser, "#forget")  # a fresh greeting: the page reads the log again
         browser.wait(f"window.schock.connects > {connects}")
         browser.wait("!window.schock.page.paired && !window.schock.page.logWaiting")
         show_the_worst(device, browser)  # the greeting's log has the device's game only

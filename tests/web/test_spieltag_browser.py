@@ -169,7 +169,7 @@ def test_a_scharf_round_reads_on_the_page_as_the_half_lost(
     try:
         open_page(browser, device)
         if language == "en":
-            browser.by_id("lang").click()
+            tap(browser, "#lang")
         host = paired_client(device)
         host.wait_for(lambda line: line.startswith("state ") and '"scharf":"on"' in line)
         host.command('rolloff {"dice": [[1, 1, 1], [6, 4, 2], [5, 3, 2]]}', "ok rolloff")
