@@ -222,8 +222,9 @@ def broker() -> Iterator[Broker]:
 
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[SharedChromium]:
-    """The session's one headless Chromium (tests/chromium.py), started when a test first asks
-    for a window; skips where Debian's chromium or selenium is missing."""
+    """The session's one headless Chromium (tests/chromium.py), started while the tests are
+    collected where a selected test takes a window (tests/web/conftest.py), else when the first
+    asks for one; skips where Debian's chromium or selenium is missing."""
     from sim.pictures.browser import browser_missing
     from tests.chromium import SharedChromium
 
