@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import (
+    BOOKWORM_CONFIG_TXT,
     DEFAULT_CONFIG,
     INSTALL_SH,
     REPO,
@@ -85,6 +86,37 @@ def fresh(installed_with: InstallWith) -> Installed:
     return installed_with("")
 
 
+#: The players of the configuration already on :func:`used_pi`.
+USED_PI_CONFIG = '[game]\nplayers = ["Ute", "Jupp"]\n'
+
+
+@pytest.fixture(scope="module")
+def used_pi(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """A fresh install onto a Pi that has been used, made once per module: raspi-config is
+    there, the service user exists in every group but i2c, a configuration of its own (0640)
+    is in place, and apt's package lists have no python3-lgpio. Each test reads one of these;
+    none changes it."""
+    root = bookworm_root(tmp_path_factory.mktemp("used") / "root")
+    raspi_config = root / "usr/bin/raspi-config"
+    raspi_config.parent.mkdir(parents=True)
+    raspi_config.write_text("#!/bin/sh\nexit 0\n")
+    raspi_config.chmod(0o755)
+    (root / "etc/passwd").write_text(
+        "root:x:0:0:root:/root:/bin/bash\n"
+        "schockbesteck:x:996:996::/var/lib/schockbesteck:/usr/sbin/nologin\n"
+    )
+    (root / "etc/group").write_text(
+        "root:x:0:\ndialout:x:20:pi,schockbesteck\ni2c:x:998:pi\ngpio:x:997:schockbesteck\n"
+        "schockbesteck:x:996:\n"
+    )
+    write_config(root, USED_PI_CONFIG)
+    (root / CONFIG).chmod(0o640)
+    apt_lists(root, "python3", "python3-venv", "python3-systemd", "i2c-tools", "python3-pil")
+    result = run_install("--root", str(root), "--no-pip", "--python", sys.executable)
+    assert result.returncode == 0, result.stderr
+    return Installed(root, result)
+
+
 def copy_into(installed: Installed, target: Path) -> Result:
     """The shared install copied to this test's ``target``, to change and install over; what
     install.sh printed when it made it."""
@@ -146,18 +178,12 @@ def test_no_pip_environment_variable(fresh: Installed) -> None:
     assert "skipped (--no-pip / SCHOCKBESTECK_NO_PIP=1)" in result.stdout
 
 
-def test_raspi_config_enables_i2c_when_present(install: Runner, target: Path) -> None:
-    raspi_config = target / "usr/bin/raspi-config"
-    raspi_config.parent.mkdir(parents=True)
-    raspi_config.write_text("#!/bin/sh\nexit 0\n")
-    raspi_config.chmod(0o755)
-    before = (target / BOOT_CONFIG).read_text()
-
-    result = install()
+def test_raspi_config_enables_i2c_when_present(used_pi: Installed) -> None:
+    result, target = used_pi.result, used_pi.root  # raspi-config is there
 
     assert "raspi-config nonint do_i2c 0" in result.target_commands
     assert "modprobe i2c-dev" not in result.target_commands
-    assert (target / BOOT_CONFIG).read_text() == before  # raspi-config's job on the target
+    assert (target / BOOT_CONFIG).read_text() == BOOKWORM_CONFIG_TXT  # raspi-config's job
 
 
 def test_i2c_enabled_by_hand_without_raspi_config(fresh: Installed) -> None:
@@ -245,16 +271,11 @@ def test_second_run_changes_nothing_and_says_so(install: Runner, target: Path) -
     assert "Nothing to do: Schockbesteck is already installed and up to date" in second.stdout
 
 
-def test_existing_config_is_never_overwritten(install: Runner, target: Path) -> None:
-    config = target / CONFIG
-    config.parent.mkdir(parents=True)
-    config.write_text('[game]\nplayers = ["Ute", "Jupp"]\n')
-    config.chmod(0o640)
-
-    result = install()
+def test_existing_config_is_never_overwritten(used_pi: Installed) -> None:
+    result, config = used_pi.result, used_pi.root / CONFIG  # its own configuration, 0640
 
     assert result.returncode == 0, result.stderr
-    assert config.read_text() == '[game]\nplayers = ["Ute", "Jupp"]\n'
+    assert config.read_text() == USED_PI_CONFIG
     assert mode(config) == 0o640
     assert "exists and is kept" in result.stdout
 
@@ -284,17 +305,8 @@ def test_venv_without_system_site_packages_is_rebuilt(
     assert "include-system-site-packages = true" in cfg.read_text()
 
 
-def test_existing_user_in_all_groups_needs_no_commands(install: Runner, target: Path) -> None:
-    (target / "etc/passwd").write_text(
-        "root:x:0:0:root:/root:/bin/bash\n"
-        "schockbesteck:x:996:996::/var/lib/schockbesteck:/usr/sbin/nologin\n"
-    )
-    (target / "etc/group").write_text(
-        "root:x:0:\ndialout:x:20:pi,schockbesteck\ni2c:x:998:pi\ngpio:x:997:schockbesteck\n"
-        "schockbesteck:x:996:\n"
-    )
-
-    commands = install().target_commands
+def test_existing_user_in_all_groups_needs_no_commands(used_pi: Installed) -> None:
+    commands = used_pi.result.target_commands  # the user is in every group but i2c
 
     assert not any(c.startswith(("useradd", "groupadd")) for c in commands)
     assert [c for c in commands if c.startswith("usermod")] == [
@@ -404,20 +416,32 @@ def test_not_root_without_root_option() -> None:
     assert result.stdout == ""
 
 
-def test_not_raspberry_pi_os(target: Path) -> None:
-    (target / "etc/rpi-issue").unlink()
-    args = ("--root", str(target), "--no-pip", "--python", sys.executable)
+@pytest.fixture(scope="module")
+def forced(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """A fresh install with --force onto plain Debian (no rpi-issue, no package lists), made
+    once per module."""
+    root = bookworm_root(tmp_path_factory.mktemp("forced") / "root")
+    (root / "etc/rpi-issue").unlink()
+    result = run_install("--root", str(root), "--no-pip", "--python", sys.executable, "--force")
+    assert result.returncode == 0, result.stderr
+    return Installed(root, result)
 
-    refused = run_install(*args)
+
+def test_not_raspberry_pi_os(target: Path, forced: Installed) -> None:
+    (target / "etc/rpi-issue").unlink()
+
+    refused = run_install("--root", str(target), "--no-pip", "--python", sys.executable)
 
     assert refused.returncode == 4
     assert "not Raspberry Pi OS" in one_line_error(refused.stderr)
     assert "--force" in refused.stderr
     assert not (target / CONFIG).exists()
-    forced = run_install(*args, "--force")
-    assert forced.returncode == 0, forced.stderr
+    # The same system, with --force: installed.
+    assert (forced.root / CONFIG).read_bytes() == DEFAULT_CONFIG.read_bytes()
+    assert any(line.startswith("Done: ") for line in forced.result.stdout.splitlines())
 
 
+@pytest.mark.slow  # make test: test_os_release_is_parsed_not_executed installs on ID="raspbian"
 def test_32_bit_raspberry_pi_os_is_recognised(install: Runner, target: Path) -> None:
     (target / "etc/rpi-issue").unlink()
     (target / "etc/os-release").write_text('ID=raspbian\nVERSION_ID="12"\n')
@@ -460,7 +484,7 @@ def test_version_comparison_accepts_newer_python(tmp_path: Path, target: Path) -
 
 
 def test_no_network_for_apt(tmp_path: Path) -> None:
-    """Without --root: the packages are missing and apt-get update fails (a PATH shim).
+    """Without --root: the packages are missing and apt-get update fails (PATH shims).
 
     The script stops at the apt step, before anything on this machine is touched.
     """
@@ -468,6 +492,11 @@ def test_no_network_for_apt(tmp_path: Path) -> None:
     shims.mkdir()
     log = tmp_path / "calls.log"
     (shims / "dpkg-query").write_text("#!/bin/sh\nprintf not-installed\n")
+    # apt offers python3-lgpio (as on Raspberry Pi OS): this machine's own apt-cache would read
+    # its whole package cache to say so.
+    (shims / "apt-cache").write_text(
+        "#!/bin/sh\nprintf 'python3-lgpio:\\n  Installed: (none)\\n  Candidate: 0.2.2-1~rpt1\\n'\n"
+    )
     (shims / "apt-get").write_text(
         f'#!/bin/sh\necho "apt-get $*" >>{log}\n'
         'echo "E: Could not resolve deb.debian.org" >&2\nexit 100\n'
@@ -673,10 +702,8 @@ def apt_install_line(result: Result) -> list[str]:
     return next(c for c in result.target_commands if c.startswith("apt-get install")).split()
 
 
-def test_lgpio_from_pypi_where_apt_has_no_python3_lgpio(install: Runner, target: Path) -> None:
-    apt_lists(target, "python3", "python3-venv", "python3-systemd", "i2c-tools", "python3-pil")
-
-    result = install()
+def test_lgpio_from_pypi_where_apt_has_no_python3_lgpio(used_pi: Installed) -> None:
+    result = used_pi.result  # apt's lists have no python3-lgpio
 
     assert result.returncode == 0, result.stderr
     assert "python3-lgpio" not in apt_install_line(result)
@@ -700,14 +727,11 @@ def test_python3_lgpio_from_apt_where_apt_has_it(install: Runner, target: Path) 
 
 @pytest.mark.parametrize(("pi_os", "from_apt"), [(True, True), (False, False)])
 def test_lgpio_without_package_lists_follows_the_os(
-    install: Runner, target: Path, fresh: Installed, pi_os: bool, from_apt: bool
+    fresh: Installed, forced: Installed, pi_os: bool, from_apt: bool
 ) -> None:
     """No lists to ask (an empty --root): Raspberry Pi OS has python3-lgpio, others do not."""
-    if pi_os:
-        result = fresh.result  # the fresh install: Raspberry Pi OS, no package lists
-    else:
-        (target / "etc/rpi-issue").unlink()
-        result = install("--force")
+    # The fresh install: Raspberry Pi OS; the forced one: plain Debian. Neither has lists.
+    result = fresh.result if pi_os else forced.result
 
     assert ("python3-lgpio" in apt_install_line(result)) is from_apt
     assert ("python3-lgpio is not available" in result.stdout) is not from_apt
