@@ -80,7 +80,7 @@ def installed_with(tmp_path_factory: pytest.TempPathFactory) -> InstallWith:
     return install_with
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def fresh(installed_with: InstallWith) -> Installed:
     """The fresh install with the default configuration (shared: never changed)."""
     return installed_with("")
@@ -123,6 +123,26 @@ def copy_into(installed: Installed, target: Path) -> Result:
     shutil.rmtree(target)
     shutil.copytree(installed.root, target, symlinks=True)
     return installed.result
+
+
+@pytest.fixture(scope="module")
+def repaired(tmp_path_factory: pytest.TempPathFactory, fresh: Installed) -> Installed:
+    """The fresh install with three things changed since, installed over once, made once per
+    module: its unit edited, its venv without system site-packages, and a modprobe now on the
+    target (with /etc/modules gone). Each test reads what became of one of them."""
+    root = tmp_path_factory.mktemp("repaired") / "root"
+    shutil.copytree(fresh.root, root, symlinks=True)
+    (root / UNIT).write_text("[Service]\nExecStart=/bin/false\n")
+    cfg = root / VENV / "pyvenv.cfg"
+    cfg.write_text(cfg.read_text().replace("= true", "= false"))
+    (root / "etc/modules").unlink()
+    modprobe = root / "usr/sbin/modprobe"
+    modprobe.parent.mkdir(parents=True)
+    modprobe.write_text("#!/bin/sh\nexit 0\n")
+    modprobe.chmod(0o755)
+    result = run_install("--root", str(root), "--no-pip", "--python", sys.executable)
+    assert result.returncode == 0, result.stderr
+    return Installed(root, result)
 
 
 # --- a fresh install -------------------------------------------------------------------------
@@ -280,26 +300,15 @@ def test_existing_config_is_never_overwritten(used_pi: Installed) -> None:
     assert "exists and is kept" in result.stdout
 
 
-def test_changed_unit_is_replaced_and_reloaded(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    copy_into(fresh, target)
-    (target / UNIT).write_text("[Service]\nExecStart=/bin/false\n")
-
-    result = install()
+def test_changed_unit_is_replaced_and_reloaded(repaired: Installed) -> None:
+    result, target = repaired.result, repaired.root  # its unit was edited
 
     assert (target / UNIT).read_bytes() == UNIT_FILE.read_bytes()
     assert "systemctl daemon-reload" in result.target_commands
 
 
-def test_venv_without_system_site_packages_is_rebuilt(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    copy_into(fresh, target)
-    cfg = target / VENV / "pyvenv.cfg"
-    cfg.write_text(cfg.read_text().replace("= true", "= false"))
-
-    result = install()
+def test_venv_without_system_site_packages_is_rebuilt(repaired: Installed) -> None:
+    result, cfg = repaired.result, repaired.root / VENV / "pyvenv.cfg"  # lost system site-packages
 
     assert "create venv /opt/schockbesteck/venv" in result.stdout
     assert "include-system-site-packages = true" in cfg.read_text()
@@ -314,11 +323,8 @@ def test_existing_user_in_all_groups_needs_no_commands(used_pi: Installed) -> No
     ]
 
 
-def test_missing_device_group_is_created(install: Runner, target: Path) -> None:
-    (target / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
-    (target / "etc/group").write_text("root:x:0:\ndialout:x:20:\ni2c:x:998:\n")
-
-    commands = install().target_commands
+def test_missing_device_group_is_created(forced: Installed) -> None:
+    commands = forced.result.target_commands  # no gpio group there
 
     assert "groupadd --system gpio" in commands
     assert commands.index("groupadd --system gpio") < next(
@@ -369,6 +375,7 @@ def test_uninstall_keeps_config_and_state(
 
     assert result.returncode == 0, result.stderr
     assert not (target / UNIT).exists()
+    assert not (target / ERROR_UNIT).exists()
     assert not (target / "opt/schockbesteck").exists()
     assert (target / CONFIG).read_bytes() == DEFAULT_CONFIG.read_bytes()
     assert (target / STATE / "game.json").read_text() == "{}"
@@ -418,10 +425,12 @@ def test_not_root_without_root_option() -> None:
 
 @pytest.fixture(scope="module")
 def forced(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    """A fresh install with --force onto plain Debian (no rpi-issue, no package lists), made
-    once per module."""
+    """A fresh install with --force onto plain Debian (no rpi-issue, no package lists, no gpio
+    group: Raspberry Pi OS's udev rules make it), made once per module."""
     root = bookworm_root(tmp_path_factory.mktemp("forced") / "root")
     (root / "etc/rpi-issue").unlink()
+    (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (root / "etc/group").write_text("root:x:0:\ndialout:x:20:\ni2c:x:998:\n")  # no gpio
     result = run_install("--root", str(root), "--no-pip", "--python", sys.executable, "--force")
     assert result.returncode == 0, result.stderr
     return Installed(root, result)
@@ -754,20 +763,13 @@ def test_lgpio_from_pypi_is_part_of_the_install_stamp(target: Path) -> None:
     assert len(hashes[0]) == 64 and hashes[0] != hashes[1]
 
 
-def test_modprobe_runs_only_where_there_is_one(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    without = copy_into(fresh, target)
+def test_modprobe_runs_only_where_there_is_one(fresh: Installed, repaired: Installed) -> None:
+    without = fresh.result
     assert "modprobe i2c-dev" not in without.target_commands
     assert "note: skipped: modprobe i2c-dev (no modprobe here" in without.stdout
-    assert (target / "etc/modules").read_text() == "i2c-dev\n"  # loaded at the next boot
+    assert (fresh.root / "etc/modules").read_text() == "i2c-dev\n"  # loaded at the next boot
 
-    (target / "etc/modules").unlink()
-    modprobe = target / "usr/sbin/modprobe"
-    modprobe.parent.mkdir(parents=True)
-    modprobe.write_text("#!/bin/sh\nexit 0\n")
-    modprobe.chmod(0o755)
-    with_modprobe = install()
+    with_modprobe = repaired.result  # a modprobe came, /etc/modules went
 
     assert "modprobe i2c-dev" in with_modprobe.target_commands
     assert "skipped: modprobe" not in with_modprobe.stdout
@@ -780,17 +782,12 @@ DROPIN = Path("etc/systemd/system/schockbesteck.service.d/network.conf")
 NETWORK_CONF = INSTALL_SH.parent / "network.conf"
 
 
-def test_error_unit_is_installed_and_removed(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    copy_into(fresh, target)
-    assert (target / ERROR_UNIT).read_bytes() == (
+def test_error_unit_is_installed_and_removed(fresh: Installed) -> None:
+    """Installed with the game's unit; removed with it (test_uninstall_keeps_config_and_state
+    reads that)."""
+    assert (fresh.root / ERROR_UNIT).read_bytes() == (
         INSTALL_SH.parent / "schockbesteck-error.service"
     ).read_bytes()
-
-    install("--uninstall")
-
-    assert not (target / ERROR_UNIT).exists()
 
 
 @pytest.mark.parametrize(
