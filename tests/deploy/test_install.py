@@ -878,7 +878,8 @@ def test_network_drop_in_follows_the_config(
     [
         # a device path: closing the network for /dev/ttyGS0 above (make test) checks one too
         pytest.param('[link]\nurl = "/dev/serial0"\n', marks=pytest.mark.slow),
-        '[link]\nurl = "loop://"\n',
+        # make test: closing the network for /dev/ttyGS0 above, and [web] enabled = false
+        pytest.param('[link]\nurl = "loop://"\n', marks=pytest.mark.slow),
         "[web]\nenabled = false\n",  # the install test_the_web_page_gets_its_extra reads
         # tests/deploy/test_hub_install.py's table with [tournament] enabled = false (make test)
         pytest.param("[tournament]\nenabled = false\n", marks=pytest.mark.slow),
