@@ -87,6 +87,7 @@ REBOOT_NEEDED=0
 UNIT_CHANGED=0
 CODE_CHANGED=0
 CONFIG_WRITTEN=0
+CONFIG_SECRET=no  # whether the configuration holds a secret: CONFIG_QUERY, step_network
 
 usage() {
     cat <<'EOF'
@@ -798,17 +799,21 @@ step_unit() {
     return 0
 }
 
-# Reads a configuration file; prints "yes REASONS", "no" or "error MESSAGE". Only the standard
-# library (tomllib, Python 3.11), so it works before pip and under --no-pip. Network URLs of the
-# link: pyserial's socket:// and rfc2217://, and tcp-listen://. [web] and [tournament]: any such
-# table that does not say enabled = false.
-readonly NETWORK_QUERY='
+# Reads a configuration file; prints two lines. The first: "yes REASONS", "no" or "error
+# MESSAGE", whether the service needs the network. Network URLs of the link: pyserial's socket://
+# and rfc2217://, and tcp-listen://. [web] and [tournament]: any such table that does not say
+# enabled = false. The second: "yes" when the file holds a secret (a table's [tournament]
+# password, docs/tournament.md), else "no" (an unreadable file holds none). Only the standard
+# library (tomllib, Python 3.11), so it works before pip and under --no-pip; one Python for both
+# answers (step_network keeps the second for step_config_secret).
+readonly CONFIG_QUERY='
 import sys, tomllib
 try:
     with open(sys.argv[1], "rb") as file:
         data = tomllib.load(file)
 except (OSError, ValueError, RecursionError) as error:
     print("error", " ".join(str(error).split()) or type(error).__name__)
+    print("no")
     sys.exit(0)
 reasons = []
 link = data.get("link")
@@ -822,10 +827,11 @@ tournament = data.get("tournament")  # a table reaches the hub over the network
 if isinstance(tournament, dict) and tournament and tournament.get("enabled", True) is not False:
     reasons.append("[tournament]")
 print("yes " + ", ".join(reasons) if reasons else "no")
+print("yes" if isinstance(tournament, dict) and tournament.get("password") else "no")
 '
 
 # Reads a configuration file; prints the pip extras the venv needs: "pi", or "pi,web" when the
-# [web] page is on (the rule of NETWORK_QUERY: a [web] table that does not say enabled = false).
+# [web] page is on (the rule of CONFIG_QUERY: a [web] table that does not say enabled = false).
 readonly WEB_QUERY='
 import sys, tomllib
 try:
@@ -838,10 +844,12 @@ print("pi,web" if isinstance(web, dict) and web and web.get("enabled", True) is 
 
 step_network() {
     section "Network access ($NETWORK_DROPIN)"
-    local config=$ROOT$CONFIG answer
+    local config=$ROOT$CONFIG answers answer
     [[ -f $config ]] || config=$REPO/deploy/config.toml  # a dry run that would install it
-    answer="$("$PYTHON" -c "$NETWORK_QUERY" "$config")" ||
+    answers="$("$PYTHON" -c "$CONFIG_QUERY" "$config")" ||
         die "$E_FAIL" "could not read $CONFIG with $PYTHON to see whether the service needs the network"
+    answer=${answers%%$'\n'*}
+    CONFIG_SECRET=${answers#*$'\n'}
     case $answer in
         yes*)
             note "the configuration needs the network (${answer#yes }): the service may use AF_INET/AF_INET6 to this machine and local networks"
@@ -864,24 +872,10 @@ step_network() {
     return 0
 }
 
-# Reads a configuration file; prints "yes" when it holds a secret (a table's [tournament]
-# password, docs/tournament.md), else "no".
-readonly SECRET_QUERY='
-import sys, tomllib
-try:
-    with open(sys.argv[1], "rb") as file:
-        data = tomllib.load(file)
-except (OSError, ValueError, RecursionError):
-    data = {}
-tournament = data.get("tournament")
-print("yes" if isinstance(tournament, dict) and tournament.get("password") else "no")
-'
-
 step_config_secret() {  # a configuration with a password: root:schockbesteck 0640, not 0644
-    local config=$ROOT$CONFIG answer
+    local config=$ROOT$CONFIG
     [[ -f $config ]] || return 0
-    answer="$("$PYTHON" -c "$SECRET_QUERY" "$config")" || return 0
-    [[ $answer == yes ]] || return 0
+    [[ $CONFIG_SECRET == yes ]] || return 0  # CONFIG_QUERY's second answer, read by step_network
     if [[ "$(stat -c %a "$config")" == 640 ]] &&
         { [[ -n $ROOT ]] || [[ "$(stat -c %G "$config")" == "$SERVICE_USER" ]]; }; then
         ok "$CONFIG holds the table's broker password: readable by root and $SERVICE_USER only"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -54,10 +54,15 @@ JOURNAL_MODULES = (
 )
 
 
-def python_files(root: Path = ROOT) -> Iterator[Path]:
-    """The project's modules and the tests' (a test builds a session too)."""
-    yield from modules(root)
+def files_of_the_tests(root: Path = ROOT) -> Iterator[Path]:
+    """The tests' modules (a test builds a session too)."""
     yield from sorted((root / "tests").rglob("*.py"))
+
+
+def python_files(root: Path = ROOT) -> Iterator[Path]:
+    """The project's modules and the tests'."""
+    yield from modules(root)
+    yield from files_of_the_tests(root)
 
 
 def _is_session(node: ast.expr) -> bool:
@@ -125,26 +130,35 @@ def _attribute_setter(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
     """The object and the name of a ``setattr``/``delattr``/``object.__setattr__`` call."""
     if not isinstance(node, ast.Call) or len(node.args) < 2:
         return None
-    name = ast.unparse(node.func)
-    if name in ("setattr", "delattr", "object.__setattr__", "object.__delattr__"):
-        return node.args[0], node.args[1]
+    match node.func:
+        case ast.Name(id="setattr" | "delattr") | ast.Attribute(
+            value=ast.Name(id="object"), attr="__setattr__" | "__delattr__"
+        ):
+            return node.args[0], node.args[1]
     return None
 
 
-def session_assignments(root: Path = ROOT) -> list[str]:
+#: The statements that assign (or delete) a target (:func:`_targets`).
+ASSIGNING = (ast.Assign, ast.Delete, ast.AugAssign, ast.AnnAssign)
+
+
+def session_assignments(root: Path = ROOT, files: Iterable[Path] | None = None) -> list[str]:
     """Every assignment to an attribute of a session, or to something it holds, outside the
     session layer, one line each: ``session.x = ...``, ``self._session.x += ...``,
     ``session.settings.remembered.x = ...``, ``setattr(session, ...)``, ``del``; and outside
     :data:`SESSION_MODULE` every assignment of one of ``Session``'s private slots on anything
-    but ``self`` (``s = session; s._plan = None``, ``setattr(s, "_plan", None)``)."""
+    but ``self`` (``s = session; s._plan = None``, ``setattr(s, "_plan", None)``). In ``files``
+    (:func:`python_files` unless given)."""
     slots = session_slots(root)
     found = []
-    for path in python_files(root):
+    for path in python_files(root) if files is None else files:
         where = path.relative_to(root).as_posix()
         in_the_layer = where.startswith(SESSION_LAYER)
         if where == SESSION_MODULE:
             continue
         for node in nodes(path):
+            if not isinstance(node, (*ASSIGNING, ast.Call)):
+                continue
             for target in _targets(node):
                 held = isinstance(target, ast.Attribute | ast.Subscript)
                 if held and not in_the_layer and _through_a_session(target.value):
@@ -230,8 +244,18 @@ def journal_writers(root: Path = ROOT) -> list[str]:
     return found
 
 
-def test_no_module_outside_the_session_layer_assigns_a_session() -> None:
-    assert session_assignments() == []
+@pytest.mark.parametrize(
+    "files",
+    [
+        pytest.param(modules, id="modules"),
+        # the tests' own files, parsed for this rule alone: make test reads the project's modules
+        pytest.param(files_of_the_tests, id="tests", marks=pytest.mark.slow),
+    ],
+)
+def test_no_module_outside_the_session_layer_assigns_a_session(
+    files: Callable[[], Iterator[Path]],
+) -> None:
+    assert session_assignments(files=files()) == []
 
 
 def test_only_the_session_layer_writes_a_journal() -> None:

@@ -458,7 +458,10 @@ def test_help_names_the_hub_and_its_flags() -> None:
 @pytest.mark.parametrize(
     ("section", "network"),
     [
-        ('[tournament]\nbroker = "mqtt://10.0.0.2:1883"\n', True),
+        # make test: tests/deploy/test_install.py opens the network for a [tournament] broker
+        pytest.param(
+            '[tournament]\nbroker = "mqtt://10.0.0.2:1883"\n', True, marks=pytest.mark.slow
+        ),
         ("[tournament]\nenabled = false\n", False),
     ],
 )

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import (
+    BOOKWORM_CONFIG_TXT,
     DEFAULT_CONFIG,
     INSTALL_SH,
     REPO,
@@ -79,10 +80,41 @@ def installed_with(tmp_path_factory: pytest.TempPathFactory) -> InstallWith:
     return install_with
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def fresh(installed_with: InstallWith) -> Installed:
     """The fresh install with the default configuration (shared: never changed)."""
     return installed_with("")
+
+
+#: The players of the configuration already on :func:`used_pi`.
+USED_PI_CONFIG = '[game]\nplayers = ["Ute", "Jupp"]\n'
+
+
+@pytest.fixture(scope="module")
+def used_pi(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """A fresh install onto a Pi that has been used, made once per module: raspi-config is
+    there, the service user exists in every group but i2c, a configuration of its own (0640)
+    is in place, and apt's package lists have no python3-lgpio. Each test reads one of these;
+    none changes it."""
+    root = bookworm_root(tmp_path_factory.mktemp("used") / "root")
+    raspi_config = root / "usr/bin/raspi-config"
+    raspi_config.parent.mkdir(parents=True)
+    raspi_config.write_text("#!/bin/sh\nexit 0\n")
+    raspi_config.chmod(0o755)
+    (root / "etc/passwd").write_text(
+        "root:x:0:0:root:/root:/bin/bash\n"
+        "schockbesteck:x:996:996::/var/lib/schockbesteck:/usr/sbin/nologin\n"
+    )
+    (root / "etc/group").write_text(
+        "root:x:0:\ndialout:x:20:pi,schockbesteck\ni2c:x:998:pi\ngpio:x:997:schockbesteck\n"
+        "schockbesteck:x:996:\n"
+    )
+    write_config(root, USED_PI_CONFIG)
+    (root / CONFIG).chmod(0o640)
+    apt_lists(root, "python3", "python3-venv", "python3-systemd", "i2c-tools", "python3-pil")
+    result = run_install("--root", str(root), "--no-pip", "--python", sys.executable)
+    assert result.returncode == 0, result.stderr
+    return Installed(root, result)
 
 
 def copy_into(installed: Installed, target: Path) -> Result:
@@ -91,6 +123,26 @@ def copy_into(installed: Installed, target: Path) -> Result:
     shutil.rmtree(target)
     shutil.copytree(installed.root, target, symlinks=True)
     return installed.result
+
+
+@pytest.fixture(scope="module")
+def repaired(tmp_path_factory: pytest.TempPathFactory, fresh: Installed) -> Installed:
+    """The fresh install with three things changed since, installed over once, made once per
+    module: its unit edited, its venv without system site-packages, and a modprobe now on the
+    target (with /etc/modules gone). Each test reads what became of one of them."""
+    root = tmp_path_factory.mktemp("repaired") / "root"
+    shutil.copytree(fresh.root, root, symlinks=True)
+    (root / UNIT).write_text("[Service]\nExecStart=/bin/false\n")
+    cfg = root / VENV / "pyvenv.cfg"
+    cfg.write_text(cfg.read_text().replace("= true", "= false"))
+    (root / "etc/modules").unlink()
+    modprobe = root / "usr/sbin/modprobe"
+    modprobe.parent.mkdir(parents=True)
+    modprobe.write_text("#!/bin/sh\nexit 0\n")
+    modprobe.chmod(0o755)
+    result = run_install("--root", str(root), "--no-pip", "--python", sys.executable)
+    assert result.returncode == 0, result.stderr
+    return Installed(root, result)
 
 
 # --- a fresh install -------------------------------------------------------------------------
@@ -146,18 +198,12 @@ def test_no_pip_environment_variable(fresh: Installed) -> None:
     assert "skipped (--no-pip / SCHOCKBESTECK_NO_PIP=1)" in result.stdout
 
 
-def test_raspi_config_enables_i2c_when_present(install: Runner, target: Path) -> None:
-    raspi_config = target / "usr/bin/raspi-config"
-    raspi_config.parent.mkdir(parents=True)
-    raspi_config.write_text("#!/bin/sh\nexit 0\n")
-    raspi_config.chmod(0o755)
-    before = (target / BOOT_CONFIG).read_text()
-
-    result = install()
+def test_raspi_config_enables_i2c_when_present(used_pi: Installed) -> None:
+    result, target = used_pi.result, used_pi.root  # raspi-config is there
 
     assert "raspi-config nonint do_i2c 0" in result.target_commands
     assert "modprobe i2c-dev" not in result.target_commands
-    assert (target / BOOT_CONFIG).read_text() == before  # raspi-config's job on the target
+    assert (target / BOOT_CONFIG).read_text() == BOOKWORM_CONFIG_TXT  # raspi-config's job
 
 
 def test_i2c_enabled_by_hand_without_raspi_config(fresh: Installed) -> None:
@@ -245,56 +291,31 @@ def test_second_run_changes_nothing_and_says_so(install: Runner, target: Path) -
     assert "Nothing to do: Schockbesteck is already installed and up to date" in second.stdout
 
 
-def test_existing_config_is_never_overwritten(install: Runner, target: Path) -> None:
-    config = target / CONFIG
-    config.parent.mkdir(parents=True)
-    config.write_text('[game]\nplayers = ["Ute", "Jupp"]\n')
-    config.chmod(0o640)
-
-    result = install()
+def test_existing_config_is_never_overwritten(used_pi: Installed) -> None:
+    result, config = used_pi.result, used_pi.root / CONFIG  # its own configuration, 0640
 
     assert result.returncode == 0, result.stderr
-    assert config.read_text() == '[game]\nplayers = ["Ute", "Jupp"]\n'
+    assert config.read_text() == USED_PI_CONFIG
     assert mode(config) == 0o640
     assert "exists and is kept" in result.stdout
 
 
-def test_changed_unit_is_replaced_and_reloaded(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    copy_into(fresh, target)
-    (target / UNIT).write_text("[Service]\nExecStart=/bin/false\n")
-
-    result = install()
+def test_changed_unit_is_replaced_and_reloaded(repaired: Installed) -> None:
+    result, target = repaired.result, repaired.root  # its unit was edited
 
     assert (target / UNIT).read_bytes() == UNIT_FILE.read_bytes()
     assert "systemctl daemon-reload" in result.target_commands
 
 
-def test_venv_without_system_site_packages_is_rebuilt(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    copy_into(fresh, target)
-    cfg = target / VENV / "pyvenv.cfg"
-    cfg.write_text(cfg.read_text().replace("= true", "= false"))
-
-    result = install()
+def test_venv_without_system_site_packages_is_rebuilt(repaired: Installed) -> None:
+    result, cfg = repaired.result, repaired.root / VENV / "pyvenv.cfg"  # lost system site-packages
 
     assert "create venv /opt/schockbesteck/venv" in result.stdout
     assert "include-system-site-packages = true" in cfg.read_text()
 
 
-def test_existing_user_in_all_groups_needs_no_commands(install: Runner, target: Path) -> None:
-    (target / "etc/passwd").write_text(
-        "root:x:0:0:root:/root:/bin/bash\n"
-        "schockbesteck:x:996:996::/var/lib/schockbesteck:/usr/sbin/nologin\n"
-    )
-    (target / "etc/group").write_text(
-        "root:x:0:\ndialout:x:20:pi,schockbesteck\ni2c:x:998:pi\ngpio:x:997:schockbesteck\n"
-        "schockbesteck:x:996:\n"
-    )
-
-    commands = install().target_commands
+def test_existing_user_in_all_groups_needs_no_commands(used_pi: Installed) -> None:
+    commands = used_pi.result.target_commands  # the user is in every group but i2c
 
     assert not any(c.startswith(("useradd", "groupadd")) for c in commands)
     assert [c for c in commands if c.startswith("usermod")] == [
@@ -302,11 +323,8 @@ def test_existing_user_in_all_groups_needs_no_commands(install: Runner, target: 
     ]
 
 
-def test_missing_device_group_is_created(install: Runner, target: Path) -> None:
-    (target / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
-    (target / "etc/group").write_text("root:x:0:\ndialout:x:20:\ni2c:x:998:\n")
-
-    commands = install().target_commands
+def test_missing_device_group_is_created(forced: Installed) -> None:
+    commands = forced.result.target_commands  # no gpio group there
 
     assert "groupadd --system gpio" in commands
     assert commands.index("groupadd --system gpio") < next(
@@ -357,6 +375,7 @@ def test_uninstall_keeps_config_and_state(
 
     assert result.returncode == 0, result.stderr
     assert not (target / UNIT).exists()
+    assert not (target / ERROR_UNIT).exists()
     assert not (target / "opt/schockbesteck").exists()
     assert (target / CONFIG).read_bytes() == DEFAULT_CONFIG.read_bytes()
     assert (target / STATE / "game.json").read_text() == "{}"
@@ -404,20 +423,34 @@ def test_not_root_without_root_option() -> None:
     assert result.stdout == ""
 
 
-def test_not_raspberry_pi_os(target: Path) -> None:
-    (target / "etc/rpi-issue").unlink()
-    args = ("--root", str(target), "--no-pip", "--python", sys.executable)
+@pytest.fixture(scope="module")
+def forced(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """A fresh install with --force onto plain Debian (no rpi-issue, no package lists, no gpio
+    group: Raspberry Pi OS's udev rules make it), made once per module."""
+    root = bookworm_root(tmp_path_factory.mktemp("forced") / "root")
+    (root / "etc/rpi-issue").unlink()
+    (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (root / "etc/group").write_text("root:x:0:\ndialout:x:20:\ni2c:x:998:\n")  # no gpio
+    result = run_install("--root", str(root), "--no-pip", "--python", sys.executable, "--force")
+    assert result.returncode == 0, result.stderr
+    return Installed(root, result)
 
-    refused = run_install(*args)
+
+def test_not_raspberry_pi_os(target: Path, forced: Installed) -> None:
+    (target / "etc/rpi-issue").unlink()
+
+    refused = run_install("--root", str(target), "--no-pip", "--python", sys.executable)
 
     assert refused.returncode == 4
     assert "not Raspberry Pi OS" in one_line_error(refused.stderr)
     assert "--force" in refused.stderr
     assert not (target / CONFIG).exists()
-    forced = run_install(*args, "--force")
-    assert forced.returncode == 0, forced.stderr
+    # The same system, with --force: installed.
+    assert (forced.root / CONFIG).read_bytes() == DEFAULT_CONFIG.read_bytes()
+    assert any(line.startswith("Done: ") for line in forced.result.stdout.splitlines())
 
 
+@pytest.mark.slow  # make test: test_os_release_is_parsed_not_executed installs on ID="raspbian"
 def test_32_bit_raspberry_pi_os_is_recognised(install: Runner, target: Path) -> None:
     (target / "etc/rpi-issue").unlink()
     (target / "etc/os-release").write_text('ID=raspbian\nVERSION_ID="12"\n')
@@ -460,7 +493,7 @@ def test_version_comparison_accepts_newer_python(tmp_path: Path, target: Path) -
 
 
 def test_no_network_for_apt(tmp_path: Path) -> None:
-    """Without --root: the packages are missing and apt-get update fails (a PATH shim).
+    """Without --root: the packages are missing and apt-get update fails (PATH shims).
 
     The script stops at the apt step, before anything on this machine is touched.
     """
@@ -468,6 +501,11 @@ def test_no_network_for_apt(tmp_path: Path) -> None:
     shims.mkdir()
     log = tmp_path / "calls.log"
     (shims / "dpkg-query").write_text("#!/bin/sh\nprintf not-installed\n")
+    # apt offers python3-lgpio (as on Raspberry Pi OS): this machine's own apt-cache would read
+    # its whole package cache to say so.
+    (shims / "apt-cache").write_text(
+        "#!/bin/sh\nprintf 'python3-lgpio:\\n  Installed: (none)\\n  Candidate: 0.2.2-1~rpt1\\n'\n"
+    )
     (shims / "apt-get").write_text(
         f'#!/bin/sh\necho "apt-get $*" >>{log}\n'
         'echo "E: Could not resolve deb.debian.org" >&2\nexit 100\n'
@@ -673,10 +711,8 @@ def apt_install_line(result: Result) -> list[str]:
     return next(c for c in result.target_commands if c.startswith("apt-get install")).split()
 
 
-def test_lgpio_from_pypi_where_apt_has_no_python3_lgpio(install: Runner, target: Path) -> None:
-    apt_lists(target, "python3", "python3-venv", "python3-systemd", "i2c-tools", "python3-pil")
-
-    result = install()
+def test_lgpio_from_pypi_where_apt_has_no_python3_lgpio(used_pi: Installed) -> None:
+    result = used_pi.result  # apt's lists have no python3-lgpio
 
     assert result.returncode == 0, result.stderr
     assert "python3-lgpio" not in apt_install_line(result)
@@ -700,14 +736,11 @@ def test_python3_lgpio_from_apt_where_apt_has_it(install: Runner, target: Path) 
 
 @pytest.mark.parametrize(("pi_os", "from_apt"), [(True, True), (False, False)])
 def test_lgpio_without_package_lists_follows_the_os(
-    install: Runner, target: Path, fresh: Installed, pi_os: bool, from_apt: bool
+    fresh: Installed, forced: Installed, pi_os: bool, from_apt: bool
 ) -> None:
     """No lists to ask (an empty --root): Raspberry Pi OS has python3-lgpio, others do not."""
-    if pi_os:
-        result = fresh.result  # the fresh install: Raspberry Pi OS, no package lists
-    else:
-        (target / "etc/rpi-issue").unlink()
-        result = install("--force")
+    # The fresh install: Raspberry Pi OS; the forced one: plain Debian. Neither has lists.
+    result = fresh.result if pi_os else forced.result
 
     assert ("python3-lgpio" in apt_install_line(result)) is from_apt
     assert ("python3-lgpio is not available" in result.stdout) is not from_apt
@@ -730,20 +763,13 @@ def test_lgpio_from_pypi_is_part_of_the_install_stamp(target: Path) -> None:
     assert len(hashes[0]) == 64 and hashes[0] != hashes[1]
 
 
-def test_modprobe_runs_only_where_there_is_one(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    without = copy_into(fresh, target)
+def test_modprobe_runs_only_where_there_is_one(fresh: Installed, repaired: Installed) -> None:
+    without = fresh.result
     assert "modprobe i2c-dev" not in without.target_commands
     assert "note: skipped: modprobe i2c-dev (no modprobe here" in without.stdout
-    assert (target / "etc/modules").read_text() == "i2c-dev\n"  # loaded at the next boot
+    assert (fresh.root / "etc/modules").read_text() == "i2c-dev\n"  # loaded at the next boot
 
-    (target / "etc/modules").unlink()
-    modprobe = target / "usr/sbin/modprobe"
-    modprobe.parent.mkdir(parents=True)
-    modprobe.write_text("#!/bin/sh\nexit 0\n")
-    modprobe.chmod(0o755)
-    with_modprobe = install()
+    with_modprobe = repaired.result  # a modprobe came, /etc/modules went
 
     assert "modprobe i2c-dev" in with_modprobe.target_commands
     assert "skipped: modprobe" not in with_modprobe.stdout
@@ -756,17 +782,12 @@ DROPIN = Path("etc/systemd/system/schockbesteck.service.d/network.conf")
 NETWORK_CONF = INSTALL_SH.parent / "network.conf"
 
 
-def test_error_unit_is_installed_and_removed(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    copy_into(fresh, target)
-    assert (target / ERROR_UNIT).read_bytes() == (
+def test_error_unit_is_installed_and_removed(fresh: Installed) -> None:
+    """Installed with the game's unit; removed with it (test_uninstall_keeps_config_and_state
+    reads that)."""
+    assert (fresh.root / ERROR_UNIT).read_bytes() == (
         INSTALL_SH.parent / "schockbesteck-error.service"
     ).read_bytes()
-
-    install("--uninstall")
-
-    assert not (target / ERROR_UNIT).exists()
 
 
 @pytest.mark.parametrize(
@@ -857,7 +878,8 @@ def test_network_drop_in_follows_the_config(
     [
         # a device path: closing the network for /dev/ttyGS0 above (make test) checks one too
         pytest.param('[link]\nurl = "/dev/serial0"\n', marks=pytest.mark.slow),
-        '[link]\nurl = "loop://"\n',
+        # make test: closing the network for /dev/ttyGS0 above, and [web] enabled = false
+        pytest.param('[link]\nurl = "loop://"\n', marks=pytest.mark.slow),
         "[web]\nenabled = false\n",  # the install test_the_web_page_gets_its_extra reads
         # tests/deploy/test_hub_install.py's table with [tournament] enabled = false (make test)
         pytest.param("[tournament]\nenabled = false\n", marks=pytest.mark.slow),

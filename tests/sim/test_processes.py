@@ -40,7 +40,7 @@ def test_await_port_tells_listening_from_exited_and_timed_out() -> None:
     assert processes.await_port(gone, processes.free_port(), 20.0) is Started.EXITED
     silent = child("import time; time.sleep(60)")
     try:
-        assert processes.await_port(silent, processes.free_port(), 0.3) is Started.TIMED_OUT
+        assert processes.await_port(silent, processes.free_port(), 0.1) is Started.TIMED_OUT
     finally:
         processes.stop(silent)
     assert silent.returncode == -15
@@ -49,7 +49,7 @@ def test_await_port_tells_listening_from_exited_and_timed_out() -> None:
 def test_stop_kills_a_child_that_ignores_sigterm() -> None:
     deaf = child(DEAF)
     assert deaf.stdout is not None and deaf.stdout.readline() == b"ready\n"
-    processes.stop(deaf, timeout_s=0.5)
+    processes.stop(deaf, timeout_s=0.2)  # it ignores SIGTERM once "ready"
     assert deaf.returncode == -9
     processes.stop(deaf)  # an ended child: nothing to do
     processes.kill(None)

@@ -7,6 +7,7 @@ import os
 import termios
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 from PIL import Image, ImageDraw
@@ -14,7 +15,7 @@ from PIL import Image, ImageDraw
 from firmware.screen.screens import KEY_CENTRES
 from hal.clock import MonotonicClock
 from hal.inputs import InputTiming
-from hal.ports import Button, Display, Edge, InputKind
+from hal.ports import Button, Display, Edge, EdgeSource, InputKind
 from sim.controls import EdgeHands
 from sim.fakes import FakeClock
 from sim.sim_words import SimWords
@@ -155,14 +156,31 @@ def test_keys_typed_into_a_pty_press_buttons_and_the_frame_is_drawn(
                 return
             shown.append(chunk)
 
+    def wait_for(done: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 10
+        while not done() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def let_go(button: Button) -> Callable[[], bool]:
+        return lambda: any(e.button is button and not e.active for e in edges)
+
+    def shaken() -> bool:  # the tilt switch rattled, and has been still since (a shake is over)
+        tilts = [e for e in edges if e.source is EdgeSource.TILT]
+        return bool(tilts) and clock.now() - tilts[-1].at > 0.3
+
     def type_keys() -> None:
         frame = Image.new("1", (128, 64))
         ImageDraw.Draw(frame).rectangle((0, 0, 127, 1), fill=1)
         display.display(frame)
-        time.sleep(0.3)
-        for keys, pause in (("2", 0.2), ("S", 0.45), (" ", 1.0), ("lf", 0.45), ("q", 0)):
+        wait_for(lambda: "█".encode() * 128 in b"".join(shown))  # the UI is up and drawing
+        # Each key once the one before has done its edges.
+        for keys, done in (
+            ("2", let_go(Button.KEEP_2)), ("S", let_go(Button.STAND)), (" ", shaken),
+            ("lf", let_go(Button.FLIP)),
+        ):  # fmt: skip
             os.write(master, keys.encode())
-            time.sleep(pause)
+            wait_for(done)
+        os.write(master, b"q")
 
     threading.Thread(target=drain, daemon=True).start()
     typist = threading.Thread(target=type_keys)
@@ -319,7 +337,9 @@ def test_keys_typed_before_the_first_frame_wait_for_it(
         time.sleep(0.3)
         hands.start(edges.append)  # the device's inputs start, then its first frame
         display.display(Image.new("1", (128, 64)))
-        time.sleep(0.4)
+        deadline = time.monotonic() + 5
+        while len(edges) < 2 and time.monotonic() < deadline:  # pressed and let go
+            time.sleep(0.01)
         os.write(master, b"q")
 
     threading.Thread(target=drain, daemon=True).start()
