@@ -8,6 +8,9 @@ PLAY   := $(VENV)/.play-stamp
 STAMP  := $(VENV)/.check-stamp
 WEB    := $(VENV)/.web-stamp
 PYTEST_ARGS ?=
+# pytest-xdist workers: one more than the cores this make may use, since a third of the tests'
+# time is spent waiting (for a subprocess, a browser, a broker), which a third worker fills.
+WORKERS ?= $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) + 1)')
 SIM_ARGS ?=
 # `make tournament-demo`: Debian's broker (package mosquitto) and the demo's options.
 MOSQUITTO ?= /usr/sbin/mosquitto
@@ -43,10 +46,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict hal firmware sim schockbesteck
 
 ## make unit: the test suite without the slow selection (PYTEST_ARGS=... passes options)
-# -n auto: one pytest-xdist worker per core (PYTEST_ARGS=-n0 runs in one process, e.g. for --pdb);
+# -n $(WORKERS): pytest-xdist workers (PYTEST_ARGS=-n0 runs in one process, e.g. for --pdb);
 # tests/conftest.py keeps each module with a costly module fixture on one worker.
 unit: $(STAMP)
-	$(BIN)/pytest -q -m "not slow" -n auto $(PYTEST_ARGS)
+	$(BIN)/pytest -q -m "not slow" -n $(WORKERS) $(PYTEST_ARGS)
 
 ## make test: ruff, mypy --strict on every package, and the test suite (the slow selection excluded)
 test: lint typecheck unit

@@ -251,6 +251,7 @@ def test_legacy_boot_config_location(install: Runner, target: Path) -> None:
             "dtparam=i2c_arm=on,i2c_arm_baudrate=50000\n",
             "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\n",
             id="combined-line",
+            marks=pytest.mark.slow,  # make test edits the rate appended under [all]
         ),
         pytest.param(
             "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n",

@@ -90,7 +90,7 @@ ROUND = (
     [
         pytest.param(140, 40, "▀", False, id="big-first-frame", marks=pytest.mark.slow),
         pytest.param(140, 40, "▀", True, id="big", marks=pytest.mark.slow),
-        pytest.param(80, 24, "⣿", True, id="80x24"),
+        pytest.param(80, 24, "⣿", True, id="80x24", marks=pytest.mark.slow),
     ],
 )
 def test_a_round_played_in_the_terminal(
