@@ -10,7 +10,7 @@ WEB    := $(VENV)/.web-stamp
 PYTEST_ARGS ?=
 # pytest-xdist workers: one more than the cores this make may use, since a third of the tests'
 # time is spent waiting (for a subprocess, a browser, a broker), which a third worker fills.
-WORKERS ?= $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) + 1)')
+WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 SIM_ARGS ?=
 # `make tournament-demo`: Debian's broker (package mosquitto) and the demo's options.
 MOSQUITTO ?= /usr/sbin/mosquitto
