@@ -72,11 +72,11 @@ def test_the_patient_clock_stands_still_while_the_app_waits() -> None:
     assert clock.now() == 5.0
 
 
-#: The tables of the whole games: a person and an odds bot in `make test`; the bench's own (two
-#: people and two odds bots, whose tables at four seats take seconds to build; `schocken bench
-#: --quick` plays it in `make test` too) in the slow selection.
+#: The tables of the human-like player's whole games, both in the slow selection: a person and an
+#: odds bot, and the bench's own (two people and two odds bots, whose tables at four seats take
+#: seconds to build). `make test` plays the bench's game with the random robot.
 TABLES = [
-    pytest.param(("Anna", "Ben"), ("", "odds"), id="two"),
+    pytest.param(("Anna", "Ben"), ("", "odds"), id="two", marks=pytest.mark.slow),
     pytest.param(
         ("Anna", "Ben", "Carla", "Dieter"), ("", "odds", "", "odds"), id="bench",
         marks=pytest.mark.slow,

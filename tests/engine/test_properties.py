@@ -100,10 +100,10 @@ def check_whole_game(rules: Rules, players: int, seed: int) -> None:
 
 def whole_games() -> int:
     """How many random whole games a property plays: the profile's examples in the slow
-    selection (1,000), a quarter of the quick profile's in `make test` (a game of up to ten
+    selection (1,000), a tenth of the quick profile's in `make test` (a game of up to ten
     players takes tens of milliseconds, and each game already makes hundreds of checks)."""
     examples = settings().max_examples
-    return examples if examples >= 1000 else max(1, examples // 4)
+    return examples if examples >= 1000 else max(1, examples // 10)
 
 
 @settings(derandomize=True, max_examples=whole_games())
