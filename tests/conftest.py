@@ -21,16 +21,16 @@ Two settings profiles, chosen by the marker selection:
 A test that sets ``max_examples`` itself keeps its own count. ``--hypothesis-profile NAME``
 still picks a profile by hand.
 
-Under pytest-xdist (``make test`` runs ``-n auto``) every test is scheduled on its own, except
-the modules of :data:`ONE_WORKER_MODULES`: their tests share a module fixture that costs
-seconds (the bench's run, a played league match, a device and its window, the page's game for
-the docs' pictures), and each of them runs whole on one worker, so that fixture is made once;
-the same holds for the groups of :data:`ONE_WORKER_GROUPS` (the tests that take a window of the
-session's Chromium, the architecture tests that read the source's syntax trees).
-(xdist's own ``--dist loadgroup`` groups nothing under pytest 9.2: it marks the groups in a node
-id that pytest no longer reads, pytest-xdist issue 1386.) Those go out first, then the modules of
+Under pytest-xdist (``make test`` runs ``-n 3`` on two cores) every test is scheduled on its
+own, except the modules of :data:`ONE_WORKER_MODULES`: their tests share a module fixture that
+costs seconds (the bench's run, a played league match, a device and its window, the page's game
+for the docs' pictures), and each of them runs whole on one worker, so that fixture is made
+once; the same holds for the groups of :data:`ONE_WORKER_GROUPS` (the tests that take a window
+of the session's Chromium, the architecture tests that read the source's syntax trees). (xdist's
+own ``--dist loadgroup`` groups nothing under pytest 9.2: it marks the groups in a node id that
+pytest no longer reads, pytest-xdist issue 1386.) Those go out first, then the modules of
 :data:`LONG_FIRST` (tests of ten seconds and more), then the rest: the short tests fill the end
-of the run on both workers, where a long one would leave one waiting for the other.
+of the run on every worker, where a long one would leave the others waiting for it.
 
 Bytecode: the tests, their workers and every interpreter they start (the simulator, the kill
 harness's victims, the command line) share one private bytecode folder (:data:`BYTECODE`, set as
