@@ -42,7 +42,6 @@ again, and pytest rewrote every test module's asserts in each worker.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -205,19 +204,13 @@ def broker() -> Iterator[Broker]:
     Its folder is a fresh one right under the system's temp folder, not under pytest's: run as
     root, mosquitto runs as its own user, which cannot pass through pytest's private folders.
     """
-    from tests.broker import Broker, mosquitto_missing
+    from tests.broker import mosquitto_missing, running_broker
 
     missing = mosquitto_missing()
     if missing:
         pytest.skip(missing)
-    folder = Path(tempfile.mkdtemp(prefix="schock-broker-"))
-    running = Broker(folder)
-    running.start()
-    try:
+    with running_broker() as running:
         yield running
-    finally:
-        running.stop()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

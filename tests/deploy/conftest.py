@@ -61,6 +61,22 @@ class Result:
 Runner = Callable[..., Result]
 
 
+@dataclass(frozen=True)
+class Installed:
+    """An install shared by a module's tests: its root and what install.sh printed."""
+
+    root: Path
+    result: Result
+
+
+def copy_into(installed: Installed, target: Path) -> Result:
+    """The shared install copied to this test's ``target``, to change and install over; what
+    install.sh printed when it made it."""
+    shutil.rmtree(target)
+    shutil.copytree(installed.root, target, symlinks=True)
+    return installed.result
+
+
 def run_install(*args: str, env: dict[str, str] | None = None) -> Result:
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("SCHOCKBESTECK_")}
     full_env.update(env or {})

@@ -14,7 +14,6 @@ import sys
 import tempfile
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import paho.mqtt.client as paho
@@ -26,7 +25,7 @@ from firmware.wire.broker import acl_text, mosquitto_conf
 from sim.tournament import processes
 from tests.broker import MOSQUITTO, free_port, mosquitto_missing
 
-from .conftest import INSTALL_SH, REPO, Result, run_install, snapshot
+from .conftest import INSTALL_SH, REPO, Installed, Result, copy_into, run_install, snapshot
 
 HUB_UNIT = Path("etc/systemd/system/schocken-hub.service")
 STORE = Path("var/lib/schocken-hub")
@@ -65,13 +64,6 @@ def hub(root: Path, *args: str) -> Result:
     return run_install("--root", str(root), "--no-pip", "--python", sys.executable, "--hub", *args)
 
 
-@dataclass(frozen=True)
-class Installed:
-    """A fresh hub install: the root and what install.sh printed."""
-
-    root: Path
-    result: Result
-
 
 #: The shared hub's arguments: three tables of the event dm2026, reached at 10.0.0.2.
 HUB_ARGS = ("--tables", "3", "--event", "dm2026", "--address", "10.0.0.2")
@@ -88,13 +80,6 @@ def fresh_hub(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     assert result.returncode == 0, result.stderr
     return Installed(root, result)
 
-
-def copy_into(installed: Installed, target: Path) -> Result:
-    """The shared hub copied to this test's ``target``, to change and install over; what
-    install.sh printed when it made it."""
-    shutil.rmtree(target)
-    shutil.copytree(installed.root, target, symlinks=True)
-    return installed.result
 
 
 def passwords(root: Path) -> dict[str, str]:

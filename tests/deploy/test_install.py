@@ -9,7 +9,6 @@ import stat
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,9 +19,11 @@ from .conftest import (
     INSTALL_SH,
     REPO,
     UNIT_FILE,
+    Installed,
     Result,
     Runner,
     bookworm_root,
+    copy_into,
     run_install,
     snapshot,
 )
@@ -46,13 +47,6 @@ def write_config(target: Path, text: str) -> None:
 
 # --- installs shared by the tests of a module --------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Installed:
-    """A fresh install into a Bookworm root: the root and what install.sh printed."""
-
-    root: Path
-    result: Result
 
 
 InstallWith = Callable[[str], Installed]
@@ -116,13 +110,6 @@ def used_pi(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     assert result.returncode == 0, result.stderr
     return Installed(root, result)
 
-
-def copy_into(installed: Installed, target: Path) -> Result:
-    """The shared install copied to this test's ``target``, to change and install over; what
-    install.sh printed when it made it."""
-    shutil.rmtree(target)
-    shutil.copytree(installed.root, target, symlinks=True)
-    return installed.result
 
 
 @pytest.fixture(scope="module")
