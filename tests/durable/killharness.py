@@ -73,14 +73,15 @@ class Tally:
 
 
 def victim_environment(bytecode: Path) -> dict[str, str]:
-    """The victims' environment: this one's, with compiled bytecode kept in ``bytecode``.
+    """The victims' environment: this one's, with compiled bytecode kept, in the bytecode folder
+    this environment names already (the test run's, tests/conftest.py), else in ``bytecode``.
 
     Each victim is a fresh interpreter; with ``PYTHONDONTWRITEBYTECODE`` set (as it may be where
     the tests run) each would compile the firmware again, half its start-up. The first victim
-    fills the private cache and the others read it; the work tree gets no ``__pycache__``.
+    fills the cache and the others read it; the work tree gets no ``__pycache__``.
     """
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(bytecode)
+    env.setdefault("PYTHONPYCACHEPREFIX", str(bytecode))
     return env
 
 
