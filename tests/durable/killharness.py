@@ -72,17 +72,15 @@ class Tally:
         )
 
 
-def victim_environment(bytecode: Path) -> dict[str, str]:
-    """The victims' environment: this one's, with compiled bytecode kept, in the bytecode folder
-    this environment names already (the test run's, tests/conftest.py), else in ``bytecode``.
+def victim_environment() -> dict[str, str]:
+    """The victims' environment: this one's, with compiled bytecode kept.
 
     Each victim is a fresh interpreter; with ``PYTHONDONTWRITEBYTECODE`` set (as it may be where
     the tests run) each would compile the firmware again, half its start-up. The first victim
-    fills the cache and the others read it; the work tree gets no ``__pycache__``.
+    fills the checkout's ``__pycache__`` (as the test run does, tests/conftest.py) and the others
+    read it.
     """
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    env.setdefault("PYTHONPYCACHEPREFIX", str(bytecode))
-    return env
+    return {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
 def run_victim(
@@ -232,23 +230,22 @@ def harness(
     state = StateDirectory(state_dir)
     setup = GameSetup(NAMES[:players])
     tally = Tally()
-    with tempfile.TemporaryDirectory(prefix="victim-bytecode-") as bytecode:
-        env = victim_environment(Path(bytecode))
-        for run in range(kills):
-            before_recovery = recover(state, CURRENT)
-            before = list(before_recovery.actions) if before_recovery is not None else None
-            archived_before = max((n for n, _ in GameStore(state).archived()), default=0)
-            if before_recovery is not None and before_recovery.game.is_over:
-                before = None  # the next start archives it instead of resuming
-                archived_before += 1
-            delay = rng.uniform(0.0, max_delay)
-            lines, killed = run_victim(state_dir, run, seed, delay, players, env)
-            tally.kills += killed
-            tally.natural_exits += not killed
-            try:
-                check_run(state, setup, lines, before, archived_before, tally)
-            except PromiseBroken as broken:
-                raise PromiseBroken(f"run {run} (seed {seed}): {broken}") from None
+    env = victim_environment()
+    for run in range(kills):
+        before_recovery = recover(state, CURRENT)
+        before = list(before_recovery.actions) if before_recovery is not None else None
+        archived_before = max((n for n, _ in GameStore(state).archived()), default=0)
+        if before_recovery is not None and before_recovery.game.is_over:
+            before = None  # the next start archives it instead of resuming
+            archived_before += 1
+        delay = rng.uniform(0.0, max_delay)
+        lines, killed = run_victim(state_dir, run, seed, delay, players, env)
+        tally.kills += killed
+        tally.natural_exits += not killed
+        try:
+            check_run(state, setup, lines, before, archived_before, tally)
+        except PromiseBroken as broken:
+            raise PromiseBroken(f"run {run} (seed {seed}): {broken}") from None
     GameStore(state).open()  # archives a game whose end was the last thing written
     stats = GameStore(state).stats()
     # Every player plays every game, so each one's count is the number of finished games.
