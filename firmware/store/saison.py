@@ -18,14 +18,22 @@ from hal.ports import Storage
 __all__ = ["kept_evenings"]
 
 
-def kept_evenings(storage: Storage) -> tuple[Evening, ...]:
+def kept_evenings(
+    storage: Storage, *, with_kasse: bool = False, known: Evening | None = None
+) -> tuple[Evening, ...]:
     """Every Spieltag ``storage`` keeps, ended ones first (by ID: when each began), then the
-    one going on. SpieltagError (one line) for a damaged Spieltag file."""
+    one going on; ``with_kasse``: only those that keep a Kasse (the others' games are not
+    read); ``known``: one of them read already, taken as it is. SpieltagError (one line) for
+    a damaged Spieltag file."""
     files = SpieltagFiles(storage)
     store = GameStore(storage)
     spieltage = [files.find(spieltag_id) for spieltag_id in files.ids()]
     current = files.current()
     if current is not None:
         spieltage.append(current)
-    return tuple(evening_of(spieltag, store) for spieltag in spieltage)
+    return tuple(
+        known if known is not None and known.spieltag.id == spieltag.id
+        else evening_of(spieltag, store)
+        for spieltag in spieltage if spieltag.kasse is not None or not with_kasse
+    )  # fmt: skip
 
