@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 
 from engine import Game, load_preset
-from engine.events import Event, GameOver, HalfOver, RoundOver
 from engine.kasse import (
     MAX_CENTS,
     Kasse,
@@ -22,6 +21,7 @@ from engine.kasse import (
 )
 from engine.scoring import GameResult, game_result, load_scheme
 from engine.spieltag import Spieltag, SpieltagError, spieltag_from_mapping, spieltag_to_mapping
+from tests.engine.kassecount import hand_count
 from tests.engine.randomplay import play_random_game
 
 PRICES = Kasse(half_lost=50, final_lost=100, durchmarsch=200, schock_aus_against=30, stake=250)
@@ -39,33 +39,6 @@ def games() -> list[Game]:
 @pytest.fixture(scope="module")
 def results(games: list[Game]) -> list[GameResult]:
     return [game_result(game.setup, game.actions) for game in games]
-
-
-def _events(game: Game) -> list[Event]:
-    replay = Game(game.setup)
-    return [event for action in game.actions for event in replay.apply(action)]
-
-
-def hand_count(kasse: Kasse, games: list[Game]) -> dict[str, int]:
-    """What each player owes, counted from the events as a Kassenwart counts a paper card:
-    each half's loser, the final's (a game over without one is a Durchmarsch), and each round
-    whose winning throw is called "Schock aus" charged to its loser; the stake once."""
-    owed: dict[str, int] = {}
-    for game in games:
-        for player in game.setup.players:
-            owed.setdefault(player, kasse.stake)
-        final = False
-        for event in _events(game):
-            if isinstance(event, HalfOver) and event.section in (1, 2):
-                owed[event.loser] += kasse.half_lost
-            elif isinstance(event, HalfOver):
-                owed[event.loser] += kasse.final_lost
-                final = True
-            elif isinstance(event, RoundOver) and event.winning == "Schock aus":
-                owed[event.loser] += kasse.schock_aus_against
-            elif isinstance(event, GameOver) and not final:
-                owed[event.loser] += kasse.durchmarsch
-    return owed
 
 
 def test_an_evenings_kasse_is_what_a_hand_count_of_its_events_gives(
