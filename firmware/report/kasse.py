@@ -17,7 +17,8 @@ from firmware.report.document import Table
 from firmware.words import Catalogue
 
 __all__ = [
-    "euro", "kasse_data", "kasse_heading", "kasse_table", "line_data", "price_line",
+    "euro", "kasse_data", "kasse_heading", "kasse_rows", "kasse_table", "kasse_tables",
+    "line_data", "price_line",
 ]
 
 
@@ -44,7 +45,7 @@ def kasse_heading(text: Catalogue) -> tuple[str, ...]:
 
 
 def kasse_table(
-    lines: Sequence[KasseLine], text: Catalogue, title: str = "",
+    lines: Sequence[KasseLine], text: Catalogue, title: str | None = None,
     label: Callable[[str], str] = str,
 ) -> Table:
     """The Kasse as a ruled table, most owed first (then by name); ``label`` names a player
@@ -58,9 +59,19 @@ def kasse_table(
              euro(line.cents, text))
             for line in order
         ),
-        (3, 1, 1, 1.3, 1.6, 1, 1.5),
-        title or text.t("kasse_title"),
+        (3, 1, 1, 1.3, 2, 1.1, 1.4),
+        text.t("kasse_title") if title is None else title,
     )  # fmt: skip
+
+
+def kasse_tables(
+    kasse: Kasse, lines: Sequence[KasseLine], text: Catalogue,
+    label: Callable[[str], str] = str,
+) -> tuple[Table, Table]:
+    """An evening's Kasse on a printout: its price list in a line under its title, then its
+    table."""
+    prices = Table((), ((price_line(kasse, text),),), (1,), text.t("kasse_title"))
+    return prices, kasse_table(lines, text, "", label)
 
 
 def line_data(line: KasseLine) -> dict[str, Any]:

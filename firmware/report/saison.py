@@ -59,7 +59,7 @@ def season_document(season: Season, lang: str = "de") -> Document:
              str(team.lost), str(team.score), str(team.against))
             for team in season.teams
         ),
-        (0.7, 4, 1.3, 1.2, 1.5, 1, 1, 1.3),
+        (0.8, 3.2, 1.6, 1.3, 1.8, 1.1, 1.1, 1.6),
         text.t("saison_teams"),
     )  # fmt: skip
     spieltage = Table(
@@ -71,7 +71,7 @@ def season_document(season: Season, lang: str = "de") -> Document:
              str(evening.partien))
             for evening in season.evenings for spieltag in (evening.spieltag,)
         ),
-        (1.2, 2.5, 2, 3.5, 0.9),
+        (1.1, 2.4, 2, 4.5, 0.8),
         text.t("saison_spieltage"),
     )  # fmt: skip
     tables = (

@@ -23,7 +23,7 @@ from engine.kasse import Kasse, KasseLine, kasse_lines
 from engine.scoring import GameResult, Scheme, Standing, game_points, standings
 from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
 from firmware.report.document import Document, Table
-from firmware.report.kasse import kasse_data, kasse_rows, kasse_table, price_line
+from firmware.report.kasse import kasse_data, kasse_rows, kasse_tables
 from firmware.report.sheet_words import SheetWords, scheme_label
 from firmware.words import Catalogue
 
@@ -327,10 +327,9 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
         (0.7, 3, 1.1, 0.9, 1, 1, 0.9, 1.5, 1.3),
         text.t("sheet_standings"),
     )
-    kasse = () if sheet.kasse is None else (kasse_table(
-        sheet.kasse_lines, text, f"{text.t('kasse_title')}: {price_line(sheet.kasse, text)}",
-        label.__getitem__,
-    ),)  # fmt: skip
+    kasse = () if sheet.kasse is None else kasse_tables(
+        sheet.kasse, sheet.kasse_lines, text, label.__getitem__
+    )
     return Document(
         text.t("sheet_title"),
         (header, listed, partien, *((lost,) if sheet.lost else ()), card, standing, *kasse),
