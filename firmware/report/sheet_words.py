@@ -39,7 +39,6 @@ SHEET_WORDS: dict[str, tuple[str, str]] = {
     "kasse_title": ("Kasse", "Kasse"),
     "kasse_season": ("Kasse Saison", "Kasse season"),
     "kasse_schock_aus_against": ("Schock aus gegen", "Schock aus against"),
-    "kasse_stake": ("Einsatz", "Stake"),
     "kasse_evenings": ("Abende", "Evenings"),
     "kasse_prices": (
         "Hälfte {half_lost}, Finale {final_lost}, Durchmarsch {durchmarsch}, Schock aus gegen "
