@@ -23,7 +23,7 @@ from firmware.cli.common import note_lost
 from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.store.evening import evening_from_export
-from firmware.store.saison import kept_evenings
+from firmware.store.kept_evenings import kept_evenings
 from firmware.userfile import UserFileError, read_user_text
 from hal.storage import StateDirectory
 
@@ -76,15 +76,15 @@ def run(args: argparse.Namespace) -> int:
     for evening in season.evenings:
         note_lost("saison", evening, lang)
     if args.json:
-        from firmware.report.saison import season_data
+        from firmware.report.season_sheet import season_data
 
         data = (json.dumps(season_data(season), ensure_ascii=False, indent=2) + "\n").encode()
     elif args.pdf:
-        from firmware.report.saison import season_pdf
+        from firmware.report.season_sheet import season_pdf
 
         data = season_pdf(season, lang)
     else:
-        from firmware.report.saison import season_csv
+        from firmware.report.season_sheet import season_csv
 
         data = season_csv(season, lang)
     if args.output:

@@ -25,7 +25,7 @@ from firmware.cli.cli_words import CliWords
 from firmware.cli.common import note_lost
 from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.report.kasse import euro, kasse_data
+from firmware.report.money import euro, kasse_data
 from firmware.report.sheet import (
     evening_sheet,
     lost_data,
@@ -37,7 +37,7 @@ from firmware.report.sheet import (
 from firmware.report.sheet_words import scheme_label
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
-from firmware.store.saison import kept_evenings
+from firmware.store.kept_evenings import kept_evenings
 from firmware.store.stats import FIELDS, PlayerStats, stats_to_mapping
 from hal.storage import StateDirectory
 

@@ -8,7 +8,7 @@ sheet (CSV and PDF, :mod:`firmware.report`) is a download at ``/spieltag.csv`` a
 ``/spieltag.pdf`` for a request that carries a pairing token (``Authorization: Bearer
 TOKEN``); without one it gets 403 and no file. The file is named after the Spieltag.
 
-The season's (every Spieltag the device keeps, :mod:`firmware.report.saison`) is at
+The season's (every Spieltag the device keeps, :mod:`firmware.report.season_sheet`) is at
 ``/saison.csv`` and ``/saison.pdf`` alike.
 
 The downloads are made on a worker thread of the web server (:class:`hal.ports.Routed`): they
@@ -29,7 +29,7 @@ from firmware.link.pairing import Pairing
 from firmware.link.protocol import SpieltagBegin
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import CURRENT
-from firmware.store.saison import kept_evenings
+from firmware.store.kept_evenings import kept_evenings
 from firmware.store.spieltagbegin import SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
 from firmware.words import LANGUAGES
@@ -241,7 +241,7 @@ def season_route(
             season = make_season(kept_evenings(storage))
         except (SpieltagError, ScoringError, StorageError) as error:
             return _refusal(404, " ".join(str(error).split()))
-        from firmware.report.saison import season_csv, season_pdf
+        from firmware.report.season_sheet import season_csv, season_pdf
 
         body = season_pdf(season, lang) if kind == "pdf" else season_csv(season, lang)
         name = f"Saison-{season.first_date}-{season.last_date}.{kind}"

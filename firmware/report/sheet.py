@@ -23,7 +23,7 @@ from engine.kasse import Kasse, KasseLine, kasse_lines
 from engine.scoring import GameResult, Scheme, Standing, game_points, standings
 from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
 from firmware.report.document import Document, Table
-from firmware.report.kasse import kasse_data, kasse_rows, kasse_tables
+from firmware.report.money import kasse_data, kasse_rows, kasse_tables
 from firmware.report.sheet_words import SheetWords, scheme_label
 from firmware.words import Catalogue
 

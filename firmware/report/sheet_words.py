@@ -33,7 +33,7 @@ SHEET_WORDS: dict[str, tuple[str, str]] = {
     "standings_schock_aus": ("Schock aus", "Schock aus"),
     "standings_out": ("raus", "out"),
     # the Kasse, a Stammtisch's money book, wherever an evening or a season shows it
-    # (firmware.report.kasse): an amount in euros, its columns and its price list
+    # (firmware.report.money): an amount in euros, its columns and its price list
     "kasse_amount": ("{euros},{cents} €", "€{euros}.{cents}"),
     "kasse_thousands": (".", ","),
     "kasse_title": ("Kasse", "Kasse"),
@@ -46,7 +46,7 @@ SHEET_WORDS: dict[str, tuple[str, str]] = {
         "Half {half_lost}, final {final_lost}, Durchmarsch {durchmarsch}, Schock aus against "
         "{schock_aus_against}, stake {stake} an evening",
     ),
-    # the season over many Spieltage (firmware.report.saison): its head, the players' and
+    # the season over many Spieltage (firmware.report.season_sheet): its head, the players' and
     # the teams' tables, the Spieltage it adds
     "saison_title": ("Saison", "Season (Saison)"),
     "saison_span": ("{n} Spieltage vom {first} bis {last}", "{n} Spieltage, {first} to {last}"),

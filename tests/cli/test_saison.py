@@ -92,9 +92,10 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[list[Ga
 @pytest.fixture(scope="module")
 def season_json(season: tuple[Path, list[list[Game]]]) -> dict[str, Any]:
     """``schocken saison --json`` of the season, once for the module."""
-    status, out, err = _quiet("saison", "--json", str(season[0]))
+    written = season[0].parent / "saison.json"
+    status, _, err = _quiet("saison", "--json", "-o", str(written), str(season[0]))
     assert status == 0, err
-    data: dict[str, Any] = json.loads(out)
+    data: dict[str, Any] = json.loads(written.read_text(encoding="utf-8"))
     return data
 
 

@@ -18,7 +18,7 @@ from engine.spieltag import Evening, Spieltag, SpieltagError
 from firmware.app.session.moments import EveningStandings
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
-from firmware.store.saison import kept_evenings
+from firmware.store.kept_evenings import kept_evenings
 from firmware.store.spieltagbegin import SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import StorageError

@@ -24,7 +24,7 @@ from firmware.app.stages.base import (
     Transition,
 )
 from firmware.app.stages.overlays import Menu, Message, Picker
-from firmware.report.kasse import euro
+from firmware.report.money import euro
 from firmware.report.sheet_words import scheme_label
 from firmware.screen.oled_words import OledWords
 from firmware.screen.shortnames import short_names

@@ -15,7 +15,7 @@ from typing import Any
 from engine.saison import Season, SeasonPlayer
 from engine.scoring import scheme_to_mapping
 from firmware.report.document import Document, Table, csv_text, document_rows
-from firmware.report.kasse import kasse_table, line_data
+from firmware.report.money import kasse_table, line_data
 from firmware.report.sheet_words import SheetWords, scheme_label
 
 __all__ = ["season_csv", "season_data", "season_document", "season_pdf"]
