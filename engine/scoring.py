@@ -145,6 +145,9 @@ class GameResult:
     #: Schock aus each player stood with from the hand (in one throw), and built.
     schock_aus_hand: tuple[tuple[str, int], ...] = ()
     schock_aus_built: tuple[tuple[str, int], ...] = ()
+    #: How often each player lost a round another won with a Schock aus (the Kasse's
+    #: "Schock aus against you").
+    schock_aus_against: tuple[tuple[str, int], ...] = ()
 
     @property
     def durchmarsch(self) -> bool:
@@ -217,6 +220,7 @@ def game_result(setup: GameSetup, actions: Iterable[Event]) -> GameResult:
     events: list[Event] = []
     hand = dict.fromkeys(setup.players, 0)
     built = dict.fromkeys(setup.players, 0)
+    against = dict.fromkeys(setup.players, 0)
     for action in actions:
         for event in game.apply(action):
             events.append(event)
@@ -225,11 +229,23 @@ def game_result(setup: GameSetup, actions: Iterable[Event]) -> GameResult:
                 and game.evaluate(event.dice, event.hand).kind is Kind.SCHOCK_AUS
             ):
                 (hand if event.hand else built)[event.player] += 1
+            elif isinstance(event, RoundOver) and _won_with_schock_aus(game, event):
+                against[event.loser] += 1
     result = result_from_events(setup.players, events)
     return replace(
         result,
         schock_aus_hand=tuple((p, n) for p, n in hand.items() if n),
         schock_aus_built=tuple((p, n) for p, n in built.items() if n),
+        schock_aus_against=tuple((p, n) for p, n in against.items() if n),
+    )
+
+
+def _won_with_schock_aus(game: Game, over: RoundOver) -> bool:
+    """Whether the round's winner stood with a Schock aus (the turn the reveal shows)."""
+    return any(
+        isinstance(turn, TurnOver) and turn.player == over.winner
+        and game.evaluate(turn.dice, turn.hand).kind is Kind.SCHOCK_AUS
+        for turn in over.turns
     )
 
 

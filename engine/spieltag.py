@@ -22,6 +22,7 @@ from typing import Any
 
 from engine.events import Event
 from engine.game import GameSetup
+from engine.kasse import Kasse, KasseError, kasse_from_mapping, kasse_to_mapping
 from engine.scoring import (
     GameResult,
     Scheme,
@@ -116,6 +117,8 @@ class Spieltag:
     #: that a game of the evening deleted from the archive is missed and named.
     first_game: int = 0
     last_game: int = 0
+    #: The evening's Kasse (:mod:`engine.kasse`), if its scoring file has a ``[kasse]``.
+    kasse: Kasse | None = None
 
     def player(self, name: str) -> LeaguePlayer | None:
         return next((p for p in self.players if p.name == name), None)
@@ -214,7 +217,20 @@ def spieltag_from_mapping(data: object) -> Spieltag:
         spieltag_id, _text(data, "name", required=True), scheme, date,
         _text(data, "venue"), _text(data, "home"), _text(data, "guest"), table, players, ended,
         time_box, began_at, _game_number(data, "first_game"), _game_number(data, "last_game"),
+        _kasse(data.get("kasse")),
     )
+
+
+def _kasse(value: object) -> Kasse | None:
+    """The evening's ``kasse`` (absent or null: none)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise SpieltagError("kasse: must be an object of [kasse] amounts in cents")
+    try:
+        return kasse_from_mapping(value)
+    except KasseError as error:
+        raise SpieltagError(f"kasse: {error}") from None
 
 
 def _game_number(data: Mapping[str, Any], key: str) -> int:
@@ -259,6 +275,9 @@ def spieltag_to_mapping(spieltag: Spieltag) -> dict[str, Any]:
         "began_at": spieltag.began_at,
         "first_game": spieltag.first_game,
         "last_game": spieltag.last_game,
+        # Only an evening with a Kasse names it: the files of the evenings without stay as
+        # they were.
+        **({"kasse": kasse_to_mapping(spieltag.kasse)} if spieltag.kasse is not None else {}),
     }
 
 

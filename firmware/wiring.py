@@ -256,13 +256,15 @@ def _connect_hosts(
 
 
 def _sheet_routes(web: LinkServer, app: DeviceApp, pairing: Pairing) -> None:
-    """The Spieltag's sheet for a paired phone, where the server answers plain requests and
-    the device keeps its games."""
+    """The Spieltag's sheet and the season for a paired phone, where the server answers plain
+    requests and the device keeps its games."""
     from hal.ports import Routed
 
     if not isinstance(web, Routed) or app.store is None:
         return
-    from firmware.link.evening_page import SHEET_ROUTES, sheet_route
+    from firmware.link.evening_page import SEASON_ROUTES, SHEET_ROUTES, season_route, sheet_route
 
     for path, kind in SHEET_ROUTES.items():
         web.route(path, sheet_route(app.store.storage, pairing, kind))
+    for path, kind in SEASON_ROUTES.items():
+        web.route(path, season_route(app.store.storage, pairing, kind))

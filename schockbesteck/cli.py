@@ -93,6 +93,12 @@ def _sheet() -> SubcommandModule:
     return sheet
 
 
+def _saison() -> SubcommandModule:
+    from firmware.cli import saison
+
+    return saison
+
+
 def _hub() -> SubcommandModule:
     from firmware.cli import hub
 
@@ -113,6 +119,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "replay": Subcommand("print a game from its journal, round by round", _replay),
     "spieltag": Subcommand("begin or end a Spieltag, an evening of games with points", _spieltag),
     "sheet": Subcommand("the Spielberichtsbogen of a Spieltag: CSV, PDF or JSON", _sheet),
+    "saison": Subcommand("a season over many Spieltage: players, teams, Kasse", _saison),
     "hub": Subcommand("a tournament across tables: players, draw, rounds, standings, TV", _hub),
 }
 

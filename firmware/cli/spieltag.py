@@ -20,6 +20,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from engine.kasse import Kasse, kasse_from_toml
 from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
 from engine.spieltag import LeaguePlayer
 from firmware.cli import CliError
@@ -33,7 +34,7 @@ from firmware.store.spieltagfile import SpieltagFiles
 from firmware.userfile import UserFileError, names_a_toml_file, read_user_text
 from hal.storage import StateDirectory, user_state_dir
 
-__all__ = ["add_arguments", "parse_player", "run", "scheme_from_argument"]
+__all__ = ["add_arguments", "parse_player", "run", "scheme_from_argument", "scoring_from_argument"]
 
 _PLAYER = re.compile(r"^(?P<seat>[HG](?:10|[1-9]))=(?P<name>[^:@]+)(?::(?P<number>[^@]*))?"
                      r"(?:@(?P<table>[12]))?$")
@@ -70,8 +71,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def scheme_from_argument(value: str) -> Scheme:
     """A preset's name or a TOML file's [scoring]; CliError (one line) otherwise."""
+    return scoring_from_argument(value)[0]
+
+
+def scoring_from_argument(value: str) -> tuple[Scheme, Kasse | None]:
+    """A preset's name (no Kasse), or a TOML file's [scoring] and its [kasse] if it has one;
+    CliError (one line) otherwise."""
     if value in SCHEME_PRESETS:
-        return load_scheme(value)
+        return load_scheme(value), None
     if not names_a_toml_file(value):
         raise CliError(
             f"--scoring {value}: not a scheme; give one of {', '.join(SCHEME_PRESETS)} or a "
@@ -82,7 +89,7 @@ def scheme_from_argument(value: str) -> Scheme:
         text = read_user_text(value, f"scoring file {value}", advice, MAX_SCORING_BYTES)
     except UserFileError as error:
         raise CliError(str(error)) from None
-    return scheme_from_toml(text, origin=value)
+    return scheme_from_toml(text, origin=value), kasse_from_toml(text, origin=value)
 
 
 def parse_player(value: str) -> LeaguePlayer:
@@ -114,9 +121,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     # What was typed, as the one beginning of a Spieltag takes it (its checks, its ID).
     players = tuple(parse_player(value) for value in args.player)
+    scheme, kasse = scoring_from_argument(args.scoring)
     request = SpieltagRequest(
-        args.name, scheme_from_argument(args.scoring), args.date or "", args.venue or "",
-        args.home or "", args.guest or "", args.table, players, args.time_box,
+        args.name, scheme, args.date or "", args.venue or "",
+        args.home or "", args.guest or "", args.table, players, args.time_box, kasse,
     )
     spieltag = begin_spieltag(storage, request, datetime.now().astimezone(), COMMAND_LINE)
     print(text.t("spieltag_begun", name=spieltag.name, id=spieltag.id))

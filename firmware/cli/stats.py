@@ -16,13 +16,16 @@ import argparse
 import csv
 import json
 import sys
+from collections.abc import Mapping
 
+from engine.saison import evening_kasse, season_kasse
 from engine.spieltag import Evening
 from firmware.cli import CliError
 from firmware.cli.cli_words import CliWords
 from firmware.cli.common import note_lost
 from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
+from firmware.report.money import euro, kasse_data
 from firmware.report.sheet import (
     evening_sheet,
     lost_data,
@@ -34,6 +37,7 @@ from firmware.report.sheet import (
 from firmware.report.sheet_words import scheme_label
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
+from firmware.store.kept_evenings import kept_evenings
 from firmware.store.stats import FIELDS, PlayerStats, stats_to_mapping
 from hal.storage import StateDirectory
 
@@ -82,7 +86,13 @@ def run(args: argparse.Namespace) -> int:
         if root is None:
             raise CliError("no games are kept on this computer: there is no Spieltag")
         spieltag_id = None if args.spieltag == "latest" else args.spieltag
-        return _standings(args, load_evening(StateDirectory(root), spieltag_id))
+        storage = StateDirectory(root)
+        evening = load_evening(storage, spieltag_id)
+        # The season's Kasse: every Spieltag this directory keeps (docs/cli.md).
+        season = season_kasse(
+            kept_evenings(storage, with_kasse=True, known=evening)
+        ) if evening.spieltag.kasse is not None else ()  # fmt: skip
+        return _standings(args, evening, {line.player: line.cents for line in season})
     table = GameStore(StateDirectory(root)).stats() if root is not None else {}
     if args.json:
         json.dump({"players": stats_to_mapping(table)}, sys.stdout, ensure_ascii=False, indent=2)
@@ -98,8 +108,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_standings(evening: Evening, lang: str = "de") -> list[str]:
-    """The evening's standings as aligned text lines under a title line."""
+def format_standings(
+    evening: Evening, lang: str = "de", season: Mapping[str, int] | None = None
+) -> list[str]:
+    """The evening's standings as aligned text lines under a title line; with a Kasse, what
+    each player owes for the evening and, from ``season`` (player -> cents), the season."""
     text = CliWords(lang)
     spieltag = evening.spieltag
     title = text.t(
@@ -113,6 +126,12 @@ def format_standings(evening: Evening, lang: str = "de") -> list[str]:
     players = sheet.labels()
     rows = [standings_heading(text, spieltag.scheme.counts_lives)]
     rows += [standing_cells(line, players[line.player], text) for line in sheet.standings]
+    if sheet.kasse is not None:
+        owed = {line.player: line.cents for line in sheet.kasse_lines}
+        rows[0] += [text.t("kasse_title"), text.t("kasse_season")]
+        for row, line in zip(rows[1:], sheet.standings, strict=True):
+            row += [euro(owed.get(line.player, 0), text),
+                    euro((season or {}).get(line.player, 0), text)]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines = [title, *lost]
     for row in rows:
@@ -122,12 +141,17 @@ def format_standings(evening: Evening, lang: str = "de") -> list[str]:
     return lines
 
 
-def _standings(args: argparse.Namespace, evening: Evening) -> int:
+def _standings(args: argparse.Namespace, evening: Evening, season: Mapping[str, int]) -> int:
+    kasse = evening.spieltag.kasse
+    owed = {line.player: line for line in evening_kasse(evening)}
     if args.json:
         data = sheet_data(evening) if evening.games else {"standings": []}
+        kept = {} if kasse is None else {
+            "kasse": kasse_data(kasse, list(owed.values())), "kasse_season_cents": dict(season),
+        }  # fmt: skip
         json.dump(
             {"spieltag": evening.spieltag.id, "standings": data["standings"],
-             "lost": [lost_data(game) for game in evening.lost]}, sys.stdout,
+             "lost": [lost_data(game) for game in evening.lost], **kept}, sys.stdout,
             ensure_ascii=False, indent=2,
         )
         print()
@@ -135,13 +159,18 @@ def _standings(args: argparse.Namespace, evening: Evening) -> int:
         note_lost("stats", evening, output_language(args))
         lines = evening.standings() if evening.games else ()
         writer = csv.writer(sys.stdout, lineterminator="\n")
+        money = ("kasse_cents", "kasse_season_cents") if kasse is not None else ()
         writer.writerow(("place", "player", "score", "games", "games_lost", "halves_lost",
-                         "finals_lost", "durchmarsch", "schock_aus"))
+                         "finals_lost", "durchmarsch", "schock_aus", *money))
         for line in lines:
+            cents = (
+                (owed[line.player].cents if line.player in owed else 0,
+                 season.get(line.player, 0)) if kasse is not None else ()
+            )  # fmt: skip
             writer.writerow((line.place, line.player, line.score, line.games, line.games_lost,
                              line.halves_lost, line.finals_lost, line.durchmarsch,
-                             line.schock_aus))
+                             line.schock_aus, *cents))
     else:
-        for text_line in format_standings(evening, output_language(args)):
+        for text_line in format_standings(evening, output_language(args), season):
             print(text_line)
     return 0

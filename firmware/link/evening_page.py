@@ -8,6 +8,9 @@ sheet (CSV and PDF, :mod:`firmware.report`) is a download at ``/spieltag.csv`` a
 ``/spieltag.pdf`` for a request that carries a pairing token (``Authorization: Bearer
 TOKEN``); without one it gets 403 and no file. The file is named after the Spieltag.
 
+The season's (every Spieltag the device keeps, :mod:`firmware.report.season_sheet`) is at
+``/saison.csv`` and ``/saison.pdf`` alike.
+
 The downloads are made on a worker thread of the web server (:class:`hal.ports.Routed`): they
 only read the state directory, as ``schocken sheet`` does next to the running device.
 """
@@ -19,21 +22,25 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from engine.saison import evening_kasse, make_season, season_kasse
 from engine.scoring import ScoringError
-from engine.spieltag import Spieltag, SpieltagError
+from engine.spieltag import Evening, Spieltag, SpieltagError
 from firmware.link.pairing import Pairing
 from firmware.link.protocol import SpieltagBegin
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import CURRENT
+from firmware.store.kept_evenings import kept_evenings
 from firmware.store.spieltagbegin import SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
 from firmware.words import LANGUAGES
 from hal.ports import HttpAnswer, HttpRequest, Storage, StorageError
 
 __all__ = [
+    "SEASON_ROUTES",
     "SHEET_ROUTES",
     "PageSpieltag",
     "SpieltagAnswers",
+    "season_route",
     "sheet_filename",
     "sheet_route",
     "spieltag_answer",
@@ -41,6 +48,8 @@ __all__ = [
 
 #: The download routes: path -> the sheet's kind.
 SHEET_ROUTES = {"/spieltag.csv": "csv", "/spieltag.pdf": "pdf"}
+#: The season's download routes (every Spieltag the device keeps): path -> its kind.
+SEASON_ROUTES = {"/saison.csv": "csv", "/saison.pdf": "pdf"}
 _MEDIA = {"csv": "text/csv; charset=utf-8", "pdf": "application/pdf"}
 
 
@@ -79,9 +88,24 @@ def spieltag_answer(storage: Storage, *, scharf: bool = False) -> dict[str, Any]
                  "out": line.out}
                 for line in evening.standings()
             ]  # fmt: skip
+            _add_kasse(answer, storage, evening)
     except (SpieltagError, ScoringError, StorageError) as error:
         answer["problem"] = " ".join(str(error).split())
     return answer
+
+
+def _add_kasse(answer: dict[str, Any], storage: Storage, evening: Evening) -> None:
+    """With a Kasse: each standings line's ``kasse`` (the evening's, in cents) and
+    ``kasse_season`` (every Spieltag the device keeps), and the Spieltag's ``kasse`` true."""
+    owed = {line.player: line.cents for line in evening_kasse(evening)}
+    if not owed:
+        return
+    kept = kept_evenings(storage, with_kasse=True, known=evening)
+    season = {line.player: line.cents for line in season_kasse(kept)}
+    answer["spieltag"]["kasse"] = True
+    for line in answer["standings"]:
+        line["kasse"] = owed.get(line["player"], 0)
+        line["kasse_season"] = season.get(line["player"], 0)
 
 
 class SpieltagAnswers:
@@ -195,5 +219,32 @@ def sheet_route(
 
             body = csv_text(sheet_rows(evening_sheet(evening), lang)).encode("utf-8")
         return HttpAnswer(200, _MEDIA[kind], body, sheet_filename(evening.spieltag, kind))
+
+    return answer
+
+
+def season_route(
+    storage: Storage, pairing: Pairing, kind: str
+) -> Callable[[HttpRequest], HttpAnswer]:
+    """The handler of the season's ``kind`` (csv or pdf) download: every Spieltag the device
+    keeps (as ``schocken saison`` reads a state directory), for a request with a pairing
+    token; ``?lang=en`` for English."""
+
+    def answer(request: HttpRequest) -> HttpAnswer:
+        token = _token(request)
+        if not token or not pairing.knows(token):
+            return _refusal(403, "pair this phone first (the PIN from the device's menu)")
+        lang = request.query.get("lang", "de")
+        if lang not in LANGUAGES:
+            return _refusal(400, f"lang {lang[:8]!r}: one of {', '.join(LANGUAGES)}")
+        try:
+            season = make_season(kept_evenings(storage))
+        except (SpieltagError, ScoringError, StorageError) as error:
+            return _refusal(404, " ".join(str(error).split()))
+        from firmware.report.season_sheet import season_csv, season_pdf
+
+        body = season_pdf(season, lang) if kind == "pdf" else season_csv(season, lang)
+        name = f"Saison-{season.first_date}-{season.last_date}.{kind}"
+        return HttpAnswer(200, _MEDIA[kind], body, name)
 
     return answer

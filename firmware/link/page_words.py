@@ -203,6 +203,8 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     ),
     "web_spieltag_csv": ("Bogen als CSV", "Sheet as CSV"),
     "web_spieltag_pdf": ("Bogen als PDF", "Sheet as PDF"),
+    "web_saison_csv": ("Saison als CSV", "Season as CSV"),
+    "web_saison_pdf": ("Saison als PDF", "Season as PDF"),
     "web_spieltag_scharf": (
         "Scharf: Rundenverlierer verliert die Hälfte", "Scharf: a round's loser loses the half"
     ),
@@ -220,7 +222,7 @@ FROM_THE_SCREEN = (
 FROM_THE_SHEET = (
     "scheme_verlustpunkte", "scheme_siegpunkte", "scheme_platzpunkte", "scheme_leben",
     "standings_place", "standings_player", "standings_points", "standings_lives",
-    "standings_out",
+    "standings_out", "kasse_title", "kasse_season", "kasse_amount", "kasse_thousands",
 )  # fmt: skip
 
 

@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.kasse import Kasse, KasseLine, kasse_lines
 from engine.scoring import GameResult, Scheme, Standing, game_points, standings
 from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
 from firmware.report.document import Document, Table
+from firmware.report.money import kasse_data, kasse_rows, kasse_tables
 from firmware.report.sheet_words import SheetWords, scheme_label
 from firmware.words import Catalogue
 
@@ -73,6 +75,9 @@ class Sheet:
     #: The Partien played that cannot be counted (a journal deleted or damaged), named under
     #: the Partien.
     lost: tuple[LostGame, ...] = ()
+    #: The evening's Kasse and what each player owes (:mod:`engine.kasse`); None: none kept.
+    kasse: Kasse | None = None
+    kasse_lines: tuple[KasseLine, ...] = ()
 
     def labels(self) -> dict[str, str]:
         """How a Partie names each player (:attr:`SheetPlayer.label`)."""
@@ -90,6 +95,7 @@ def make_sheet(
     home: str = "",
     guest: str = "",
     lost: Sequence[LostGame] = (),
+    kasse: Kasse | None = None,
 ) -> Sheet:
     """The sheet of ``partien``: the ``league`` players in seat order (home first), then anyone
     else who played, in the order they first played; ScoringError without a Partie."""
@@ -102,9 +108,10 @@ def make_sheet(
                 players.append(SheetPlayer(player, "", "", partie.table))
                 known.add(player)
     lines = standings(scheme, [partie.result for partie in partien])
+    owed = () if kasse is None else kasse_lines(kasse, [partie.result for partie in partien])
     return Sheet(
         name, date, scheme, tuple(players), tuple(partien), lines, venue=venue, home=home,
-        guest=guest, lost=tuple(lost),
+        guest=guest, lost=tuple(lost), kasse=kasse, kasse_lines=owed,
     )  # fmt: skip
 
 
@@ -116,6 +123,7 @@ def evening_sheet(evening: Evening) -> Sheet:
     return make_sheet(
         spieltag.name, spieltag.date, spieltag.scheme, partien, league=spieltag.players,
         venue=spieltag.venue, home=spieltag.home, guest=spieltag.guest, lost=evening.lost,
+        kasse=spieltag.kasse,
     )  # fmt: skip
 
 
@@ -170,6 +178,7 @@ def sheet_data(evening: Evening) -> dict[str, Any]:
         ],
         "lost": [lost_data(game) for game in sheet.lost],
         "standings": [_standing_data(line) for line in sheet.standings],
+        "kasse": kasse_data(sheet.kasse, sheet.kasse_lines),
     }
 
 
@@ -225,6 +234,7 @@ def sheet_rows(sheet: Sheet, lang: str = "de") -> list[list[str]]:
     ])
     rows += [[], standings_heading(text, scheme.counts_lives)]
     rows += [standing_cells(line, label[line.player], text) for line in lines]
+    rows += kasse_rows(sheet.kasse, sheet.kasse_lines, text, label.__getitem__)
     rows += [[], [text.t("sheet_signature_home"), "", text.t("sheet_signature_guest")]]
     return rows
 
@@ -317,9 +327,12 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
         (0.7, 3, 1.1, 0.9, 1, 1, 0.9, 1.5, 1.3),
         text.t("sheet_standings"),
     )
+    kasse = () if sheet.kasse is None else kasse_tables(
+        sheet.kasse, sheet.kasse_lines, text, label.__getitem__
+    )
     return Document(
         text.t("sheet_title"),
-        (header, listed, partien, *((lost,) if sheet.lost else ()), card, standing),
+        (header, listed, partien, *((lost,) if sheet.lost else ()), card, standing, *kasse),
         signatures=(text.t("sheet_signature_home"), text.t("sheet_signature_guest")),
         file_title=f"{text.t('sheet_title')} {sheet.name} {sheet.date}",
     )

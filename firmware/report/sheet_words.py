@@ -32,6 +32,35 @@ SHEET_WORDS: dict[str, tuple[str, str]] = {
     "standings_durchmarsch": ("Durchmarsch", "Durchmarsch"),
     "standings_schock_aus": ("Schock aus", "Schock aus"),
     "standings_out": ("raus", "out"),
+    # the Kasse, a Stammtisch's money book, wherever an evening or a season shows it
+    # (firmware.report.money): an amount in euros, its columns and its price list
+    "kasse_amount": ("{euros},{cents} €", "€{euros}.{cents}"),
+    "kasse_thousands": (".", ","),
+    "kasse_title": ("Kasse", "Kasse"),
+    "kasse_season": ("Kasse Saison", "Kasse season"),
+    "kasse_schock_aus_against": ("Schock aus gegen", "Schock aus against"),
+    "kasse_evenings": ("Abende", "Evenings"),
+    "kasse_prices": (
+        "Hälfte {half_lost}, Finale {final_lost}, Durchmarsch {durchmarsch}, Schock aus gegen "
+        "{schock_aus_against}, Einsatz {stake} je Abend",
+        "Half {half_lost}, final {final_lost}, Durchmarsch {durchmarsch}, Schock aus against "
+        "{schock_aus_against}, stake {stake} an evening",
+    ),
+    # the season over many Spieltage (firmware.report.season_sheet): its head, the players' and
+    # the teams' tables, the Spieltage it adds
+    "saison_title": ("Saison", "Season (Saison)"),
+    "saison_span": ("{n} Spieltage vom {first} bis {last}", "{n} Spieltage, {first} to {last}"),
+    "saison_span_one": ("1 Spieltag am {first}", "1 Spieltag on {first}"),
+    "saison_lives_left": ("Restleben", "Lives left"),
+    "saison_attended": ("Spieltage", "Spieltage"),
+    "saison_teams": ("Mannschaften", "Teams"),
+    "saison_team": ("Mannschaft", "Team"),
+    "saison_matches": ("Begegnungen", "Matches"),
+    "saison_won": ("gewonnen", "Won"),
+    "saison_drawn": ("unentschieden", "Drawn"),
+    "saison_against": ("Gegenpunkte", "Against"),
+    "saison_spieltage": ("Spieltage", "Spieltage"),
+    "saison_match": ("Begegnung", "Match"),
     # the Spielberichtsbogen (firmware.report.sheet, firmware.report.pdf): its head, the
     # players, the Partien, the card of points, the standings and the signatures
     "sheet_title": ("Spielberichtsbogen", "Match report (Spielberichtsbogen)"),

@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
+from engine.kasse import Kasse
 from engine.scoring import SCHEME_PRESETS, Scheme, load_scheme
 from engine.spieltag import (
     LeaguePlayer,
@@ -56,6 +57,8 @@ class SpieltagRequest:
     players: tuple[LeaguePlayer, ...] = ()
     #: Minutes after which the game in play goes on scharf (1-600); None: no time box.
     time_box: int | None = None
+    #: The evening's Kasse (the scoring file's ``[kasse]``, read by the door); None: none.
+    kasse: Kasse | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +176,7 @@ def _checked(request: SpieltagRequest, name: str, now: datetime, wording: Wordin
     spieltag = Spieltag(
         spieltag_id(now), name, scheme, date, request.venue, home, guest, request.table,
         request.players, time_box=request.time_box or 0,
-        began_at=now.isoformat(timespec="seconds"),
+        began_at=now.isoformat(timespec="seconds"), kasse=request.kasse,
     )
     # The file's own checks (lengths, seats and names once each) for what was asked.
     return spieltag_from_mapping(spieltag_to_mapping(spieltag))

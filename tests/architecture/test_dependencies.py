@@ -28,6 +28,7 @@ EDGE = {
     "firmware/cli/statedir.py",
     "firmware/cli/spieltag.py",
     "firmware/cli/sheet.py",
+    "firmware/cli/saison.py",
     "firmware/cli/hub.py",
 }
 #: The simulator's edge: its command and the files it writes, the remote panel, the benchmarks and

@@ -82,6 +82,7 @@ from firmware.app.stages.standings import (
     StandingsList,
     StandingsStage,
     evening_damage_lines,
+    kasse_items,
     refusal_lines,
     scharf_banner,
     scheme_name,
@@ -720,12 +721,18 @@ def _spieltag(texts: OledWords) -> Iterator[tuple[str, View]]:
         for (place, _, score), name in zip(points.lines, HUB_NAMES, strict=True)
     ))  # fmt: skip
     lost = replace(points, lost=(1, 99, 100))
+    # The Kasse's longest amounts: 999,99 € an evening, 9.999,99 € a season.
+    kasse = replace(points, kasse=tuple((name, 99_999 - 11_111 * index)
+                                        for index, name in enumerate(LONG_NAMES)),
+                    season_kasse=tuple((name, 999_999 - index) for index, name in
+                                       enumerate(LONG_NAMES)))  # fmt: skip
     for label, standings in (
         ("points", points), ("lives", lives), ("unfit", unfit), ("after the first game", first),
-        ("the longest names", longest), ("with Partien lost", lost),
+        ("the longest names", longest), ("with Partien lost", lost), ("with the Kasse", kasse),
     ):
         stage = StandingsStage(session, standings)
-        for selected in range(len(standings.lines) + len(standings.lost) or 1):
+        items = len(standings.lines) + len(standings.lost) + len(kasse_items(texts, standings))
+        for selected in range(items or 1):
             stage.selected = selected
             yield f"standings after a game, {label}, at {selected}", stage.view()
         yield f"standings from the menu, {label}", StandingsList(standings, 9).view(texts)

@@ -170,7 +170,7 @@ def test_the_throw_line_limit_is_the_turn_screens_own() -> None:
         ('naturschock = "Naturschock"', None),
         ('naturschock = "Schock Aus Natur"', "is 90 pixels wide, the device's throw line holds"),
         ('strasse = "Straßenbahn"', "'Straßenbahn 6-5-4' is 96 pixels wide"),
-        ('general = "Jenie€"', "the device's font has no '€'"),
+        ('general = "Jenie¤"', "the device's font has no '¤'"),
     ],
 )
 def test_names_from_the_sources_fit_and_too_wide_ones_are_refused(

@@ -12,11 +12,13 @@ import logging
 from dataclasses import replace
 from datetime import datetime
 
+from engine.saison import evening_kasse, season_kasse
 from engine.scoring import ScoringError
-from engine.spieltag import Spieltag, SpieltagError
+from engine.spieltag import Evening, Spieltag, SpieltagError
 from firmware.app.session.moments import EveningStandings
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
+from firmware.store.kept_evenings import kept_evenings
 from firmware.store.spieltagbegin import SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import StorageError
@@ -71,6 +73,7 @@ def evening_standings(store: GameStore) -> EveningStandings | None:
     standing = EveningStandings(
         spieltag.name, scheme.name, len(evening.games), scheme.counts_lives, (), lost=lost
     )
+    standing = _with_kasse(standing, evening, store)
     if not evening.games:
         return standing
     try:
@@ -80,3 +83,21 @@ def evening_standings(store: GameStore) -> EveningStandings | None:
         logger.warning("%s", error)
         return replace(standing, problem=str(max(sizes)))
     return replace(standing, lines=tuple((line.place, line.player, line.score) for line in lines))
+
+
+def _with_kasse(standing: EveningStandings, evening: Evening, store: GameStore) -> EveningStandings:
+    """``standing`` with the evening's Kasse and the season's, if the evening keeps one (most
+    owed first)."""
+    owed = sorted(evening_kasse(evening), key=lambda line: (-line.cents, line.player))
+    if not owed:
+        return standing
+    try:
+        kept = kept_evenings(store.storage, with_kasse=True, known=evening)
+    except (SpieltagError, StorageError) as error:
+        logger.warning("%s", error)
+        kept = (evening,)
+    season = {line.player: line.cents for line in season_kasse(kept)}
+    return replace(
+        standing, kasse=tuple((line.player, line.cents) for line in owed),
+        season_kasse=tuple((line.player, season.get(line.player, line.cents)) for line in owed),
+    )

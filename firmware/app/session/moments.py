@@ -152,6 +152,10 @@ class EveningStandings:
     lines: tuple[tuple[int, str, int], ...]
     problem: str | None = None
     lost: tuple[int, ...] = ()
+    #: With a Kasse (:mod:`engine.kasse`): what each of the evening's players owes for it,
+    #: and for the season (every Spieltag the device keeps), in cents, in the standings' order.
+    kasse: tuple[tuple[str, int], ...] = ()
+    season_kasse: tuple[tuple[str, int], ...] = ()
 
 
 Moment = (

@@ -24,6 +24,7 @@ from firmware.app.stages.base import (
     Transition,
 )
 from firmware.app.stages.overlays import Menu, Message, Picker
+from firmware.report.money import euro
 from firmware.report.sheet_words import scheme_label
 from firmware.screen.oled_words import OledWords
 from firmware.screen.shortnames import short_names
@@ -42,6 +43,7 @@ __all__ = [
     "StandingsList",
     "StandingsStage",
     "evening_damage_lines",
+    "kasse_items",
     "refusal_lines",
     "scharf_banner",
     "scheme_name",
@@ -118,7 +120,8 @@ def standings_items(texts: OledWords, standings: EveningStandings) -> tuple[str,
     """One line per player: ``1. Anna  12``; a lives scheme marks who is out."""
     if standings.problem is not None:
         n = standings.problem
-        return (texts.t("standings_no_fit_1", n=n), texts.t("standings_no_fit_2", n=n))
+        return (texts.t("standings_no_fit_1", n=n), texts.t("standings_no_fit_2", n=n),
+                *kasse_items(texts, standings))
     names = short_names(player for _place, player, _score in standings.lines)
     items = []
     for place, player, score in standings.lines:
@@ -126,6 +129,19 @@ def standings_items(texts: OledWords, standings: EveningStandings) -> tuple[str,
         items.append(f"{place}. {names[player]}: {shown}")
     # A Partie whose journal is gone or damaged is not counted: the table must see that.
     items += [texts.t("standings_partie_lost", n=partie) for partie in standings.lost]
+    return (*items, *kasse_items(texts, standings))
+
+
+def kasse_items(texts: OledWords, standings: EveningStandings) -> tuple[str, ...]:
+    """With a Kasse, under the standings: ``Kasse`` and one line per player, ``Anna 3,50 €``,
+    then ``Kasse Saison`` and the season's; none without one."""
+    if not standings.kasse:
+        return ()
+    names = short_names(player for player, _cents in standings.kasse)
+    items = [texts.t("kasse_title")]
+    items += [f"{names[player]} {euro(cents, texts)}" for player, cents in standings.kasse]
+    items.append(texts.t("kasse_season"))
+    items += [f"{names[player]} {euro(cents, texts)}" for player, cents in standings.season_kasse]
     return tuple(items)
 
 
@@ -134,7 +150,8 @@ def scrolled_to(
 ) -> int | None:
     """The line ▲ (KEEP 1) or ▼ (KEEP 2) moves the standings to, round at the ends; None for
     any other button."""
-    count = max(len(standings.lines) + len(standings.lost), 1)
+    kasse = 2 + 2 * len(standings.kasse) if standings.kasse else 0
+    count = max(len(standings.lines) + len(standings.lost) + kasse, 1)
     if button is Button.KEEP_1:
         return (selected - 1) % count
     if button is Button.KEEP_2:
