@@ -95,8 +95,10 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Hub, HubSer
         server.close()
 
 
-@pytest.mark.parametrize(("lang", "offline"), [("de", "nicht verbunden"),
-                                               pytest.param("en", "offline", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    ("lang", "offline"),
+    [("de", "nicht verbunden"), pytest.param("en", "offline", marks=pytest.mark.slow)],
+)
 def test_one_turn_at_150_tables_shows_every_player_and_table_in_large_rows(
     hall: tuple[Hub, HubServer], tv: Browser, lang: str, offline: str
 ) -> None:
