@@ -37,8 +37,6 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_kind_points": ("Punkte", "points"),
     "hub_kind_ko": ("KO", "KO"),
     "hub_kind_trost": ("Trost", "consolation"),
-    "hub_reported": ("{games} Spiele gemeldet", "{games} games reported"),
-    "hub_reported_one": ("1 Spiel gemeldet", "1 game reported"),
     "hub_last_loser": ("zuletzt verloren: {name}", "last lost: {name}"),
     "hub_online": ("verbunden", "online"),
     "hub_offline": ("nicht verbunden", "offline"),
