@@ -33,7 +33,7 @@ $(WEB): $(PLAY)
 	@touch $(WEB)
 
 $(STAMP): $(PLAY)
-	$(BIN)/python -m pip install --quiet -e '.[pi,sim,dev,web,mqtt,browser-test]'
+	$(BIN)/python -m pip install --quiet -e '.[pi,sim,dev,web,mqtt,hub,browser-test]'
 	@touch $(STAMP)
 
 ## make lint: ruff on the whole tree

@@ -964,8 +964,9 @@ uninstall() {
 
 # What the hub needs from apt: a Python for the venv and Debian's broker (mosquitto_passwd too).
 readonly HUB_PACKAGES=(python3 python3-venv mosquitto)
-# The hub's extras: paho-mqtt (in pi), reportlab for the PDF sheets (in pi), aiohttp (web).
-readonly HUB_EXTRAS=pi,web
+# The hub's extras: paho-mqtt (in pi), reportlab for the PDF sheets (in pi), aiohttp (web), segno
+# for the TV's QR code (hub).
+readonly HUB_EXTRAS=pi,web,hub
 readonly BROKER_PORT=1883
 
 # The hub's helper, standard library only (so it works before pip and under --no-pip); the broker's

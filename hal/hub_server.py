@@ -3,7 +3,8 @@ and the live state as server-sent events.
 
 It serves fixed GET routes (path -> a function of the query that returns the media type, the
 body and a download name) and ``/events``, an ``text/event-stream`` that sends the latest
-state on connect and each new one :meth:`HubServer.push` is given (from any thread). A watcher
+state on connect and each new one :meth:`HubServer.push` is given (from any thread); a route
+finds the request's checked ``Host`` in its query as :data:`HOST_KEY`. A watcher
 that falls behind gets the newest state, never a backlog. As the table's page, it answers only
 requests whose ``Host`` is its own address, localhost or one of the names it is given
 (:func:`hal.web_server.host_allowed`), so a foreign name pointed at it gets nothing.
@@ -30,7 +31,7 @@ from hal.web_server import (
     stop_server_thread,
 )
 
-__all__ = ["MAX_WATCHERS", "HubServer", "HubServerError", "Route"]
+__all__ = ["HOST_KEY", "MAX_WATCHERS", "HubServer", "HubServerError", "Route"]
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +42,9 @@ MAX_WATCHERS = 200
 #: A comment line every so often keeps proxies and the browser from closing a quiet stream.
 KEEPALIVE_S = 15.0
 EVENTS_PATH = "/events"
+#: The key under which a route finds the request's ``Host`` among its query's parameters (one the
+#: server checked, never one the query sent): the TV's QR code points phones to the same name.
+HOST_KEY = "@host"
 
 
 class HubServerError(OSError):
@@ -134,6 +138,7 @@ class HubServer:
     async def _page(self, request: web.Request) -> web.Response:
         route = self._routes[request.path]
         query = {key: value for key, value in request.query.items()}
+        query[HOST_KEY] = request.host
         try:
             # Exports read the store and may draw a PDF: off the server's loop.
             media, body, name = await asyncio.get_running_loop().run_in_executor(None, route, query)

@@ -98,6 +98,8 @@ class Hub:
         self._view: tuple[tuple[int, int], HubView] | None = None
         #: Each round's tables by number: a draw is never changed once saved.
         self._drawn: dict[int, dict[int, SeatRow]] = {}
+        #: The hub's own link to the broker (set by the service that runs it; None: none runs).
+        self.broker_linked: bool | None = None
         self.event = store.get("event")
         if not self.event:
             raise HubError(f"{store.path}: no event set; run `schocken hub init` first")
@@ -386,7 +388,7 @@ class Hub:
         key = self.store.revision()
         if self._view is None or self._view[0] != key:
             self._view = (key, self._made_view())
-        return replace(self._view[1], now=now)
+        return replace(self._view[1], now=now, broker=self.broker_linked)
 
     def _made_view(self) -> HubView:
         number = self.current_round()
@@ -411,6 +413,7 @@ class Hub:
             refused=self.store.count("refusals"),
             waiting=self.store.count("results", "approved = 0"),
             over=bool(state and state.over and number),
+            scheme=self.store.get("scheme", "verlustpunkte"),
         )
 
     def _tables(self, number: int, state: Progress | None) -> tuple[TableView, ...]:

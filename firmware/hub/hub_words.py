@@ -37,8 +37,6 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_kind_points": ("Punkte", "points"),
     "hub_kind_ko": ("KO", "KO"),
     "hub_kind_trost": ("Trost", "consolation"),
-    "hub_reported": ("{games} Spiele gemeldet", "{games} games reported"),
-    "hub_reported_one": ("1 Spiel gemeldet", "1 game reported"),
     "hub_last_loser": ("zuletzt verloren: {name}", "last lost: {name}"),
     "hub_online": ("verbunden", "online"),
     "hub_offline": ("nicht verbunden", "offline"),
@@ -46,6 +44,24 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_refused": ("Abgewiesen: {n}", "Refused: {n}"),
     "hub_waiting": ("Zur Freigabe: {n}", "To approve: {n}"),
     "hub_reconnecting": ("Verbindung weg, verbinde neu …", "Connection lost, reconnecting …"),
+    # The TV's turning pages, its status in words and the phone view's QR code
+    "hub_page": ("Seite {n}/{of}", "page {n} of {of}"),
+    "hub_link_up": ("Broker verbunden", "broker connected"),
+    "hub_link_down": ("Hub ohne Verbindung zum Broker", "Hub has lost the broker"),
+    "hub_unknown": ("Stand unbekannt", "status unknown"),
+    "hub_games": ("{n} Spiele", "{n} games"),
+    "hub_games_one": ("1 Spiel", "1 game"),
+    "hub_lives_title": ("KO: Leben", "KO: lives"),
+    "hub_still_in": ("{n} noch im Spiel", "{n} still in"),
+    "hub_king_count": ("{n}× Schock aus", "{n}× Schock aus"),
+    "hub_podium": ("Siegerehrung", "Podium"),
+    "hub_winner": ("Sieg: {name}", "Winner: {name}"),
+    "hub_phone_qr": ("Live aufs Handy", "Live on your phone"),
+    "hub_scheme_verlustpunkte": (
+        "Verlustpunkte: weniger ist besser", "penalty points: fewer is better"
+    ),
+    "hub_scheme_siegpunkte": ("Siegpunkte: mehr ist besser", "win points: more is better"),
+    "hub_scheme_platzpunkte": ("Platzpunkte: mehr ist besser", "place points: more is better"),
     "hub_export_csv": ("Stand als CSV", "Standings as CSV"),
     "hub_export_pdf": ("Stand als PDF", "Standings as PDF"),
     "hub_pdf_title": (

@@ -3,7 +3,9 @@
 The page (``web/tv.html``) is one file for both views; it gets its words inside it
 (:class:`~firmware.hub.hub_words.TvWords`, German by default, ``?lang=en``) and the state from
 the server-sent events at ``/events``, the whole view
-(:meth:`~firmware.hub.view.HubView.to_json`) on connect and after every change.
+(:meth:`~firmware.hub.view.HubView.to_json`) on connect and after every change. The TV's page
+carries a QR code of the phone view's address on the name the TV asked for (:func:`phone_url`,
+:func:`qr_svg`), drawn by segno.
 
 The exports derive from the same view: the standings as a document of tables
 (:func:`standings_document`), written as CSV for German spreadsheet programs (UTF-8 with a BOM,
@@ -14,10 +16,12 @@ round is the Spielberichtsbogen of the table's stored games (:func:`table_sheet`
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from importlib.resources import files
+from urllib.parse import urlsplit
 
 from engine.scoring import load_scheme
 from engine.tournament import PhaseKind
@@ -30,12 +34,15 @@ from firmware.wire.messages import Result
 from firmware.words import LANGUAGES
 
 __all__ = [
-    "Page", "hub_routes", "page_html", "standings_csv", "standings_document", "standings_pdf",
-    "table_sheet", "table_sheet_pdf",
+    "HOST_KEY", "Page", "hub_routes", "page_html", "phone_url", "qr_svg", "standings_csv",
+    "standings_document", "standings_pdf", "table_sheet", "table_sheet_pdf",
 ]  # fmt: skip
 
 #: What a route answers: media type, body, and a file name to download it as ("" to show).
 Page = tuple[str, bytes, str]
+#: Where a route finds the request's ``Host`` among the query's parameters, the one the server
+#: checked (``hal.hub_server.HOST_KEY``; the hub's pages import no server).
+HOST_KEY = "@host"
 
 
 def _lang(query: Mapping[str, str]) -> str:
@@ -43,9 +50,12 @@ def _lang(query: Mapping[str, str]) -> str:
     return lang if lang in LANGUAGES else "de"
 
 
-def page_html(lang: str, phone: bool, state: Mapping[str, object] | None = None) -> bytes:
+def page_html(
+    lang: str, phone: bool, state: Mapping[str, object] | None = None, phone_at: str = ""
+) -> bytes:
     """The TV page (``phone``: the one-column phone view) in ``lang``, showing ``state`` (the
-    view's JSON) until the event stream brings the next."""
+    view's JSON) until the event stream brings the next; the TV's with a QR code of
+    ``phone_at``, the phone view's address (none where it is "")."""
     texts = TvWords(lang).table()
     template = files("firmware.hub").joinpath("web/tv.html").read_text(encoding="utf-8")
     data = _script_json(texts)
@@ -54,8 +64,33 @@ def page_html(lang: str, phone: bool, state: Mapping[str, object] | None = None)
         .replace("/*PHONE*/false", "true" if phone else "false")
         .replace('/*LANG*/"de"', json.dumps(lang))
         .replace("/*STATE*/null", _script_json(state))
+        .replace('/*PHONE_URL*/""', _script_json(phone_at))
+        .replace("<!--QR-->", qr_svg(phone_at) if phone_at and not phone else "")
     )
     return page.encode("utf-8")
+
+
+def phone_url(host: str, lang: str) -> str:
+    """The phone view's address on ``host`` (the ``Host`` the TV asked with), or "" where that
+    is this machine's own loopback name, which no phone can reach."""
+    name = urlsplit(f"//{host}").hostname or ""
+    try:
+        loopback = name == "localhost" or ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        loopback = False
+    if not name or loopback:
+        return ""
+    return f"http://{host}/phone" + ("" if lang == "de" else f"?lang={lang}")
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code (error correction M, its quiet zone), an inline SVG that CSS sizes:
+    dark modules on white, as every phone's camera reads them."""
+    import segno
+
+    code = segno.make(text, error="m", micro=False)
+    svg: str = code.svg_inline(scale=1, border=4, dark="#000", light="#fff", omitsize=True)
+    return svg
 
 
 def _script_json(value: object) -> str:
@@ -153,7 +188,9 @@ def hub_routes(
 
     def tv(query: Mapping[str, str]) -> Page:
         state = hub.view(clock()).to_json()
-        return "text/html; charset=utf-8", page_html(_lang(query), False, state), ""
+        lang = _lang(query)
+        page = page_html(lang, False, state, phone_url(query.get(HOST_KEY, ""), lang))
+        return "text/html; charset=utf-8", page, ""
 
     def phone(query: Mapping[str, str]) -> Page:
         state = hub.view(clock()).to_json()

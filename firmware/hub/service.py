@@ -80,9 +80,10 @@ class HubService:
         self._jobs.put((topic, payload))
 
     def connection_changed(self, up: bool) -> None:
-        """On every (re)connect, publish the retained messages again."""
-        if up:
-            self._jobs.put(self._republish)
+        """The hub's link is up or down: the TVs show it; on every (re)connect, publish the
+        retained messages again."""
+        self.hub.broker_linked = up
+        self._jobs.put(self._republish if up else self._changed)
 
     def call(self, job: Callable[[], None]) -> None:
         """Run ``job`` on the worker, between two messages."""
@@ -95,6 +96,7 @@ class HubService:
             link.subscribe(topic)
         self._thread = threading.Thread(target=self._work, name="hub", daemon=True)
         self._thread.start()
+        self.hub.broker_linked = False  # until the first connect
         link.start()
 
     def stop(self) -> None:

@@ -67,6 +67,11 @@ class HubView:
     waiting: int
     #: Every round of the format is played.
     over: bool
+    #: The points phases' scheme ("verlustpunkte", ...): the TV says next to the points (where
+    #: the format has them) what they mean.
+    scheme: str = ""
+    #: The hub's own link to the broker: up, down, or None where no link is run (an export).
+    broker: bool | None = None
 
     @property
     def lives(self) -> bool:
@@ -138,4 +143,6 @@ class HubView:
             "refused": self.refused,
             "waiting": self.waiting,
             "over": self.over,
+            "scheme": self.scheme,
+            "broker": self.broker,
         }

@@ -149,3 +149,57 @@ def test_a_big_fields_standings_run_over_pages_each_with_its_heading(tmp_path: P
     assert all("Platz" in page and "Spieler" in page for page in pages[:-1])
     for entrant in hub.store.players():
         assert entrant.name in text.stdout
+
+
+def test_the_tv_carries_a_qr_code_of_the_phone_view_on_the_name_it_was_asked_by(
+    served: tuple[Hub, HubServer],
+) -> None:
+    hub, _server = served
+    named = HubServer("127.0.0.1", 0, hub_routes(hub, time.time), names=("schocken-hub.local",))
+    try:
+        port = named.address[1]
+        page = get(named, "/?lang=en", host=f"schocken-hub.local:{port}")[2].decode()
+        url = f"http://schocken-hub.local:{port}/phone?lang=en"
+        assert f"const PHONE_URL = {json.dumps(url)};" in page
+        svg = page.split('<figure id="qr">', 1)[1].split("</svg>", 1)[0]
+        assert svg.startswith('<svg viewBox="0 0 ') and 'stroke="#000"' in svg
+        # a loopback name reaches no phone: no code; the phone view itself carries none
+        assert "<svg" not in get(named, "/", host=f"localhost:{port}")[2].decode()
+        assert "<svg" not in get(named, "/", host=f"127.0.0.1:{port}")[2].decode()
+        phone = get(named, "/phone", host=f"schocken-hub.local:{port}")[2].decode()
+        assert "<svg" not in phone
+    finally:
+        named.close()
+
+
+def test_the_phone_views_address_and_the_servers_host_key() -> None:
+    from firmware.hub.pages import HOST_KEY, phone_url
+    from hal.hub_server import HOST_KEY as SERVERS_KEY
+
+    assert HOST_KEY == SERVERS_KEY
+    assert phone_url("192.168.1.20:8080", "de") == "http://192.168.1.20:8080/phone"
+    assert phone_url("[fd00::2]:8080", "en") == "http://[fd00::2]:8080/phone?lang=en"
+    assert phone_url("[::1]:8080", "de") == phone_url("localhost", "de") == ""
+
+
+def test_the_view_says_the_scheme_and_the_hubs_link_and_every_scheme_has_its_meaning(
+    tmp_path: Path,
+) -> None:
+    from engine.scoring import SCHEME_PRESETS
+    from firmware.hub.hub_words import TvWords
+    from firmware.hub.service import HubService
+
+    hub = tournament(tmp_path / "t.db", 8)
+    state = hub.view(1.0).to_json()
+    assert (state["scheme"], state["broker"]) == ("verlustpunkte", None)
+    service = HubService(hub, time.time)
+    service.connection_changed(False)
+    assert hub.view(2.0).to_json()["broker"] is False
+    service.connection_changed(True)
+    assert hub.view(3.0).broker is True
+    for lang, word in (("de", "weniger ist besser"), ("en", "fewer is better")):
+        assert word in TvWords(lang).t("hub_scheme_verlustpunkte")
+    points = [name for name, scheme in SCHEME_PRESETS.items() if not scheme.lives]
+    page = (Path(__file__).parents[2] / "firmware/hub/web/tv.html").read_text(encoding="utf-8")
+    for name in points:
+        assert f'{name}: "hub_scheme_{name}"' in page

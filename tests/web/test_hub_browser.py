@@ -37,7 +37,11 @@ def test_a_player_out_at_a_ko_table_shows_no_life_left(
 ) -> None:
     hub, server = ko_hub
     host, port = server.address
-    browser.open(f"http://{host}:{port}/?lang={lang}")
+    browser.open(f"http://{host}:{port}/?lang={lang}&turn=0")
+    browser.wait("document.body.dataset.page")
+    # turned on to the tables' page with the arrow key, as a director would
+    browser.js("""for (let i = 0; i < 20 && !document.body.dataset.page.startsWith('tables'); i++)
+      document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'}));""")
     who = browser.wait("document.querySelector('.tisch .who')?.textContent")
     table = hub.store.seats(1)[0]
     out, *others = table.players
