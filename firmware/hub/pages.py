@@ -85,9 +85,12 @@ def phone_url(host: str, lang: str) -> str:
 
 def qr_svg(text: str) -> str:
     """``text`` as a QR code (error correction M, its quiet zone), an inline SVG that CSS sizes:
-    dark modules on white, as every phone's camera reads them."""
-    import segno
-
+    dark modules on white, as every phone's camera reads them; nothing where segno (the ``hub``
+    extra) is not installed: the TV then shows the phone view's address in words only."""
+    try:
+        import segno
+    except ImportError:
+        return ""
     code = segno.make(text, error="m", micro=False)
     svg: str = code.svg_inline(scale=1, border=4, dark="#000", light="#fff", omitsize=True)
     return svg

@@ -120,7 +120,7 @@ def test_make_test_after_make_sim_installs_the_rest(checkout: Path) -> None:
     calls(checkout, "sim")
     ran = calls(checkout, "test")
     assert not any(" -m venv " in line for line in ran), "the same venv"
-    assert installs(ran) == ["python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,browser-test]"]
+    assert installs(ran) == ["python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,hub,browser-test]"]
     assert [line.split()[0] for line in ran[1:]] == ["ruff", "mypy", "mypy", "pytest"]
     assert installs(calls(checkout, "sim", "test")) == [], "both stamps are up to date"
 
@@ -128,7 +128,7 @@ def test_make_test_after_make_sim_installs_the_rest(checkout: Path) -> None:
 def test_make_test_on_a_fresh_checkout_installs_both(checkout: Path) -> None:
     assert installs(calls(checkout, "test")) == [
         "python -m pip install --quiet -e .[sim]",
-        "python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,browser-test]",
+        "python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,hub,browser-test]",
     ]
 
 
@@ -190,7 +190,7 @@ def test_make_tournament_demo_without_mosquitto_says_so_in_one_line(checkout: Pa
 def test_make_tournament_demo_installs_then_runs_the_demo_module(checkout: Path) -> None:
     broker = checkout / "fake-python3"  # any executable stands in for /usr/sbin/mosquitto
     ran = calls(checkout, f"MOSQUITTO={broker}", "tournament-demo", "DEMO_ARGS=--tables 3")
-    everything = "python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,browser-test]"
+    everything = "python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,hub,browser-test]"
     assert installs(ran)[-1] == everything
     assert ran[-1] == f"python -m sim.tournament.demo --mosquitto {broker} --tables 3"
     again = calls(checkout, f"MOSQUITTO={broker}", "tournament-demo")
