@@ -85,7 +85,9 @@ class _Page:
             self.canvas.rect(_MARGIN, self.y, usable, self.row, stroke=0, fill=1)
             self.canvas.setFillGray(0)
         self.canvas.setFont(_BOLD if heading else _FONT, self.size)
-        for x, right, cell in zip(xs, xs[1:], cells, strict=False):
+        # A row of fewer cells than columns: its last cell takes the rest of the row.
+        rights = [*xs[1:len(cells)], xs[-1]]
+        for x, right, cell in zip(xs, rights, cells, strict=False):
             self.canvas.drawString(x + 2, self.y + (self.row - self.size) / 2 + 1,
                                    _fit(self.canvas, cell, right - x - 4, self.size))  # fmt: skip
         self.canvas.setLineWidth(0.4)

@@ -383,7 +383,7 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
                 for points in (game_points(scheme, partie.result),)
             ),
             (f"{text.t('sheet_totals')} ({text.t(score_key)})",
-             *(str(by_name[p.name].score) for p in players)),
+             *(str(by_name[p.name].score) if p.name in by_name else "" for p in players)),
         ),
         (1.6, *([1.0] * len(players))),
         text.t("sheet_points_per_partie"),
@@ -412,26 +412,29 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
 
 
 def _header_rows(sheet: Sheet, text: Catalogue) -> tuple[tuple[str, ...], ...]:
-    """The PDF's header: two fields a row, label and value. A row with nothing to say is left
-    out, but a league match keeps its fields to be filled in by hand; the team's result comes
-    last."""
+    """The PDF's header: two fields a row, label and value; the sides' names, which may be
+    long, a row each. A row with nothing to say is left out, but a league match keeps its
+    fields to be filled in by hand; the team's result comes last."""
     match = sheet.match
     league, number, start, end, time_box = header_pairs(match, text)
-    rows = [
+    pairs = [
         ((text.t("sheet_spieltag"), sheet.name), (text.t("sheet_date"), sheet.date), True),
         (league, number, bool(sheet.home)),
         ((text.t("sheet_venue"), sheet.venue),
          (text.t("sheet_scheme"), scheme_label(sheet.scheme.name, text)), True),
         (start, end, bool(sheet.home)),
         (time_box if match.time_box else ("", ""), ("", ""), False),
-        ((text.t("sheet_home"), sheet.home), (text.t("sheet_guest"), sheet.guest), True),
     ]  # fmt: skip
     if match.team is not None:
         result = [(label, f"{home} : {guest}") for label, home, guest in
                   result_pairs(match.team, text)]  # fmt: skip
-        rows.append((result[0], result[1] if len(result) > 1 else ("", ""), True))
-    return tuple(
+        pairs.append((result[0], result[1] if len(result) > 1 else ("", ""), True))
+    rows: list[tuple[str, ...]] = [
         (f"{one[0]}:" if one[0] else "", one[1], f"{two[0]}:" if two[0] else "", two[1])
-        for one, two, kept in rows
+        for one, two, kept in pairs
         if kept or one[1] or two[1]
-    )
+    ]
+    sides = [(f"{text.t('sheet_home')}:", sheet.home), (f"{text.t('sheet_guest')}:", sheet.guest)]
+    at = len(rows) - (match.team is not None)
+    rows[at:at] = sides
+    return tuple(rows)
