@@ -101,7 +101,7 @@ def match_data(header: MatchHeader) -> dict[str, Any]:
     return {
         "league": header.league, "match_number": header.match_number,
         "start": header.start or None, "end": header.end or None,
-        "time_box_minutes": header.time_box or None,
+        "time_box": header.time_box or None,
         "home_captain": header.home_captain, "guest_captain": header.guest_captain,
         "remarks": header.remarks,
         "team": None if team is None else {

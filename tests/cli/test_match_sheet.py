@@ -267,7 +267,7 @@ def test_the_sheet_has_the_leagues_header_and_the_teams_result(
     guest = sum(line.score for line in lines if SEATS[line.player][0] == "G")
     assert sheet["match"] == {
         "league": "Kreisliga Staffel B", "match_number": "117", "start": began[11:16],
-        "end": _clock(last), "time_box_minutes": 70, "home_captain": "Anna",
+        "end": _clock(last), "time_box": 70, "home_captain": "Anna",
         "guest_captain": "Cem", "remarks": "",
         "team": {"home_total": home, "guest_total": guest,
                  "winner": None if home == guest else "home" if home > guest else "guest",
