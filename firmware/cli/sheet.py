@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from engine.limits import ascii_whole_number
-from engine.spieltag import Evening, merge_match
+from engine.spieltag import Evening, duplicate_partie, merge_match
 from firmware.cli import CliError
 from firmware.cli.common import note_lost, note_unlisted
 from firmware.cli.language import add_lang_argument, output_language
@@ -70,7 +70,14 @@ def _from_directory(root: Path, args: argparse.Namespace) -> Evening:
                 f"game {number} was played outside any Spieltag: it has no sheet; begin a "
                 "Spieltag (schocken spieltag begin) before the games that belong to it"
             )
-    return load_evening(storage, spieltag_id)
+    evening = load_evening(storage, spieltag_id)
+    twice = duplicate_partie(evening.games)
+    if twice is not None:
+        raise CliError(
+            f"{root}: Partie {twice[1]} is Partie {twice[0]} again (the same players and every "
+            "throw): a game's journal is kept twice; move the copy out of the state directory"
+        )
+    return evening
 
 
 def _evening(source: str, args: argparse.Namespace) -> Evening:

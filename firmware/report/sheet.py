@@ -413,8 +413,9 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
 
 def _header_rows(sheet: Sheet, text: Catalogue) -> tuple[tuple[str, ...], ...]:
     """The PDF's header: two fields a row, label and value; the sides' names, which may be
-    long, a row each. A row with nothing to say is left out, but a league match keeps its
-    fields to be filled in by hand; the team's result comes last."""
+    long, a row each (none for an evening that is no league match). A row with nothing to say
+    is left out, but a league match keeps its fields to be filled in by hand; the team's result
+    comes last."""
     match = sheet.match
     league, number, start, end, time_box = header_pairs(match, text)
     pairs = [
@@ -434,7 +435,9 @@ def _header_rows(sheet: Sheet, text: Catalogue) -> tuple[tuple[str, ...], ...]:
         for one, two, kept in pairs
         if kept or one[1] or two[1]
     ]
-    sides = [(f"{text.t('sheet_home')}:", sheet.home), (f"{text.t('sheet_guest')}:", sheet.guest)]
-    at = len(rows) - (match.team is not None)
-    rows[at:at] = sides
+    if sheet.home or sheet.guest:
+        sides = [(f"{text.t('sheet_home')}:", sheet.home),
+                 (f"{text.t('sheet_guest')}:", sheet.guest)]  # fmt: skip
+        at = len(rows) - (match.team is not None)
+        rows[at:at] = sides
     return tuple(rows)

@@ -147,6 +147,16 @@ def test_a_game_twice_in_one_tables_export_is_refused(
     assert not output.exists()
 
 
+@pytest.mark.slow  # the same check as a game twice in one export
+def test_a_journal_kept_twice_in_a_state_directory_is_refused(
+    schocken: Run, match: tuple[Path, Path, list[Game]]
+) -> None:
+    one = match[0]
+    shutil.copy2(one / "game-000002.journal", one / "game-000006.journal")
+    err = refused(schocken, "--state-dir", str(one))
+    assert f"{one}: Partie 6 is Partie 2 again" in err and "kept twice" in err
+
+
 @pytest.mark.slow  # the same check as a game twice in one export, across the tables
 def test_one_game_in_both_tables_is_refused(
     schocken: Run, played: tuple[Path, Path, list[Game]], tmp_path: Path
