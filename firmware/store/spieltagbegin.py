@@ -182,7 +182,11 @@ def _checked(request: SpieltagRequest, name: str, now: datetime, wording: Wordin
             "home and a guest side; give both"
         )
     if not home and (request.players or request.table != 1 or request.substitutes):
-        what = wording.player if request.players else f"{wording.table} {request.table}"
+        what = (
+            wording.player if request.players
+            else wording.substitute if request.substitutes
+            else f"{wording.table} {request.table}"
+        )  # fmt: skip
         raise SpieltagError(
             f"{what}: a league match's seats and tables need its sides: give {wording.home} "
             f"and {wording.guest}"

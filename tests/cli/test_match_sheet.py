@@ -399,6 +399,9 @@ def test_a_substitute_that_cannot_be_is_one_line_and_changes_nothing(
 
 
 def test_no_substitute_without_a_league_match(schocken: Run, tmp_path: Path) -> None:
+    status, _, err = schocken("spieltag", "begin", "--name", "x", "--substitute", "H1=Ida",
+                              "--state-dir", str(tmp_path))  # fmt: skip
+    assert status == 2 and "--substitute: a league match's seats and tables need its sides" in err
     begin(schocken, tmp_path)
     status, _, err = schocken("spieltag", "substitute", "H1=Ida", "--state-dir", str(tmp_path))
     assert status == 2 and "only a league match has seats" in err
