@@ -39,6 +39,7 @@ from engine.throws import Kind
 __all__ = [
     "MAX_SCORING_BYTES",
     "SCHEME_PRESETS",
+    "TEAM_RESULTS",
     "TIE_BREAKS",
     "GameResult",
     "LifeCost",
@@ -108,6 +109,9 @@ class Scheme:
     lives: int = 0
     life_cost: LifeCost = LifeCost.GAME
     tie_breaks: tuple[str, ...] = ("games_lost",)
+    #: A league's Mannschaftspunkte (team points) for a match won, drawn and lost by the
+    #: sides' totals; () where the league gives none.
+    team_points: tuple[int, ...] = ()
 
     @property
     def counts_lives(self) -> bool:
@@ -384,7 +388,12 @@ SCHEME_PRESETS: dict[str, Scheme] = {
 }
 
 _INT_KEYS = ("half_lost", "half_survived", "game_lost", "final_lost", "durchmarsch")
-_KEYS = ("preset", "better", *_INT_KEYS, "places", "lives", "life_cost", "tie_breaks", "source")
+_KEYS = (
+    "preset", "better", *_INT_KEYS, "places", "lives", "life_cost", "tie_breaks", "source",
+    "team_points",
+)
+#: The results a league gives Mannschaftspunkte for, in :attr:`Scheme.team_points`' order.
+TEAM_RESULTS = ("won", "drawn", "lost")
 #: The largest |points| a parameter may give, and the most lives.
 _MAX_POINTS = 100
 _MAX_LIVES = 99
@@ -449,7 +458,19 @@ def scheme_from_mapping(data: Mapping[str, Any]) -> Scheme:
                 f"{', '.join(TIE_BREAKS)}"
             )
         changes["tie_breaks"] = tuple(breaks)
+    if "team_points" in data:
+        changes["team_points"] = _team_points(data["team_points"])
     return replace(scheme, **changes)
+
+
+def _team_points(value: object) -> tuple[int, ...]:
+    """``team_points = { won = 2, drawn = 1, lost = 0 }``: the Mannschaftspunkte per result."""
+    if not isinstance(value, dict) or sorted(value) != sorted(TEAM_RESULTS):
+        raise ScoringError(
+            f"team_points = {value!r}: must give the Mannschaftspunkte for a match won, drawn "
+            "and lost, e.g. { won = 2, drawn = 1, lost = 0 }"
+        )
+    return tuple(_whole(f"team_points.{key}", value[key], 0, _MAX_POINTS) for key in TEAM_RESULTS)
 
 
 def _places(value: object) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -494,4 +515,7 @@ def scheme_to_mapping(scheme: Scheme) -> dict[str, Any]:
         "lives": scheme.lives,
         "life_cost": scheme.life_cost.value,
         "tie_breaks": list(scheme.tie_breaks),
+        # Only where a league gives them: a table's scheme on the wire stays as it was.
+        **({"team_points": dict(zip(TEAM_RESULTS, scheme.team_points, strict=True))}
+           if scheme.team_points else {}),
     }

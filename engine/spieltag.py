@@ -43,6 +43,7 @@ __all__ = [
     "LostGame",
     "Spieltag",
     "SpieltagError",
+    "duplicate_partie",
     "is_date",
     "is_moment",
     "merge_match",
@@ -80,12 +81,14 @@ def time_box_problem(minutes: object, label: str = "time box") -> str | None:
 @dataclass(frozen=True, slots=True)
 class LeaguePlayer:
     """A player on a league sheet: the seat ``H1``, ``G2`` (home or guest side, number), the
-    league's Spielernummer and the table they play at."""
+    league's Spielernummer and the table they play at; a ``substitute`` (Auswechselspieler)
+    comes in on the seat of the player listed there, for the Partien they play."""
 
     name: str
     seat: str
     number: str = ""
     table: int = 1
+    substitute: bool = False
 
     @property
     def side(self) -> str:
@@ -119,6 +122,13 @@ class Spieltag:
     last_game: int = 0
     #: The evening's Kasse (:mod:`engine.kasse`), if its scoring file has a ``[kasse]``.
     kasse: Kasse | None = None
+    #: The league's header of a match (all optional): the league or Staffel, the match's
+    #: number in the league's plan, each side's captain, and remarks (a protest).
+    league: str = ""
+    match_number: str = ""
+    home_captain: str = ""
+    guest_captain: str = ""
+    remarks: str = ""
 
     def player(self, name: str) -> LeaguePlayer | None:
         return next((p for p in self.players if p.name == name), None)
@@ -158,13 +168,17 @@ def is_moment(text: str) -> bool:
     )
 
 
-def _text(data: Mapping[str, Any], key: str, *, required: bool = False) -> str:
+def _text(
+    data: Mapping[str, Any], key: str, *, required: bool = False, limit: int = _MAX_TEXT
+) -> str:
     value = data.get(key, "")
-    if not isinstance(value, str) or len(value) > _MAX_TEXT or "\n" in value or (
+    if not isinstance(value, str) or len(value) > limit or "\n" in value or (
         required and not value.strip()
     ):
         need = "a text" if not required else "a text that is not empty"
-        raise SpieltagError(f"{key} = {str(value)[:40]!r}: must be {need} of at most 80 characters")
+        raise SpieltagError(
+            f"{key} = {str(value)[:40]!r}: must be {need} of at most {limit} characters"
+        )
     return value.strip()
 
 
@@ -210,14 +224,14 @@ def spieltag_from_mapping(data: object) -> Spieltag:
         )
     if time_box and not began_at:
         raise SpieltagError("time_box_minutes: needs began_at, the time the Spieltag began")
-    seats = [p.seat for p in players]
-    if len(set(seats)) != len(seats) or len({p.name for p in players}) != len(players):
-        raise SpieltagError("players: each seat and each name may appear once")
+    _check_seats(players)
     return Spieltag(
         spieltag_id, _text(data, "name", required=True), scheme, date,
         _text(data, "venue"), _text(data, "home"), _text(data, "guest"), table, players, ended,
         time_box, began_at, _game_number(data, "first_game"), _game_number(data, "last_game"),
         _kasse(data.get("kasse")),
+        _text(data, "league"), _text(data, "match_number"), _text(data, "home_captain"),
+        _text(data, "guest_captain"), _text(data, "remarks", limit=MAX_REMARKS),
     )
 
 
@@ -231,6 +245,26 @@ def _kasse(value: object) -> Kasse | None:
         return kasse_from_mapping(value)
     except KasseError as error:
         raise SpieltagError(f"kasse: {error}") from None
+
+
+#: The longest remarks (a protest) a Spieltag keeps.
+MAX_REMARKS = 500
+
+
+def _check_seats(players: Sequence[LeaguePlayer]) -> None:
+    """SpieltagError unless each name is listed once, each seat holds one player, and each
+    substitute comes in on a seat with a player listed, one substitute a seat."""
+    if len({p.name for p in players}) != len(players):
+        raise SpieltagError("players: each seat and each name may appear once")
+    regular = [p.seat for p in players if not p.substitute]
+    coming_in = [p.seat for p in players if p.substitute]
+    if len(set(regular)) != len(regular) or len(set(coming_in)) != len(coming_in):
+        raise SpieltagError("players: each seat and each name may appear once")
+    empty = next((seat for seat in coming_in if seat not in regular), None)
+    if empty is not None:
+        raise SpieltagError(
+            f"substitute on {empty}: no player is listed on {empty}; list one there first"
+        )
 
 
 def _game_number(data: Mapping[str, Any], key: str) -> int:
@@ -251,7 +285,10 @@ def _player(entry: object) -> LeaguePlayer:
     table = entry.get("table", 1)
     if isinstance(table, bool) or table not in (1, 2):
         raise SpieltagError(f"table = {table!r} of {name}: must be 1 or 2")
-    return LeaguePlayer(name, seat, number, table)
+    substitute = entry.get("substitute", False)
+    if not isinstance(substitute, bool):
+        raise SpieltagError(f"substitute = {substitute!r} of {name}: must be true or false")
+    return LeaguePlayer(name, seat, number, table, substitute)
 
 
 def spieltag_to_mapping(spieltag: Spieltag) -> dict[str, Any]:
@@ -267,7 +304,8 @@ def spieltag_to_mapping(spieltag: Spieltag) -> dict[str, Any]:
         "table": spieltag.table,
         "scoring": scheme_to_mapping(spieltag.scheme),
         "players": [
-            {"name": p.name, "seat": p.seat, "number": p.number, "table": p.table}
+            {"name": p.name, "seat": p.seat, "number": p.number, "table": p.table,
+             "substitute": p.substitute}
             for p in spieltag.players
         ],
         "ended": spieltag.ended,
@@ -275,6 +313,11 @@ def spieltag_to_mapping(spieltag: Spieltag) -> dict[str, Any]:
         "began_at": spieltag.began_at,
         "first_game": spieltag.first_game,
         "last_game": spieltag.last_game,
+        "league": spieltag.league,
+        "match_number": spieltag.match_number,
+        "home_captain": spieltag.home_captain,
+        "guest_captain": spieltag.guest_captain,
+        "remarks": spieltag.remarks,
         # Only an evening with a Kasse names it: the files of the evenings without stay as
         # they were.
         **({"kasse": kasse_to_mapping(spieltag.kasse)} if spieltag.kasse is not None else {}),
@@ -290,6 +333,9 @@ class EveningGame:
     setup: GameSetup
     actions: tuple[Event, ...]
     result: GameResult
+    #: When the game ended, by the wall clock (its journal's last write, ISO 8601 with its
+    #: offset); "" where not known.
+    ended_at: str = ""
 
 
 class Loss(enum.Enum):
@@ -299,13 +345,16 @@ class Loss(enum.Enum):
     MISSING = "missing"
     #: Its journal cannot be read whole: damaged, or cut short before the game ended.
     DAMAGED = "damaged"
+    #: An exported evening skips its number: the game was taken out of the export.
+    ABSENT = "absent"
 
 
 @dataclass(frozen=True, slots=True)
 class LostGame:
     """A Partie of an evening that was played but cannot be counted: its number on the sheet,
-    the journal it was kept in (``game-000012.journal``), why, and the reader's one line about
-    the damage (English, for the log; "" for a missing file)."""
+    the journal it was kept in (``game-000012.journal``; for a Partie absent from an export,
+    the export's file), why, and the reader's one line about the damage (English, for the
+    log; "" for a missing file)."""
 
     partie: int
     journal: str
@@ -348,11 +397,30 @@ def table_of(spieltag: Spieltag, players: Sequence[str]) -> int:
     return spieltag.table
 
 
-def merge_match(first: Evening, second: Evening) -> Evening:
-    """Table 1's and table 2's evenings of one league match as one: table 1's Partien first,
-    then table 2's numbered on. SpieltagError if they are not two tables of one match."""
-    a, b = sorted((first, second), key=lambda evening: evening.spieltag.table)
-    one, two = a.spieltag, b.spieltag
+def duplicate_partie(games: Sequence[EveningGame]) -> tuple[int, int] | None:
+    """The Partien of the first game that is in ``games`` twice (the same players and every
+    action), as (the first, its copy); None if each game is there once. Two games of real
+    dice or of the device's own dice cannot agree in every throw by chance."""
+    seen: dict[tuple[tuple[str, ...], tuple[Event, ...]], int] = {}
+    for game in games:
+        key = (game.setup.players, game.actions)
+        if key in seen:
+            return seen[key], game.partie
+        seen[key] = game.partie
+    return None
+
+
+def _same(label: str, one: str, two: str) -> None:
+    """SpieltagError if both tables give ``label`` and they differ."""
+    if one and two and one != two:
+        raise SpieltagError(
+            f"not one league match: the {label} differs ({one!r} at table 1, {two!r} at "
+            "table 2); begin both tables' Spieltag with the same one"
+        )
+
+
+def _check_one_match(one: Spieltag, two: Spieltag) -> None:
+    """SpieltagError (one line) unless table 1's and table 2's Spieltag are one match."""
     if (one.home, one.guest) != (two.home, two.guest) or not one.home or not one.guest:
         raise SpieltagError(
             f"not one league match: home and guest differ ({one.home!r} v {one.guest!r} and "
@@ -366,19 +434,83 @@ def merge_match(first: Evening, second: Evening) -> Evening:
         )
     if one.date != two.date:
         raise SpieltagError(f"not one evening: the dates differ ({one.date} and {two.date})")
+    _same("Spieltag's name", one.name, two.name)
+    _same("league", one.league, two.league)
+    _same("match number", one.match_number, two.match_number)
+    _same("home captain", one.home_captain, two.home_captain)
+    _same("guest captain", one.guest_captain, two.guest_captain)
+    if one.scheme != two.scheme:
+        what = (
+            f"{one.scheme.name} at table 1, {two.scheme.name} at table 2"
+            if one.scheme.name != two.scheme.name
+            else f"{one.scheme.name} with other parameters at each table"
+        )
+        raise SpieltagError(
+            f"not one league match: the scoring differs ({what}); begin both tables' Spieltag "
+            "with the same --scoring"
+        )
+    if one.time_box != two.time_box:
+        raise SpieltagError(
+            f"not one league match: the time box differs ({one.time_box or 'none'} and "
+            f"{two.time_box or 'none'} minutes); begin both with the same --time-box"
+        )
+
+
+def _merged_players(one: Spieltag, two: Spieltag) -> tuple[LeaguePlayer, ...]:
+    """Both tables' lists as one; SpieltagError where they list a player or a seat apart."""
     players = list(one.players)
     for player in two.players:
         known = one.player(player.name)
         if known is None:
+            holder = next(
+                (p for p in one.players
+                 if p.seat == player.seat and p.substitute == player.substitute),
+                None,
+            )  # fmt: skip
+            if holder is not None:
+                role = "substitute on " if player.substitute else ""
+                raise SpieltagError(
+                    f"not one league match: {role}{player.seat} is {holder.name} at table 1 "
+                    f"but {player.name} at table 2; begin both tables' Spieltag with the same "
+                    "--player list"
+                )
             players.append(player)
-        elif (known.seat, known.number) != (player.seat, player.number):
+        elif (known.seat, known.number, known.substitute) != (
+            player.seat, player.number, player.substitute
+        ):
             raise SpieltagError(
                 f"{player.name} is {known.seat} ({known.number}) at table 1 but "
                 f"{player.seat} ({player.number}) at table 2"
             )
+    return tuple(players)
+
+
+def merge_match(first: Evening, second: Evening) -> Evening:
+    """Table 1's and table 2's evenings of one league match as one: table 1's Partien first,
+    then table 2's numbered on. SpieltagError (one line) if they are not two tables of one
+    match: other sides, date, name, league or match number, another scheme or time box,
+    lists that put two players on one seat, or a game in both."""
+    a, b = sorted((first, second), key=lambda evening: evening.spieltag.table)
+    one, two = a.spieltag, b.spieltag
+    _check_one_match(one, two)
+    players = _merged_players(one, two)
     # Table 2's Partien follow table 1's, each keeping its place (a lost one too).
     offset = max([0, *(g.partie for g in a.games), *(g.partie for g in a.lost)])
     games = (*a.games, *(replace(game, partie=game.partie + offset) for game in b.games))
     lost = (*a.lost, *(replace(game, partie=game.partie + offset) for game in b.lost))
-    spieltag = replace(one, players=tuple(players), table=1)
+    twice = duplicate_partie(games)
+    if twice is not None:
+        raise SpieltagError(
+            f"Partie {twice[1]} is Partie {twice[0]} again (the same players and every throw): "
+            "one game cannot count at both tables; export each table's evening again from its "
+            "own device"
+        )
+    began = min((s.began_at for s in (one, two) if s.began_at), default="")
+    remarks = " / ".join(dict.fromkeys(s.remarks for s in (one, two) if s.remarks))
+    spieltag = replace(
+        one, players=players, table=1, began_at=began, remarks=remarks[:MAX_REMARKS],
+        league=one.league or two.league, match_number=one.match_number or two.match_number,
+        home_captain=one.home_captain or two.home_captain,
+        guest_captain=one.guest_captain or two.guest_captain,
+    )
     return Evening(spieltag, games, lost)

@@ -174,6 +174,9 @@ class Storage(Protocol):
     def names(self) -> list[str]:
         """The files in the directory, sorted; none if it does not exist yet."""
 
+    def modified(self, name: str) -> float | None:
+        """When the file was last written (POSIX seconds), or None if it does not exist."""
+
     def write_atomic(self, name: str, text: str) -> None:
         """Replace the file as one step (write, fsync, rename); a pulled plug leaves old or new."""
 

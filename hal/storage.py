@@ -231,6 +231,16 @@ class StateDirectory:
         except OSError as error:
             raise _storage_error("read", path, error) from error
 
+    def modified(self, name: str) -> float | None:
+        """When the file was last written (POSIX seconds), or None if it does not exist."""
+        path = self.path(name)
+        try:
+            return path.stat().st_mtime
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise _storage_error("read", path, error) from error
+
     def names(self) -> list[str]:
         """The plain files in the directory, sorted; none if it does not exist yet."""
         try:

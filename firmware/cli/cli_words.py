@@ -146,7 +146,7 @@ CLI_WORDS: dict[str, tuple[str, str]] = {
     # `schocken replay` of a real-dice game (printed, never drawn on the panel)
     "replay_reported": ("meldet {dice}", "reports {dice}"),
     "replay_corrected": ("korrigiert auf {dice}", "corrected to {dice}"),
-    # `schocken spieltag begin` and `end`
+    # `schocken spieltag begin`, `end` and `substitute`
     "spieltag_begun": (
         "Spieltag {name} ({id}) begonnen: jedes Spiel gehört dazu, bis er beendet wird.",
         "Spieltag {name} ({id}) begun: every game belongs to it until it is ended.",
@@ -154,6 +154,10 @@ CLI_WORDS: dict[str, tuple[str, str]] = {
     "spieltag_ended": (
         "Spieltag {name} ({id}) beendet, {games} Spiele.",
         "Spieltag {name} ({id}) ended, {games} games.",
+    ),
+    "spieltag_substitute": (
+        "{name} ist Auswechselspieler auf {seat} ({spieltag}).",
+        "{name} is a substitute on {seat} ({spieltag}).",
     ),
     # `schocken replay` of a Spieltag's game once its time box ran out ("scharf": a round's
     # loser loses the Hälfte)

@@ -31,6 +31,21 @@ def note_lost(command: str, evening: Evening, lang: str) -> None:
         print(f"schocken {command}: {lost_line(game, text)}{detail}", file=sys.stderr)
 
 
+def note_unlisted(command: str, evening: Evening, lang: str) -> None:
+    """On stderr, one line for each player of a league match who is on none of its seats (the
+    sheet marks them too): register them as a substitute."""
+    import sys
+
+    from engine.league import unlisted_players
+    from firmware.cli.cli_words import CliWords
+
+    text = CliWords(lang)
+    for name in unlisted_players(evening):
+        partie = next(g.partie for g in evening.games if name in g.setup.players)
+        line = text.t("sheet_unlisted_line", name=name, partie=partie)
+        print(f"schocken {command}: {line}", file=sys.stderr)
+
+
 def add_rules_argument(parser: argparse.ArgumentParser) -> None:
     """Add ``--rules NAME|FILE`` (default ``standard``)."""
     parser.add_argument(

@@ -2,7 +2,10 @@
 
 SOURCE is a state directory or an exported evening (--export); without one, the device's or
 the simulator's state directory (as for `schocken stats`). Two SOURCEs are the two tables of a
-league match: their evenings are merged into one match sheet, table 1's Partien first.
+league match: their evenings are merged into one match sheet, table 1's Partien first. Two
+tables that are not one match (other sides, date, name, scheme, time box, or lists that put two
+players on a seat), and a game that is in the sources twice, are refused in one line; a Partie
+taken out of an export is named on the sheet, as is a player of a league match on no seat.
 
 The CSV is UTF-8 with a byte order mark and ';' between the fields, so German spreadsheet
 programs open it as columns. --pdf needs reportlab (the 'pi' extra). Reads only: safe next to
@@ -17,9 +20,9 @@ import sys
 from pathlib import Path
 
 from engine.limits import ascii_whole_number
-from engine.spieltag import Evening, merge_match
+from engine.spieltag import Evening, duplicate_partie, merge_match
 from firmware.cli import CliError
-from firmware.cli.common import note_lost
+from firmware.cli.common import note_lost, note_unlisted
 from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
 from firmware.store.evening import evening_from_export, evening_to_export, load_evening
@@ -67,7 +70,14 @@ def _from_directory(root: Path, args: argparse.Namespace) -> Evening:
                 f"game {number} was played outside any Spieltag: it has no sheet; begin a "
                 "Spieltag (schocken spieltag begin) before the games that belong to it"
             )
-    return load_evening(storage, spieltag_id)
+    evening = load_evening(storage, spieltag_id)
+    twice = duplicate_partie(evening.games)
+    if twice is not None:
+        raise CliError(
+            f"{root}: Partie {twice[1]} is Partie {twice[0]} again (the same players and every "
+            "throw): a game's journal is kept twice; move the copy out of the state directory"
+        )
+    return evening
 
 
 def _evening(source: str, args: argparse.Namespace) -> Evening:
@@ -98,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     evening = evenings[0] if len(evenings) == 1 else merge_match(evenings[0], evenings[1])
     lang = output_language(args)
     note_lost("sheet", evening, lang)
+    note_unlisted("sheet", evening, lang)
     data: bytes
     if args.export:
         data = (json.dumps(evening_to_export(evening), ensure_ascii=False) + "\n").encode()

@@ -1,10 +1,15 @@
-"""Begin or end a Spieltag (an evening of games) in the state directory.
+"""Begin or end a Spieltag (an evening of games) in the state directory, or register a
+substitute on one.
 
 While a Spieltag is going on, every game begun on the device or in `schocken sim` belongs to
 it (its journal says so), until `schocken spieltag end`. Its standings: `schocken stats
 --spieltag`; its sheet: `schocken sheet`. For a league match give --home and --guest, each
 player's seat, league number and table with --player, and on the second table's device
---table 2; `schocken sheet` then merges both tables' evenings into one match sheet.
+--table 2; `schocken sheet` then merges both tables' evenings into one match sheet. The
+league's header (--league, --match-number, the captains, --remarks) is printed on the sheet. A
+substitute (Auswechselspieler) comes in on a listed player's seat: --substitute at the
+beginning, or `schocken spieltag substitute SEAT=NAME[:NUMBER][@TABLE]` while the evening goes
+on or after it ended (before its sheet is printed).
 
 The scheme (--scoring) is a preset (verlustpunkte, siegpunkte, platzpunkte, leben) or a TOML
 file with a [scoring] table: a preset plus its parameters (docs/sheet.md).
@@ -21,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.kasse import Kasse, kasse_from_toml
+from engine.league import with_substitute
 from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
 from engine.spieltag import LeaguePlayer
 from firmware.cli import CliError
@@ -64,7 +70,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--player", action="append", default=[], metavar="SEAT=NAME[:NUMBER][@TABLE]",
         help="a league player: seat H1-H10 or G1-G10, name, Spielernummer, table (repeat)",
     )
-    for sub in (begin, action.add_parser("end", help="end the Spieltag going on")):
+    begin.add_argument(
+        "--substitute", action="append", default=[], metavar="SEAT=NAME[:NUMBER][@TABLE]",
+        help="a substitute (Auswechselspieler) on a --player's seat, at that player's table "
+        "unless @TABLE (repeat)",
+    )
+    begin.add_argument("--league", metavar="TEXT", help="the league or Staffel (league match)")
+    begin.add_argument("--match-number", metavar="TEXT", help="the match's number in the league")
+    begin.add_argument("--home-captain", metavar="NAME", help="the home side's captain")
+    begin.add_argument("--guest-captain", metavar="NAME", help="the guest side's captain")
+    begin.add_argument("--remarks", metavar="TEXT", help="remarks for the sheet (a protest)")
+    substitute = action.add_parser(
+        "substitute", help="register a substitute (Auswechselspieler) on a league seat"
+    )
+    substitute.add_argument(
+        "substitute", metavar="SEAT=NAME[:NUMBER][@TABLE]",
+        help="the seat of a listed player, the substitute's name, Spielernummer and table "
+        "(default: that player's)",
+    )
+    substitute.add_argument(
+        "--spieltag", metavar="ID",
+        help="which Spieltag (default: the one going on, else the last one ended)",
+    )
+    for sub in (begin, action.add_parser("end", help="end the Spieltag going on"), substitute):
         add_state_dir_argument(sub)
         add_lang_argument(sub, "the messages")
 
@@ -92,17 +120,17 @@ def scoring_from_argument(value: str) -> tuple[Scheme, Kasse | None]:
     return scheme_from_toml(text, origin=value), kasse_from_toml(text, origin=value)
 
 
-def parse_player(value: str) -> LeaguePlayer:
-    """``H1=Anna:1234@2``: seat, name, league number, table."""
+def parse_player(value: str, option: str = "--player", table: int = 1) -> LeaguePlayer:
+    """``H1=Anna:1234@2``: seat, name, league number, table (``table`` if not given)."""
     match = _PLAYER.match(value)
     if match is None:
         raise CliError(
-            f"--player {value}: expected SEAT=NAME[:NUMBER][@TABLE], the seat H1-H10 or "
+            f"{option} {value}: expected SEAT=NAME[:NUMBER][@TABLE], the seat H1-H10 or "
             "G1-G10, e.g. H1=Anna:1234@1"
         )
     return LeaguePlayer(
         match["name"].strip(), match["seat"], (match["number"] or "").strip(),
-        int(match["table"] or 1),
+        int(match["table"] or table),
     )
 
 
@@ -119,13 +147,33 @@ def run(args: argparse.Namespace) -> int:
         games = len(evening_of(ended, GameStore(storage)).games)
         print(text.t("spieltag_ended", name=ended.name, id=ended.id, games=games))
         return 0
+    if args.action == "substitute":
+        return _substitute(storage, args, text)
     # What was typed, as the one beginning of a Spieltag takes it (its checks, its ID).
     players = tuple(parse_player(value) for value in args.player)
     scheme, kasse = scoring_from_argument(args.scoring)
+    substitutes = tuple(parse_player(value, "--substitute", 0) for value in args.substitute)
     request = SpieltagRequest(
         args.name, scheme, args.date or "", args.venue or "",
         args.home or "", args.guest or "", args.table, players, args.time_box, kasse,
+        league=args.league or "", match_number=args.match_number or "",
+        home_captain=args.home_captain or "", guest_captain=args.guest_captain or "",
+        remarks=args.remarks or "", substitutes=substitutes,
     )
     spieltag = begin_spieltag(storage, request, datetime.now().astimezone(), COMMAND_LINE)
     print(text.t("spieltag_begun", name=spieltag.name, id=spieltag.id))
+    return 0
+
+
+def _substitute(storage: StateDirectory, args: argparse.Namespace, text: CliWords) -> int:
+    """``schocken spieltag substitute``: the substitute on the seat, written into the
+    Spieltag's file (one atomic replace)."""
+    player = parse_player(args.substitute, "substitute", 0)
+    files = SpieltagFiles(storage)
+    spieltag = files.find(args.spieltag)
+    changed = with_substitute(
+        spieltag, player.seat, player.name, player.number, player.table or None
+    )
+    files.amend(changed)
+    print(text.t("spieltag_substitute", name=player.name, seat=player.seat, spieltag=spieltag.name))
     return 0

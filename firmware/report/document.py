@@ -43,6 +43,8 @@ class Document:
     lines: tuple[str, ...] = ()
     #: One signature line per side at the foot of the (last) page, each with its caption.
     signatures: tuple[str, ...] = ()
+    #: A line under each caption (who signs: the captains), or none.
+    signature_names: tuple[str, ...] = ()
     #: The file's title in its metadata ("" for the document's title).
     file_title: str = ""
     one_page: bool = True

@@ -30,10 +30,9 @@ _LINE_SIZE = 11.0
 #: A row's height at most, and on pages that run on.
 _ROW = 14.0
 _RUNNING_ROW = 13.0
-#: What a one-page document keeps free of table rows: the titles, the gaps after each table and
-#: the signatures take about this many points and rows of the page.
-_ONE_PAGE_POINTS = 120.0
-_ONE_PAGE_ROWS = 13
+#: What a one-page document keeps free of table rows: the room to sign in above the signature
+#: lines and their captions, in points.
+_SIGNING_POINTS = 70.0
 
 
 class _Page:
@@ -86,7 +85,9 @@ class _Page:
             self.canvas.rect(_MARGIN, self.y, usable, self.row, stroke=0, fill=1)
             self.canvas.setFillGray(0)
         self.canvas.setFont(_BOLD if heading else _FONT, self.size)
-        for x, right, cell in zip(xs, xs[1:], cells, strict=False):
+        # A row of fewer cells than columns: its last cell takes the rest of the row.
+        rights = [*xs[1:len(cells)], xs[-1]]
+        for x, right, cell in zip(xs, rights, cells, strict=False):
             self.canvas.drawString(x + 2, self.y + (self.row - self.size) / 2 + 1,
                                    _fit(self.canvas, cell, right - x - 4, self.size))  # fmt: skip
         self.canvas.setLineWidth(0.4)
@@ -105,13 +106,16 @@ def _fit(canvas: Canvas, text: str, width: float, size: float) -> str:
 
 
 def _row_height(document: Document) -> float:
-    """A row's height: on one page as high as the page allows, else the running height."""
+    """A row's height: on one page as high as the page allows, else the running height. The
+    titles take their own height, each table's gap after it 0.7 of a row."""
     if not document.one_page:
         return _RUNNING_ROW
-    rows = sum(len(table.rows) + bool(table.heading) for table in document.tables)
-    rows += len(document.lines) + _ONE_PAGE_ROWS
+    rows = sum(len(table.rows) + bool(table.heading) + 0.7 for table in document.tables)
+    titles = _TITLE_SIZE * 1.6 + _LINE_SIZE * 1.6 * len(document.lines)
+    titles += _TABLE_TITLE_SIZE * 1.6 * sum(bool(table.title) for table in document.tables)
+    signing = _SIGNING_POINTS if document.signatures else 0.0
     height: float = A4[1]
-    return min(_ROW, (height - 2 * _MARGIN - _ONE_PAGE_POINTS) / rows)
+    return min(_ROW, (height - 2 * _MARGIN - titles - signing) / rows)
 
 
 def pdf_bytes(document: Document) -> bytes:
@@ -129,16 +133,17 @@ def pdf_bytes(document: Document) -> bytes:
             page.title(table.title, _TABLE_TITLE_SIZE)
         page.table(table)
     if document.signatures:
-        _signatures(canvas, document.signatures)
+        _signatures(canvas, document.signatures, document.signature_names)
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
 
-def _signatures(canvas: Canvas, captions: tuple[str, ...]) -> None:
-    """A signature line per caption side by side at the foot of the page."""
+def _signatures(canvas: Canvas, captions: tuple[str, ...], names: tuple[str, ...]) -> None:
+    """A signature line per caption side by side at the foot of the page, with who signs (a
+    name per caption, where given) under the caption."""
     width = A4[0]
-    y = _MARGIN + 18
+    y = _MARGIN + 22
     gap = 40
     each = (width - 2 * _MARGIN - gap * (len(captions) - 1)) / len(captions)
     canvas.setLineWidth(0.8)
@@ -147,6 +152,9 @@ def _signatures(canvas: Canvas, captions: tuple[str, ...]) -> None:
         x = _MARGIN + index * (each + gap)
         canvas.line(x, y, x + each, y)
         canvas.drawString(x, y - 11, caption)
+        name = names[index] if index < len(names) else ""
+        if name:
+            canvas.drawString(x, y - 22, _fit(canvas, name, each, 9))
 
 
 def sheet_pdf(sheet: Sheet, lang: str = "de") -> bytes:

@@ -16,13 +16,22 @@ the fields, :func:`firmware.report.document.csv_text`), :func:`sheet_document` f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.kasse import Kasse, KasseLine, kasse_lines
+from engine.league import scharf_section
 from engine.scoring import GameResult, Scheme, Standing, game_points, standings
 from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
 from firmware.report.document import Document, Table
+from firmware.report.match_header import (
+    MatchHeader,
+    header_pairs,
+    match_data,
+    match_header,
+    result_pairs,
+    scharf_cell,
+)
 from firmware.report.money import kasse_data, kasse_rows, kasse_tables
 from firmware.report.sheet_words import SheetWords, scheme_label
 from firmware.words import Catalogue
@@ -36,17 +45,34 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class SheetPlayer:
-    """A player's line in the sheet's list: seat and number only for a league match."""
+    """A player's line in the sheet's list: seat and number only for a league match; a
+    ``substitute`` (Auswechselspieler) on the seat of the player listed there, marked ``H3*``;
+    ``unlisted``: played in a league match but on no seat of its list."""
 
     name: str
     seat: str
     number: str
     table: int
+    substitute: bool = False
+    unlisted: bool = False
+
+    @property
+    def column(self) -> str:
+        """The player's column of the card of points: the seat (``H3*`` for a substitute),
+        else the name."""
+        return f"{self.seat}*" if self.substitute else self.seat or self.name
 
     @property
     def label(self) -> str:
-        """How a Partie names the player: ``H1 Anna`` in a league match, else ``Anna``."""
-        return f"{self.seat} {self.name}" if self.seat else self.name
+        """How a Partie names the player: ``H1 Anna`` (``H3* Ida``) in a league match, else
+        ``Anna``."""
+        return f"{self.column} {self.name}" if self.seat else self.name
+
+    def note(self, text: Catalogue) -> str:
+        """The players list's note: substitute, not listed, or ""."""
+        if self.substitute:
+            return text.t("sheet_substitute")
+        return text.t("sheet_unlisted") if self.unlisted else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +82,8 @@ class Partie:
     number: int
     table: int
     result: GameResult
+    #: Where the Partie went scharf (1, 2: the half; 3: the final), None if it did not.
+    scharf: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +106,19 @@ class Sheet:
     #: The evening's Kasse and what each player owes (:mod:`engine.kasse`); None: none kept.
     kasse: Kasse | None = None
     kasse_lines: tuple[KasseLine, ...] = ()
+    #: A league match's header and foot: league, match number, times, time box, team result,
+    #: captains, remarks.
+    match: MatchHeader = field(default_factory=MatchHeader)
+
+    @property
+    def noted(self) -> bool:
+        """Whether a player of the list has a note (a substitute, one not listed)."""
+        return any(p.substitute or p.unlisted for p in self.players)
+
+    @property
+    def timed(self) -> bool:
+        """Whether the evening had a time box (the Partien say where each went scharf)."""
+        return bool(self.match.time_box) or any(p.scharf is not None for p in self.partien)
 
     def labels(self) -> dict[str, str]:
         """How a Partie names each player (:attr:`SheetPlayer.label`)."""
@@ -96,39 +137,50 @@ def make_sheet(
     guest: str = "",
     lost: Sequence[LostGame] = (),
     kasse: Kasse | None = None,
+    match: MatchHeader | None = None,
 ) -> Sheet:
-    """The sheet of ``partien``: the ``league`` players in seat order (home first), then anyone
-    else who played, in the order they first played; ScoringError without a Partie."""
-    listed = sorted(league, key=lambda p: (p.side != "H", int(p.seat[1:])))
-    players = [SheetPlayer(p.name, p.seat, p.number, p.table) for p in listed]
+    """The sheet of ``partien``: the ``league`` players in seat order (home first, a seat's
+    substitute after its player), then anyone else who played, in the order they first
+    played (in a league match, marked as not listed); ScoringError without a Partie."""
+    listed = sorted(league, key=lambda p: (p.side != "H", int(p.seat[1:]), p.substitute))
+    players = [SheetPlayer(p.name, p.seat, p.number, p.table, p.substitute) for p in listed]
     known = {p.name for p in players}
     for partie in partien:
         for player in partie.result.players:
             if player not in known:
-                players.append(SheetPlayer(player, "", "", partie.table))
+                players.append(SheetPlayer(player, "", "", partie.table, unlisted=bool(home)))
                 known.add(player)
     lines = standings(scheme, [partie.result for partie in partien])
     owed = () if kasse is None else kasse_lines(kasse, [partie.result for partie in partien])
     return Sheet(
         name, date, scheme, tuple(players), tuple(partien), lines, venue=venue, home=home,
         guest=guest, lost=tuple(lost), kasse=kasse, kasse_lines=owed,
+        match=match or MatchHeader(),
     )  # fmt: skip
 
 
 def evening_sheet(evening: Evening) -> Sheet:
     """An evening's sheet (SpieltagError for an evening without games)."""
-    evening.standings()  # its own one line for an evening without games
+    lines = evening.standings()  # its own one line for an evening without games
     spieltag = evening.spieltag
-    partien = [Partie(game.partie, game.table, game.result) for game in evening.games]
+    timed = bool(spieltag.time_box)  # only a time box makes a game scharf
+    partien = [
+        Partie(game.partie, game.table, game.result,
+               scharf_section(game.setup, game.actions) if timed else None)
+        for game in evening.games
+    ]  # fmt: skip
     return make_sheet(
         spieltag.name, spieltag.date, spieltag.scheme, partien, league=spieltag.players,
         venue=spieltag.venue, home=spieltag.home, guest=spieltag.guest, lost=evening.lost,
-        kasse=spieltag.kasse,
+        kasse=spieltag.kasse, match=match_header(evening, lines),
     )  # fmt: skip
 
 
 #: How a Partie that cannot be counted is named, per reason.
-LOST_KEYS = {Loss.MISSING: "sheet_lost_missing", Loss.DAMAGED: "sheet_lost_damaged"}
+LOST_KEYS = {
+    Loss.MISSING: "sheet_lost_missing", Loss.DAMAGED: "sheet_lost_damaged",
+    Loss.ABSENT: "sheet_lost_absent",
+}  # fmt: skip
 
 
 def lost_line(game: LostGame, text: Catalogue) -> str:
@@ -157,8 +209,10 @@ def sheet_data(evening: Evening) -> dict[str, Any]:
     sheet = evening_sheet(evening)
     return {
         "spieltag": spieltag_to_mapping(evening.spieltag),
+        "match": match_data(sheet.match),
         "players": [
-            {"name": p.name, "seat": p.seat, "number": p.number, "table": p.table}
+            {"name": p.name, "seat": p.seat, "number": p.number, "table": p.table,
+             "substitute": p.substitute, "unlisted": p.unlisted}
             for p in sheet.players
         ],
         "partien": [
@@ -172,6 +226,7 @@ def sheet_data(evening: Evening) -> dict[str, Any]:
                 "durchmarsch": result.loser if result.durchmarsch else None,
                 "points": game_points(sheet.scheme, result),
                 "schock_aus": {p: result.schock_aus(p) for p in result.players},
+                "scharf": partie.scharf,
             }
             for partie in sheet.partien
             for result in (partie.result,)
@@ -189,21 +244,31 @@ def sheet_rows(sheet: Sheet, lang: str = "de") -> list[list[str]]:
     players = sheet.players
     label = sheet.labels()
     scheme = sheet.scheme
+    match = sheet.match
+    league, number, start, end, time_box = ([label, value] for label, value in
+                                            header_pairs(match, text))  # fmt: skip
     rows: list[list[str]] = [[text.t("sheet_title")]]
     rows += [
-        [text.t("sheet_spieltag"), sheet.name],
-        [text.t("sheet_date"), sheet.date],
+        [text.t("sheet_spieltag"), sheet.name], league, number,
+        [text.t("sheet_date"), sheet.date], start, end,
         [text.t("sheet_venue"), sheet.venue],
         [text.t("sheet_home"), sheet.home],
         [text.t("sheet_guest"), sheet.guest],
-        [text.t("sheet_scheme"), scheme_label(scheme.name, text)],
-        [],
-        [text.t("sheet_seat"), text.t("sheet_name"), text.t("sheet_number"), text.t("sheet_table")],
+        [text.t("sheet_scheme"), scheme_label(scheme.name, text)], time_box,
+    ]  # fmt: skip
+    if match.team is not None:
+        rows += [list(cells) for cells in result_pairs(match.team, text)]
+    note = [text.t("sheet_note")] if sheet.noted else []
+    rows += [[], [text.t("sheet_seat"), text.t("sheet_name"), text.t("sheet_number"),
+                  text.t("sheet_table"), *note]]  # fmt: skip
+    rows += [
+        [p.seat, p.name, p.number, str(p.table), *([p.note(text)] if note else [])]
+        for p in players
     ]
-    rows += [[p.seat, p.name, p.number, str(p.table)] for p in players]
+    scharf = [text.t("sheet_scharf")] if sheet.timed else []
     rows += [[], [
         text.t("sheet_partie"), text.t("sheet_table"), text.t("sheet_half1"),
-        text.t("sheet_half2"), text.t("sheet_final"), text.t("sheet_durchmarsch"),
+        text.t("sheet_half2"), text.t("sheet_final"), text.t("sheet_durchmarsch"), *scharf,
     ]]  # fmt: skip
     for partie in sheet.partien:
         result = partie.result
@@ -212,6 +277,7 @@ def sheet_rows(sheet: Sheet, lang: str = "de") -> list[list[str]]:
             label[result.half_losers[1]],
             label[result.final_loser] if result.final_loser else "",
             label[result.loser] if result.durchmarsch else "",
+            *([scharf_cell(partie.scharf, text)] if scharf else []),
         ])  # fmt: skip
     if sheet.lost:  # named under the Partien: their numbers stay theirs
         rows += [[lost_line(game, text)] for game in sheet.lost]
@@ -235,8 +301,21 @@ def sheet_rows(sheet: Sheet, lang: str = "de") -> list[list[str]]:
     rows += [[], standings_heading(text, scheme.counts_lives)]
     rows += [standing_cells(line, label[line.player], text) for line in lines]
     rows += kasse_rows(sheet.kasse, sheet.kasse_lines, text, label.__getitem__)
+    if sheet.home or match.remarks:
+        rows += [[], [text.t("sheet_remarks"), match.remarks]]
     rows += [[], [text.t("sheet_signature_home"), "", text.t("sheet_signature_guest")]]
+    if match.home_captain or match.guest_captain:
+        rows.append(list(captain_lines(match, text)))
     return rows
+
+
+def captain_lines(match: MatchHeader, text: Catalogue) -> tuple[str, str, str]:
+    """The captains under the signatures: home's, a gap, guest's ("" for one not given)."""
+    home = text.t("sheet_captain_home", name=match.home_captain) if match.home_captain else ""
+    guest = (
+        text.t("sheet_captain_guest", name=match.guest_captain) if match.guest_captain else ""
+    )
+    return home, "", guest
 
 
 def points_cell(points: int | None, schock_aus: int) -> str:
@@ -274,38 +353,36 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
     lines = sheet.standings
     scheme = sheet.scheme
     by_name = {line.player: line for line in lines}
-    header = Table(
-        (text.t("sheet_spieltag"), text.t("sheet_date"), text.t("sheet_venue"),
-         text.t("sheet_scheme")),
-        ((sheet.name, sheet.date, sheet.venue, scheme_label(scheme.name, text)),
-         (f"{text.t('sheet_home')}: {sheet.home}", "", f"{text.t('sheet_guest')}: {sheet.guest}",
-          "")),
-        (3, 2, 3, 3),
-    )  # fmt: skip
+    header = Table((), _header_rows(sheet, text), (1.3, 4.2, 1.5, 4.0))
+    note = (text.t("sheet_note"),) if sheet.noted else ()
     listed = Table(
         (text.t("sheet_seat"), text.t("sheet_name"), text.t("sheet_number"),
-         text.t("sheet_table"), text.t("standings_schock_aus")),
+         text.t("sheet_table"), text.t("standings_schock_aus"), *note),
         tuple((p.seat, p.name, p.number, str(p.table),
-               str(by_name[p.name].schock_aus) if p.name in by_name else "") for p in players),
-        (1, 4, 2, 1, 1.5),
+               str(by_name[p.name].schock_aus) if p.name in by_name else "",
+               *((p.note(text),) if note else ()))
+              for p in players),
+        (1, 4, 2, 1, 1.5, *((2.5,) if note else ())),
         text.t("sheet_players"),
     )  # fmt: skip
+    scharf = (text.t("sheet_scharf"),) if sheet.timed else ()
     partien = Table(
         (text.t("sheet_partie"), text.t("sheet_table"), text.t("sheet_half1"),
-         text.t("sheet_half2"), text.t("sheet_final"), text.t("sheet_durchmarsch")),
+         text.t("sheet_half2"), text.t("sheet_final"), text.t("sheet_durchmarsch"), *scharf),
         tuple((str(partie.number), str(partie.table), label[result.half_losers[0]],
                label[result.half_losers[1]],
                label[result.final_loser] if result.final_loser else "",
-               label[result.loser] if result.durchmarsch else "")
+               label[result.loser] if result.durchmarsch else "",
+               *((scharf_cell(partie.scharf, text),) if scharf else ()))
               for partie in sheet.partien for result in (partie.result,)),
-        (1, 0.8, 3, 3, 3, 3),
+        (1, 0.8, 3, 3, 3, 3, *((1.6,) if scharf else ())),
         text.t("sheet_partien"),
     )  # fmt: skip
     # The Partien that cannot be counted, named under the Partien (their numbers stay theirs).
     lost = Table((), tuple((lost_line(game, text),) for game in sheet.lost), (1,))
     score_key = "standings_lives" if scheme.counts_lives else "standings_points"
     card = Table(
-        (text.t("sheet_partie"), *(p.seat or p.name for p in players)),
+        (text.t("sheet_partie"), *(p.column for p in players)),
         (
             *(
                 (str(partie.number), *(
@@ -316,7 +393,7 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
                 for points in (game_points(scheme, partie.result),)
             ),
             (f"{text.t('sheet_totals')} ({text.t(score_key)})",
-             *(str(by_name[p.name].score) for p in players)),
+             *(str(by_name[p.name].score) if p.name in by_name else "" for p in players)),
         ),
         (1.6, *([1.0] * len(players))),
         text.t("sheet_points_per_partie"),
@@ -330,9 +407,50 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
     kasse = () if sheet.kasse is None else kasse_tables(
         sheet.kasse, sheet.kasse_lines, text, label.__getitem__
     )
+    match = sheet.match
+    # A league's sheet has room for remarks and a protest: what was given, and lines to write.
+    remarks = Table(
+        (), ((match.remarks,), ("",), ("",)), (1,), text.t("sheet_remarks")
+    )  # fmt: skip
+    home_captain, _, guest_captain = captain_lines(match, text)
     return Document(
         text.t("sheet_title"),
-        (header, listed, partien, *((lost,) if sheet.lost else ()), card, standing, *kasse),
+        (header, listed, partien, *((lost,) if sheet.lost else ()), card, standing, *kasse,
+         *((remarks,) if sheet.home or match.remarks else ())),
         signatures=(text.t("sheet_signature_home"), text.t("sheet_signature_guest")),
+        signature_names=(home_captain, guest_captain) if any(
+            (home_captain, guest_captain)) else (),
         file_title=f"{text.t('sheet_title')} {sheet.name} {sheet.date}",
-    )
+    )  # fmt: skip
+
+
+def _header_rows(sheet: Sheet, text: Catalogue) -> tuple[tuple[str, ...], ...]:
+    """The PDF's header: two fields a row, label and value; the sides' names, which may be
+    long, a row each (none for an evening that is no league match). A row with nothing to say
+    is left out, but a league match keeps its fields to be filled in by hand; the team's result
+    comes last."""
+    match = sheet.match
+    league, number, start, end, time_box = header_pairs(match, text)
+    pairs = [
+        ((text.t("sheet_spieltag"), sheet.name), (text.t("sheet_date"), sheet.date), True),
+        (league, number, bool(sheet.home)),
+        ((text.t("sheet_venue"), sheet.venue),
+         (text.t("sheet_scheme"), scheme_label(sheet.scheme.name, text)), True),
+        (start, end, bool(sheet.home)),
+        (time_box if match.time_box else ("", ""), ("", ""), False),
+    ]  # fmt: skip
+    if match.team is not None:
+        result = [(label, f"{home} : {guest}") for label, home, guest in
+                  result_pairs(match.team, text)]  # fmt: skip
+        pairs.append((result[0], result[1] if len(result) > 1 else ("", ""), True))
+    rows: list[tuple[str, ...]] = [
+        (f"{one[0]}:" if one[0] else "", one[1], f"{two[0]}:" if two[0] else "", two[1])
+        for one, two, kept in pairs
+        if kept or one[1] or two[1]
+    ]
+    if sheet.home or sheet.guest:
+        sides = [(f"{text.t('sheet_home')}:", sheet.home),
+                 (f"{text.t('sheet_guest')}:", sheet.guest)]  # fmt: skip
+        at = len(rows) - (match.team is not None)
+        rows[at:at] = sides
+    return tuple(rows)

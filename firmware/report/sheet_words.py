@@ -86,6 +86,35 @@ SHEET_WORDS: dict[str, tuple[str, str]] = {
     "sheet_totals": ("Summe", "Total"),
     "sheet_signature_home": ("Unterschrift Heim", "Signature home"),
     "sheet_signature_guest": ("Unterschrift Gast", "Signature guest"),
+    # a league match's header and foot (firmware.report.match_header): the league, the match's
+    # number, when it began and ended, the time box, the team's result, the captains under the
+    # signatures, the remarks; the players' notes and where a Partie went scharf
+    "sheet_league": ("Liga/Staffel", "League/Staffel"),
+    "sheet_match_number": ("Spielnummer", "Match number"),
+    "sheet_start": ("Beginn", "Start"),
+    "sheet_end": ("Ende", "End"),
+    "sheet_time_box": ("Zeitlimit", "Time box"),
+    "sheet_time_box_minutes": ("{minutes} Minuten", "{minutes} minutes"),
+    "sheet_time_box_none": ("ohne", "none"),
+    "sheet_result": ("Ergebnis (H : G)", "Result (H : G)"),
+    "sheet_team_points": ("Mannschaftspunkte", "Team points"),
+    "sheet_captain_home": ("Kapitän Heim: {name}", "Captain home: {name}"),
+    "sheet_captain_guest": ("Kapitän Gast: {name}", "Captain guest: {name}"),
+    "sheet_remarks": ("Bemerkungen / Protest", "Remarks / protest"),
+    "sheet_note": ("Hinweis", "Note"),
+    "sheet_substitute": ("Auswechselspieler", "Substitute (Auswechselspieler)"),
+    "sheet_unlisted": ("nicht gemeldet", "not listed"),
+    "sheet_scharf": ("scharf ab", "scharf from"),
+    "sheet_scharf_half_1": ("1. Hälfte", "half 1"),
+    "sheet_scharf_half_2": ("2. Hälfte", "half 2"),
+    "sheet_scharf_final": ("Finale", "the final"),
+    # a player of a league match on no seat (`schocken sheet`'s note on stderr)
+    "sheet_unlisted_line": (
+        "{name} spielte Partie {partie}, steht aber auf keinem Sitz der Liste: als "
+        "Auswechselspieler melden (schocken spieltag substitute SITZ={name})",
+        "{name} played game {partie} but is on no seat of the list: register them as a "
+        "substitute (schocken spieltag substitute SEAT={name})",
+    ),
     # a Partie that cannot be counted: its journal is gone, or damaged (the sheet, `schocken
     # stats --spieltag`, the notes on stderr)
     "sheet_lost_missing": (
@@ -95,6 +124,10 @@ SHEET_WORDS: dict[str, tuple[str, str]] = {
     "sheet_lost_damaged": (
         "Partie {partie} nicht gewertet: {journal} ist beschädigt",
         "Game {partie} not counted: {journal} is damaged",
+    ),
+    "sheet_lost_absent": (
+        "Partie {partie} nicht gewertet: fehlt in {journal}",
+        "Game {partie} not counted: missing from {journal}",
     ),
     # an evening without a finished game yet (the device's standings, `schocken stats`)
     "spieltag_none": (

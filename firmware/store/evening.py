@@ -12,13 +12,16 @@ the newest game when it ended, or its last tagged game): a number without its jo
 range is a game deleted or moved away, a journal that cannot be read whole one damaged. Games
 of another evening, or of none, in that range (one begun before the Spieltag) are not its.
 
-:func:`evening_to_export` writes the evening with every game's actions and its lost Partien,
-so an exported evening is recounted exactly like one read from the device.
+:func:`evening_to_export` writes the evening with every game's actions, when each ended (its
+journal's last write), its lost Partien and its count of Partien, so an exported evening is
+recounted exactly like one read from the device; :func:`evening_from_export` refuses a game that
+is in the file twice and names a Partie taken out of it.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from engine import from_json, to_json
@@ -32,6 +35,8 @@ from engine.spieltag import (
     LostGame,
     Spieltag,
     SpieltagError,
+    duplicate_partie,
+    is_moment,
     spieltag_from_mapping,
     spieltag_to_mapping,
     table_of,
@@ -39,7 +44,7 @@ from engine.spieltag import (
 from firmware.store.gamestore import GameStore, KeptGame, archive_name
 from firmware.store.journal import JournalError, JournalHeader, header_from_record, header_to_record
 from firmware.store.spieltagfile import SpieltagFiles
-from hal.ports import Storage
+from hal.ports import Storage, StorageError
 
 __all__ = ["evening_from_export", "evening_of", "evening_to_export", "load_evening"]
 
@@ -94,11 +99,24 @@ def evening_of(spieltag: Spieltag, store: GameStore) -> Evening:
             setup = recovery.setup
             result = game_result(setup, recovery.actions)
             table = table_of(spieltag, setup.players)
-            games.append(EveningGame(partie, table, setup, recovery.actions, result))
+            ended_at = _written_at(store.storage, game.name)
+            games.append(EveningGame(partie, table, setup, recovery.actions, result, ended_at))
         elif not game.current:  # an archived game always ended: the end is cut off
             why = recovery.problem or "the journal ends before the game does"
             lost.append(LostGame(partie, game.name, Loss.DAMAGED, why))
     return Evening(spieltag, tuple(games), tuple(lost))
+
+
+def _written_at(storage: Storage, name: str) -> str:
+    """When the journal ``name`` was last written (a finished game's: when it ended), by the
+    wall clock with its offset; "" if that cannot be read."""
+    try:
+        stamp = storage.modified(name)
+    except StorageError:
+        return ""
+    if stamp is None:
+        return ""
+    return datetime.fromtimestamp(stamp).astimezone().isoformat(timespec="seconds")
 
 
 def _belongs(game: KeptGame, spieltag: Spieltag) -> bool:
@@ -117,10 +135,13 @@ def evening_to_export(evening: Evening) -> dict[str, Any]:
                 **header_to_record(JournalHeader(game.setup)),  # real dice too
                 "partie": game.partie,
                 "table": game.table,
+                "ended_at": game.ended_at,
                 "actions": [to_json(action) for action in game.actions],
             }
             for game in evening.games
         ],
+        # How many Partien the evening had: a game taken out of the file is missed by that.
+        "partien": evening.partien,
         "lost": [
             {"partie": game.partie, "journal": game.journal, "loss": game.loss.value,
              "detail": game.detail}
@@ -131,7 +152,10 @@ def evening_to_export(evening: Evening) -> dict[str, Any]:
 
 def evening_from_export(text: str, origin: str) -> Evening:
     """An exported evening (:func:`evening_to_export`'s JSON); every game is replayed, so a
-    changed result cannot pass. SpieltagError naming ``origin`` and the problem."""
+    changed result cannot pass. A game that is in the file twice is refused; a Partie taken out
+    of it (its number skipped) is kept as a :class:`~engine.spieltag.LostGame` absent from
+    ``origin``, named wherever the evening is shown. SpieltagError naming ``origin`` and the
+    problem."""
     try:
         data = json_loads(text, max_bytes=_MAX_EXPORT_BYTES)
         if not isinstance(data, dict) or data.get("export") != _EXPORT:
@@ -149,9 +173,34 @@ def evening_from_export(text: str, origin: str) -> Evening:
         parties = sorted([game.partie for game in games] + [game.partie for game in lost])
         if len(set(parties)) != len(parties):
             raise SpieltagError("games: two games have the same partie")
+        twice = duplicate_partie(games)
+        if twice is not None:
+            raise SpieltagError(
+                f"Partie {twice[1]} is Partie {twice[0]} again (the same players and every "
+                "throw): a game is in the file twice; export the evening again from its device"
+            )
+        lost += _gaps(data, parties, origin)
     except (json.JSONDecodeError, InputLimitError, SpieltagError, SchockenError) as error:
         raise SpieltagError(f"{origin}: {' '.join(str(error).split())}") from None
-    return Evening(spieltag, games, lost)
+    return Evening(spieltag, games, tuple(sorted(lost, key=lambda game: game.partie)))
+
+
+def _gaps(data: dict[str, Any], parties: list[int], origin: str) -> tuple[LostGame, ...]:
+    """The Partien an export skips (of 1 to its count of Partien; an export of an older
+    version: to its highest), as games absent from the file ``origin``."""
+    count = data.get("partien", max(parties, default=0))
+    if isinstance(count, bool) or not isinstance(count, int) or count < max(parties, default=0):
+        raise SpieltagError(
+            f"partien = {count!r}: must be the number of Partien, at least the highest partie"
+        )
+    if count > 10_000:
+        raise SpieltagError(f"partien = {count!r}: must be at most 10000")
+    name = origin.replace("\\", "/").rsplit("/", 1)[-1][:80]
+    given = set(parties)
+    return tuple(
+        LostGame(number, name, Loss.ABSENT) for number in range(1, count + 1)
+        if number not in given
+    )
 
 
 def _partie(entry: dict[str, Any], index: int, what: str) -> int:
@@ -181,7 +230,13 @@ def _game(spieltag: Spieltag, index: int, entry: object) -> EveningGame:
     table = entry.get("table", table_of(spieltag, setup.players))
     if table not in (1, 2) or isinstance(table, bool):
         raise SpieltagError(f"game {index}: table = {table!r} must be 1 or 2")
-    return EveningGame(_partie(entry, index, "game"), table, setup, events, result)
+    ended_at = entry.get("ended_at", "")
+    if not isinstance(ended_at, str) or (ended_at and not is_moment(ended_at)):
+        raise SpieltagError(
+            f"game {index}: ended_at = {str(ended_at)[:40]!r} must be a date and time with its "
+            "offset, e.g. 2026-12-01T21:30:00+01:00"
+        )
+    return EveningGame(_partie(entry, index, "game"), table, setup, events, result, ended_at)
 
 
 def _lost(index: int, entry: object) -> LostGame:

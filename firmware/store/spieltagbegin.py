@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.kasse import Kasse
+from engine.league import with_substitute
 from engine.scoring import SCHEME_PRESETS, Scheme, load_scheme
 from engine.spieltag import (
+    MAX_REMARKS,
     LeaguePlayer,
     Spieltag,
     SpieltagError,
@@ -59,6 +61,16 @@ class SpieltagRequest:
     time_box: int | None = None
     #: The evening's Kasse (the scoring file's ``[kasse]``, read by the door); None: none.
     kasse: Kasse | None = None
+    #: A league match's header: the league or Staffel, the match's number, the captains,
+    #: remarks (a protest).
+    league: str = ""
+    match_number: str = ""
+    home_captain: str = ""
+    guest_captain: str = ""
+    remarks: str = ""
+    #: Substitutes (Auswechselspieler), each on the seat of one of ``players``; table 0: that
+    #: player's table.
+    substitutes: tuple[LeaguePlayer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +87,12 @@ class Wording:
     venue: str = "venue"
     player: str = "player"
     table: str = "table"
+    league: str = "league"
+    match_number: str = "match number"
+    home_captain: str = "home captain"
+    guest_captain: str = "guest captain"
+    remarks: str = "remarks"
+    substitute: str = "substitute"
     #: Values quoted as JSON text is, or as typed on a command line.
     quoted: bool = True
 
@@ -87,15 +105,17 @@ class Wording:
 PAGE = Wording()
 #: The command line's names (``schocken spieltag begin``).
 COMMAND_LINE = Wording("--name", "--scoring", "--date", "--time-box", "--home", "--guest",
-                       "--venue", "--player", "--table", quoted=False)
+                       "--venue", "--player", "--table", "--league", "--match-number",
+                       "--home-captain", "--guest-captain", "--remarks", "--substitute",
+                       quoted=False)
 #: The longest text of a Spieltag's (its name, venue, sides), as its file keeps them.
 _MAX_TEXT = 80
 
 
-def _text_problem(text: str) -> str | None:
+def _text_problem(text: str, limit: int = _MAX_TEXT) -> str | None:
     """Why ``text`` cannot be a Spieltag's name, venue or side (one line), or None."""
-    if len(text) > _MAX_TEXT:
-        return f"{len(text)} characters: at most {_MAX_TEXT}"
+    if len(text) > limit:
+        return f"{len(text)} characters: at most {limit}"
     if any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text):
         return "holds a line break or another control character: one line of text"
     return None
@@ -139,9 +159,15 @@ def _checked(request: SpieltagRequest, name: str, now: datetime, wording: Wordin
             raise SpieltagError(problem)
     if not name.strip():
         raise SpieltagError(f"{wording.name}: give the Spieltag a name or number")
+    header = (
+        (wording.league, request.league), (wording.match_number, request.match_number),
+        (wording.home_captain, request.home_captain),
+        (wording.guest_captain, request.guest_captain),
+    )  # fmt: skip
     for label, text in ((wording.name, name), (wording.venue, request.venue),
-                        (wording.home, request.home), (wording.guest, request.guest)):
-        problem = _text_problem(text)
+                        (wording.home, request.home), (wording.guest, request.guest), *header,
+                        (wording.remarks, request.remarks)):  # fmt: skip
+        problem = _text_problem(text, MAX_REMARKS if label == wording.remarks else _MAX_TEXT)
         if problem is not None:
             raise SpieltagError(f"{wording.said(label, _clip(text))}: {problem}")
     date = request.date.strip() or now.date().isoformat()
@@ -158,8 +184,12 @@ def _checked(request: SpieltagRequest, name: str, now: datetime, wording: Wordin
             f"{wording.said(given, home or guest)} without {missing}: a league match has a "
             "home and a guest side; give both"
         )
-    if not home and (request.players or request.table != 1):
-        what = wording.player if request.players else f"{wording.table} {request.table}"
+    if not home and (request.players or request.table != 1 or request.substitutes):
+        what = (
+            wording.player if request.players
+            else wording.substitute if request.substitutes
+            else f"{wording.table} {request.table}"
+        )  # fmt: skip
         raise SpieltagError(
             f"{what}: a league match's seats and tables need its sides: give {wording.home} "
             f"and {wording.guest}"
@@ -168,6 +198,10 @@ def _checked(request: SpieltagRequest, name: str, now: datetime, wording: Wordin
         problem = name_problem(player.name)
         if problem is not None:
             raise SpieltagError(f"{wording.player} {player.seat}: {problem}")
+    for player in request.substitutes:
+        problem = name_problem(player.name)
+        if problem is not None:
+            raise SpieltagError(f"{wording.substitute} {player.seat}: {problem}")
     for table in (1, 2):
         size = sum(player.table == table for player in request.players)
         problem = scheme.table_problem(size) if size else None
@@ -177,6 +211,13 @@ def _checked(request: SpieltagRequest, name: str, now: datetime, wording: Wordin
         spieltag_id(now), name, scheme, date, request.venue, home, guest, request.table,
         request.players, time_box=request.time_box or 0,
         began_at=now.isoformat(timespec="seconds"), kasse=request.kasse,
+        league=request.league.strip(),
+        match_number=request.match_number.strip(), home_captain=request.home_captain.strip(),
+        guest_captain=request.guest_captain.strip(), remarks=request.remarks.strip(),
     )
+    for player in request.substitutes:
+        spieltag = with_substitute(
+            spieltag, player.seat, player.name, player.number, player.table or None
+        )
     # The file's own checks (lengths, seats and names once each) for what was asked.
     return spieltag_from_mapping(spieltag_to_mapping(spieltag))

@@ -8,6 +8,7 @@ import random
 import shutil
 import subprocess
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,7 +35,10 @@ _PLAYERS = (
 
 
 def match_evening(seed: int = 26, scheme: str = "platzpunkte") -> Evening:
-    """A league match: five Partien at each table, played by the threshold bot, seeded."""
+    """A league match: five Partien at each table, played by the threshold bot, seeded; with
+    the league's header (Staffel, match number, captains, a time box of 70 minutes that ran
+    out in none of them), 2 Mannschaftspunkte for a won match, each Partie ending 14 minutes
+    after the one before."""
     rules = load_preset("standard")
     rng = random.Random(seed)
     players = tuple(LeaguePlayer(name, seat, number, table) for seat, name, number, table in
@@ -42,14 +46,19 @@ def match_evening(seed: int = 26, scheme: str = "platzpunkte") -> Evening:
     games: list[EveningGame] = []
     for table in (1, 2):
         names = tuple(p.name for p in players if p.table == table)
-        for _ in range(5):
+        for index in range(5):
             setup = GameSetup(names, rules)
             game = play_game(setup, {name: make_bot("threshold") for name in names}, rng)
             result = game_result(setup, game.actions)
-            games.append(EveningGame(len(games) + 1, table, setup, tuple(game.actions), result))
+            minutes = 19 * 60 + 14 * (index + 1)
+            ended_at = f"2026-12-01T{minutes // 60:02}:{minutes % 60:02}:00+01:00"
+            games.append(EveningGame(len(games) + 1, table, setup, tuple(game.actions), result,
+                                     ended_at))  # fmt: skip
     spieltag = Spieltag(
-        "20261201-190000", "7. Spieltag", load_scheme(scheme), "2026-12-01", "Gasthaus Zum Anker",
-        "Schockfreunde Werl", "3. Kompanie", 1, players,
+        "20261201-190000", "7. Spieltag", replace(load_scheme(scheme), team_points=(2, 1, 0)),
+        "2026-12-01", "Gasthaus Zum Anker", "Schockfreunde Werl", "3. Kompanie", 1, players,
+        time_box=70, began_at="2026-12-01T19:00:00+01:00", league="Bezirksliga Staffel B",
+        match_number="117", home_captain="Anna", guest_captain="Cem",
     )
     return Evening(spieltag, tuple(games))
 

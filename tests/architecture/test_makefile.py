@@ -120,7 +120,8 @@ def test_make_test_after_make_sim_installs_the_rest(checkout: Path) -> None:
     calls(checkout, "sim")
     ran = calls(checkout, "test")
     assert not any(" -m venv " in line for line in ran), "the same venv"
-    assert installs(ran) == ["python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,hub,browser-test]"]
+    everything = "python -m pip install --quiet -e .[pi,sim,dev,web,mqtt,hub,browser-test]"
+    assert installs(ran) == [everything]
     assert [line.split()[0] for line in ran[1:]] == ["ruff", "mypy", "mypy", "pytest"]
     assert installs(calls(checkout, "sim", "test")) == [], "both stamps are up to date"
 

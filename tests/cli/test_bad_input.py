@@ -89,6 +89,8 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("sheet", "--pdf", "--json"), "argument --json: not allowed with argument --pdf"),
     (("sheet", "{tmp}/picture.png"), "SOURCE {tmp}/picture.png is not UTF-8 text (at byte 0)"),
     (("sheet", "{tmp}/play.txt"), "{tmp}/play.txt: Expecting value: line 1 column 1"),
+    (("saison", "--pdf", "--json"), "argument --json: not allowed with argument --pdf"),
+    (("saison", "{tmp}/nowhere"), "SOURCE {tmp}/nowhere: does not exist"),
     # replay
     (("replay", "{tmp}/picture.png"),
      "{tmp}/picture.png is not a Schockbesteck journal: record 1 at byte 0"),

@@ -51,6 +51,14 @@ def test_append_durable_appends_exact_bytes(state: StateDirectory) -> None:
     assert (state.root / "journal.log").read_bytes() == b"throw 6 6 1\nstand\n"
 
 
+def test_modified_is_the_files_last_write(state: StateDirectory) -> None:
+    storage: Storage = state
+    assert storage.modified("journal.log") is None
+    storage.append_durable("journal.log", b"stand\n")
+    os.utime(state.root / "journal.log", (1_700_000_000, 1_764_612_000))
+    assert storage.modified("journal.log") == 1_764_612_000
+
+
 def test_size_of_a_file_and_of_none(state: StateDirectory) -> None:
     storage: Storage = state
     assert storage.size("journal.log") is None  # not even the directory exists yet
