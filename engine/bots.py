@@ -55,12 +55,15 @@ from engine.odds import (
     Goal,
     Position,
     Target,
+    Vector,
+    action_chances,
     best_choice,
     flip_result,
     goal_by_state,
     goal_from,
     legal_keeps,
     most_throws,
+    pick_within,
     policy,
     result_slots,
     solve_start,
@@ -409,7 +412,17 @@ class OddsStrategy:
         _beaten_by_later(rules)  # the model of the other players; builds the position graph too
 
     def choose(self, position: Position, situation: Hashable, rules: Rules) -> Choice:
-        return best_choice(position, avoid_goal(rules, situation), rules)
+        return pick_within(avoid_chances(position, situation, rules), NOT_LAST_MARGIN)
+
+
+def avoid_chances(
+    position: Position, situation: Hashable, rules: Rules
+) -> list[tuple[Choice, Vector]]:
+    """Every legal action in ``position`` with two chances after it: of not being the round's
+    loser (played for that alone), and of the objective with the Deckel share (played for it);
+    see :func:`engine.odds.action_chances`."""
+    keep = avoid_goal(rules, situation, share=False)
+    return action_chances(position, (keep, avoid_goal(rules, situation)), rules)
 
 
 def prepare_opening(rules: Rules, players: int) -> None:
@@ -458,9 +471,13 @@ def _distribution(pairs: Iterable[tuple[int, float]]) -> _Scores:
 
 
 #: The weight of the Deckel share in the odds strategy's objective (see :func:`avoid_goal`):
-#: small, so that the hint gives up little of the chance of not being the loser for Deckel
-#: (docs/odds.md measures larger weights).
+#: it decides only between actions within :data:`NOT_LAST_MARGIN` of the best chance of not
+#: being the loser (docs/odds.md measures other weights).
 DECKEL_WEIGHT = 0.1
+
+#: The most chance of not being the round's loser the odds strategy (and so the hint) gives up
+#: for Deckel: 0.1 percentage points against the action that is best for not being the loser.
+NOT_LAST_MARGIN = 0.001
 
 _avoid_goals: dict[tuple[Rules, Hashable, bool], Goal] = {}
 

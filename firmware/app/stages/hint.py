@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from firmware.advice import Hint
     from firmware.app.session.session import Session
 
-__all__ = ["PendingHint", "hint_for"]
+__all__ = ["PendingHint", "hint_for", "hint_view"]
 
 
 def hint_for(session: Session, game: Game) -> Transition:
@@ -31,12 +31,11 @@ def hint_for(session: Session, game: Game) -> Transition:
     if not game.rules.hints:
         refused = (session.t("hint_refused_1"), session.t("hint_refused_2"))
         return Push(Message("hint_title", refused))
-    from firmware.advice import hint_lines, hint_question  # the odds load with the first hint
+    from firmware.advice import hint_question  # the odds load with the first hint
 
     question = hint_question(game)
     if session.work.ready(game.rules) and question.known():
-        chance, action, goal = hint_lines(question.answer(), session.catalogue)
-        return Push(Message("hint_title", (action, goal), chance, private=True))
+        return Push(PendingHint(question.answer()))
     pending = PendingHint()
     session.ask(question.answer, pending.answer)
     return Push(pending)
@@ -61,7 +60,18 @@ class PendingHint(Overlay):
     def view(self, texts: OledWords) -> BannerView:
         if self.hint is None:
             return BannerView(texts.t("hint_title"), "", (texts.t("hint_wait"),), ("", "", "OK"))
-        from firmware.advice import hint_lines
+        return hint_view(self.hint, texts)
 
-        chance, action, goal = hint_lines(self.hint, texts)
-        return BannerView(texts.t("hint_title"), chance, (action, goal), ("", "", "OK"))
+
+def hint_view(hint: Hint, texts: OledWords) -> BannerView:
+    """The hint's screen: the chance big, the action, what the chance is for; with another
+    choice of a different chance, that one and its chance in a line under them, and what the
+    chances are for in the title bar."""
+    from firmware.advice import hint_lines, hint_other
+
+    chance, action, goal = hint_lines(hint, texts)
+    title, keys = texts.t("hint_title"), ("", "", "OK")
+    other = hint_other(hint, texts)
+    if other:
+        return BannerView(title, chance, (action,), keys, aside=goal, note=other)
+    return BannerView(title, chance, (action, goal), keys)
