@@ -17,7 +17,9 @@ Strategies, by name (:func:`strategy_names`):
 * ``threshold``: a rule of thumb. Stand on a General or better (any Schock, Schock aus), flip two
   sixes, keep ones, keep sixes when there is no one; otherwise throw the rest.
 * ``odds``: exact odds (:mod:`engine.odds`) for what the rules reward: not being the round's
-  loser, and making the loser pay more (:func:`avoid_goal`). It reads the earlier results as the
+  loser, full stop, and only between actions at most :data:`NOT_LAST_MARGIN` (0.1 percentage
+  points) apart in that chance, making the loser pay more (:func:`avoid_chances`,
+  :func:`avoid_goal`). It reads the earlier results as the
   table saw them (a result under the cup: the hidden dice's throw, given that the player stood on
   it), and counts each later player as ``odds-v1`` in the next seat, seeing what this turn shows,
   under the limit it sets. So the last player plays against the lowest throw on the table, and
@@ -389,7 +391,9 @@ _Scores = tuple[tuple[int, ...], tuple[float, ...]]
 
 
 class OddsStrategy:
-    """Maximise the chance of not being the round's loser (see the module docstring).
+    """Maximise the chance of not being the round's loser (see the module docstring): never an
+    action more than :data:`NOT_LAST_MARGIN` below the best one's chance, and between those
+    within it, the one best for the objective with the Deckel share (:func:`avoid_goal`).
 
     The payoff of standing on a position is 1 - P(every earlier result is at least as strong) *
     P(every later player ends stronger). An earlier result the table saw counts as it is; one
