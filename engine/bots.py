@@ -17,14 +17,13 @@ Strategies, by name (:func:`strategy_names`):
 * ``threshold``: a rule of thumb. Stand on a General or better (any Schock, Schock aus), flip two
   sixes, keep ones, keep sixes when there is no one; otherwise throw the rest.
 * ``odds``: exact odds (:mod:`engine.odds`) for what the rules reward: not being the round's
-  loser, full stop, and only between actions at most :data:`NOT_LAST_MARGIN` (0.1 percentage
-  points) apart in that chance, making the loser pay more (:func:`avoid_chances`,
-  :func:`avoid_goal`). It reads the earlier results as the
+  loser, and making the loser pay more (:func:`avoid_goal`). It reads the earlier results as the
   table saw them (a result under the cup: the hidden dice's throw, given that the player stood on
   it), and counts each later player as ``odds-v1`` in the next seat, seeing what this turn shows,
   under the limit it sets. So the last player plays against the lowest throw on the table, and
   the opener weighs a strong throw against the limit it sets for everyone. The hint on the device
-  (:mod:`firmware.advice`) plays by the same objective.
+  (:mod:`firmware.advice`) plays by the same objective, but lets the Deckel decide only between
+  actions at most 0.1 percentage points apart in the chance of not being the loser.
 
 Kept for comparisons only (:data:`COMPARISON_STRATEGIES`; ``schocken simulate`` offers it, the
 device does not):
@@ -65,7 +64,6 @@ from engine.odds import (
     goal_from,
     legal_keeps,
     most_throws,
-    pick_within,
     policy,
     result_slots,
     solve_start,
@@ -391,9 +389,7 @@ _Scores = tuple[tuple[int, ...], tuple[float, ...]]
 
 
 class OddsStrategy:
-    """Maximise the chance of not being the round's loser (see the module docstring): never an
-    action more than :data:`NOT_LAST_MARGIN` below the best one's chance, and between those
-    within it, the one best for the objective with the Deckel share (:func:`avoid_goal`).
+    """Maximise the chance of not being the round's loser (see the module docstring).
 
     The payoff of standing on a position is 1 - P(every earlier result is at least as strong) *
     P(every later player ends stronger). An earlier result the table saw counts as it is; one
@@ -416,15 +412,16 @@ class OddsStrategy:
         _beaten_by_later(rules)  # the model of the other players; builds the position graph too
 
     def choose(self, position: Position, situation: Hashable, rules: Rules) -> Choice:
-        return pick_within(avoid_chances(position, situation, rules), NOT_LAST_MARGIN)
+        return best_choice(position, avoid_goal(rules, situation), rules)
 
 
 def avoid_chances(
     position: Position, situation: Hashable, rules: Rules
 ) -> list[tuple[Choice, Vector]]:
-    """Every legal action in ``position`` with two chances after it: of not being the round's
-    loser (played for that alone), and of the objective with the Deckel share (played for it);
-    see :func:`engine.odds.action_chances`."""
+    """Every legal action in ``position`` with two values after it: the chance of not being the
+    round's loser (played for that alone), and the objective with the Deckel share (played for
+    it); see :func:`engine.odds.action_chances`. The hint chooses by them
+    (:mod:`firmware.advice`)."""
     keep = avoid_goal(rules, situation, share=False)
     return action_chances(position, (keep, avoid_goal(rules, situation)), rules)
 
@@ -474,14 +471,10 @@ def _distribution(pairs: Iterable[tuple[int, float]]) -> _Scores:
     return values, tuple(reversed(tail))
 
 
-#: The weight of the Deckel share in the odds strategy's objective (see :func:`avoid_goal`):
-#: it decides only between actions within :data:`NOT_LAST_MARGIN` of the best chance of not
-#: being the loser (docs/odds.md measures other weights).
+#: The weight of the Deckel share in the odds strategy's objective (see :func:`avoid_goal`;
+#: docs/odds.md measures other weights). The hint lets it decide only between actions close in
+#: the chance of not being the loser (:mod:`firmware.advice`).
 DECKEL_WEIGHT = 0.1
-
-#: The most chance of not being the round's loser the odds strategy (and so the hint) gives up
-#: for Deckel: 0.1 percentage points against the action that is best for not being the loser.
-NOT_LAST_MARGIN = 0.001
 
 _avoid_goals: dict[tuple[Rules, Hashable, bool], Goal] = {}
 

@@ -1,14 +1,14 @@
 """The hint (a long press on FLIP): the action the odds bot would take now, and the chance of not
 being the round's loser ("nicht Letzter") of each choice, from the exact odds.
 
-The hint plays by the odds bot's rule (:class:`engine.bots.OddsStrategy`, :func:`engine.bots.
-avoid_chances`): not to be the round's loser, full stop. Of the legal actions it advises none whose
-chance of not being the loser is more than :data:`engine.bots.NOT_LAST_MARGIN` (0.1 percentage
-points) below another's; only between the actions within that margin does it prefer the one that
-makes the loser pay more when the holder's throw is the round's highest. A choice's chance is the
-best chance of not being the loser after it, playing on for that alone
-(:func:`engine.odds.action_chances`). The hint names the strongest other choice too, when its chance
-differs.
+The hint plays not to be the round's loser, full stop. Of the legal actions it advises none whose
+chance of not being the loser is more than :data:`NOT_LAST_MARGIN` (0.1 percentage points) below
+another's; only between the actions within that margin does it prefer the odds bot's choice
+(:class:`engine.bots.OddsStrategy`, :func:`engine.bots.avoid_goal`), which also makes the loser
+pay more when the holder's throw is the round's highest. A choice's chance is the best chance of
+not being the loser after it, playing on for that alone (:func:`engine.bots.avoid_chances`). The
+hint names the strongest other choice too, when its chance differs. (The odds bot itself gives
+up more of that chance for Deckel: it loses fewer games so; docs/odds.md measures both.)
 
 It reads the round as the player whose turn it is has seen it (the engine's table view, through
 :func:`engine.bots.view_of`): the results shown, and under ``hidden_last_throw`` only the laid-out
@@ -28,15 +28,21 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from engine.bots import NOT_LAST_MARGIN, OddsStrategy, avoid_chances, view_of
+from engine.bots import OddsStrategy, avoid_chances, view_of
 from engine.game import Game
 from engine.odds import ActionKind, Choice, Number, Position, pick_within
 from engine.rules import Rules
 from firmware.screen.oled_words import OledWords
 
 __all__ = [
-    "Hint", "HintQuestion", "best_hint", "hint_lines", "hint_other", "hint_question", "percent",
+    "NOT_LAST_MARGIN", "Hint", "HintQuestion", "best_hint", "hint_lines", "hint_other",
+    "hint_question", "percent",
 ]
+
+
+#: The most chance of not being the round's loser the hint gives up for Deckel: 0.1 percentage
+#: points against the choice that is best for not being the loser.
+NOT_LAST_MARGIN = 0.001
 
 
 @dataclass(frozen=True, slots=True)

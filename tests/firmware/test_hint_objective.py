@@ -1,8 +1,8 @@
 """The opener's hint after every first throw of `standard`: it plays not to lose, full stop.
 
-The rule (engine.bots.NOT_LAST_MARGIN): the hint never advises a choice whose chance of not being
-the round's loser ("nicht Letzter") is more than 0.1 percentage points below another's; between
-the choices within that margin it prefers the objective with the Deckel share
+The rule (firmware.advice.NOT_LAST_MARGIN): the hint never advises a choice whose chance of not
+being the round's loser ("nicht Letzter") is more than 0.1 percentage points below another's;
+between the choices within that margin it prefers the odds bot's objective with the Deckel share
 (engine.bots.avoid_goal: plus the chance that the throw is the round's highest times the share of
 all Deckel it makes the loser take). The chances are the exact ones of engine.odds.action_odds.
 Standing on the first throw sets the limit to one throw for everyone, so the value of standing
@@ -16,10 +16,10 @@ import itertools
 import pytest
 
 from engine import Game, GameSetup, load_preset, rank_table
-from engine.bots import DECKEL_WEIGHT, NOT_LAST_MARGIN, OddsStrategy, avoid_goal, view_of
+from engine.bots import DECKEL_WEIGHT, OddsStrategy, avoid_goal, view_of
 from engine.odds import ActionKind, ActionOdds, Choice, Position, action_odds
 from engine.throws import Evaluation
-from firmware.advice import Hint, best_hint, hint_lines, hint_other
+from firmware.advice import NOT_LAST_MARGIN, Hint, best_hint, hint_lines, hint_other
 from firmware.app.stages.hint import hint_view
 from firmware.screen.oled_words import OledWords
 
@@ -111,8 +111,15 @@ def test_a_near_sure_throw_of_the_opener_at_three_is_kept(
 ) -> None:
     """Standing leaves the two others one throw each to beat it; the chase for a Schock aus or
     a Schock 6 would make the loser pay more, but gives up more than 0.1 points."""
-    hint = best_hint(_opened(3, dice))
+    game = _opened(3, dice)
+    hint = best_hint(game)
     assert hint.action == Choice(ActionKind.STAND)
+    # The odds bot, which plays for games and so for Deckel too, chases the dearer round here.
+    turn = game.turn
+    assert turn is not None
+    situation = OddsStrategy().situation(view_of(game), STANDARD)
+    chased = OddsStrategy().choose(Position.from_turn(turn), situation, STANDARD)
+    assert chased == hint.other
     # Only a stronger throw from the hand beats it, and both others must fail.
     beats = _one_throw_beats(rank_table(STANDARD).evaluate(dice, True))
     assert hint.not_last == pytest.approx(1 - beats**2, abs=1e-12)

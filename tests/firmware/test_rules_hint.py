@@ -7,9 +7,8 @@ from dataclasses import replace
 import pytest
 
 from engine import Game, GameSetup, load_preset
-from engine.bots import NOT_LAST_MARGIN
 from engine.odds import ActionKind, Choice, Position, Target, action_odds
-from firmware.advice import best_hint, hint_lines
+from firmware.advice import NOT_LAST_MARGIN, best_hint, hint_lines
 from firmware.screen.oled_words import OledWords
 
 OPEN = replace(load_preset("standard"), jule=True, hidden_last_throw=False)
