@@ -1,5 +1,5 @@
-"""The hint (a long press on FLIP): the action the odds bot would take now, and the chance of not
-being the round's loser ("nicht Letzter") of each choice, from the exact odds.
+"""The hint (a long press on FLIP): what to do now, and the chance of not being the round's loser
+("nicht Letzter") of that choice and of the next best, from the exact odds.
 
 The hint plays not to be the round's loser, full stop. Of the legal actions it advises none whose
 chance of not being the loser is more than :data:`NOT_LAST_MARGIN` (0.1 percentage points) below

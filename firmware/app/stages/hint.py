@@ -1,6 +1,7 @@
 """The hint on the device (a long press on FLIP during a person's turn): an overlay.
 
-The action the odds bot's objective picks now and the exact chance of not being the round's loser
+The action that keeps the best chance of not being the round's loser (within 0.1 points; the odds
+bot's objective decides within that margin), its exact chance, and the next choice's chance
 (:mod:`firmware.advice`). Until the odds worker has built the tables of the round as the holder
 has seen it, the hint says "one moment" and is computed there; a hint asked again in the same
 round and turn is computed at once. The hint speaks of the dice in the cup, so it is
