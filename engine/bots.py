@@ -22,7 +22,8 @@ Strategies, by name (:func:`strategy_names`):
   it), and counts each later player as ``odds-v1`` in the next seat, seeing what this turn shows,
   under the limit it sets. So the last player plays against the lowest throw on the table, and
   the opener weighs a strong throw against the limit it sets for everyone. The hint on the device
-  (:mod:`firmware.advice`) plays by the same objective.
+  (:mod:`firmware.advice`) plays by the same objective, but lets the Deckel decide only between
+  actions at most 0.1 percentage points apart in the chance of not being the loser.
 
 Kept for comparisons only (:data:`COMPARISON_STRATEGIES`; ``schocken simulate`` offers it, the
 device does not):
@@ -55,6 +56,8 @@ from engine.odds import (
     Goal,
     Position,
     Target,
+    Vector,
+    action_chances,
     best_choice,
     flip_result,
     goal_by_state,
@@ -412,6 +415,17 @@ class OddsStrategy:
         return best_choice(position, avoid_goal(rules, situation), rules)
 
 
+def avoid_chances(
+    position: Position, situation: Hashable, rules: Rules
+) -> list[tuple[Choice, Vector]]:
+    """Every legal action in ``position`` with two values after it: the chance of not being the
+    round's loser (played for that alone), and the objective with the Deckel share (played for
+    it); see :func:`engine.odds.action_chances`. The hint chooses by them
+    (:mod:`firmware.advice`)."""
+    keep = avoid_goal(rules, situation, share=False)
+    return action_chances(position, (keep, avoid_goal(rules, situation)), rules)
+
+
 def prepare_opening(rules: Rules, players: int) -> None:
     """Build the opener's goals at a table of ``players`` (the first question of every round,
     and the one with the most to compute: every throw the opener may stand on sets the limit)."""
@@ -457,9 +471,9 @@ def _distribution(pairs: Iterable[tuple[int, float]]) -> _Scores:
     return values, tuple(reversed(tail))
 
 
-#: The weight of the Deckel share in the odds strategy's objective (see :func:`avoid_goal`):
-#: small, so that the hint gives up little of the chance of not being the loser for Deckel
-#: (docs/odds.md measures larger weights).
+#: The weight of the Deckel share in the odds strategy's objective (see :func:`avoid_goal`;
+#: docs/odds.md measures other weights). The hint lets it decide only between actions close in
+#: the chance of not being the loser (:mod:`firmware.advice`).
 DECKEL_WEIGHT = 0.1
 
 _avoid_goals: dict[tuple[Rules, Hashable, bool], Goal] = {}

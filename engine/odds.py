@@ -645,6 +645,57 @@ def chance_playing(
     return taking(choice, state, position.throws, position.limit, position.flipped)
 
 
+def action_chances(
+    position: Position, targets: Sequence[Target | Goal], rules: Rules
+) -> list[tuple[Choice, Vector]]:
+    """Every legal action in ``position`` with its chance of each of ``targets`` (each played
+    optimally for its own goal after it), in the order stand, flip, then throws with more dice
+    kept first. Before the first throw the only action is to throw all dice."""
+    position.check(rules)
+    solver = _solver(rules, tuple(_goal(target, rules) for target in targets), False)
+    model = solver.model
+    throws, limit, flipped = position.throws, position.limit, position.flipped
+    if throws == 0:
+        return [(Choice(ActionKind.THROW), solver.start(limit))]
+    state = model.state_index.get((position.laid_out, position.thrown))
+    if state is None:
+        raise IllegalActionError(
+            f"position laid out {list(position.laid_out)}, thrown {list(position.thrown)} "
+            "cannot occur under these rules"
+        )
+    chances: list[tuple[Choice, Vector]] = []
+    if not flipped or throws >= limit:
+        chances.append((Choice(ActionKind.STAND), solver.stand[throws][state]))
+    if throws < limit:
+        if solver.can_flip(state, throws, limit, flipped):
+            after = solver.value(model.flip_to[state], throws, limit + solver.bonus, True)
+            chances.append((Choice(ActionKind.FLIP), after))
+        for kept in model.keeps[flipped][state]:
+            choice = Choice(ActionKind.THROW, model.kept[kept])
+            chances.append((choice, solver.expected(kept, throws + 1, limit)))
+    return chances
+
+
+def pick_within(chances: Sequence[tuple[Choice, Vector]], margin: float) -> Choice:
+    """Of actions weighed for two goals (:func:`action_chances` of ``(keep, prefer)``), the best
+    for ``prefer`` among those whose chance of ``keep`` is at most ``margin`` below the best
+    one's; equally good ones keep their listed order."""
+    best_keep = max(float(values[0]) for _, values in chances)
+    allowed = [
+        (index, choice, values) for index, (choice, values) in enumerate(chances)
+        if float(values[0]) >= best_keep - margin - TOLERANCE
+    ]
+    return min(allowed, key=lambda entry: (-_bucket(entry[2][1]), entry[0]))[1]
+
+
+def best_within(
+    position: Position, keep: Target | Goal, prefer: Target | Goal, margin: float, rules: Rules
+) -> Choice:
+    """The action best for ``prefer`` that gives up at most ``margin`` of the chance of ``keep``
+    against the action best for ``keep`` (:func:`pick_within`)."""
+    return pick_within(action_chances(position, (keep, prefer), rules), margin)
+
+
 def _best_choice(solver: _Solver, state: int, throws: int, limit: int, flipped: bool) -> Choice:
     model = solver.model
     best = Choice(ActionKind.STAND)

@@ -81,6 +81,7 @@ ONE_WORKER_MODULES = frozenset(
         "tests/deploy/test_hub_install.py",  # one hub install read by nine tests
         "tests/deploy/test_install.py",  # one install per configuration, read by many tests
         "tests/firmware/test_fit.py",  # every scene traced once, for the check and its counts
+        "tests/firmware/test_hint_objective.py",  # the opener's objectives, built once a process
     }
 )
 

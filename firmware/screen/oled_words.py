@@ -103,6 +103,8 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "hint_and": ("und", "and"),
     # the hint's goal: the chance shown is that of not being the round's loser
     "hint_not_last": ("nicht Letzter", "to avoid the loss"),
+    # the strongest other choice and its chance, under the advised one
+    "hint_other": ("{action}: {chance}", "{action}: {chance}"),
     # reveal and sections
     "reveal_title": ("Aufdecken", "Reveal"),
     "round_n": ("Runde {n}", "Round {n}"),

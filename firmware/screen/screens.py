@@ -737,8 +737,11 @@ def _reveal_throws(rows: Sequence[RevealRow]) -> tuple[BitmapFont, bool]:
 
 @_draw.register
 def _banner(view: BannerView, draw: ImageDraw.ImageDraw) -> None:
-    _title_bar(draw, view.title)
+    _title_bar(draw, view.title, view.aside)
     bottom = 53 if any(view.keys) else HEIGHT
+    note = _wrap(view.note, WIDTH - 2, 1, where="banner note", font=SMALL) if view.note else []
+    if note:
+        bottom -= SMALL_HEIGHT + 3  # the note's line and a gap above it
     lines = [wrapped for line in view.lines for wrapped in _wrap(line, WIDTH - 2, 4)]
     y = 14
     if view.headline:
@@ -754,6 +757,8 @@ def _banner(view: BannerView, draw: ImageDraw.ImageDraw) -> None:
         y += LINE
     for line in lines[shown:]:
         _dropped(line)
+    for line in note:
+        _text(draw, ((WIDTH - SMALL.width(line)) // 2, bottom + 1), line, font=SMALL)
     _soft_keys(draw, view.keys)
 
 

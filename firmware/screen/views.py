@@ -154,12 +154,17 @@ class RevealView:
 
 @dataclass(frozen=True, slots=True)
 class BannerView:
-    """A big message: half over, the final, game over, a refusal, goodbye."""
+    """A big message: half over, the final, game over, a refusal, goodbye, the hint.
+
+    ``aside`` is written at the right end of the title bar, ``note`` in the small font under the
+    lines (the hint's other choice)."""
 
     title: str
     headline: str
     lines: tuple[str, ...]
     keys: SoftKeys = NO_KEYS
+    aside: str = ""
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,11 +15,15 @@ from engine.chance import sorted_throw_outcomes
 from engine.events import TurnOver
 from engine.odds import (
     ActionKind,
+    Choice,
     Position,
     Target,
+    action_chances,
     action_odds,
     best_choice,
+    best_within,
     chance_to_beat,
+    pick_within,
     reach_table,
     single_throw,
     sorted_dice,
@@ -289,6 +293,35 @@ def test_giessen_6_exact_figures() -> None:
     # Bördeschock: the laid-out 6 can be flipped when a second 6 comes.
     assert chances((6, 1, 1), BOERDE)[(6, 1)] > schock6[(6, 1)]
     assert chances((1, 1, 1), BOERDE)[(6, 1)] > 0
+
+
+def test_a_choice_within_a_margin_of_one_goal_is_the_best_for_another() -> None:
+    """The Gießen 6 for two goals: any Schock (only the 1: 29/54, 6 and 1: 11/36) and a Schock 6
+    or better (6 and 1 better). The second goal decides only within the margin of the first."""
+    start = Position((), (6, 3, 1), 1, 3)
+    any_schock = Target.at_least(strength((2, 1, 1), hand=False))
+    schock6 = Target.at_least(strength((6, 1, 1), hand=False))
+    chances = action_chances(start, (any_schock, schock6), STANDARD)
+    # Each goal's chance after each action is action_odds' for that goal alone.
+    for index, target in enumerate((any_schock, schock6)):
+        alone = {
+            Choice(a.kind, a.keep if a.kind is ActionKind.THROW else ()): a.p
+            for a in action_odds(start, target, STANDARD)
+        }
+        assert {choice: values[index] for choice, values in chances} == alone
+    only_the_1, six_and_1 = Choice(ActionKind.THROW, (1,)), Choice(ActionKind.THROW, (6, 1))
+    assert dict(chances)[only_the_1][0] == pytest.approx(29 / 54)
+    assert dict(chances)[six_and_1][0] == pytest.approx(11 / 36)
+    gap = 29 / 54 - 11 / 36  # 23.1 points of any Schock given up for the Schock 6
+    assert pick_within(chances, 0.0) == only_the_1
+    assert best_within(start, any_schock, schock6, gap - 0.001, STANDARD) == only_the_1
+    assert best_within(start, any_schock, schock6, gap + 0.001, STANDARD) == six_and_1
+    # Right after a flip there is no standing; before the first throw only the throw.
+    flipped = action_chances(Position((1,), (6, 3), 1, 3, flipped=True), (schock6,), STANDARD)
+    assert all(choice.kind is ActionKind.THROW for choice, _ in flipped)
+    assert [c for c, _ in action_chances(Position.start(3), (schock6,), STANDARD)] == [
+        Choice(ActionKind.THROW)
+    ]
 
 
 def test_flip_three_sixes_standard() -> None:

@@ -215,6 +215,11 @@ SCENES: dict[str, View] = {
     "hint": BannerView(
         "Tipp", "53 %", ("1 liegen lassen", "nicht Letzter"), ("", "", "OK")
     ),
+    # The opener's 3-1-1 at a table of three: standing, beside the chase for a Schock aus.
+    "hint_compared": BannerView(
+        "Tipp", "99,8 %", ("Stehen lassen",), ("", "", "OK"), aside="nicht Letzter",
+        note="1 und 1 liegen lassen: 98,9 %",
+    ),
     "hint_refused": BannerView("Tipp", "", ("Keine Tipps", "im Turnier"), ("", "", "OK")),
     "brightness": PickerView("Helligkeit", "4/5", "4", "Stufe 4 von 5", ("◀", "▶", "OK")),
     "goodbye": BannerView("Schockbesteck", "Tschüss!", ("wird ausgeschaltet",)),

@@ -9,9 +9,9 @@ import pytest
 
 from engine import Game, GameSetup, from_json, load_preset
 from engine.bots import OddsStrategy, avoid_goal, view_of
-from engine.odds import ActionKind, Choice, Position, action_odds, chance_playing
+from engine.odds import ActionKind, Choice, Position, action_odds
 from engine.rules import Rules
-from firmware.advice import best_hint, hint_lines, percent
+from firmware.advice import NOT_LAST_MARGIN, best_hint, hint_lines, percent
 from firmware.app.device import DeviceApp
 from firmware.app.stages.timing import BOT_PAUSE_S
 from firmware.config import DeviceConfig, GameConfig
@@ -168,17 +168,20 @@ def test_the_hint_shows_the_objectives_action_and_the_chance_of_not_being_last(
     app.handle(inputs.hold(FLIP))
     view = app.view
     assert isinstance(view, BannerView) and view.title == "Tipp"
-    # The action is the odds bot's, by its objective in Ben's place (Anna's 6-4-2 seen, Carla to
-    # come); the chance is that of not being the round's loser, playing on by it.
+    # The chances are those of not being the round's loser after each choice, in Ben's place
+    # (Anna's 6-4-2 seen, Carla to come): the advised one's, within 0.1 points of the best, and
+    # under it the best other's.
     situation = OddsStrategy().situation(view_of(game), open_rules)
-    goal = avoid_goal(open_rules, situation)
     position = Position.from_turn(turn)
-    best = action_odds(position, goal, open_rules)[0]
-    keep = best.keep if best.kind is ActionKind.THROW else ()
-    not_last = avoid_goal(open_rules, situation, share=False)
-    chance = chance_playing(position, Choice(best.kind, keep), goal, not_last, open_rules)
-    assert view.headline == percent(chance, OledWords("de"))
-    assert view.lines == (hint_lines(best_hint(game), OledWords("de"))[1], "nicht Letzter")
+    not_last = action_odds(position, avoid_goal(open_rules, situation, share=False), open_rules)
+    chances = {Choice(a.kind, a.keep if a.kind is ActionKind.THROW else ()): a.p for a in not_last}
+    hint = best_hint(game)
+    assert chances[hint.action] >= max(chances.values()) - NOT_LAST_MARGIN
+    other = max((c for c in chances if c != hint.action), key=lambda c: chances[c])
+    german = OledWords("de")
+    assert view.headline == percent(chances[hint.action], german, tenths=True)
+    assert view.lines == (hint_lines(hint, german)[1],) and view.aside == "nicht Letzter"
+    assert view.note.endswith(": " + percent(chances[other], german, tenths=True))
     app.handle(inputs.press(Button.KEEP_3))  # a press closes it; the turn is as it was
     assert isinstance(app.view, TurnView) and app.view.player == "Ben"
     assert game.turn == turn
@@ -197,8 +200,8 @@ def test_the_hint_names_the_kept_dice_for_the_opener(clock: FakeClock, inputs: I
     app.handle(inputs.hold(FLIP))
     view = app.view
     assert isinstance(view, BannerView)
-    assert view.lines == ("1 liegen lassen", "nicht Letzter")
-    assert view.headline == "66 %"
+    assert view.lines == ("1 liegen lassen",) and view.aside == "nicht Letzter"
+    assert (view.headline, view.note) == ("65,8 %", "Alle werfen: 58,6 %")
     app.handle(inputs.press(STAND))
     assert isinstance(app.view, TurnView) and app.game is not None
     assert app.game.turn is not None and app.game.turn.throws == 1  # STAND only closed the hint

@@ -42,20 +42,20 @@ from engine.bots import make_bot
 from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
 from engine.game import FINAL, GameSetup
 from engine.notation import from_notation
-from engine.odds import ActionKind, ActionOdds
+from engine.odds import ActionKind, Choice
 from engine.rules import Rules, load_preset, preset_names
 from engine.scoring import SCHEME_PRESETS
 from engine.settle import DeckelSource
 from engine.spieltag import SpieltagError
 from engine.throws import rank_table
 from engine.tournament import PhaseKind
-from firmware.advice import Hint, hint_lines
+from firmware.advice import Hint
 from firmware.app.session.moments import EveningStandings
 from firmware.app.session.session import Session
 from firmware.app.session.table import Table
 from firmware.app.stages.base import CLOSE
 from firmware.app.stages.entry import EntryStage
-from firmware.app.stages.hint import PendingHint
+from firmware.app.stages.hint import PendingHint, hint_view
 from firmware.app.stages.menu import (
     MainMenu,
     PinOverlay,
@@ -501,19 +501,26 @@ def _pickers(texts: OledWords) -> Iterator[tuple[str, View]]:
 
 @scene("hint")
 def _hint(texts: OledWords) -> Iterator[tuple[str, View]]:
+    """Every action's words, alone and beside every other (the widest: two dice kept, a flip),
+    at chances of every width ("100 %", "99,9 %", "0,5 %")."""
     actions = (
-        ActionOdds(ActionKind.STAND, 0.0123),
-        ActionOdds(ActionKind.FLIP, 0.5),
-        ActionOdds(ActionKind.THROW, 0.999, keep=(6, 6), throw=1),
-        ActionOdds(ActionKind.THROW, 1.0, keep=(1,), throw=2),
-        ActionOdds(ActionKind.THROW, 0.25, keep=(), throw=3),
+        Choice(ActionKind.STAND),
+        Choice(ActionKind.FLIP),
+        Choice(ActionKind.THROW, (6, 6)),
+        Choice(ActionKind.THROW, (6, 1)),
+        Choice(ActionKind.THROW, (1,)),
+        Choice(ActionKind.THROW),
     )
     for action, not_last in product(actions, (0.0123, 0.5, 0.9993, 1.0)):
-        chance, words, goal = hint_lines(Hint(action, not_last), texts)
-        message = Message("hint_title", (words, goal), chance, private=True)
-        yield f"{action.kind.name} {action.keep} at {not_last}", message.view(texts)
-        pending = PendingHint(Hint(action, not_last))
-        yield f"answered {action.kind.name} {action.keep} at {not_last}", pending.view(texts)
+        yield f"{action.kind.name} {action.keep} at {not_last}", hint_view(
+            Hint(action, not_last), texts
+        )
+    for action, other in product(actions, actions):
+        for not_last, theirs in ((0.9993, 0.9876), (1.0, 0.0049)):
+            if other != action:
+                hint = Hint(action, not_last, other, theirs)
+                label = f"{action.kind.name} {action.keep} at {not_last}, {other} at {theirs}"
+                yield label, PendingHint(hint).view(texts)
 
 
 @scene("error screen")

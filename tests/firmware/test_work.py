@@ -20,7 +20,8 @@ from engine import GameSetup, load_preset
 from engine.bots import OddsStrategy, clear_caches
 from engine.rules import Rules
 from firmware import work as work_module
-from firmware.advice import best_hint, hint_lines
+from firmware.advice import best_hint
+from firmware.app.stages.hint import hint_view
 from firmware.config import DeviceConfig, GameConfig
 from firmware.dice import SeededDice
 from firmware.screen.oled_words import OledWords
@@ -161,13 +162,13 @@ def test_the_loop_serves_the_player_while_the_tables_are_built_and_the_hint_wait
         release.set()
         patient[0] = True
         device.run(until=device.clock.now() + 0.01)  # waits on the loop's queue for the answer
-        expected = hint_lines(best_hint(game), GERMAN)
-        assert device.app.view == BannerView("Tipp", expected[0], expected[1:], ("", "", "OK"))
+        expected = hint_view(best_hint(game), GERMAN)
+        assert device.app.view == expected and expected.title == "Tipp"
         assert not device.app.thinking
         # Now the tables are built: the next hint is computed at once on the loop.
         _act(device, InputKind.PRESS, Button.KEEP_3)
         _act(device, InputKind.LONG_PRESS, Button.FLIP)
-        assert device.app.view == BannerView("Tipp", expected[0], expected[1:], ("", "", "OK"))
+        assert device.app.view == expected
     finally:
         release.set()
         device.close()

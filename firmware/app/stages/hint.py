@@ -1,6 +1,7 @@
 """The hint on the device (a long press on FLIP during a person's turn): an overlay.
 
-The action the odds bot's objective picks now and the exact chance of not being the round's loser
+The action that keeps the best chance of not being the round's loser (within 0.1 points; the odds
+bot's objective decides within that margin), its exact chance, and the next choice's chance
 (:mod:`firmware.advice`). Until the odds worker has built the tables of the round as the holder
 has seen it, the hint says "one moment" and is computed there; a hint asked again in the same
 round and turn is computed at once. The hint speaks of the dice in the cup, so it is
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from firmware.advice import Hint
     from firmware.app.session.session import Session
 
-__all__ = ["PendingHint", "hint_for"]
+__all__ = ["PendingHint", "hint_for", "hint_view"]
 
 
 def hint_for(session: Session, game: Game) -> Transition:
@@ -31,12 +32,11 @@ def hint_for(session: Session, game: Game) -> Transition:
     if not game.rules.hints:
         refused = (session.t("hint_refused_1"), session.t("hint_refused_2"))
         return Push(Message("hint_title", refused))
-    from firmware.advice import hint_lines, hint_question  # the odds load with the first hint
+    from firmware.advice import hint_question  # the odds load with the first hint
 
     question = hint_question(game)
     if session.work.ready(game.rules) and question.known():
-        chance, action, goal = hint_lines(question.answer(), session.catalogue)
-        return Push(Message("hint_title", (action, goal), chance, private=True))
+        return Push(PendingHint(question.answer()))
     pending = PendingHint()
     session.ask(question.answer, pending.answer)
     return Push(pending)
@@ -61,7 +61,18 @@ class PendingHint(Overlay):
     def view(self, texts: OledWords) -> BannerView:
         if self.hint is None:
             return BannerView(texts.t("hint_title"), "", (texts.t("hint_wait"),), ("", "", "OK"))
-        from firmware.advice import hint_lines
+        return hint_view(self.hint, texts)
 
-        chance, action, goal = hint_lines(self.hint, texts)
-        return BannerView(texts.t("hint_title"), chance, (action, goal), ("", "", "OK"))
+
+def hint_view(hint: Hint, texts: OledWords) -> BannerView:
+    """The hint's screen: the chance big, the action, what the chance is for; with another
+    choice of a different chance, that one and its chance in a line under them, and what the
+    chances are for in the title bar."""
+    from firmware.advice import hint_lines, hint_other
+
+    chance, action, goal = hint_lines(hint, texts)
+    title, keys = texts.t("hint_title"), ("", "", "OK")
+    other = hint_other(hint, texts)
+    if other:
+        return BannerView(title, chance, (action,), keys, aside=goal, note=other)
+    return BannerView(title, chance, (action, goal), keys)
