@@ -48,6 +48,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from hal.listening import listen_problem
 from hal.ports import HttpAnswer, HttpRequest, PageLink
+from hal.quietlog import QuietLog, where_it_failed
 
 __all__ = [
     "MAX_CONNECTIONS",
@@ -62,6 +63,10 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+#: What clients' bad requests and frames trip, logged in one line a minute at most.
+QUIET = QuietLog(logger)
+#: aiohttp's loggers, whose tracebacks of a client's bad request become those lines.
+AIOHTTP_LOGGERS = ("aiohttp.server", "aiohttp.web", "aiohttp.websocket", "aiohttp.internal")
 
 #: The longest message a page may send, in bytes; longer ones close the connection (1009). The
 #: protocol's own line limit (1024 bytes) is checked by the firmware, with an ``error`` line.
@@ -98,6 +103,31 @@ SECURITY_HEADERS = {
 
 class WebServerError(OSError):
     """The server cannot listen where it was asked to; the message says why, in one line."""
+
+
+class _OneLine(logging.Filter):
+    """aiohttp logs a client's bad request (a malformed request line, a header it cannot read)
+    with a whole traceback, as fast as a script sends them: one line a minute instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is None:
+            return True
+        QUIET.note(
+            f"{record.name} {type(error).__name__}",
+            f"web: {record.getMessage()}: {where_it_failed(error)}",
+            min(record.levelno, logging.WARNING),  # the client's fault, not the device's
+        )
+        return False
+
+
+_ONE_LINE = _OneLine()
+
+
+def quiet_aiohttp() -> None:
+    """Put aiohttp's tracebacks of clients' bad requests on one line a minute. Idempotent."""
+    for name in AIOHTTP_LOGGERS:
+        logging.getLogger(name).addFilter(_ONE_LINE)
 
 
 class _Bucket:
@@ -260,6 +290,7 @@ class WebServer:
         self._files = dict(files)
         #: Host names besides the device's addresses and localhost (``[web] hosts``).
         self._names = frozenset(name.lower().rstrip(".") for name in names)
+        quiet_aiohttp()
         try:
             family = socket.AF_INET6 if ":" in host else socket.AF_INET
             self._socket = socket.create_server((host, port), family=family, backlog=128)

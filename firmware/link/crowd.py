@@ -40,6 +40,7 @@ from engine.game import Game
 from firmware.link.connection import Connection
 from firmware.link.pairing import PairingRefused
 from firmware.link.protocol import (
+    INTERNAL_ERROR,
     Auth,
     Command,
     Frames,
@@ -60,6 +61,7 @@ from firmware.link.protocol import (
 )
 from firmware.link.tablefeed import table_log_entries
 from hal.ports import PageLink
+from hal.quietlog import QuietLog, failure_place, where_it_failed
 
 __all__ = [
     "ANSWER_LINES_PER_S",
@@ -88,6 +90,8 @@ LOOP_CALLS_BURST = 40.0
 STATS_REFRESH_S = 2.0
 
 logger = logging.getLogger(__name__)
+#: What the pages' lines trip in the device's own code, logged once a minute at most.
+QUIET = QuietLog(logger)
 
 _BUSY = "error busy: many pages are asking; ask again in a moment"
 
@@ -290,8 +294,13 @@ class PageGate:
         try:
             parsed = read_line(raw)
         except Exception as error:  # a bug of ours: one error line in the page's order
-            logger.exception("web: line %r failed to parse", raw[:80])
-            parsed = ProtocolError(f"internal error: {error}")
+            QUIET.note(
+                f"parse {failure_place(error)}",
+                f"web: a page's line failed to parse: {where_it_failed(error)}; "
+                f"the line began {raw[:60]!r}",
+                logging.ERROR,
+            )
+            parsed = ProtocolError(INTERNAL_ERROR)
         if parsed is None:
             return
         if self.connection.paired:

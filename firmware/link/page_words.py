@@ -53,6 +53,10 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "web_up": ("nach oben", "move up"),
     "web_apply": ("Übernehmen", "Apply"),
     "web_refused": ("Abgelehnt: {reason}", "Refused: {reason}"),
+    "web_internal_error": (
+        "Das Gerät konnte das nicht ausführen (ein Fehler des Geräts; sein Log nennt ihn)",
+        "The device could not do that (a fault of its own; its log names it)",
+    ),
     "web_pair_wrong": ("Falsche PIN, noch {n} Versuche", "Wrong PIN, {n} tries left"),
     "web_pair_no_pin": (
         "Keine PIN angezeigt: am Gerät Menü → {menu}",

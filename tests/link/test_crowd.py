@@ -212,3 +212,23 @@ def test_a_pairing_revoked_from_the_menu_is_refused_at_the_gate_with_no_copy_to_
     loop.run()
     table.show(app.screen())
     assert any(line.startswith("frame ") for line in page.take()), "its frames stay on"
+
+
+def test_a_line_that_trips_a_bug_is_one_error_line_and_one_log_line_a_minute(
+    mocker: MockerFixture, caplog: Any
+) -> None:
+    loop, _, table, (page, paired), _ = table_with_pages(2)
+    paired_page(loop, table, paired)
+    mocker.patch.object(crowd, "QUIET", crowd.QuietLog(crowd.logger))
+    mocker.patch.object(crowd, "read_line", side_effect=KeyError("a bug of ours"))
+    with caplog.at_level("INFO"):
+        for _ in range(50):
+            ask(page, "setup {}")
+            ask(paired, "setup {}")
+        loop.run()
+    for answers in (page.take(), paired.take()):
+        assert answers == [f"error {protocol.INTERNAL_ERROR}"] * 50, "one line each, paired or not"
+    assert [record.exc_info for record in caplog.records] == [None], "one line, no traceback"
+    logged = caplog.records[0].getMessage()
+    assert "a bug of ours" in logged and "mock.py:" in logged, "its words and where"
+    assert "\n" not in logged and "KeyError" not in logged

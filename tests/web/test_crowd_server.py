@@ -8,6 +8,7 @@ routes all of 127.0.0.0/8 to the loopback), so that it has an address of its own
 
 from __future__ import annotations
 
+import socket
 import threading
 import urllib.error
 import urllib.request
@@ -17,6 +18,8 @@ import aiohttp
 import pytest
 
 from firmware.link.pairing import ADDRESS_ATTEMPTS, PIN_ATTEMPTS
+from hal import web_server
+from hal.quietlog import QuietLog
 from hal.web_server import MAX_MESSAGE, MAX_REFUSED, WebServer, host_allowed
 
 from .conftest import WebDevice, WsClient
@@ -186,6 +189,58 @@ def test_unpaired_pages_are_answered_while_the_main_loop_is_busy(
         assert "needs pairing" in watcher.command("press stand", "ok")
     finally:
         release.set()
+
+
+#: A WebSocket handshake without a browser, for frames written by hand.
+HANDSHAKE = (
+    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+def masked(opcode: int, payload: bytes, first: int = 0x80) -> bytes:
+    """A client's WebSocket frame (``first``: FIN and the reserved bits), masked by zeros."""
+    return bytes([first | opcode, 0x80 | len(payload), 0, 0, 0, 0]) + payload
+
+
+#: What a script can send that no client should: bad HTTP, and bad frames after a handshake.
+BAD_INPUT = [
+    [b"GARBAGE\r\n\r\n"],
+    [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n"],
+    [b"GET / HTTP/1.1\r\n" + b"X-Long: " + b"x" * 10_000 + b"\r\n\r\n"],
+    [b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03" + b"a" * 50],  # TLS on plain HTTP
+    [HANDSHAKE, masked(1, b"hi", first=0xC0)],  # a reserved bit
+    [HANDSHAKE, masked(1, b"\xff\xfe")],  # text that is not UTF-8
+    [HANDSHAKE, masked(3, b"x")],  # an opcode that does not exist
+    [HANDSHAKE, masked(0, b"x")],  # a continuation of nothing
+    [HANDSHAKE, masked(8, b"\x03")],  # a close with half a code
+    [HANDSHAKE, masked(1, b'setup {"players": ['), masked(1, b"setup " + b"[" * 110)],  # bad JSON
+]
+
+
+def test_nothing_a_client_sends_is_a_traceback_and_the_log_says_it_once(
+    caplog: pytest.LogCaptureFixture, mocker: Any
+) -> None:
+    """Each kind of bad input five times over: answered or closed, and logged once (one line,
+    no traceback), however often it comes."""
+    mocker.patch.object(web_server, "QUIET", QuietLog(web_server.logger))
+    server = WebServer("127.0.0.1", 0, {"/": ("text/plain", b"hi")})
+    try:
+        server.start(lambda link: link.start(lambda raw: None, lambda: None), lambda link: None)
+        with caplog.at_level("DEBUG"):
+            for parts in BAD_INPUT * 5:
+                with socket.create_connection(server.address, timeout=5) as client:
+                    for part in parts:
+                        client.sendall(part)
+                    client.shutdown(socket.SHUT_WR)
+                    while client.recv(4096):  # until the server closes
+                        pass
+    finally:
+        server.close()
+    assert [record for record in caplog.records if record.exc_info] == []
+    messages = [record.getMessage() for record in caplog.records]
+    assert all("\n" not in message for message in messages), messages
+    assert 1 <= len(messages) <= 4, messages  # a kind of bad request once, however often
 
 
 @pytest.mark.slow
