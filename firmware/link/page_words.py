@@ -70,6 +70,10 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
         "Zu viele falsche PINs: am Gerät neu koppeln",
         "Too many wrong PINs: pair again on the device",
     ),
+    "web_busy_pairing": (
+        "Das Gerät ist gerade sehr gefragt: die PIN geht gleich noch einmal hin …",
+        "The device is busy: the PIN goes again in a moment …",
+    ),
     "web_needs_pairing": ("Erst koppeln (PIN vom Gerät)", "Pair first (PIN from the device)"),
     "web_setup_running": ("Einrichten erst nach dem Spiel", "Setup only after this game"),
     "web_done": ("Übernommen", "Done"),

@@ -191,6 +191,28 @@ def test_unpaired_pages_are_answered_while_the_main_loop_is_busy(
         release.set()
 
 
+def test_pairing_has_its_own_way_in_when_the_crowd_has_used_its_budget(
+    web_device: WebDevice, clients: list[WsClient], mocker: Any
+) -> None:
+    """The crowd's calls on the main loop used up for good: a right PIN still pairs on the
+    first try, and the phone reloaded pairs with its token, its questions answered after it."""
+    table = web_device.device.web
+    assert table is not None
+    refused = mocker.patch.object(table.budget, "loop_call", return_value=False)
+    watcher = connect(web_device, clients)
+    assert watcher.command("spieltag", "spieltag").startswith("error busy"), "the crowd's way"
+    person = connect(web_device, clients)
+    token = person.command(f"pair {web_device.show_pin()}", "ok pair").split()[2]
+    reloaded = connect(web_device, clients)
+    start = len(reloaded.lines)
+    for line in (f"auth {token}", "frames on", "log", "spieltag"):  # as the page does
+        reloaded.send(line)
+    reloaded.wait_for(lambda line: line.startswith("spieltag "), start=start)
+    answers = reloaded.lines[start:]
+    assert answers[0] == "ok auth" and not [line for line in answers if "busy" in line]
+    assert refused.call_count == 1, "only the watcher's question asked the crowd's budget"
+
+
 #: A WebSocket handshake without a browser, for frames written by hand.
 HANDSHAKE = (
     b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -257,3 +279,15 @@ def test_a_crowd_of_unpaired_pages_does_not_stall_a_paired_one() -> None:
     assert figures["oled_samples"] >= 15, "each shake and press showed on the paired page"
     assert figures["crowd_sent"] > 150 * 19 * 8, "the crowd sent at its limits"
     assert figures["crowd_busy"] > 0 and figures["budget_refused"] > 0, "and was refused"
+
+
+@pytest.mark.slow
+def test_a_person_pairs_on_the_first_tap_under_a_crowd() -> None:
+    """100 unpaired pages asking ``spieltag`` (which only the main loop answers) at their
+    limit, as ``schocken bench`` runs them: a person pairs on the first tap ten times of ten,
+    and each reload pairs again with its token."""
+    from sim.bench.web import measure_pairing
+
+    figures = measure_pairing(10, 100)
+    assert figures["first_tap"] == 10 and figures["reloads_paired"] == 10, figures
+    assert figures["budget_refused"] > 0, "the crowd had used its budget"
