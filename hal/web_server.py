@@ -23,7 +23,8 @@ A pub's Wi-Fi is not a trusted network, so the server itself refuses:
   :data:`RATE_PER_S` messages a second, text or binary alike (an ``error`` line, and
   :data:`MAX_REFUSED` refused messages in a row close it, after a last ``error`` line); a binary
   message within the rate gets an ``error`` line and counts as refused too;
-* more than :data:`MAX_CONNECTIONS` connections at once.
+* more than :data:`MAX_CONNECTIONS` connections at once, or :data:`MAX_PER_ADDRESS` from one
+  peer address (an IPv6 /64: one host can take many addresses of its network).
 
 Each connection's writes are bounded too: the transport buffers at most :data:`WRITE_BUFFER_BYTES`
 before the writer waits for the page, and the queue in front of it :data:`SEND_QUEUE_BYTES`, in
@@ -53,6 +54,7 @@ from hal.quietlog import QuietLog, where_it_failed
 __all__ = [
     "MAX_CONNECTIONS",
     "MAX_MESSAGE",
+    "MAX_PER_ADDRESS",
     "RATE_PER_S",
     "WebServer",
     "WebServerError",
@@ -81,6 +83,9 @@ RATE_BURST = 40.0
 MAX_REFUSED = 200
 #: Connections served at once; more get HTTP 503.
 MAX_CONNECTIONS = 200
+#: Connections served at once from one peer address (an IPv6 /64); more get HTTP 503, so that
+#: one address cannot lock the phones out.
+MAX_PER_ADDRESS = 16
 #: Bytes queued for one connection; past that frames go first, then lines (``overrun N``).
 SEND_QUEUE_BYTES = 256 * 1024
 #: Seconds between WebSocket pings; a page that does not answer is dropped.
@@ -300,6 +305,8 @@ class WebServer:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="web", daemon=True)
         self._links: set[WebSocketLink] = set()
+        #: Connections now per peer address (:func:`address_key`).
+        self._per_address: dict[str, int] = {}
         #: Links with lines to write, woken together by one call into the server's loop.
         self._dirty: list[WebSocketLink] = []
         self._dirty_lock = threading.Lock()
@@ -427,9 +434,27 @@ class WebServer:
         on_link, on_gone = self._on_link, self._on_gone
         if on_link is None or on_gone is None or self._closed:
             return web.Response(status=503, text="the device is starting; try again\n")
-        if len(self._links) >= MAX_CONNECTIONS:
+        if sum(self._per_address.values()) >= MAX_CONNECTIONS:
             self.refused += 1
             return web.Response(status=503, text="too many pages are connected\n")
+        address = address_key(request.remote or "?")
+        if self._per_address.get(address, 0) >= MAX_PER_ADDRESS:
+            self.refused += 1
+            return web.Response(status=503, text="too many pages from this address\n")
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+        try:
+            return await self._serve_socket(request, on_link, on_gone)
+        finally:
+            left = self._per_address.pop(address) - 1
+            if left:
+                self._per_address[address] = left
+
+    async def _serve_socket(
+        self,
+        request: web.Request,
+        on_link: Callable[[PageLink], None],
+        on_gone: Callable[[PageLink], None],
+    ) -> web.StreamResponse:
         socket_ = web.WebSocketResponse(
             # aiohttp closes at max_msg_size bytes already: MAX_MESSAGE itself is allowed
             max_msg_size=MAX_MESSAGE + 1, heartbeat=HEARTBEAT_S, compress=False,
@@ -517,6 +542,16 @@ def host_allowed(host: str | None, local: str, names: frozenset[str]) -> bool:
     if literal is None:
         return False
     return literal.is_loopback or literal == _ip(local)
+
+
+def address_key(peer: str) -> str:
+    """Whose connection ``peer`` counts as: an IPv4 address itself (an IPv4-mapped IPv6 one
+    too), an IPv6 address its /64 (one host can take many addresses of its network), anything
+    else as it is. (The pairing's tries count by the same rule, in firmware/link/pairing.py.)"""
+    literal = _ip(peer)
+    if isinstance(literal, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((literal, 64), strict=False))
+    return str(literal) if literal is not None else peer
 
 
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
