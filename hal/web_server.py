@@ -20,9 +20,10 @@ A pub's Wi-Fi is not a trusted network, so the server itself refuses:
   some other site cannot drive the device in a visitor's browser); a client without ``Origin`` is
   no browser and is let in: it gets what every watcher gets, and pairing guards the rest;
 * messages over :data:`MAX_MESSAGE` bytes (the connection is closed); more than
-  :data:`RATE_PER_S` messages a second, text or binary alike (an ``error`` line, and
-  :data:`MAX_REFUSED` refused messages in a row close it, after a last ``error`` line); a binary
-  message within the rate gets an ``error`` line and counts as refused too;
+  :data:`RATE_PER_S` messages a second, text or binary alike: the connection is not read until
+  it may send again, so that TCP slows the sender (one ``error`` line says so), and one that
+  keeps pushing for :data:`PUSH_WINDOW_S` is closed, after a last ``error`` line; a binary
+  message gets an ``error`` line, and :data:`MAX_REFUSED` in a row close the connection;
 * more than :data:`MAX_CONNECTIONS` connections at once, or :data:`MAX_PER_ADDRESS` from one
   peer address (an IPv6 /64: one host can take many addresses of its network).
 
@@ -79,8 +80,11 @@ WRITE_BUFFER_BYTES = 16 * 1024
 RATE_PER_S = 20.0
 #: ... and at once.
 RATE_BURST = 40.0
-#: Refused messages in a row after which a flooding connection is closed.
-MAX_REFUSED = 200
+#: Binary messages in a row (no text line between them) after which a connection is closed.
+MAX_REFUSED = 20
+#: Seconds a connection may keep sending over its rate (read only as its rate allows, so that
+#: TCP slows it) before it is closed.
+PUSH_WINDOW_S = 2.0
 #: Connections served at once; more get HTTP 503.
 MAX_CONNECTIONS = 200
 #: Connections served at once from one peer address (an IPv6 /64); more get HTTP 503, so that
@@ -142,14 +146,16 @@ class _Bucket:
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
 
-    def take(self) -> bool:
+    def wait(self) -> float:
+        """Seconds until a line may be read (0: now)."""
         now = time.monotonic()
         self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE_PER_S)
         self.stamp = now
-        if self.tokens < 1.0:
-            return False
+        return max(0.0, (1.0 - self.tokens) / RATE_PER_S)
+
+    def take(self) -> None:
+        """A line was read: one token less (the bucket may go below zero by what came early)."""
         self.tokens -= 1.0
-        return True
 
 
 class WebSocketLink:
@@ -481,35 +487,46 @@ class WebServer:
         return socket_
 
     async def _read(self, link: WebSocketLink, socket_: web.WebSocketResponse) -> None:
-        """Hand each text message to the link, within the rate; text and binary messages share
-        the rate and the count of refusals in a row."""
+        """Hand each text message to the link, within the rate, text and binary alike: over it,
+        the connection is not read until it may send again (aiohttp stops reading the socket
+        once its queue of messages is full, and TCP slows the sender, at no cost here), and one
+        that keeps pushing for :data:`PUSH_WINDOW_S` is closed, after a last line that says so.
+        A binary message gets an ``error`` line; :data:`MAX_REFUSED` in a row close it."""
         bucket = _Bucket()
-        refused = 0
-        async for message in socket_:
-            if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
-                return  # an error or a close: the connection is over
-            if not bucket.take():
-                refused += 1
-                if refused >= MAX_REFUSED:
-                    link.send_line(
-                        f"error too many lines: {MAX_REFUSED} refused in a row; closing"
-                    )
-                    return
-                if refused == 1:
+        binary = 0
+        pushing_since: float | None = None
+        while True:
+            wait = bucket.wait()
+            if wait > 0.0:
+                now = time.monotonic()
+                if pushing_since is None:
+                    pushing_since = now
                     link.send_line(
                         f"error too many lines: at most {RATE_PER_S:g} a second; slow down"
                     )
-                continue
+                elif now - pushing_since >= PUSH_WINDOW_S:
+                    link.send_line(
+                        f"error too many lines: over {RATE_PER_S:g} a second for "
+                        f"{PUSH_WINDOW_S:g} s; closing"
+                    )
+                    return
+                await asyncio.sleep(wait)
+            else:
+                pushing_since = None
+            message = await socket_.receive()
+            if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                return  # an error or a close: the connection is over
+            bucket.take()
             if message.type is WSMsgType.BINARY:
-                refused += 1
-                if refused >= MAX_REFUSED:
+                binary += 1
+                if binary >= MAX_REFUSED:
                     link.send_line(
                         f"error binary messages: {MAX_REFUSED} refused in a row; closing"
                     )
                     return
                 link.send_line("error binary messages are not understood; send text lines")
                 continue
-            refused = 0
+            binary = 0
             raw = str(message.data).encode("utf-8", "surrogatepass")
             if raw.endswith(b"\n"):
                 raw = raw[:-1]

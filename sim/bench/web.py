@@ -29,8 +29,8 @@ from typing import Any
 
 from sim.bench.figures import Measurement, percentile
 
-__all__ = ["CROWD_PAGES", "PAGES", "crowd_figures", "measure_crowd", "measure_pages",
-           "measure_pairing", "page_figures", "pairing_figures"]
+__all__ = ["CROWD_PAGES", "PAGES", "crowd_figures", "flood_figures", "measure_crowd",
+           "measure_pages", "measure_pairing", "page_figures", "pairing_figures"]
 
 #: Pages watching in the loaded run.
 PAGES = 20
@@ -277,8 +277,8 @@ CROWD_RATE = 20.0
 #: The crowd: ``count`` pages, each sending its command (``frames on``, ``log``, ``hello`` in
 #: turn by page, or the commands given, comma-separated) at ``rate`` a second and reading
 #: everything, until stdin closes; then the lines and bytes they got, and how many were ``error
-#: busy`` or closed. It runs niced: on a real table the crowd's work is done by the phones, and
-#: the device's process should come first.
+#: busy`` or closed by the server. It runs niced: on a real table the crowd's work is done by
+#: the phones, and the device's process should come first.
 _CROWD_CODE = """
 import asyncio, json, os, sys
 import aiohttp
@@ -303,9 +303,9 @@ async def page(session, index, ready):
                     got["bytes"] += len(message.data)
                     if message.data.startswith("error busy"):
                         got["busy"] += 1
+            got["closed"] += 1  # by the server (the end of the run cancels this instead)
         finally:
             sender.cancel()
-            got["closed"] += 1
 """ + _RUN_PAGES_CODE.replace("RESULT", "got")
 
 #: The paired page: pairs with the PIN, asks for frames, then for ``seconds`` pings every
@@ -438,10 +438,19 @@ def pairing_figures(runs: int = PAIRING_RUNS, pages: int = PAIRING_CROWD) -> lis
     ]
 
 
-def measure_crowd(seconds: float, pages: int = CROWD_PAGES) -> dict[str, Any]:
+#: The flood run: this many pages, each sending ``ping`` this many times a second (as fast as
+#: the server lets it), beside the paired page.
+FLOOD_PAGES = 100
+FLOOD_RATE = 1000.0
+
+
+def measure_crowd(
+    seconds: float, pages: int = CROWD_PAGES, rate: float = CROWD_RATE, commands: str = ""
+) -> dict[str, Any]:
     """Run the crowd in a child process (see :func:`_crowd_child`); its figures as a dict."""
     result = subprocess.run(
-        [sys.executable, "-m", "sim.bench.web", "crowd", str(seconds), str(pages)],
+        [sys.executable, "-m", "sim.bench.web", "crowd", str(seconds), str(pages), str(rate),
+         commands],
         capture_output=True, text=True, timeout=600, check=False,
     )
     if result.returncode != 0:
@@ -552,9 +561,32 @@ def _device_on_a_page() -> tuple[Any, Any, threading.Thread, str]:
     return device, clock, thread, f"ws://{host}:{port}/ws"
 
 
-def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
+def flood_figures(seconds: float, pages: int = FLOOD_PAGES) -> list[Measurement]:
+    """The bench's figures of a flood (each page far over its rate), or skipped ones."""
+    keys = [
+        ("flood_ping_p99_ms", f"paired page's ping p99, {pages} pages sending "
+         f"{FLOOD_RATE:g} lines a second each", "ms"),
+        ("flood_cpu_pct", "... the device's CPU meanwhile", "% of a core"),
+        ("flood_closed", "... flooding pages closed", "pages"),
+    ]
+    skipped = _skipped_without_web(keys)
+    if skipped:
+        return skipped
+    figures = measure_crowd(seconds, pages + 1, FLOOD_RATE, "ping")
+    values = [figures["ping_p99_ms"], figures["cpu_pct"], figures["crowd_closed"]]
+    targets: list[float | None] = [25, None, None]
+    return [
+        Measurement(key, label, value, unit, target=target)
+        for (key, label, unit), value, target in zip(keys, values, targets, strict=True)
+    ]
+
+
+def _crowd_child(
+    seconds: float, pages: int, rate: float = CROWD_RATE, commands: str = ""
+) -> dict[str, Any]:
     """The device's side of the crowd: a game of three on the web server, ``pages - 1``
-    unpaired pages at their limits and one paired page that pings and plays."""
+    unpaired pages sending their commands at ``rate`` a second each (their limit) and one
+    paired page that pings and plays."""
     from engine import GameSetup, load_preset
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
@@ -578,7 +610,8 @@ def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
     host, port = server.address
     url = f"ws://{host}:{port}/ws"
     crowd = subprocess.Popen(
-        [sys.executable, "-c", _CROWD_CODE, url, str(pages - 1), str(CROWD_RATE)],
+        [sys.executable, "-c", _CROWD_CODE, url, str(pages - 1), str(rate),
+         *([commands] if commands else [])],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
     assert crowd.stdout is not None and crowd.stdin is not None
@@ -630,6 +663,7 @@ def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
         "crowd_bytes": got["bytes"],
         "crowd_sent": got["sent"],
         "crowd_busy": got["busy"],
+        "crowd_closed": got["closed"],
         "budget_refused": refused,
         "peak_rss_mb": peak_kb / 1024,
     }
@@ -638,7 +672,9 @@ def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
     if sys.argv[1] == "crowd":
-        print(json.dumps(_crowd_child(float(sys.argv[2]), int(sys.argv[3]))), flush=True)
+        figures = _crowd_child(float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]),
+                               sys.argv[5])
+        print(json.dumps(figures), flush=True)
     elif sys.argv[1] == "pairing":
         print(json.dumps(_pairing_child(int(sys.argv[2]), int(sys.argv[3]))), flush=True)
     else:

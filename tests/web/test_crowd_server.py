@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -20,7 +21,7 @@ import pytest
 from firmware.link.pairing import ADDRESS_ATTEMPTS, PIN_ATTEMPTS
 from hal import web_server
 from hal.quietlog import QuietLog
-from hal.web_server import MAX_MESSAGE, MAX_REFUSED, WebServer, host_allowed
+from hal.web_server import MAX_MESSAGE, MAX_REFUSED, RATE_BURST, WebServer, host_allowed
 
 from .conftest import WebDevice, WsClient
 
@@ -141,17 +142,21 @@ def test_which_host_names_the_device(host: str | None, local: str, allowed: bool
 
 
 def test_binary_messages_share_the_rate_limit_and_a_flood_is_closed_with_its_last_line(
-    web_device: WebDevice, clients: list[WsClient]
+    web_device: WebDevice, clients: list[WsClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     binary = connect(web_device, clients)
     binary.send_all([b"\x00"] * (MAX_REFUSED + 50))
     assert binary.closed.wait(10), "a stream of binary messages is closed"
     assert binary.lines[-1].endswith("refused in a row; closing"), binary.lines[-3:]
 
+    monkeypatch.setattr("hal.web_server.PUSH_WINDOW_S", 0.5)  # ten seconds on the device
     flood = connect(web_device, clients)
-    flood.send_all([f"ping {index}" for index in range(MAX_REFUSED + 100)])
+    flood.send_all([f"ping {index}" for index in range(2000)])
     assert flood.closed.wait(10)
-    assert flood.lines[-1] == f"error too many lines: {MAX_REFUSED} refused in a row; closing"
+    assert flood.lines[-1] == "error too many lines: over 20 a second for 0.5 s; closing"
+    pongs = [line for line in flood.lines if line.startswith("pong ")]
+    assert pongs == [f"pong {index}" for index in range(len(pongs))], "read in order, none lost"
+    assert RATE_BURST < len(pongs) < 200, "read only at its rate: the rest waited in TCP"
 
 
 def test_the_size_limit_is_over_4_kib(web_device: WebDevice, clients: list[WsClient]) -> None:
@@ -238,6 +243,34 @@ BAD_INPUT = [
     [HANDSHAKE, masked(8, b"\x03")],  # a close with half a code
     [HANDSHAKE, masked(1, b'setup {"players": ['), masked(1, b"setup " + b"[" * 110)],  # bad JSON
 ]
+
+
+def test_a_flood_is_held_back_by_tcp_not_read_and_dropped() -> None:
+    """A script writing as fast as its socket takes: the server reads it at the rate only, its
+    buffers fill, and the kernel stops the sender (its socket refuses more bytes)."""
+    read: list[bytes] = []
+    server = WebServer("127.0.0.1", 0, {"/": ("text/plain", b"hi")})
+    try:
+        server.start(lambda link: link.start(read.append, lambda: None), lambda link: None)
+        with socket.create_connection(server.address, timeout=5) as client:
+            client.sendall(HANDSHAKE)
+            assert client.recv(4096).startswith(b"HTTP/1.1 101")
+            client.setblocking(False)
+            flood, pushed, stopped = masked(1, b"ping x") * 4096, 0, 0
+            deadline = time.monotonic() + 20  # a bound on a broken server, not a time target
+            while stopped < 20 and time.monotonic() < deadline:
+                try:
+                    pushed += client.send(flood)
+                    stopped = 0
+                except BlockingIOError:  # the kernel's buffers are full: TCP holds it back
+                    stopped += 1
+                    time.sleep(0.01)
+            assert stopped == 20, "the sender was stopped"
+    finally:
+        server.close()
+    frames = pushed // len(masked(1, b"ping x"))
+    assert len(read) < frames / 100, (len(read), frames)
+    assert set(read) == {b"ping x"}, "what was read was handed on whole"
 
 
 def test_nothing_a_client_sends_is_a_traceback_and_the_log_says_it_once(
