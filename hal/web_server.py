@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import resource
 import socket
 import threading
 import time
@@ -94,6 +95,17 @@ MAX_PER_ADDRESS = 16
 SEND_QUEUE_BYTES = 256 * 1024
 #: Seconds between WebSocket pings; a page that does not answer is dropped.
 HEARTBEAT_S = 20.0
+#: Seconds a connection has for its request's headers (the WebSocket's handshake too), and an
+#: idle keep-alive connection stays open: aiohttp's keep-alive deadline, set from the start of
+#: a connection, is both (its default is an hour, and a byte every 10 s held a slot for ever).
+REQUEST_DEADLINE_S = 5.0
+#: TCP connections open at once, every kind (a page, a file, a half-sent request) ...
+MAX_OPEN = 1024
+#: ... and from one peer address; more are closed as they are accepted (no file descriptor
+#: runs out: the process's own limit is kept below with :data:`FD_RESERVE` to spare).
+MAX_OPEN_PER_ADDRESS = 64
+#: File descriptors kept free of connections for everything else of the device.
+FD_RESERVE = 128
 #: The path of the WebSocket.
 SOCKET_PATH = "/ws"
 
@@ -377,9 +389,12 @@ class WebServer:
         for path in self._files:
             app.router.add_get(path, self._file)
         app.router.add_get("/{tail:.*}", self._routed)  # the routes added later, else 404
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, keepalive_timeout=REQUEST_DEADLINE_S
+        )
         await runner.setup()
-        await web.SockSite(runner, self._socket).start()
+        asyncio.get_running_loop().set_exception_handler(_quiet_accept_errors)
+        await _GuardedSite(runner, self._socket).start()
         self._runner = runner
 
     async def _shutdown(self) -> None:
@@ -533,6 +548,68 @@ class WebServer:
             link._received(raw)
             if link.closed:  # the firmware closed it (a page over its pairing tries)
                 return
+
+
+def open_limit() -> int:
+    """TCP connections the server keeps open at once: :data:`MAX_OPEN`, or fewer where the
+    process may open fewer files (with :data:`FD_RESERVE` to spare)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_OPEN
+    return max(16, min(MAX_OPEN, soft - FD_RESERVE))
+
+
+class _Doorman(asyncio.Protocol):
+    """A connection as it is accepted: handed to aiohttp's handler, or closed at once (a reset)
+    when too many are open, in all or from its address, before any file descriptor runs out."""
+
+    def __init__(self, server: web.Server) -> None:
+        self._server = server
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = address_key(str(peer[0])) if peer else "?"
+        handlers = self._server.connections
+        same = 0
+        for handler in handlers:
+            other = handler.transport.get_extra_info("peername") if handler.transport else None
+            same += other is not None and address_key(str(other[0])) == address
+        limit = open_limit()
+        if len(handlers) >= limit or same >= MAX_OPEN_PER_ADDRESS:
+            QUIET.note(
+                "open connections",
+                f"web: {len(handlers)} connections open, {same} from {address}: new ones are "
+                f"closed as they come (at most {limit}, {MAX_OPEN_PER_ADDRESS} from one address)",
+            )
+            assert isinstance(transport, asyncio.Transport)
+            transport.abort()
+            return
+        handler = self._server()
+        transport.set_protocol(handler)
+        handler.connection_made(transport)
+
+
+class _GuardedSite(web.SockSite):
+    """aiohttp's site on our socket, each accepted connection past a :class:`_Doorman`."""
+
+    async def start(self) -> None:
+        self._runner._reg_site(self)
+        server = self._runner.server
+        assert server is not None
+        self._server = await asyncio.get_running_loop().create_server(
+            lambda: _Doorman(server), sock=self._sock, backlog=self._backlog
+        )
+
+
+def _quiet_accept_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The server loop's exception handler: asyncio's accept loop out of file descriptors (it
+    logs a traceback per try, thousands a second) as one line a minute; the rest as asyncio
+    says it."""
+    error = context.get("exception")
+    if isinstance(error, OSError) and "accept" in str(context.get("message", "")):
+        QUIET.note("accept", f"web: cannot accept connections: {error.strerror or error}")
+        return
+    loop.default_exception_handler(context)
 
 
 def content_disposition(filename: str) -> str:

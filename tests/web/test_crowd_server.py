@@ -8,6 +8,7 @@ routes all of 127.0.0.0/8 to the loopback), so that it has an address of its own
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -324,3 +325,41 @@ def test_a_person_pairs_on_the_first_tap_under_a_crowd() -> None:
     figures = measure_pairing(10, 100)
     assert figures["first_tap"] == 10 and figures["reloads_paired"] == 10, figures
     assert figures["budget_refused"] > 0, "the crowd had used its budget"
+
+
+def test_a_slow_request_is_timed_out_and_one_address_cannot_hold_every_socket(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, mocker: Any
+) -> None:
+    """Half-sent requests (a byte now and then) are closed at the headers' deadline, and one
+    address holds a few sockets at most: beyond them a connection is reset as it comes, with
+    one line in the log, while a phone elsewhere is served."""
+    mocker.patch.object(web_server, "QUIET", QuietLog(web_server.logger))
+    monkeypatch.setattr("hal.web_server.REQUEST_DEADLINE_S", 0.5)  # 5 s on the device
+    monkeypatch.setattr("hal.web_server.MAX_OPEN_PER_ADDRESS", 3)
+    server = WebServer("127.0.0.1", 0, {"/": ("text/plain", b"hi")})
+    slow = []
+    try:
+        server.start(lambda link: None, lambda link: None)
+        with caplog.at_level("INFO"):
+            for _ in range(13):
+                client = socket.create_connection(server.address, timeout=5,
+                                                  source_address=("127.0.0.2", 0))
+                client.sendall(b"GET / HTTP/1.1\r\nHo")
+                slow.append(client)
+            with urllib.request.urlopen(f"http://127.0.0.1:{server.address[1]}/",
+                                        timeout=5) as answer:
+                assert answer.read() == b"hi", "another address is served"
+            closed = 0
+            for client in slow:  # each is closed by the server: reset at once, or timed out
+                with contextlib.suppress(ConnectionResetError):
+                    while client.recv(4096):
+                        pass
+                closed += 1
+        assert closed == 13
+        assert [record.getMessage()[:40] for record in caplog.records] == [
+            "web: 3 connections open, 3 from 127.0.0."
+        ], "ten resets, one line"
+    finally:
+        for client in slow:
+            client.close()
+        server.close()
