@@ -53,7 +53,7 @@ POSITIVE: dict[str, list[str]] = {
         *("web_latency_p99_ms", "web_board_p99_ms", "web_peak_rss_mb", "crowd_ping_p99_ms"),
         *("crowd_ping_p50_ms", "crowd_oled_p99_ms", "crowd_peak_rss_mb", "crowd_answer_mb_s"),
         *("pairing_first_tap", "pairing_pair_max_ms", "pairing_reload_max_ms"),
-        *("flood_ping_p99_ms", "flood_cpu_pct"),
+        *("flood_ping_p99_ms", "flood_cpu_pct", "flood_closed"),
     ],
 }
 #: Figures of an idle loop: zero is the ideal.
