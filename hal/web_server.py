@@ -20,10 +20,12 @@ A pub's Wi-Fi is not a trusted network, so the server itself refuses:
   some other site cannot drive the device in a visitor's browser); a client without ``Origin`` is
   no browser and is let in: it gets what every watcher gets, and pairing guards the rest;
 * messages over :data:`MAX_MESSAGE` bytes (the connection is closed); more than
-  :data:`RATE_PER_S` messages a second, text or binary alike (an ``error`` line, and
-  :data:`MAX_REFUSED` refused messages in a row close it, after a last ``error`` line); a binary
-  message within the rate gets an ``error`` line and counts as refused too;
-* more than :data:`MAX_CONNECTIONS` connections at once.
+  :data:`RATE_PER_S` messages a second, text or binary alike: the connection is not read until
+  it may send again, so that TCP slows the sender (one ``error`` line says so), and one that
+  keeps pushing for :data:`PUSH_WINDOW_S` is closed, after a last ``error`` line; a binary
+  message gets an ``error`` line, and :data:`MAX_REFUSED` in a row close the connection;
+* more than :data:`MAX_CONNECTIONS` connections at once, or :data:`MAX_PER_ADDRESS` from one
+  peer address (an IPv6 /64: one host can take many addresses of its network).
 
 Each connection's writes are bounded too: the transport buffers at most :data:`WRITE_BUFFER_BYTES`
 before the writer waits for the page, and the queue in front of it :data:`SEND_QUEUE_BYTES`, in
@@ -36,6 +38,7 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import resource
 import socket
 import threading
 import time
@@ -48,10 +51,12 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from hal.listening import listen_problem
 from hal.ports import HttpAnswer, HttpRequest, PageLink
+from hal.quietlog import QuietLog, where_it_failed
 
 __all__ = [
     "MAX_CONNECTIONS",
     "MAX_MESSAGE",
+    "MAX_PER_ADDRESS",
     "RATE_PER_S",
     "WebServer",
     "WebServerError",
@@ -62,6 +67,10 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+#: What clients' bad requests and frames trip, logged in one line a minute at most.
+QUIET = QuietLog(logger)
+#: aiohttp's loggers, whose tracebacks of a client's bad request become those lines.
+AIOHTTP_LOGGERS = ("aiohttp.server", "aiohttp.web", "aiohttp.websocket", "aiohttp.internal")
 
 #: The longest message a page may send, in bytes; longer ones close the connection (1009). The
 #: protocol's own line limit (1024 bytes) is checked by the firmware, with an ``error`` line.
@@ -72,14 +81,31 @@ WRITE_BUFFER_BYTES = 16 * 1024
 RATE_PER_S = 20.0
 #: ... and at once.
 RATE_BURST = 40.0
-#: Refused messages in a row after which a flooding connection is closed.
-MAX_REFUSED = 200
+#: Binary messages in a row (no text line between them) after which a connection is closed.
+MAX_REFUSED = 20
+#: Seconds a connection may keep sending over its rate (read only as its rate allows, so that
+#: TCP slows it) before it is closed.
+PUSH_WINDOW_S = 2.0
 #: Connections served at once; more get HTTP 503.
 MAX_CONNECTIONS = 200
+#: Connections served at once from one peer address (an IPv6 /64); more get HTTP 503, so that
+#: one address cannot lock the phones out.
+MAX_PER_ADDRESS = 16
 #: Bytes queued for one connection; past that frames go first, then lines (``overrun N``).
 SEND_QUEUE_BYTES = 256 * 1024
 #: Seconds between WebSocket pings; a page that does not answer is dropped.
 HEARTBEAT_S = 20.0
+#: Seconds a connection has for its request's headers (the WebSocket's handshake too), and an
+#: idle keep-alive connection stays open: aiohttp's keep-alive deadline, set from the start of
+#: a connection, is both (its default is an hour, and a byte every 10 s held a slot for ever).
+REQUEST_DEADLINE_S = 5.0
+#: TCP connections open at once, every kind (a page, a file, a half-sent request) ...
+MAX_OPEN = 1024
+#: ... and from one peer address; more are closed as they are accepted (no file descriptor
+#: runs out: the process's own limit is kept below with :data:`FD_RESERVE` to spare).
+MAX_OPEN_PER_ADDRESS = 64
+#: File descriptors kept free of connections for everything else of the device.
+FD_RESERVE = 128
 #: The path of the WebSocket.
 SOCKET_PATH = "/ws"
 
@@ -100,6 +126,31 @@ class WebServerError(OSError):
     """The server cannot listen where it was asked to; the message says why, in one line."""
 
 
+class _OneLine(logging.Filter):
+    """aiohttp logs a client's bad request (a malformed request line, a header it cannot read)
+    with a whole traceback, as fast as a script sends them: one line a minute instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is None:
+            return True
+        QUIET.note(
+            f"{record.name} {type(error).__name__}",
+            f"web: {record.getMessage()}: {where_it_failed(error)}",
+            min(record.levelno, logging.WARNING),  # the client's fault, not the device's
+        )
+        return False
+
+
+_ONE_LINE = _OneLine()
+
+
+def quiet_aiohttp() -> None:
+    """Put aiohttp's tracebacks of clients' bad requests on one line a minute. Idempotent."""
+    for name in AIOHTTP_LOGGERS:
+        logging.getLogger(name).addFilter(_ONE_LINE)
+
+
 class _Bucket:
     """A token bucket: :data:`RATE_PER_S` lines a second, :data:`RATE_BURST` at once."""
 
@@ -107,14 +158,16 @@ class _Bucket:
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
 
-    def take(self) -> bool:
+    def wait(self) -> float:
+        """Seconds until a line may be read (0: now)."""
         now = time.monotonic()
         self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE_PER_S)
         self.stamp = now
-        if self.tokens < 1.0:
-            return False
+        return max(0.0, (1.0 - self.tokens) / RATE_PER_S)
+
+    def take(self) -> None:
+        """A line was read: one token less (the bucket may go below zero by what came early)."""
         self.tokens -= 1.0
-        return True
 
 
 class WebSocketLink:
@@ -260,6 +313,7 @@ class WebServer:
         self._files = dict(files)
         #: Host names besides the device's addresses and localhost (``[web] hosts``).
         self._names = frozenset(name.lower().rstrip(".") for name in names)
+        quiet_aiohttp()
         try:
             family = socket.AF_INET6 if ":" in host else socket.AF_INET
             self._socket = socket.create_server((host, port), family=family, backlog=128)
@@ -269,6 +323,8 @@ class WebServer:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="web", daemon=True)
         self._links: set[WebSocketLink] = set()
+        #: Connections now per peer address (:func:`address_key`).
+        self._per_address: dict[str, int] = {}
         #: Links with lines to write, woken together by one call into the server's loop.
         self._dirty: list[WebSocketLink] = []
         self._dirty_lock = threading.Lock()
@@ -333,9 +389,12 @@ class WebServer:
         for path in self._files:
             app.router.add_get(path, self._file)
         app.router.add_get("/{tail:.*}", self._routed)  # the routes added later, else 404
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, keepalive_timeout=REQUEST_DEADLINE_S
+        )
         await runner.setup()
-        await web.SockSite(runner, self._socket).start()
+        asyncio.get_running_loop().set_exception_handler(_quiet_accept_errors)
+        await _GuardedSite(runner, self._socket).start()
         self._runner = runner
 
     async def _shutdown(self) -> None:
@@ -396,9 +455,27 @@ class WebServer:
         on_link, on_gone = self._on_link, self._on_gone
         if on_link is None or on_gone is None or self._closed:
             return web.Response(status=503, text="the device is starting; try again\n")
-        if len(self._links) >= MAX_CONNECTIONS:
+        if sum(self._per_address.values()) >= MAX_CONNECTIONS:
             self.refused += 1
             return web.Response(status=503, text="too many pages are connected\n")
+        address = address_key(request.remote or "?")
+        if self._per_address.get(address, 0) >= MAX_PER_ADDRESS:
+            self.refused += 1
+            return web.Response(status=503, text="too many pages from this address\n")
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+        try:
+            return await self._serve_socket(request, on_link, on_gone)
+        finally:
+            left = self._per_address.pop(address) - 1
+            if left:
+                self._per_address[address] = left
+
+    async def _serve_socket(
+        self,
+        request: web.Request,
+        on_link: Callable[[PageLink], None],
+        on_gone: Callable[[PageLink], None],
+    ) -> web.StreamResponse:
         socket_ = web.WebSocketResponse(
             # aiohttp closes at max_msg_size bytes already: MAX_MESSAGE itself is allowed
             max_msg_size=MAX_MESSAGE + 1, heartbeat=HEARTBEAT_S, compress=False,
@@ -425,41 +502,114 @@ class WebServer:
         return socket_
 
     async def _read(self, link: WebSocketLink, socket_: web.WebSocketResponse) -> None:
-        """Hand each text message to the link, within the rate; text and binary messages share
-        the rate and the count of refusals in a row."""
+        """Hand each text message to the link, within the rate, text and binary alike: over it,
+        the connection is not read until it may send again (aiohttp stops reading the socket
+        once its queue of messages is full, and TCP slows the sender, at no cost here), and one
+        that keeps pushing for :data:`PUSH_WINDOW_S` is closed, after a last line that says so.
+        A binary message gets an ``error`` line; :data:`MAX_REFUSED` in a row close it."""
         bucket = _Bucket()
-        refused = 0
-        async for message in socket_:
-            if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
-                return  # an error or a close: the connection is over
-            if not bucket.take():
-                refused += 1
-                if refused >= MAX_REFUSED:
-                    link.send_line(
-                        f"error too many lines: {MAX_REFUSED} refused in a row; closing"
-                    )
-                    return
-                if refused == 1:
+        binary = 0
+        pushing_since: float | None = None
+        while True:
+            wait = bucket.wait()
+            if wait > 0.0:
+                now = time.monotonic()
+                if pushing_since is None:
+                    pushing_since = now
                     link.send_line(
                         f"error too many lines: at most {RATE_PER_S:g} a second; slow down"
                     )
-                continue
+                elif now - pushing_since >= PUSH_WINDOW_S:
+                    link.send_line(
+                        f"error too many lines: over {RATE_PER_S:g} a second for "
+                        f"{PUSH_WINDOW_S:g} s; closing"
+                    )
+                    return
+                await asyncio.sleep(wait)
+            else:
+                pushing_since = None
+            message = await socket_.receive()
+            if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                return  # an error or a close: the connection is over
+            bucket.take()
             if message.type is WSMsgType.BINARY:
-                refused += 1
-                if refused >= MAX_REFUSED:
+                binary += 1
+                if binary >= MAX_REFUSED:
                     link.send_line(
                         f"error binary messages: {MAX_REFUSED} refused in a row; closing"
                     )
                     return
                 link.send_line("error binary messages are not understood; send text lines")
                 continue
-            refused = 0
+            binary = 0
             raw = str(message.data).encode("utf-8", "surrogatepass")
             if raw.endswith(b"\n"):
                 raw = raw[:-1]
             link._received(raw)
             if link.closed:  # the firmware closed it (a page over its pairing tries)
                 return
+
+
+def open_limit() -> int:
+    """TCP connections the server keeps open at once: :data:`MAX_OPEN`, or fewer where the
+    process may open fewer files (with :data:`FD_RESERVE` to spare)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_OPEN
+    return max(16, min(MAX_OPEN, soft - FD_RESERVE))
+
+
+class _Doorman(asyncio.Protocol):
+    """A connection as it is accepted: handed to aiohttp's handler, or closed at once (a reset)
+    when too many are open, in all or from its address, before any file descriptor runs out."""
+
+    def __init__(self, server: web.Server) -> None:
+        self._server = server
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = address_key(str(peer[0])) if peer else "?"
+        handlers = self._server.connections
+        same = 0
+        for handler in handlers:
+            other = handler.transport.get_extra_info("peername") if handler.transport else None
+            same += other is not None and address_key(str(other[0])) == address
+        limit = open_limit()
+        if len(handlers) >= limit or same >= MAX_OPEN_PER_ADDRESS:
+            QUIET.note(
+                "open connections",
+                f"web: {len(handlers)} connections open, {same} from {address}: new ones are "
+                f"closed as they come (at most {limit}, {MAX_OPEN_PER_ADDRESS} from one address)",
+            )
+            assert isinstance(transport, asyncio.Transport)
+            transport.abort()
+            return
+        handler = self._server()
+        transport.set_protocol(handler)
+        handler.connection_made(transport)
+
+
+class _GuardedSite(web.SockSite):
+    """aiohttp's site on our socket, each accepted connection past a :class:`_Doorman`."""
+
+    async def start(self) -> None:
+        self._runner._reg_site(self)
+        server = self._runner.server
+        assert server is not None
+        self._server = await asyncio.get_running_loop().create_server(
+            lambda: _Doorman(server), sock=self._sock, backlog=self._backlog
+        )
+
+
+def _quiet_accept_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The server loop's exception handler: asyncio's accept loop out of file descriptors (it
+    logs a traceback per try, thousands a second) as one line a minute; the rest as asyncio
+    says it."""
+    error = context.get("exception")
+    if isinstance(error, OSError) and "accept" in str(context.get("message", "")):
+        QUIET.note("accept", f"web: cannot accept connections: {error.strerror or error}")
+        return
+    loop.default_exception_handler(context)
 
 
 def content_disposition(filename: str) -> str:
@@ -486,6 +636,16 @@ def host_allowed(host: str | None, local: str, names: frozenset[str]) -> bool:
     if literal is None:
         return False
     return literal.is_loopback or literal == _ip(local)
+
+
+def address_key(peer: str) -> str:
+    """Whose connection ``peer`` counts as: an IPv4 address itself (an IPv4-mapped IPv6 one
+    too), an IPv6 address its /64 (one host can take many addresses of its network), anything
+    else as it is. (The pairing's tries count by the same rule, in firmware/link/pairing.py.)"""
+    literal = _ip(peer)
+    if isinstance(literal, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((literal, 64), strict=False))
+    return str(literal) if literal is not None else peer
 
 
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

@@ -7,7 +7,9 @@ refusal) is answered on the web server's thread, by the page's :class:`PageGate`
 again gets the same lines, already made, not new work. A wrong ``pair`` or ``auth`` is refused
 there too (:class:`~firmware.link.pairing.Door`): only a right PIN or token, a paired page's
 lines, and a recount of the statistics reach the main loop, and what of that comes from
-unpaired pages shares one budget (:class:`CrowdBudget`).
+unpaired pages shares one budget (:class:`CrowdBudget`); a right PIN or token has a budget of
+its own per address (:meth:`CrowdBudget.pairing_call`), so that a person pairs whatever the
+crowd asks.
 
 Answers are bounded before they are made: a page whose send queue holds more than
 :data:`ANSWER_QUEUE_BYTES` is refused (``error busy``) instead of queueing more, and all unpaired
@@ -32,14 +34,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, overload
 
 from engine.game import Game
 from firmware.link.connection import Connection
-from firmware.link.pairing import PairingRefused
+from firmware.link.pairing import PairingRefused, address_key
 from firmware.link.protocol import (
+    INTERNAL_ERROR,
     Auth,
     Command,
     Frames,
@@ -60,6 +64,7 @@ from firmware.link.protocol import (
 )
 from firmware.link.tablefeed import table_log_entries
 from hal.ports import PageLink
+from hal.quietlog import QuietLog, failure_place, where_it_failed
 
 __all__ = [
     "ANSWER_LINES_PER_S",
@@ -86,8 +91,20 @@ LOOP_CALLS_PER_S = 20.0
 LOOP_CALLS_BURST = 40.0
 #: Seconds the statistics an unpaired page gets may be old (a recount reads the journal).
 STATS_REFRESH_S = 2.0
+#: Calls a second on the main loop for a right PIN or a paired token, per peer address (an
+#: IPv6 /64), beside the crowd's budget: a person pairs whatever the crowd asks ...
+PAIRING_CALLS_PER_S = 2.0
+#: ... and at once.
+PAIRING_CALLS_BURST = 6.0
+#: Peer addresses whose pairing budget is remembered (the oldest is forgotten first).
+PAIRING_ADDRESSES_KEPT = 1024
+#: Lines of a page that may follow its right PIN or token to the main loop before it is carried
+#: out, beside the crowd's budget (a page asks for its frames, log, statistics and Spieltag).
+PAIRING_FOLLOWERS = 8
 
 logger = logging.getLogger(__name__)
+#: What the pages' lines trip in the device's own code, logged once a minute at most.
+QUIET = QuietLog(logger)
 
 _BUSY = "error busy: many pages are asking; ask again in a moment"
 
@@ -116,7 +133,8 @@ class _Bucket:
 
 
 class CrowdBudget:
-    """What all unpaired pages share: answer lines a second, and calls on the main loop."""
+    """What all unpaired pages share: answer lines a second, and calls on the main loop; and,
+    apart from that, what a right PIN or token may cost the main loop per address."""
 
     def __init__(
         self,
@@ -126,8 +144,26 @@ class CrowdBudget:
         self._lock = threading.Lock()
         self._answers = _Bucket(answer_lines_per_s, max(ANSWER_LINES_BURST, answer_lines_per_s))
         self._calls = _Bucket(loop_calls_per_s, max(LOOP_CALLS_BURST, loop_calls_per_s))
+        self._pairing: OrderedDict[str, _Bucket] = OrderedDict()
         #: Answers and main-loop calls refused for the budget, since the start.
         self.refused = 0
+        #: Right PINs and tokens refused for their address's budget, since the start.
+        self.pairing_refused = 0
+
+    def pairing_call(self, peer: str) -> bool:
+        """Whether a right PIN or token from ``peer`` may go to the main loop now: its
+        address's own small budget, whatever the crowd has used of its own."""
+        key = address_key(peer)
+        with self._lock:
+            bucket = self._pairing.pop(key, None) or _Bucket(
+                PAIRING_CALLS_PER_S, PAIRING_CALLS_BURST
+            )
+            self._pairing[key] = bucket
+            while len(self._pairing) > PAIRING_ADDRESSES_KEPT:
+                self._pairing.popitem(last=False)
+            ok = bucket.take()
+            self.pairing_refused += not ok
+            return ok
 
     def answer(self, lines: int) -> bool:
         """Whether ``lines`` answer lines may go out now."""
@@ -283,6 +319,10 @@ class PageGate:
         #: Lines forwarded to the main loop (server's thread) and handled there (main loop).
         self.forwarded = 0
         self.handled = 0
+        #: The count of forwarded lines at the last right PIN or token (its place in line), and
+        #: how many lines followed it to the main loop before it was carried out.
+        self._pairing_at = 0
+        self._followers = 0
         self._busy = False
 
     def received(self, raw: bytes) -> None:
@@ -290,18 +330,20 @@ class PageGate:
         try:
             parsed = read_line(raw)
         except Exception as error:  # a bug of ours: one error line in the page's order
-            logger.exception("web: line %r failed to parse", raw[:80])
-            parsed = ProtocolError(f"internal error: {error}")
+            QUIET.note(
+                f"parse {failure_place(error)}",
+                f"web: a page's line failed to parse: {where_it_failed(error)}; "
+                f"the line began {raw[:60]!r}",
+                logging.ERROR,
+            )
+            parsed = ProtocolError(INTERNAL_ERROR)
         if parsed is None:
             return
         if self.connection.paired:
             self._forward(parsed)
             return
         if self.forwarded != self.handled:  # keep the page's order behind a line on the loop
-            if self._table.budget.loop_call():
-                self._forward(parsed)
-            else:
-                self._refuse_busy()
+            self._behind(parsed)
             return
         refused = self.connection.refusal(parsed)  # pairing first, then the payload's problem
         if refused is None and isinstance(parsed, ProtocolError):
@@ -357,9 +399,29 @@ class PageGate:
                 else:
                     self._refuse_busy()
 
+    def _behind(self, parsed: Parsed) -> None:
+        """A line while one of the page's waits on the main loop: forwarded, in order. Behind a
+        right PIN or token (a page asks for its frames, log and statistics right after it) a
+        few go free; a ``pair`` or ``auth`` on its address's budget (the main loop checks it
+        there); anything else on the crowd's budget."""
+        budget = self._table.budget
+        if isinstance(parsed, Pair | Auth):
+            if budget.pairing_call(self.connection.door.peer):
+                self._forward(parsed)
+            else:
+                self._refuse_busy(again=True)
+        elif self.handled < self._pairing_at and self._followers < PAIRING_FOLLOWERS:
+            self._followers += 1
+            self._forward(parsed)
+        elif budget.loop_call():
+            self._forward(parsed)
+        else:
+            self._refuse_busy()
+
     def _try(self, check: Callable[[], None], command: Command) -> None:
         """A PIN or token: refused here if wrong (the same answer whatever the menu shows),
-        carried out on the main loop if right."""
+        carried out on the main loop if right, on its address's own budget (never the
+        crowd's: a person pairs whatever the crowd asks)."""
         try:
             check()
         except PairingRefused as refusal:
@@ -367,10 +429,11 @@ class PageGate:
             if refusal.close:
                 self.link.close()
             return
-        if self._table.budget.loop_call():
+        if self._table.budget.pairing_call(self.connection.door.peer):
             self._forward(command)
+            self._pairing_at, self._followers = self.forwarded, 0
         else:
-            self._refuse_busy()
+            self._refuse_busy(again=True)
 
     def _forward(self, parsed: Parsed) -> None:
         self.forwarded += 1
@@ -391,8 +454,10 @@ class PageGate:
         """The statistics the main loop counted for this page (any thread)."""
         self._answer((line,))
 
-    def _refuse_busy(self) -> None:
-        if not self._busy:
+    def _refuse_busy(self, *, again: bool = False) -> None:
+        """``error busy``, once until the page is answered again; ``again``: every time (a
+        ``pair`` or ``auth``, which the page must hear of to send it again)."""
+        if again or not self._busy:
             self._busy = True
             self.link.send_line(_BUSY)
 

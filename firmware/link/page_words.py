@@ -53,6 +53,10 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "web_up": ("nach oben", "move up"),
     "web_apply": ("Übernehmen", "Apply"),
     "web_refused": ("Abgelehnt: {reason}", "Refused: {reason}"),
+    "web_internal_error": (
+        "Das Gerät konnte das nicht ausführen (ein Fehler des Geräts; sein Log nennt ihn)",
+        "The device could not do that (a fault of its own; its log names it)",
+    ),
     "web_pair_wrong": ("Falsche PIN, noch {n} Versuche", "Wrong PIN, {n} tries left"),
     "web_pair_no_pin": (
         "Keine PIN angezeigt: am Gerät Menü → {menu}",
@@ -65,6 +69,10 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "web_pair_used_up": (
         "Zu viele falsche PINs: am Gerät neu koppeln",
         "Too many wrong PINs: pair again on the device",
+    ),
+    "web_busy_pairing": (
+        "Das Gerät ist gerade sehr gefragt: die PIN geht gleich noch einmal hin …",
+        "The device is busy: the PIN goes again in a moment …",
     ),
     "web_needs_pairing": ("Erst koppeln (PIN vom Gerät)", "Pair first (PIN from the device)"),
     "web_setup_running": ("Einrichten erst nach dem Spiel", "Setup only after this game"),

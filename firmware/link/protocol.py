@@ -122,6 +122,11 @@ class ProtocolError(ValueError):
     """A line that breaks the protocol; its message is the one-line reason sent after ``error``."""
 
 
+#: The answer to a line that tripped a bug of the device's own: the details go to its log (once,
+#: :class:`hal.quietlog.QuietLog`), never to the host.
+INTERNAL_ERROR = "internal error: the device could not carry out this line; its log says where"
+
+
 # -- host commands -------------------------------------------------------------------------------
 
 

@@ -32,6 +32,7 @@ from firmware.link.feed import HostFeed
 from firmware.link.pairing import Door, Pairing, PairingRefused, TryCounter
 from firmware.link.protocol import (
     BUTTON_NAMES,
+    INTERNAL_ERROR,
     PROTOCOL_NAME,
     PROTOCOL_VERSION,
     Abandon,
@@ -70,10 +71,13 @@ from firmware.link.protocol import (
 from firmware.link.tablefeed import table_log_lines
 from firmware.sink import DeviceEvent
 from hal.ports import SCREEN_SIZE, Clock, InputEvent, InputKind, Link
+from hal.quietlog import QuietLog, failure_place, where_it_failed
 
 __all__ = ["DeviceHooks", "Remote", "SpieltagDesk", "greeting"]
 
 logger = logging.getLogger(__name__)
+#: What the hosts' lines trip in the device's own code, logged once a minute at most.
+QUIET = QuietLog(logger)
 
 
 class _App(Protocol):
@@ -244,8 +248,13 @@ class Remote:
             self._failed(parsed, error)
 
     def _failed(self, what: object, error: Exception) -> None:
-        logger.exception("link: command %r failed", what)
-        self._send(format_line("error", one_line(f"internal error: {error}")))
+        shown = what.word if isinstance(what, Command) else repr(what)[:80]
+        QUIET.note(
+            f"command {failure_place(error)}",
+            f"link: a command failed: {where_it_failed(error)}; it was {shown}",
+            logging.ERROR,
+        )
+        self._send(format_line("error", INTERNAL_ERROR))
 
     def _carry_out(self, parsed: Parsed) -> None:
         refusal = self._connection.refusal(parsed)  # pairing first

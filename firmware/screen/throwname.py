@@ -37,10 +37,15 @@ def throw_names_problem(rules: Rules) -> str | None:
     if not rules.names:
         return None
     room = throw_name_room(rules.deckel)
-    usual = rank_table(replace(rules, names=()))
+    # By the dice as the ranking shows them: under two_dice these are three (the imagined third
+    # die included), which no throw of two dice evaluates to.
+    usual = {
+        (evaluation.dice, evaluation.hand): evaluation.name
+        for evaluation in rank_table(replace(rules, names=())).ranking
+    }
     for evaluation in rank_table(rules).ranking:
         name = evaluation.name
-        if name == usual.evaluate(evaluation.dice, evaluation.hand).name:
+        if name == usual.get((evaluation.dice, evaluation.hand)):
             continue
         key = _name_key(evaluation, rules)
         missing = FONT.missing(name)

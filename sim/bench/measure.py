@@ -84,6 +84,11 @@ class Settings:
     web_presses: int = 200
     crowd_pages: int = 200
     crowd_s: float = 20.0
+    #: A person pairing (and reloading) this many times under a crowd of ``pairing_pages``.
+    pairing_runs: int = 10
+    pairing_pages: int = 100
+    #: Pages flooding at 1,000 lines a second each, for ``crowd_s``.
+    flood_pages: int = 100
     #: Four-player rounds of real dice entered on the buttons.
     entry_rounds: int = 200
     #: The hub's short run (:meth:`sim.bench.hub_load.HubBenchSettings.quick`): 3 s, not 60.
@@ -106,6 +111,9 @@ class Settings:
             web_presses=8,
             crowd_pages=10,
             crowd_s=1.0,
+            pairing_runs=2,
+            pairing_pages=10,
+            flood_pages=10,
             entry_rounds=10,
             hub_quick=True,
         )
@@ -698,12 +706,15 @@ def _drain(fd: int) -> None:
             return
 def web_pages(settings: Settings) -> list[Measurement]:
     """The table's page under load (:mod:`sim.bench.web`): twenty pages during a game, then a
-    crowd of unpaired pages at their limits beside a paired one."""
-    from sim.bench.web import crowd_figures, page_figures
+    crowd of unpaired pages at their limits beside a paired one, and a person pairing under a
+    crowd."""
+    from sim.bench.web import crowd_figures, flood_figures, page_figures, pairing_figures
 
     return [
         *page_figures(min(settings.idle_s, 5.0), settings.web_presses),
         *crowd_figures(settings.crowd_s, settings.crowd_pages),
+        *pairing_figures(settings.pairing_runs, settings.pairing_pages),
+        *flood_figures(settings.crowd_s, settings.flood_pages),
     ]
 
 

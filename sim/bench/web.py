@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
@@ -28,8 +29,8 @@ from typing import Any
 
 from sim.bench.figures import Measurement, percentile
 
-__all__ = ["CROWD_PAGES", "PAGES", "crowd_figures", "measure_crowd", "measure_pages",
-           "page_figures"]
+__all__ = ["CROWD_PAGES", "PAGES", "crowd_figures", "flood_figures", "measure_crowd",
+           "measure_pages", "measure_pairing", "page_figures", "pairing_figures"]
 
 #: Pages watching in the loaded run.
 PAGES = 20
@@ -37,20 +38,27 @@ PAGES = 20
 PRESSES = 60
 
 #: The end of each pages' script: ``count`` pages (``page(session, index, ready)``) connect, then
-#: "ready"; once stdin closes they are cancelled and RESULT is printed as JSON.
+#: "ready"; once stdin closes they are cancelled and RESULT is printed as JSON. Each page
+#: connects from an address of its own (127.0.N.M: Linux routes all of 127.0.0.0/8 to the
+#: loopback), as the phones at a table do: the server takes a few pages per address only.
 _RUN_PAGES_CODE = """
 async def main():
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        flags = [asyncio.Event() for _ in range(count)]
-        tasks = [asyncio.create_task(page(session, i, flags[i])) for i in range(count)]
-        for flag in flags:
-            await flag.wait()
-        print("ready", flush=True)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    sessions = [
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+            limit=0, local_addr=(f"127.0.{1 + i // 250}.{1 + i % 250}", 0)))
+        for i in range(count)
+    ]
+    flags = [asyncio.Event() for _ in range(count)]
+    tasks = [asyncio.create_task(page(sessions[i], i, flags[i])) for i in range(count)]
+    for flag in flags:
+        await flag.wait()
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for session in sessions:
+        await session.close()
 asyncio.run(main())
 print(json.dumps(RESULT), flush=True)
 """
@@ -267,15 +275,16 @@ CROWD_PAGES = 200
 CROWD_RATE = 20.0
 
 #: The crowd: ``count`` pages, each sending its command (``frames on``, ``log``, ``hello`` in
-#: turn by page) at ``rate`` a second and reading everything, until stdin closes; then the lines
-#: and bytes they got, and how many were ``error busy`` or closed. It runs niced: on a real
-#: table the crowd's work is done by the phones, and the device's process should come first.
+#: turn by page, or the commands given, comma-separated) at ``rate`` a second and reading
+#: everything, until stdin closes; then the lines and bytes they got, and how many were ``error
+#: busy`` or closed by the server. It runs niced: on a real table the crowd's work is done by
+#: the phones, and the device's process should come first.
 _CROWD_CODE = """
 import asyncio, json, os, sys
 import aiohttp
 os.nice(10)  # at the table the phones do this work, not the device: it gets the CPU first
 url, count, rate = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-COMMANDS = ("frames on", "log", "hello")
+COMMANDS = tuple(sys.argv[4].split(",")) if len(sys.argv) > 4 else ("frames on", "log", "hello")
 got = {"lines": 0, "bytes": 0, "busy": 0, "closed": 0, "sent": 0}
 async def page(session, index, ready):
     async with session.ws_connect(url, autoping=True) as socket:
@@ -294,9 +303,9 @@ async def page(session, index, ready):
                     got["bytes"] += len(message.data)
                     if message.data.startswith("error busy"):
                         got["busy"] += 1
+            got["closed"] += 1  # by the server (the end of the run cancels this instead)
         finally:
             sender.cancel()
-            got["closed"] += 1
 """ + _RUN_PAGES_CODE.replace("RESULT", "got")
 
 #: The paired page: pairs with the PIN, asks for frames, then for ``seconds`` pings every
@@ -352,10 +361,96 @@ print(json.dumps({"ping_ms": rtts, "oled_ms": frames, "lost": len(pings)}), flus
 """
 
 
-def measure_crowd(seconds: float, pages: int = CROWD_PAGES) -> dict[str, Any]:
+#: A person pairing under a crowd, once per PIN read from stdin: a fresh page connects, sends
+#: ``pair PIN`` (a tap; ``error busy`` makes it tap again after 1.5 s, as the page does), then
+#: reloads (a new connection, ``auth TOKEN``); prints per PIN the taps, the time from the first
+#: tap to ``ok pair`` and from the reload's connection to ``ok auth`` (ms).
+_PAIR_PROBE_CODE = """
+import asyncio, json, sys, time
+import aiohttp
+url = sys.argv[1]
+async def answer(socket, starts):
+    async for message in socket:
+        if message.type == aiohttp.WSMsgType.TEXT and message.data.startswith(starts):
+            return message.data
+    raise SystemExit("closed while waiting for " + repr(starts))
+async def run(session, pin):
+    async with session.ws_connect(url) as socket:
+        await answer(socket, "state ")
+        start, taps = time.perf_counter(), 0
+        while True:
+            taps += 1
+            await socket.send_str("pair " + pin)
+            got = await answer(socket, ("ok pair", "error"))
+            if not got.startswith("error busy"):
+                break
+            await asyncio.sleep(1.5)
+        paired = time.perf_counter()
+    if not got.startswith("ok pair"):
+        return {"taps": taps, "paired": False, "answer": got}
+    start_reload = time.perf_counter()
+    async with session.ws_connect(url) as socket:
+        await socket.send_str("auth " + got.split()[2])
+        auth = await answer(socket, ("ok auth", "error auth", "error busy"))
+        reloaded = time.perf_counter()
+    return {"taps": taps, "paired": True, "pair_ms": 1e3 * (paired - start),
+            "auth_ok": auth == "ok auth", "reload_ms": 1e3 * (reloaded - start_reload)}
+async def main():
+    async with aiohttp.ClientSession() as session:
+        for pin in sys.stdin:
+            print(json.dumps(await run(session, pin.strip())), flush=True)
+asyncio.run(main())
+"""
+#: The pairing run's crowd: unpaired pages asking what only the main loop answers.
+PAIRING_CROWD = 100
+#: Times a person pairs (and reloads) under it.
+PAIRING_RUNS = 10
+
+
+def measure_pairing(runs: int = PAIRING_RUNS, pages: int = PAIRING_CROWD) -> dict[str, Any]:
+    """Run a person pairing under a crowd in a child process (see :func:`_pairing_child`)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sim.bench.web", "pairing", str(runs), str(pages)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"the pairing bench failed: {result.stderr.strip()[-400:]}")
+    return dict(json.loads(result.stdout.splitlines()[-1]))
+
+
+def pairing_figures(runs: int = PAIRING_RUNS, pages: int = PAIRING_CROWD) -> list[Measurement]:
+    """The bench's figures of pairing under a crowd, or skipped ones (no aiohttp)."""
+    keys = [
+        ("pairing_first_tap", f"runs paired on the first tap of {runs}, {pages} unpaired pages "
+         "asking spieltag at their limit", "runs"),
+        ("pairing_pair_max_ms", "... the slowest pairing, tap to ok", "ms"),
+        ("pairing_reload_max_ms", "... the slowest reload paired again, connection to ok", "ms"),
+    ]
+    skipped = _skipped_without_web(keys)
+    if skipped:
+        return skipped
+    figures = measure_pairing(runs, pages)
+    values = [figures["first_tap"], figures["pair_max_ms"], figures["reload_max_ms"]]
+    targets: list[float | None] = [None, None, 1000]
+    return [
+        Measurement(key, label, value, unit, target=target)
+        for (key, label, unit), value, target in zip(keys, values, targets, strict=True)
+    ]
+
+
+#: The flood run: this many pages, each sending ``ping`` this many times a second (as fast as
+#: the server lets it), beside the paired page.
+FLOOD_PAGES = 100
+FLOOD_RATE = 1000.0
+
+
+def measure_crowd(
+    seconds: float, pages: int = CROWD_PAGES, rate: float = CROWD_RATE, commands: str = ""
+) -> dict[str, Any]:
     """Run the crowd in a child process (see :func:`_crowd_child`); its figures as a dict."""
     result = subprocess.run(
-        [sys.executable, "-m", "sim.bench.web", "crowd", str(seconds), str(pages)],
+        [sys.executable, "-m", "sim.bench.web", "crowd", str(seconds), str(pages), str(rate),
+         commands],
         capture_output=True, text=True, timeout=600, check=False,
     )
     if result.returncode != 0:
@@ -389,9 +484,109 @@ def crowd_figures(seconds: float, pages: int = CROWD_PAGES) -> list[Measurement]
     ]
 
 
-def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
+def _pairing_child(runs: int, pages: int) -> dict[str, Any]:
+    """The device's side of pairing under a crowd: ``pages`` unpaired pages ask ``spieltag``
+    (which only the main loop answers) at their limit, and a person pairs ``runs`` times."""
+    device, clock, thread, url = _device_on_a_page()
+    crowd = subprocess.Popen(
+        [sys.executable, "-c", _CROWD_CODE, url, str(pages), str(CROWD_RATE), "spieltag"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    probe = subprocess.Popen(
+        [sys.executable, "-c", _PAIR_PROBE_CODE, url],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    assert crowd.stdout is not None and crowd.stdin is not None
+    assert probe.stdout is not None and probe.stdin is not None
+    if crowd.stdout.readline().strip() != "ready":
+        raise RuntimeError("the crowd did not connect")
+    time.sleep(2.0)  # the crowd has used its budget by now
+    pairing = device.pairing
+    assert pairing is not None
+    results = []
+    pins: queue.Queue[str] = queue.Queue()
+    for _ in range(runs):
+        time.sleep(1.0)  # a person, not a script: the next phone pairs a second later
+        device.loop.call_soon(lambda: pins.put(pairing.show_pin(clock.now())))
+        probe.stdin.write(pins.get(timeout=10) + "\n")
+        probe.stdin.flush()
+        results.append(json.loads(probe.stdout.readline()))
+    probe.stdin.close()
+    probe.wait(timeout=30)
+    crowd.stdin.close()
+    got = json.loads(crowd.stdout.read().splitlines()[-1])
+    crowd.wait(timeout=30)
+    refused = device.web.budget.refused if device.web is not None else 0
+    device.loop.stop()
+    thread.join(timeout=5)
+    device.close()
+    paired = [result for result in results if result["paired"]]
+    return {
+        "runs": runs,
+        "first_tap": sum(1 for result in paired if result["taps"] == 1),
+        "paired": len(paired),
+        "reloads_paired": sum(1 for result in paired if result["auth_ok"]),
+        "pair_max_ms": max((result["pair_ms"] for result in paired), default=None),
+        "reload_max_ms": max((result["reload_ms"] for result in paired), default=None),
+        "crowd_sent": got["sent"],
+        "crowd_busy": got["busy"],
+        "budget_refused": refused,
+    }
+
+
+def _device_on_a_page() -> tuple[Any, Any, threading.Thread, str]:
+    """The device as ``schocken run`` builds it with its page on a free port, a game of three
+    under way, its main loop on a thread: the device, its clock, the thread, the page's URL."""
+    from engine import GameSetup, load_preset
+    from firmware.config import DeviceConfig, GameConfig
+    from firmware.dice import SeededDice
+    from firmware.link.webtable import page_files
+    from firmware.wiring import build_device
+    from hal.clock import MonotonicClock
+    from hal.oled import open_dummy
+    from hal.web_server import WebServer
+
+    config = DeviceConfig(game=GameConfig(players=("Anna", "Ben", "Carla")))
+    clock = MonotonicClock()
+    display = open_dummy(clock)
+    server = WebServer("127.0.0.1", 0, page_files())
+    device = build_device(
+        config, clock=clock, inputs=[], display=display, timers=[display], web=server,
+        dice=SeededDice(7), setup=GameSetup(config.game.players, load_preset("standard")),
+        power=False,
+    )
+    thread = threading.Thread(target=device.run, name="firmware", daemon=True)
+    thread.start()
+    host, port = server.address
+    return device, clock, thread, f"ws://{host}:{port}/ws"
+
+
+def flood_figures(seconds: float, pages: int = FLOOD_PAGES) -> list[Measurement]:
+    """The bench's figures of a flood (each page far over its rate), or skipped ones."""
+    keys = [
+        ("flood_ping_p99_ms", f"paired page's ping p99, {pages} pages sending "
+         f"{FLOOD_RATE:g} lines a second each", "ms"),
+        ("flood_cpu_pct", "... the device's CPU meanwhile", "% of a core"),
+        ("flood_closed", "... flooding pages closed", "pages"),
+    ]
+    skipped = _skipped_without_web(keys)
+    if skipped:
+        return skipped
+    figures = measure_crowd(seconds, pages + 1, FLOOD_RATE, "ping")
+    values = [figures["ping_p99_ms"], figures["cpu_pct"], figures["crowd_closed"]]
+    targets: list[float | None] = [25, None, None]
+    return [
+        Measurement(key, label, value, unit, target=target)
+        for (key, label, unit), value, target in zip(keys, values, targets, strict=True)
+    ]
+
+
+def _crowd_child(
+    seconds: float, pages: int, rate: float = CROWD_RATE, commands: str = ""
+) -> dict[str, Any]:
     """The device's side of the crowd: a game of three on the web server, ``pages - 1``
-    unpaired pages at their limits and one paired page that pings and plays."""
+    unpaired pages sending their commands at ``rate`` a second each (their limit) and one
+    paired page that pings and plays."""
     from engine import GameSetup, load_preset
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
@@ -415,7 +610,8 @@ def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
     host, port = server.address
     url = f"ws://{host}:{port}/ws"
     crowd = subprocess.Popen(
-        [sys.executable, "-c", _CROWD_CODE, url, str(pages - 1), str(CROWD_RATE)],
+        [sys.executable, "-c", _CROWD_CODE, url, str(pages - 1), str(rate),
+         *([commands] if commands else [])],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
     assert crowd.stdout is not None and crowd.stdin is not None
@@ -467,6 +663,7 @@ def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
         "crowd_bytes": got["bytes"],
         "crowd_sent": got["sent"],
         "crowd_busy": got["busy"],
+        "crowd_closed": got["closed"],
         "budget_refused": refused,
         "peak_rss_mb": peak_kb / 1024,
     }
@@ -475,6 +672,10 @@ def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
     if sys.argv[1] == "crowd":
-        print(json.dumps(_crowd_child(float(sys.argv[2]), int(sys.argv[3]))), flush=True)
+        figures = _crowd_child(float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]),
+                               sys.argv[5])
+        print(json.dumps(figures), flush=True)
+    elif sys.argv[1] == "pairing":
+        print(json.dumps(_pairing_child(int(sys.argv[2]), int(sys.argv[3]))), flush=True)
     else:
         print(json.dumps(_child(float(sys.argv[1]), int(sys.argv[2]))), flush=True)

@@ -19,7 +19,7 @@ from tests.architecture.importgraph import PROJECT, ROOT, called_name, imports, 
 
 HARDWARE = {"gpiozero", "luma", "serial", "pygame", "systemd", "sdnotify", "aiohttp", "paho"}
 #: The hal modules the firmware may use; the rest are backends, built at the edge.
-HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings"}
+HAL_PORT_LEVEL = {"hal", "hal.ports", "hal.inputs", "hal.power", "hal.settings", "hal.quietlog"}
 #: The firmware's edge: the commands that turn the config's names into backend objects.
 EDGE = {
     "firmware/cli/run.py",

@@ -52,6 +52,8 @@ POSITIVE: dict[str, list[str]] = {
     "web": [
         *("web_latency_p99_ms", "web_board_p99_ms", "web_peak_rss_mb", "crowd_ping_p99_ms"),
         *("crowd_ping_p50_ms", "crowd_oled_p99_ms", "crowd_peak_rss_mb", "crowd_answer_mb_s"),
+        *("pairing_first_tap", "pairing_pair_max_ms", "pairing_reload_max_ms"),
+        *("flood_ping_p99_ms", "flood_cpu_pct", "flood_closed"),
     ],
 }
 #: Figures of an idle loop: zero is the ideal.
@@ -272,6 +274,18 @@ def test_a_crowd_of_unpaired_pages_is_measured(whole_report: BenchRun) -> None:
         assert isinstance(report[key], int | float) and report[key] > 0, key
     assert report["targets"]["crowd_ping_p99_ms"] == 100
     assert report["targets"]["crowd_peak_rss_mb"] == 60
+
+
+@pytest.mark.slow
+def test_pairing_under_a_crowd_is_measured(whole_report: BenchRun) -> None:
+    """A person pairs under a crowd asking what only the main loop answers: on the first tap
+    every time (a count: the times are the bench's figures, not asserted)."""
+    from sim.bench import measure
+
+    report = whole_report.json
+    assert report["pairing_first_tap"] == measure.Settings.quick().pairing_runs
+    assert report["pairing_reload_max_ms"] > 0
+    assert report["targets"]["pairing_reload_max_ms"] == 1000
 
 
 def test_quick_waits_little_and_measures_the_two_simulators_side_by_side(

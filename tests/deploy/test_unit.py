@@ -141,6 +141,13 @@ def test_notify_and_watchdog() -> None:
     assert 10 <= watchdog <= 120
 
 
+def test_the_file_limit_leaves_room_above_the_pages_connections() -> None:
+    from hal.web_server import FD_RESERVE, MAX_CONNECTIONS, MAX_OPEN
+
+    limit = int(single("LimitNOFILE"))
+    assert MAX_CONNECTIONS < MAX_OPEN and limit / 2 >= MAX_OPEN + FD_RESERVE, "room to spare"
+
+
 def test_a_crash_loop_ends_on_the_error_screen() -> None:
     burst = int(single("StartLimitBurst", "Unit"))
     interval = seconds(single("StartLimitIntervalSec", "Unit"))

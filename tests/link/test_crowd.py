@@ -212,3 +212,69 @@ def test_a_pairing_revoked_from_the_menu_is_refused_at_the_gate_with_no_copy_to_
     loop.run()
     table.show(app.screen())
     assert any(line.startswith("frame ") for line in page.take()), "its frames stay on"
+
+
+def test_a_line_that_trips_a_bug_is_one_error_line_and_one_log_line_a_minute(
+    mocker: MockerFixture, caplog: Any
+) -> None:
+    loop, _, table, (page, paired), _ = table_with_pages(2)
+    paired_page(loop, table, paired)
+    mocker.patch.object(crowd, "QUIET", crowd.QuietLog(crowd.logger))
+    mocker.patch.object(crowd, "read_line", side_effect=KeyError("a bug of ours"))
+    with caplog.at_level("INFO"):
+        for _ in range(50):
+            ask(page, "setup {}")
+            ask(paired, "setup {}")
+        loop.run()
+    for answers in (page.take(), paired.take()):
+        assert answers == [f"error {protocol.INTERNAL_ERROR}"] * 50, "one line each, paired or not"
+    assert [record.exc_info for record in caplog.records] == [None], "one line, no traceback"
+    logged = caplog.records[0].getMessage()
+    assert "a bug of ours" in logged and "mock.py:" in logged, "its words and where"
+    assert "\n" not in logged and "KeyError" not in logged
+
+
+BUSY = "error busy: many pages are asking; ask again in a moment"
+
+
+def test_a_right_pin_and_a_paired_token_never_wait_for_the_crowds_budget() -> None:
+    budget = CrowdBudget(loop_calls_per_s=0.001)
+    loop, _, table, pages, _ = table_with_pages(4, budget=budget)
+    crowd_pages, person, reloaded = pages[:2], pages[2], pages[3]
+    reloaded.peer = "192.0.2.8"
+    for page in crowd_pages:  # the crowd's questions that only the main loop answers
+        for _ in range(60):
+            ask(page, "spieltag")
+    assert budget.loop_call() is False, "the crowd used up its budget"
+    assert BUSY in crowd_pages[0].take()
+
+    ask(person, f"pair {table._pairing.show_pin(0.0)}")
+    for question in ("frames on", "log", "stats", "spieltag"):  # what a page asks next
+        ask(person, question)
+    loop.run()
+    answers = person.take()
+    assert answers[0].startswith("ok pair "), answers
+    assert BUSY not in answers and answers[1] == "ok frames on", "its questions followed it"
+    token = answers[0].split()[2]
+
+    ask(reloaded, f"auth {token}")  # the same phone, reloaded
+    ask(reloaded, "frames on")
+    loop.run()
+    assert reloaded.take()[:2] == ["ok auth", "ok frames on"]
+
+
+def test_a_pair_refused_busy_is_always_told_and_the_crowds_budget_stays_apart() -> None:
+    budget = CrowdBudget()
+    loop, _, table, (page,), _ = table_with_pages(1, budget=budget)
+    pin = table._pairing.show_pin(0.0)
+    ask(page, "spieltag")  # one line on the loop: the pairs wait behind it, in order
+    for _ in range(int(crowd.PAIRING_CALLS_BURST) + 2):
+        ask(page, f"pair {pin}")
+    lines = page.take()
+    assert lines.count(BUSY) == 2, "each pair over its address's budget hears of it"
+    assert budget.pairing_refused == 2 and budget.refused == 0, "not the crowd's budget"
+    loop.run()
+    answers = page.take()
+    assert answers[0].startswith("error spieltag") and answers[1].startswith("ok pair "), (
+        "the first pair, in order, after the line before it"
+    )

@@ -15,7 +15,8 @@ from PIL import Image
 from pytest_mock import MockerFixture
 
 from engine import to_notation
-from firmware.link.protocol import PROTOCOL_VERSION, Command, decode_frame
+from firmware.link import remote
+from firmware.link.protocol import INTERNAL_ERROR, PROTOCOL_VERSION, Command, decode_frame
 from firmware.link.remote import DeviceHooks
 from hal.ports import SCREEN_SIZE, Button, InputEvent, InputKind
 from tests.link.conftest import AppDevice, Device
@@ -225,12 +226,20 @@ def test_a_new_connection_switches_frames_off(device: Device) -> None:
     assert device.link.take() == []
 
 
-def test_a_crash_in_the_app_is_one_error_line(device: Device) -> None:
+def test_a_crash_in_the_app_is_one_error_line(
+    device: Device, caplog: Any, mocker: MockerFixture
+) -> None:
+    mocker.patch.object(remote, "QUIET", remote.QuietLog(remote.logger))  # none logged yet
+
     def broken(event: InputEvent) -> None:
         raise RuntimeError("bug")
 
     device.remote._hooks = DeviceHooks(broken, lambda: None, lambda setup: None)
-    assert device.host_sends("press keep1") == ["error internal error: bug"]
+    with caplog.at_level("ERROR"):
+        assert device.host_sends("press keep1") == [f"error {INTERNAL_ERROR}"], "no details"
+    (logged,) = caplog.records
+    assert logged.exc_info is None, "one line, no traceback"
+    assert logged.getMessage().startswith("link: a command failed: bug at "), "where it failed"
 
 
 def test_a_command_parsed_but_not_carried_out_still_gets_exactly_one_answer(
@@ -245,4 +254,4 @@ def test_a_command_parsed_but_not_carried_out_still_gets_exactly_one_answer(
     device.connect()
     mocker.patch("firmware.link.remote.read_line", return_value=Shout())
     answer = device.host_sends("shout")
-    assert len(answer) == 1 and answer[0].startswith("error internal error: shout is parsed")
+    assert answer == [f"error {INTERNAL_ERROR}"]

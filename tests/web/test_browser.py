@@ -446,3 +446,39 @@ def test_a_page_refused_as_busy_asks_again_until_it_has_the_table(
     finally:
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", quicker)
     assert refused == 3 and spy.call_count > 3
+
+
+def test_a_pin_refused_as_busy_is_said_and_sent_again_by_the_page(
+    web_device: WebDevice, browser: Browser, mocker: MockerFixture
+) -> None:
+    """A ``pair`` over its address's budget hears ``error busy``: the page says so in its words
+    and sends the PIN again by itself, and the person is paired without a second tap."""
+    budget = web_device.device.web.budget if web_device.device.web else None
+    assert budget is not None
+    real_call = budget.pairing_call
+
+    def crowded(peer: str) -> bool:  # the first pair: its address over its budget
+        return spy.call_count > 1 and real_call(peer)
+
+    spy = mocker.patch.object(budget, "pairing_call", side_effect=crowded)
+    driver = browser.driver
+    quicker = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+        "const realTimeout = window.setTimeout;"
+        "window.setTimeout = (f, ms, ...rest) =>"
+        "  realTimeout(f, ms >= 1000 && ms <= 2000 ? ms / 20 : ms, ...rest);"
+    )})  # fmt: skip
+    try:
+        open_page(browser, web_device)
+        browser.js("document.getElementById('pin').value = arguments[0]", web_device.show_pin())
+        browser.js("window.notes = []; new MutationObserver(() => window.notes.push("
+                   "document.getElementById('note').textContent)).observe("
+                   "document.getElementById('note'), {childList: true, characterData: true,"
+                   " subtree: true});")
+        tap(browser, "#pair")
+        browser.wait("window.schock.page.paired === true", timeout=10)
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", quicker)
+    notes = browser.js("return window.notes")
+    assert "Das Gerät ist gerade sehr gefragt: die PIN geht gleich noch einmal hin …" in notes
+    assert browser.by_id("note").text == "", "paired: the note is cleared"
+    assert browser.js("return window.schock.busy") == 1 and spy.call_count == 2, "one tap"

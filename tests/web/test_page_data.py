@@ -74,3 +74,17 @@ def test_a_setup_the_page_makes_from_every_field_is_taken() -> None:
 def test_the_page_json_is_what_page_data_says() -> None:
     served = json.loads(page_files()["/page.json"][1])
     assert served == json.loads(json.dumps(page_data()))
+
+
+def test_every_field_is_taken_on_every_preset() -> None:
+    """Any field changed on any preset makes a setup the device takes, or refuses in one line:
+    never a bug's error (``two_dice`` on a preset with names of its own once tripped one)."""
+    for preset in preset_names():
+        for choice in rule_choices():
+            if choice["type"] not in ("bool", "choice"):
+                continue
+            for value in choice["values"]:
+                payload = {"players": ["Anna", "Ben"], "rules": {"preset": preset,
+                                                                 choice["key"]: value}}
+                command = parse_command(b"setup " + json.dumps(payload).encode())
+                assert isinstance(command, Setup), (preset, choice["key"], value)

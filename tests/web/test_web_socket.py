@@ -20,7 +20,15 @@ from firmware.config import ConfigError, config_from_toml
 from firmware.link.protocol import MAX_LINE
 from firmware.sink import GameStarted
 from hal.ports import Button
-from hal.web_server import MAX_CONNECTIONS, MAX_MESSAGE, RATE_BURST, WebServer, WebServerError
+from hal.web_server import (
+    MAX_CONNECTIONS,
+    MAX_MESSAGE,
+    MAX_PER_ADDRESS,
+    RATE_BURST,
+    WebServer,
+    WebServerError,
+    address_key,
+)
 
 from .conftest import WebDevice, WsClient
 
@@ -162,7 +170,10 @@ def test_malformed_oversized_binary_and_flooding_messages(
 def test_idle_pages_and_the_buttons_still_answer(
     web_device: WebDevice, clients: list[WsClient], pages: int
 ) -> None:
-    idle = [connect(web_device, clients) for _ in range(pages)]
+    # Phones of their own, each from an address of its own (127.0.1.N: Linux routes all of
+    # 127.0.0.0/8 to the loopback), as at a table: one address has MAX_PER_ADDRESS at most.
+    idle = [connect(web_device, clients, local_host=f"127.0.1.{1 + index}")
+            for index in range(pages)]
     assert web_device.device.web is not None
     assert web_device.on_loop(lambda: web_device.device.web.pages) == pages  # type: ignore[union-attr]
     watcher = idle[-1]
@@ -190,6 +201,34 @@ def test_the_server_refuses_more_pages_than_it_serves(
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
         WsClient(web_device.ws_url)
     assert refused.value.status == 503
+
+
+def test_one_address_cannot_take_every_connection(
+    web_device: WebDevice, clients: list[WsClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert MAX_PER_ADDRESS * 4 <= MAX_CONNECTIONS, "well below the total"
+    monkeypatch.setattr("hal.web_server.MAX_PER_ADDRESS", 2)
+    held = [connect(web_device, clients, local_host="127.0.0.2") for _ in range(2)]
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        WsClient(web_device.ws_url, local_host="127.0.0.2")
+    assert refused.value.status == 503
+    connect(web_device, clients)  # a person on another address still gets in
+    held[0].close()
+    clients.remove(held[0])
+    deadline = time.monotonic() + 5.0  # a wait for the close to arrive, not a time target
+    while time.monotonic() < deadline:
+        try:
+            clients.append(WsClient(web_device.ws_url, local_host="127.0.0.2"))
+            break
+        except aiohttp.WSServerHandshakeError:
+            time.sleep(0.02)
+    assert len(clients) == 3, "a slot freed is the address's again"
+
+
+def test_the_cap_counts_an_ipv6_host_by_its_64() -> None:
+    assert address_key("2001:db8::1") == address_key("2001:db8::ffff:1") == "2001:db8::/64"
+    assert address_key("2001:db8:0:1::1") != address_key("2001:db8::1")
+    assert address_key("::ffff:192.0.2.7") == address_key("192.0.2.7") == "192.0.2.7"
 
 
 def test_a_bad_address_is_one_clear_line() -> None:
