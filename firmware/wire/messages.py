@@ -299,7 +299,9 @@ class Result:
         )
 
     def game_result(self) -> GameResult:
-        """The engine's result of the game this reports (WireError for a half's result)."""
+        """The engine's result of the game this reports (WireError for a half's result), as far
+        as a tournament counts it: the wire carries no Schock aus against a player, which only a
+        Stammtisch's Kasse charges."""
         if self.kind != "game" or self.half_losers is None or len(self.out_order) != 2:
             raise WireError(f"result {self.id}: not a whole game's result")
         return GameResult(
