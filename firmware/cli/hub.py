@@ -12,6 +12,7 @@ is published by it within a second).
   schocken hub draw --db dm.db ; schocken hub start --db dm.db ; ... ; schocken hub finish
   schocken hub serve --db dm.db --broker mqtt://127.0.0.1:1883 --listen 0.0.0.0:8080
   schocken hub export --db dm.db csv|pdf|sheet [--round N --table N] -o FILE
+  schocken hub status --db dm.db            (the tables' links, refusals, broker denials)
 
 `serve` logs in to the broker as user "hub" with the password in $SCHOCKEN_HUB_PASSWORD or the
 file --password-file names.
@@ -83,12 +84,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     approve.add_argument("id", nargs="?", help="one result's id (default: all waiting)")
     standings = sub("standings", "print the standings")
     add_lang_argument(standings, "the standings")
-    sub("refusals", "list every refused message and why")
+    sub("refusals", "list every refused message kept and why, and how many were counted")
+    sub("status", "the round, the tables' links, the hub's link, refusals and broker denials")
     serve = sub("serve", "take the tables' results from the broker; serve the TV view")
     serve.add_argument("--broker", metavar="URL", required=True, help="mqtt://HOST:PORT")
     serve.add_argument("--listen", metavar="HOST:PORT", default="127.0.0.1:8080")
     serve.add_argument("--password-file", metavar="FILE", help="the hub user's broker password")
     serve.add_argument("--ca-file", metavar="FILE", help="a CA file for mqtts://")
+    serve.add_argument("--broker-log", metavar="FILE",
+                       help="the broker's log file: count the publishes and subscriptions it "
+                            "denies")  # fmt: skip
     serve.add_argument("--host-name", action="append", default=[], metavar="NAME",
                        help="a name the TV page may be asked by (besides its address)")  # fmt: skip
     export = sub("export", "the standings as CSV or PDF, or a table's sheet (PDF)")
@@ -159,11 +164,43 @@ def _run(args: argparse.Namespace) -> int:
             for at, topic, result_id, reason in hub.store.refusals():
                 stamp = time.strftime("%H:%M:%S", time.localtime(at))
                 print(f"{stamp} {topic} {result_id or '-'}: {reason}")
+            _refusal_counts(hub)
+        case "status":
+            _status(hub)
         case "serve":
             return _serve(hub, args)
         case "export":
             return _export(hub, args)
     return 0
+
+
+def _refusal_counts(hub: Hub) -> None:
+    """The refusals counted per source, where more were counted than kept."""
+    kept: dict[str, int] = {}
+    for _at, topic, _id, _reason in hub.store.refusals():
+        source = topic.split("/")[3] if topic.count("/") >= 4 else ""
+        kept[source] = kept.get(source, 0) + 1
+    for source, count in sorted(hub.store.refusal_counts().items()):
+        if count > kept.get(source, 0):
+            print(f"{source or '-'}: {count} refused, the first {kept.get(source, 0)} kept")
+
+
+def _status(hub: Hub) -> None:
+    """What the director checks at a glance: the round, each table's link and what waits."""
+    view = hub.view(time.time())
+    state = view.round.state or "no round drawn"
+    print(f"event {view.event}; round {view.round.number} {state}")
+    offline = [t for t in view.tables if not t.online]
+    print(f"tables {len(view.tables) - len(offline)} of {len(view.tables)} online")
+    for table in offline:
+        print(f"  table {table.table} offline, {table.outbox} results not reported")
+    print(f"refused {view.refused} (`schocken hub refusals`)")
+    denials = hub.store.denials()
+    print(f"denied by the broker {sum(row.count for row in denials)}")
+    for row in denials:
+        kind = "publishes" if row.kind == "publish" else "subscriptions"
+        stamp = time.strftime("%H:%M:%S", time.localtime(row.at))
+        print(f"  {row.user}: {row.count} {kind}, the last at {stamp} on {row.last_topic}")
 
 
 def _no_lang(args: argparse.Namespace) -> argparse.Namespace:
@@ -314,6 +351,8 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
                 server.push(json.dumps(view.to_json()).encode())
 
     service = HubService(hub, time.time, changed)
+    if args.broker_log:
+        service.watch_broker_log(Path(args.broker_log))
     try:
         link = MqttLink(settings, service.post, service.connection_changed)
     except MqttError as error:

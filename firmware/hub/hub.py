@@ -4,7 +4,8 @@
 MQTT service (:mod:`firmware.hub.service`) hands it each message and publishes what it returns;
 the command line calls the director's commands. Every time is passed in (``now``).
 
-A result is refused (and logged in the store's refusals, counted nowhere else) when it is
+A result is refused (logged and kept in the store's refusals, up to a bound per table, and
+counted) when it is
 malformed, when its ``table`` field is not the table whose topic it came on, when it is for
 another event, for a round that is not running (not started, or finished), or for a table or
 players not assigned in that round. A result whose id is stored already is answered
@@ -34,7 +35,7 @@ from engine.tournament import (
     schock_aus_king,
     team_scores,
 )
-from firmware.hub.store import HubStore, SeatRow, StoredResult
+from firmware.hub.store import DenialRow, HubStore, SeatRow, StoredResult
 from firmware.hub.view import HubView, RoundView, TableView
 from firmware.wire.messages import (
     Ack,
@@ -98,6 +99,8 @@ class Hub:
         self._view: tuple[tuple[int, int], HubView] | None = None
         #: Each round's tables by number: a draw is never changed once saved.
         self._drawn: dict[int, dict[int, SeatRow]] = {}
+        #: Sources past the bound of kept refusals, said once in the log.
+        self._quiet: set[str] = set()
         self.event = store.get("event")
         if not self.event:
             raise HubError(f"{store.path}: no event set; run `schocken hub init` first")
@@ -220,13 +223,13 @@ class Hub:
         _event, user, leaf = where
         number = table_number(user)
         if number is None:
-            self._refuse(topic, "", f"{user!r} is not a table's name", now)
+            self._refuse(user, topic, "", f"{user!r} is not a table's name", now)
             return []
         if leaf == "status":
             try:
                 status = TableStatus.from_json(payload)
             except WireError as error:
-                self._refuse(topic, "", str(error), now)
+                self._refuse(user, topic, "", str(error), now)
                 return []
             self.store.set_table_status(number, status.online, status.outbox, now)
             return []
@@ -245,23 +248,23 @@ class Hub:
             result = Result.from_json(payload)
         except WireError as error:
             given = _raw_id(payload)
-            self._refuse(topic, given, str(error), now)
+            self._refuse(user, topic, given, str(error), now)
             return Ack(given, "refused", str(error)[:200]) if given else None
         if result.table != user:
             reason = f"result for {result.table} sent on {user}'s topic"
-            self._refuse(topic, result.id, reason, now)
+            self._refuse(user, topic, result.id, reason, now)
             return Ack(result.id, "refused", reason)
         known = self.store.result_payload(result.id)
         if known is not None:
             if Result.from_json(known) != result:
                 # Not a copy: the same id for another game would drop that game unseen.
                 reason = f"{result.id} is stored already with another result"
-                self._refuse(topic, result.id, reason, now)
+                self._refuse(user, topic, result.id, reason, now)
                 return Ack(result.id, "refused", reason[:200])
             return Ack(result.id, "duplicate")
         problem = self._problem(result, number)
         if problem is not None:
-            self._refuse(topic, result.id, problem, now)
+            self._refuse(user, topic, result.id, problem, now)
             return Ack(result.id, "refused", problem[:200])
         approved = self.store.get("approval", "off") != "on"
         stored = self.store.store_result(
@@ -309,9 +312,15 @@ class Hub:
                 self._drawn[round_] = tables
         return tables
 
-    def _refuse(self, topic: str, result_id: str, reason: str, now: float) -> None:
-        logger.warning("refused %s on %s: %s", result_id or "a message", topic, reason)
-        self.store.refuse(topic, result_id, reason, now)
+    def _refuse(self, source: str, topic: str, result_id: str, reason: str, now: float) -> None:
+        """Count and (up to the store's bound per source) keep and log a refusal: a table that
+        floods junk costs the disk and the log a bounded amount."""
+        if self.store.refuse(source, topic, result_id, reason, now):
+            logger.warning("refused %s on %s: %s", result_id or "a message", topic, reason[:300])
+        elif source not in self._quiet:
+            self._quiet.add(source)
+            logger.warning("%s: more refusals than %d; counted from now on, not kept or logged",
+                           source, self.store.kept_refusals)  # fmt: skip
 
     # -- what the hub publishes ----------------------------------------------------------------
 
@@ -398,6 +407,7 @@ class Hub:
         lines = state.lines if state is not None else ()
         higher = state.higher_is_better if state is not None else True
         fmt = self.format()
+        denials = self.store.denials()
         return HubView(
             event=self.event,
             now=0.0,
@@ -407,13 +417,16 @@ class Hub:
             standings=state.standings() if state is not None else (),
             teams=team_scores(lines, fmt.team_score, higher),
             king=schock_aus_king(lines),
-            tables=self._tables(number, state),
-            refused=self.store.count("refusals"),
+            tables=self._tables(number, state, denials),
+            refused=sum(self.store.refusal_counts().values()),
+            denied=sum(row.count for row in denials),
             waiting=self.store.count("results", "approved = 0"),
             over=bool(state and state.over and number),
         )
 
-    def _tables(self, number: int, state: Progress | None) -> tuple[TableView, ...]:
+    def _tables(
+        self, number: int, state: Progress | None, denials: list[DenialRow]
+    ) -> tuple[TableView, ...]:
         """The round's tables as the TV shows them: lives as the standings have them now."""
         if not number:
             return ()
@@ -426,6 +439,10 @@ class Hub:
         for stored in self.store.results(number):
             by_table.setdefault(stored.table_no, []).append(stored)
         status = self.store.table_status()
+        denied: dict[int, int] = {}
+        for row in denials:
+            if (table_no := table_number(row.user)) is not None:
+                denied[table_no] = denied.get(table_no, 0) + row.count
         tables = []
         for seat in self.store.seats(number):
             mine = by_table.get(seat.table_no, [])
@@ -444,6 +461,7 @@ class Hub:
                     online=online,
                     outbox=outbox,
                     waiting=sum(not r.approved for r in mine),
+                    denied=denied.get(seat.table_no, 0),
                 )
             )
         return tuple(tables)

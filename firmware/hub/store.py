@@ -4,7 +4,10 @@ One file per tournament (``schocken hub init --db FILE``), in WAL mode so the TV
 wait for an intake. Each result is stored in one transaction under its id (the primary key), so
 a result the broker delivers twice, or a table sends again after a pulled plug, is stored once;
 the hub acknowledges a result only after that transaction committed. What the hub refused is
-kept too, with the reason (``refusals``), and counted nowhere but in that list.
+kept too, with the reason (``refusals``): the first :attr:`HubStore.kept_refusals` of each
+source (the table's topic level), and every one counted (``refusal_counts``), so that a table
+sending junk costs the disk a bounded amount. What the broker denied (from its log) is counted
+per login and kind (``denials``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ from typing import Any
 from engine.tournament import Entrant, PhaseKind
 from firmware.wire.messages import RoundStage, round_stage
 
-__all__ = ["HubStore", "HubStoreError", "RoundRow", "SeatRow", "StoredResult"]
+__all__ = ["DenialRow", "HubStore", "HubStoreError", "RoundRow", "SeatRow", "StoredResult"]
+
+#: The longest reason a refusal keeps (a field's value quoted in it is cut).
+MAX_REASON = 300
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +46,10 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE TABLE IF NOT EXISTS refusals (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, topic TEXT NOT NULL,
     result_id TEXT NOT NULL, reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS refusal_counts (source TEXT PRIMARY KEY, count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS denials (
+    user TEXT NOT NULL, kind TEXT NOT NULL, count INTEGER NOT NULL, last_topic TEXT NOT NULL,
+    at REAL NOT NULL, PRIMARY KEY (user, kind));
 CREATE TABLE IF NOT EXISTS tables (
     table_no INTEGER PRIMARY KEY, online INTEGER NOT NULL, outbox INTEGER NOT NULL,
     at REAL NOT NULL);
@@ -86,8 +96,23 @@ class StoredResult:
     approved: bool
 
 
+@dataclass(frozen=True, slots=True)
+class DenialRow:
+    """What the broker denied one login, of one kind (``publish``, ``subscribe``): how often,
+    the last topic and when."""
+
+    user: str
+    kind: str
+    count: int
+    last_topic: str
+    at: float
+
+
 class HubStore:
     """The hub's tables in one SQLite file; safe to share between threads (one lock)."""
+
+    #: Refusals kept in full per source; the rest are counted only.
+    kept_refusals = 100
 
     def __init__(self, path: Path, *, create: bool = False) -> None:
         if not create and not path.is_file():
@@ -99,6 +124,12 @@ class HubStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(refusals)")}
+            if "source" not in columns:  # a file of a hub before the bound
+                self._db.execute(
+                    "ALTER TABLE refusals ADD COLUMN source TEXT NOT NULL DEFAULT ''"
+                )
+            self._db.execute("CREATE INDEX IF NOT EXISTS refusals_by_source ON refusals (source)")
         except sqlite3.DatabaseError as error:
             raise HubStoreError(f"{path}: not a tournament file ({error})") from None
         self.path = path
@@ -271,12 +302,59 @@ class HubStore:
                 )
             return cursor.rowcount
 
-    def refuse(self, topic: str, result_id: str, reason: str, now: float) -> None:
+    def refuse(self, source: str, topic: str, result_id: str, reason: str, now: float) -> bool:
+        """Count a refusal of ``source`` (a table's topic level) and keep it in full while the
+        source has fewer than :attr:`kept_refusals` kept; whether it was kept."""
         with self.transaction() as db:
             db.execute(
-                "INSERT INTO refusals (at, topic, result_id, reason) VALUES (?, ?, ?, ?)",
-                (now, topic, result_id, reason),
+                "INSERT INTO refusal_counts VALUES (?, 1) "
+                "ON CONFLICT (source) DO UPDATE SET count = count + 1",
+                (source,),
             )
+            (kept,) = db.execute(
+                "SELECT COUNT(*) FROM refusals WHERE source = ?", (source,)
+            ).fetchone()
+            if int(kept) >= self.kept_refusals:
+                return False
+            db.execute(
+                "INSERT INTO refusals (at, topic, result_id, reason, source) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (now, topic, result_id, reason[:MAX_REASON], source),
+            )
+            return True
+
+    def refusal_counts(self) -> dict[str, int]:
+        """Every refusal counted, kept or not, by source (a file of a hub before the bound
+        counts its kept ones)."""
+        counts = {str(s): int(n) for s, n in self._rows("SELECT * FROM refusal_counts")}
+        for source, kept in self._rows(
+            "SELECT source, COUNT(*) FROM refusals GROUP BY source"
+        ):
+            counts[str(source)] = max(counts.get(str(source), 0), int(kept))
+        return counts
+
+    def count_denials(
+        self, denials: Sequence[tuple[str, str, str]], now: float, position: str
+    ) -> None:
+        """Add what the broker denied, ``(user, kind, topic)`` each, and where the broker's log
+        was read to (the setting ``broker_log_position``), in one transaction."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO settings VALUES ('broker_log_position', ?)", (position,)
+            )
+            db.executemany(
+                "INSERT INTO denials VALUES (?, ?, 1, ?, ?) ON CONFLICT (user, kind) "
+                "DO UPDATE SET count = count + 1, last_topic = excluded.last_topic, "
+                "at = excluded.at",
+                [(user, kind, topic, now) for user, kind, topic in denials],
+            )
+
+    def denials(self) -> list[DenialRow]:
+        """What the broker denied, by login and kind."""
+        return [
+            DenialRow(str(u), str(k), int(n), str(t), float(at))
+            for u, k, n, t, at in self._rows("SELECT * FROM denials ORDER BY user, kind")
+        ]
 
     def refusals(self) -> list[tuple[float, str, str, str]]:
         """Every refused message: when, on which topic, its id (if it had one), why."""

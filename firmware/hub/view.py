@@ -46,6 +46,8 @@ class TableView:
     outbox: int
     #: Results stored but not yet approved (approval on).
     waiting: int
+    #: Publishes and subscriptions of this table's login the broker denied (its log).
+    denied: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +65,13 @@ class HubView:
     teams: tuple[TeamLine, ...]
     king: tuple[str, ...]
     tables: tuple[TableView, ...]
+    #: Messages the hub refused, every one counted (kept or not).
     refused: int
     waiting: int
     #: Every round of the format is played.
     over: bool
+    #: Publishes and subscriptions the broker denied, all logins (from its log).
+    denied: int = 0
 
     @property
     def lives(self) -> bool:
@@ -132,10 +137,12 @@ class HubView:
                     "online": table.online,
                     "outbox": table.outbox,
                     "waiting": table.waiting,
+                    "denied": table.denied,
                 }
                 for table in self.tables
             ],
             "refused": self.refused,
             "waiting": self.waiting,
             "over": self.over,
+            "denied": self.denied,
         }

@@ -37,7 +37,7 @@ from engine.tournament import Entrant, PhaseKind, PlayedRound, PlayerLine, progr
 from firmware.hub.hub import Hub, init_tournament
 from firmware.hub.store import HubStore, SeatRow
 from firmware.store.gamestore import GameStore
-from firmware.wire.broker import HUB_USER
+from firmware.wire.broker import HUB_USER, WATCH_USER
 from firmware.wire.messages import (
     Assignment,
     Result,
@@ -413,8 +413,9 @@ class TournamentRun:
         """The standings the hub keeps retained on the broker, once they show the last round."""
         boards: queue.Queue[bytes] = queue.Queue()
         link = MqttLink(
-            MqttSettings(self.broker.url, f"{self.event}-check", HUB_USER,
-                         self.broker.passwords[HUB_USER]),
+            # Not the hub's login: that is the hub's one client, and this one would close it.
+            MqttSettings(self.broker.url, f"{self.event}-check", WATCH_USER,
+                         self.broker.passwords[WATCH_USER]),
             on_message=lambda _topic, payload: boards.put(payload),
         )  # fmt: skip
         link.subscribe(standings_topic(self.event))

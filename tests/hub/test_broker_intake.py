@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,6 +30,7 @@ from firmware.wire.messages import (
     assign_topic,
     result_topic,
     standings_topic,
+    table_user,
 )
 from hal.mqtt import MqttLink, MqttSettings
 from tests.broker import Broker
@@ -41,15 +42,23 @@ ROOT = Path(__file__).resolve().parents[2]
 class Table:
     """A table's reporting, reduced to its outbox: resend until the hub's Ack."""
 
-    def __init__(self, broker: Broker, number: int) -> None:
-        self.user, password = broker.add_table(number)
+    def __init__(
+        self,
+        broker: Broker,
+        number: int,
+        on_connect_change: Callable[[bool], None] | None = None,
+    ) -> None:
+        self.user = table_user(number)
+        password = broker.passwords.get(self.user) or broker.add_table(number)[1]
         self.acks: list[Ack] = []
         self.boards: list[StandingsBoard] = []
         self.outbox: dict[str, Result] = {}
         self._lock = threading.Lock()
         self._got = threading.Condition(self._lock)
         self.link = MqttLink(
-            MqttSettings(broker.url, self.user, self.user, password), self._message
+            MqttSettings(broker.url, self.user, self.user, password),
+            self._message,
+            on_connect_change,
         )
         self.link.subscribe(ack_topic(EVENT, self.user))
         self.link.subscribe(standings_topic(EVENT))

@@ -83,7 +83,8 @@ def tls_broker() -> Iterator[tuple[int, int, Path, dict[str, str]]]:
             )
         )  # fmt: skip
         (conf_d / "schocken-tls.conf").write_text(
-            f"listener {tls_port} 127.0.0.1\ncafile {certs}/venue-ca.crt\n"
+            f"listener {tls_port} 127.0.0.1\nuse_username_as_clientid true\n"
+            f"cafile {certs}/venue-ca.crt\n"
             f"certfile {certs}/hub.crt\nkeyfile {certs}/hub.key\n"
         )
         (folder / "mosquitto.conf").write_text(
