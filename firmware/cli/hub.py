@@ -190,8 +190,15 @@ def _status(hub: Hub) -> None:
     view = hub.view(time.time())
     state = view.round.state or "no round drawn"
     print(f"event {view.event}; round {view.round.number} {state}")
+    if view.broker is None:
+        print("the hub's broker link: no `schocken hub serve` has run")
+    else:
+        stamp = time.strftime("%H:%M:%S", time.localtime(view.broker[1]))
+        print(f"the hub's broker link: {'up' if view.broker[0] else 'DOWN'} since {stamp}")
     offline = [t for t in view.tables if not t.online]
-    print(f"tables {len(view.tables) - len(offline)} of {len(view.tables)} online")
+    known = view.broker is not None and view.broker[0]
+    print(f"tables {len(view.tables) - len(offline)} of {len(view.tables)} online"
+          + ("" if known else " when the hub last heard from its broker"))  # fmt: skip
     for table in offline:
         print(f"  table {table.table} offline, {table.outbox} results not reported")
     print(f"refused {view.refused} (`schocken hub refusals`)")

@@ -420,6 +420,7 @@ class Hub:
             tables=self._tables(number, state, denials),
             refused=sum(self.store.refusal_counts().values()),
             denied=sum(row.count for row in denials),
+            broker=self.store.broker_link(),
             waiting=self.store.count("results", "approved = 0"),
             over=bool(state and state.over and number),
         )

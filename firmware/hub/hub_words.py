@@ -44,6 +44,9 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_offline": ("nicht verbunden", "offline"),
     "hub_outbox": ("{n} noch nicht gemeldet", "{n} not yet reported"),
     "hub_refused": ("Abgewiesen: {n}", "Refused: {n}"),
+    "hub_broker_lost": (
+        "Hub ohne Verbindung zum Broker: Tische unbekannt", "Hub lost its broker: tables unknown"
+    ),
     "hub_denied": ("Vom Broker abgewiesen: {n}", "Denied by the broker: {n}"),
     "hub_waiting": ("Zur Freigabe: {n}", "To approve: {n}"),
     "hub_reconnecting": ("Verbindung weg, verbinde neu …", "Connection lost, reconnecting …"),

@@ -101,9 +101,19 @@ class HubService:
         self._jobs.put((topic, payload))
 
     def connection_changed(self, up: bool) -> None:
-        """On every (re)connect, publish the retained messages again."""
+        """The hub's link to its broker came or went: logged and recorded (the TV and
+        ``schocken hub status`` show it); on every (re)connect, the retained messages again."""
+        if up:
+            logger.warning("hub: connected to the broker")
+        else:
+            logger.warning("hub: lost the broker; the tables' links are unknown until it is back")
+        self._jobs.put(lambda: self._record_link(up))
         if up:
             self._jobs.put(self._republish)
+
+    def _record_link(self, up: bool) -> None:
+        self.hub.store.set_broker_link(up, self._clock())
+        self._changed()
 
     def call(self, job: Callable[[], None]) -> None:
         """Run ``job`` on the worker, between two messages."""
@@ -112,6 +122,7 @@ class HubService:
     def start(self, link: BrokerLink) -> None:
         """Subscribe, connect, and start the worker."""
         self._link = link
+        self.hub.store.set_broker_link(False, self._clock())  # not yet connected
         for topic in self.subscriptions():
             link.subscribe(topic)
         self._thread = threading.Thread(target=self._work, name="hub", daemon=True)
@@ -126,6 +137,7 @@ class HubService:
             self._thread = None
         if self._link is not None:
             self._link.stop()
+            self.hub.store.set_broker_link(False, self._clock())
 
     # -- the worker -----------------------------------------------------------------------------
 

@@ -366,11 +366,30 @@ class HubStore:
         ]
 
     def set_table_status(self, table_no: int, online: bool, outbox: int, at: float) -> None:
+        """A table's link and its count of unreported results. Offline (its Last Will, which
+        the broker sends for it and which cannot know the count) keeps the last count known."""
         with self.transaction() as db:
+            if not online:
+                row = db.execute(
+                    "SELECT outbox FROM tables WHERE table_no = ?", (table_no,)
+                ).fetchone()
+                outbox = max(outbox, int(row[0])) if row else outbox
             db.execute(
                 "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?)",
                 (table_no, int(online), outbox, at),
             )
+
+    def set_broker_link(self, up: bool, at: float) -> None:
+        """The hub's own link to its broker, as ``serve`` last saw it."""
+        self.set("broker_link", f"{'up' if up else 'down'} {at!r}")
+
+    def broker_link(self) -> tuple[bool, float] | None:
+        """Whether ``serve`` was connected to its broker, and since when (None: never ran)."""
+        state, _, since = self.get("broker_link").partition(" ")
+        try:
+            return (state == "up", float(since)) if state else None
+        except ValueError:
+            return None
 
     def table_status(self) -> dict[int, tuple[bool, int, float]]:
         return {

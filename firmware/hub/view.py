@@ -72,6 +72,9 @@ class HubView:
     over: bool
     #: Publishes and subscriptions the broker denied, all logins (from its log).
     denied: int = 0
+    #: The hub's own link to its broker: connected or not, since when (None: no ``serve`` has
+    #: run). While it is down, no table's link is known.
+    broker: tuple[bool, float] | None = None
 
     @property
     def lives(self) -> bool:
@@ -145,4 +148,7 @@ class HubView:
             "waiting": self.waiting,
             "over": self.over,
             "denied": self.denied,
+            "broker": None
+            if self.broker is None
+            else {"connected": self.broker[0], "since": self.broker[1]},
         }

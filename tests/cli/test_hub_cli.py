@@ -103,7 +103,11 @@ def test_status_shows_the_tables_links_the_refusals_and_the_broker_denials(
     code, out, _ = hub(capsys, "status", "--db", str(db))
     assert code == 0
     lines = out.splitlines()
-    assert lines[:2] == [f"event {EVENT}; round 1 running", "tables 0 of 2 online"]
+    assert lines[:3] == [
+        f"event {EVENT}; round 1 running",
+        "the hub's broker link: no `schocken hub serve` has run",
+        "tables 0 of 2 online when the hub last heard from its broker",
+    ]
     assert "  table 2 offline, 4 results not reported" in lines
     assert "refused 3 (`schocken hub refusals`)" in lines
     assert "denied by the broker 1" in lines

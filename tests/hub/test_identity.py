@@ -28,7 +28,14 @@ from firmware.hub.service import HubService
 from firmware.wire.messages import result_topic, table_user
 from hal.mqtt import MqttLink, MqttSettings
 from tests.broker import Broker, mosquitto_missing, running_broker
-from tests.hub.helpers import EVENT, game_result, running_round, tournament
+from tests.hub.helpers import (
+    EVENT,
+    game_result,
+    running_round,
+    serving,
+    tournament,
+    wait_until,
+)
 from tests.hub.test_broker_intake import Table
 
 
@@ -46,21 +53,13 @@ def hub_service(
     module_broker: Broker, tmp_path: Path, mocker: MockerFixture
 ) -> Iterator[tuple[Hub, HubService]]:
     """The hub's service on its own client id, watching the broker's log; its link's ups and
-    downs recorded (``service.connection_changed`` spied)."""
+    downs recorded (``HubService.connection_changed`` spied)."""
     hub = tournament(tmp_path / "t.db", 12)
     running_round(hub)
-    service = HubService(hub, time.time)
-    mocker.spy(service, "connection_changed")
-    service.watch_broker_log(module_broker.log_file)
-    user, password = module_broker.hub_credentials
-    settings = MqttSettings(module_broker.url, f"hub-{EVENT}", user, password)
-    link = MqttLink(settings, service.post, service.connection_changed)
-    service.start(link)
-    assert link.wait_connected(5)
-    try:
+    spy = mocker.spy(HubService, "connection_changed")
+    with serving(hub, module_broker, watch_log=True) as service:
         yield hub, service
-    finally:
-        service.stop()
+    assert spy.call_count >= 1
 
 
 def impostor(broker: Broker, login: str, client_ids: list[str], stop: threading.Event) -> int:
@@ -89,7 +88,7 @@ def impostor(broker: Broker, login: str, client_ids: list[str], stop: threading.
 def test_a_tables_login_takes_neither_the_hubs_session_nor_another_tables(
     module_broker: Broker, hub_service: tuple[Hub, HubService], mocker: MockerFixture
 ) -> None:
-    hub, service = hub_service
+    hub, _service = hub_service
     table_changes = mocker.Mock()  # table-2's link's ups and downs
     table = Table(module_broker, 2, on_connect_change=table_changes)
     stop = threading.Event()
@@ -111,7 +110,8 @@ def test_a_tables_login_takes_neither_the_hubs_session_nor_another_tables(
     assert [ack.status for ack in table.acks] == ["stored"] * 5
     assert len(hub.store.results()) == 5
     # Neither the hub's link nor table-2's was closed by the impostor.
-    assert [c.args for c in service.connection_changed.call_args_list] == [(True,)]  # type: ignore[attr-defined]
+    spy = HubService.connection_changed
+    assert [c.args[1:] for c in spy.call_args_list] == [(True,)]  # type: ignore[attr-defined]
     assert [c.args for c in table_changes.call_args_list] == [(True,)]
     log = module_broker.log_file.read_text()
     assert f"as hub-{EVENT} (p5, c0, k60, u'table-1')" not in log
@@ -134,9 +134,7 @@ def test_what_the_broker_denies_a_login_is_counted_and_shown(
     assert link.wait_connected(5)
     forged = game_result(hub.store.seats(1)[1], 1)
     delivery = link.publish(result_topic(EVENT, "table-2"), forged.to_json())
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and sum(r.count for r in hub.store.denials()) < 2:
-        time.sleep(0.05)
+    wait_until(lambda: sum(r.count for r in hub.store.denials()) >= 2)
     link.stop()
     assert delivery.done()  # the broker answered it (PUBACK "not authorised") and dropped it
     assert [(r.user, r.kind, r.count, r.last_topic) for r in hub.store.denials()] == [
