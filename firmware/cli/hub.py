@@ -79,7 +79,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     draw.add_argument("--seed", metavar="N", type=int, help="repeat a draw (default: a fresh one)")
     start = sub("start", "start the drawn round now")
     start.add_argument("--minutes", metavar="N", type=_minutes, help="its time box (0: none)")
-    sub("finish", "finish the running round: later results are refused")
+    finish = sub("finish", "finish the running round: later results are refused")
+    finish.add_argument("--yes", action="store_true",
+                        help="finish even while tables hold unreported results (listed first)")
+    add_lang_argument(finish, "the warning")  # fmt: skip
     approve = sub("approve", "let waiting results count (approval on)")
     approve.add_argument("id", nargs="?", help="one result's id (default: all waiting)")
     standings = sub("standings", "print the standings")
@@ -149,8 +152,7 @@ def _run(args: argparse.Namespace) -> int:
             state = hub.start_round(time.time(), args.minutes)
             print(HubWords(output_language(_no_lang(args))).t("hub_started", n=state.round))
         case "finish":
-            state = hub.finish_round()
-            print(HubWords(output_language(_no_lang(args))).t("hub_finished", n=state.round))
+            return _finish(hub, args)
         case "approve":
             print(f"{hub.store.approve(args.id)} approved")
         case "standings":
@@ -171,6 +173,23 @@ def _run(args: argparse.Namespace) -> int:
             return _serve(hub, args)
         case "export":
             return _export(hub, args)
+    return 0
+
+
+def _finish(hub: Hub, args: argparse.Namespace) -> int:
+    """Finish the round; first, the tables that still hold results, and only with --yes then."""
+    text = HubWords(output_language(args))
+    waiting = hub.unreported()
+    if waiting:
+        print(text.t("hub_unreported", n=hub.current_round()))
+        for table in waiting:
+            link = text.t("hub_online" if table.online else "hub_offline")
+            print(f"  {text.t('hub_table', n=table.table)}: "
+                  f"{text.t('hub_outbox', n=table.count)} ({link})")  # fmt: skip
+        if not args.yes:
+            raise CliError(text.t("hub_finish_confirm", n=hub.current_round()))
+    state = hub.finish_round(confirmed=True)
+    print(text.t("hub_finished", n=state.round))
     return 0
 
 

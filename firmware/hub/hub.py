@@ -55,13 +55,35 @@ from firmware.wire.messages import (
     table_user,
 )
 
-__all__ = ["Hub", "HubError", "Publication", "init_tournament"]
+__all__ = ["Hub", "HubError", "Publication", "Unreported", "UnreportedResults", "init_tournament"]
 
 logger = logging.getLogger(__name__)
 
 
 class HubError(Exception):
     """A director's command the tournament cannot take now: one line saying why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unreported:
+    """A table of the round whose device holds results the hub has not acknowledged (its last
+    status says how many), and whether it is connected now."""
+
+    table: int
+    count: int
+    online: bool
+
+
+class UnreportedResults(HubError):
+    """The round cannot be finished without a confirmation: tables still hold results."""
+
+    def __init__(self, round_: int, tables: list[Unreported]) -> None:
+        super().__init__(
+            f"round {round_}: {len(tables)} tables hold unreported results; finish anyway to "
+            "refuse them"
+        )
+        self.round = round_
+        self.tables = tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,12 +219,27 @@ class Hub:
         self.store.set_round(rounds[-1].number, "running", now, ends_at)
         return RoundState(self.event, rounds[-1].number, "running", now, ends_at)
 
-    def finish_round(self) -> RoundState:
-        """End the running round: results for it are refused from now on."""
+    def unreported(self) -> list[Unreported]:
+        """The current round's tables that still hold results the hub has not acknowledged, by
+        their last status (kept while they are offline)."""
+        seats = {seat.table_no for seat in self.store.seats(self.current_round())}
+        return [
+            Unreported(table_no, outbox, online)
+            for table_no, (online, outbox, _at) in sorted(self.store.table_status().items())
+            if table_no in seats and outbox > 0
+        ]
+
+    def finish_round(self, *, confirmed: bool = False) -> RoundState:
+        """End the running round: results for it are refused from now on. While a table of it
+        still holds unreported results, only ``confirmed`` (UnreportedResults, listing them,
+        otherwise)."""
         rounds = self.store.rounds()
         if not rounds or rounds[-1].state != "running":
             raise HubError("no round is running")
         last = rounds[-1]
+        waiting = self.unreported()
+        if waiting and not confirmed:
+            raise UnreportedResults(last.number, waiting)
         self.store.set_round(last.number, "finished", last.starts_at, last.ends_at)
         return RoundState(self.event, last.number, "finished", last.starts_at, last.ends_at)
 

@@ -59,6 +59,15 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_drawn": ("Runde {n} ausgelost: {tables} Tische", "Round {n} drawn: {tables} tables"),
     "hub_started": ("Runde {n} läuft", "Round {n} is running"),
     "hub_finished": ("Runde {n} beendet", "Round {n} finished"),
+    "hub_unreported": (
+        "Runde {n}: an diesen Tischen ist noch nicht alles gemeldet:",
+        "Round {n}: these tables have not reported everything yet:",
+    ),
+    "hub_finish_confirm": (
+        "Runde {n} nicht beendet: mit --yes trotzdem beenden (diese Ergebnisse werden dann "
+        "abgewiesen)",
+        "round {n} not finished: finish it anyway with --yes (those results are then refused)",
+    ),
     "hub_serving": (
         "Hub für {event} an {broker}; TV: {tv}  Handy: {phone}",
         "Hub for {event} on {broker}; TV: {tv}  phone: {phone}",

@@ -279,7 +279,7 @@ class TournamentRun:
         if away:
             self._done("sim_run_online", number, count=len(away))
         self._wait_for_acks()
-        self.hub.finish_round()
+        self.hub.finish_round(confirmed=True)  # every outbox is empty: acknowledged above
         self.report("sim_run_round_done", round=number)
 
     def _table(self, seat: SeatRow) -> SimulatedTable:

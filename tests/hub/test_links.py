@@ -14,6 +14,7 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from firmware.hub.hub import Unreported, UnreportedResults
 from firmware.wire.messages import TableStatus, status_topic
 from tests.broker import Broker, mosquitto_missing, running_broker
 from tests.hub.helpers import EVENT, running_round, serving, tournament, wait_until
@@ -57,6 +58,12 @@ def test_a_tables_last_will_marks_it_offline_and_keeps_its_count(
         assert wait_until(lambda: not hub.store.table_status()[3][0])
         (table,) = [t for t in hub.view(time.time()).tables if t.table == 3]
         assert (table.online, table.outbox) == (False, 7)
+        # Finishing the round now warns first, naming the table and its count.
+        with pytest.raises(UnreportedResults) as warned:
+            hub.finish_round()
+        assert warned.value.tables == [Unreported(3, 7, False)]
+        row = hub.store.round(1)
+        assert row is not None and row.state == "running"
     # The next start of the table says its own count again.
     hub.receive(topic, TableStatus(user, True, 0, 1, time.time()).to_json(), time.time())
     assert hub.store.table_status()[3][:2] == (True, 0)
