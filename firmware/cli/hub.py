@@ -89,6 +89,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_lang_argument(standings, "the standings")
     sub("refusals", "list every refused message kept and why, and how many were counted")
     sub("status", "the round, the tables' links, the hub's link, refusals and broker denials")
+    listing = sub("results", "list the stored results that count, with their ids")
+    listing.add_argument("--round", type=int, metavar="N")
+    listing.add_argument("--table", type=int, metavar="N")
+    paper = sub("paper", "enter a game from a paper table card (a table whose device died)")
+    paper.add_argument("--round", type=int, metavar="N", required=True)
+    paper.add_argument("--table", type=int, metavar="N", required=True)
+    paper.add_argument("--game", type=int, metavar="N", required=True,
+                       help="its number on the card")  # fmt: skip
+    paper.add_argument("--players", metavar="A,B,...",
+                       help="who played it (default: the table's players of the round)")
+    _game_arguments(paper)
+    _desk_arguments(paper, why_required=False)
+    correct = sub("correct", "correct a stored game's result (who, when and why are kept)")
+    correct.add_argument("id", help="the result's id (`schocken hub results`)")
+    _game_arguments(correct)
+    _desk_arguments(correct)
+    void = sub("void", "let a stored result count no more (who, when and why are kept)")
+    void.add_argument("id", help="the result's id (`schocken hub results`)")
+    _desk_arguments(void)
+    accept = sub("accept", "store a refused result after all (who, when and why are kept)")
+    accept.add_argument("number", type=int, help="the refusal's number (`schocken hub refusals`)")
+    _desk_arguments(accept)
+    sub("desk", "list what the director did to results: who, when, what and why")
     serve = sub("serve", "take the tables' results from the broker; serve the TV view")
     serve.add_argument("--broker", metavar="URL", required=True, help="mqtt://HOST:PORT")
     serve.add_argument("--listen", metavar="HOST:PORT", default="127.0.0.1:8080")
@@ -105,6 +128,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--table", type=int, metavar="N")
     export.add_argument("--output", "-o", metavar="FILE", required=True)
     add_lang_argument(export, "the export")
+
+
+def _game_arguments(parser: argparse.ArgumentParser) -> None:
+    """A game as a table card has it: the halves' losers, the final's, who went out when."""
+    parser.add_argument("--halves", metavar="A,B", required=True,
+                        help="the losers of half 1 and half 2 (the same name: a Durchmarsch)")
+    parser.add_argument("--final", metavar="NAME", help="the final's loser (none: a Durchmarsch)")
+    for half in (1, 2):
+        parser.add_argument(f"--out{half}", metavar="A+B,C,D",
+                            help=f"half {half}: who went out in order, '+' joining those out in "
+                                 "the same round, its loser last (default: all others together)")
+    parser.add_argument("--schock-aus", metavar="NAME:N", action="append", default=[],
+                        help="Schock aus a player stood with (from the hand)")  # fmt: skip
+
+
+def _desk_arguments(parser: argparse.ArgumentParser, *, why_required: bool = True) -> None:
+    parser.add_argument("--who", required=True, metavar="NAME", help="who does it (kept)")
+    parser.add_argument("--why", required=why_required, metavar="TEXT", default="paper table card",
+                        help="why (kept)")  # fmt: skip
 
 
 def _minutes(text: str) -> float:
@@ -163,12 +205,16 @@ def _run(args: argparse.Namespace) -> int:
             for row in document_rows(document):
                 print("  ".join(row))
         case "refusals":
-            for at, topic, result_id, reason in hub.store.refusals():
-                stamp = time.strftime("%H:%M:%S", time.localtime(at))
-                print(f"{stamp} {topic} {result_id or '-'}: {reason}")
+            for kept in hub.store.refusal_rows():
+                stamp = time.strftime("%H:%M:%S", time.localtime(kept.at))
+                print(f"{kept.seq} {stamp} {kept.topic} {kept.result_id or '-'}: {kept.reason}")
             _refusal_counts(hub)
         case "status":
             _status(hub)
+        case "results" | "paper" | "correct" | "void" | "accept" | "desk":
+            from firmware.cli.hub_desk import desk
+
+            return desk(hub, args)
         case "serve":
             return _serve(hub, args)
         case "export":
