@@ -13,6 +13,8 @@ is published by it within a second).
   schocken hub serve --db dm.db --broker mqtt://127.0.0.1:1883 --listen 0.0.0.0:8080
   schocken hub export --db dm.db csv|pdf|sheet [--round N --table N] -o FILE
   schocken hub status --db dm.db            (the tables' links, refusals, broker denials)
+  schocken hub finish --db dm.db [--yes]    (lists the tables with unreported results first)
+  schocken hub paper|correct|void|accept|results|desk --db dm.db ...   (the director's desk)
 
 `serve` logs in to the broker as user "hub" with the password in $SCHOCKEN_HUB_PASSWORD or the
 file --password-file names.
