@@ -152,7 +152,6 @@ class HubService:
             if job is None:
                 return
             try:
-                self._read_broker_log()
                 if callable(job):
                     job()
                 else:
@@ -161,6 +160,7 @@ class HubService:
                     self._flush()
             except Exception:  # a bad message must not end the intake
                 logger.exception("hub: a message could not be handled")
+            self._read_broker_log()
 
     def _take(self, topic: str, payload: bytes) -> None:
         answer = self.hub.receive(topic, payload, self._clock(), standings=False)
@@ -176,7 +176,14 @@ class HubService:
         self._changed()
 
     def _read_broker_log(self) -> None:
-        """Every second: count the denials logged since the last read, one commit for all."""
+        """Every second: count the denials logged since the last read, one commit for all (a
+        failure is logged; the intake goes on)."""
+        try:
+            self._count_denials()
+        except Exception:
+            logger.exception("hub: the broker's log could not be read")
+
+    def _count_denials(self) -> None:
         now = time.monotonic()
         if self._broker_log is None or now - self._log_read_at < LOG_POLL_S:
             return
