@@ -72,6 +72,10 @@ class Broker(Protocol):
     @property
     def passwords(self) -> dict[str, str]: ...
 
+    @property
+    def log_file(self) -> Path:
+        """Its log, with the publishes and subscriptions it denied (the hub counts them)."""
+
     def kill(self) -> None: ...
 
     def start(self, timeout_s: float = 10.0) -> None: ...
@@ -114,11 +118,14 @@ class Outcome:
     hub_lines: tuple[PlayerLine, ...] = ()
     recounted_lines: tuple[PlayerLine, ...] = ()
     faults_done: list[str] = field(default_factory=list)
+    #: What the broker denied the tables' logins (the hub counted it from the broker's log):
+    #: honest tables ask for nothing beyond their rights, so there must be none.
+    denied: int = 0
 
     @property
     def ok(self) -> bool:
         return (
-            not self.lost and not self.unexpected and not self.untagged
+            not self.lost and not self.unexpected and not self.untagged and not self.denied
             and self.standings_equal and self.board_equal
         )
 
@@ -127,7 +134,8 @@ class Outcome:
             f"{self.rounds} rounds, {self.games} games, {self.journalled} results in the "
             f"tables' journals, {self.stored} stored by the hub: {len(self.lost)} lost, "
             f"{len(self.unexpected)} not in any journal, {self.refused} refused, "
-            f"{self.untagged} games no tournament game; standings "
+            f"{self.untagged} games no tournament game, {self.denied} denied by the broker; "
+            "standings "
             f"{'equal' if self.standings_equal else 'DIFFERENT'}, published board "
             f"{'equal' if self.board_equal else 'DIFFERENT'}; {self.seconds:.1f} s"
         )
@@ -147,7 +155,8 @@ class HubProcess(processes.ChildProcess):
         with self.log.open("ab") as log:
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "schockbesteck", "hub", "serve", "--db", str(self.db),
-                 "--broker", self.broker.url, "--listen", self.listen],
+                 "--broker", self.broker.url, "--listen", self.listen,
+                 "--broker-log", str(self.broker.log_file)],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log,
             )  # fmt: skip
         assert self._process.stdout is not None
@@ -397,7 +406,8 @@ class TournamentRun:
             stored=len(stored),
             lost=sorted(set(journalled) - set(stored)),
             unexpected=sorted(set(stored) - set(journalled)),
-            refused=len(self.hub.store.refusals()),
+            refused=sum(self.hub.store.refusal_counts().values()),
+            denied=sum(row.count for row in self.hub.store.denials()),
             standings_equal=hub_lines == recounted.lines,
             board_equal=board is not None and _board_rows(board) == _lines_rows(recounted.lines),
             rounds=len(rounds),

@@ -34,7 +34,7 @@ from firmware.wire.messages import (
 )
 from hal.mqtt import MqttLink, MqttSettings
 from tests.broker import Broker
-from tests.hub.helpers import EVENT, game_result, running_round, tournament
+from tests.hub.helpers import EVENT, game_result, running_round, tournament, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -161,7 +161,8 @@ def serve(db: Path, broker: Broker) -> subprocess.Popen[bytes]:
     env = dict(os.environ, SCHOCKEN_HUB_PASSWORD=broker.passwords[HUB_USER])
     return subprocess.Popen(
         [sys.executable, "-c", "import sys; from schockbesteck.cli import main; sys.exit(main())",
-         "hub", "serve", "--db", str(db), "--broker", broker.url, "--listen", "127.0.0.1:0"],
+         "hub", "serve", "--db", str(db), "--broker", broker.url, "--listen", "127.0.0.1:0",
+         "--broker-log", str(broker.log_file)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
 
@@ -189,6 +190,10 @@ def test_a_hub_killed_mid_intake_and_restarted_loses_nothing(
         assert len(HubStore(db).results()) > 0
         process = serve(db, broker)
         assert table.resend_until_empty(timeout_s=30), table.outbox
+        # The restarted serve counts from its broker's log what the broker denied table-1.
+        table.link.publish(result_topic(EVENT, "table-2"), results[0].to_json())
+        assert wait_until(lambda: bool(HubStore(db).denials())), "no denial counted"
+        assert [(d.user, d.kind) for d in HubStore(db).denials()] == [("table-1", "publish")]
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=5)
