@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from firmware.wire.broker import HUB_USER, acl_text, mosquitto_conf
+from firmware.wire.broker import HUB_USER, WATCH_USER, acl_text, mosquitto_conf
 from firmware.wire.messages import table_user
 from sim.tournament import processes
 from sim.tournament.demo import hand_to_mosquitto, write_hashed
@@ -75,7 +75,7 @@ class Broker(processes.ChildProcess):
         self.log_file = folder / "mosquitto.log"
         self.data = folder / "data"
         self.data.mkdir(exist_ok=True)
-        self.add_user(HUB_USER)
+        self._add_users([HUB_USER, WATCH_USER])
         self.acl_file.write_text(acl_text())
         self.conf_file.write_text(
             mosquitto_conf(
@@ -128,14 +128,17 @@ class Broker(processes.ChildProcess):
     def add_tables(self, count: int) -> None:
         """Users ``table-1`` to ``table-COUNT`` at once: one pass of ``mosquitto_passwd -U``
         over the file and one reload, where :meth:`add_table` costs a pass and a reload each."""
-        fresh = {table_user(n): secrets.token_urlsafe(12) for n in range(1, count + 1)}
+        self._add_users([table_user(n) for n in range(1, count + 1)])
+
+    def _add_users(self, users: list[str]) -> None:
+        """Users with fresh passwords, in one pass over the file and one reload."""
+        fresh = {user: secrets.token_urlsafe(12) for user in users}
         write_hashed(Path(MOSQUITTO_PASSWD), self.password_file, fresh)
         self.passwords.update(fresh)
         self._hand_over()
         if self.running:
             self.reload()
-            last = table_user(count)
-            self._await_user(last, fresh[last])
+            self._await_user(users[-1], fresh[users[-1]])
 
     def start(self, timeout_s: float = 10.0) -> None:
         """Start mosquitto and wait until it takes connections."""

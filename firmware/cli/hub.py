@@ -12,6 +12,9 @@ is published by it within a second).
   schocken hub draw --db dm.db ; schocken hub start --db dm.db ; ... ; schocken hub finish
   schocken hub serve --db dm.db --broker mqtt://127.0.0.1:1883 --listen 0.0.0.0:8080
   schocken hub export --db dm.db csv|pdf|sheet [--round N --table N] -o FILE
+  schocken hub status --db dm.db            (the tables' links, refusals, broker denials)
+  schocken hub finish --db dm.db [--yes]    (lists the tables with unreported results first)
+  schocken hub paper|correct|void|accept|results|desk --db dm.db ...   (the director's desk)
 
 `serve` logs in to the broker as user "hub" with the password in $SCHOCKEN_HUB_PASSWORD or the
 file --password-file names.
@@ -78,17 +81,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     draw.add_argument("--seed", metavar="N", type=int, help="repeat a draw (default: a fresh one)")
     start = sub("start", "start the drawn round now")
     start.add_argument("--minutes", metavar="N", type=_minutes, help="its time box (0: none)")
-    sub("finish", "finish the running round: later results are refused")
+    finish = sub("finish", "finish the running round: later results are refused")
+    finish.add_argument("--yes", action="store_true",
+                        help="finish even while tables hold unreported results (listed first)")
+    add_lang_argument(finish, "the warning")  # fmt: skip
     approve = sub("approve", "let waiting results count (approval on)")
     approve.add_argument("id", nargs="?", help="one result's id (default: all waiting)")
     standings = sub("standings", "print the standings")
     add_lang_argument(standings, "the standings")
-    sub("refusals", "list every refused message and why")
+    sub("refusals", "list every refused message kept and why, and how many were counted")
+    sub("status", "the round, the tables' links, the hub's link, refusals and broker denials")
+    listing = sub("results", "list the stored results that count, with their ids")
+    listing.add_argument("--round", type=int, metavar="N")
+    listing.add_argument("--table", type=int, metavar="N")
+    paper = sub("paper", "enter a game from a paper table card (a table whose device died)")
+    paper.add_argument("--round", type=int, metavar="N", required=True)
+    paper.add_argument("--table", type=int, metavar="N", required=True)
+    paper.add_argument("--game", type=int, metavar="N", required=True,
+                       help="its number on the card")  # fmt: skip
+    paper.add_argument("--players", metavar="A,B,...",
+                       help="who played it (default: the table's players of the round)")
+    _game_arguments(paper)
+    _desk_arguments(paper, why_required=False)
+    correct = sub("correct", "correct a stored game's result (who, when and why are kept)")
+    correct.add_argument("id", help="the result's id (`schocken hub results`)")
+    _game_arguments(correct)
+    _desk_arguments(correct)
+    void = sub("void", "let a stored result count no more (who, when and why are kept)")
+    void.add_argument("id", help="the result's id (`schocken hub results`)")
+    _desk_arguments(void)
+    accept = sub("accept", "store a refused result after all (who, when and why are kept)")
+    accept.add_argument("number", type=int, help="the refusal's number (`schocken hub refusals`)")
+    _desk_arguments(accept)
+    sub("desk", "list what the director did to results: who, when, what and why")
     serve = sub("serve", "take the tables' results from the broker; serve the TV view")
     serve.add_argument("--broker", metavar="URL", required=True, help="mqtt://HOST:PORT")
     serve.add_argument("--listen", metavar="HOST:PORT", default="127.0.0.1:8080")
     serve.add_argument("--password-file", metavar="FILE", help="the hub user's broker password")
     serve.add_argument("--ca-file", metavar="FILE", help="a CA file for mqtts://")
+    serve.add_argument("--broker-log", metavar="FILE",
+                       help="the broker's log file: count the publishes and subscriptions it "
+                            "denies")  # fmt: skip
     serve.add_argument("--host-name", action="append", default=[], metavar="NAME",
                        help="a name the TV page may be asked by (besides its address)")  # fmt: skip
     export = sub("export", "the standings as CSV or PDF, or a table's sheet (PDF)")
@@ -97,6 +130,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--table", type=int, metavar="N")
     export.add_argument("--output", "-o", metavar="FILE", required=True)
     add_lang_argument(export, "the export")
+
+
+def _game_arguments(parser: argparse.ArgumentParser) -> None:
+    """A game as a table card has it: the halves' losers, the final's, who went out when."""
+    parser.add_argument("--halves", metavar="A,B", required=True,
+                        help="the losers of half 1 and half 2 (the same name: a Durchmarsch)")
+    parser.add_argument("--final", metavar="NAME", help="the final's loser (none: a Durchmarsch)")
+    for half in (1, 2):
+        parser.add_argument(f"--out{half}", metavar="A+B,C,D",
+                            help=f"half {half}: who went out in order, '+' joining those out in "
+                                 "the same round, its loser last (default: all others together)")
+    parser.add_argument("--schock-aus", metavar="NAME:N", action="append", default=[],
+                        help="Schock aus a player stood with (from the hand)")  # fmt: skip
+
+
+def _desk_arguments(parser: argparse.ArgumentParser, *, why_required: bool = True) -> None:
+    parser.add_argument("--who", required=True, metavar="NAME", help="who does it (kept)")
+    parser.add_argument("--why", required=why_required, metavar="TEXT", default="paper table card",
+                        help="why (kept)")  # fmt: skip
 
 
 def _minutes(text: str) -> float:
@@ -144,8 +196,7 @@ def _run(args: argparse.Namespace) -> int:
             state = hub.start_round(time.time(), args.minutes)
             print(HubWords(output_language(_no_lang(args))).t("hub_started", n=state.round))
         case "finish":
-            state = hub.finish_round()
-            print(HubWords(output_language(_no_lang(args))).t("hub_finished", n=state.round))
+            return _finish(hub, args)
         case "approve":
             print(f"{hub.store.approve(args.id)} approved")
         case "standings":
@@ -156,14 +207,74 @@ def _run(args: argparse.Namespace) -> int:
             for row in document_rows(document):
                 print("  ".join(row))
         case "refusals":
-            for at, topic, result_id, reason in hub.store.refusals():
-                stamp = time.strftime("%H:%M:%S", time.localtime(at))
-                print(f"{stamp} {topic} {result_id or '-'}: {reason}")
+            for kept in hub.store.refusal_rows():
+                stamp = time.strftime("%H:%M:%S", time.localtime(kept.at))
+                print(f"{kept.seq} {stamp} {kept.topic} {kept.result_id or '-'}: {kept.reason}")
+            _refusal_counts(hub)
+        case "status":
+            _status(hub)
+        case "results" | "paper" | "correct" | "void" | "accept" | "desk":
+            from firmware.cli.hub_desk import desk
+
+            return desk(hub, args)
         case "serve":
             return _serve(hub, args)
         case "export":
             return _export(hub, args)
     return 0
+
+
+def _finish(hub: Hub, args: argparse.Namespace) -> int:
+    """Finish the round; first, the tables that still hold results, and only with --yes then."""
+    text = HubWords(output_language(args))
+    waiting = hub.unreported()
+    if waiting:
+        print(text.t("hub_unreported", n=hub.current_round()))
+        for table in waiting:
+            link = text.t("hub_online" if table.online else "hub_offline")
+            print(f"  {text.t('hub_table', n=table.table)}: "
+                  f"{text.t('hub_outbox', n=table.count)} ({link})")  # fmt: skip
+        if not args.yes:
+            raise CliError(text.t("hub_finish_confirm", n=hub.current_round()))
+    state = hub.finish_round(confirmed=True)
+    print(text.t("hub_finished", n=state.round))
+    return 0
+
+
+def _refusal_counts(hub: Hub) -> None:
+    """The refusals counted per source, where more were counted than kept."""
+    kept: dict[str, int] = {}
+    for _at, topic, _id, _reason in hub.store.refusals():
+        source = topic.split("/")[3] if topic.count("/") >= 4 else ""
+        kept[source] = kept.get(source, 0) + 1
+    for source, count in sorted(hub.store.refusal_counts().items()):
+        if count > kept.get(source, 0):
+            print(f"{source or '-'}: {count} refused, the first {kept.get(source, 0)} kept")
+
+
+def _status(hub: Hub) -> None:
+    """What the director checks at a glance: the round, each table's link and what waits."""
+    view = hub.view(time.time())
+    state = view.round.state or "no round drawn"
+    print(f"event {view.event}; round {view.round.number} {state}")
+    if view.broker is None:
+        print("the hub's broker link: no `schocken hub serve` has run")
+    else:
+        stamp = time.strftime("%H:%M:%S", time.localtime(view.broker[1]))
+        print(f"the hub's broker link: {'up' if view.broker[0] else 'DOWN'} since {stamp}")
+    offline = [t for t in view.tables if not t.online]
+    known = view.broker is not None and view.broker[0]
+    print(f"tables {len(view.tables) - len(offline)} of {len(view.tables)} online"
+          + ("" if known else " when the hub last heard from its broker"))  # fmt: skip
+    for table in offline:
+        print(f"  table {table.table} offline, {table.outbox} results not reported")
+    print(f"refused {view.refused} (`schocken hub refusals`)")
+    denials = hub.store.denials()
+    print(f"denied by the broker {sum(row.count for row in denials)}")
+    for row in denials:
+        kind = "publishes" if row.kind == "publish" else "subscriptions"
+        stamp = time.strftime("%H:%M:%S", time.localtime(row.at))
+        print(f"  {row.user}: {row.count} {kind}, the last at {stamp} on {row.last_topic}")
 
 
 def _no_lang(args: argparse.Namespace) -> argparse.Namespace:
@@ -314,6 +425,8 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
                 server.push(json.dumps(view.to_json()).encode())
 
     service = HubService(hub, time.time, changed)
+    if args.broker_log:
+        service.watch_broker_log(Path(args.broker_log))
     try:
         link = MqttLink(settings, service.post, service.connection_changed)
     except MqttError as error:

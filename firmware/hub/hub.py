@@ -4,7 +4,8 @@
 MQTT service (:mod:`firmware.hub.service`) hands it each message and publishes what it returns;
 the command line calls the director's commands. Every time is passed in (``now``).
 
-A result is refused (and logged in the store's refusals, counted nowhere else) when it is
+A result is refused (logged and kept in the store's refusals, up to a bound per table, and
+counted) when it is
 malformed, when its ``table`` field is not the table whose topic it came on, when it is for
 another event, for a round that is not running (not started, or finished), or for a table or
 players not assigned in that round. A result whose id is stored already is answered
@@ -34,7 +35,7 @@ from engine.tournament import (
     schock_aus_king,
     team_scores,
 )
-from firmware.hub.store import HubStore, SeatRow, StoredResult
+from firmware.hub.store import DenialRow, HubStore, SeatRow, StoredResult
 from firmware.hub.view import HubView, RoundView, TableView
 from firmware.wire.messages import (
     Ack,
@@ -54,13 +55,35 @@ from firmware.wire.messages import (
     table_user,
 )
 
-__all__ = ["Hub", "HubError", "Publication", "init_tournament"]
+__all__ = ["Hub", "HubError", "Publication", "Unreported", "UnreportedResults", "init_tournament"]
 
 logger = logging.getLogger(__name__)
 
 
 class HubError(Exception):
     """A director's command the tournament cannot take now: one line saying why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unreported:
+    """A table of the round whose device holds results the hub has not acknowledged (its last
+    status says how many), and whether it is connected now."""
+
+    table: int
+    count: int
+    online: bool
+
+
+class UnreportedResults(HubError):
+    """The round cannot be finished without a confirmation: tables still hold results."""
+
+    def __init__(self, round_: int, tables: list[Unreported]) -> None:
+        super().__init__(
+            f"round {round_}: {len(tables)} tables hold unreported results; finish anyway to "
+            "refuse them"
+        )
+        self.round = round_
+        self.tables = tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,15 +114,15 @@ class Hub:
 
     def __init__(self, store: HubStore) -> None:
         self.store = store
-        #: Stored games, parsed once: a stored result never changes.
+        #: Stored games by their payload, parsed once (a correction stores another payload).
         self._games: dict[str, GameResult] = {}
         self._progress: tuple[tuple[int, int], Progress] | None = None
         #: The view as of a revision of the store (its ``now`` aside).
         self._view: tuple[tuple[int, int], HubView] | None = None
         #: Each round's tables by number: a draw is never changed once saved.
         self._drawn: dict[int, dict[int, SeatRow]] = {}
-        #: The hub's own link to the broker (set by the service that runs it; None: none runs).
-        self.broker_linked: bool | None = None
+        #: Sources past the bound of kept refusals, said once in the log.
+        self._quiet: set[str] = set()
         self.event = store.get("event")
         if not self.event:
             raise HubError(f"{store.path}: no event set; run `schocken hub init` first")
@@ -127,9 +150,10 @@ class Hub:
         by_round: dict[int, list[GameResult]] = {r.number: [] for r in self.store.rounds()}
         for stored in self.store.results():
             if stored.kind == "game" and stored.approved:
-                game = self._games.get(stored.id)
+                game = self._games.get(stored.payload)
                 if game is None:
-                    game = self._games[stored.id] = Result.from_json(stored.payload).game_result()
+                    game = Result.from_json(stored.payload).game_result()
+                    self._games[stored.payload] = game
                 by_round.setdefault(stored.round, []).append(game)
         return [PlayedRound(n, tuple(games)) for n, games in sorted(by_round.items())]
 
@@ -196,14 +220,111 @@ class Hub:
         self.store.set_round(rounds[-1].number, "running", now, ends_at)
         return RoundState(self.event, rounds[-1].number, "running", now, ends_at)
 
-    def finish_round(self) -> RoundState:
-        """End the running round: results for it are refused from now on."""
+    def unreported(self) -> list[Unreported]:
+        """The current round's tables that still hold results the hub has not acknowledged, by
+        their last status (kept while they are offline)."""
+        seats = {seat.table_no for seat in self.store.seats(self.current_round())}
+        return [
+            Unreported(table_no, outbox, online)
+            for table_no, (online, outbox, _at) in sorted(self.store.table_status().items())
+            if table_no in seats and outbox > 0
+        ]
+
+    def finish_round(self, *, confirmed: bool = False) -> RoundState:
+        """End the running round: results for it are refused from now on. While a table of it
+        still holds unreported results, only ``confirmed`` (UnreportedResults, listing them,
+        otherwise)."""
         rounds = self.store.rounds()
         if not rounds or rounds[-1].state != "running":
             raise HubError("no round is running")
         last = rounds[-1]
+        waiting = self.unreported()
+        if waiting and not confirmed:
+            raise UnreportedResults(last.number, waiting)
         self.store.set_round(last.number, "finished", last.starts_at, last.ends_at)
         return RoundState(self.event, last.number, "finished", last.starts_at, last.ends_at)
+
+    # -- the director's desk ---------------------------------------------------------------------
+
+    def paper_result(
+        self, round_: int, table_no: int, game: int, result: GameResult, who: str, why: str,
+        now: float,
+    ) -> Result:
+        """Store a game from a paper table card (a table whose device died): the same id and
+        the same checks as the table's own report, marked as paper; HubError if it fails one
+        or its id is stored already."""  # fmt: skip
+        report = self._checked(Result.from_game(self.event, table_user(table_no), round_, game,
+                                                result), table_no)  # fmt: skip
+        if self.store.has_result(report.id):
+            raise HubError(f"{report.id} is stored already: correct it instead")
+        self.store.store_result(
+            report.id, report.round, table_no, report.game, report.kind,
+            report.to_json().decode(), now, True, desk=(who, "paper", why),
+        )  # fmt: skip
+        return report
+
+    def correct_result(
+        self, result_id: str, result: GameResult, who: str, why: str, now: float
+    ) -> Result:
+        """Replace a stored game's result (its id, round, table and number stay), the old one
+        kept with who, when and why; HubError if it is none or fails the table's checks."""
+        stored = self._stored_game(result_id)
+        report = self._checked(Result.from_game(self.event, table_user(stored.table_no),
+                                                stored.round, stored.game, result),
+                               stored.table_no)  # fmt: skip
+        self.store.correct_result(result_id, report.to_json().decode(), now, who, why)
+        return report
+
+    def void_result(self, result_id: str, who: str, why: str, now: float) -> None:
+        """Let a stored result count no more, kept with who, when and why."""
+        if not self.store.has_result(result_id) or self.store.is_voided(result_id):
+            raise HubError(f"no result {result_id!r} counts: nothing to void")
+        self.store.void_result(result_id, now, who, why)
+
+    def accept_refused(self, seq: int, who: str, why: str, now: float) -> Result:
+        """Store a refused result after all (a late one of a finished round, say): it must
+        still be a well-formed result of the table whose topic it came on, for a started
+        round and that table's players."""
+        refusal = self.store.refusal(seq)
+        if refusal is None:
+            raise HubError(f"no refusal number {seq}: `schocken hub refusals` lists them")
+        where = table_of_topic(refusal.topic)
+        number = table_number(where[1]) if where is not None else None
+        if not refusal.payload or where is None or number is None:
+            raise HubError(f"refusal {seq} holds no result of a table to accept")
+        try:
+            result = Result.from_json(refusal.payload)
+        except WireError as error:
+            raise HubError(f"refusal {seq} cannot be accepted: {error}") from None
+        if result.table != where[1]:
+            raise HubError(f"refusal {seq}: a result for {result.table} sent on {where[1]}'s topic")
+        if self.store.has_result(result.id):
+            raise HubError(f"{result.id} is stored already")
+        self._checked(result, number)
+        self.store.store_result(
+            result.id, result.round, number, result.game, result.kind,
+            result.to_json().decode(), now, True, desk=(who, "accept", why),
+        )  # fmt: skip
+        return result
+
+    def _stored_game(self, result_id: str) -> StoredResult:
+        stored = next((r for r in self.store.results() if r.id == result_id), None)
+        if stored is None:
+            raise HubError(f"no result {result_id!r} counts: `schocken hub results` lists them")
+        if stored.kind != "game":
+            raise HubError(f"{result_id} is a half's result: only a game's is corrected")
+        return stored
+
+    def _checked(self, report: Result, table_no: int) -> Result:
+        """``report`` through the wire's checks and the table's (a finished round allowed)."""
+        try:
+            report = Result.from_json(report.to_json())
+        except WireError as error:
+            raise HubError(str(error)) from None
+        problem = self._problem(report, table_no, director=True)
+        if problem is not None:
+            raise HubError(problem)
+        return report
 
     # -- the intake -----------------------------------------------------------------------------
 
@@ -222,13 +343,13 @@ class Hub:
         _event, user, leaf = where
         number = table_number(user)
         if number is None:
-            self._refuse(topic, "", f"{user!r} is not a table's name", now)
+            self._refuse(user, topic, "", f"{user!r} is not a table's name", now, payload)
             return []
         if leaf == "status":
             try:
                 status = TableStatus.from_json(payload)
             except WireError as error:
-                self._refuse(topic, "", str(error), now)
+                self._refuse(user, topic, "", str(error), now, payload)
                 return []
             self.store.set_table_status(number, status.online, status.outbox, now)
             return []
@@ -247,23 +368,23 @@ class Hub:
             result = Result.from_json(payload)
         except WireError as error:
             given = _raw_id(payload)
-            self._refuse(topic, given, str(error), now)
+            self._refuse(user, topic, given, str(error), now, payload)
             return Ack(given, "refused", str(error)[:200]) if given else None
         if result.table != user:
             reason = f"result for {result.table} sent on {user}'s topic"
-            self._refuse(topic, result.id, reason, now)
+            self._refuse(user, topic, result.id, reason, now, payload)
             return Ack(result.id, "refused", reason)
         known = self.store.result_payload(result.id)
         if known is not None:
-            if Result.from_json(known) != result:
+            if Result.from_json(known) != result and not self.store.overruled(result.id):
                 # Not a copy: the same id for another game would drop that game unseen.
                 reason = f"{result.id} is stored already with another result"
-                self._refuse(topic, result.id, reason, now)
+                self._refuse(user, topic, result.id, reason, now, payload)
                 return Ack(result.id, "refused", reason[:200])
             return Ack(result.id, "duplicate")
         problem = self._problem(result, number)
         if problem is not None:
-            self._refuse(topic, result.id, problem, now)
+            self._refuse(user, topic, result.id, problem, now, payload)
             return Ack(result.id, "refused", problem[:200])
         approved = self.store.get("approval", "off") != "on"
         stored = self.store.store_result(
@@ -278,14 +399,15 @@ class Hub:
         )
         return Ack(result.id, "stored" if stored else "duplicate")
 
-    def _problem(self, result: Result, number: int) -> str | None:
-        """Why a well-formed result of this table cannot be stored, or None."""
+    def _problem(self, result: Result, number: int, *, director: bool = False) -> str | None:
+        """Why a well-formed result of this table cannot be stored, or None (for the
+        ``director``, a finished round is no reason)."""
         if result.event != self.event:
             return f"result for event {result.event!r}; this hub runs {self.event!r}"
         row = self.store.round(result.round)
         if row is None or row.state == "drawn":
             return f"round {result.round} has not started"
-        if row.state == "finished":
+        if row.state == "finished" and not director:
             return f"round {result.round} is finished"
         seat = self._seats(result.round).get(number)
         if seat is None:
@@ -311,9 +433,17 @@ class Hub:
                 self._drawn[round_] = tables
         return tables
 
-    def _refuse(self, topic: str, result_id: str, reason: str, now: float) -> None:
-        logger.warning("refused %s on %s: %s", result_id or "a message", topic, reason)
-        self.store.refuse(topic, result_id, reason, now)
+    def _refuse(
+        self, source: str, topic: str, result_id: str, reason: str, now: float, payload: bytes
+    ) -> None:
+        """Count and (up to the store's bound per source) keep and log a refusal: a table that
+        floods junk costs the disk and the log a bounded amount."""
+        if self.store.refuse(source, topic, result_id, reason, now, payload):
+            logger.warning("refused %s on %s: %s", result_id or "a message", topic, reason[:300])
+        elif source not in self._quiet:
+            self._quiet.add(source)
+            logger.warning("%s: more refusals than %d; counted from now on, not kept or logged",
+                           source, self.store.kept_refusals)  # fmt: skip
 
     # -- what the hub publishes ----------------------------------------------------------------
 
@@ -388,7 +518,7 @@ class Hub:
         key = self.store.revision()
         if self._view is None or self._view[0] != key:
             self._view = (key, self._made_view())
-        return replace(self._view[1], now=now, broker=self.broker_linked)
+        return replace(self._view[1], now=now)
 
     def _made_view(self) -> HubView:
         number = self.current_round()
@@ -400,6 +530,7 @@ class Hub:
         lines = state.lines if state is not None else ()
         higher = state.higher_is_better if state is not None else True
         fmt = self.format()
+        denials = self.store.denials()
         return HubView(
             event=self.event,
             now=0.0,
@@ -409,14 +540,18 @@ class Hub:
             standings=state.standings() if state is not None else (),
             teams=team_scores(lines, fmt.team_score, higher),
             king=schock_aus_king(lines),
-            tables=self._tables(number, state),
-            refused=self.store.count("refusals"),
-            waiting=self.store.count("results", "approved = 0"),
+            tables=self._tables(number, state, denials),
+            refused=sum(self.store.refusal_counts().values()),
+            denied=sum(row.count for row in denials),
+            broker=self.store.broker_link(),
+            waiting=self.store.count("results", "approved = 0 AND voided = 0"),
             over=bool(state and state.over and number),
             scheme=self.store.get("scheme", "verlustpunkte"),
         )
 
-    def _tables(self, number: int, state: Progress | None) -> tuple[TableView, ...]:
+    def _tables(
+        self, number: int, state: Progress | None, denials: list[DenialRow]
+    ) -> tuple[TableView, ...]:
         """The round's tables as the TV shows them: lives as the standings have them now."""
         if not number:
             return ()
@@ -429,6 +564,10 @@ class Hub:
         for stored in self.store.results(number):
             by_table.setdefault(stored.table_no, []).append(stored)
         status = self.store.table_status()
+        denied: dict[int, int] = {}
+        for row in denials:
+            if (table_no := table_number(row.user)) is not None:
+                denied[table_no] = denied.get(table_no, 0) + row.count
         tables = []
         for seat in self.store.seats(number):
             mine = by_table.get(seat.table_no, [])
@@ -447,6 +586,7 @@ class Hub:
                     online=online,
                     outbox=outbox,
                     waiting=sum(not r.approved for r in mine),
+                    denied=denied.get(seat.table_no, 0),
                 )
             )
         return tuple(tables)

@@ -42,6 +42,7 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_offline": ("nicht verbunden", "offline"),
     "hub_outbox": ("{n} noch nicht gemeldet", "{n} not yet reported"),
     "hub_refused": ("Abgewiesen: {n}", "Refused: {n}"),
+    "hub_denied": ("Vom Broker abgewiesen: {n}", "Denied by the broker: {n}"),
     "hub_waiting": ("Zur Freigabe: {n}", "To approve: {n}"),
     "hub_reconnecting": ("Verbindung weg, verbinde neu …", "Connection lost, reconnecting …"),
     # The TV's turning pages, its status in words and the phone view's QR code
@@ -71,6 +72,15 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_drawn": ("Runde {n} ausgelost: {tables} Tische", "Round {n} drawn: {tables} tables"),
     "hub_started": ("Runde {n} läuft", "Round {n} is running"),
     "hub_finished": ("Runde {n} beendet", "Round {n} finished"),
+    "hub_unreported": (
+        "Runde {n}: an diesen Tischen ist noch nicht alles gemeldet:",
+        "Round {n}: these tables have not reported everything yet:",
+    ),
+    "hub_finish_confirm": (
+        "Runde {n} nicht beendet: mit --yes trotzdem beenden (diese Ergebnisse werden dann "
+        "abgewiesen)",
+        "round {n} not finished: finish it anyway with --yes (those results are then refused)",
+    ),
     "hub_serving": (
         "Hub für {event} an {broker}; TV: {tv}  Handy: {phone}",
         "Hub for {event} on {broker}; TV: {tv}  phone: {phone}",

@@ -10,6 +10,9 @@ nothing either: the table's outbox keeps the result until an Ack comes.
 The director's commands may run in another process (``schocken hub start`` beside ``schocken
 hub serve``): the worker notices another connection's commit (SQLite's ``data_version``) and
 publishes the retained round, assignments and standings again.
+
+Given the broker's log (:meth:`HubService.watch_broker_log`), the worker reads it every
+second and counts what the broker denied each login (:mod:`firmware.hub.brokerlog`).
 """
 
 from __future__ import annotations
@@ -17,9 +20,12 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
+from firmware.hub.brokerlog import BrokerLog, Denial
 from firmware.hub.hub import Hub, Publication
 from firmware.wire.messages import ROOT
 
@@ -29,6 +35,11 @@ logger = logging.getLogger(__name__)
 
 #: How often the worker looks for another process's commit, in seconds.
 POLL_S = 0.25
+#: How often it reads the broker's log, and at least how often it saves where it is in it.
+LOG_POLL_S = 1.0
+LOG_SAVE_S = 30.0
+#: The setting that keeps the place in the broker's log across restarts.
+LOG_POSITION = "broker_log_position"
 
 
 class BrokerLink(Protocol):
@@ -67,6 +78,16 @@ class HubService:
         self.taken = 0
         #: Results taken whose standings are not published yet.
         self._dirty = False
+        self._broker_log: BrokerLog | None = None
+        self._log_read_at = 0.0
+        self._log_saved_at = 0.0
+
+    def watch_broker_log(self, path: Path) -> None:
+        """Count what the broker denies from ``path``, its log (before :meth:`start`), on from
+        where the last run stopped (or from its end, the first time)."""
+        inode, _, offset = self.hub.store.get(LOG_POSITION).partition(":")
+        position = (int(inode), int(offset)) if inode.isdigit() and offset.isdigit() else None
+        self._broker_log = BrokerLog(path, position)
 
     def subscriptions(self) -> list[str]:
         """The topics the hub reads: every table's results and status."""
@@ -80,10 +101,19 @@ class HubService:
         self._jobs.put((topic, payload))
 
     def connection_changed(self, up: bool) -> None:
-        """The hub's link is up or down: the TVs show it; on every (re)connect, publish the
-        retained messages again."""
-        self.hub.broker_linked = up
-        self._jobs.put(self._republish if up else self._changed)
+        """The hub's link to its broker came or went: logged and recorded (the TV and
+        ``schocken hub status`` show it); on every (re)connect, the retained messages again."""
+        if up:
+            logger.warning("hub: connected to the broker")
+        else:
+            logger.warning("hub: lost the broker; the tables' links are unknown until it is back")
+        self._jobs.put(lambda: self._record_link(up))
+        if up:
+            self._jobs.put(self._republish)
+
+    def _record_link(self, up: bool) -> None:
+        self.hub.store.set_broker_link(up, self._clock())
+        self._changed()
 
     def call(self, job: Callable[[], None]) -> None:
         """Run ``job`` on the worker, between two messages."""
@@ -92,11 +122,11 @@ class HubService:
     def start(self, link: BrokerLink) -> None:
         """Subscribe, connect, and start the worker."""
         self._link = link
+        self.hub.store.set_broker_link(False, self._clock())  # not yet connected
         for topic in self.subscriptions():
             link.subscribe(topic)
         self._thread = threading.Thread(target=self._work, name="hub", daemon=True)
         self._thread.start()
-        self.hub.broker_linked = False  # until the first connect
         link.start()
 
     def stop(self) -> None:
@@ -107,6 +137,7 @@ class HubService:
             self._thread = None
         if self._link is not None:
             self._link.stop()
+            self.hub.store.set_broker_link(False, self._clock())
 
     # -- the worker -----------------------------------------------------------------------------
 
@@ -116,6 +147,7 @@ class HubService:
                 job = self._jobs.get(timeout=POLL_S)
             except queue.Empty:
                 self._look_for_commands()
+                self._read_broker_log()
                 continue
             if job is None:
                 return
@@ -128,6 +160,7 @@ class HubService:
                     self._flush()
             except Exception:  # a bad message must not end the intake
                 logger.exception("hub: a message could not be handled")
+            self._read_broker_log()
 
     def _take(self, topic: str, payload: bytes) -> None:
         answer = self.hub.receive(topic, payload, self._clock(), standings=False)
@@ -141,6 +174,31 @@ class HubService:
         self._dirty = False
         self._publish([self.hub.standings_publication()])
         self._changed()
+
+    def _read_broker_log(self) -> None:
+        """Every second: count the denials logged since the last read, one commit for all (a
+        failure is logged; the intake goes on)."""
+        try:
+            self._count_denials()
+        except Exception:
+            logger.exception("hub: the broker's log could not be read")
+
+    def _count_denials(self) -> None:
+        now = time.monotonic()
+        if self._broker_log is None or now - self._log_read_at < LOG_POLL_S:
+            return
+        self._log_read_at = now
+        denials = self._broker_log.read()
+        if not denials and now - self._log_saved_at < LOG_SAVE_S:
+            return
+        self._log_saved_at = now
+        inode, offset = self._broker_log.position
+        self.hub.store.count_denials(
+            [(d.user, d.kind, d.topic) for d in denials], self._clock(), f"{inode}:{offset}"
+        )
+        if denials:
+            _log_denials(denials)
+            self._changed()
 
     def _look_for_commands(self) -> None:
         version = self.hub.store.data_version()
@@ -161,3 +219,13 @@ class HubService:
     def _changed(self) -> None:
         if self._on_change is not None:
             self._on_change()
+
+
+def _log_denials(denials: list[Denial]) -> None:
+    """One line per login and kind of a read's denials."""
+    by: dict[tuple[str, str], list[Denial]] = {}
+    for denial in denials:
+        by.setdefault((denial.user, denial.kind), []).append(denial)
+    for (user, kind), found in sorted(by.items()):
+        logger.warning("the broker denied %s %d %s (the last on %s)", user, len(found),
+                       "publishes" if kind == "publish" else "subscriptions", found[-1].topic)

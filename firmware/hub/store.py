@@ -4,7 +4,10 @@ One file per tournament (``schocken hub init --db FILE``), in WAL mode so the TV
 wait for an intake. Each result is stored in one transaction under its id (the primary key), so
 a result the broker delivers twice, or a table sends again after a pulled plug, is stored once;
 the hub acknowledges a result only after that transaction committed. What the hub refused is
-kept too, with the reason (``refusals``), and counted nowhere but in that list.
+kept too, with the reason (``refusals``): the first :attr:`HubStore.kept_refusals` of each
+source (the table's topic level), and every one counted (``refusal_counts``), so that a table
+sending junk costs the disk a bounded amount. What the broker denied (from its log) is counted
+per login and kind (``denials``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,22 @@ from typing import Any
 from engine.tournament import Entrant, PhaseKind
 from firmware.wire.messages import RoundStage, round_stage
 
-__all__ = ["HubStore", "HubStoreError", "RoundRow", "SeatRow", "StoredResult"]
+__all__ = [
+    "DenialRow", "DeskRow", "HubStore", "HubStoreError", "RefusalRow", "RoundRow", "SeatRow",
+    "StoredResult",
+]  # fmt: skip
+
+#: The longest reason a refusal keeps (a field's value quoted in it is cut).
+MAX_REASON = 300
+#: The longest payload a refusal keeps, for the director to accept (a game's is about 460 B).
+MAX_REFUSED_PAYLOAD = 2048
+#: Columns added since the first files, with their defaults for the rows already there.
+_ADDED_COLUMNS = {
+    "refusals": (("source", "TEXT NOT NULL DEFAULT ''"), ("payload", "TEXT NOT NULL DEFAULT ''")),
+    "results": (("origin", "TEXT NOT NULL DEFAULT 'table'"),
+                ("voided", "INTEGER NOT NULL DEFAULT 0")),
+}  # fmt: skip
+_RESULT_COLUMNS = "id, round, table_no, game, kind, payload, received_at, approved, origin, voided"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +58,14 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE TABLE IF NOT EXISTS refusals (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, topic TEXT NOT NULL,
     result_id TEXT NOT NULL, reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS refusal_counts (source TEXT PRIMARY KEY, count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS denials (
+    user TEXT NOT NULL, kind TEXT NOT NULL, count INTEGER NOT NULL, last_topic TEXT NOT NULL,
+    at REAL NOT NULL, PRIMARY KEY (user, kind));
+CREATE TABLE IF NOT EXISTS desk (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, who TEXT NOT NULL,
+    action TEXT NOT NULL, result_id TEXT NOT NULL, why TEXT NOT NULL, before TEXT NOT NULL,
+    after TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
     table_no INTEGER PRIMARY KEY, online INTEGER NOT NULL, outbox INTEGER NOT NULL,
     at REAL NOT NULL);
@@ -84,10 +110,55 @@ class StoredResult:
     payload: str
     received_at: float
     approved: bool
+    #: ``table`` (its device sent it), ``paper`` (the director entered its table card),
+    #: ``accepted`` (a refused one the director accepted).
+    origin: str = "table"
+
+
+@dataclass(frozen=True, slots=True)
+class DeskRow:
+    """One thing the director did to a result: who, when, what (``paper``, ``correct``,
+    ``void``, ``accept``), why, and the result's wire JSON before and after ('' for none)."""
+
+    seq: int
+    at: float
+    who: str
+    action: str
+    result_id: str
+    why: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalRow:
+    """A refusal as kept: its number, when, the topic, the id it named, why, its payload."""
+
+    seq: int
+    at: float
+    topic: str
+    result_id: str
+    reason: str
+    payload: str
+
+
+@dataclass(frozen=True, slots=True)
+class DenialRow:
+    """What the broker denied one login, of one kind (``publish``, ``subscribe``): how often,
+    the last topic and when."""
+
+    user: str
+    kind: str
+    count: int
+    last_topic: str
+    at: float
 
 
 class HubStore:
     """The hub's tables in one SQLite file; safe to share between threads (one lock)."""
+
+    #: Refusals kept in full per source; the rest are counted only.
+    kept_refusals = 100
 
     def __init__(self, path: Path, *, create: bool = False) -> None:
         if not create and not path.is_file():
@@ -99,6 +170,12 @@ class HubStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
+            for table, added in _ADDED_COLUMNS.items():  # a file of an earlier hub
+                have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                for column, declared in added:
+                    if column not in have:
+                        self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
+            self._db.execute("CREATE INDEX IF NOT EXISTS refusals_by_source ON refusals (source)")
         except sqlite3.DatabaseError as error:
             raise HubStoreError(f"{path}: not a tournament file ({error})") from None
         self.path = path
@@ -225,14 +302,54 @@ class HubStore:
         payload: str,
         now: float,
         approved: bool,
+        *,
+        desk: tuple[str, str, str] | None = None,
     ) -> bool:
-        """Store a result in its own transaction; False if its id is stored already."""
+        """Store a result in its own transaction; False if its id is stored already. With
+        ``desk`` (who, action, why) the director's action is kept in the same transaction."""
+        origin = "table" if desk is None else ("paper" if desk[1] == "paper" else "accepted")
         with self.transaction() as db:
             cursor = db.execute(
-                "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (result_id, round_, table_no, game, kind, payload, now, int(approved)),
+                f"INSERT OR IGNORE INTO results ({_RESULT_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                (result_id, round_, table_no, game, kind, payload, now, int(approved), origin),
             )
+            if cursor.rowcount == 1 and desk is not None:
+                _keep_desk(db, now, desk, result_id, "", payload)
             return cursor.rowcount == 1
+
+    def correct_result(
+        self, result_id: str, payload: str, now: float, who: str, why: str
+    ) -> None:
+        """Replace a stored result's payload (its id stays), the old one kept at the desk."""
+        with self.transaction() as db:
+            before = _payload_of(db, result_id)
+            db.execute("UPDATE results SET payload = ? WHERE id = ?", (payload, result_id))
+            _keep_desk(db, now, (who, "correct", why), result_id, before, payload)
+
+    def void_result(self, result_id: str, now: float, who: str, why: str) -> None:
+        """Let a stored result count no more (its id stays known: a resend is a duplicate)."""
+        with self.transaction() as db:
+            before = _payload_of(db, result_id)
+            db.execute("UPDATE results SET voided = 1 WHERE id = ?", (result_id,))
+            _keep_desk(db, now, (who, "void", why), result_id, before, "")
+
+    def desk(self) -> list[DeskRow]:
+        """Everything the director did to results, in order."""
+        return [
+            DeskRow(int(n), float(at), str(w), str(a), str(i), str(y), str(b), str(f))
+            for n, at, w, a, i, y, b, f in self._rows("SELECT * FROM desk ORDER BY seq")
+        ]
+
+    def overruled(self, result_id: str) -> bool:
+        """Whether the director corrected or voided ``result_id``: the table's own copy of it,
+        sent again, is then a duplicate, not another result under a stored id."""
+        return bool(self._rows(
+            "SELECT 1 FROM desk WHERE result_id = ? AND action IN ('correct', 'void')", result_id
+        ))  # fmt: skip
+
+    def is_voided(self, result_id: str) -> bool:
+        return bool(self._rows("SELECT 1 FROM results WHERE id = ? AND voided = 1", result_id))
 
     def revision(self) -> tuple[int, int]:
         """Changes whenever this connection or another one commits."""
@@ -252,13 +369,15 @@ class HubStore:
         return str(rows[0][0]) if rows else None
 
     def results(self, round_: int | None = None) -> list[StoredResult]:
-        """The stored results (of one round), in the order stored."""
-        sql = "SELECT * FROM results" + (" WHERE round = ?" if round_ is not None else "")
+        """The stored results that count (of one round; none voided), in the order stored."""
+        sql = f"SELECT {_RESULT_COLUMNS} FROM results WHERE voided = 0"
+        sql += " AND round = ?" if round_ is not None else ""
         args = (round_,) if round_ is not None else ()
         return [
-            StoredResult(str(i), int(r), int(t), int(g), str(k), str(p), float(at), bool(ok))
-            for i, r, t, g, k, p, at, ok in self._rows(sql + " ORDER BY rowid", *args)
-        ]
+            StoredResult(str(i), int(r), int(t), int(g), str(k), str(p), float(at), bool(ok),
+                         str(o))
+            for i, r, t, g, k, p, at, ok, o, _v in self._rows(sql + " ORDER BY rowid", *args)
+        ]  # fmt: skip
 
     def approve(self, result_id: str | None = None) -> int:
         """Let a result (or every one waiting) count; how many were waiting."""
@@ -271,12 +390,82 @@ class HubStore:
                 )
             return cursor.rowcount
 
-    def refuse(self, topic: str, result_id: str, reason: str, now: float) -> None:
+    def refuse(
+        self, source: str, topic: str, result_id: str, reason: str, now: float, payload: bytes
+    ) -> bool:
+        """Count a refusal of ``source`` (a table's topic level) and keep it in full while the
+        source has fewer than :attr:`kept_refusals` kept (its payload if it is short and text,
+        for the director to accept); whether it was kept."""
         with self.transaction() as db:
             db.execute(
-                "INSERT INTO refusals (at, topic, result_id, reason) VALUES (?, ?, ?, ?)",
-                (now, topic, result_id, reason),
+                "INSERT INTO refusal_counts VALUES (?, 1) "
+                "ON CONFLICT (source) DO UPDATE SET count = count + 1",
+                (source,),
             )
+            (kept,) = db.execute(
+                "SELECT COUNT(*) FROM refusals WHERE source = ?", (source,)
+            ).fetchone()
+            if int(kept) >= self.kept_refusals:
+                return False
+            try:
+                text = payload.decode() if len(payload) <= MAX_REFUSED_PAYLOAD else ""
+            except UnicodeDecodeError:
+                text = ""
+            db.execute(
+                "INSERT INTO refusals (at, topic, result_id, reason, source, payload) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (now, topic, result_id, reason[:MAX_REASON], source, text),
+            )
+            return True
+
+    def refusal(self, seq: int) -> RefusalRow | None:
+        """The kept refusal number ``seq`` (as `schocken hub refusals` numbers them), or None."""
+        rows = self._rows(
+            "SELECT seq, at, topic, result_id, reason, payload FROM refusals WHERE seq = ?", seq
+        )
+        return RefusalRow(*rows[0]) if rows else None
+
+    def refusal_rows(self) -> list[RefusalRow]:
+        """Every kept refusal, with its number."""
+        return [
+            RefusalRow(*row)
+            for row in self._rows(
+                "SELECT seq, at, topic, result_id, reason, payload FROM refusals ORDER BY seq"
+            )
+        ]
+
+    def refusal_counts(self) -> dict[str, int]:
+        """Every refusal counted, kept or not, by source (a file of a hub before the bound
+        counts its kept ones)."""
+        counts = {str(s): int(n) for s, n in self._rows("SELECT * FROM refusal_counts")}
+        for source, kept in self._rows(
+            "SELECT source, COUNT(*) FROM refusals GROUP BY source"
+        ):
+            counts[str(source)] = max(counts.get(str(source), 0), int(kept))
+        return counts
+
+    def count_denials(
+        self, denials: Sequence[tuple[str, str, str]], now: float, position: str
+    ) -> None:
+        """Add what the broker denied, ``(user, kind, topic)`` each, and where the broker's log
+        was read to (the setting ``broker_log_position``), in one transaction."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO settings VALUES ('broker_log_position', ?)", (position,)
+            )
+            db.executemany(
+                "INSERT INTO denials VALUES (?, ?, 1, ?, ?) ON CONFLICT (user, kind) "
+                "DO UPDATE SET count = count + 1, last_topic = excluded.last_topic, "
+                "at = excluded.at",
+                [(user, kind, topic, now) for user, kind, topic in denials],
+            )
+
+    def denials(self) -> list[DenialRow]:
+        """What the broker denied, by login and kind."""
+        return [
+            DenialRow(str(u), str(k), int(n), str(t), float(at))
+            for u, k, n, t, at in self._rows("SELECT * FROM denials ORDER BY user, kind")
+        ]
 
     def refusals(self) -> list[tuple[float, str, str, str]]:
         """Every refused message: when, on which topic, its id (if it had one), why."""
@@ -288,17 +477,59 @@ class HubStore:
         ]
 
     def set_table_status(self, table_no: int, online: bool, outbox: int, at: float) -> None:
+        """A table's link and its count of unreported results. Offline (its Last Will, which
+        the broker sends for it and which cannot know the count) keeps the last count known."""
         with self.transaction() as db:
+            if not online:
+                row = db.execute(
+                    "SELECT outbox FROM tables WHERE table_no = ?", (table_no,)
+                ).fetchone()
+                outbox = max(outbox, int(row[0])) if row else outbox
             db.execute(
                 "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?)",
                 (table_no, int(online), outbox, at),
             )
+
+    def set_broker_link(self, up: bool, at: float) -> None:
+        """The hub's own link to its broker, as ``serve`` last saw it."""
+        self.set("broker_link", f"{'up' if up else 'down'} {at!r}")
+
+    def broker_link(self) -> tuple[bool, float] | None:
+        """Whether ``serve`` was connected to its broker, and since when (None: never ran)."""
+        state, _, since = self.get("broker_link").partition(" ")
+        try:
+            return (state == "up", float(since)) if state else None
+        except ValueError:
+            return None
 
     def table_status(self) -> dict[int, tuple[bool, int, float]]:
         return {
             int(n): (bool(online), int(outbox), float(at))
             for n, online, outbox, at in self._rows("SELECT * FROM tables")
         }
+
+
+def _payload_of(db: sqlite3.Connection, result_id: str) -> str:
+    row = db.execute("SELECT payload FROM results WHERE id = ?", (result_id,)).fetchone()
+    if row is None:
+        raise HubStoreError(f"no result {result_id!r} is stored")
+    return str(row[0])
+
+
+def _keep_desk(
+    db: sqlite3.Connection,
+    now: float,
+    desk: tuple[str, str, str],
+    result_id: str,
+    before: str,
+    after: str,
+) -> None:
+    who, action, why = desk
+    db.execute(
+        "INSERT INTO desk (at, who, action, result_id, why, before, after) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (now, who, action, result_id, why, before, after),
+    )
 
 
 def _float(value: Any) -> float | None:

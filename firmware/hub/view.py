@@ -46,6 +46,8 @@ class TableView:
     outbox: int
     #: Results stored but not yet approved (approval on).
     waiting: int
+    #: Publishes and subscriptions of this table's login the broker denied (its log).
+    denied: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,7 @@ class HubView:
     teams: tuple[TeamLine, ...]
     king: tuple[str, ...]
     tables: tuple[TableView, ...]
+    #: Messages the hub refused, every one counted (kept or not).
     refused: int
     waiting: int
     #: Every round of the format is played.
@@ -70,8 +73,11 @@ class HubView:
     #: The points phases' scheme ("verlustpunkte", ...): the TV says next to the points (where
     #: the format has them) what they mean.
     scheme: str = ""
-    #: The hub's own link to the broker: up, down, or None where no link is run (an export).
-    broker: bool | None = None
+    #: Publishes and subscriptions the broker denied, all logins (from its log).
+    denied: int = 0
+    #: The hub's own link to its broker: connected or not, since when (None: no ``serve`` has
+    #: run). While it is down, no table's link is known.
+    broker: tuple[bool, float] | None = None
 
     @property
     def lives(self) -> bool:
@@ -137,6 +143,7 @@ class HubView:
                     "online": table.online,
                     "outbox": table.outbox,
                     "waiting": table.waiting,
+                    "denied": table.denied,
                 }
                 for table in self.tables
             ],
@@ -144,5 +151,8 @@ class HubView:
             "waiting": self.waiting,
             "over": self.over,
             "scheme": self.scheme,
-            "broker": self.broker,
+            "denied": self.denied,
+            "broker": None
+            if self.broker is None
+            else {"connected": self.broker[0], "since": self.broker[1]},
         }

@@ -8,6 +8,16 @@ saves its in-memory database only every ``autosave_interval`` seconds (1800 by d
 crash loses what came since. Checked on Debian 12's mosquitto 2.0.11: with the default, a
 ``kill -9`` lost all of 1,000 queued QoS 1 results; with ``autosave_interval 1`` and
 ``autosave_on_changes true`` it lost none.
+
+Identity: ``use_username_as_clientid true`` makes every login its own client id, whatever id
+the client sends, so a table's password can only ever be that table's client and session, never
+the hub's nor another table's (docs/tournament.md, "Who a login is", says why this and not a
+listener of the hub's own or ACL patterns on ``%c``).
+
+Denials: mosquitto 2.0 logs a publish its ACL refuses ("Denied PUBLISH from table-1 (...)") only
+at its ``debug`` level, and grants every subscription, checking the read ACL on each delivery; a
+broker that writes its log to a file (``log_file``) logs at ``debug`` and its subscriptions too,
+so that the hub can count both from that file (:mod:`firmware.hub.brokerlog`).
 """
 
 from __future__ import annotations
@@ -16,10 +26,14 @@ from pathlib import Path
 
 from firmware.wire.messages import ROOT
 
-__all__ = ["HUB_USER", "acl_text", "mosquitto_conf"]
+__all__ = ["HUB_USER", "WATCH_USER", "acl_text", "mosquitto_conf", "table_may_read"]
 
-#: The hub's broker user: the one that reads and writes the whole tree.
+#: The hub's broker user: the one that reads and writes the whole tree. A login is its client
+#: (``use_username_as_clientid``): only one client at a time may use it, the hub's ``serve``.
 HUB_USER = "hub"
+#: A login that only reads what the hall sees (the round and the standings): for a check or a
+#: second screen beside the hub, which must not log in as the hub and so close its session.
+WATCH_USER = "watch"
 #: Messages the broker queues per client that is away. The hub's session takes every table's
 #: results while the hub is down: 150 tables with 10 games of 4 results each would be 6,000, and
 #: mosquitto's default of 1,000 drops the rest silently.
@@ -45,6 +59,9 @@ def mosquitto_conf(
     lines = [
         "# Written by Schockbesteck (firmware/wire/broker.py): the tournament's broker.",
         f"listener {port}" if bind is None else f"listener {port} {bind}",
+        "# A login is its client: a table's password never takes the hub's or another table's",
+        "# session (whatever client id it sends, the broker uses its user name).",
+        "use_username_as_clientid true",
         "allow_anonymous false",
         f"password_file {password_file}",
         f"acl_file {acl_file}",
@@ -70,7 +87,36 @@ def mosquitto_conf(
     lines.append("log_type error")
     lines.append("log_type warning")
     lines.append("log_type notice")
+    if log_file is not None:
+        lines += [
+            "# For the hub's count of denials (schocken hub serve --broker-log): mosquitto logs a",
+            "# publish its ACL refuses only at debug, and each subscription as its own type.",
+            "log_type debug",
+            "log_type subscribe",
+        ]
     return "\n".join(lines) + "\n"
+
+
+#: What a table reads, as ACL patterns (``%u``: the table's user): the one list the ACL and
+#: :func:`table_may_read` are made from.
+_TABLE_READS = (f"{ROOT}/+/ack/%u", f"{ROOT}/+/assign/%u", f"{ROOT}/+/round", f"{ROOT}/+/standings")
+
+
+def table_may_read(user: str, topic_filter: str) -> bool:
+    """Whether every topic ``topic_filter`` can match is one the ACL lets table ``user`` read.
+
+    mosquitto 2.0 grants any subscription and checks the ACL on each delivery: a subscription
+    beyond this (``schock/#``, another table's acks) gets nothing it may not read, and the hub
+    counts it as denied."""
+    levels = topic_filter.split("/")
+    for pattern in _TABLE_READS:
+        want = pattern.replace("%u", user).split("/")
+        if len(want) == len(levels) and all(
+            level == mine or (mine == "+" and level != "#")
+            for level, mine in zip(levels, want, strict=True)
+        ):
+            return True
+    return False
 
 
 def acl_text() -> str:
@@ -85,13 +131,14 @@ def acl_text() -> str:
             f"user {HUB_USER}",
             f"topic readwrite {ROOT}/#",
             "",
+            f"user {WATCH_USER}",
+            f"topic read {ROOT}/+/round",
+            f"topic read {ROOT}/+/standings",
+            "",
             "# Every other user is a table: it writes below its own table/USER level and reads",
             "# its own acknowledgements and assignment, the round and the standings.",
             f"pattern write {ROOT}/+/table/%u/#",
-            f"pattern read {ROOT}/+/ack/%u",
-            f"pattern read {ROOT}/+/assign/%u",
-            f"pattern read {ROOT}/+/round",
-            f"pattern read {ROOT}/+/standings",
+            *(f"pattern read {pattern}" for pattern in _TABLE_READS),
             "",
         ]
     )

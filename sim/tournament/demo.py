@@ -33,7 +33,7 @@ from pathlib import Path
 from firmware.cli import CliError
 from firmware.cli.common import whole_number
 from firmware.cli.language import add_lang_argument, output_language
-from firmware.wire.broker import HUB_USER, acl_text, mosquitto_conf
+from firmware.wire.broker import HUB_USER, WATCH_USER, acl_text, mosquitto_conf
 from firmware.wire.messages import WireError, check_level, table_user
 from sim.sim_words import SimWords
 from sim.tournament import processes
@@ -111,7 +111,7 @@ def make_broker(
     root, mosquitto drops to its own user, so the folder is handed to that user.
     """
     broker = DemoBroker(mosquitto, folder, port or free_port())
-    users = [HUB_USER, *(table_user(n) for n in range(1, tables + 1))]
+    users = [HUB_USER, WATCH_USER, *(table_user(n) for n in range(1, tables + 1))]
     broker.passwords = {user: secrets.token_urlsafe(12) for user in users}
     password_file = folder / "passwords"
     write_hashed(mosquitto_passwd, password_file, broker.passwords)

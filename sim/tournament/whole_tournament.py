@@ -37,7 +37,7 @@ from engine.tournament import Entrant, PhaseKind, PlayedRound, PlayerLine, progr
 from firmware.hub.hub import Hub, init_tournament
 from firmware.hub.store import HubStore, SeatRow
 from firmware.store.gamestore import GameStore
-from firmware.wire.broker import HUB_USER
+from firmware.wire.broker import HUB_USER, WATCH_USER
 from firmware.wire.messages import (
     Assignment,
     Result,
@@ -71,6 +71,10 @@ class Broker(Protocol):
 
     @property
     def passwords(self) -> dict[str, str]: ...
+
+    @property
+    def log_file(self) -> Path:
+        """Its log, with the publishes and subscriptions it denied (the hub counts them)."""
 
     def kill(self) -> None: ...
 
@@ -114,11 +118,14 @@ class Outcome:
     hub_lines: tuple[PlayerLine, ...] = ()
     recounted_lines: tuple[PlayerLine, ...] = ()
     faults_done: list[str] = field(default_factory=list)
+    #: What the broker denied the tables' logins (the hub counted it from the broker's log):
+    #: honest tables ask for nothing beyond their rights, so there must be none.
+    denied: int = 0
 
     @property
     def ok(self) -> bool:
         return (
-            not self.lost and not self.unexpected and not self.untagged
+            not self.lost and not self.unexpected and not self.untagged and not self.denied
             and self.standings_equal and self.board_equal
         )
 
@@ -127,7 +134,8 @@ class Outcome:
             f"{self.rounds} rounds, {self.games} games, {self.journalled} results in the "
             f"tables' journals, {self.stored} stored by the hub: {len(self.lost)} lost, "
             f"{len(self.unexpected)} not in any journal, {self.refused} refused, "
-            f"{self.untagged} games no tournament game; standings "
+            f"{self.untagged} games no tournament game, {self.denied} denied by the broker; "
+            "standings "
             f"{'equal' if self.standings_equal else 'DIFFERENT'}, published board "
             f"{'equal' if self.board_equal else 'DIFFERENT'}; {self.seconds:.1f} s"
         )
@@ -147,7 +155,8 @@ class HubProcess(processes.ChildProcess):
         with self.log.open("ab") as log:
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "schockbesteck", "hub", "serve", "--db", str(self.db),
-                 "--broker", self.broker.url, "--listen", self.listen],
+                 "--broker", self.broker.url, "--listen", self.listen,
+                 "--broker-log", str(self.broker.log_file)],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log,
             )  # fmt: skip
         assert self._process.stdout is not None
@@ -279,7 +288,7 @@ class TournamentRun:
         if away:
             self._done("sim_run_online", number, count=len(away))
         self._wait_for_acks()
-        self.hub.finish_round()
+        self.hub.finish_round(confirmed=True)  # every outbox is empty: acknowledged above
         self.report("sim_run_round_done", round=number)
 
     def _table(self, seat: SeatRow) -> SimulatedTable:
@@ -397,7 +406,8 @@ class TournamentRun:
             stored=len(stored),
             lost=sorted(set(journalled) - set(stored)),
             unexpected=sorted(set(stored) - set(journalled)),
-            refused=len(self.hub.store.refusals()),
+            refused=sum(self.hub.store.refusal_counts().values()),
+            denied=sum(row.count for row in self.hub.store.denials()),
             standings_equal=hub_lines == recounted.lines,
             board_equal=board is not None and _board_rows(board) == _lines_rows(recounted.lines),
             rounds=len(rounds),
@@ -413,8 +423,9 @@ class TournamentRun:
         """The standings the hub keeps retained on the broker, once they show the last round."""
         boards: queue.Queue[bytes] = queue.Queue()
         link = MqttLink(
-            MqttSettings(self.broker.url, f"{self.event}-check", HUB_USER,
-                         self.broker.passwords[HUB_USER]),
+            # Not the hub's login: that is the hub's one client, and this one would close it.
+            MqttSettings(self.broker.url, f"{self.event}-check", WATCH_USER,
+                         self.broker.passwords[WATCH_USER]),
             on_message=lambda _topic, payload: boards.put(payload),
         )  # fmt: skip
         link.subscribe(standings_topic(self.event))

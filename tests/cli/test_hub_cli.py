@@ -82,3 +82,71 @@ def test_a_missing_file_and_a_bad_csv_are_one_line(
     code, _out, err = hub(capsys, "players", "import", "--db", db, str(bad))
     assert code == 2 and f"{bad}:2: player name 'Jo hann'" in err
     assert hub(capsys, "players", "list", "--db", db)[1] == ""  # nothing half imported
+
+
+def test_status_shows_the_tables_links_the_refusals_and_the_broker_denials(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from firmware.wire.messages import TableStatus, result_topic, status_topic
+    from tests.hub.helpers import EVENT, running_round, tournament
+
+    db = tmp_path / "dm.db"
+    hub_ = tournament(db)
+    running_round(hub_)
+    hub_.store.kept_refusals = 2
+    for n in range(3):
+        hub_.receive(result_topic(EVENT, "table-1"), b"junk %d" % n, 1001.0)
+    away = TableStatus("table-2", online=False, outbox=4, round=1, at=1001.0)
+    hub_.receive(status_topic(EVENT, "table-2"), away.to_json(), 1001.0)
+    hub_.store.count_denials([("table-1", "publish", result_topic(EVENT, "table-2"))], 1002.0,
+                             "1:10")  # fmt: skip
+    code, out, _ = hub(capsys, "status", "--db", str(db))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[:3] == [
+        f"event {EVENT}; round 1 running",
+        "the hub's broker link: no `schocken hub serve` has run",
+        "tables 0 of 2 online when the hub last heard from its broker",
+    ]
+    assert "  table 2 offline, 4 results not reported" in lines
+    assert "refused 3 (`schocken hub refusals`)" in lines
+    assert "denied by the broker 1" in lines
+    assert any(line.startswith("  table-1: 1 publishes") for line in lines)
+    code, out, _ = hub(capsys, "refusals", "--db", str(db))
+    assert out.splitlines()[-1] == "table-1: 3 refused, the first 2 kept"
+
+
+def test_finish_warns_of_tables_with_unreported_results_and_needs_yes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from firmware.wire.messages import TableStatus, status_topic
+    from tests.hub.helpers import EVENT, running_round, tournament
+
+    db = tmp_path / "dm.db"
+    hub_ = tournament(db)
+    running_round(hub_)
+    for user, online, outbox in (("table-1", True, 2), ("table-2", False, 5)):
+        status = TableStatus(user, online, outbox, 1, 1001.0)
+        hub_.receive(status_topic(EVENT, user), status.to_json(), 1001.0)
+    code, out, err = hub(capsys, "finish", "--db", str(db))
+    assert code == 2 and out.splitlines() == [
+        "Runde 1: an diesen Tischen ist noch nicht alles gemeldet:",
+        "  Tisch 1: 2 noch nicht gemeldet (verbunden)",
+        "  Tisch 2: 5 noch nicht gemeldet (nicht verbunden)",
+    ]
+    assert err.count("\n") == 1 and "--yes" in err
+    row = hub_.store.round(1)
+    assert row is not None and row.state == "running"
+    code, out, _ = hub(capsys, "finish", "--db", str(db), "--yes", "--lang", "en")
+    assert code == 0 and out.splitlines()[-1] == "Round 1 finished"
+    assert "  Table 2: 5 not yet reported (offline)" in out.splitlines()
+
+
+def test_finish_without_unreported_results_needs_no_yes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.hub.helpers import running_round, tournament
+
+    db = tmp_path / "dm.db"
+    running_round(tournament(db))
+    assert hub(capsys, "finish", "--db", str(db)) == (0, "Runde 1 beendet\n", "")

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from engine.scoring import GameResult
 from engine.tournament import Entrant
 from firmware.hub.hub import Hub, init_tournament
+from firmware.hub.service import HubService
 from firmware.hub.store import SeatRow
 from firmware.wire.messages import Result
+from hal.mqtt import MqttLink, MqttSettings
+from tests.broker import Broker
 
 EVENT = "dm2026"
 
@@ -45,3 +50,31 @@ def game_result(
     return Result.from_game(
         EVENT, table_name or f"table-{table.table_no}", table.round, game, result
     )
+
+
+@contextmanager
+def serving(hub: Hub, broker: Broker, *, watch_log: bool = False) -> Iterator[HubService]:
+    """The hub's service on the real ``broker`` under its own client id, connected (watching the
+    broker's log for denials if ``watch_log``); stopped at the end."""
+    service = HubService(hub, time.time)
+    if watch_log:
+        service.watch_broker_log(broker.log_file)
+    user, password = broker.hub_credentials
+    settings = MqttSettings(broker.url, f"hub-{EVENT}", user, password)
+    link = MqttLink(settings, service.post, service.connection_changed)
+    service.start(link)
+    assert link.wait_connected(5), "the hub could not connect"
+    try:
+        yield service
+    finally:
+        service.stop()
+
+
+def wait_until(condition: Callable[[], object], timeout_s: float = 10.0) -> bool:
+    """Poll ``condition`` every 20 ms until it holds or ``timeout_s`` pass; whether it held."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,10 +30,11 @@ from firmware.wire.messages import (
     assign_topic,
     result_topic,
     standings_topic,
+    table_user,
 )
 from hal.mqtt import MqttLink, MqttSettings
 from tests.broker import Broker
-from tests.hub.helpers import EVENT, game_result, running_round, tournament
+from tests.hub.helpers import EVENT, game_result, running_round, tournament, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,15 +42,23 @@ ROOT = Path(__file__).resolve().parents[2]
 class Table:
     """A table's reporting, reduced to its outbox: resend until the hub's Ack."""
 
-    def __init__(self, broker: Broker, number: int) -> None:
-        self.user, password = broker.add_table(number)
+    def __init__(
+        self,
+        broker: Broker,
+        number: int,
+        on_connect_change: Callable[[bool], None] | None = None,
+    ) -> None:
+        self.user = table_user(number)
+        password = broker.passwords.get(self.user) or broker.add_table(number)[1]
         self.acks: list[Ack] = []
         self.boards: list[StandingsBoard] = []
         self.outbox: dict[str, Result] = {}
         self._lock = threading.Lock()
         self._got = threading.Condition(self._lock)
         self.link = MqttLink(
-            MqttSettings(broker.url, self.user, self.user, password), self._message
+            MqttSettings(broker.url, self.user, self.user, password),
+            self._message,
+            on_connect_change,
         )
         self.link.subscribe(ack_topic(EVENT, self.user))
         self.link.subscribe(standings_topic(EVENT))
@@ -152,7 +161,8 @@ def serve(db: Path, broker: Broker) -> subprocess.Popen[bytes]:
     env = dict(os.environ, SCHOCKEN_HUB_PASSWORD=broker.passwords[HUB_USER])
     return subprocess.Popen(
         [sys.executable, "-c", "import sys; from schockbesteck.cli import main; sys.exit(main())",
-         "hub", "serve", "--db", str(db), "--broker", broker.url, "--listen", "127.0.0.1:0"],
+         "hub", "serve", "--db", str(db), "--broker", broker.url, "--listen", "127.0.0.1:0",
+         "--broker-log", str(broker.log_file)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
 
@@ -180,6 +190,10 @@ def test_a_hub_killed_mid_intake_and_restarted_loses_nothing(
         assert len(HubStore(db).results()) > 0
         process = serve(db, broker)
         assert table.resend_until_empty(timeout_s=30), table.outbox
+        # The restarted serve counts from its broker's log what the broker denied table-1.
+        table.link.publish(result_topic(EVENT, "table-2"), results[0].to_json())
+        assert wait_until(lambda: bool(HubStore(db).denials())), "no denial counted"
+        assert [(d.user, d.kind) for d in HubStore(db).denials()] == [("table-1", "publish")]
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=5)

@@ -301,3 +301,22 @@ def test_an_earlier_hubs_board_without_places_reads_in_its_order() -> None:
         b'"schock_aus":0,"out":false}]}'
     )
     assert [(row.place, row.name) for row in board.rows] == [(1, "A"), (2, "B")]
+
+
+def test_a_flood_of_refusals_is_counted_and_kept_only_up_to_a_bound_per_table(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    hub = tournament(tmp_path / "t.db")
+    running_round(hub)
+    hub.store.kept_refusals = 3
+    for n in range(10):
+        hub.receive(result_topic(EVENT, "table-1"), b"junk %d" % n, 1001.0)
+    hub.receive(result_topic(EVENT, "table-2"), b"junk", 1001.0)
+    assert [topic for _, topic, _, _ in hub.store.refusals()] == [
+        *[result_topic(EVENT, "table-1")] * 3, result_topic(EVENT, "table-2")
+    ]
+    assert hub.store.refusal_counts() == {"table-1": 10, "table-2": 1}
+    assert hub.view(1002.0).refused == 11
+    # The log says the first three, then once that the rest are only counted.
+    flood = [r.getMessage() for r in caplog.records if "table-1" in r.getMessage()]
+    assert len(flood) == 4 and "counted from now on" in flood[-1]

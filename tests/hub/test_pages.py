@@ -187,16 +187,15 @@ def test_the_view_says_the_scheme_and_the_hubs_link_and_every_scheme_has_its_mea
 ) -> None:
     from engine.scoring import SCHEME_PRESETS
     from firmware.hub.hub_words import TvWords
-    from firmware.hub.service import HubService
 
     hub = tournament(tmp_path / "t.db", 8)
     state = hub.view(1.0).to_json()
     assert (state["scheme"], state["broker"]) == ("verlustpunkte", None)
-    service = HubService(hub, time.time)
-    service.connection_changed(False)
-    assert hub.view(2.0).to_json()["broker"] is False
-    service.connection_changed(True)
-    assert hub.view(3.0).broker is True
+    # as HubService records the hub's link on every connect and disconnect (tests/hub/test_links.py)
+    hub.store.set_broker_link(False, 2.0)
+    assert hub.view(2.0).to_json()["broker"] == {"connected": False, "since": 2.0}
+    hub.store.set_broker_link(True, 3.0)
+    assert hub.view(3.0).broker == (True, 3.0)
     for lang, word in (("de", "weniger ist besser"), ("en", "fewer is better")):
         assert word in TvWords(lang).t("hub_scheme_verlustpunkte")
     points = [name for name, scheme in SCHEME_PRESETS.items() if not scheme.lives]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.wire.broker import HUB_USER
+from firmware.wire.broker import HUB_USER, WATCH_USER
 from firmware.wire.messages import ack_topic, table_user
 from hal.mqtt import MqttLink, MqttSettings
 from sim.tournament.demo import MOSQUITTO, MOSQUITTO_PASSWD, DemoBroker, main, make_broker
@@ -51,7 +51,7 @@ def listening(port: int) -> bool:
 
 
 def test_the_tables_and_the_hub_log_in_with_their_passwords(demo_broker: DemoBroker) -> None:
-    assert set(demo_broker.passwords) == {HUB_USER, "table-1", "table-2", "table-3"}
+    assert set(demo_broker.passwords) == {HUB_USER, WATCH_USER, "table-1", "table-2", "table-3"}
     inbox: queue.Queue[tuple[str, bytes]] = queue.Queue()
     table = MqttLink(
         MqttSettings(url=demo_broker.url, client_id="t1", username=table_user(1),
@@ -85,7 +85,7 @@ def test_the_tables_and_the_hub_log_in_with_their_passwords(demo_broker: DemoBro
 
 def test_no_password_is_kept_in_the_clear(demo_broker: DemoBroker) -> None:
     stored = (demo_broker.folder / "passwords").read_text()
-    assert len(stored.splitlines()) == 4
+    assert len(stored.splitlines()) == len(demo_broker.passwords) == 5
     for user, password in demo_broker.passwords.items():
         assert password not in stored
         assert re.search(rf"^{user}:\$7\$", stored, re.MULTILINE), "mosquitto's PBKDF2 hash"

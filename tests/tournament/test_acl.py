@@ -6,9 +6,10 @@ matters: the forbidden message never reaches a subscriber. Each check ends on a 
 after the forbidden message by the same client (mosquitto passes one client's messages on in
 order), so no test waits for something not to happen.
 
-The module's tests share one broker (``module_broker``): each test's clients log in with client
-ids of their own (no persistent session of an earlier test delivers to them), and the hub clears
-every retained message a test published.
+The module's tests share one broker (``module_broker``): the broker takes each login as its client
+id, so each test's sessions end with their connections (a session expiry of 0: no session of an
+earlier test delivers to a later one), and the hub clears every retained message a test
+published.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class Clients:
                 client_id=f"{client_id or user}-{self.suffix}",
                 username=user,
                 password=self.broker.passwords[user],
+                session_expiry_s=0,
             ),
             on_message=lambda topic, payload: inbox.put((topic, payload)),
         )

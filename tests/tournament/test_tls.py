@@ -83,7 +83,8 @@ def tls_broker() -> Iterator[tuple[int, int, Path, dict[str, str]]]:
             )
         )  # fmt: skip
         (conf_d / "schocken-tls.conf").write_text(
-            f"listener {tls_port} 127.0.0.1\ncafile {certs}/venue-ca.crt\n"
+            f"listener {tls_port} 127.0.0.1\nuse_username_as_clientid true\n"
+            f"cafile {certs}/venue-ca.crt\n"
             f"certfile {certs}/hub.crt\nkeyfile {certs}/hub.key\n"
         )
         (folder / "mosquitto.conf").write_text(
@@ -104,8 +105,10 @@ def tls_broker() -> Iterator[tuple[int, int, Path, dict[str, str]]]:
 
 
 def table_link(url: str, password: str, ca_file: str | None) -> MqttLink:
+    """Table 7's link, posing as the hub by its client id: the TLS listener takes the login as
+    the client id too (``use_username_as_clientid``), so it is table-7 and leaves the hub be."""
     return MqttLink(
-        MqttSettings(url=url, client_id="table-7", username=table_user(7),
+        MqttSettings(url=url, client_id="hub", username=table_user(7),
                      password=password, ca_file=ca_file),
         on_message=lambda topic, payload: None,
     )  # fmt: skip

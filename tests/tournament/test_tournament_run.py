@@ -54,6 +54,7 @@ def play(
     assert outcome.standings_equal, outcome.summary()
     assert outcome.board_equal, outcome.summary()
     assert outcome.refused == 0, outcome.summary()
+    assert outcome.denied == 0, outcome.summary()  # no honest table asks beyond its rights
     assert outcome.untagged == 0, outcome.summary()  # every game played was reported
     # Every planned fault struck, and the lives round put players out.
     planned = 2 * (len(faults.broker_kills) + len(faults.hub_kills)) + 2 * len(faults.offline)

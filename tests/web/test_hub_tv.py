@@ -87,7 +87,7 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Hub, HubSer
         name = f"table-{table.table_no}"
         status = TableStatus(name, False, 3, 1, 2.0)
         hub.receive(status_topic(EVENT, name), status.to_json(), 2.0, standings=False)
-    hub.broker_linked = True
+    hub.store.set_broker_link(True, 1.0)
     server = _served(hub)
     try:
         yield hub, server
@@ -140,7 +140,7 @@ def evening(tmp_path: Path) -> Iterator[tuple[Hub, HubServer]]:
     hub.receive(result_topic(EVENT, "table-1"), game_result(tables[0], 1).to_json(), 1.0)
     hub.receive(status_topic(EVENT, "table-1"), TableStatus("table-1", True).to_json(), 1.0)
     hub.receive(status_topic(EVENT, "table-2"), TableStatus("table-2", False, 3).to_json(), 1.0)
-    hub.broker_linked = True
+    hub.store.set_broker_link(True, 1.0)
     server = _served(hub)
     try:
         yield hub, server
@@ -152,8 +152,14 @@ def test_the_pages_turn_on_their_own(evening: tuple[Hub, HubServer], tv: Browser
     _hub, server = evening
     tv.open(_url(server, "turn=0.2"))
     assert tv.wait("document.body.dataset.page") == "standings-0"
-    tv.wait("document.body.dataset.page === 'tables-0'")
-    tv.wait("document.body.dataset.page === 'standings-0'")
+    # Every page shown, noted as it turns (a poll could miss a page shown for 0.2 s).
+    tv.js(
+        "window.seen = []; new MutationObserver(() => seen.push(document.body.dataset.page))"
+        ".observe(document.body, {attributes: true, attributeFilter: ['data-page']})"
+    )
+    tv.wait(
+        "seen.includes('tables-0') && seen.lastIndexOf('standings-0') > seen.indexOf('tables-0')"
+    )
 
 
 @pytest.mark.parametrize("lang", ["de", pytest.param("en", marks=pytest.mark.slow)])
@@ -173,7 +179,7 @@ def test_offline_and_the_hubs_own_link_are_said_in_words(
     assert tv.js("return document.getElementById('link').innerText") == words[0]
     states = tv.js("return [...document.querySelectorAll('.tisch .state')].map(s => s.innerText)")
     assert states[1] == words[1] and states[0] != words[1]
-    hub.broker_linked = False  # as HubService.connection_changed(False) says it
+    hub.store.set_broker_link(False, 3.0)  # as HubService.connection_changed(False) records it
     server.push(json.dumps(hub.view(time.time()).to_json()).encode())
     tv.wait(f"document.getElementById('link').innerText === {words[2]!r}")
     states = tv.js("return [...document.querySelectorAll('.tisch .state')].map(s => s.innerText)")
