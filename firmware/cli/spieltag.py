@@ -21,7 +21,8 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
-from engine.spieltag import LeaguePlayer
+from engine.limits import ascii_whole_number
+from engine.spieltag import LeaguePlayer, time_box_problem
 from firmware.cli import CliError
 from firmware.cli.cli_words import CliWords
 from firmware.cli.language import add_lang_argument, output_language
@@ -33,7 +34,9 @@ from firmware.store.spieltagfile import SpieltagFiles
 from firmware.userfile import UserFileError, names_a_toml_file, read_user_text
 from hal.storage import StateDirectory, user_state_dir
 
-__all__ = ["add_arguments", "parse_player", "run", "scheme_from_argument"]
+__all__ = [
+    "add_arguments", "parse_player", "run", "scheme_from_argument", "time_box_from_text",
+]
 
 _PLAYER = re.compile(r"^(?P<seat>[HG](?:10|[1-9]))=(?P<name>[^:@]+)(?::(?P<number>[^@]*))?"
                      r"(?:@(?P<table>[12]))?$")
@@ -51,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: verlustpunkte)",
     )
     begin.add_argument(
-        "--time-box", type=int, metavar="MINUTES",
+        "--time-box", metavar="MINUTES",
         help="after MINUTES (1-600) the game in play goes on scharf: a round's loser loses "
         "the half (a points round: 60-75)",
     )
@@ -99,6 +102,18 @@ def parse_player(value: str) -> LeaguePlayer:
     )
 
 
+def time_box_from_text(text: str | None) -> int | None:
+    """``--time-box`` as typed: whole minutes in ASCII digits (``７０``, `` 70``, ``+70`` and
+    ``7_0`` are refused, as every number of the command line); the range is the request's check,
+    so ``-5`` and ``0`` are named as the page's are."""
+    if text is None:
+        return None
+    minutes = ascii_whole_number(text.removeprefix("-"))
+    if minutes is None:
+        raise CliError(str(time_box_problem(text, "--time-box")))
+    return -minutes if text.startswith("-") else minutes
+
+
 def _root(args: argparse.Namespace) -> Path:
     root = state_dir_from_args(args)
     return root if root is not None else user_state_dir()
@@ -116,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
     players = tuple(parse_player(value) for value in args.player)
     request = SpieltagRequest(
         args.name, scheme_from_argument(args.scoring), args.date or "", args.venue or "",
-        args.home or "", args.guest or "", args.table, players, args.time_box,
+        args.home or "", args.guest or "", args.table, players,
+        time_box_from_text(args.time_box),
     )
     spieltag = begin_spieltag(storage, request, datetime.now().astimezone(), COMMAND_LINE)
     print(text.t("spieltag_begun", name=spieltag.name, id=spieltag.id))
