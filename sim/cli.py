@@ -162,14 +162,16 @@ def run(args: argparse.Namespace) -> int:
     from firmware.dice import SeededDice, SystemDice
 
     dice = SeededDice(seed) if seed is not None else SystemDice()
+    # A bad script is refused before any output or the state directory is touched.
+    actions = _load_script(args.script) if args.script is not None else None
     with (
         _state_directory(_state_dir(args, config)) as storage,
         pending_outputs() as outputs,
         _event_output(args.events, outputs) as sink,
     ):
         recording = _recording(args, outputs)
-        if args.script is not None:
-            return _run_script(args, config, setup, dice, sink, recording, storage)
+        if actions is not None:
+            return _run_script(args, config, setup, dice, sink, recording, storage, actions)
         return _run_interactive(args, config, setup, dice, sink, recording, storage)
 
 
@@ -520,12 +522,12 @@ def _run_script(
     sink: _EventSink,
     recording: dict[str, Any],
     storage: StateDirectory | None,
+    actions: list[Any],
 ) -> int:
     from firmware.wiring import build_device
     from sim.fakes import FakeClock
     from sim.script import ScriptInput
 
-    actions = _load_script(args.script)
     clock = FakeClock()
     sink.now = clock.now
     script = ScriptInput(actions, clock, config.input)
