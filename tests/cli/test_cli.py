@@ -256,6 +256,14 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert (code, out) == (0, f"schocken {version('schockbesteck')}\n")
 
 
+@pytest.mark.parametrize("more", [("x",), ("rank", "1", "1", "1"), ("--help",)])
+def test_version_with_anything_after_it_is_one_line(
+    capsys: pytest.CaptureFixture[str], more: tuple[str, ...]
+) -> None:
+    message = fails(capsys, "--version", *more)
+    assert message.startswith(f"schocken: error: --version takes nothing after it, got {more[0]}")
+
+
 def test_rules_show_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     message = fails(capsys, "rules", "show", "kneipe")
     assert f"unknown rules 'kneipe': give a preset ({', '.join(preset_names())})" in message
