@@ -35,7 +35,7 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
     ),
     "sim_help_shake_terminal": ("Becher schütteln, dann Wurf", "shake the cup, then throw"),
     "sim_key_hold": ("Taste halten", "hold a key"),
-    "sim_help_hold": ("lang drücken (S: Menü)", "long press (S: the menu)"),
+    "sim_help_hold": ("lang drücken (S: Menü, F: Tipp)", "long press (S: the menu, F: a hint)"),
     "sim_help_long_terminal": (
         "lang drücken (S: Menü, F: Tipp)", "long press (S: the menu, F: a hint)"
     ),
