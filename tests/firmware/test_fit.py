@@ -392,8 +392,9 @@ def _reveal(texts: OledWords) -> Iterator[tuple[str, View]]:
 
 @scene("banners")
 def _banners(texts: OledWords) -> Iterator[tuple[str, View]]:
+    # Every seat the computer's: each name with its ⚙, the widest the banners show.
     for label, players in PLAYER_SETS.items():
-        game_table = table(texts, players)
+        game_table = table(texts, players, bots=players)
         for loser in players[:2]:
             penalty = PenaltyGiven(loser, 13, 13, ())
             yield f"{label}: penalty for {loser}", PenaltyBanner(
@@ -409,7 +410,7 @@ def _banners(texts: OledWords) -> Iterator[tuple[str, View]]:
             f"over {players[0]} {players[0]},{players[0]}",
             f"over {players[0]} {players[0]},{players[1]}",
         ):
-            over = table(texts, players, position)
+            over = table(texts, players, position, bots=players)
             yield f"{label}: {position}", GameOverBanner(session_of(over), over).view()
     yield "goodbye", GoodbyeBanner(session_in(texts)).view()
 
@@ -544,12 +545,13 @@ def _referee(texts: OledWords) -> Iterator[tuple[str, View]]:
 def _resume(texts: OledWords) -> Iterator[tuple[str, View]]:
     for label, players in PLAYER_SETS.items():
         for position in (f"rolloff {','.join(players)}", turn_position(players, "---/0")):
-            game_table = table(texts, players, position, rules=deckel_for(players, 13))
+            game_table = table(texts, players, position, rules=deckel_for(players, 13),
+                               bots=players[1:])  # a person and computer players, each ⚙
             game_table.game.round_number = 0 if position.startswith("rolloff") else 12
             question = ResumeQuestion(session_of(game_table))
             yield f"{label}: {position.split()[0]}", question.view(texts)
             if not position.startswith("rolloff"):
-                question.whose = players[0]
+                question.whose = players[1]
                 yield f"{label}: {position.split()[0]}, whose turn", question.view(texts)
 
 
@@ -902,6 +904,28 @@ def test_the_check_finds_an_overlap_and_a_text_off_the_panel() -> None:
         "overlap: text 'Anna' at (1, 40, 60, 48) and die at (50, 30, 74, 54)",
         "overlap: text 'Topf' at (120, 1, 130, 7) and bar at (0, 0, 127, 9)",
     ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_computer_players_gear_is_on_the_banners_and_the_resume_question(
+    language: str,
+) -> None:
+    """docs/odds.md: a computer player's name carries its ⚙ on every screen."""
+    texts = OledWords(language)
+    players = ("Anna", "Ben", "Carla")
+    game_table = table(texts, players, turn_position(players, "---/0"),
+                       rules=deckel_for(players, 13), bots=("Ben", "Carla"))
+    session = session_of(game_table)
+    penalty = PenaltyBanner(session, game_table, PenaltyGiven("Ben", 3, 3, ())).view()
+    half = HalfOverBanner(session, game_table, HalfOver(1, "Ben"), ("Carla", "Anna")).view()
+    assert (penalty.headline, half.headline) == ("⚙Ben", "⚙Ben")
+    assert "⚙Carla" in " ".join(half.lines)
+    over = table(texts, players, "over Ben Ben,Carla", bots=("Ben",))
+    assert GameOverBanner(session_of(over), over).view().headline == "⚙Ben"
+    question = ResumeQuestion(session)
+    question.whose = "Carla"
+    lines = question.view(texts).lines
+    assert lines[0] == "Anna, ⚙Ben, ⚙Carla" and "⚙Carla" in lines[-1]
 
 
 def test_numbered_names_on_the_board_keep_their_numbers() -> None:
