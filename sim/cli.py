@@ -560,16 +560,20 @@ def _run_script(
     over = sink.game_over
     outcome = say("sim_summary_over", loser=over.loser) if over is not None else ""
     wrote = (
-        [say("sim_summary_frames", n=recorder.files_written, folder=args.frames)]
+        [say("sim_summary_frames_one" if recorder.files_written == 1 else "sim_summary_frames",
+             n=recorder.files_written, folder=args.frames)]
         if args.frames else []
     )  # fmt: skip
     wrote += [str(args.record)] if args.record else []
     kept = _left_unfinished(storage, say)
     played = min(script.played, len(actions))
     rest = len(actions) - played
-    unplayed = say("sim_summary_unplayed", rest=rest) if rest and outcome else ""
+    unplayed = ""
+    if rest and outcome:
+        unplayed = say("sim_summary_unplayed_one" if rest == 1 else "sim_summary_unplayed",
+                       rest=rest)
     summary = say(
-        "sim_summary", played=played, unplayed=unplayed, game_s=f"{clock.now():.1f}",
+        "sim_summary_one" if played == 1 else "sim_summary", played=played, unplayed=unplayed, game_s=f"{clock.now():.1f}",
         wall_s=f"{elapsed:.2f}",
     )  # fmt: skip
     summary += outcome + (say("sim_summary_wrote", files=", ".join(wrote)) if wrote else "")

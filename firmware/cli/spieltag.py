@@ -125,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "end":
         ended = SpieltagFiles(storage).end()
         games = len(evening_of(ended, GameStore(storage)).games)
-        print(text.t("spieltag_ended", name=ended.name, id=ended.id, games=games))
+        key = "spieltag_ended_one" if games == 1 else "spieltag_ended"
+        print(text.t(key, name=ended.name, id=ended.id, games=games))
         return 0
     # What was typed, as the one beginning of a Spieltag takes it (its checks, its ID).
     players = tuple(parse_player(value) for value in args.player)

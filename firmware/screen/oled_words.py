@@ -154,11 +154,12 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "unpaired_lines_2": ("sind gelöscht", "is forgotten"),
     "referee_mark": ("SR", "REF"),
     "stats_none": ("Noch keine Spiele", "No games yet"),
+    # each count after its label, so that 1 reads as well as 2 ("Hälften 1", not "1 Hälften")
     "stats_detail": (
-        "{games} Sp., {lost} verl., {halves_lost} Hälften, {blattschuss} Blatt, "
-        "{schocks} Schock, {schock_aus} Schock aus",
-        "{games} games, {lost} lost, {halves_lost} halves, {blattschuss} Blatt, "
-        "{schocks} Schock, {schock_aus} Schock aus",
+        "Sp. {games}, verl. {lost}, Hälften {halves_lost}, Blatt {blattschuss}, "
+        "Schock {schocks}, Schock aus {schock_aus}",
+        "games {games}, lost {lost}, halves {halves_lost}, Blatt {blattschuss}, "
+        "Schock {schocks}, Schock aus {schock_aus}",
     ),
     "storage_failed_title": ("Speicher!", "Storage!"),
     "storage_failed_1": ("Speichern geht nicht", "Cannot save"),
@@ -175,6 +176,7 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     # damaged state found at start-up (firmware.store.gamestore.DamageReport.screen_lines)
     "state_damaged_title": ("Daten beschädigt", "Damaged data"),
     "state_damaged_resumed": ("{n} Aktionen gerettet", "{n} actions kept"),
+    "state_damaged_resumed_one": ("1 Aktion gerettet", "1 action kept"),
     "state_damaged_fresh": ("Neues Spiel", "New game"),
     "state_damaged_recounted": ("Statistik neu gezählt", "Statistics recounted"),
     "state_damaged_not_counted": ("nicht mitgezählt", "not counted"),
@@ -377,6 +379,7 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "time_box_title": ("Zeitlimit", "Time box"),
     "time_box_none": ("ohne", "none"),
     "time_box_minutes": ("{n} Minuten", "{n} minutes"),
+    "time_box_minutes_one": ("1 Minute", "1 minute"),
     "time_box_detail": (
         "danach scharf: Rundenverlierer verliert die Hälfte",
         "then scharf: a round's loser loses the half",

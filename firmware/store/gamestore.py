@@ -103,7 +103,9 @@ class DamageReport:
         if self.kept_in is None:
             return self.name, t("state_damaged_stuck"), ""
         if self.resumed_actions:
-            outcome = t("state_damaged_resumed", n=self.resumed_actions)
+            one = self.resumed_actions == 1
+            outcome = t("state_damaged_resumed_one" if one else "state_damaged_resumed",
+                        n=self.resumed_actions)
         elif self.name == CURRENT:
             outcome = t("state_damaged_fresh")
         elif self.name == STATS:

@@ -284,7 +284,8 @@ def run(args: argparse.Namespace, say: Say, stop: threading.Event) -> None:
         run, player = start_tournament(broker, event, tables, args, say)
         print(say("sim_demo_hub", url=broker.url, user=HUB_USER, event=event), flush=True)
         users = f"{table_user(1)} … {table_user(tables)}" if tables > 1 else table_user(1)
-        print(say("sim_demo_tables", count=tables, users=users), flush=True)
+        print(say("sim_demo_tables_one" if tables == 1 else "sim_demo_tables", count=tables,
+                  users=users), flush=True)
         if args.faults:
             print(say("sim_demo_faults"), flush=True)
         print(say("sim_demo_tv", url=f"{run.tv}/"), flush=True)

@@ -119,7 +119,7 @@ def test_replay_stats_and_sheet_see_the_scharf_game(schocken: Run, tmp_path: Pat
     assert out.count("scharf: Anna loses the half") == 2  # half 1 and the Finale
     assert out.count("scharf: Carla loses the half") == 1
     status, out, _ = schocken("stats", "--spieltag", "--state-dir", str(tmp_path), "--lang", "en")
-    assert status == 0 and "after 1 games" in out
+    assert status == 0 and "after 1 game\n" in out
     status, out, _ = schocken("sheet", "--json", "--state-dir", str(tmp_path))
     partie = json.loads(out)["partien"][0]
     assert status == 0

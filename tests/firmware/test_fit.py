@@ -448,6 +448,7 @@ def _menu(texts: OledWords) -> Iterator[tuple[str, View]]:
     for report in (
         DamageReport("current.journal", "x", "damaged/20250101T201500Z-current.journal", 999),
         DamageReport("current.journal", "x", "damaged/x", 0),
+        DamageReport("current.journal", "x", "damaged/x", 1),
         DamageReport("stats.json", "x", "damaged/x", None),
         DamageReport("game-000123.journal", "x", "damaged/x", None),
         DamageReport("setup.json", "x", "damaged/x", None),
@@ -758,8 +759,8 @@ def _spieltag(texts: OledWords) -> Iterator[tuple[str, View]]:
 def _time_box(texts: OledWords) -> Iterator[tuple[str, View]]:
     """The time box when a Spieltag begins, the banner when it runs out (this round or the
     next), a scharf turn's corner and a scharf reveal, with the longest names."""
-    picker = time_box_picker(texts, lambda minutes: None)
-    for index, minutes in enumerate(TIME_BOXES):
+    picker = time_box_picker(texts, lambda minutes: None, first=1)  # the config may say 1
+    for index, minutes in enumerate((0, 1, *TIME_BOXES[1:])):
         picker.index = index
         yield f"time box {minutes}", picker.view(texts)
     lines = ("Spieltag 12", scheme_name(texts, "verlustpunkte"), texts.t("time_box_minutes", n=120))
