@@ -573,8 +573,8 @@ def _run_script(
         unplayed = say("sim_summary_unplayed_one" if rest == 1 else "sim_summary_unplayed",
                        rest=rest)
     summary = say(
-        "sim_summary_one" if played == 1 else "sim_summary", played=played, unplayed=unplayed, game_s=f"{clock.now():.1f}",
-        wall_s=f"{elapsed:.2f}",
+        "sim_summary_one" if played == 1 else "sim_summary", played=played, unplayed=unplayed,
+        game_s=f"{clock.now():.1f}", wall_s=f"{elapsed:.2f}",
     )  # fmt: skip
     summary += outcome + (say("sim_summary_wrote", files=", ".join(wrote)) if wrote else "")
     print(f"schocken sim: {summary}" + (f"; {kept}" if kept else ""), file=sys.stderr)

@@ -100,7 +100,9 @@ class ArgumentParser(argparse.ArgumentParser):
             before_command.append(word)
         if "--version" in before_command and len(args) > 1:
             others = " ".join(word for word in args if word != "--version")
-            self.error(f"--version takes nothing after it, got {others}: give schocken --version alone")
+            self.error(
+                f"--version takes nothing after it, got {others}: give schocken --version alone"
+            )
 
 
 #: What a value stands for, by the metavar of its option: for "the empty string is not ...".

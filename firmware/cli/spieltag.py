@@ -20,8 +20,8 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
 from engine.limits import ascii_whole_number
+from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
 from engine.spieltag import LeaguePlayer, time_box_problem
 from firmware.cli import CliError
 from firmware.cli.cli_words import CliWords
