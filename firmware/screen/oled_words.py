@@ -85,6 +85,8 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "notice_all_out": ("Alle raus? STAND", "All out? STAND"),
     "notice_only_ones": ("Nur Einsen raus", "Only ones out"),
     "notice_not_allowed": ("Nicht erlaubt", "Not allowed"),
+    # FLIP held after the last throw: the hint is for a turn under way
+    "notice_no_hint_turn_over": ("Zug vorbei: kein Tipp", "Turn over: no hint"),
     # a computer player's turn
     "bot_hand_over": ("spielt gleich…", "plays in a moment…"),
     "bot_thinks": ("überlegt…", "thinking…"),

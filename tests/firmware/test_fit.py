@@ -347,6 +347,10 @@ def _turn(texts: OledWords) -> Iterator[tuple[str, View]]:
     for label, game_table in _turn_tables(texts, "642/3h", limit="3"):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: no throws left", stage.view()
+        faces = (DieFace(6), DieFace(4), DieFace(2))
+        done = TurnDoneStage(session_of(game_table), game_table, game_table.game.players[0], 3,
+                             3, faces, "Hausnummer", notice="notice_no_hint_turn_over")
+        yield f"{label}: FLIP held after the last throw", done.view()
 
 
 @scene("throw names")

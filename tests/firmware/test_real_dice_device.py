@@ -17,7 +17,7 @@ from engine import Game, GameSetup, Rules, load_preset
 from engine.events import Report
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.link.tablefeed import TableFeed
-from firmware.screen.views import BannerView, MenuView, RollOffView, TurnView
+from firmware.screen.views import BannerView, MenuView, RevealView, RollOffView, TurnView
 from firmware.wiring import Device
 from hal.ports import Button
 from sim.bench.dice_entry import ENTRY_PACING
@@ -268,6 +268,33 @@ def test_blind_is_announced_from_the_menu_on_the_entry(clock_and_inputs: tuple[F
     (result,) = app.game.results
     assert (result.dice, result.throws, result.blind) == ((3, 2, 2), 1, True)
     assert app.view.player == "Ben" and app.view.throw_text == "1 W. (max. 1)"
+
+
+def test_a_long_press_on_the_roll_offs_result_and_the_reveal_goes_on(
+    clock_and_inputs: tuple[FakeClock, Inputs],
+) -> None:
+    """A held button goes on from the roll-off's result and the reveal as a press does: the
+    next entry's first press is its own, not the one that was to go on."""
+    clock, inputs = clock_and_inputs
+    app = make_app(clock=clock, setup=GameSetup(("Anna", "Ben"), load_preset("standard"),
+                                                real_dice=True))
+
+    def enter(throw: tuple[int, ...]) -> None:
+        for step in entry_steps(app.game, tuple(d.value for d in app.view.dice), throw):
+            app.handle(inputs.hold(step.button) if step.hold else inputs.press(step.button))
+
+    for throw in [(1, 1, 1), (6, 4, 2)]:
+        enter(throw)
+    assert isinstance(app.view, RollOffView) and app.view.message == "Anna fängt an!"
+    app.handle(inputs.hold(Button.KEEP_1))
+    assert isinstance(app.view, TurnView) and app.view.player == "Anna"
+    assert [d.value for d in app.view.dice] == [1, 1, 1], "the hold went on, entered nothing"
+    enter(Reported("Anna", (6, 5, 4), 3, False))
+    enter(Reported("Ben", (4, 2, 1), 3, False))
+    assert isinstance(app.view, RevealView)  # the last entry's second STAND settled
+    app.handle(inputs.hold(Button.KEEP_2))
+    assert isinstance(app.view, TurnView) and app.view.player == "Ben"  # the loser opens
+    assert [d.value for d in app.view.dice] == [1, 1, 1]
 
 
 @pytest.fixture

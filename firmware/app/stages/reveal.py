@@ -1,6 +1,6 @@
 """The reveal (Aufdecken) after every round, and the banners: a penalty, a lost half, the end.
 
-Every one of them goes on with a press, and all but the end with a shake too (the reveal says
+Every one of them goes on with a press, short or long, and all but the end with a shake too (the reveal says
 so, "Drücken oder schütteln", as the hand-over does). When only computer players are left to
 play, the reveal and the banners go on by themselves after a pause; the end of the game never
 does (the next game waits for a person).
@@ -41,7 +41,7 @@ class _GoesOn(Stage):
     table: Table
 
     def on_input(self, event: InputEvent) -> Transition | None:
-        if event.kind in (InputKind.PRESS, InputKind.SHAKE_START):
+        if event.kind in (InputKind.PRESS, InputKind.LONG_PRESS, InputKind.SHAKE_START):
             return self.auto_step()
         return None
 
@@ -179,7 +179,7 @@ class GameOverBanner(Stage):
     table: Table
 
     def on_input(self, event: InputEvent) -> Transition | None:
-        if event.kind is not InputKind.PRESS:
+        if event.kind not in (InputKind.PRESS, InputKind.LONG_PRESS):
             return None
         return Goto((self.session.after_game(),))
 
