@@ -327,6 +327,9 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "notice_blind_one_throw": ("Blind: nur 1 Wurf", "Blind: 1 throw only"),
     "menu_correct": ("Korrigieren", "Correct"),
     "correct_detail": ("Ergebnis neu eingeben", "enter the result again"),
+    # a correction begun: how to leave it unmade (until its first button), and the menu's way
+    "entry_correct_cancel": ("Abbruch: STAND halten", "Cancel: hold STAND"),
+    "menu_cancel_correction": ("Korrektur abbrechen", "Cancel correction"),
     "menu_real_dice_off": ("Echte Würfel: aus", "Real dice: off"),
     "menu_real_dice_on": ("Echte Würfel: an", "Real dice: on"),
     # the last entry of a round entered with real dice, before the round is settled

@@ -628,6 +628,8 @@ def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
             yield f"{label}, pot {pot}, limit {limit}: the last entry, to settle", stage.view()
             stage.settling = False
             stage.correcting = players[-1]
+            yield f"{label}, pot {pot}, limit {limit}: a correction, how to cancel", stage.view()
+            stage.untouched = False
             yield f"{label}, pot {pot}, limit {limit}: a correction", stage.view()
         roll_off = EntryStage(session_of(game_table := real_dice_table(
             texts, players, None, rules)), game_table)
@@ -643,6 +645,10 @@ def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
     yield "the correction's picker on a name", picker.view(texts)
     menu = MainMenu(session_of(menu_table), EntryStage(session_of(menu_table), menu_table)).open()
     yield "the menu with Korrigieren", menu.view(texts)
+    correction = EntryStage(session_of(menu_table), menu_table, correcting=three[0])
+    menu = MainMenu(session_of(menu_table), correction).open()
+    menu.selected = 1
+    yield "the menu on a correction", menu.view(texts)
     for key in ("menu_real_dice_off", "menu_real_dice_on"):
         between = Menu("menu_title", [("menu_continue", lambda: CLOSE), (key, lambda: CLOSE)])
         between.selected = 1

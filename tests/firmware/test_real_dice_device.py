@@ -297,6 +297,52 @@ def test_a_long_press_on_the_roll_offs_result_and_the_reveal_goes_on(
     assert [d.value for d in app.view.dice] == [1, 1, 1]
 
 
+def test_a_correction_begun_is_cancelled_from_the_menu(
+    clock_and_inputs: tuple[FakeClock, Inputs], tmp_path: Path
+) -> None:
+    """The correction's screen says how to leave it (until its first button); the menu's
+    "Korrektur abbrechen" brings back the entry it interrupted as it stood, the result
+    unchanged, and a pulled plug then comes back to that entry, not to the correction."""
+    clock, inputs = clock_and_inputs
+    setup = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"), real_dice=True)
+    app = make_app(clock=clock, setup=setup, storage=tmp_path)
+
+    def enter(throw: Reported | tuple[int, ...]) -> None:
+        for step in entry_steps(app.game, tuple(d.value for d in app.view.dice), throw):
+            app.handle(inputs.hold(step.button) if step.hold else inputs.press(step.button))
+
+    def choose(item: str) -> None:
+        app.handle(inputs.hold(Button.STAND))
+        items = list(app.view.items)
+        for _ in range(items.index(item)):
+            app.handle(inputs.press(Button.KEEP_2))
+        app.handle(inputs.press(Button.STAND))
+
+    for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
+        enter(throw)
+    app.handle(inputs.press(Button.STAND))  # Anna opens
+    enter(Reported("Anna", (6, 5, 4), 2, False))
+    for button in (Button.KEEP_1, Button.KEEP_1):  # Ben's entry under way: 3-1-1
+        app.handle(inputs.press(button))
+    interrupted = app.view
+    choose("Korrigieren")
+    app.handle(inputs.press(Button.KEEP_2))  # the picker starts on nobody: Anna
+    app.handle(inputs.press(Button.STAND))
+    view = app.view
+    assert isinstance(view, TurnView) and (view.player, view.throw_text) == ("Anna", "Korr. 2 W.")
+    assert (view.status, view.pot_text) == ("Abbruch: STAND halten", "")
+    app.handle(inputs.press(Button.KEEP_1))  # 6 -> 1: the status names the throw again
+    assert app.view.status != "Abbruch: STAND halten"
+    app.handle(inputs.hold(Button.STAND))
+    assert list(app.view.items)[:2] == ["Weiter", "Korrektur abbrechen"]
+    app.handle(inputs.press(Button.FLIP))  # the menu closes: the correction is still there
+    choose("Korrektur abbrechen")
+    assert app.view == interrupted
+    assert [(r.player, r.dice) for r in app.game.results] == [("Anna", (6, 5, 4))]
+    again = make_app(clock=FakeClock(200.0), storage=tmp_path)
+    assert again.view == interrupted
+
+
 @pytest.fixture
 def clock_and_inputs() -> tuple[FakeClock, Inputs]:
     clock = FakeClock(100.0)
