@@ -23,7 +23,7 @@ from typing import Any
 
 from engine import from_json, to_json
 from engine.errors import SchockenError
-from engine.limits import InputLimitError, json_loads
+from engine.limits import InputLimitError, json_loads, json_problem
 from engine.scoring import game_result
 from engine.spieltag import (
     Evening,
@@ -149,7 +149,9 @@ def evening_from_export(text: str, origin: str) -> Evening:
         parties = sorted([game.partie for game in games] + [game.partie for game in lost])
         if len(set(parties)) != len(parties):
             raise SpieltagError("games: two games have the same partie")
-    except (json.JSONDecodeError, InputLimitError, SpieltagError, SchockenError) as error:
+    except json.JSONDecodeError as error:
+        raise SpieltagError(f"{origin}: {json_problem(error)}") from None
+    except (InputLimitError, SpieltagError, SchockenError) as error:
         raise SpieltagError(f"{origin}: {' '.join(str(error).split())}") from None
     return Evening(spieltag, games, lost)
 

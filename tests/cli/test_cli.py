@@ -381,7 +381,9 @@ def with_change(path: str, value: object) -> str:
     ("stdin", "expected"),
     [
         ("", "stdin is empty: expected the round as a JSON object"),
-        ("{", "stdin is not valid JSON"),
+        ("{", "stdin: cut off: the JSON ends too soon, after line 1; give the round"),
+        ("{} {}", "stdin: more text after the JSON value, at line 1, column 4; give the round"),
+        ('{"pot" 13}', "stdin: not valid JSON at line 1, column 8; give the round"),
         ("[]", "the round must be a JSON object with keys pot, deckel, players"),
         (with_change("pot", None), "missing key 'pot'; required: pot, deckel, players"),
         (with_change("extra", 1), "unknown key 'extra'; allowed: pot, deckel, players"),

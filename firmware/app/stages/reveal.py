@@ -1,9 +1,9 @@
 """The reveal (Aufdecken) after every round, and the banners: a penalty, a lost half, the end.
 
-Every one of them goes on with a press, short or long, and all but the end with a shake too (the reveal says
-so, "Drücken oder schütteln", as the hand-over does). When only computer players are left to
-play, the reveal and the banners go on by themselves after a pause; the end of the game never
-does (the next game waits for a person).
+Every one of them goes on with a press, short or long, and all but the end with a shake too
+(the reveal says so, "Drücken oder schütteln", as the hand-over does). When only computer
+players are left to play, the reveal and the banners go on by themselves after a pause; the
+end of the game never does (the next game waits for a person).
 """
 
 from __future__ import annotations
