@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sim.bench.figures import Measurement, percentile
+from sim.tournament.processes import tied_to_this_process
 
 __all__ = ["CROWD_PAGES", "PAGES", "crowd_figures", "measure_crowd", "measure_pages",
            "page_figures"]
@@ -84,7 +85,7 @@ def measure_pages(idle_s: float, presses: int = PRESSES) -> dict[str, Any]:
     """Run the device's side in a child process; its figures as a dict (see :func:`_child`)."""
     result = subprocess.run(
         [sys.executable, "-m", "sim.bench.web", str(idle_s), str(presses)],
-        capture_output=True, text=True, timeout=600, check=False,
+        capture_output=True, text=True, timeout=600, check=False, **tied_to_this_process(),
     )
     if result.returncode != 0:
         raise RuntimeError(f"the web bench failed: {result.stderr.strip()[-400:]}")
@@ -218,7 +219,7 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
     host, port = server.address
     pages = subprocess.Popen(
         [sys.executable, "-c", _PAGES_CODE, f"ws://{host}:{port}/ws", str(PAGES)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, **tied_to_this_process(),
     )
     assert pages.stdout is not None and pages.stdin is not None
     if pages.stdout.readline().strip() != "ready":
@@ -356,7 +357,7 @@ def measure_crowd(seconds: float, pages: int = CROWD_PAGES) -> dict[str, Any]:
     """Run the crowd in a child process (see :func:`_crowd_child`); its figures as a dict."""
     result = subprocess.run(
         [sys.executable, "-m", "sim.bench.web", "crowd", str(seconds), str(pages)],
-        capture_output=True, text=True, timeout=600, check=False,
+        capture_output=True, text=True, timeout=600, check=False, **tied_to_this_process(),
     )
     if result.returncode != 0:
         raise RuntimeError(f"the crowd bench failed: {result.stderr.strip()[-400:]}")
@@ -416,7 +417,7 @@ def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
     url = f"ws://{host}:{port}/ws"
     crowd = subprocess.Popen(
         [sys.executable, "-c", _CROWD_CODE, url, str(pages - 1), str(CROWD_RATE)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, **tied_to_this_process(),
     )
     assert crowd.stdout is not None and crowd.stdin is not None
     if crowd.stdout.readline().strip() != "ready":
@@ -437,6 +438,7 @@ def _crowd_child(seconds: float, pages: int) -> dict[str, Any]:
     probe = subprocess.run(
         [sys.executable, "-c", _PROBE_CODE, url, pins[0], str(seconds)],
         capture_output=True, text=True, timeout=seconds + 120, check=False,
+        **tied_to_this_process(),
     )
     elapsed = time.monotonic() - start
     cpu = time.process_time() - cpu

@@ -185,9 +185,9 @@ class MainMenu:
         table = session.require_table()
 
         under = self.stage
-        if isinstance(under, EntryStage) and under.correcting is not None:
-            under = under.resumes  # a correction instead of another: the same way back
         resumes = under if isinstance(under, EntryStage) else None
+        if resumes is not None and resumes.correcting is not None:
+            resumes = resumes.resumes  # a correction instead of another: the same way back
 
         def again(player: str) -> Transition:
             result = next(r for r in table.game.results if r.player == player)
