@@ -210,9 +210,9 @@ def test_no_hints_under_tournament_rules(clock: FakeClock, inputs: Inputs) -> No
     app.handle(inputs.shake())
     app.handle(inputs.throw())
     app.handle(inputs.press(STAND))
-    app.handle(inputs.hold(FLIP))  # at the hand-over: nothing to advise yet
     assert isinstance(app.view, HandOverView)
-    app.handle(inputs.press(STAND))
+    app.handle(inputs.hold(FLIP))  # at the hand-over a long press takes the cup, as a press does
+    assert isinstance(app.view, TurnView)
     app.handle(inputs.hold(FLIP))
     view = app.view
     assert isinstance(view, BannerView) and view.lines == ("Keine Tipps", "im Turnier")
