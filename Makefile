@@ -7,6 +7,8 @@ BIN    := $(VENV)/bin
 PLAY   := $(VENV)/.play-stamp
 STAMP  := $(VENV)/.check-stamp
 WEB    := $(VENV)/.web-stamp
+# `make tournament-demo`'s: the hub and the tables only (the `hub` extra), no checking tools.
+HUB    := $(VENV)/.hub-stamp
 PYTEST_ARGS ?=
 # pytest-xdist workers: one more than the cores this make may use, since a third of the tests'
 # time is spent waiting (for a subprocess, a browser, a broker), which a third worker fills.
@@ -20,12 +22,22 @@ DEMO_ARGS ?=
 .DEFAULT_GOAL := help
 .PHONY: help test test-long test-deploy lint typecheck unit sim docs-images clean tournament-demo
 
-$(PLAY): pyproject.toml
+# The venv, made on first use (the Python checked first), with a current pip.
+define NEW_VENV
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Schockbesteck needs Python 3.11 or newer; found " + sys.version.split()[0])'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+endef
+
+$(PLAY): pyproject.toml
+	$(NEW_VENV)
 	$(BIN)/python -m pip install --quiet -e '.[sim]'
 	@touch $(PLAY)
+
+$(HUB): pyproject.toml
+	$(NEW_VENV)
+	$(BIN)/python -m pip install --quiet -e '.[hub]'
+	@touch $(HUB)
 
 # The table's page in the simulator (`make sim SIM_ARGS=--web`) needs the `web` extra too.
 $(WEB): $(PLAY)
@@ -77,10 +89,11 @@ docs-images: $(STAMP)
 
 ## make tournament-demo: a private mosquitto on loopback, the hub and simulated tables (needs mosquitto)
 # Needs only Debian's broker (sudo apt-get install mosquitto): checked first, before the venv is
-# built, in one line. DEMO_ARGS="--tables 20" passes options (python -m sim.tournament.demo --help).
+# built, in one line; installs only what the hub and the tables need (the `hub` extra).
+# DEMO_ARGS="--tables 20 --pace 0" passes options (python -m sim.tournament.demo --help).
 tournament-demo:
 	@test -x $(MOSQUITTO) || { echo "mosquitto fehlt (mosquitto is missing): sudo apt-get install mosquitto" >&2; exit 1; }
-	@$(MAKE) --no-print-directory $(STAMP)
+	@$(MAKE) --no-print-directory $(HUB)
 	$(BIN)/python -m sim.tournament.demo --mosquitto $(MOSQUITTO) $(DEMO_ARGS)
 
 ## make clean: remove everything the targets create (.venv, caches, .hypothesis, *.egg-info)

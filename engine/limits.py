@@ -6,18 +6,23 @@ lines long. Every document this project reads (rules, configuration, a link comm
 record, a judge's game) is shallow, so these readers refuse anything nested deeper than
 :data:`MAX_DEPTH` or longer than a caller's size bound, with one :class:`InputLimitError` line.
 Syntax errors are left to the parser's own exception (``tomllib.TOMLDecodeError``,
-``json.JSONDecodeError``), which callers already turn into one line.
+``json.JSONDecodeError``), which callers turn into one line; :func:`json_problem` says what is
+wrong with a JSON text in the project's words, never Python's ("Expecting value: line 1
+column 1 (char 0)").
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from json import JSONDecodeError
 
 __all__ = [
-    "MAX_DEPTH", "InputLimitError", "ascii_whole_number", "json_loads", "nesting_depth",
-    "toml_document", "toml_loads",
+    "MAX_DEPTH", "InputLimitError", "ascii_whole_number", "json_loads", "json_problem",
+    "nesting_depth", "toml_document", "toml_loads",
 ]
 
 #: The deepest nesting of tables and arrays any of our documents needs (a config is 3 deep).
@@ -100,6 +105,19 @@ def toml_document(
         raise error(f"{origin}: not valid TOML: {problem}") from None
     except InputLimitError as problem:
         raise error(f"{origin}: {problem}") from None
+
+
+def json_problem(error: JSONDecodeError) -> str:
+    """What is wrong with the JSON text ``error`` stopped in, in our own words: empty, cut off,
+    more text after the value, or not JSON at a line and column."""
+    text = error.doc
+    if not text.strip():
+        return "empty: no JSON in it"
+    if error.pos >= len(text.rstrip()):
+        return f"cut off: the JSON ends too soon, after line {text.rstrip().count(chr(10)) + 1}"
+    if error.msg.startswith("Extra data"):
+        return f"more text after the JSON value, at line {error.lineno}, column {error.colno}"
+    return f"not valid JSON at line {error.lineno}, column {error.colno}"
 
 
 def json_loads(

@@ -162,14 +162,16 @@ def run(args: argparse.Namespace) -> int:
     from firmware.dice import SeededDice, SystemDice
 
     dice = SeededDice(seed) if seed is not None else SystemDice()
+    # A bad script is refused before any output or the state directory is touched.
+    actions = _load_script(args.script) if args.script is not None else None
     with (
         _state_directory(_state_dir(args, config)) as storage,
         pending_outputs() as outputs,
         _event_output(args.events, outputs) as sink,
     ):
         recording = _recording(args, outputs)
-        if args.script is not None:
-            return _run_script(args, config, setup, dice, sink, recording, storage)
+        if actions is not None:
+            return _run_script(args, config, setup, dice, sink, recording, storage, actions)
         return _run_interactive(args, config, setup, dice, sink, recording, storage)
 
 
@@ -520,12 +522,12 @@ def _run_script(
     sink: _EventSink,
     recording: dict[str, Any],
     storage: StateDirectory | None,
+    actions: list[Any],
 ) -> int:
     from firmware.wiring import build_device
     from sim.fakes import FakeClock
     from sim.script import ScriptInput
 
-    actions = _load_script(args.script)
     clock = FakeClock()
     sink.now = clock.now
     script = ScriptInput(actions, clock, config.input)
@@ -558,17 +560,21 @@ def _run_script(
     over = sink.game_over
     outcome = say("sim_summary_over", loser=over.loser) if over is not None else ""
     wrote = (
-        [say("sim_summary_frames", n=recorder.files_written, folder=args.frames)]
+        [say("sim_summary_frames_one" if recorder.files_written == 1 else "sim_summary_frames",
+             n=recorder.files_written, folder=args.frames)]
         if args.frames else []
     )  # fmt: skip
     wrote += [str(args.record)] if args.record else []
     kept = _left_unfinished(storage, say)
     played = min(script.played, len(actions))
     rest = len(actions) - played
-    unplayed = say("sim_summary_unplayed", rest=rest) if rest and outcome else ""
+    unplayed = ""
+    if rest and outcome:
+        unplayed = say("sim_summary_unplayed_one" if rest == 1 else "sim_summary_unplayed",
+                       rest=rest)
     summary = say(
-        "sim_summary", played=played, unplayed=unplayed, game_s=f"{clock.now():.1f}",
-        wall_s=f"{elapsed:.2f}",
+        "sim_summary_one" if played == 1 else "sim_summary", played=played, unplayed=unplayed,
+        game_s=f"{clock.now():.1f}", wall_s=f"{elapsed:.2f}",
     )  # fmt: skip
     summary += outcome + (say("sim_summary_wrote", files=", ".join(wrote)) if wrote else "")
     print(f"schocken sim: {summary}" + (f"; {kept}" if kept else ""), file=sys.stderr)

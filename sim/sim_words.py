@@ -35,7 +35,7 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
     ),
     "sim_help_shake_terminal": ("Becher schütteln, dann Wurf", "shake the cup, then throw"),
     "sim_key_hold": ("Taste halten", "hold a key"),
-    "sim_help_hold": ("lang drücken (S: Menü)", "long press (S: the menu)"),
+    "sim_help_hold": ("lang drücken (S: Menü, F: Tipp)", "long press (S: the menu, F: a hint)"),
     "sim_help_long_terminal": (
         "lang drücken (S: Menü, F: Tipp)", "long press (S: the menu, F: a hint)"
     ),
@@ -103,13 +103,21 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
         "{played} Skript-Aktionen gespielt{unplayed}, {game_s} s Spielzeit in {wall_s} s",
         "{played} script actions played{unplayed}, {game_s} s of game time in {wall_s} s",
     ),
+    "sim_summary_one": (
+        "1 Skript-Aktion gespielt{unplayed}, {game_s} s Spielzeit in {wall_s} s",
+        "1 script action played{unplayed}, {game_s} s of game time in {wall_s} s",
+    ),
     "sim_summary_unplayed": (
         " (das Spiel war vor den übrigen {rest} aus)",
         " (the game was over before the other {rest})",
     ),
+    "sim_summary_unplayed_one": (
+        " (das Spiel war vor der letzten aus)", " (the game was over before the last one)",
+    ),
     "sim_summary_over": ("; Spiel aus, {loser} hat verloren", "; game over, {loser} lost"),
     "sim_summary_wrote": ("; geschrieben: {files}", "; wrote {files}"),
     "sim_summary_frames": ("{n} Bilder nach {folder}", "{n} frames to {folder}"),
+    "sim_summary_frames_one": ("1 Bild nach {folder}", "1 frame to {folder}"),
     "sim_kept": (
         "das unfertige Spiel liegt in {folder}", "the unfinished game is kept in {folder}"
     ),
@@ -138,21 +146,29 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
         "Tische: {count} simulierte Tische ({users}) mit Computerspielern",
         "Tables: {count} simulated tables ({users}) with computer players",
     ),
+    "sim_demo_tables_one": (
+        "Tische: 1 simulierter Tisch ({users}) mit Computerspielern",
+        "Tables: 1 simulated table ({users}) with computer players",
+    ),
     "sim_demo_faults": (
         "Störungen: Broker und Hub werden unterwegs mit SIGKILL beendet, Tische verlieren das Netz",
         "Faults: the broker and the hub are killed (SIGKILL) on the way, tables lose the network",
     ),
     "sim_demo_over": (
-        "Turnier beendet: {rounds} Runden, {games} Spiele, {stored} Ergebnisse beim Hub, "
-        "{lost} verloren, {unexpected} ohne Tagebuch; Stand wie nachgezählt: {equal}",
-        "Tournament over: {rounds} rounds, {games} games, {stored} results at the hub, "
-        "{lost} lost, {unexpected} in no journal; standings as recounted: {equal}",
+        "Turnier beendet: Runden {rounds}, Spiele {games}, Ergebnisse beim Hub {stored}, "
+        "verloren {lost}, ohne Tagebuch {unexpected}; Stand wie nachgezählt: {equal}",
+        "Tournament over: rounds {rounds}, games {games}, results at the hub {stored}, "
+        "lost {lost}, in no journal {unexpected}; standings as recounted: {equal}",
     ),
     "sim_demo_yes": ("ja", "yes"),
     "sim_demo_no": ("NEIN", "NO"),
     "sim_run_round": (
         "Runde {round}: {tables} Tische ausgelost und gestartet",
         "Round {round}: {tables} tables drawn and started",
+    ),
+    "sim_run_round_one": (
+        "Runde {round}: 1 Tisch ausgelost und gestartet",
+        "Round {round}: 1 table drawn and started",
     ),
     "sim_run_round_done": (
         "Runde {round}: alle Ergebnisse bestätigt, Runde beendet",
@@ -161,9 +177,15 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
     "sim_run_offline": (
         "Runde {round}: {count} Tische ohne Netz", "Round {round}: {count} tables lose the network"
     ),
+    "sim_run_offline_one": (
+        "Runde {round}: 1 Tisch ohne Netz", "Round {round}: 1 table loses the network"
+    ),
     "sim_run_online": (
         "Runde {round}: {count} Tische wieder im Netz",
         "Round {round}: {count} tables are back on the network",
+    ),
+    "sim_run_online_one": (
+        "Runde {round}: 1 Tisch wieder im Netz", "Round {round}: 1 table is back on the network"
     ),
     "sim_run_broker_killed": (
         "Runde {round}: Broker mit SIGKILL beendet", "Round {round}: broker killed (SIGKILL)"

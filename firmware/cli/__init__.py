@@ -90,6 +90,20 @@ class ArgumentParser(argparse.ArgumentParser):
             if word.split("=", 1)[0] not in known:
                 self.error(f"unrecognized arguments: {word}")
 
+    def _check_version_alone(self, args: Sequence[str]) -> None:
+        """``schocken --version x``: argparse's version would print and exit 0, ignoring what
+        follows; the version is asked alone."""
+        before_command = []
+        for word in args:
+            if word == "--" or not word.startswith("-"):
+                break
+            before_command.append(word)
+        if "--version" in before_command and len(args) > 1:
+            others = " ".join(word for word in args if word != "--version")
+            self.error(
+                f"--version takes nothing after it, got {others}: give schocken --version alone"
+            )
+
 
 #: What a value stands for, by the metavar of its option: for "the empty string is not ...".
 _WHAT_A_VALUE_IS = {
@@ -224,6 +238,7 @@ def run_command_line(
     try:
         if isinstance(parser, ArgumentParser):
             parser._check_unknown_options_first(words)
+            parser._check_version_alone(words)
         args = parser.parse_args(words)
     except SystemExit as stop:  # --help (0) or a usage error (2, already reported)
         return stop.code if isinstance(stop.code, int) else 2

@@ -88,6 +88,9 @@ CLI_WORDS: dict[str, tuple[str, str]] = {
     "replay_listed_current": (
         "läuft  {players} – {actions} Aktionen", "going  {players} – {actions} actions"
     ),
+    "replay_listed_current_one": (
+        "läuft  {players} – 1 Aktion", "going  {players} – 1 action"
+    ),
     "replay_listed_damaged": (
         "{number:>5}  (beschädigt: {problem})", "{number:>5}  (damaged: {problem})"
     ),
@@ -105,6 +108,9 @@ CLI_WORDS: dict[str, tuple[str, str]] = {
     "standings_title": (
         "{name} ({date}), {scheme}, nach {games} Spielen",
         "{name} ({date}), {scheme}, after {games} games",
+    ),
+    "standings_title_one": (
+        "{name} ({date}), {scheme}, nach 1 Spiel", "{name} ({date}), {scheme}, after 1 game"
     ),
     # `schocken rules show`: the labels of the head
     "cli_rules_name": ("Regeln:", "rules:"),
@@ -159,11 +165,18 @@ CLI_WORDS: dict[str, tuple[str, str]] = {
         "{name} ist Auswechselspieler auf {seat} ({spieltag}).",
         "{name} is a substitute on {seat} ({spieltag}).",
     ),
+    "spieltag_ended_one": (
+        "Spieltag {name} ({id}) beendet, 1 Spiel.", "Spieltag {name} ({id}) ended, 1 game."
+    ),
     # `schocken replay` of a Spieltag's game once its time box ran out ("scharf": a round's
     # loser loses the Hälfte)
     "replay_scharf": (
         "Zeit um nach {minutes} Minuten: ab jetzt scharf (Rundenverlierer verliert die Hälfte)",
         "time up after {minutes} minutes: scharf from now on (a round's loser loses the half)",
+    ),
+    "replay_scharf_one": (
+        "Zeit um nach 1 Minute: ab jetzt scharf (Rundenverlierer verliert die Hälfte)",
+        "time up after 1 minute: scharf from now on (a round's loser loses the half)",
     ),
     "replay_scharf_round": (
         "scharf: {loser} verliert die Hälfte", "scharf: {loser} loses the half"

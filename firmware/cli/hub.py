@@ -189,7 +189,8 @@ def _run(args: argparse.Namespace) -> int:
         case "draw":
             tables = hub.draw_round(args.seed)
             text = HubWords(output_language(_no_lang(args)))
-            print(text.t("hub_drawn", n=hub.current_round(), tables=len(tables)))
+            key = "hub_drawn_one" if len(tables) == 1 else "hub_drawn"
+            print(text.t(key, n=hub.current_round(), tables=len(tables)))
             for table in tables:
                 print(f"  {text.t('hub_table', n=table.table_no)}: {', '.join(table.players)}")
         case "start":

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.limits import InputLimitError, json_loads
+from engine.limits import InputLimitError, json_loads, json_problem
 from engine.rules import Rules
 from engine.settle import DeckelSource, Settlement, TurnResult, settle
 from engine.throws import rank_table
@@ -103,10 +103,7 @@ def _read_json(file: str) -> object:
     try:
         return json_loads(text)
     except json.JSONDecodeError as error:
-        raise CliError(
-            f"{source} is not valid JSON ({error.msg.lower()} at line {error.lineno}, column "
-            f"{error.colno}); {_GIVE_A_ROUND}"
-        ) from None
+        raise CliError(f"{source}: {json_problem(error)}; {_GIVE_A_ROUND}") from None
     except InputLimitError as error:
         raise CliError(f"{source}: {error}") from None
 

@@ -119,7 +119,8 @@ def narrate(setup: GameSetup, actions: Iterable[Event], lang: str = "de") -> Ite
             case Correct(dice=dice):
                 steps.append(text.t("replay_corrected", dice=_dice(dice)))
             case GoScharf(minutes=minutes):
-                yield text.t("replay_scharf", minutes=minutes or "?")
+                yield text.t("replay_scharf_one" if minutes == 1 else "replay_scharf",
+                             minutes=minutes or "?")
             case Drop(player=player):
                 own = before is not None and before.player == player
                 told = "; ".join(steps) + " … " if own and steps else ""
@@ -271,9 +272,10 @@ def _list(args: argparse.Namespace, lang: str) -> int:
         if isinstance(recovery, str):
             lines.append(text.t("replay_listed_damaged", number=name, problem=recovery))
         elif game.current:
+            actions = len(recovery.actions)
             lines.append(text.t(
-                "replay_listed_current",
-                players=", ".join(recovery.setup.players), actions=len(recovery.actions)
+                "replay_listed_current_one" if actions == 1 else "replay_listed_current",
+                players=", ".join(recovery.setup.players), actions=actions,
             ))
         else:
             loser = recovery.game.loser or "?"

@@ -27,8 +27,9 @@ from pathlib import Path
 
 from engine.kasse import Kasse, kasse_from_toml
 from engine.league import with_substitute
+from engine.limits import ascii_whole_number
 from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
-from engine.spieltag import LeaguePlayer
+from engine.spieltag import LeaguePlayer, time_box_problem
 from firmware.cli import CliError
 from firmware.cli.cli_words import CliWords
 from firmware.cli.language import add_lang_argument, output_language
@@ -40,7 +41,10 @@ from firmware.store.spieltagfile import SpieltagFiles
 from firmware.userfile import UserFileError, names_a_toml_file, read_user_text
 from hal.storage import StateDirectory, user_state_dir
 
-__all__ = ["add_arguments", "parse_player", "run", "scheme_from_argument", "scoring_from_argument"]
+__all__ = [
+    "add_arguments", "parse_player", "run", "scheme_from_argument", "scoring_from_argument",
+    "time_box_from_text",
+]
 
 _PLAYER = re.compile(r"^(?P<seat>[HG](?:10|[1-9]))=(?P<name>[^:@]+)(?::(?P<number>[^@]*))?"
                      r"(?:@(?P<table>[12]))?$")
@@ -58,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: verlustpunkte)",
     )
     begin.add_argument(
-        "--time-box", type=int, metavar="MINUTES",
+        "--time-box", metavar="MINUTES",
         help="after MINUTES (1-600) the game in play goes on scharf: a round's loser loses "
         "the half (a points round: 60-75)",
     )
@@ -134,6 +138,18 @@ def parse_player(value: str, option: str = "--player", table: int = 1) -> League
     )
 
 
+def time_box_from_text(text: str | None) -> int | None:
+    """``--time-box`` as typed: whole minutes in ASCII digits (``７０``, `` 70``, ``+70`` and
+    ``7_0`` are refused, as every number of the command line); the range is the request's check,
+    so ``-5`` and ``0`` are named as the page's are."""
+    if text is None:
+        return None
+    minutes = ascii_whole_number(text.removeprefix("-"))
+    if minutes is None:
+        raise CliError(str(time_box_problem(text, "--time-box")))
+    return -minutes if text.startswith("-") else minutes
+
+
 def _root(args: argparse.Namespace) -> Path:
     root = state_dir_from_args(args)
     return root if root is not None else user_state_dir()
@@ -145,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "end":
         ended = SpieltagFiles(storage).end()
         games = len(evening_of(ended, GameStore(storage)).games)
-        print(text.t("spieltag_ended", name=ended.name, id=ended.id, games=games))
+        key = "spieltag_ended_one" if games == 1 else "spieltag_ended"
+        print(text.t(key, name=ended.name, id=ended.id, games=games))
         return 0
     if args.action == "substitute":
         return _substitute(storage, args, text)
@@ -155,7 +172,8 @@ def run(args: argparse.Namespace) -> int:
     substitutes = tuple(parse_player(value, "--substitute", 0) for value in args.substitute)
     request = SpieltagRequest(
         args.name, scheme, args.date or "", args.venue or "",
-        args.home or "", args.guest or "", args.table, players, args.time_box, kasse,
+        args.home or "", args.guest or "", args.table, players,
+        time_box_from_text(args.time_box), kasse,
         league=args.league or "", match_number=args.match_number or "",
         home_captain=args.home_captain or "", guest_captain=args.guest_captain or "",
         remarks=args.remarks or "", substitutes=substitutes,

@@ -116,7 +116,8 @@ def format_standings(
     text = CliWords(lang)
     spieltag = evening.spieltag
     title = text.t(
-        "standings_title", name=spieltag.name, date=spieltag.date,
+        "standings_title_one" if len(evening.games) == 1 else "standings_title",
+        name=spieltag.name, date=spieltag.date,
         scheme=scheme_label(spieltag.scheme.name, text), games=len(evening.games),
     )
     lost = [lost_line(game, text) for game in evening.lost]

@@ -70,6 +70,7 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     ),
     # `schocken hub`: a round drawn, started and finished, and where the hub serves
     "hub_drawn": ("Runde {n} ausgelost: {tables} Tische", "Round {n} drawn: {tables} tables"),
+    "hub_drawn_one": ("Runde {n} ausgelost: 1 Tisch", "Round {n} drawn: 1 table"),
     "hub_started": ("Runde {n} läuft", "Round {n} is running"),
     "hub_finished": ("Runde {n} beendet", "Round {n} finished"),
     "hub_unreported": (

@@ -58,6 +58,7 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
         "The device could not do that (a fault of its own; its log names it)",
     ),
     "web_pair_wrong": ("Falsche PIN, noch {n} Versuche", "Wrong PIN, {n} tries left"),
+    "web_pair_wrong_one": ("Falsche PIN, noch 1 Versuch", "Wrong PIN, 1 try left"),
     "web_pair_no_pin": (
         "Keine PIN angezeigt: am Gerät Menü → {menu}",
         "No PIN shown: on the device, menu → {menu}",

@@ -227,4 +227,5 @@ class Door:
             raise PairingRefused(
                 f"{reason}; too many tries on this connection: it is closed", close=True
             )
-        raise PairingRefused(f"{reason}; {left} tries left on this connection")
+        tries = "1 try" if left == 1 else f"{left} tries"
+        raise PairingRefused(f"{reason}; {tries} left on this connection")

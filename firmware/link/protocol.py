@@ -32,7 +32,7 @@ from PIL import Image
 
 from engine.errors import IllegalActionError, RulesError
 from engine.game import GameSetup
-from engine.limits import InputLimitError, ascii_whole_number, json_loads
+from engine.limits import InputLimitError, ascii_whole_number, json_loads, json_problem
 from engine.rules import Rules, load_preset, preset_names, rules_from_mapping
 from engine.strategy_names import STRATEGY_NAMES
 from firmware.names import PlayerNameError, check_player_names
@@ -788,14 +788,24 @@ def _parse_json(command: type[Command], rest: str) -> dict[str, Any]:
     try:
         payload = json_loads(rest)
     except json.JSONDecodeError as error:
-        where = f"at column {error.colno}: {error.msg}"
-        raise ProtocolError(f"{word}: not valid JSON {where}") from None
+        raise ProtocolError(f"{word}: {json_problem(error)}") from None
     except InputLimitError as error:
         raise ProtocolError(f"{word}: JSON {error}") from None
     if not isinstance(payload, dict):
-        raise ProtocolError(f"{word} needs a JSON object, got {type(payload).__name__}")
+        raise ProtocolError(f"{word} needs a JSON object, got {_json_kind(payload)}")
     _check_strings(payload, word)
     return payload
+
+
+def _json_kind(value: object) -> str:
+    """A JSON value's kind in JSON's own words (never Python's type name)."""
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true or false"
+    return "null" if value is None else "a number"
 
 
 def help_text() -> str:

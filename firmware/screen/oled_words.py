@@ -85,6 +85,8 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "notice_all_out": ("Alle raus? STAND", "All out? STAND"),
     "notice_only_ones": ("Nur Einsen raus", "Only ones out"),
     "notice_not_allowed": ("Nicht erlaubt", "Not allowed"),
+    # FLIP held after the last throw: the hint is for a turn under way
+    "notice_no_hint_turn_over": ("Zug vorbei: kein Tipp", "Turn over: no hint"),
     # a computer player's turn
     "bot_hand_over": ("spielt gleich…", "plays in a moment…"),
     "bot_thinks": ("überlegt…", "thinking…"),
@@ -156,11 +158,12 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "unpaired_lines_2": ("sind gelöscht", "is forgotten"),
     "referee_mark": ("SR", "REF"),
     "stats_none": ("Noch keine Spiele", "No games yet"),
+    # each count after its label, so that 1 reads as well as 2 ("Hälften 1", not "1 Hälften")
     "stats_detail": (
-        "{games} Sp., {lost} verl., {halves_lost} Hälften, {blattschuss} Blatt, "
-        "{schocks} Schock, {schock_aus} Schock aus",
-        "{games} games, {lost} lost, {halves_lost} halves, {blattschuss} Blatt, "
-        "{schocks} Schock, {schock_aus} Schock aus",
+        "Sp. {games}, verl. {lost}, Hälften {halves_lost}, Blatt {blattschuss}, "
+        "Schock {schocks}, Schock aus {schock_aus}",
+        "games {games}, lost {lost}, halves {halves_lost}, Blatt {blattschuss}, "
+        "Schock {schocks}, Schock aus {schock_aus}",
     ),
     "storage_failed_title": ("Speicher!", "Storage!"),
     "storage_failed_1": ("Speichern geht nicht", "Cannot save"),
@@ -177,6 +180,7 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     # damaged state found at start-up (firmware.store.gamestore.DamageReport.screen_lines)
     "state_damaged_title": ("Daten beschädigt", "Damaged data"),
     "state_damaged_resumed": ("{n} Aktionen gerettet", "{n} actions kept"),
+    "state_damaged_resumed_one": ("1 Aktion gerettet", "1 action kept"),
     "state_damaged_fresh": ("Neues Spiel", "New game"),
     "state_damaged_recounted": ("Statistik neu gezählt", "Statistics recounted"),
     "state_damaged_not_counted": ("nicht mitgezählt", "not counted"),
@@ -325,6 +329,9 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "notice_blind_one_throw": ("Blind: nur 1 Wurf", "Blind: 1 throw only"),
     "menu_correct": ("Korrigieren", "Correct"),
     "correct_detail": ("Ergebnis neu eingeben", "enter the result again"),
+    # a correction begun: how to leave it unmade (until its first button), and the menu's way
+    "entry_correct_cancel": ("Abbruch: STAND halten", "Cancel: hold STAND"),
+    "menu_cancel_correction": ("Korrektur abbrechen", "Cancel correction"),
     "menu_real_dice_off": ("Echte Würfel: aus", "Real dice: off"),
     "menu_real_dice_on": ("Echte Würfel: an", "Real dice: on"),
     # the last entry of a round entered with real dice, before the round is settled
@@ -379,6 +386,7 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "time_box_title": ("Zeitlimit", "Time box"),
     "time_box_none": ("ohne", "none"),
     "time_box_minutes": ("{n} Minuten", "{n} minutes"),
+    "time_box_minutes_one": ("1 Minute", "1 minute"),
     "time_box_detail": (
         "danach scharf: Rundenverlierer verliert die Hälfte",
         "then scharf: a round's loser loses the half",

@@ -26,7 +26,7 @@ from typing import Any
 
 from engine import from_json, to_json
 from engine.errors import SchockenError
-from engine.limits import InputLimitError, json_loads
+from engine.limits import InputLimitError, json_loads, json_problem
 from engine.scoring import game_result
 from engine.spieltag import (
     Evening,
@@ -180,7 +180,9 @@ def evening_from_export(text: str, origin: str) -> Evening:
                 "throw): a game is in the file twice; export the evening again from its device"
             )
         lost += _gaps(data, parties, origin)
-    except (json.JSONDecodeError, InputLimitError, SpieltagError, SchockenError) as error:
+    except json.JSONDecodeError as error:
+        raise SpieltagError(f"{origin}: {json_problem(error)}") from None
+    except (InputLimitError, SpieltagError, SchockenError) as error:
         raise SpieltagError(f"{origin}: {' '.join(str(error).split())}") from None
     return Evening(spieltag, games, tuple(sorted(lost, key=lambda game: game.partie)))
 

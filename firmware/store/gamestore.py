@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from engine import Event, GameOver
-from engine.limits import InputLimitError, json_loads
+from engine.limits import InputLimitError, json_loads, json_problem
 from firmware.store.journal import (
     Journal,
     JournalError,
@@ -74,6 +74,9 @@ def archive_name(number: int) -> str:
 
 #: The longest ``stats.json`` we read (a few hundred bytes per player).
 _MAX_STATS_BYTES = 4 * 1024 * 1024
+#: Why a journal cannot be read when the reader itself failed (a bug of ours, logged in full):
+#: in words, never the exception's class name.
+_UNEXPECTED = "the reader failed on it (an error of the program, in the log)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +106,9 @@ class DamageReport:
         if self.kept_in is None:
             return self.name, t("state_damaged_stuck"), ""
         if self.resumed_actions:
-            outcome = t("state_damaged_resumed", n=self.resumed_actions)
+            one = self.resumed_actions == 1
+            outcome = t("state_damaged_resumed_one" if one else "state_damaged_resumed",
+                        n=self.resumed_actions)
         elif self.name == CURRENT:
             outcome = t("state_damaged_fresh")
         elif self.name == STATS:
@@ -234,9 +239,9 @@ class GameStore:
         except JournalError as error:
             self._set_aside(CURRENT, _without_origin(str(error), origin))
             return None
-        except Exception as error:  # a bug of ours must not keep the device dark
+        except Exception:  # a bug of ours must not keep the device dark
             log.exception("reading %s failed", origin)
-            self._set_aside(CURRENT, f"cannot be read: {type(error).__name__}: {error}")
+            self._set_aside(CURRENT, f"cannot be read: {_UNEXPECTED}")
             return None
         if recovery.problem:
             copied = self._set_aside(
@@ -445,9 +450,9 @@ class GameStore:
             return None if data is None else read_journal(data, origin=origin)
         except (JournalError, StorageError) as error:
             return _without_origin(str(error), origin)
-        except Exception as error:  # a bug of ours must not stop the start or the statistics
+        except Exception:  # a bug of ours must not stop the start or the statistics
             log.exception("reading %s failed", origin)
-            return f"cannot be read: {type(error).__name__}: {error}"
+            return f"cannot be read: {_UNEXPECTED}"
 
     def _count_file(self, name: str, *, tidy: bool = True) -> dict[str, PlayerStats]:
         """The statistics of archived game ``name``; a damaged one is set aside if ``tidy``."""
@@ -486,7 +491,11 @@ class GameStore:
             return stats_from_mapping(data["players"]), counted
         except (StorageError, InputLimitError, ValueError, TypeError, KeyError,
                 AttributeError) as error:
-            reason = f"unreadable ({_without_origin(str(error), str(self.storage.root / STATS))})"
+            problem = (
+                json_problem(error) if isinstance(error, json.JSONDecodeError)
+                else _without_origin(str(error), str(self.storage.root / STATS))
+            )
+            reason = f"unreadable ({problem})"
             if tidy:
                 self._set_aside(STATS, f"{reason}; statistics start again from the games kept")
             else:

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from engine.limits import json_loads
+from engine.limits import json_loads, json_problem
 from firmware.names import name_problem
 from hal.ports import Storage
 
@@ -98,7 +98,8 @@ class RosterFile:
         try:
             data = json_loads(text, max_bytes=MAX_ROSTER_BYTES)
         except ValueError as error:  # not JSON, too long, or nested too deeply
-            self.damage = f"unreadable ({error})"
+            problem = json_problem(error) if isinstance(error, json.JSONDecodeError) else error
+            self.damage = f"unreadable ({problem})"
         else:
             if isinstance(data, dict) and isinstance(data.get("names"), list):
                 self._extra = {key: value for key, value in data.items() if key != "names"}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.limits import json_loads
+from engine.limits import json_loads, json_problem
 from engine.strategy_names import strategy_names
 from firmware.names import name_problem
 from firmware.words import LANGUAGES
@@ -98,10 +98,11 @@ class SettingsFile:
         try:
             data = json_loads(text, max_bytes=MAX_SETUP_BYTES)
         except ValueError as error:  # not JSON, or nested too deeply (InputLimitError)
+            problem = json_problem(error) if isinstance(error, json.JSONDecodeError) else error
             logger.warning(
-                "%s is unreadable (%s); starting from the configuration", SETUP_FILE, error
+                "%s is unreadable (%s); starting from the configuration", SETUP_FILE, problem
             )
-            self.damage = f"unreadable ({error})"
+            self.damage = f"unreadable ({problem})"
             return Remembered()
         if not isinstance(data, dict):
             return Remembered()

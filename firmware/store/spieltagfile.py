@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from engine.limits import InputLimitError, json_loads
+from engine.limits import InputLimitError, json_loads, json_problem
 from engine.spieltag import (
     SPIELTAG_ID,
     Spieltag,
@@ -65,9 +65,13 @@ def _parse(storage: Storage, name: str, text: str) -> Spieltag:
     try:
         return spieltag_from_mapping(json_loads(text, max_bytes=_MAX_BYTES))
     except (json.JSONDecodeError, InputLimitError, SpieltagError) as error:
+        problem = (
+            json_problem(error) if isinstance(error, json.JSONDecodeError)
+            else " ".join(str(error).split())
+        )
         raise SpieltagError(
-            f"{storage.root / name} is damaged ({' '.join(str(error).split())}); it is left as "
-            "it is: move it away to begin a new Spieltag"
+            f"{storage.root / name} is damaged ({problem}); it is left as it is: move it away "
+            "to begin a new Spieltag"
         ) from None
 
 

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Literal, Self
 
+from engine.limits import json_problem
 from engine.scoring import GameResult
 from engine.tournament import PhaseKind
 from firmware.names import MAX_NAME_LENGTH
@@ -147,8 +148,10 @@ def _object(raw: bytes | str, kind: str) -> dict[str, Any]:
         raise WireError(f"{kind}: {len(raw)} bytes is more than {MAX_MESSAGE_BYTES}")
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise WireError(f"{kind}: not JSON ({error})") from None
+    except json.JSONDecodeError as error:
+        raise WireError(f"{kind}: {json_problem(error)}") from None
+    except (ValueError, UnicodeDecodeError):  # bytes that are no UTF-8 text
+        raise WireError(f"{kind}: not UTF-8 text, so no JSON") from None
     if not isinstance(data, dict):
         raise WireError(f"{kind}: a JSON object is expected")
     if data.get("v") != VERSION:

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from sim.bench.figures import Measurement, percentile
+from sim.tournament.processes import tied_to_this_process
 
 __all__ = [
     "PACE",
@@ -274,7 +275,8 @@ def _serve_argv() -> list[str]:
 
 @contextmanager
 def _process(argv: list[str], **options: Any) -> Iterator[subprocess.Popen[str]]:
-    process = subprocess.Popen(argv, text=True, **options)
+    # The bench's children end with it, whatever ends it (a timeout's SIGKILL included).
+    process = subprocess.Popen(argv, text=True, **tied_to_this_process(), **options)
     try:
         yield process
     finally:
@@ -314,7 +316,7 @@ def measure_hub(settings: HubBenchSettings) -> dict[str, float]:
     shm = Path("/dev/shm")
     tables_dir = Path(tempfile.mkdtemp(prefix="schock-bench-tables-", dir=shm if shm.is_dir()
                                        else None))  # fmt: skip
-    broker = make_broker(MOSQUITTO, MOSQUITTO_PASSWD, folder, TABLES)
+    broker = make_broker(MOSQUITTO, MOSQUITTO_PASSWD, folder, TABLES, tied=True)
     try:
         broker.start()
         db = folder / "hub.db"

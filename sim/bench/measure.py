@@ -53,6 +53,7 @@ from PIL import Image
 
 from engine.rules import Rules, toml_value
 from sim.bench.figures import Measurement, percentile
+from sim.tournament.processes import tied_to_this_process
 
 __all__ = [
     "GROUPS",
@@ -673,7 +674,7 @@ def _idle_share(
     with tempfile.TemporaryDirectory() as scratch:
         process = subprocess.Popen(
             command, stderr=subprocess.PIPE, text=True, env={**env, "XDG_STATE_HOME": scratch},
-            start_new_session=True, **streams,
+            start_new_session=True, **streams, **tied_to_this_process(),
         )  # fmt: skip
         if slave >= 0:
             os.close(slave)

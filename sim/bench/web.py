@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sim.bench.figures import Measurement, percentile
+from sim.tournament.processes import tied_to_this_process
 
 __all__ = ["CROWD_PAGES", "PAGES", "crowd_figures", "flood_figures", "measure_crowd",
            "measure_pages", "measure_pairing", "page_figures", "pairing_figures"]
@@ -92,7 +93,7 @@ def measure_pages(idle_s: float, presses: int = PRESSES) -> dict[str, Any]:
     """Run the device's side in a child process; its figures as a dict (see :func:`_child`)."""
     result = subprocess.run(
         [sys.executable, "-m", "sim.bench.web", str(idle_s), str(presses)],
-        capture_output=True, text=True, timeout=600, check=False,
+        capture_output=True, text=True, timeout=600, check=False, **tied_to_this_process(),
     )
     if result.returncode != 0:
         raise RuntimeError(f"the web bench failed: {result.stderr.strip()[-400:]}")
@@ -226,7 +227,7 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
     host, port = server.address
     pages = subprocess.Popen(
         [sys.executable, "-c", _PAGES_CODE, f"ws://{host}:{port}/ws", str(PAGES)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, **tied_to_this_process(),
     )
     assert pages.stdout is not None and pages.stdin is not None
     if pages.stdout.readline().strip() != "ready":
@@ -451,7 +452,7 @@ def measure_crowd(
     result = subprocess.run(
         [sys.executable, "-m", "sim.bench.web", "crowd", str(seconds), str(pages), str(rate),
          commands],
-        capture_output=True, text=True, timeout=600, check=False,
+        capture_output=True, text=True, timeout=600, check=False, **tied_to_this_process(),
     )
     if result.returncode != 0:
         raise RuntimeError(f"the crowd bench failed: {result.stderr.strip()[-400:]}")
@@ -612,7 +613,7 @@ def _crowd_child(
     crowd = subprocess.Popen(
         [sys.executable, "-c", _CROWD_CODE, url, str(pages - 1), str(rate),
          *([commands] if commands else [])],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, **tied_to_this_process(),
     )
     assert crowd.stdout is not None and crowd.stdin is not None
     if crowd.stdout.readline().strip() != "ready":
@@ -633,6 +634,7 @@ def _crowd_child(
     probe = subprocess.run(
         [sys.executable, "-c", _PROBE_CODE, url, pins[0], str(seconds)],
         capture_output=True, text=True, timeout=seconds + 120, check=False,
+        **tied_to_this_process(),
     )
     elapsed = time.monotonic() - start
     cpu = time.process_time() - cpu

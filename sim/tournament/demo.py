@@ -63,6 +63,9 @@ class DemoBroker(processes.ChildProcess):
     port: int
     #: Broker user -> password: the hub's and every table's.
     passwords: dict[str, str] = field(default_factory=dict)
+    #: Ends with the process that starts it, whatever ends that (the bench's broker):
+    #: :func:`~sim.tournament.processes.tied_to_this_process`.
+    tied: bool = False
     _process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -85,6 +88,7 @@ class DemoBroker(processes.ChildProcess):
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            **(processes.tied_to_this_process() if self.tied else {}),
         )
         started = processes.await_port(self._process, self.port, timeout_s)
         if started is processes.Started.EXITED:
@@ -103,29 +107,33 @@ class DemoBroker(processes.ChildProcess):
 
 
 def make_broker(
-    mosquitto: Path, mosquitto_passwd: Path, folder: Path, tables: int, port: int = 0
+    mosquitto: Path, mosquitto_passwd: Path, folder: Path, tables: int, port: int = 0, *,
+    tied: bool = False,
 ) -> DemoBroker:
     """Write the broker's configuration, ACL and password file into ``folder``.
 
     The passwords are random; ``mosquitto_passwd -U`` hashes all of them in one call. Run as
-    root, mosquitto drops to its own user, so the folder is handed to that user.
+    root, mosquitto drops to its own user, so the folder is handed to that user; a ``tied``
+    broker (it ends with the process that starts it) stays root instead, since changing its
+    user would clear the kernel's parent-death signal (prctl(2)); it listens on loopback only.
     """
-    broker = DemoBroker(mosquitto, folder, port or free_port())
+    broker = DemoBroker(mosquitto, folder, port or free_port(), tied=tied)
     users = [HUB_USER, WATCH_USER, *(table_user(n) for n in range(1, tables + 1))]
     broker.passwords = {user: secrets.token_urlsafe(12) for user in users}
     password_file = folder / "passwords"
     write_hashed(mosquitto_passwd, password_file, broker.passwords)
     (folder / "acl").write_text(acl_text())
     (folder / "data").mkdir()
-    (folder / "mosquitto.conf").write_text(
-        mosquitto_conf(
-            port=broker.port,
-            persistence_dir=folder / "data",
-            password_file=password_file,
-            acl_file=folder / "acl",
-            log_file=broker.log_file,
-        )
+    conf = mosquitto_conf(
+        port=broker.port,
+        persistence_dir=folder / "data",
+        password_file=password_file,
+        acl_file=folder / "acl",
+        log_file=broker.log_file,
     )
+    if tied and os.geteuid() == 0:
+        conf += "user root\n"
+    (folder / "mosquitto.conf").write_text(conf)
     hand_to_mosquitto(folder)
     return broker
 
@@ -284,7 +292,8 @@ def run(args: argparse.Namespace, say: Say, stop: threading.Event) -> None:
         run, player = start_tournament(broker, event, tables, args, say)
         print(say("sim_demo_hub", url=broker.url, user=HUB_USER, event=event), flush=True)
         users = f"{table_user(1)} … {table_user(tables)}" if tables > 1 else table_user(1)
-        print(say("sim_demo_tables", count=tables, users=users), flush=True)
+        print(say("sim_demo_tables_one" if tables == 1 else "sim_demo_tables", count=tables,
+                  users=users), flush=True)
         if args.faults:
             print(say("sim_demo_faults"), flush=True)
         print(say("sim_demo_tv", url=f"{run.tv}/"), flush=True)

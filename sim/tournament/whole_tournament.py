@@ -262,7 +262,8 @@ class TournamentRun:
         seats = self.hub.draw_round(seed=number)
         now = max(table.clock.now() for table in self.tables)
         self.hub.start_round(now, self.minutes[min(number, len(self.minutes)) - 1])
-        self.report("sim_run_round", round=number, tables=len(seats))
+        self.report("sim_run_round_one" if len(seats) == 1 else "sim_run_round", round=number,
+                    tables=len(seats))
         self._wait_for_assignments(number, seats)
         count = max((n for round_, n in self.faults.offline if round_ == number), default=0)
         # The last tables of the round lose the network: they play it through offline.
@@ -270,7 +271,8 @@ class TournamentRun:
         for table in away:
             table.stop()
         if away:
-            self._done("sim_run_offline", number, count=len(away))
+            self._done("sim_run_offline_one" if len(away) == 1 else "sim_run_offline", number,
+                       count=len(away))
         due = self._schedule(number)
         for index, seat in enumerate(seats):
             if self.stopping.is_set():
@@ -286,7 +288,8 @@ class TournamentRun:
         for table in away:
             table.start()
         if away:
-            self._done("sim_run_online", number, count=len(away))
+            self._done("sim_run_online_one" if len(away) == 1 else "sim_run_online", number,
+                       count=len(away))
         self._wait_for_acks()
         self.hub.finish_round(confirmed=True)  # every outbox is empty: acknowledged above
         self.report("sim_run_round_done", round=number)

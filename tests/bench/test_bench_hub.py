@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -17,6 +21,8 @@ from pytest_mock import MockerFixture
 from sim.bench import hub_load
 from sim.bench.cli import as_table
 from sim.bench.hub_load import ShownCounts, delays
+from sim.tournament import processes
+from sim.tournament.demo import MOSQUITTO
 
 
 def state(*tables: tuple[int, int, int]) -> dict[str, object]:
@@ -122,3 +128,73 @@ def test_a_run_that_fails_skips_the_rows_with_its_one_line(mocker: MockerFixture
         "skipped: the hub's run failed: the hub bench: no line within 60 s"
     }
     assert all(row.value is None for row in rows)
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """The running processes below ``pid`` (process id -> command name), from /proc."""
+    parents: dict[int, tuple[int, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text(encoding="ascii", errors="replace")
+        except OSError:
+            continue
+        name, rest = stat.split("(", 1)[1].rsplit(")", 1)
+        fields = rest.split()
+        if fields[0] != "Z":
+            parents[int(entry.name)] = (int(fields[1]), name)
+    found: dict[int, str] = {}
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, (ppid, name) in parents.items():
+            if ppid == parent and child not in found:
+                found[child] = name
+                frontier.append(child)
+    return found
+
+
+def _running(pids: Iterable[int]) -> list[int]:
+    alive = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1]
+        except OSError:
+            continue
+        if state.split()[0] != "Z":
+            alive.append(pid)
+    return alive
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_no_child_outlives_a_bench_killed_with_sigkill() -> None:
+    """The hub's bench, killed with SIGKILL (a timeout's kill) once its mosquitto, its hub and
+    its tables run: the kernel ends every one of them (their parent-death signal)."""
+    if not MOSQUITTO.exists():
+        pytest.skip("mosquitto is not installed")
+    bench = subprocess.Popen(
+        [sys.executable, "-m", "schockbesteck", "bench", "--quick", "--only", "hub", "--json"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    seen: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and bench.poll() is None:
+            seen.update(_descendants(bench.pid))
+            names = set(seen.values())
+            if "mosquitto" in names and len(seen) >= 3:  # the broker, the hub, the tables
+                break
+            time.sleep(0.05)
+        assert "mosquitto" in set(seen.values()) and len(seen) >= 3, seen
+        seen.update(_descendants(bench.pid))
+        processes.kill(bench)  # SIGKILL: no clean-up of its own
+        deadline = time.monotonic() + 10
+        while _running(seen) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _running(seen) == [], {pid: seen[pid] for pid in _running(seen)}
+    finally:
+        processes.kill(bench)
+        for pid in _running(seen):
+            os.kill(pid, signal.SIGKILL)

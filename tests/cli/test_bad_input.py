@@ -33,7 +33,8 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("judge", "{tmp}/gone.json"), "{tmp}/gone.json: does not exist; give the round as one JSON"),
     (("judge", "{tmp}/folder"), "{tmp}/folder: is a folder, not a file; give the round"),
     (("judge", "{tmp}/picture.png"), "{tmp}/picture.png is not UTF-8 text (at byte 0); give"),
-    (("judge", "{tmp}/broken.json"), "{tmp}/broken.json is not valid JSON (expecting"),
+    (("judge", "{tmp}/broken.json"),
+     "{tmp}/broken.json: cut off: the JSON ends too soon, after line 1; give the round"),
     (("judge", "{tmp}/empty.txt"), "{tmp}/empty.txt is empty: expected the round as a JSON"),
     # odds
     (("odds", "--thrown", "7"), "give the throw to beat with --beat D D D, or --table"),
@@ -88,7 +89,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("spieltag", "end", "--state-dir", "{tmp}/gone"), "--state-dir {tmp}/gone: does not exist"),
     (("sheet", "--pdf", "--json"), "argument --json: not allowed with argument --pdf"),
     (("sheet", "{tmp}/picture.png"), "SOURCE {tmp}/picture.png is not UTF-8 text (at byte 0)"),
-    (("sheet", "{tmp}/play.txt"), "{tmp}/play.txt: Expecting value: line 1 column 1"),
+    (("sheet", "{tmp}/play.txt"), "{tmp}/play.txt: not valid JSON at line 1, column 1"),
     (("saison", "--pdf", "--json"), "argument --json: not allowed with argument --pdf"),
     (("saison", "{tmp}/nowhere"), "SOURCE {tmp}/nowhere: does not exist"),
     # replay

@@ -256,6 +256,14 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert (code, out) == (0, f"schocken {version('schockbesteck')}\n")
 
 
+@pytest.mark.parametrize("more", [("x",), ("rank", "1", "1", "1"), ("--help",)])
+def test_version_with_anything_after_it_is_one_line(
+    capsys: pytest.CaptureFixture[str], more: tuple[str, ...]
+) -> None:
+    message = fails(capsys, "--version", *more)
+    assert message.startswith(f"schocken: error: --version takes nothing after it, got {more[0]}")
+
+
 def test_rules_show_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     message = fails(capsys, "rules", "show", "kneipe")
     assert f"unknown rules 'kneipe': give a preset ({', '.join(preset_names())})" in message
@@ -373,7 +381,9 @@ def with_change(path: str, value: object) -> str:
     ("stdin", "expected"),
     [
         ("", "stdin is empty: expected the round as a JSON object"),
-        ("{", "stdin is not valid JSON"),
+        ("{", "stdin: cut off: the JSON ends too soon, after line 1; give the round"),
+        ("{} {}", "stdin: more text after the JSON value, at line 1, column 4; give the round"),
+        ('{"pot" 13}', "stdin: not valid JSON at line 1, column 8; give the round"),
         ("[]", "the round must be a JSON object with keys pot, deckel, players"),
         (with_change("pot", None), "missing key 'pot'; required: pot, deckel, players"),
         (with_change("extra", 1), "unknown key 'extra'; allowed: pot, deckel, players"),

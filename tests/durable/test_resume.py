@@ -110,7 +110,7 @@ def test_statistics_screen_in_the_menu(tmp_path: Path) -> None:
     app.handle(InputEvent(InputKind.PRESS, 1e6 + 20, Button.STAND))
     view = app.view
     assert isinstance(view, PickerView) and view.title == "Statistik"
-    assert view.detail.startswith("1 Sp., ")
+    assert view.detail.startswith("Sp. 1, ")
     assert app.screen().size == (128, 64)
 
 

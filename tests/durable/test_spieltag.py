@@ -133,7 +133,9 @@ def test_ending_without_an_evening_is_one_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "words", "tag"),
     [
-        ("{", "is damaged (Expecting property name", None),
+        ("{", "is damaged (cut off: the JSON ends too soon, after line 1); it is left", None),
+        ("", "is damaged (empty: no JSON in it)", None),
+        ('{"format": 1 "id"}', "is damaged (not valid JSON at line 1, column 14)", None),
         ('{"format": 9}', "is damaged (format 9 is not 1)", None),
         ('{"format": 1, "id": "../x"}', "id = '../x'", None),
         ('{"format": 1, "id": "a", "scoring": {"preset": "liga"}}', "unknown scoring preset",

@@ -182,6 +182,53 @@ def test_the_last_allowed_throw_ends_the_turn_and_shows_the_dice_first(
     assert [d.value for d in app.view.shown] == [None, None, None]
 
 
+def test_flip_held_after_the_last_throw_says_why_there_is_no_hint(
+    clock: FakeClock, inputs: Inputs
+) -> None:
+    """The hint is for a turn under way: after the last throw a held FLIP says so on the
+    status line (as a refused press does), and the next press goes on as before."""
+    app = make_app(
+        clock=clock, dice=ScriptedDice([*ROLL_OFF, (2, 3, 4), (4, 4, 5), (6, 5, 2)]), setup=THREE
+    )
+    start_turns(app, inputs)
+    for _ in range(3):
+        shake_and_throw(app, inputs)
+    app.handle(inputs.hold(FLIP))
+    view = app.view
+    assert isinstance(view, TurnView) and view.player == "Anna"
+    assert (view.status, view.pot_text) == ("Zug vorbei: kein Tipp", "")
+    assert [d.value for d in view.dice] == [6, 5, 2]
+    app.handle(inputs.press(STAND))
+    assert isinstance(app.view, HandOverView) and app.view.player == "Ben"
+
+
+def test_a_long_press_goes_on_wherever_a_short_one_does(
+    clock: FakeClock, inputs: Inputs
+) -> None:
+    """The roll-off's result, the hand-over, the dice of a last throw and the reveal: a held
+    button goes on as a press does, so the next entry never takes a press meant to go on."""
+    throws = [*ROLL_OFF, (1, 1, 4), (6, 5, 4), (4, 2, 3)]
+    app = make_app(clock=clock, dice=ScriptedDice(throws), setup=THREE)
+    shake_and_throw(app, inputs)
+    assert isinstance(app.view, RollOffView) and app.view.message == "Anna fängt an!"
+    app.handle(inputs.hold(K1))
+    assert isinstance(app.view, HandOverView) and app.view.player == "Anna"
+    app.handle(inputs.hold(K2))
+    assert isinstance(app.view, TurnView) and app.view.player == "Anna"
+    shake_and_throw(app, inputs)
+    app.handle(inputs.press(STAND))  # Anna stands on Schock 4 after one throw
+    app.handle(inputs.hold(K3))  # Ben's hand-over, held
+    shake_and_throw(app, inputs)  # his one throw is his last: he sees the dice
+    assert isinstance(app.view, TurnView) and app.view.pot_text == "weiter ▶"
+    app.handle(inputs.hold(K1))
+    assert isinstance(app.view, HandOverView) and app.view.player == "Carla"
+    app.handle(inputs.hold(K3))
+    shake_and_throw(app, inputs)  # the round's last throw goes straight to the reveal
+    assert isinstance(app.view, RevealView)
+    app.handle(inputs.hold(K1))
+    assert isinstance(app.view, HandOverView) and app.view.note == "beginnt Runde 2"
+
+
 def test_a_round_ends_in_the_reveal_and_the_loser_opens_the_next(
     clock: FakeClock, inputs: Inputs
 ) -> None:

@@ -213,9 +213,9 @@ def test_no_hints_under_tournament_rules(clock: FakeClock, inputs: Inputs) -> No
     app.handle(inputs.shake())
     app.handle(inputs.throw())
     app.handle(inputs.press(STAND))
-    app.handle(inputs.hold(FLIP))  # at the hand-over: nothing to advise yet
     assert isinstance(app.view, HandOverView)
-    app.handle(inputs.press(STAND))
+    app.handle(inputs.hold(FLIP))  # at the hand-over a long press takes the cup, as a press does
+    assert isinstance(app.view, TurnView)
     app.handle(inputs.hold(FLIP))
     view = app.view
     assert isinstance(view, BannerView) and view.lines == ("Keine Tipps", "im Turnier")
@@ -240,7 +240,7 @@ def test_a_table_of_bots_plays_a_whole_game_by_itself_and_waits_at_the_end(
     assert fired > 50 and events[-1]["event"] == "game_over"
     view = app.view
     assert isinstance(view, BannerView) and view.keys[2] == "Neu"  # the next game needs a press
-    assert view.headline == events[-1]["loser"]
+    assert view.headline == "⚙" + events[-1]["loser"]  # a computer player, marked
 
 
 def test_the_menu_pauses_a_bot_and_offers_nothing_for_its_turn(

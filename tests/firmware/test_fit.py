@@ -348,6 +348,10 @@ def _turn(texts: OledWords) -> Iterator[tuple[str, View]]:
     for label, game_table in _turn_tables(texts, "642/3h", limit="3"):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: no throws left", stage.view()
+        faces = (DieFace(6), DieFace(4), DieFace(2))
+        done = TurnDoneStage(session_of(game_table), game_table, game_table.game.players[0], 3,
+                             3, faces, "Hausnummer", notice="notice_no_hint_turn_over")
+        yield f"{label}: FLIP held after the last throw", done.view()
 
 
 @scene("throw names")
@@ -393,8 +397,9 @@ def _reveal(texts: OledWords) -> Iterator[tuple[str, View]]:
 
 @scene("banners")
 def _banners(texts: OledWords) -> Iterator[tuple[str, View]]:
+    # Every seat the computer's: each name with its ⚙, the widest the banners show.
     for label, players in PLAYER_SETS.items():
-        game_table = table(texts, players)
+        game_table = table(texts, players, bots=players)
         for loser in players[:2]:
             penalty = PenaltyGiven(loser, 13, 13, ())
             yield f"{label}: penalty for {loser}", PenaltyBanner(
@@ -410,7 +415,7 @@ def _banners(texts: OledWords) -> Iterator[tuple[str, View]]:
             f"over {players[0]} {players[0]},{players[0]}",
             f"over {players[0]} {players[0]},{players[1]}",
         ):
-            over = table(texts, players, position)
+            over = table(texts, players, position, bots=players)
             yield f"{label}: {position}", GameOverBanner(session_of(over), over).view()
     yield "goodbye", GoodbyeBanner(session_in(texts)).view()
 
@@ -448,6 +453,7 @@ def _menu(texts: OledWords) -> Iterator[tuple[str, View]]:
     for report in (
         DamageReport("current.journal", "x", "damaged/20250101T201500Z-current.journal", 999),
         DamageReport("current.journal", "x", "damaged/x", 0),
+        DamageReport("current.journal", "x", "damaged/x", 1),
         DamageReport("stats.json", "x", "damaged/x", None),
         DamageReport("game-000123.journal", "x", "damaged/x", None),
         DamageReport("setup.json", "x", "damaged/x", None),
@@ -552,12 +558,13 @@ def _referee(texts: OledWords) -> Iterator[tuple[str, View]]:
 def _resume(texts: OledWords) -> Iterator[tuple[str, View]]:
     for label, players in PLAYER_SETS.items():
         for position in (f"rolloff {','.join(players)}", turn_position(players, "---/0")):
-            game_table = table(texts, players, position, rules=deckel_for(players, 13))
+            game_table = table(texts, players, position, rules=deckel_for(players, 13),
+                               bots=players[1:])  # a person and computer players, each ⚙
             game_table.game.round_number = 0 if position.startswith("rolloff") else 12
             question = ResumeQuestion(session_of(game_table))
             yield f"{label}: {position.split()[0]}", question.view(texts)
             if not position.startswith("rolloff"):
-                question.whose = players[0]
+                question.whose = players[1]
                 yield f"{label}: {position.split()[0]}, whose turn", question.view(texts)
 
 
@@ -629,6 +636,8 @@ def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
             yield f"{label}, pot {pot}, limit {limit}: the last entry, to settle", stage.view()
             stage.settling = False
             stage.correcting = players[-1]
+            yield f"{label}, pot {pot}, limit {limit}: a correction, how to cancel", stage.view()
+            stage.untouched = False
             yield f"{label}, pot {pot}, limit {limit}: a correction", stage.view()
         roll_off = EntryStage(session_of(game_table := real_dice_table(
             texts, players, None, rules)), game_table)
@@ -644,6 +653,10 @@ def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
     yield "the correction's picker on a name", picker.view(texts)
     menu = MainMenu(session_of(menu_table), EntryStage(session_of(menu_table), menu_table)).open()
     yield "the menu with Korrigieren", menu.view(texts)
+    correction = EntryStage(session_of(menu_table), menu_table, correcting=three[0])
+    menu = MainMenu(session_of(menu_table), correction).open()
+    menu.selected = 1
+    yield "the menu on a correction", menu.view(texts)
     for key in ("menu_real_dice_off", "menu_real_dice_on"):
         between = Menu("menu_title", [("menu_continue", lambda: CLOSE), (key, lambda: CLOSE)])
         between.selected = 1
@@ -770,8 +783,8 @@ def _spieltag(texts: OledWords) -> Iterator[tuple[str, View]]:
 def _time_box(texts: OledWords) -> Iterator[tuple[str, View]]:
     """The time box when a Spieltag begins, the banner when it runs out (this round or the
     next), a scharf turn's corner and a scharf reveal, with the longest names."""
-    picker = time_box_picker(texts, lambda minutes: None)
-    for index, minutes in enumerate(TIME_BOXES):
+    picker = time_box_picker(texts, lambda minutes: None, first=1)  # the config may say 1
+    for index, minutes in enumerate((0, 1, *TIME_BOXES[1:])):
         picker.index = index
         yield f"time box {minutes}", picker.view(texts)
     lines = ("Spieltag 12", scheme_name(texts, "verlustpunkte"), texts.t("time_box_minutes", n=120))
@@ -916,6 +929,28 @@ def test_the_check_finds_an_overlap_and_a_text_off_the_panel() -> None:
         "overlap: text 'Anna' at (1, 40, 60, 48) and die at (50, 30, 74, 54)",
         "overlap: text 'Topf' at (120, 1, 130, 7) and bar at (0, 0, 127, 9)",
     ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_computer_players_gear_is_on_the_banners_and_the_resume_question(
+    language: str,
+) -> None:
+    """docs/odds.md: a computer player's name carries its ⚙ on every screen."""
+    texts = OledWords(language)
+    players = ("Anna", "Ben", "Carla")
+    game_table = table(texts, players, turn_position(players, "---/0"),
+                       rules=deckel_for(players, 13), bots=("Ben", "Carla"))
+    session = session_of(game_table)
+    penalty = PenaltyBanner(session, game_table, PenaltyGiven("Ben", 3, 3, ())).view()
+    half = HalfOverBanner(session, game_table, HalfOver(1, "Ben"), ("Carla", "Anna")).view()
+    assert (penalty.headline, half.headline) == ("⚙Ben", "⚙Ben")
+    assert "⚙Carla" in " ".join(half.lines)
+    over = table(texts, players, "over Ben Ben,Carla", bots=("Ben",))
+    assert GameOverBanner(session_of(over), over).view().headline == "⚙Ben"
+    question = ResumeQuestion(session)
+    question.whose = "Carla"
+    lines = question.view(texts).lines
+    assert lines[0] == "Anna, ⚙Ben, ⚙Carla" and "⚙Carla" in lines[-1]
 
 
 def test_numbered_names_on_the_board_keep_their_numbers() -> None:

@@ -17,7 +17,7 @@ from engine import Game, GameSetup, Rules, load_preset
 from engine.events import Report
 from firmware.config import DeviceConfig, config_from_toml
 from firmware.link.tablefeed import TableFeed
-from firmware.screen.views import BannerView, MenuView, RollOffView, TurnView
+from firmware.screen.views import BannerView, MenuView, RevealView, RollOffView, TurnView
 from firmware.wiring import Device
 from hal.ports import Button
 from sim.bench.dice_entry import ENTRY_PACING
@@ -268,6 +268,79 @@ def test_blind_is_announced_from_the_menu_on_the_entry(clock_and_inputs: tuple[F
     (result,) = app.game.results
     assert (result.dice, result.throws, result.blind) == ((3, 2, 2), 1, True)
     assert app.view.player == "Ben" and app.view.throw_text == "1 W. (max. 1)"
+
+
+def test_a_long_press_on_the_roll_offs_result_and_the_reveal_goes_on(
+    clock_and_inputs: tuple[FakeClock, Inputs],
+) -> None:
+    """A held button goes on from the roll-off's result and the reveal as a press does: the
+    next entry's first press is its own, not the one that was to go on."""
+    clock, inputs = clock_and_inputs
+    app = make_app(clock=clock, setup=GameSetup(("Anna", "Ben"), load_preset("standard"),
+                                                real_dice=True))
+
+    def enter(throw: tuple[int, ...]) -> None:
+        for step in entry_steps(app.game, tuple(d.value for d in app.view.dice), throw):
+            app.handle(inputs.hold(step.button) if step.hold else inputs.press(step.button))
+
+    for throw in [(1, 1, 1), (6, 4, 2)]:
+        enter(throw)
+    assert isinstance(app.view, RollOffView) and app.view.message == "Anna fängt an!"
+    app.handle(inputs.hold(Button.KEEP_1))
+    assert isinstance(app.view, TurnView) and app.view.player == "Anna"
+    assert [d.value for d in app.view.dice] == [1, 1, 1], "the hold went on, entered nothing"
+    enter(Reported("Anna", (6, 5, 4), 3, False))
+    enter(Reported("Ben", (4, 2, 1), 3, False))
+    assert isinstance(app.view, RevealView)  # the last entry's second STAND settled
+    app.handle(inputs.hold(Button.KEEP_2))
+    assert isinstance(app.view, TurnView) and app.view.player == "Ben"  # the loser opens
+    assert [d.value for d in app.view.dice] == [1, 1, 1]
+
+
+def test_a_correction_begun_is_cancelled_from_the_menu(
+    clock_and_inputs: tuple[FakeClock, Inputs], tmp_path: Path
+) -> None:
+    """The correction's screen says how to leave it (until its first button); the menu's
+    "Korrektur abbrechen" brings back the entry it interrupted as it stood, the result
+    unchanged, and a pulled plug then comes back to that entry, not to the correction."""
+    clock, inputs = clock_and_inputs
+    setup = GameSetup(("Anna", "Ben", "Carla"), load_preset("standard"), real_dice=True)
+    app = make_app(clock=clock, setup=setup, storage=tmp_path)
+
+    def enter(throw: Reported | tuple[int, ...]) -> None:
+        for step in entry_steps(app.game, tuple(d.value for d in app.view.dice), throw):
+            app.handle(inputs.hold(step.button) if step.hold else inputs.press(step.button))
+
+    def choose(item: str) -> None:
+        app.handle(inputs.hold(Button.STAND))
+        items = list(app.view.items)
+        for _ in range(items.index(item)):
+            app.handle(inputs.press(Button.KEEP_2))
+        app.handle(inputs.press(Button.STAND))
+
+    for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
+        enter(throw)
+    app.handle(inputs.press(Button.STAND))  # Anna opens
+    enter(Reported("Anna", (6, 5, 4), 2, False))
+    for button in (Button.KEEP_1, Button.KEEP_1):  # Ben's entry under way: 3-1-1
+        app.handle(inputs.press(button))
+    interrupted = app.view
+    choose("Korrigieren")
+    app.handle(inputs.press(Button.KEEP_2))  # the picker starts on nobody: Anna
+    app.handle(inputs.press(Button.STAND))
+    view = app.view
+    assert isinstance(view, TurnView) and (view.player, view.throw_text) == ("Anna", "Korr. 2 W.")
+    assert (view.status, view.pot_text) == ("Abbruch: STAND halten", "")
+    app.handle(inputs.press(Button.KEEP_1))  # 6 -> 1: the status names the throw again
+    assert app.view.status != "Abbruch: STAND halten"
+    app.handle(inputs.hold(Button.STAND))
+    assert list(app.view.items)[:2] == ["Weiter", "Korrektur abbrechen"]
+    app.handle(inputs.press(Button.FLIP))  # the menu closes: the correction is still there
+    choose("Korrektur abbrechen")
+    assert app.view == interrupted
+    assert [(r.player, r.dice) for r in app.game.results] == [("Anna", (6, 5, 4))]
+    again = make_app(clock=FakeClock(200.0), storage=tmp_path)
+    assert again.view == interrupted
 
 
 @pytest.fixture

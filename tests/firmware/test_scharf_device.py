@@ -271,7 +271,7 @@ def test_a_table_of_computer_players_goes_scharf_without_a_banner_to_wait_on(
     kinds = [event["event"] for event in events]
     assert "scharf" in kinds and kinds[-1] == "game_over"
     assert events[kinds.index("scharf")] == {"event": "scharf", "minutes": 60}
-    assert isinstance(app.view, BannerView) and app.view.headline == events[-1]["loser"]
+    assert isinstance(app.view, BannerView) and app.view.headline == "⚙" + events[-1]["loser"]
 
 
 REAL_DICE_PLAYERS = ("Anna", "Ben", "Carla")

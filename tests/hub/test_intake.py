@@ -82,7 +82,7 @@ def test_a_table_reporting_for_another_is_refused_logged_and_counted_nowhere(
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        ("not json", "not JSON"),
+        ("not json", "cut off: the JSON ends too soon, after line 1"),
         ("wrong players", "are not table 1's"),
         ("unassigned table", "plays no game in round 1"),
         ("unknown round", "round 2 has not started"),

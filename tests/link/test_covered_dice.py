@@ -209,7 +209,7 @@ def test_wrong_guesses_lock_the_host_out_and_leave_the_pin_good() -> None:
     wrong = "0" * 6 if pin != "0" * 6 else "1" * 6
     answers = [before] + [device.host_sends(f"pair {wrong}")[0] for _ in range(PIN_ATTEMPTS - 1)]
     assert answers[0] == "error pair: wrong PIN; 2 tries left on this connection"
-    assert answers[1] == "error pair: wrong PIN; 1 tries left on this connection"
+    assert answers[1] == "error pair: wrong PIN; 1 try left on this connection"
     assert answers[-1].startswith("error pair: wrong PIN; too many tries on this connection")
     refused = device.host_sends(f"pair {pin}")[0]
     assert refused.startswith("error pair: wrong PIN; too many tries"), "this host is locked"

@@ -50,7 +50,7 @@ def test_the_commands_parse_into_their_values() -> None:
     ("line", "words"),
     [
         ("report", "report needs a JSON object"),
-        ("report [6, 5, 4]", "report needs a JSON object, got list"),
+        ("report [6, 5, 4]", "report needs a JSON object, got an array"),
         ('report {"player": "Anna", "dice": [6, 5, 4], "throws": 2, "x": 1}', "unknown key 'x'"),
         ('report {"dice": [6, 5, 4], "throws": 2}', '"player" must be the name'),
         ('report {"player": "Anna", "dice": "654", "throws": 2}', "dice must be a list of whole"),

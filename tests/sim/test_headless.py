@@ -236,6 +236,35 @@ def test_a_bad_script_line_is_named_with_exit_2(
     )
 
 
+def test_a_bad_script_touches_no_output_and_no_state_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Yesterday's frames, events and games stay as they were, down to the folders' times:
+    the script is checked before an output is begun or the state directory locked."""
+    script = tmp_path / "bad.txt"
+    script.write_text("thorw\n", encoding="utf-8")
+    out = tmp_path / "out"
+    (out / "frames").mkdir(parents=True)
+    (out / "frames" / "frame_0001.png").write_bytes(b"old")
+    (out / "events.jsonl").write_text("old\n", encoding="utf-8")
+    (out / "games").mkdir()
+    folders = (out, out / "frames", out / "games")
+    for path in (*folders, out / "events.jsonl", out / "frames" / "frame_0001.png"):
+        os.utime(path, ns=(10**18, 10**18))
+    before = {path: path.stat().st_mtime_ns for path in out.rglob("*")} | {
+        out: out.stat().st_mtime_ns
+    }
+    status = schocken(
+        "--script", str(script), "--events", str(out / "events.jsonl"),
+        "--frames", str(out / "frames"), "--state-dir", str(out / "games"),
+    )
+    assert status == 2
+    assert "line 1: unknown action 'thorw'" in capsys.readouterr().err
+    assert {path: path.stat().st_mtime_ns for path in out.rglob("*")} | {
+        out: out.stat().st_mtime_ns
+    } == before, "no file or folder touched, no lock file made"
+
+
 def test_without_game_options_the_device_setup_runs(tmp_path: Path) -> None:
     events = tmp_path / "events.jsonl"
     script = tmp_path / "setup.txt"

@@ -16,6 +16,7 @@ from sim.fakes import FakeClock
 from sim.gpio_mock import MockPinHands
 from sim.recorder import BACKGROUND, LIT
 from sim.sim_words import SimWords
+from sim.terminal import terminal_key_help
 from sim.window import OLED_SCALE, SimWindow, WindowDisplay
 from tests.sim.conftest import decode
 
@@ -272,6 +273,15 @@ def test_the_captions_and_the_help_speak_the_devices_language(
         assert redraw.call_count == 1
     finally:
         window.close()
+
+
+@pytest.mark.parametrize(("language", "hint"), [("de", "F: Tipp"), ("en", "F: a hint")])
+def test_the_help_names_the_hint_in_the_window_as_in_the_terminal(
+    language: str, hint: str
+) -> None:
+    say = SimWords(language).t
+    for rows in (key_help(say), terminal_key_help(say)):
+        assert [meaning for _, meaning in rows if hint in meaning], rows
 
 
 def test_the_cups_caption_has_no_gap_inside_a_word(window: SimWindow) -> None:

@@ -101,6 +101,9 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.by_id("pair").click()
     browser.wait("document.getElementById('note').textContent.length > 0")
     assert browser.by_id("note").text == "Falsche PIN, noch 2 Versuche", "the page's own words"
+    browser.by_id("pair").click()  # the same wrong PIN again: the last try is one
+    browser.wait("document.getElementById('note').textContent.endsWith('1 Versuch')")
+    assert browser.by_id("note").text == "Falsche PIN, noch 1 Versuch"
     browser.js("document.getElementById('pin').value = arguments[0]", pin)  # typed just above
     tap(browser, "#pair")
     browser.wait("!document.getElementById('controls').hidden")

@@ -82,7 +82,7 @@ def test_nothing_changes_without_pairing_then_pairing_and_revoking(
 
     pin = web_device.show_pin()
     wrong = "000000" if pin != "000000" else "111111"
-    assert "wrong PIN; 1 tries left" in client.command(f"pair {wrong}", "ok")
+    assert "wrong PIN; 1 try left" in client.command(f"pair {wrong}", "ok")
     token = client.command(f"pair {pin}", "ok pair").split()[2]
     assert client.command(
         'setup {"players": ["Xaver", "Yvonne"], "bots": ["", "odds"]}', "ok setup"

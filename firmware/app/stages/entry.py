@@ -13,7 +13,9 @@ five buttons.
   others.
 
 The same stage corrects a report of the round before it is settled (from the menu, "Korrigieren"),
-and enters the roll-off's throws one contender after another. Every step is noted in the journal
+and enters the roll-off's throws one contender after another. A correction begun can be left
+unmade (the menu again, "Korrektur abbrechen"; its screen says so until the first button): the
+entry it interrupted comes back as it stood. Every step is noted in the journal
 (a UI note), so a pulled plug comes back to the same entry.
 """
 
@@ -63,6 +65,10 @@ class EntryStage(Stage):
     notice: str = ""
     #: The round's last entry is confirmed once and waits for STAND to settle the round.
     settling: bool = False
+    #: A correction's way back: the entry it interrupted (None: after a restart, or none).
+    resumes: EntryStage | None = None
+    #: No button was pressed on this correction yet: its status line says how to cancel it.
+    untouched: bool = True
 
     def __post_init__(self) -> None:
         game = self.table.game
@@ -121,6 +127,7 @@ class EntryStage(Stage):
         if kind not in (InputKind.PRESS, InputKind.LONG_PRESS):
             return None
         self.notice = ""
+        self.untouched = False
         if button is Button.STAND and kind is InputKind.PRESS and self.settling:
             return self._settle()
         self.settling = False
@@ -143,6 +150,14 @@ class EntryStage(Stage):
             return None
         self._note()
         return None
+
+    def cancel_correction(self) -> Transition:
+        """Leave this correction unmade: back to the entry it interrupted as it stood (after a
+        restart, the current turn's entry afresh), noted so that a pulled plug comes back
+        there and not to the correction."""
+        back = self.resumes if self.resumes is not None else EntryStage(self.session, self.table)
+        back._note()
+        return Goto((back,), keep_queue=False)
 
     def _note(self) -> None:
         self.table.entering(
@@ -222,6 +237,8 @@ class EntryStage(Stage):
             side = t("entry_hand" if self.hand else "entry_built")
         if self.settling:  # the whole line, as a notice
             status, side = t("entry_settle"), ""
+        if self.correcting is not None and self.untouched:
+            status, side = t("entry_correct_cancel"), ""
         if self.notice:
             status, side = t(self.notice), ""
         return TurnView(

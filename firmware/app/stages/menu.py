@@ -98,11 +98,10 @@ class MainMenu:
     def open(self) -> Menu:
         """The menu, with the entries that apply now."""
         session, stage = self.session, self.stage
-        entries: list[tuple[str, Step]] = [
-            ("menu_continue", close_all_step),
-            ("menu_new_game", self._ask_new_game),
-            ("menu_rules", self._choose_rules),
-        ]
+        entries: list[tuple[str, Step]] = [("menu_continue", close_all_step)]
+        if isinstance(stage, EntryStage) and stage.correcting is not None:
+            entries.append(("menu_cancel_correction", stage.cancel_correction))
+        entries += [("menu_new_game", self._ask_new_game), ("menu_rules", self._choose_rules)]
         game = session.table.game if session.table is not None and stage.in_game else None
         if game is not None and game.phase is Phase.TURN:
             if game.rules.dropped_cup is DroppedCup.ROUND:
@@ -185,10 +184,15 @@ class MainMenu:
         session = self.session
         table = session.require_table()
 
+        under = self.stage
+        resumes = under if isinstance(under, EntryStage) else None
+        if resumes is not None and resumes.correcting is not None:
+            resumes = resumes.resumes  # a correction instead of another: the same way back
+
         def again(player: str) -> Transition:
             result = next(r for r in table.game.results if r.player == player)
             stage = EntryStage(session, table, list(result.dice), result.throws, result.hand,
-                               correcting=player)
+                               correcting=player, resumes=resumes)
             return Goto((stage,), keep_queue=False)
 
         shown = short_names(table.game.players)

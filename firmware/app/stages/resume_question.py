@@ -22,7 +22,7 @@ from firmware.app.stages.base import (
     close_step,
 )
 from firmware.app.stages.overlays import Menu
-from firmware.app.stages.players import short_name
+from firmware.app.stages.players import shown_name
 from firmware.screen.font import FONT
 from firmware.screen.oled_words import OledWords, section_name
 from firmware.screen.views import BannerView
@@ -64,7 +64,7 @@ class ResumeQuestion(Overlay):
     def view(self, texts: OledWords) -> BannerView:
         table = self.session.require_table()
         game = table.game
-        names = ", ".join(short_name(table, name) for name in game.players)
+        names = ", ".join(shown_name(table, name) for name in game.players)
         # The players' names if they fit on two lines, else how many they are.
         if FONT.width(names) > 2 * (SCREEN_SIZE[0] - 2) - FONT.width("WWWWWWWWWW"):
             names = texts.t("resume_players", n=len(game.players))
@@ -75,6 +75,6 @@ class ResumeQuestion(Overlay):
             section = section_name(texts, game.section)
             lines.append(f"{section}, {texts.t('round_n', n=game.round_number)}")
         if self.whose is not None:
-            lines.append(texts.t("resume_turn", name=short_name(table, self.whose)))
+            lines.append(texts.t("resume_turn", name=shown_name(table, self.whose)))
         keys = (texts.t("key_new_game"), "", texts.t("key_resume"))
         return BannerView(texts.t("resume_title"), "", tuple(lines), keys)

@@ -1,9 +1,9 @@
 """The reveal (Aufdecken) after every round, and the banners: a penalty, a lost half, the end.
 
-Every one of them goes on with a press, and all but the end with a shake too (the reveal says
-so, "Drücken oder schütteln", as the hand-over does). When only computer players are left to
-play, the reveal and the banners go on by themselves after a pause; the end of the game never
-does (the next game waits for a person).
+Every one of them goes on with a press, short or long, and all but the end with a shake too
+(the reveal says so, "Drücken oder schütteln", as the hand-over does). When only computer
+players are left to play, the reveal and the banners go on by themselves after a pause; the
+end of the game never does (the next game waits for a person).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class _GoesOn(Stage):
     table: Table
 
     def on_input(self, event: InputEvent) -> Transition | None:
-        if event.kind in (InputKind.PRESS, InputKind.SHAKE_START):
+        if event.kind in (InputKind.PRESS, InputKind.LONG_PRESS, InputKind.SHAKE_START):
             return self.auto_step()
         return None
 
@@ -131,7 +131,7 @@ class PenaltyBanner(_GoesOn):
     def view(self) -> BannerView:
         t = self.session.t
         return BannerView(
-            t("penalty_title"), short_name(self.table, self.event.player),
+            t("penalty_title"), shown_name(self.table, self.event.player),
             (t("penalty_given", n=self.event.deckel),),
             ("", "", "OK"),
         )
@@ -157,7 +157,7 @@ class HalfOverBanner(_GoesOn):
         else:
             lines = [t("loses_section", section=section_name(texts, event.section))]
         if self.final:
-            a, b = (short_name(self.table, name) for name in self.final)
+            a, b = (shown_name(self.table, name) for name in self.final)
             between = t("final_between", a=a, b=b)
             if FONT.width(between) <= SCREEN_SIZE[0] - 2:
                 lines.append(between)
@@ -165,7 +165,7 @@ class HalfOverBanner(_GoesOn):
                 lines += [t("final_first", a=a), t("final_second", b=b)]
         elif event.section == 1:
             lines.append(t("next_section", section=section_name(texts, 2)))
-        return BannerView(section_name(texts, event.section), short_name(self.table, event.loser),
+        return BannerView(section_name(texts, event.section), shown_name(self.table, event.loser),
                           tuple(lines), ("", "", "OK"))
 
 
@@ -179,7 +179,7 @@ class GameOverBanner(Stage):
     table: Table
 
     def on_input(self, event: InputEvent) -> Transition | None:
-        if event.kind is not InputKind.PRESS:
+        if event.kind not in (InputKind.PRESS, InputKind.LONG_PRESS):
             return None
         return Goto((self.session.after_game(),))
 
@@ -188,7 +188,7 @@ class GameOverBanner(Stage):
         over = self.table.game.state()
         blattschuss = len(over.half_losers) == 2 and over.half_losers[0] == over.half_losers[1]
         lines = (t("blattschuss" if blattschuss else "loses_game"), t("buys_round"))
-        loser = short_name(self.table, over.loser) if over.loser else ""
+        loser = shown_name(self.table, over.loser) if over.loser else ""
         return BannerView(t("game_over_title"), loser, lines,
                           ("", "", t("key_new_game")))
 

@@ -37,13 +37,14 @@ class RollOffStage(Stage):
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if self.decided:
-            # A press or another shake goes on: people reach for the cup as often as a button.
-            if event.kind in (InputKind.PRESS, InputKind.THROW):
+            # A press (short or long) or another shake goes on: people reach for the cup as
+            # often as a button.
+            if event.kind in (InputKind.PRESS, InputKind.LONG_PRESS, InputKind.THROW):
                 return CONTINUE
             return None
         if self.table.game.real_dice:
             # Real dice: the tie's throws are entered like the first ones.
-            if event.kind in (InputKind.PRESS, InputKind.THROW):
+            if event.kind in (InputKind.PRESS, InputKind.LONG_PRESS, InputKind.THROW):
                 return Goto((RollOffDue(),))
             return None
         if event.kind is InputKind.SHAKE_START:

@@ -77,6 +77,8 @@ def time_box_picker(
 
     def label(index: int) -> str:
         minutes = boxes[index]
+        if minutes == 1:
+            return texts.t("time_box_minutes_one")
         return texts.t("time_box_minutes", n=minutes) if minutes else texts.t("time_box_none")
 
     return Picker(
@@ -248,7 +250,8 @@ def spieltag_entries(session: Session) -> list[tuple[str, Step]]:
                 spieltag.name, scheme_name(session.catalogue, spieltag.scheme.name)
             )
             if minutes:
-                lines = (*lines, session.t("time_box_minutes", n=minutes))
+                key = "time_box_minutes_one" if minutes == 1 else "time_box_minutes"
+                lines = (*lines, session.t(key, n=minutes))
             return Push(Notice("spieltag_begun_title", lines))
 
         def choose(index: int) -> Transition:

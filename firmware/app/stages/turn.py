@@ -69,7 +69,7 @@ class HandOverStage(Stage):
         return self.table.is_bot(self.player)
 
     def on_input(self, event: InputEvent) -> Transition | None:
-        if event.kind is InputKind.PRESS:
+        if event.kind in (InputKind.PRESS, InputKind.LONG_PRESS):
             return Goto((TurnStage(self.session, self.table),))
         if event.kind is InputKind.SHAKE_START:
             turn = TurnStage(self.session, self.table)
@@ -346,9 +346,14 @@ class TurnDoneStage(Stage):
     limit: int
     faces: tuple[DieFace, ...]
     throw_name: str
+    #: Why the last press did not go on (a text key), shown on the status line.
+    notice: str = ""
 
     def on_input(self, event: InputEvent) -> Transition | None:
-        return CONTINUE if event.kind is InputKind.PRESS else None
+        if event.kind is InputKind.LONG_PRESS and event.button is Button.FLIP:
+            self.notice = "notice_no_hint_turn_over"  # the hint is for a turn under way
+            return None
+        return CONTINUE if event.kind in (InputKind.PRESS, InputKind.LONG_PRESS) else None
 
     def auto_at(self, now: float) -> float | None:
         return now + BOT_PAUSE_S if self.table.only_bots() else None
@@ -357,6 +362,8 @@ class TurnDoneStage(Stage):
         return CONTINUE
 
     def view(self) -> TurnView:
+        if self.notice:  # the whole line, as on the turn screen
+            return self._view(self.faces, self.session.t(self.notice), side="")
         return self._view(self.faces, self.throw_name)
 
     def table_view(self) -> TurnView:
@@ -369,14 +376,14 @@ class TurnDoneStage(Stage):
         )
         return self._view(faces, self.session.t("status_covered"))
 
-    def _view(self, faces: tuple[DieFace, ...], status: str) -> TurnView:
+    def _view(self, faces: tuple[DieFace, ...], status: str, side: str | None = None) -> TurnView:
         t = self.session.t
         return TurnView(
             shown_name(self.table, self.player),
             t("throw_of", n=self.throws, limit=self.limit),
             faces,
             status,
-            t("key_continue"),
+            t("key_continue") if side is None else side,
             scoreboard(self.table, self.player),
         )
 
