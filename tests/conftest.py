@@ -77,6 +77,8 @@ ONE_WORKER_MODULES = frozenset(
     {
         "tests/bench/test_bench.py",  # `schocken bench --quick --only ...`, read by many tests
         "tests/cli/test_lost_partien.py",  # an evening of six journalled games, played once
+        "tests/cli/test_match_sheet.py",  # two tables' evenings of a league match, played once
+        "tests/cli/test_saison.py",  # three league Spieltage, played once
         "tests/cli/test_sheet.py",  # a league match of ten journalled games
         "tests/deploy/test_hub_install.py",  # one hub install read by nine tests
         "tests/deploy/test_install.py",  # one install per configuration, read by many tests
@@ -150,6 +152,12 @@ ONE_WORKER_GROUPS = {
 }
 
 
+#: The xdist worker that runs the "chromium" group, and so the one that starts the session's
+#: Chromium while it collects (tests/web/conftest.py): every worker collects every test, and a
+#: Chromium started by the others would idle through the run, seconds of CPU each.
+CHROMIUM_WORKER = "gw0"
+
+
 def worker_scope(nodeid: str) -> str:
     """What one xdist worker runs together with the test ``nodeid``: its group of
     :data:`ONE_WORKER_GROUPS`, its module if in :data:`ONE_WORKER_MODULES`, or itself alone."""
@@ -174,6 +182,25 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
         def _split_scope(self, nodeid: str) -> str:
             return worker_scope(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            """The "chromium" group to :data:`CHROMIUM_WORKER` (its first unit), to no other
+            while other work is left (a worker lost and replaced still gets it in the end)."""
+            queue = self.workqueue
+            if "chromium" not in queue:
+                super()._assign_work_unit(node)
+            elif node.gateway.id == CHROMIUM_WORKER:
+                queue.move_to_end("chromium", last=False)
+                super()._assign_work_unit(node)
+            elif len(queue) == 1:
+                super()._assign_work_unit(node)
+            else:
+                held = queue.pop("chromium")
+                try:
+                    super()._assign_work_unit(node)
+                finally:
+                    queue["chromium"] = held
+                    queue.move_to_end("chromium", last=False)
 
     return OneWorkerScopes(config, log)
 

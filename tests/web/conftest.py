@@ -226,10 +226,15 @@ class WsClient:
 @pytest.hookimpl(trylast=True)  # after the deselection by -m and -k
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Start the session's Chromium on a thread now where a collected test will want a window
-    of it (a worker of ``-n`` collects every test): a start costs seconds of waiting."""
+    of it: a start costs seconds of waiting. Under xdist, where every worker collects every
+    test, only on the worker the "chromium" group goes to (tests/conftest.py)."""
     from sim.pictures.browser import browser_missing
+    from tests.conftest import CHROMIUM_WORKER
 
     if config.option.collectonly:
+        return
+    worker = getattr(config, "workerinput", {}).get("workerid", CHROMIUM_WORKER)
+    if worker != CHROMIUM_WORKER:
         return
     wanted = any("chromium" in getattr(item, "fixturenames", ()) for item in items)
     if wanted and browser_missing() is None:
