@@ -78,12 +78,16 @@ def _list_changes(
     if len(set(new_keys)) != len(new_keys) or set(old_keys) != set(new_keys):
         return None
     placed = key == PLACED
-    before = {row[field]: _unplaced(row) if placed else row for row in old}
-    rows = [
-        _unplaced(row) if placed else row
-        for row in new
-        if before[row[field]] != (_unplaced(row) if placed else row)
-    ]
+    before = {row[field]: row for row in old}
+    rows = []
+    for row in new:
+        was = before[row[field]]
+        if was == row:
+            continue
+        if not placed:
+            rows.append(row)
+        elif {**row, "place": was["place"]} != was:  # more than its place changed
+            rows.append(_unplaced(row))
     moves = _moves(old_keys, new_keys)
     runs = None
     if placed:
@@ -188,7 +192,9 @@ def apply_view_changes(state: State, changes: Mapping[str, Any]) -> dict[str, An
 
 class ViewFeed:
     """The states a server streams: each next state as JSON, with its changes from the last
-    one as JSON (None for the first, or where the changes are no smaller than the state)."""
+    one as JSON (None for the first, or where the changes are no smaller than the state). It
+    keeps the last state it was given: give it a fresh one each time (``HubView.to_json``
+    makes one), never one changed after."""
 
     def __init__(self) -> None:
         self._last: dict[str, Any] | None = None
@@ -197,7 +203,7 @@ class ViewFeed:
         """``state``'s JSON and its changes' JSON."""
         whole = json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode()
         changes = None if self._last is None else view_changes(self._last, state)
-        self._last = json.loads(whole)  # a copy the caller cannot change under us
+        self._last = dict(state)
         if changes is None:
             return whole, None
         delta = json.dumps(changes, ensure_ascii=False, separators=(",", ":")).encode()

@@ -8,8 +8,9 @@ what a page keeps: the whole state on connect, then each ``changes`` event appli
 ``python -m sim.bench.phones HOST PORT COUNT SAMPLE`` is the bench's child: COUNT phones on
 loopback, each its own connection asking for gzip as a phone's browser does, counting every
 byte of its stream after the headers (chunk framing included); SAMPLE of them also inflate and
-apply what they get. On stdin: ``mark`` (counts from now), ``report`` (one JSON line: the bytes
-and events since the mark, each sample's state), ``quit``.
+apply what they get. On stdin: ``mark`` (counts from now; answered ``{}``), ``report`` (one JSON
+line: the bytes and events since the mark, the state's bytes on connect, each sample's state's
+digest), ``quit``.
 """
 
 from __future__ import annotations
@@ -123,6 +124,8 @@ def state_digest(state: Mapping[str, Any] | None) -> str:
 class _Phone:
     decode: bool
     bytes: int = 0
+    #: The bytes until the first event was whole (the state on connect; a checked phone's).
+    first: int = 0
     stream: EventStream | None = None
     watched: WatchedState = field(default_factory=WatchedState)
     failed: str = ""
@@ -146,6 +149,7 @@ async def _phone(host: str, port: int, phone: _Phone, first: asyncio.Event) -> N
             if phone.decode:
                 for event in phone.stream.feed(data):
                     phone.watched.take(event)
+                    phone.first = phone.first or phone.bytes
             first.set()
     except (OSError, asyncio.IncompleteReadError) as error:
         phone.failed = str(error) or type(error).__name__
@@ -161,14 +165,18 @@ async def _phones_main(host: str, port: int, count: int, sample: int) -> int:
     failed = [phone.failed for phone in phones if phone.failed]
     print(json.dumps({"ready": count - len(failed), "failed": failed[:3]}), flush=True)
     loop = asyncio.get_running_loop()
-    marks = [0] * count
+    marks, events = [0] * count, 0
     while True:
         line = (await loop.run_in_executor(None, sys.stdin.readline)).strip()
         if line == "mark":
             marks = [phone.bytes for phone in phones]
+            events = phones[0].watched.events
+            print("{}", flush=True)
         elif line == "report":
             report = {
                 "bytes": [phone.bytes - mark for phone, mark in zip(phones, marks, strict=True)],
+                "events": phones[0].watched.events - events,
+                "first": phones[0].first,
                 "open": sum(1 for phone in phones if not phone.failed),
                 "samples": [state_digest(phone.watched.state) for phone in phones[:sample]],
             }
