@@ -10,7 +10,9 @@ event; every event has the id ``EPOCH-VERSION``, so a browser that reconnects (i
 ``Last-Event-ID``) gets only the changes it missed. A watcher that falls behind (a slow phone)
 gets, once it reads again, the changes it missed where the server still holds them (the last
 :data:`HISTORY`) and they are smaller than the state, else the newest state whole: never a
-backlog. A write that waits :data:`WRITE_TIMEOUT_S` for the watcher closes its stream.
+backlog: a watcher holds at most its socket's buffers (:data:`WATCHER_SEND_BUFFER` and the
+transport's) and the event being written. A write that waits :data:`WRITE_TIMEOUT_S` for the
+watcher closes its stream.
 
 Each event is compressed once for every watcher that accepts gzip (all browsers do): each one
 deflated on its own and flushed to a byte's boundary, so that any sequence of them after a gzip
@@ -61,6 +63,9 @@ MAX_WATCHERS = 1000
 HISTORY = 64
 #: A write to a watcher that waits this long (a phone gone without a word) ends its stream.
 WRITE_TIMEOUT_S = 30.0
+#: The kernel's send buffer of a watcher's socket (Linux doubles it; left alone it grows to
+#: megabytes): with the transport's own 64 KiB, what a watcher that reads nothing holds.
+WATCHER_SEND_BUFFER = 64 * 1024
 #: A comment line every so often keeps proxies and the browser from closing a quiet stream.
 KEEPALIVE_S = 15.0
 EVENTS_PATH = "/events"
@@ -257,24 +262,30 @@ class HubServer:
         if packed:
             headers["Content-Encoding"] = "gzip"
         response = web.StreamResponse(headers=headers)
+        connection = request.transport.get_extra_info("socket") if request.transport else None
+        if connection is not None:
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, WATCHER_SEND_BUFFER)
         try:
             await response.prepare(request)
             if packed:
                 await response.write(GZIP_HEADER)
             seen = self._last_seen(request)
+            # asyncio.timeout, not wait_for: no task of its own per wait (600 watchers a push).
             while not self._closed:
+                # Taken before the write: a state pushed while it waits for the watcher has set
+                # this one, not the next.
+                changed = self._changed
+                assert changed is not None
                 if self._latest is not None and self._version != seen:
                     chunk = self._since(seen, packed)
                     seen = self._version
-                    await asyncio.wait_for(response.write(chunk), WRITE_TIMEOUT_S)
-                changed = self._changed
-                assert changed is not None
+                    await _write(response, chunk)
                 try:
-                    await asyncio.wait_for(changed.wait(), KEEPALIVE_S)
+                    async with asyncio.timeout(KEEPALIVE_S):
+                        await changed.wait()
                 except TimeoutError:
-                    await asyncio.wait_for(response.write(KEEPALIVE.bytes(packed)),
-                                           WRITE_TIMEOUT_S)  # fmt: skip
-        except TimeoutError:  # the watcher stopped reading: its stream ends, its slot is free
+                    await _write(response, KEEPALIVE.bytes(packed))
+        except _Stuck:  # the watcher stopped reading: its stream ends, its place is free
             if request.transport is not None:
                 request.transport.abort()
         except (ConnectionResetError, asyncio.CancelledError):
@@ -282,6 +293,19 @@ class HubServer:
         finally:
             self._watchers -= 1
         return response
+
+
+class _Stuck(Exception):
+    """A watcher read nothing for :data:`WRITE_TIMEOUT_S`."""
+
+
+async def _write(response: web.StreamResponse, chunk: bytes) -> None:
+    """``chunk`` to a watcher, or :class:`_Stuck` where it waits too long for the watcher."""
+    try:
+        async with asyncio.timeout(WRITE_TIMEOUT_S):
+            await response.write(chunk)
+    except TimeoutError:
+        raise _Stuck from None
 
 
 def _data(payload: bytes) -> bytes:

@@ -30,8 +30,14 @@ from tests.hub.helpers import EVENT, game_result, running_round, tournament
 class Watcher:
     """A page on ``/events``: its socket, what it got, the state it keeps."""
 
-    def __init__(self, address: tuple[str, int], gzip: bool, last_id: str = "") -> None:
-        self.socket = socket.create_connection(address, timeout=5)
+    def __init__(
+        self, address: tuple[str, int], gzip: bool, last_id: str = "", receive_buffer: int = 0
+    ) -> None:
+        self.socket = socket.socket()
+        if receive_buffer:  # a phone on a poor link
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.socket.settimeout(5)
+        self.socket.connect(address)
         headers = "Accept-Encoding: gzip, deflate, br\r\n" if gzip else ""
         headers += f"Last-Event-ID: {last_id}\r\n" if last_id else ""
         self.socket.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}\r\n".encode())
@@ -232,3 +238,29 @@ def test_six_hundred_phones_are_served(
     topic = result_topic(EVENT, f"table-{tables[0].table_no}")
     hub.receive(topic, game_result(tables[0], 1).to_json(), 1.0)
     watch_many(server, 600, hub.view(time.time()).to_json(), feed)
+
+
+def test_a_watcher_that_reads_nothing_for_a_while_gets_the_newest_state_not_a_backlog(
+    hall: tuple[Hub, list[SeatRow], HubServer, ViewFeed],
+) -> None:
+    _hub, _tables, server, _feed = hall
+    slow = Watcher(server.address, gzip=False, receive_buffer=4096)
+    states = 60
+    filler = "x" * 60_000  # each state whole (no changes): 60 of them are 3.6 MB
+    try:
+        deadline = time.monotonic() + 5
+        while server.watchers < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        first = server._version  # noqa: SLF001  (the versions pushed so far)
+        for n in range(states):
+            server.push(json.dumps({"n": n, "filler": filler}).encode())
+        while server._version < first + states and time.monotonic() < deadline:  # noqa: SLF001
+            time.sleep(0.01)
+        while not slow.watched.state or slow.watched.state.get("n") != states - 1:
+            data = slow.socket.recv(1 << 16)
+            assert data, "the stream ended"
+            slow.take(data)
+        assert len(slow.events) < states / 4  # what it missed was skipped, not queued
+        assert slow.bytes < states * len(filler) / 4
+    finally:
+        slow.close()
