@@ -154,6 +154,11 @@ class HubServer:
         """Event streams open now."""
         return self._watchers
 
+    @property
+    def version(self) -> int:
+        """How many states the server has taken in so far (each one's number in its events)."""
+        return self._version
+
     def push(self, state: bytes, changes: bytes | None = None) -> None:
         """A new state for every event stream (any thread), and where known its ``changes`` from
         the state pushed before (None: watchers get the whole state)."""

@@ -251,10 +251,10 @@ def test_a_watcher_that_reads_nothing_for_a_while_gets_the_newest_state_not_a_ba
         deadline = time.monotonic() + 5
         while server.watchers < 1 and time.monotonic() < deadline:
             time.sleep(0.01)
-        first = server._version  # noqa: SLF001  (the versions pushed so far)
+        first = server.version
         for n in range(states):
             server.push(json.dumps({"n": n, "filler": filler}).encode())
-        while server._version < first + states and time.monotonic() < deadline:  # noqa: SLF001
+        while server.version < first + states and time.monotonic() < deadline:
             time.sleep(0.01)
         while not slow.watched.state or slow.watched.state.get("n") != states - 1:
             data = slow.socket.recv(1 << 16)
