@@ -6,7 +6,11 @@ selection)."""
 
 from __future__ import annotations
 
+import gzip
+import http.client
 import json
+import logging
+import resource
 import selectors
 import socket
 import time
@@ -264,3 +268,42 @@ def test_a_watcher_that_reads_nothing_for_a_while_gets_the_newest_state_not_a_ba
         assert slow.bytes < states * len(filler) / 4
     finally:
         slow.close()
+
+
+def test_a_watcher_that_reads_nothing_for_the_write_timeout_loses_its_stream_and_place(
+    hall: tuple[Hub, list[SeatRow], HubServer, ViewFeed],
+    mocker: MockerFixture,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    _hub, _tables, server, _feed = hall
+    mocker.patch.object(hub_server, "WRITE_TIMEOUT_S", 0.3)
+    gone = Watcher(server.address, gzip=False, receive_buffer=4096)  # a phone left the hall
+    try:
+        deadline = time.monotonic() + 10
+        while server.watchers < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for n in range(8):  # 800 kB: more than the socket's and the transport's buffers
+            server.push(json.dumps({"n": n, "filler": "x" * 100_000}).encode())
+        while server.watchers and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert server.watchers == 0
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    finally:
+        gone.close()
+
+
+def test_the_pages_come_gzipped_and_the_process_may_open_a_socket_per_watcher(
+    hall: tuple[Hub, list[SeatRow], HubServer, ViewFeed],
+) -> None:
+    _hub, _tables, server, _feed = hall
+    connection = http.client.HTTPConnection(*server.address, timeout=5)
+    connection.request("GET", "/phone", headers={"Accept-Encoding": "gzip"})
+    response = connection.getresponse()
+    body = response.read()
+    assert response.getheader("Content-Encoding") == "gzip"
+    page = gzip.decompress(body).decode()
+    assert "const FIRST = " in page and len(body) < len(page) / 3
+    connection.close()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hub_server.MAX_WATCHERS + hub_server.SPARE_DESCRIPTORS
+    assert soft == resource.RLIM_INFINITY or soft >= min(wanted, hard)
