@@ -9,8 +9,8 @@ watcher gets the whole state on connect (an unnamed event), then each change as 
 event; every event has the id ``EPOCH-VERSION``, so a browser that reconnects (its
 ``Last-Event-ID``) gets only the changes it missed. A watcher that falls behind (a slow phone)
 gets, once it reads again, the changes it missed where the server still holds them (the last
-:data:`HISTORY`) and they are smaller than the state, else the newest state whole: never a
-backlog: a watcher holds at most its socket's buffers (:data:`WATCHER_SEND_BUFFER` and the
+:data:`HISTORY`) and they are smaller than the state, else the newest state whole, never a
+backlog. A watcher holds at most its socket's buffers (:data:`WATCHER_SEND_BUFFER` and the
 transport's) and the event being written. A write that waits :data:`WRITE_TIMEOUT_S` for the
 watcher closes its stream.
 
@@ -202,6 +202,8 @@ class HubServer:
         """The version a reconnecting browser had (its ``Last-Event-ID`` of this run), or None."""
         epoch, _, version = request.headers.get("Last-Event-ID", "").partition("-")
         if epoch != self._epoch or not version.isascii() or not version.isdigit():
+            return None
+        if len(version) > 18:  # no version of this run is that long (nor a number int() refuses)
             return None
         return int(version) if int(version) <= self._version else None
 

@@ -163,7 +163,8 @@ def test_a_watcher_further_behind_than_the_history_or_of_another_run_gets_the_wh
     for game in range(1, HISTORY + 3):
         expected = report(hub, tables[game % 4], game, game % 4, feed, server)
     epoch = ident.split("-")[0]
-    for last_id in (ident, f"{epoch}-999999", "0000-1", "nonsense"):
+    for last_id in (ident, f"{epoch}-999999", "0000-1", "nonsense", f"{epoch}-{'9' * 5000}",
+                    f"{epoch}-١٢", f"{epoch}--1"):  # fmt: skip
         late = Watcher(server.address, gzip=False, last_id=last_id)
         try:
             events = late.read()
