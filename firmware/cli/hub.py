@@ -385,12 +385,12 @@ def _password(args: argparse.Namespace) -> str:
 
 
 def _serve(hub: Hub, args: argparse.Namespace) -> int:
-    import json
     from dataclasses import replace
 
     from firmware.hub.pages import hub_routes
     from firmware.hub.service import HubService
     from firmware.hub.view import HubView
+    from firmware.hub.view_changes import ViewFeed
     from firmware.wire.broker import HUB_USER
     from hal.hub_server import HubServer, HubServerError
     from hal.mqtt import MqttError, MqttLink, MqttSettings
@@ -415,15 +415,17 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
 
     last: list[HubView | None] = [None]
     lock = threading.Lock()
+    feed = ViewFeed()
 
     def changed() -> None:
-        """Push the state to the TVs if it changed (the worker's and the main thread's)."""
+        """Push the state and its changes to the TVs and phones if it changed (the worker's and
+        the main thread's)."""
         with lock:
             view = hub.view(time.time())
             same = replace(view, now=0.0)
             if same != last[0]:
                 last[0] = same
-                server.push(json.dumps(view.to_json()).encode())
+                server.push(*feed.next(view.to_json()))
 
     service = HubService(hub, time.time, changed)
     if args.broker_log:

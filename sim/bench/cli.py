@@ -4,9 +4,10 @@ idle CPU, start-up time and memory, a tournament's hub with 100 tables on a real
 a Raspberry Pi with the display attached also real frames per second and the I2C bus speed.
 
 Takes about a minute (--quick: about ten seconds, fewer repetitions and half-second idle
-windows), and the hub about 80 s more (--quick: about 10 s; skipped in one line without
-mosquitto). The targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times
-slower (see docs/performance.md). --markdown prints the tables of docs/performance.md; --only
+windows), the hub about 80 s more (--quick: about 10 s; skipped in one line without
+mosquitto) and a DM's hall of 150 tables and 600 phones about 90 s (--quick: about 45 s). The
+targets are those of a laptop-class machine; a Pi Zero 2 W is about ten times slower (see
+docs/performance.md). --markdown prints the tables of docs/performance.md; --only
 measures just the named groups of rows (``sim.bench.measure.GROUPS``). On the Pi, stop the
 service first: sudo systemctl stop schockbesteck.
 """

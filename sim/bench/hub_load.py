@@ -29,6 +29,7 @@ and the broker's persistence are on the disk.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -48,6 +49,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from sim.bench.figures import Measurement, percentile
+from sim.bench.phones import EventStream, WatchedState, state_digest
 from sim.tournament.processes import tied_to_this_process
 
 __all__ = [
@@ -76,6 +78,11 @@ EVENT = "bench"
 FIRST_BURST_GAME = 500
 #: The longest a result may take to show after the tables stopped before it counts as lost.
 DRAIN_S = 10.0
+#: A DM's hall, for the phones' rows: 600 players at 150 tables, a phone each.
+HALL_TABLES = 150
+HALL_PHONES = 600
+#: Of the phones, those that also inflate and apply what they get (the others count bytes).
+CHECKED_PHONES = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +93,24 @@ class HubBenchSettings:
     warm_up_s: float = 3.0
     #: Seconds the results are measured in.
     window_s: float = 60.0
-    #: New results in the burst (spread over the tables), then the same again.
+    #: New results in the burst (spread over the tables), then the same again; 0: no bursts.
     burst: int = 1000
     seed: int = 7
+    #: Tables live in the run (four players each).
+    tables: int = TABLES
+    #: Phones on the hub's event stream meanwhile (loopback clients, :mod:`sim.bench.phones`).
+    phones: int = 0
 
     @classmethod
     def quick(cls) -> HubBenchSettings:
         return cls(warm_up_s=0.5, window_s=3.0, burst=TABLES)
+
+    @classmethod
+    def hall(cls, quick: bool = False) -> HubBenchSettings:
+        """A DM's hall: :data:`HALL_TABLES` tables and :data:`HALL_PHONES` phones, no bursts."""
+        window = (5.0 if quick else 60.0, 1.0 if quick else 3.0)
+        return cls(warm_up_s=window[1], window_s=window[0], burst=0, tables=HALL_TABLES,
+                   phones=HALL_PHONES)  # fmt: skip
 
 
 # --- what the TV showed, and when -----------------------------------------------------------
@@ -142,9 +160,17 @@ def delays(
     return found, unseen
 
 
-def _watch(host: str, port: int, shown: ShownCounts, stop: threading.Event) -> None:
-    """Follow ``/events`` as the TV does (HTTP/1.0, so the stream is not chunked), stamping
-    each event as its last byte arrives."""
+def _watch(
+    host: str,
+    port: int,
+    shown: ShownCounts,
+    stop: threading.Event,
+    kept: WatchedState | None = None,
+) -> None:
+    """Follow ``/events`` as the TV does (HTTP/1.0, so the stream is not chunked; the whole
+    state, then its changes applied), stamping each event as its last byte arrives."""
+    kept = kept if kept is not None else WatchedState()
+    reader = EventStream()
     with socket.create_connection((host, port), timeout=30) as stream:
         stream.sendall(f"GET /events HTTP/1.0\r\nHost: {host}:{port}\r\n\r\n".encode())
         stream.settimeout(0.5)
@@ -166,11 +192,11 @@ def _watch(host: str, port: int, shown: ShownCounts, stop: threading.Event) -> N
                 if b" 200 " not in head.split(b"\r\n", 1)[0]:
                     raise RuntimeError(f"the hub's /events answered {head[:60]!r}")
                 buffer, header = rest, False
-            *events, buffer = buffer.split(b"\n\n")
-            for event in events:
-                for line in event.split(b"\n"):
-                    if line.startswith(b"data: "):
-                        shown.take(json.loads(line[6:]), at)
+            for event in reader.feed(buffer):
+                kept.take(event)
+                assert kept.state is not None
+                shown.take(kept.state, at)
+            buffer = b""
 
 
 # --- the processes' CPU and memory --------------------------------------------------------------
@@ -182,12 +208,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def peak_rss_mb(pid: int) -> float:
-    """The peak resident memory of process ``pid`` (``VmHWM``), in MB."""
+def peak_rss_mb(pid: int, field: str = "VmHWM") -> float:
+    """The peak resident memory of process ``pid`` (``VmHWM``; ``VmRSS``: now), in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no VmHWM for process {pid}")
+    raise RuntimeError(f"no {field} for process {pid}")
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -212,6 +238,8 @@ def _problem() -> str | None:
 
 
 def _keys(settings: HubBenchSettings) -> list[tuple[str, str, str, float | None]]:
+    if settings.phones:
+        return _hall_keys(settings)
     pace = f"{TABLES} tables at {PACE:g}× a DM's pace"
     return [
         ("hub_results_per_s", f"hub: new results stored a second ({TABLES} tables at once, "
@@ -232,6 +260,38 @@ def _keys(settings: HubBenchSettings) -> list[tuple[str, str, str, float | None]
         ("hub_peak_rss_mb", "hub: peak memory (`schocken hub serve`)", "MB", None),
         ("broker_cpu_pct", "broker: CPU while the tables play (of one core)", "%", None),
         ("broker_peak_rss_mb", "broker: peak memory (mosquitto)", "MB", None),
+    ]  # fmt: skip
+
+
+def _hall_keys(settings: HubBenchSettings) -> list[tuple[str, str, str, float | None]]:
+    hall = f"{settings.tables} tables at {PACE:g}× a DM's pace, {settings.phones} phones"
+    return [
+        ("hall_phone_bytes_per_result", f"phones: bytes a phone gets per result ({hall}; gzip, "
+         "chunks included)", "bytes", 10_000.0),
+        ("hall_phone_bytes_per_result_max", "phones: ... the phone that got most", "bytes", None),
+        ("hall_phone_kb_per_s", "phones: what one phone gets a second", "kB/s", None),
+        ("hall_phones_kb_per_s", f"phones: what all {settings.phones} get a second (the hall's "
+         "Wi-Fi)", "kB/s", None),
+        ("hall_snapshot_kb", "phones: the whole state on connect (gzip)", "kB", None),
+        ("hall_states_per_result", "hub: states sent per result", "states", None),
+        ("hall_tv_p50_ms", f"hub: a result from the table's journal to the TV, p50 ({hall})",
+         "ms", None),
+        ("hall_tv_p99_ms", "hub: ... to the TV, p99", "ms", 250.0),
+        ("hall_tv_results", f"hub: results measured ({settings.window_s:g} s)", "results", None),
+        ("hall_tv_unseen", "hub: ... of them never on the TV", "results", None),
+        ("hall_load_per_s", "hub: results the tables journalled a second meanwhile", "1/s", None),
+        ("hall_phones_open", "phones: streams open at the end", "phones", None),
+        ("hall_phones_equal", f"phones: of {CHECKED_PHONES} that apply the changes, those whose "
+         "state equals the TV's", "phones", None),
+        ("hall_hub_cpu_pct", f"hub: CPU with {settings.phones} phones watching (of one core)", "%",
+         None),
+        ("hall_hub_cpu_per_result_ms", "hub: CPU per result (its intake, the recount, the "
+         "changes, every stream)", "ms", None),
+        ("hall_hub_peak_rss_mb", "hub: peak memory (`schocken hub serve`)", "MB", None),
+        ("hall_hub_kb_per_phone", "hub: memory a phone's stream takes", "kB", None),
+        ("hall_broker_cpu_pct", "broker: CPU meanwhile (of one core)", "%", None),
+        ("hall_phones_cpu_pct", f"phones: the {settings.phones} loopback clients' CPU (niced; at "
+         "a venue, the phones')", "%", None),
     ]  # fmt: skip
 
 
@@ -316,13 +376,13 @@ def measure_hub(settings: HubBenchSettings) -> dict[str, float]:
     shm = Path("/dev/shm")
     tables_dir = Path(tempfile.mkdtemp(prefix="schock-bench-tables-", dir=shm if shm.is_dir()
                                        else None))  # fmt: skip
-    broker = make_broker(MOSQUITTO, MOSQUITTO_PASSWD, folder, TABLES, tied=True)
+    broker = make_broker(MOSQUITTO, MOSQUITTO_PASSWD, folder, settings.tables, tied=True)
     try:
         broker.start()
         db = folder / "hub.db"
         hub = init_tournament(db, EVENT)
         hub.store.set("format", "dm")
-        hub.store.add_players([Entrant(name, team) for name, team in _players(4 * TABLES)])
+        hub.store.add_players([Entrant(name, team) for name, team in _players(4 * settings.tables)])
         seats = hub.draw_round(seed=settings.seed)
         hub.start_round(time.time(), 70)
         hub.store.close()
@@ -334,12 +394,14 @@ def measure_hub(settings: HubBenchSettings) -> dict[str, float]:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         hub_log = (folder / "hub.log").open("w")
         with hub_log, _process(argv, env=env, stdout=subprocess.PIPE, stderr=hub_log) as serve:
-            passwords = {str(n): broker.passwords[table_user(n)] for n in range(1, TABLES + 1)}
+            passwords = {str(n): broker.passwords[table_user(n)]
+                         for n in range(1, settings.tables + 1)}  # fmt: skip
             assert broker.pid is not None
             figures, tv = _play(settings, serve, broker.url, passwords, tables_dir, broker.pid)
-            figures.update(
-                _bursts(settings, broker.url, passwords, seats, (serve.pid, broker.pid), tv)
-            )
+            if settings.burst:
+                figures.update(
+                    _bursts(settings, broker.url, passwords, seats, (serve.pid, broker.pid), tv)
+                )
         return figures
     finally:
         broker.stop()
@@ -386,54 +448,64 @@ def _watched(
     hub_pid: int,
     broker_pid: int,
 ) -> dict[str, float]:
-    """The window: the tables play, the TV's stream is stamped, the two processes measured."""
+    """The window: the tables play, the TV's stream is stamped, the two processes measured;
+    with phones, their child counts their bytes over the window."""
     assert child.stdin is not None
     shown = ShownCounts()
+    kept = WatchedState()
     stop = threading.Event()
     failed: list[BaseException] = []
 
     def watch() -> None:
         try:
-            _watch(host, port, shown, stop)
+            _watch(host, port, shown, stop, kept)
         except BaseException as error:  # reported below
             failed.append(error)
 
     watcher = threading.Thread(target=watch, name="tv", daemon=True)
     watcher.start()
-    try:
-        if _line(child.stdout, "word from the tables (connected and assigned)", 180) != "ready\n":
-            raise RuntimeError("the hub bench: the tables did not get ready")
-        origin = time.time() + 0.2
-        start, end = origin + settings.warm_up_s, origin + settings.warm_up_s + settings.window_s
-        child.stdin.write(f"go {origin} {end}\n")
-        child.stdin.flush()
-        time.sleep(max(0.0, start - time.time()))
-        cpu = {pid: cpu_seconds(pid) for pid in (hub_pid, broker_pid)}
-        measured_from = time.time()
-        time.sleep(max(0.0, end - time.time()))
-        wall = time.time() - measured_from
-        spent = {pid: cpu_seconds(pid) - before for pid, before in cpu.items()}
-        report = json.loads(_line(child.stdout, "the tables' results", 120))
-        results: list[list[Any]] = report["results"]
-        inside = [r for r in results if start <= r[3] < end]
-        deadline = time.time() + DRAIN_S
-        while time.time() < deadline and not failed:
-            _found, unseen = delays(inside, shown, (start, end), time.time())
-            if not unseen:
-                break
-            time.sleep(0.05)
-        child.stdin.write("quit\n")
-        child.stdin.flush()
-        child.wait(timeout=30)
-    finally:
-        stop.set()
-        watcher.join(timeout=5)
+    with contextlib.ExitStack() as stack:
+        try:
+            word = _line(child.stdout, "word from the tables (connected and assigned)", 180)
+            if word != "ready\n":
+                raise RuntimeError("the hub bench: the tables did not get ready")
+            phones = _Phones(stack, settings, host, port, hub_pid) if settings.phones else None
+            origin = time.time() + 0.2
+            start = origin + settings.warm_up_s
+            end = start + settings.window_s
+            child.stdin.write(f"go {origin} {end}\n")
+            child.stdin.flush()
+            time.sleep(max(0.0, start - time.time()))
+            cpu = {pid: cpu_seconds(pid) for pid in (hub_pid, broker_pid)}
+            if phones is not None:
+                phones.mark()
+            measured_from = time.time()
+            time.sleep(max(0.0, end - time.time()))
+            wall = time.time() - measured_from
+            spent = {pid: cpu_seconds(pid) - before for pid, before in cpu.items()}
+            got = phones.report() if phones is not None else {}
+            report = json.loads(_line(child.stdout, "the tables' results", 120))
+            results: list[list[Any]] = report["results"]
+            inside = [r for r in results if start <= r[3] < end]
+            deadline = time.time() + DRAIN_S
+            while time.time() < deadline and not failed:
+                _found, unseen = delays(inside, shown, (start, end), time.time())
+                if not unseen:
+                    break
+                time.sleep(0.05)
+            equal = phones.equal(kept) if phones is not None else 0
+            child.stdin.write("quit\n")
+            child.stdin.flush()
+            child.wait(timeout=30)
+        finally:
+            stop.set()
+            watcher.join(timeout=5)
     if failed:
         raise RuntimeError(f"the hub bench: the TV's stream failed: {failed[0]}")
     found, unseen = delays(inside, shown, (start, end), time.time())
     if not found:
         raise RuntimeError("the hub bench: no result was journalled in the window")
-    return {
+    figures = {
         "hub_tv_p50_ms": percentile(found, 0.5) * 1e3,
         "hub_tv_p99_ms": percentile(found, 0.99) * 1e3,
         "hub_tv_results": float(len(found)),
@@ -444,6 +516,84 @@ def _watched(
         "broker_cpu_pct": 100 * spent[broker_pid] / wall,
         "broker_peak_rss_mb": peak_rss_mb(broker_pid),
     }
+    if phones is None:
+        return figures
+    bytes_ = got["bytes"]
+    return {
+        "hall_phone_bytes_per_result": sum(bytes_) / len(bytes_) / len(inside),
+        "hall_phone_bytes_per_result_max": max(bytes_) / len(inside),
+        "hall_phone_kb_per_s": sum(bytes_) / len(bytes_) / wall / 1e3,
+        "hall_phones_kb_per_s": sum(bytes_) / wall / 1e3,
+        "hall_snapshot_kb": phones.snapshot_kb,
+        "hall_states_per_result": got["events"] / len(inside),
+        "hall_tv_p50_ms": figures["hub_tv_p50_ms"],
+        "hall_tv_p99_ms": figures["hub_tv_p99_ms"],
+        "hall_tv_results": figures["hub_tv_results"],
+        "hall_tv_unseen": figures["hub_tv_unseen"],
+        "hall_load_per_s": figures["hub_load_per_s"],
+        "hall_phones_open": float(got["open"]),
+        "hall_phones_equal": float(equal),
+        "hall_hub_cpu_pct": figures["hub_cpu_pct"],
+        "hall_hub_cpu_per_result_ms": 1e3 * spent[hub_pid] / len(inside),
+        "hall_hub_peak_rss_mb": figures["hub_peak_rss_mb"],
+        "hall_hub_kb_per_phone": phones.kb_per_phone,
+        "hall_broker_cpu_pct": figures["broker_cpu_pct"],
+        "hall_phones_cpu_pct": got["cpu_pct"],
+    }
+
+
+class _Phones:
+    """The phones' child (``python -m sim.bench.phones``) on the hub's stream, from now until
+    ``stack`` closes: the hub's memory before and after they connected, their bytes."""
+
+    def __init__(
+        self, stack: contextlib.ExitStack, settings: HubBenchSettings, host: str, port: int,
+        hub_pid: int,
+    ) -> None:  # fmt: skip
+        before = peak_rss_mb(hub_pid, "VmRSS")
+        # Niced: at a venue the phones are 600 other machines; here their reading must not take
+        # the hub's share of the CPU.
+        argv = ["nice", "-n", "10", sys.executable, "-m", "sim.bench.phones", host, str(port),
+                str(settings.phones), str(CHECKED_PHONES)]  # fmt: skip
+        self.child = stack.enter_context(
+            _process(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        )
+        ready = json.loads(_line(self.child.stdout, "word from the phones", 180))
+        if ready["ready"] != settings.phones:
+            raise RuntimeError(f"the hub bench: {ready['ready']} of {settings.phones} phones got "
+                               f"the stream ({'; '.join(ready['failed'])})")  # fmt: skip
+        self.kb_per_phone = (peak_rss_mb(hub_pid, "VmRSS") - before) * 1024 / settings.phones
+        self.snapshot_kb = self._ask("report")["first"] / 1e3
+        self._cpu = (0.0, 0.0)
+
+    def _ask(self, word: str) -> dict[str, Any]:
+        assert self.child.stdin is not None
+        self.child.stdin.write(word + "\n")
+        self.child.stdin.flush()
+        found: dict[str, Any] = json.loads(_line(self.child.stdout, "the phones' report", 60))
+        return found
+
+    def mark(self) -> None:
+        self._ask("mark")
+        self._cpu = cpu_seconds(self.child.pid), time.time()
+
+    def report(self) -> dict[str, Any]:
+        """The phones' report since :meth:`mark`, and their own CPU as a share of one core."""
+        found = self._ask("report")
+        found["cpu_pct"] = 100 * (cpu_seconds(self.child.pid) - self._cpu[0]) / (
+            time.time() - self._cpu[1]
+        )
+        return found
+
+    def equal(self, tv: WatchedState) -> int:
+        """How many checked phones hold the TV's state (waiting a little for the last)."""
+        deadline = time.time() + 5
+        while True:
+            digests = self._ask("report")["samples"]
+            count = sum(1 for digest in digests if digest == state_digest(tv.state))
+            if count == len(digests) or time.time() > deadline:
+                return count
+            time.sleep(0.1)
 
 
 def _bursts(

@@ -23,6 +23,9 @@ measured, and how:
 * a tournament's hub (:mod:`sim.bench.hub_load`): 100 simulated tables on a real mosquitto,
   ``schocken hub serve`` as a subprocess: a result's way from the table's journal to the TV
   view, the hub's and the broker's memory and CPU meanwhile, and the results a second it takes;
+* a DM's hall (the same, :mod:`sim.bench.phones`): 150 tables and 600 phones on the hub's
+  event stream: the bytes a phone gets per result, the hub's CPU and memory with them watching,
+  and a result's way to the TV meanwhile;
 * on a Raspberry Pi with the display attached: real frames per second and the I2C bus speed.
 
 It lives in :mod:`sim` because it wires the whole stack together like the tests do: the
@@ -134,6 +137,7 @@ GROUPS: dict[str, str] = {
     "start-up": "start-up and memory of `schocken sim` and `run`, CPU of `rank` and `odds`",
     "evening": "an evening: the Spielberichtsbogen and the standings",
     "hub": "a tournament's hub: 100 tables on a real mosquitto",
+    "phones": "a DM's hall: 150 tables on a real mosquitto and 600 phones on the hub's stream",
     "display": "the display on this machine's I2C bus (a Raspberry Pi's)",
 }
 
@@ -188,6 +192,9 @@ def run_benchmarks(
     if "hub" in chosen:
         step("a tournament's hub: 100 tables on a real mosquitto")
         results += hub_bench(settings)
+    if "phones" in chosen:
+        step("a DM's hall: 150 tables and 600 phones")
+        results += hall_bench(settings)
     if "display" in chosen:
         step("the display on this machine's I2C bus")
         results += real_display(settings, records)
@@ -216,6 +223,14 @@ def hub_bench(settings: Settings) -> list[Measurement]:
     from sim.bench.hub_load import HubBenchSettings, hub_figures
 
     return hub_figures(HubBenchSettings.quick() if settings.hub_quick else HubBenchSettings())
+
+
+def hall_bench(settings: Settings) -> list[Measurement]:
+    """A DM's hall: 150 tables on a real mosquitto and 600 phones on the hub's event stream
+    (:mod:`sim.bench.hub_load`, :mod:`sim.bench.phones`); skipped, in one line, as the hub's."""
+    from sim.bench.hub_load import HubBenchSettings, hub_figures
+
+    return hub_figures(HubBenchSettings.hall(quick=settings.hub_quick))
 
 
 def entry_speed(settings: Settings) -> list[Measurement]:

@@ -68,11 +68,16 @@ HUB = [
     *("hub_results_per_s", "hub_duplicates_per_s", "hub_tv_p50_ms", "hub_tv_p99_ms"),
     *("hub_tv_results", "hub_load_per_s", "hub_peak_rss_mb", "broker_peak_rss_mb"),
 ]
+#: A DM's hall's figures (150 tables, 600 phones) that are positive when measured.
+HALL = [
+    *("hall_phone_bytes_per_result", "hall_snapshot_kb", "hall_tv_p99_ms", "hall_tv_results"),
+    *("hall_phones_open", "hall_phones_equal", "hall_hub_peak_rss_mb", "hall_hub_kb_per_phone"),
+]
 #: Every group's figures named above.
 NAMED = {
     group: [*POSITIVE.get(group, []), *NOT_NEGATIVE.get(group, [])]
     for group in (*POSITIVE, *NOT_NEGATIVE)
-} | {"display": PI, "hub": HUB}
+} | {"display": PI, "hub": HUB, "phones": HALL}
 
 
 #: What the hub's rows say in `make test`'s run: the hub's bench (100 tables on a real broker,
@@ -82,7 +87,7 @@ HUB_LEFT_OUT = "skipped: the hub's bench runs in make test-long"
 #: The groups of rows `make test` measures, about two seconds of the run (the others, half a
 #: minute and more, in the slow selection's whole run): the engine, the idle loop, the dice
 #: entry, the real display (skipped off a Pi) and the hub (skipped, :data:`HUB_LEFT_OUT`).
-FEW_GROUPS = ("engine", "idle", "entry", "display", "hub")
+FEW_GROUPS = ("engine", "idle", "entry", "display", "hub", "phones")
 
 
 @dataclass(frozen=True)
@@ -362,3 +367,19 @@ def test_a_tournaments_hub_with_100_tables_is_measured(whole_report: BenchRun) -
         assert report[key] >= 0, key
     assert report["hub_tv_p50_ms"] <= report["hub_tv_p99_ms"]
     assert report["targets"]["hub_tv_p99_ms"] == 1000
+
+
+@pytest.mark.slow
+def test_a_dms_hall_with_600_phones_is_measured(whole_report: BenchRun) -> None:
+    """150 tables and 600 loopback phones on the hub's stream (sim/bench/phones.py): every row
+    has a number, every phone's stream stayed open, the checked phones hold the TV's state;
+    or all are skipped naming mosquitto. No time is asserted."""
+    report = whole_report.json
+    if not Path("/usr/sbin/mosquitto").exists():
+        assert all("mosquitto is not installed" in report["skipped"][key] for key in HALL)
+        return
+    for key in HALL:
+        assert isinstance(report.get(key), int | float) and report[key] > 0, report["skipped"]
+    assert report["hall_phones_open"] == 600 and report["hall_phones_equal"] == 10
+    assert report["targets"]["hall_phone_bytes_per_result"] == 10_000
+    assert report["targets"]["hall_tv_p99_ms"] == 250

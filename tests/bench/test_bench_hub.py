@@ -21,6 +21,7 @@ from pytest_mock import MockerFixture
 from sim.bench import hub_load
 from sim.bench.cli import as_table
 from sim.bench.hub_load import ShownCounts, delays
+from sim.bench.phones import WatchedState
 from sim.tournament import processes
 from sim.tournament.demo import MOSQUITTO
 
@@ -64,22 +65,28 @@ def test_a_delay_runs_from_the_journal_to_the_first_state_showing_it() -> None:
 
 
 def test_the_watcher_reads_the_hubs_real_event_stream() -> None:
-    """hal.hub_server's /events (aiohttp), read as the TV reads it."""
+    """hal.hub_server's /events (aiohttp), read as the TV reads it: the state, then changes."""
+    from firmware.hub.view_changes import ViewFeed
     from hal.hub_server import HubServer
 
     server = HubServer("127.0.0.1", 0, {})
+    feed = ViewFeed()
     shown = ShownCounts()
     stop = threading.Event()
+    kept = WatchedState()
     try:
-        server.push(json.dumps(state((3, 0, 1))).encode())
+        others = tuple((n, 0, 0) for n in range(5, 25))  # unchanged: the changes are smaller
+        server.push(*feed.next(state((3, 0, 1), (4, 0, 0), *others)))
         host, port = server.address
-        watcher = threading.Thread(target=hub_load._watch, args=(host, port, shown, stop))
+        watcher = threading.Thread(target=hub_load._watch, args=(host, port, shown, stop, kept))
         watcher.start()
         deadline = time.monotonic() + 10
         while (3, "half", 1) not in shown.first and time.monotonic() < deadline:
             time.sleep(0.01)
         before = time.time()
-        server.push(json.dumps(state((3, 1, 2), (4, 0, 1))).encode())
+        whole, changes = feed.next(state((3, 1, 2), (4, 0, 1), *others))
+        assert changes is not None
+        server.push(whole, changes)
         while (4, "half", 1) not in shown.first and time.monotonic() < deadline:
             time.sleep(0.01)
     finally:
@@ -88,6 +95,7 @@ def test_the_watcher_reads_the_hubs_real_event_stream() -> None:
     watcher.join(timeout=5)
     assert set(shown.first) == {(3, "half", 1), (3, "game", 1), (3, "half", 2), (4, "half", 1)}
     assert shown.first[(4, "half", 1)] >= before
+    assert kept.state == json.loads(whole) and kept.events == 2
 
 
 def test_cpu_and_peak_memory_come_from_proc() -> None:
