@@ -19,16 +19,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.scoring import GameResult, Scheme, Standing, game_points, standings
-from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
+from engine.scoring import GameResult, Scheme, Standing, evening_points, standings
+from engine.spieltag import (
+    Evening,
+    LeaguePlayer,
+    Loss,
+    LostGame,
+    NotCounted,
+    Uncounted,
+    spieltag_to_mapping,
+)
 from firmware.report.document import Document, Table
-from firmware.report.sheet_words import SheetWords, scheme_label
+from firmware.report.sheet_words import SheetWords, scheme_label, table_sizes_text
 from firmware.words import Catalogue
 
 __all__ = [
-    "LOST_KEYS", "Partie", "Sheet", "SheetPlayer", "evening_sheet", "lost_data",
+    "LOST_KEYS", "Partie", "Sheet", "SheetPlayer", "card_points", "evening_sheet", "lost_data",
     "lost_line", "make_sheet", "points_cell", "sheet_data", "sheet_document",
-    "sheet_rows", "standing_cells", "standings_heading",
+    "sheet_rows", "standing_cells", "standings_heading", "uncounted_data", "uncounted_line",
 ]
 
 
@@ -73,6 +81,9 @@ class Sheet:
     #: The Partien played that cannot be counted (a journal deleted or damaged), named under
     #: the Partien.
     lost: tuple[LostGame, ...] = ()
+    #: The finished games not counted (taken out, or of a table size the scheme cannot
+    #: score), named under the Partien.
+    uncounted: tuple[Uncounted, ...] = ()
 
     def labels(self) -> dict[str, str]:
         """How a Partie names each player (:attr:`SheetPlayer.label`)."""
@@ -90,6 +101,7 @@ def make_sheet(
     home: str = "",
     guest: str = "",
     lost: Sequence[LostGame] = (),
+    uncounted: Sequence[Uncounted] = (),
 ) -> Sheet:
     """The sheet of ``partien``: the ``league`` players in seat order (home first), then anyone
     else who played, in the order they first played; ScoringError without a Partie."""
@@ -104,18 +116,20 @@ def make_sheet(
     lines = standings(scheme, [partie.result for partie in partien])
     return Sheet(
         name, date, scheme, tuple(players), tuple(partien), lines, venue=venue, home=home,
-        guest=guest, lost=tuple(lost),
+        guest=guest, lost=tuple(lost), uncounted=tuple(uncounted),
     )  # fmt: skip
 
 
 def evening_sheet(evening: Evening) -> Sheet:
-    """An evening's sheet (SpieltagError for an evening without games)."""
-    evening.standings()  # its own one line for an evening without games
+    """An evening's sheet of the games that count, naming those that do not (SpieltagError for
+    an evening without a game that counts)."""
+    evening.standings()  # its own one line for an evening without games that count
     spieltag = evening.spieltag
-    partien = [Partie(game.partie, game.table, game.result) for game in evening.games]
+    partien = [Partie(game.partie, game.table, game.result) for game in evening.counted]
     return make_sheet(
         spieltag.name, spieltag.date, spieltag.scheme, partien, league=spieltag.players,
         venue=spieltag.venue, home=spieltag.home, guest=spieltag.guest, lost=evening.lost,
+        uncounted=evening.uncounted,
     )  # fmt: skip
 
 
@@ -127,6 +141,28 @@ def lost_line(game: LostGame, text: Catalogue) -> str:
     """One line naming a Partie that cannot be counted, and why (the reader's detail is for the
     log: it is English); ``text`` composes an evening's words."""
     return text.t(LOST_KEYS[game.loss], partie=game.partie, journal=game.journal)
+
+
+def uncounted_line(game: Uncounted, scheme: Scheme, text: Catalogue) -> str:
+    """One line naming a finished game the standings do not count, and why; ``text`` composes
+    an evening's words."""
+    if game.why is NotCounted.TAKEN_OUT:
+        return text.t("sheet_taken_out", partie=game.partie)
+    return text.t(
+        "sheet_table_size", partie=game.partie, players=game.players,
+        scheme=scheme_label(scheme.name, text), sizes=table_sizes_text(scheme.table_sizes, text),
+    )
+
+
+def uncounted_data(game: Uncounted) -> dict[str, Any]:
+    """A finished game the standings do not count, as JSON-ready data."""
+    return {"partie": game.partie, "players": game.players, "why": game.why.value}
+
+
+def card_points(sheet: Sheet) -> list[dict[str, int]]:
+    """Each Partie's points as the standings count them (under a lives scheme, no more lives
+    than a player has left), so that a column adds up to the total."""
+    return list(evening_points(sheet.scheme, [partie.result for partie in sheet.partien]))
 
 
 def lost_data(game: LostGame) -> dict[str, Any]:
@@ -162,13 +198,14 @@ def sheet_data(evening: Evening) -> dict[str, Any]:
                 "half_2": result.half_losers[1],
                 "final": result.final_loser,
                 "durchmarsch": result.loser if result.durchmarsch else None,
-                "points": game_points(sheet.scheme, result),
+                "points": points,
                 "schock_aus": {p: result.schock_aus(p) for p in result.players},
             }
-            for partie in sheet.partien
+            for partie, points in zip(sheet.partien, card_points(sheet), strict=True)
             for result in (partie.result,)
         ],
         "lost": [lost_data(game) for game in sheet.lost],
+        "not_counted": [uncounted_data(game) for game in sheet.uncounted],
         "standings": [_standing_data(line) for line in sheet.standings],
     }
 
@@ -206,15 +243,18 @@ def sheet_rows(sheet: Sheet, lang: str = "de") -> list[list[str]]:
         ])  # fmt: skip
     if sheet.lost:  # named under the Partien: their numbers stay theirs
         rows += [[lost_line(game, text)] for game in sheet.lost]
+    rows += [[uncounted_line(game, scheme, text)] for game in sheet.uncounted]
     score_key = "standings_lives" if scheme.counts_lives else "standings_points"
+    by_name = {line.player: line for line in lines}
     rows += [[], [text.t("sheet_points_per_partie"), *(p.label for p in players)]]
-    for partie in sheet.partien:
-        points = game_points(scheme, partie.result)
+    if scheme.counts_lives:  # the column then adds up to the lives left
+        rows.append([text.t("sheet_lives_start"),
+                     *(str(scheme.lives) if p.name in by_name else "" for p in players)])
+    for partie, points in zip(sheet.partien, card_points(sheet), strict=True):
         rows.append([
             str(partie.number),
             *(points_cell(points.get(p.name), partie.result.schock_aus(p.name)) for p in players),
         ])
-    by_name = {line.player: line for line in lines}
     rows.append([
         f"{text.t('sheet_totals')} ({text.t(score_key)})",
         *(str(by_name[p.name].score) if p.name in by_name else "" for p in players),
@@ -291,22 +331,27 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
         (1, 0.8, 3, 3, 3, 3),
         text.t("sheet_partien"),
     )  # fmt: skip
-    # The Partien that cannot be counted, named under the Partien (their numbers stay theirs).
-    lost = Table((), tuple((lost_line(game, text),) for game in sheet.lost), (1,))
+    # The Partien that cannot be counted or are not, named under the Partien (their numbers
+    # stay theirs).
+    lost = Table((), (*((lost_line(game, text),) for game in sheet.lost),
+                      *((uncounted_line(game, scheme, text),) for game in sheet.uncounted)), (1,))
     score_key = "standings_lives" if scheme.counts_lives else "standings_points"
+    # Under a lives scheme the card starts with the lives, so that each column adds up.
+    start = ((text.t("sheet_lives_start"),
+              *(str(scheme.lives) if p.name in by_name else "" for p in players)),)
     card = Table(
         (text.t("sheet_partie"), *(p.seat or p.name for p in players)),
         (
+            *(start if scheme.counts_lives else ()),
             *(
                 (str(partie.number), *(
                     points_cell(points.get(p.name), partie.result.schock_aus(p.name))
                     for p in players
                 ))
-                for partie in sheet.partien
-                for points in (game_points(scheme, partie.result),)
+                for partie, points in zip(sheet.partien, card_points(sheet), strict=True)
             ),
             (f"{text.t('sheet_totals')} ({text.t(score_key)})",
-             *(str(by_name[p.name].score) for p in players)),
+             *(str(by_name[p.name].score) if p.name in by_name else "" for p in players)),
         ),
         (1.6, *([1.0] * len(players))),
         text.t("sheet_points_per_partie"),
@@ -319,7 +364,8 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
     )
     return Document(
         text.t("sheet_title"),
-        (header, listed, partien, *((lost,) if sheet.lost else ()), card, standing),
+        (header, listed, partien, *((lost,) if sheet.lost or sheet.uncounted else ()), card,
+         standing),
         signatures=(text.t("sheet_signature_home"), text.t("sheet_signature_guest")),
         file_title=f"{text.t('sheet_title')} {sheet.name} {sheet.date}",
     )

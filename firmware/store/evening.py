@@ -13,7 +13,8 @@ range is a game deleted or moved away, a journal that cannot be read whole one d
 of another evening, or of none, in that range (one begun before the Spieltag) are not its.
 
 :func:`evening_to_export` writes the evening with every game's actions and its lost Partien,
-so an exported evening is recounted exactly like one read from the device.
+so an exported evening is recounted exactly like one read from the device. The Partien taken out
+(:attr:`~engine.spieltag.Spieltag.taken_out`) are marked on the games as they are read.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def evening_of(spieltag: Spieltag, store: GameStore) -> Evening:
         elif not game.current:  # an archived game always ended: the end is cut off
             why = recovery.problem or "the journal ends before the game does"
             lost.append(LostGame(partie, game.name, Loss.DAMAGED, why))
-    return Evening(spieltag, tuple(games), tuple(lost))
+    return Evening(spieltag, tuple(games), tuple(lost)).under(spieltag)
 
 
 def _belongs(game: KeptGame, spieltag: Spieltag) -> bool:
@@ -111,7 +112,11 @@ def evening_to_export(evening: Evening) -> dict[str, Any]:
     return {
         "export": _EXPORT,
         "format": _FORMAT,
-        "spieltag": spieltag_to_mapping(evening.spieltag),
+        # The Partien taken out as the games say (a merged match's numbered through).
+        "spieltag": {
+            **spieltag_to_mapping(evening.spieltag),
+            "taken_out": [game.partie for game in evening.games if game.taken_out],
+        },
         "games": [
             {
                 **header_to_record(JournalHeader(game.setup)),  # real dice too
@@ -151,7 +156,7 @@ def evening_from_export(text: str, origin: str) -> Evening:
             raise SpieltagError("games: two games have the same partie")
     except (json.JSONDecodeError, InputLimitError, SpieltagError, SchockenError) as error:
         raise SpieltagError(f"{origin}: {' '.join(str(error).split())}") from None
-    return Evening(spieltag, games, lost)
+    return Evening(spieltag, games, lost).under(spieltag)
 
 
 def _partie(entry: dict[str, Any], index: int, what: str) -> int:

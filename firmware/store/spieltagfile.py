@@ -5,15 +5,17 @@ Files::
     spieltag.json             the evening in progress: name, venue, date, scheme, league sides
     spieltag-<ID>.json        evenings that were ended
 
-Only beginning and ending an evening write these files, each with one atomic replace (or one
-rename), so a pulled plug leaves the old or the new file, never half of one. The games are not
-listed here: while an evening is open, the session writes its ID into each new game's journal
-header (:func:`open_evening` says which; :class:`~firmware.store.journal.JournalHeader`), so a
-game belongs to the evening by its own durable journal, and the standings are recounted from
-the journals (:func:`firmware.store.evening.load_evening`). A game that a pulled plug
-interrupted resumes from its journal and still belongs to the evening; nothing of it is written
-twice. The file keeps the number of the evening's first game in the archive and, once ended,
-of the newest game then, so that a game of the evening deleted later is missed and named.
+Only beginning, ending and amending an evening (a Partie taken out or put back, the scheme
+changed: :mod:`firmware.store.spieltagamend`) write these files, each with one atomic replace
+(or one rename), so a pulled plug leaves the old or the new file, never half of one. The games
+are not listed here: while an evening is open, the session writes its ID into each new game's
+journal header (:func:`open_evening` says which;
+:class:`~firmware.store.journal.JournalHeader`), so a game belongs to the evening by its own
+durable journal, and the standings are recounted from the journals
+(:func:`firmware.store.evening.load_evening`). A game that a pulled plug interrupted resumes
+from its journal and still belongs to the evening; nothing of it is written twice. The file
+keeps the number of the evening's first game in the archive and, once ended, of the newest game
+then, so that a game of the evening deleted later is missed and named.
 
 A damaged evening file is refused with one line naming the file and the problem
 (:class:`SpieltagError`); it is never changed or deleted, and a game begun meanwhile still gets
@@ -175,6 +177,18 @@ class SpieltagFiles:
         self.storage.write_atomic(SPIELTAG_FILE, _dump(ended))
         self._finish_ended()
         return ended
+
+    def rewrite(self, spieltag: Spieltag) -> None:
+        """Write ``spieltag`` (amended) over its own file: ``spieltag.json`` while it goes on,
+        else its ended file. SpieltagError if neither holds it."""
+        current = self._read(SPIELTAG_FILE)
+        if current is not None and current.id == spieltag.id:
+            name = SPIELTAG_FILE
+        elif spieltag.ended and self._read(ended_name(spieltag.id)) is not None:
+            name = ended_name(spieltag.id)
+        else:
+            raise SpieltagError(f"no Spieltag {spieltag.id!r} here to change")
+        self.storage.write_atomic(name, _dump(spieltag))
 
     def _newest_game(self) -> int:
         """The number of the newest finished game in the archive (0 before the first)."""
