@@ -94,13 +94,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         add_lang_argument(sub, "the messages")
 
 
-def scheme_from_argument(value: str) -> Scheme:
-    """A preset's name or a TOML file's [scoring]; CliError (one line) otherwise."""
+def scheme_from_argument(value: str, label: str = "--scoring") -> Scheme:
+    """A preset's name or a TOML file's [scoring]; CliError (one line, beginning with
+    ``label``) otherwise."""
     if value in SCHEME_PRESETS:
         return load_scheme(value)
     if not names_a_toml_file(value):
         raise CliError(
-            f"--scoring {value}: not a scheme; give one of {', '.join(SCHEME_PRESETS)} or a "
+            f"{label} {value}: not a scheme; give one of {', '.join(SCHEME_PRESETS)} or a "
             ".toml file with a [scoring] table"
         )
     advice = f"give one of {', '.join(SCHEME_PRESETS)} or a .toml file with a [scoring] table"
@@ -159,7 +160,7 @@ def _amend(args: argparse.Namespace, storage: StateDirectory, text: CliWords) ->
     if change is Change.SCHEME:
         amended: Amended = amend_evening(
             storage, args.spieltag, change, datetime.now().astimezone(),
-            scheme=scheme_from_argument(args.scheme),
+            scheme=scheme_from_argument(args.scheme, "scoring"),
         )
     else:
         partie = whole_number(args.partie, "PARTIE", 1, 10_000)
