@@ -129,7 +129,7 @@ def test_a_two_player_game_never_blocks_a_platzpunkte_evening(
     ]
     status, out, err = schocken("sheet", "--state-dir", root, "--lang", "en")
     assert status == 0
-    assert "Game 10 not counted: 2 players, Platzpunkte counts at tables of three or four" in out
+    assert "Game 10 not counted: 2 players, Platzpunkte counts at tables of 3 or 4" in out
     assert "Game 10 not counted" in err  # on stderr too, whatever is printed
     rows = [line.split(";") for line in out.splitlines()]
     assert [row[0] for row in rows if row and row[0].isdigit()].count("10") == 0
