@@ -209,3 +209,12 @@ def test_an_ended_evening_is_amended_in_its_own_file(
     assert ended["taken_out"] == [1] and ended["ended"] is True
     _, out, _ = schocken("stats", "--spieltag", "--json", "--state-dir", root)
     assert scores(out) == by_hand_platzpunkte(games[1:9])
+    # An export carries the Partie taken out: the sheet made from it counts the same.
+    export = str(Path(root) / "abend.json")
+    assert schocken("sheet", "--export", "-o", export, "--state-dir", root)[0] == 0
+    status, sheet, _ = schocken("sheet", export, "--json")
+    assert status == 0 and scores(sheet) == scores(out)
+    assert json.loads(sheet)["not_counted"] == [
+        {"partie": 1, "players": 4, "why": "taken_out"},
+        {"partie": 10, "players": 2, "why": "table_size"},
+    ]
