@@ -8,6 +8,12 @@ tournament's in :mod:`engine.tournament`. Both programs read these records: the 
 them in its state directory (``firmware/store/spieltagfile.py``, ``evening.py``) and the sheet
 writer (``firmware/report/``) prints them.
 
+An evening forgives a stray game: its standings count the games its scheme can score and that
+were not taken out (:attr:`Evening.counted`), and name the others (:attr:`Evening.uncounted`).
+:func:`amend` takes a Partie out, puts it back or scores the evening under another scheme,
+each kept in the Spieltag's history (:class:`Amendment`: when, and what); the games are never
+changed.
+
 :func:`spieltag_from_mapping` reads the JSON form :func:`spieltag_to_mapping` writes and names
 the first bad field in one line (:class:`SpieltagError`).
 """
