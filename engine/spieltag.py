@@ -252,7 +252,7 @@ def spieltag_from_mapping(data: object) -> Spieltag:
         spieltag_id, _text(data, "name", required=True), scheme, date,
         _text(data, "venue"), _text(data, "home"), _text(data, "guest"), table, players, ended,
         time_box, began_at, _game_number(data, "first_game"), _game_number(data, "last_game"),
-        _taken_out(data), _history(data),
+        taken_out=_taken_out(data), history=_history(data),
     )
 
 
