@@ -2,7 +2,8 @@
 players under Platzpunkte) is named and not counted, and `schocken spieltag` takes a game out,
 puts it back and changes the scheme, each kept in the evening's history, the journals
 untouched. The standings are checked against a count by hand of the games' events, made here
-without the evening's code."""
+without the evening's code; the Kasse against the Kassenwart's count (`tests/engine/
+kassecount.py`): the stray game charges, one taken out does not."""
 
 from __future__ import annotations
 
@@ -10,22 +11,27 @@ import hashlib
 import json
 import shutil
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from engine import Event, Game
 from engine.events import GameOver, HalfOver, PenaltyGiven, RoundOver
+from engine.kasse import Kasse
 from engine.scoring import load_scheme
 from engine.spieltag import Spieltag
 from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
 from hal.storage import StateDirectory
 from tests.durable.evening import play_games
+from tests.engine.kassecount import hand_count
 
 Run = Callable[..., tuple[int, str, str]]
 FOUR = ("Anna", "Ben", "Cem", "Dora")
 #: Platzpunkte (3. Kompanie Werl) as a table of four plays it: points per place in a half.
 PLACES = (3, 2, 1, 0)
+#: A Stammtisch's prices, each its own so that a wrong count shows.
+PRICES = Kasse(half_lost=50, final_lost=120, durchmarsch=230, schock_aus_against=70, stake=300)
 
 
 def events_of(game: Game) -> list[Event]:
@@ -218,3 +224,46 @@ def test_an_ended_evening_is_amended_in_its_own_file(
         {"partie": 1, "players": 4, "why": "taken_out"},
         {"partie": 10, "players": 2, "why": "table_size"},
     ]
+
+
+def _with_kasse(root: str, taken_out: tuple[int, ...] = ()) -> None:
+    """The evening in ``root`` with the Kasse :data:`PRICES` (and ``taken_out``), written as
+    the begin and take-out commands write it."""
+    files = SpieltagFiles(StateDirectory(Path(root)))
+    files.rewrite(replace(files.find(None), kasse=PRICES, taken_out=taken_out))
+
+
+def _owed(lines: list[dict[str, int]]) -> dict[str, int]:
+    return {str(line["player"]): line["cents"] for line in lines}
+
+
+def test_a_game_taken_out_charges_the_kasse_nothing_and_a_stray_game_charges(
+    schocken: Run, evening: tuple[str, list[Game]]
+) -> None:
+    root, games = evening
+    _with_kasse(root, taken_out=(3,))  # as `spieltag take-out 3` leaves it (tested above)
+    status, out, _ = schocken("stats", "--spieltag", "--json", "--state-dir", root)
+    assert status == 0
+    data = json.loads(out)
+    # Game 10 (two players) is not in the standings, but it was played and lost: it charges.
+    left = games[:2] + games[3:]
+    assert hand_count(PRICES, left) != hand_count(PRICES, games)
+    assert _owed(data["kasse"]["players"]) == hand_count(PRICES, left)
+    assert data["kasse_season_cents"] == hand_count(PRICES, left)
+
+
+@pytest.mark.slow
+def test_the_sheets_kasse_leaves_a_game_out_and_charges_it_put_back(
+    schocken: Run, evening: tuple[str, list[Game]]
+) -> None:
+    root, games = evening
+    _with_kasse(root)
+    assert schocken("spieltag", "take-out", "3", "--state-dir", root)[0] == 0
+    status, sheet, _ = schocken("sheet", "--json", "--state-dir", root)
+    assert status == 0
+    assert _owed(json.loads(sheet)["kasse"]["players"]) == hand_count(
+        PRICES, games[:2] + games[3:]
+    )
+    assert schocken("spieltag", "put-back", "3", "--state-dir", root)[0] == 0
+    status, sheet, _ = schocken("sheet", "--json", "--state-dir", root)
+    assert _owed(json.loads(sheet)["kasse"]["players"]) == hand_count(PRICES, games)

@@ -1,14 +1,19 @@
 """An evening amended as pure records: a Partie taken out and put back, another scheme, each
 kept in the history and read back from the Spieltag's JSON form; a damaged history is one line;
-and under Leben a player out loses no more and is placed by when they went out."""
+under Leben a player out loses no more and is placed by when they went out; the Kasse charges a
+game the scheme cannot score but not one taken out, and a season adds neither; a merged match
+keeps table 1's history and both tables' Partien taken out."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from engine import GameSetup, load_preset
+from engine.kasse import Kasse, kasse_lines
+from engine.saison import evening_kasse, make_season
 from engine.scoring import GameResult, evening_points, load_scheme, standings
 from engine.spieltag import (
     Change,
@@ -19,6 +24,7 @@ from engine.spieltag import (
     SpieltagError,
     Uncounted,
     amend,
+    merge_match,
     spieltag_from_mapping,
     spieltag_to_mapping,
 )
@@ -108,3 +114,48 @@ def test_under_leben_a_player_out_loses_no_more_and_later_out_is_placed_better()
     assert lines["Ben"].games_lost > lines["Cem"].games_lost
     assert (lines["Anna"].place, lines["Ben"].place, lines["Cem"].place) == (1, 2, 3)
     assert all(3 + sum(p[name] for p in counted) == lines[name].score for name in three)
+
+
+#: Prices that tell a half, a Durchmarsch and a stake apart.
+PRICES = Kasse(half_lost=50, durchmarsch=200, stake=300)
+
+
+def test_the_kasse_charges_a_game_the_scheme_cannot_score_but_not_one_taken_out() -> None:
+    night = evening("platzpunkte", (FOUR, "Anna"), (FOUR, "Ben"), (FOUR[:2], "Ben"))
+    night = replace(night, spieltag=replace(night.spieltag, kasse=PRICES))
+    games = [game.result for game in night.games]
+    assert evening_kasse(night) == kasse_lines(PRICES, games)  # the two-player game charges
+    taken = night.under(amend(night, Change.TAKE_OUT, AT, partie=1))
+    assert evening_kasse(taken) == kasse_lines(PRICES, games[1:])
+    assert {line.player: line.cents for line in evening_kasse(taken)}["Anna"] == 300  # stake
+    # A season adds the games that count, and the Kasse of those not taken out.
+    season = make_season([taken])
+    assert {line.player: line.score for line in season.players} == {
+        line.player: line.score for line in taken.standings()
+    }
+    assert season.kasse == evening_kasse(taken)
+    # An evening none of whose games counts adds no score, but its Kasse.
+    stray = evening("platzpunkte", (FOUR[:2], "Ben"))
+    stray = replace(stray, spieltag=replace(stray.spieltag, kasse=PRICES))
+    assert stray.counted == () and make_season([stray]).players == ()
+    assert make_season([stray]).kasse == kasse_lines(PRICES, [stray.games[0].result])
+
+
+def test_a_merged_match_keeps_table_ones_history_and_both_tables_partien_taken_out() -> None:
+    def table(number: int, losers: tuple[str, str]) -> Evening:
+        # Each game at its own seating: the actions are left out here, and a game in both
+        # tables (the same players and actions) is refused.
+        seatings = (FOUR[number - 1:] + FOUR[:number - 1], FOUR[number + 1:] + FOUR[:number + 1])
+        night = evening("verlustpunkte", *zip(seatings, losers, strict=True))
+        night = replace(night, spieltag=replace(
+            night.spieltag, id=f"20261201-19300{number}", home="Werl", guest="Soest",
+            table=number,
+        ))  # fmt: skip
+        return night.under(amend(night, Change.TAKE_OUT, AT, partie=number))
+
+    one, two = table(1, ("Anna", "Cem")), table(2, ("Ben", "Dora"))
+    match = merge_match(two, one)
+    assert match.spieltag.taken_out == (1, 4)
+    assert match.spieltag.history == one.spieltag.history
+    assert [game.partie for game in match.counted] == [2, 3]
+    assert match.under(match.spieltag).counted == match.counted
