@@ -46,8 +46,8 @@ from firmware.report.sheet_words import SheetWords, scheme_label, table_sizes_te
 from firmware.words import Catalogue
 
 __all__ = [
-    "LOST_KEYS", "Partie", "Sheet", "SheetPlayer", "card_points", "evening_sheet", "lost_data",
-    "lost_line", "make_sheet", "points_cell", "sheet_data", "sheet_document",
+    "LOST_KEYS", "Partie", "Sheet", "SheetPlayer", "card_points", "evening_sheet", "kasse_note",
+    "lost_data", "lost_line", "make_sheet", "points_cell", "sheet_data", "sheet_document",
     "sheet_rows", "standing_cells", "standings_heading", "uncounted_data", "uncounted_line",
 ]
 
@@ -349,7 +349,9 @@ def sheet_rows(sheet: Sheet, lang: str = "de") -> list[list[str]]:
     ])
     rows += [[], standings_heading(text, scheme.counts_lives)]
     rows += [standing_cells(line, label[line.player], text) for line in lines]
-    rows += kasse_rows(sheet.kasse, sheet.kasse_lines, text, _kasse_label(label))
+    rows += kasse_rows(
+        sheet.kasse, sheet.kasse_lines, text, _kasse_label(label), kasse_note(sheet, text)
+    )
     if sheet.home or match.remarks:
         rows += [[], [text.t("sheet_remarks"), match.remarks]]
     rows += [[], [text.t("sheet_signature_home"), "", text.t("sheet_signature_guest")]]
@@ -382,6 +384,16 @@ def standings_heading(text: Catalogue, lives: bool) -> list[str]:
         "standings_durchmarsch", "standings_schock_aus",
     )  # fmt: skip
     return [text.t(key) for key in keys]
+
+
+def kasse_note(sheet: Sheet, text: Catalogue) -> str:
+    """Under the Kasse's prices: the games the standings do not count but the Kasse charges (a
+    table the scheme cannot score; one taken out charges nothing); "" for none."""
+    charged = [game.partie for game in sheet.uncounted if game.why is NotCounted.TABLE_SIZE]
+    if sheet.kasse is None or not charged:
+        return ""
+    key = "kasse_charges_uncounted_many" if len(charged) > 1 else "kasse_charges_uncounted_one"
+    return text.t(key, numbers=", ".join(str(partie) for partie in charged))
 
 
 def _kasse_label(label: dict[str, str]) -> Callable[[str], str]:
@@ -465,7 +477,7 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
         text.t("sheet_standings"),
     )
     kasse = () if sheet.kasse is None else kasse_tables(
-        sheet.kasse, sheet.kasse_lines, text, _kasse_label(label)
+        sheet.kasse, sheet.kasse_lines, text, _kasse_label(label), kasse_note(sheet, text)
     )
     match = sheet.match
     # A league's sheet has room for remarks and a protest: what was given, and lines to write.

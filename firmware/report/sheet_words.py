@@ -54,6 +54,16 @@ SHEET_WORDS: dict[str, tuple[str, str]] = {
         "Half {half_lost}, final {final_lost}, Durchmarsch {durchmarsch}, Schock aus against "
         "{schock_aus_against}, stake {stake} an evening",
     ),
+    # under an evening's price list: the games its standings do not count (a table the scheme
+    # cannot score) that the Kasse charges all the same ({numbers}: "4" or "4, 7")
+    "kasse_charges_uncounted_one": (
+        "Die Kasse zählt auch Partie {numbers}: gespielt, aber nicht gewertet.",
+        "The Kasse charges game {numbers} too: played, but not counted.",
+    ),
+    "kasse_charges_uncounted_many": (
+        "Die Kasse zählt auch die Partien {numbers}: gespielt, aber nicht gewertet.",
+        "The Kasse charges games {numbers} too: played, but not counted.",
+    ),
     # the season over many Spieltage (firmware.report.season_sheet): its head, the players' and
     # the teams' tables, the Spieltage it adds
     "saison_title": ("Saison", "Season (Saison)"),

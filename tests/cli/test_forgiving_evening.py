@@ -18,9 +18,11 @@ import pytest
 
 from engine import Event, Game
 from engine.events import GameOver, HalfOver, PenaltyGiven, RoundOver
-from engine.kasse import Kasse
-from engine.scoring import load_scheme
-from engine.spieltag import Spieltag
+from engine.kasse import Kasse, kasse_lines
+from engine.scoring import GameResult, load_scheme
+from engine.spieltag import NotCounted, Spieltag, Uncounted
+from firmware.report.sheet import Partie, kasse_note, make_sheet
+from firmware.report.sheet_words import SheetWords
 from firmware.store.spieltagfile import SPIELTAG_FILE, SpieltagFiles
 from hal.storage import StateDirectory
 from tests.durable.evening import play_games
@@ -264,6 +266,29 @@ def test_the_sheets_kasse_leaves_a_game_out_and_charges_it_put_back(
     assert _owed(json.loads(sheet)["kasse"]["players"]) == hand_count(
         PRICES, games[:2] + games[3:]
     )
+    # The sheet says why its Kasse and its standings differ: game 10 charges, not counted.
+    status, csv_sheet, _ = schocken("sheet", "--state-dir", root, "--lang", "en")
+    assert status == 0
+    assert "\r\nThe Kasse charges game 10 too: played, but not counted.\r\n" in csv_sheet
     assert schocken("spieltag", "put-back", "3", "--state-dir", root)[0] == 0
     status, sheet, _ = schocken("sheet", "--json", "--state-dir", root)
     assert _owed(json.loads(sheet)["kasse"]["players"]) == hand_count(PRICES, games)
+
+
+def test_the_kasse_names_the_games_it_charges_that_do_not_count() -> None:
+    four = GameResult(FOUR, ("Ben", "Ben"), None, "Ben", ((("Anna",), ("Ben",)),) * 2)
+    two = GameResult(FOUR[:2], ("Ben", "Ben"), None, "Ben", ((("Anna",), ("Ben",)),) * 2)
+    uncounted = (Uncounted(2, 4, NotCounted.TAKEN_OUT), Uncounted(3, 2, NotCounted.TABLE_SIZE),
+                 Uncounted(5, 2, NotCounted.TABLE_SIZE))
+    sheet = make_sheet("7. Spieltag", "2026-12-01", load_scheme("platzpunkte"),
+                       [Partie(1, 1, four)], kasse=PRICES, uncounted=uncounted,
+                       owed=kasse_lines(PRICES, [four, two, two]))
+    assert kasse_note(sheet, SheetWords("de")) == (
+        "Die Kasse zählt auch die Partien 3, 5: gespielt, aber nicht gewertet."
+    )
+    one = replace(sheet, uncounted=uncounted[:2])
+    assert kasse_note(one, SheetWords("en")) == (
+        "The Kasse charges game 3 too: played, but not counted."
+    )
+    assert kasse_note(replace(sheet, uncounted=uncounted[:1]), SheetWords("de")) == ""
+    assert kasse_note(replace(sheet, kasse=None), SheetWords("de")) == ""
