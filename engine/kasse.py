@@ -17,8 +17,10 @@ What costs what, per finished game:
 - each round a player lost to another's Schock aus: ``schock_aus_against``;
 - once per evening, each player who finished a game of it: ``stake``.
 
-Every finished game of the evening counts, whether or not its scheme can score it: money lost
-at the table is owed. Pure: no files, no clock.
+Every finished game of the evening counts, whether or not its scheme can score it (two players
+under Platzpunkte): money lost at the table is owed. A game taken out of the evening
+(``schocken spieltag take-out``) does not count, for the Kasse neither: the caller leaves it
+out (:func:`engine.saison.evening_kasse`). Pure: no files, no clock.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ A :class:`Season` is made from evenings (:class:`engine.spieltag.Evening`) by
 - the Kasse (:mod:`engine.kasse`), if any Spieltag keeps one: each player's lines of the
   evenings added, each evening at its own prices.
 
+Each evening adds the games its standings count (:attr:`engine.spieltag.Evening.counted`);
+its Kasse charges every finished game but those taken out (:func:`evening_kasse`).
+
 A season is under one scheme: Spieltage under different schemes (or one scheme with other
 parameters) cannot be added and are refused in one :class:`~engine.spieltag.SpieltagError`
 line, as is the same Spieltag given twice.
@@ -142,7 +145,9 @@ def make_season(evenings: Sequence[Evening]) -> Season:
                 + ": a season adds Spieltage of one scheme only"
             )
     matches = matches_of(evenings)
-    played = tuple(evening for evening in matches if evening.games)
+    # A Spieltag whose games all are taken out or unscorable adds nothing (its standings are
+    # refused): only its Kasse counts.
+    played = tuple(evening for evening in matches if evening.counted)
     lines = {evening.spieltag.id: evening.standings() for evening in played}
     players = _players(scheme, [lines[evening.spieltag.id] for evening in played])
     teams = _teams(scheme, [(evening, lines[evening.spieltag.id]) for evening in played])
@@ -150,11 +155,13 @@ def make_season(evenings: Sequence[Evening]) -> Season:
 
 
 def evening_kasse(evening: Evening) -> tuple[KasseLine, ...]:
-    """What each player owes for ``evening``'s finished games; empty if it keeps no Kasse."""
+    """What each player owes for ``evening``'s finished games; empty if it keeps no Kasse.
+    A game taken out of the evening charges nothing (it does not count); one the scheme cannot
+    score (two players under Platzpunkte) was played and lost, and charges as any other."""
     kasse = evening.spieltag.kasse
     if kasse is None:
         return ()
-    return kasse_lines(kasse, [game.result for game in evening.games])
+    return kasse_lines(kasse, [game.result for game in evening.games if not game.taken_out])
 
 
 def season_kasse(evenings: Sequence[Evening]) -> tuple[KasseLine, ...]:

@@ -46,6 +46,7 @@ __all__ = [
     "Scheme",
     "ScoringError",
     "Standing",
+    "evening_points",
     "game_points",
     "game_result",
     "lives_cost",
@@ -120,6 +121,16 @@ class Scheme:
     def places_for(self, table_size: int) -> tuple[int, ...] | None:
         """The points per place at a table of ``table_size``; None if the scheme has none."""
         return dict(self.places).get(table_size)
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        """The table sizes a place scheme scores, smallest first; () for a scheme that scores
+        any table."""
+        return tuple(size for size, _ in self.places)
+
+    def counts_table(self, table_size: int) -> bool:
+        """Whether a game of ``table_size`` players can be scored under the scheme."""
+        return not self.places or self.places_for(table_size) is not None
 
     def table_problem(self, table_size: int) -> str | None:
         """One line if the scheme cannot score a table of ``table_size`` players, else None."""
@@ -316,14 +327,36 @@ class Standing:
     out: bool = False
     #: The score after each game the player played, in order.
     per_game: tuple[int, ...] = field(default=())
+    #: Lives schemes: after how many of the evening's games the player had no life left (0:
+    #: still in); a later one is placed better.
+    out_after: int = 0
 
     def count(self, name: str) -> int:
         return int(getattr(self, name))
 
 
+def evening_points(scheme: Scheme, results: Sequence[GameResult]) -> tuple[dict[str, int], ...]:
+    """Each game's points as the evening counts them, game by game: :func:`game_points`, but
+    under a lives scheme a player loses no more lives than are left (none once out), so that
+    a player's column adds up to the lives left."""
+    if not scheme.counts_lives:
+        return tuple(game_points(scheme, result) for result in results)
+    left: dict[str, int] = {}
+    counted = []
+    for result in results:
+        points = {}
+        for player, cost in game_points(scheme, result).items():
+            before = left.get(player, scheme.lives)
+            points[player] = max(cost, -before)
+            left[player] = before + points[player]
+        counted.append(points)
+    return tuple(counted)
+
+
 def standings(scheme: Scheme, results: Sequence[GameResult]) -> tuple[Standing, ...]:
     """The evening's standings, best first. Players tied on the score and every tie-break share
-    a place (and are listed by name). ScoringError for an evening without games."""
+    a place (and are listed by name); under a lives scheme a player who went out later is
+    placed before one who went out earlier. ScoringError for an evening without games."""
     if not results:
         raise ScoringError("the evening has no finished games yet: nothing to rank")
     players: list[str] = []
@@ -332,8 +365,10 @@ def standings(scheme: Scheme, results: Sequence[GameResult]) -> tuple[Standing, 
     score = dict.fromkeys(players, scheme.lives if scheme.counts_lives else 0)
     counts = {p: dict.fromkeys(("games", *TIE_BREAKS), 0) for p in players}
     per_game: dict[str, list[int]] = {p: [] for p in players}
-    for result in results:
-        points = game_points(scheme, result)
+    out_after = dict.fromkeys(players, 0)
+    for number, (result, points) in enumerate(
+        zip(results, evening_points(scheme, results), strict=True), start=1
+    ):
         for player in result.players:
             tally = counts[player]
             tally["games"] += 1
@@ -342,11 +377,10 @@ def standings(scheme: Scheme, results: Sequence[GameResult]) -> tuple[Standing, 
             tally["finals_lost"] += int(result.final_loser == player)
             tally["durchmarsch"] += int(result.durchmarsch and result.loser == player)
             tally["schock_aus"] += result.schock_aus(player)
-            score[player] = (
-                max(0, score[player] + points[player])
-                if scheme.counts_lives else score[player] + points[player]
-            )
+            score[player] += points[player]
             per_game[player].append(score[player])
+            if scheme.counts_lives and score[player] == 0 and not out_after[player]:
+                out_after[player] = number
     higher = scheme.higher_is_better or scheme.counts_lives
 
     def key(player: str) -> tuple[int, ...]:
@@ -355,7 +389,7 @@ def standings(scheme: Scheme, results: Sequence[GameResult]) -> tuple[Standing, 
             counts[player][name] if TIE_BREAKS[name] else -counts[player][name]
             for name in scheme.tie_breaks
         )
-        return (first, *rest)
+        return (first, -out_after[player], *rest)
 
     order = sorted(players, key=lambda p: (key(p), p))
     lines: list[Standing] = []
@@ -367,7 +401,7 @@ def standings(scheme: Scheme, results: Sequence[GameResult]) -> tuple[Standing, 
                 place, player, score[player], tally["games"], tally["games_lost"],
                 tally["halves_lost"], tally["finals_lost"], tally["durchmarsch"],
                 tally["schock_aus"], scheme.counts_lives and score[player] == 0,
-                tuple(per_game[player]),
+                tuple(per_game[player]), out_after[player],
             )
         )
     return tuple(lines)

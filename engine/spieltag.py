@@ -8,6 +8,12 @@ tournament's in :mod:`engine.tournament`. Both programs read these records: the 
 them in its state directory (``firmware/store/spieltagfile.py``, ``evening.py``) and the sheet
 writer (``firmware/report/``) prints them.
 
+An evening forgives a stray game: its standings count the games its scheme can score and that
+were not taken out (:attr:`Evening.counted`), and name the others (:attr:`Evening.uncounted`).
+:func:`amend` takes a Partie out, puts it back or scores the evening under another scheme,
+each kept in the Spieltag's history (:class:`Amendment`: when, and what); the games are never
+changed.
+
 :func:`spieltag_from_mapping` reads the JSON form :func:`spieltag_to_mapping` writes and names
 the first bad field in one line (:class:`SpieltagError`).
 """
@@ -36,13 +42,18 @@ from engine.scoring import (
 __all__ = [
     "MAX_TIME_BOX",
     "SPIELTAG_ID",
+    "Amendment",
+    "Change",
     "Evening",
     "EveningGame",
     "LeaguePlayer",
     "Loss",
     "LostGame",
+    "NotCounted",
     "Spieltag",
     "SpieltagError",
+    "Uncounted",
+    "amend",
     "duplicate_partie",
     "is_date",
     "is_moment",
@@ -95,6 +106,29 @@ class LeaguePlayer:
         return self.seat[0]
 
 
+class Change(enum.Enum):
+    """What an amendment of an evening changed (its history keeps each)."""
+
+    #: A Partie taken out: played, but not counted.
+    TAKE_OUT = "take_out"
+    #: A Partie taken out before, counted again.
+    PUT_BACK = "put_back"
+    #: The evening is scored under another scheme.
+    SCHEME = "scheme"
+
+
+@dataclass(frozen=True, slots=True)
+class Amendment:
+    """One change to an evening after its games were played: when (the wall clock, ISO 8601
+    with its offset), what, and the Partie it concerns, or the schemes before and after."""
+
+    at: str
+    change: Change
+    partie: int = 0
+    before: Scheme | None = None
+    after: Scheme | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Spieltag:
     """An evening of games under one scheme; with ``home``/``guest``, a league match."""
@@ -129,6 +163,10 @@ class Spieltag:
     home_captain: str = ""
     guest_captain: str = ""
     remarks: str = ""
+    #: The Partien taken out: played, kept in their journals, not counted.
+    taken_out: tuple[int, ...] = ()
+    #: Every amendment since it began, in order (:func:`amend`).
+    history: tuple[Amendment, ...] = ()
 
     def player(self, name: str) -> LeaguePlayer | None:
         return next((p for p in self.players if p.name == name), None)
@@ -232,6 +270,7 @@ def spieltag_from_mapping(data: object) -> Spieltag:
         _kasse(data.get("kasse")),
         _text(data, "league"), _text(data, "match_number"), _text(data, "home_captain"),
         _text(data, "guest_captain"), _text(data, "remarks", limit=MAX_REMARKS),
+        taken_out=_taken_out(data), history=_history(data),
     )
 
 
@@ -265,6 +304,73 @@ def _check_seats(players: Sequence[LeaguePlayer]) -> None:
         raise SpieltagError(
             f"substitute on {empty}: no player is listed on {empty}; list one there first"
         )
+
+#: The most Partien an evening keeps taken out, and the most amendments its history keeps.
+_MAX_PARTIEN = 10_000
+_MAX_HISTORY = 1_000
+
+
+def _partie_number(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _MAX_PARTIEN:
+        raise SpieltagError(f"{what} = {value!r}: must be a Partie's number, 1-{_MAX_PARTIEN}")
+    return value
+
+
+def _taken_out(data: Mapping[str, Any]) -> tuple[int, ...]:
+    raw = data.get("taken_out", [])
+    if not isinstance(raw, list) or len(raw) > _MAX_PARTIEN:
+        raise SpieltagError("taken_out: must be a list of Partien")
+    numbers = tuple(sorted({_partie_number(value, "taken_out") for value in raw}))
+    if len(numbers) != len(raw):
+        raise SpieltagError("taken_out: each Partie may appear once")
+    return numbers
+
+
+def _history(data: Mapping[str, Any]) -> tuple[Amendment, ...]:
+    raw = data.get("history", [])
+    if not isinstance(raw, list) or len(raw) > _MAX_HISTORY:
+        raise SpieltagError(f"history: must be a list of at most {_MAX_HISTORY} amendments")
+    return tuple(_amendment(index, entry) for index, entry in enumerate(raw, 1))
+
+
+def _amendment(index: int, entry: object) -> Amendment:
+    what = f"history {index}"
+    if not isinstance(entry, dict):
+        raise SpieltagError(f"{what}: must be an object with at and what")
+    at = entry.get("at")
+    if not isinstance(at, str) or not is_moment(at):
+        raise SpieltagError(f"{what}: at = {str(at)[:40]!r} must be a date and time with its "
+                            "offset, e.g. 2026-12-01T22:15:00+01:00")
+    try:
+        change = Change(entry.get("what"))
+    except ValueError:
+        raise SpieltagError(
+            f"{what}: what = {str(entry.get('what'))[:20]!r} must be one of "
+            f"{', '.join(c.value for c in Change)}"
+        ) from None
+    if change is not Change.SCHEME:
+        return Amendment(at, change, _partie_number(entry.get("partie"), f"{what}: partie"))
+    schemes = []
+    for key in ("before", "after"):
+        value = entry.get(key)
+        if not isinstance(value, dict):
+            raise SpieltagError(f"{what}: {key} must be an object of [scoring] keys")
+        try:
+            schemes.append(scheme_from_mapping(value))
+        except ScoringError as error:
+            raise SpieltagError(f"{what}: {key}: {error}") from None
+    return Amendment(at, change, before=schemes[0], after=schemes[1])
+
+
+def _amendment_to_mapping(amendment: Amendment) -> dict[str, Any]:
+    entry: dict[str, Any] = {"at": amendment.at, "what": amendment.change.value}
+    if amendment.change is Change.SCHEME:
+        assert amendment.before is not None and amendment.after is not None
+        entry["before"] = scheme_to_mapping(amendment.before)
+        entry["after"] = scheme_to_mapping(amendment.after)
+    else:
+        entry["partie"] = amendment.partie
+    return entry
 
 
 def _game_number(data: Mapping[str, Any], key: str) -> int:
@@ -321,6 +427,8 @@ def spieltag_to_mapping(spieltag: Spieltag) -> dict[str, Any]:
         # Only an evening with a Kasse names it: the files of the evenings without stay as
         # they were.
         **({"kasse": kasse_to_mapping(spieltag.kasse)} if spieltag.kasse is not None else {}),
+        "taken_out": list(spieltag.taken_out),
+        "history": [_amendment_to_mapping(amendment) for amendment in spieltag.history],
     }
 
 
@@ -336,6 +444,8 @@ class EveningGame:
     #: When the game ended, by the wall clock (its journal's last write, ISO 8601 with its
     #: offset); "" where not known.
     ended_at: str = ""
+    #: Taken out of the evening (:attr:`Spieltag.taken_out`): played, not counted.
+    taken_out: bool = False
 
 
 class Loss(enum.Enum):
@@ -362,11 +472,31 @@ class LostGame:
     detail: str = ""
 
 
+class NotCounted(enum.Enum):
+    """Why a finished game of an evening is not counted."""
+
+    #: Taken out (``schocken spieltag take-out``, the device's menu).
+    TAKEN_OUT = "taken_out"
+    #: Played at a table size the evening's scheme cannot score (Platzpunkte at two).
+    TABLE_SIZE = "table_size"
+
+
+@dataclass(frozen=True, slots=True)
+class Uncounted:
+    """A finished game of an evening that its standings do not count: its Partie, how many
+    played it, and why."""
+
+    partie: int
+    players: int
+    why: NotCounted
+
+
 @dataclass(frozen=True, slots=True)
 class Evening:
     """A Spieltag and its finished games, in the order played; ``lost`` are its Partien that
-    cannot be counted (named wherever the evening is shown: its standings count only
-    ``games``)."""
+    cannot be counted (named wherever the evening is shown). Its standings count the games
+    that count (:attr:`counted`): not those taken out, nor those of a table size the scheme
+    cannot score (:attr:`uncounted`, named too)."""
 
     spieltag: Spieltag
     games: tuple[EveningGame, ...]
@@ -374,17 +504,103 @@ class Evening:
 
     @property
     def partien(self) -> int:
-        """How many Partien were played: the games counted and those lost."""
+        """How many Partien were played: the games finished and those lost."""
         return len(self.games) + len(self.lost)
 
+    def _why_not(self, game: EveningGame) -> NotCounted | None:
+        if game.taken_out:
+            return NotCounted.TAKEN_OUT
+        if not self.spieltag.scheme.counts_table(len(game.setup.players)):
+            return NotCounted.TABLE_SIZE
+        return None
+
+    @property
+    def counted(self) -> tuple[EveningGame, ...]:
+        """The finished games the standings count, in the order played."""
+        return tuple(game for game in self.games if self._why_not(game) is None)
+
+    @property
+    def uncounted(self) -> tuple[Uncounted, ...]:
+        """The finished games the standings do not count, and why, in the order played."""
+        return tuple(
+            Uncounted(game.partie, len(game.setup.players), why)
+            for game in self.games for why in (self._why_not(game),) if why is not None
+        )
+
+    def under(self, spieltag: Spieltag) -> Evening:
+        """The same games under ``spieltag`` (amended): each game taken out as it says."""
+        games = tuple(
+            replace(game, taken_out=game.partie in spieltag.taken_out) for game in self.games
+        )
+        return Evening(spieltag, games, self.lost)
+
     def standings(self) -> tuple[Standing, ...]:
-        """The standings under the evening's scheme; SpieltagError for an evening without
-        games."""
-        if not self.games:
+        """The standings under the evening's scheme, of the games that count; SpieltagError
+        for an evening without such games."""
+        counted = self.counted
+        if not counted:
+            if self.games:
+                raise SpieltagError(
+                    f"no game of the Spieltag {self.spieltag.name!r} counts: "
+                    f"{len(self.games)} finished, none counted"
+                )
             raise SpieltagError(
                 f"the Spieltag {self.spieltag.name!r} has no finished games yet: play one first"
             )
-        return standings(self.spieltag.scheme, [game.result for game in self.games])
+        return standings(self.spieltag.scheme, [game.result for game in counted])
+
+
+def amend(
+    evening: Evening, change: Change, at: str, *, partie: int = 0, scheme: Scheme | None = None
+) -> Spieltag:
+    """The evening's Spieltag with ``change`` made at ``at`` (the wall clock, with its offset)
+    and kept in its history: the Partie ``partie`` taken out or put back, or the evening scored
+    under ``scheme``. The games stay as they are. SpieltagError (one line) for a change that
+    cannot be made: a Partie not played (or lost: it counts anyway not), one taken out
+    already, one not taken out, the scheme the evening has."""
+    spieltag = evening.spieltag
+    if not is_moment(at):
+        raise SpieltagError(f"{at!r}: not a date and time with its offset")
+    if len(spieltag.history) >= _MAX_HISTORY:
+        raise SpieltagError(f"the Spieltag {spieltag.name!r} has {_MAX_HISTORY} changes already")
+    if change is Change.SCHEME:
+        if scheme is None:
+            raise SpieltagError("a change of scheme needs the new scheme")
+        if scheme_to_mapping(scheme) == scheme_to_mapping(spieltag.scheme):
+            raise SpieltagError(
+                f"the Spieltag {spieltag.name!r} is scored so already ({scheme.name}): "
+                "nothing changed"
+            )
+        amendment = Amendment(at, change, before=spieltag.scheme, after=scheme)
+        return replace(spieltag, scheme=scheme, history=(*spieltag.history, amendment))
+    played = {game.partie for game in evening.games}
+    lost = {game.partie: game for game in evening.lost}
+    if partie in lost:
+        gone = lost[partie]
+        where = (
+            f"it is not in the export {gone.journal}" if gone.loss is Loss.ABSENT
+            else f"its journal {gone.journal} is "
+            f"{'missing' if gone.loss is Loss.MISSING else 'damaged'}"
+        )
+        raise SpieltagError(f"Partie {partie} is not counted anyway: {where}")
+    if partie not in played:
+        known = f"1-{evening.partien}" if evening.partien else "none yet"
+        raise SpieltagError(
+            f"no Partie {partie} in the Spieltag {spieltag.name!r}: its Partien are {known}"
+        )
+    taken = set(spieltag.taken_out)
+    if change is Change.TAKE_OUT:
+        if partie in taken:
+            raise SpieltagError(f"Partie {partie} is taken out already")
+        taken.add(partie)
+    else:
+        if partie not in taken:
+            raise SpieltagError(f"Partie {partie} is not taken out: it counts already")
+        taken.discard(partie)
+    amendment = Amendment(at, change, partie)
+    return replace(
+        spieltag, taken_out=tuple(sorted(taken)), history=(*spieltag.history, amendment)
+    )
 
 
 def table_of(spieltag: Spieltag, players: Sequence[str]) -> int:
@@ -507,8 +723,11 @@ def merge_match(first: Evening, second: Evening) -> Evening:
         )
     began = min((s.began_at for s in (one, two) if s.began_at), default="")
     remarks = " / ".join(dict.fromkeys(s.remarks for s in (one, two) if s.remarks))
+    # The match keeps table 1's history; the Partien taken out at either table stay out.
+    taken_out = (*one.taken_out, *(partie + offset for partie in two.taken_out))
     spieltag = replace(
         one, players=players, table=1, began_at=began, remarks=remarks[:MAX_REMARKS],
+        taken_out=taken_out,
         league=one.league or two.league, match_number=one.match_number or two.match_number,
         home_captain=one.home_captain or two.home_captain,
         guest_captain=one.guest_captain or two.guest_captain,

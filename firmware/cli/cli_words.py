@@ -168,6 +168,35 @@ CLI_WORDS: dict[str, tuple[str, str]] = {
     "spieltag_ended_one": (
         "Spieltag {name} ({id}) beendet, 1 Spiel.", "Spieltag {name} ({id}) ended, 1 game."
     ),
+    # `schocken spieltag take-out`, `put-back`, `scoring` (each recounted at once) and
+    # `history` (when, and what)
+    "spieltag_taken_out": (
+        "Partie {partie} gestrichen: der Stand zählt {counted} von {games} Spielen.",
+        "Game {partie} taken out: the standings count {counted} of {games} games.",
+    ),
+    "spieltag_put_back": (
+        "Partie {partie} zählt wieder: der Stand zählt {counted} von {games} Spielen.",
+        "Game {partie} counts again: the standings count {counted} of {games} games.",
+    ),
+    "spieltag_scheme_changed": (
+        "Wertung von {before} auf {after} geändert: der Stand zählt {counted} von {games} "
+        "Spielen.",
+        "Scoring changed from {before} to {after}: the standings count {counted} of {games} "
+        "games.",
+    ),
+    "spieltag_history_taken_out": (
+        "{at}  Partie {partie} gestrichen", "{at}  game {partie} taken out"
+    ),
+    "spieltag_history_put_back": (
+        "{at}  Partie {partie} zählt wieder", "{at}  game {partie} counts again"
+    ),
+    "spieltag_history_scheme": (
+        "{at}  Wertung {before} → {after}", "{at}  scoring {before} → {after}"
+    ),
+    "spieltag_history_none": (
+        "{name}: nichts geändert, seit er begonnen wurde.",
+        "{name}: nothing changed since it began.",
+    ),
     # `schocken replay` of a Spieltag's game once its time box ran out ("scharf": a round's
     # loser loses the Hälfte)
     "replay_scharf": (

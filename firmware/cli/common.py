@@ -19,16 +19,21 @@ if TYPE_CHECKING:
 
 def note_lost(command: str, evening: Evening, lang: str) -> None:
     """On stderr, one line for each Partie of ``evening`` that cannot be counted (a journal
-    deleted or damaged), with the reader's detail: whatever is printed, nobody misses it."""
+    deleted or damaged), with the reader's detail, and for each finished game not counted
+    (taken out, or of a table size the scheme cannot score): whatever is printed, nobody
+    misses it."""
     import sys
 
     from firmware.cli.cli_words import CliWords
-    from firmware.report.sheet import lost_line
+    from firmware.report.sheet import lost_line, uncounted_line
 
     text = CliWords(lang)
     for game in evening.lost:
         detail = f" ({game.detail})" if game.detail else ""
         print(f"schocken {command}: {lost_line(game, text)}{detail}", file=sys.stderr)
+    for uncounted in evening.uncounted:
+        line = uncounted_line(uncounted, evening.spieltag.scheme, text)
+        print(f"schocken {command}: {line}", file=sys.stderr)
 
 
 def note_unlisted(command: str, evening: Evening, lang: str) -> None:

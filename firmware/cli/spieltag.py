@@ -1,5 +1,5 @@
-"""Begin or end a Spieltag (an evening of games) in the state directory, or register a
-substitute on one.
+"""Begin or end a Spieltag (an evening of games) in the state directory, register a
+substitute on one, take a game out of it, put it back, or score it under another scheme.
 
 While a Spieltag is going on, every game begun on the device or in `schocken sim` belongs to
 it (its journal says so), until `schocken spieltag end`. Its standings: `schocken stats
@@ -13,6 +13,12 @@ on or after it ended (before its sheet is printed).
 
 The scheme (--scoring) is a preset (verlustpunkte, siegpunkte, platzpunkte, leben) or a TOML
 file with a [scoring] table: a preset plus its parameters (docs/sheet.md).
+
+A game played at a table the scheme cannot score (two players under Platzpunkte) never blocks
+the evening: it is named and not counted. `take-out PARTIE` takes a game out (played, not
+counted), `put-back PARTIE` counts it again, `scoring NAME|FILE` scores the evening under
+another scheme: each is recounted at once and kept in the evening's history (`history`), in the
+Spieltag's own file; the games' journals are never changed.
 
 Writing the Spieltag's file is one atomic replace, safe next to the running device (run it as
 the device's user, or with sudo, on the device's /var/lib/schockbesteck).
@@ -29,13 +35,16 @@ from engine.kasse import Kasse, kasse_from_toml
 from engine.league import with_substitute
 from engine.limits import ascii_whole_number
 from engine.scoring import MAX_SCORING_BYTES, SCHEME_PRESETS, Scheme, load_scheme, scheme_from_toml
-from engine.spieltag import LeaguePlayer, time_box_problem
+from engine.spieltag import Amendment, Change, LeaguePlayer, time_box_problem
 from firmware.cli import CliError
 from firmware.cli.cli_words import CliWords
+from firmware.cli.common import whole_number
 from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
+from firmware.report.sheet_words import scheme_label
 from firmware.store.evening import evening_of
 from firmware.store.gamestore import GameStore
+from firmware.store.spieltagamend import Amended, amend_evening
 from firmware.store.spieltagbegin import COMMAND_LINE, SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SpieltagFiles
 from firmware.userfile import UserFileError, names_a_toml_file, read_user_text
@@ -96,24 +105,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--spieltag", metavar="ID",
         help="which Spieltag (default: the one going on, else the last one ended)",
     )
-    for sub in (begin, action.add_parser("end", help="end the Spieltag going on"), substitute):
+    amending = []
+    for name, helped in (("take-out", "take game PARTIE out: played, not counted"),
+                         ("put-back", "count game PARTIE again")):
+        sub = action.add_parser(name, help=helped)
+        sub.add_argument("partie", metavar="PARTIE", help="the game's number on the sheet")
+        amending.append(sub)
+    scoring = action.add_parser("scoring", help="score the Spieltag under another scheme")
+    scoring.add_argument(
+        "scheme", metavar="NAME|FILE",
+        help=f"{', '.join(SCHEME_PRESETS)} or a TOML file with [scoring]",
+    )
+    history = action.add_parser("history", help="what was changed since it began, and when")
+    for sub in (*amending, scoring, history):
+        sub.add_argument("--spieltag", metavar="ID", help="which Spieltag (default: the one "
+                         "going on, else the last one ended)")
+    for sub in (begin, action.add_parser("end", help="end the Spieltag going on"), substitute,
+                *amending, scoring, history):
         add_state_dir_argument(sub)
         add_lang_argument(sub, "the messages")
 
 
-def scheme_from_argument(value: str) -> Scheme:
-    """A preset's name or a TOML file's [scoring]; CliError (one line) otherwise."""
-    return scoring_from_argument(value)[0]
+def scheme_from_argument(value: str, label: str = "--scoring") -> Scheme:
+    """A preset's name or a TOML file's [scoring]; CliError (one line, beginning with
+    ``label``) otherwise."""
+    return scoring_from_argument(value, label)[0]
 
 
-def scoring_from_argument(value: str) -> tuple[Scheme, Kasse | None]:
+def scoring_from_argument(value: str, label: str = "--scoring") -> tuple[Scheme, Kasse | None]:
     """A preset's name (no Kasse), or a TOML file's [scoring] and its [kasse] if it has one;
-    CliError (one line) otherwise."""
+    CliError (one line, beginning with ``label``) otherwise."""
     if value in SCHEME_PRESETS:
         return load_scheme(value), None
     if not names_a_toml_file(value):
         raise CliError(
-            f"--scoring {value}: not a scheme; give one of {', '.join(SCHEME_PRESETS)} or a "
+            f"{label} {value}: not a scheme; give one of {', '.join(SCHEME_PRESETS)} or a "
             ".toml file with a [scoring] table"
         )
     advice = f"give one of {', '.join(SCHEME_PRESETS)} or a .toml file with a [scoring] table"
@@ -155,9 +181,63 @@ def _root(args: argparse.Namespace) -> Path:
     return root if root is not None else user_state_dir()
 
 
+#: Each amendment's line in the history.
+_HISTORY_KEYS = {
+    Change.TAKE_OUT: "spieltag_history_taken_out", Change.PUT_BACK: "spieltag_history_put_back",
+    Change.SCHEME: "spieltag_history_scheme",
+}  # fmt: skip
+#: What an amendment says once made.
+_DONE_KEYS = {
+    Change.TAKE_OUT: "spieltag_taken_out", Change.PUT_BACK: "spieltag_put_back",
+    Change.SCHEME: "spieltag_scheme_changed",
+}  # fmt: skip
+
+
+def history_line(amendment: Amendment, text: CliWords) -> str:
+    """One amendment of an evening: when, and what."""
+    before, after = amendment.before, amendment.after
+    return text.t(
+        _HISTORY_KEYS[amendment.change], at=amendment.at, partie=amendment.partie,
+        before=scheme_label(before.name, text) if before is not None else "",
+        after=scheme_label(after.name, text) if after is not None else "",
+    )
+
+
+def _amend(args: argparse.Namespace, storage: StateDirectory, text: CliWords) -> int:
+    change = {"take-out": Change.TAKE_OUT, "put-back": Change.PUT_BACK}.get(
+        args.action, Change.SCHEME
+    )
+    if change is Change.SCHEME:
+        amended: Amended = amend_evening(
+            storage, args.spieltag, change, datetime.now().astimezone(),
+            scheme=scheme_from_argument(args.scheme, "scoring"),
+        )
+    else:
+        partie = whole_number(args.partie, "PARTIE", 1, 10_000)
+        amended = amend_evening(
+            storage, args.spieltag, change, datetime.now().astimezone(), partie=partie
+        )
+    after = amended.after
+    print(text.t(
+        _DONE_KEYS[change], partie=getattr(args, "partie", ""), name=after.spieltag.name,
+        before=scheme_label(amended.before.spieltag.scheme.name, text),
+        after=scheme_label(after.spieltag.scheme.name, text), counted=len(after.counted),
+        games=len(after.games),
+    ))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     text = CliWords(output_language(args))
     storage = StateDirectory(_root(args))
+    if args.action in ("take-out", "put-back", "scoring"):
+        return _amend(args, storage, text)
+    if args.action == "history":
+        spieltag = SpieltagFiles(storage).find(args.spieltag)
+        lines = [history_line(amendment, text) for amendment in spieltag.history]
+        for line in lines or [text.t("spieltag_history_none", name=spieltag.name)]:
+            print(line)
+        return 0
     if args.action == "end":
         ended = SpieltagFiles(storage).end()
         games = len(evening_of(ended, GameStore(storage)).games)
@@ -192,6 +272,6 @@ def _substitute(storage: StateDirectory, args: argparse.Namespace, text: CliWord
     changed = with_substitute(
         spieltag, player.seat, player.name, player.number, player.table or None
     )
-    files.amend(changed)
+    files.rewrite(changed)
     print(text.t("spieltag_substitute", name=player.name, seat=player.seat, spieltag=spieltag.name))
     return 0

@@ -4,7 +4,8 @@ Counts games played and lost, halves lost, Blattschüsse (both halves lost), and
 and Schock aus each player stood with. Reads only: safe next to the running device.
 
 With --spieltag: the standings of an evening under its scheme (points or lives, then the
-scheme's tie-breaks), recounted from the games' journals.
+scheme's tie-breaks), recounted from the games' journals; a game taken out, or played at a table
+the scheme cannot score, is named and not counted.
 
 Without --state-dir the games are those of the device (/var/lib/schockbesteck) if this is
 one, else those `schocken sim` kept on this computer (~/.local/state/schockbesteck).
@@ -33,6 +34,8 @@ from firmware.report.sheet import (
     sheet_data,
     standing_cells,
     standings_heading,
+    uncounted_data,
+    uncounted_line,
 )
 from firmware.report.sheet_words import scheme_label
 from firmware.store.evening import load_evening
@@ -116,12 +119,13 @@ def format_standings(
     text = CliWords(lang)
     spieltag = evening.spieltag
     title = text.t(
-        "standings_title_one" if len(evening.games) == 1 else "standings_title",
+        "standings_title_one" if len(evening.counted) == 1 else "standings_title",
         name=spieltag.name, date=spieltag.date,
-        scheme=scheme_label(spieltag.scheme.name, text), games=len(evening.games),
+        scheme=scheme_label(spieltag.scheme.name, text), games=len(evening.counted),
     )
     lost = [lost_line(game, text) for game in evening.lost]
-    if not evening.games:
+    lost += [uncounted_line(game, spieltag.scheme, text) for game in evening.uncounted]
+    if not evening.counted:
         return [title, *lost, text.t("spieltag_none")]
     sheet = evening_sheet(evening)
     players = sheet.labels()
@@ -146,19 +150,21 @@ def _standings(args: argparse.Namespace, evening: Evening, season: Mapping[str, 
     kasse = evening.spieltag.kasse
     owed = {line.player: line for line in evening_kasse(evening)}
     if args.json:
-        data = sheet_data(evening) if evening.games else {"standings": []}
+        data = sheet_data(evening) if evening.counted else {"standings": []}
         kept = {} if kasse is None else {
             "kasse": kasse_data(kasse, list(owed.values())), "kasse_season_cents": dict(season),
         }  # fmt: skip
         json.dump(
             {"spieltag": evening.spieltag.id, "standings": data["standings"],
-             "lost": [lost_data(game) for game in evening.lost], **kept}, sys.stdout,
+             "lost": [lost_data(game) for game in evening.lost],
+             "not_counted": [uncounted_data(game) for game in evening.uncounted], **kept},
+            sys.stdout,
             ensure_ascii=False, indent=2,
         )
         print()
     elif args.csv:
         note_lost("stats", evening, output_language(args))
-        lines = evening.standings() if evening.games else ()
+        lines = evening.standings() if evening.counted else ()
         writer = csv.writer(sys.stdout, lineterminator="\n")
         money = ("kasse_cents", "kasse_season_cents") if kasse is not None else ()
         writer.writerow(("place", "player", "score", "games", "games_lost", "halves_lost",

@@ -54,10 +54,12 @@ _MEDIA = {"csv": "text/csv; charset=utf-8", "pdf": "application/pdf"}
 
 
 def spieltag_answer(storage: Storage, *, scharf: bool = False) -> dict[str, Any]:
-    """The ``spieltag`` line's JSON: the evening going on (or null), its time box, whether the
-    game in play goes on scharf, its standings recounted from its games, and the Partien that
-    cannot be counted (``lost``: their number and whether the journal is missing or
-    damaged)."""
+    """The ``spieltag`` line's JSON: the evening going on (or null), its time box and the table
+    sizes its scheme scores (``places``; empty: any), whether the game in play goes on scharf,
+    its standings recounted from the games that count (``games``: how many; under Leben each
+    player out with the Partie after which), the Partien that cannot be counted (``lost``:
+    their number and whether the journal is missing or damaged) and the finished ones not
+    counted (``not_counted``: taken out, or of a table size the scheme cannot score)."""
     try:
         current = SpieltagFiles(storage).current()
     except (SpieltagError, StorageError) as error:
@@ -69,23 +71,31 @@ def spieltag_answer(storage: Storage, *, scharf: bool = False) -> dict[str, Any]
             "id": current.id, "name": current.name, "venue": current.venue,
             "date": current.date, "scheme": current.scheme.name, "lives": current.scheme.lives > 0,
             "time_box": current.time_box or None, "began_at": current.began_at or None,
+            "places": list(current.scheme.table_sizes),
         },
         "scharf": scharf,
         "games": 0,
         "standings": [],
         "lost": [],
+        "not_counted": [],
     }  # fmt: skip
     try:
         evening = load_evening(storage, current.id)
-        answer["games"] = len(evening.games)
+        counted = evening.counted
+        answer["games"] = len(counted)
         # A Partie whose journal is gone or damaged is named, by its number and why.
         answer["lost"] = [
             {"partie": game.partie, "loss": game.loss.value} for game in evening.lost
         ]
-        if evening.games:
+        answer["not_counted"] = [
+            {"partie": game.partie, "players": game.players, "why": game.why.value}
+            for game in evening.uncounted
+        ]
+        if counted:
             answer["standings"] = [
                 {"place": line.place, "player": line.player, "score": line.score,
-                 "out": line.out}
+                 "out": line.out,
+                 "out_after": counted[line.out_after - 1].partie if line.out_after else None}
                 for line in evening.standings()
             ]  # fmt: skip
             _add_kasse(answer, storage, evening)

@@ -218,6 +218,11 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
         "Scharf: Rundenverlierer verliert die Hälfte", "Scharf: a round's loser loses the half"
     ),
     "web_spieltag_time_box_is": ("Zeitlimit: {n} Min.", "Time box: {n} min"),
+    # under Leben: a player without a life, and after which Partie
+    "web_spieltag_out": (
+        "{name} ist raus: keine Leben mehr (nach Partie {partie})",
+        "{name} is out: no lives left (after game {partie})",
+    ),
 }
 
 #: The device's screen's words the page shows too.
@@ -232,6 +237,9 @@ FROM_THE_SHEET = (
     "scheme_verlustpunkte", "scheme_siegpunkte", "scheme_platzpunkte", "scheme_leben",
     "standings_place", "standings_player", "standings_points", "standings_lives",
     "standings_out", "kasse_title", "kasse_season", "kasse_amount", "kasse_thousands",
+    "sheet_taken_out", "sheet_table_size", "scheme_counts_sizes", "game_does_not_count",
+    "size_2", "size_3", "size_4", "size_5", "size_6", "size_7", "size_8", "size_9", "size_10",
+    "sizes_or",
 )  # fmt: skip
 
 

@@ -66,11 +66,12 @@ def kasse_table(
 
 def kasse_tables(
     kasse: Kasse, lines: Sequence[KasseLine], text: Catalogue,
-    label: Callable[[str], str] = str,
+    label: Callable[[str], str] = str, note: str = "",
 ) -> tuple[Table, Table]:
-    """An evening's Kasse on a printout: its price list in a line under its title, then its
-    table."""
-    prices = Table((), ((price_line(kasse, text),),), (1,), text.t("kasse_title"))
+    """An evening's Kasse on a printout: its price list in a line under its title (and
+    ``note`` in a line under it, if any), then its table."""
+    said = ((price_line(kasse, text),), *(((note,),) if note else ()))
+    prices = Table((), said, (1,), text.t("kasse_title"))
     return prices, kasse_table(lines, text, "", label)
 
 
@@ -93,12 +94,14 @@ def kasse_data(kasse: Kasse | None, lines: Sequence[KasseLine]) -> dict[str, Any
 
 def kasse_rows(
     kasse: Kasse | None, lines: Sequence[KasseLine], text: Catalogue,
-    label: Callable[[str], str] = str,
+    label: Callable[[str], str] = str, note: str = "",
 ) -> list[list[str]]:
-    """The Kasse's block of a CSV: an empty row, its title, its price list (an evening's),
-    its heading and its rows; none without a Kasse."""
+    """The Kasse's block of a CSV: an empty row, its title, its price list (an evening's) and
+    ``note`` if any, its heading and its rows; none without a Kasse."""
     if kasse is None and not lines:
         return []
     table = kasse_table(lines, text, label=label)
     prices = [[price_line(kasse, text)]] if kasse is not None else []
-    return [[], [table.title], *prices, list(table.heading), *(list(row) for row in table.rows)]
+    noted = [[note]] if note else []
+    return [[], [table.title], *prices, *noted, list(table.heading),
+            *(list(row) for row in table.rows)]

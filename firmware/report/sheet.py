@@ -15,14 +15,23 @@ the fields, :func:`firmware.report.document.csv_text`), :func:`sheet_document` f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.kasse import Kasse, KasseLine, kasse_lines
 from engine.league import scharf_section
-from engine.scoring import GameResult, Scheme, Standing, game_points, standings
-from engine.spieltag import Evening, LeaguePlayer, Loss, LostGame, spieltag_to_mapping
+from engine.saison import evening_kasse
+from engine.scoring import GameResult, Scheme, Standing, evening_points, standings
+from engine.spieltag import (
+    Evening,
+    LeaguePlayer,
+    Loss,
+    LostGame,
+    NotCounted,
+    Uncounted,
+    spieltag_to_mapping,
+)
 from firmware.report.document import Document, Table
 from firmware.report.match_header import (
     MatchHeader,
@@ -33,13 +42,13 @@ from firmware.report.match_header import (
     scharf_cell,
 )
 from firmware.report.money import kasse_data, kasse_rows, kasse_tables
-from firmware.report.sheet_words import SheetWords, scheme_label
+from firmware.report.sheet_words import SheetWords, scheme_label, table_sizes_text
 from firmware.words import Catalogue
 
 __all__ = [
-    "LOST_KEYS", "Partie", "Sheet", "SheetPlayer", "evening_sheet", "lost_data",
-    "lost_line", "make_sheet", "points_cell", "sheet_data", "sheet_document",
-    "sheet_rows", "standing_cells", "standings_heading",
+    "LOST_KEYS", "Partie", "Sheet", "SheetPlayer", "card_points", "evening_sheet", "kasse_note",
+    "lost_data", "lost_line", "make_sheet", "points_cell", "sheet_data", "sheet_document",
+    "sheet_rows", "standing_cells", "standings_heading", "uncounted_data", "uncounted_line",
 ]
 
 
@@ -104,6 +113,8 @@ class Sheet:
     #: the Partien.
     lost: tuple[LostGame, ...] = ()
     #: The evening's Kasse and what each player owes (:mod:`engine.kasse`); None: none kept.
+    #: It charges the games the scheme cannot score too (they were played), not those taken
+    #: out, so a player may owe who has no line in the standings.
     kasse: Kasse | None = None
     kasse_lines: tuple[KasseLine, ...] = ()
     #: A league match's header and foot: league, match number, times, time box, team result,
@@ -119,6 +130,9 @@ class Sheet:
     def timed(self) -> bool:
         """Whether the evening had a time box (the Partien say where each went scharf)."""
         return bool(self.match.time_box) or any(p.scharf is not None for p in self.partien)
+    #: The finished games not counted (taken out, or of a table size the scheme cannot
+    #: score), named under the Partien.
+    uncounted: tuple[Uncounted, ...] = ()
 
     def labels(self) -> dict[str, str]:
         """How a Partie names each player (:attr:`SheetPlayer.label`)."""
@@ -138,10 +152,13 @@ def make_sheet(
     lost: Sequence[LostGame] = (),
     kasse: Kasse | None = None,
     match: MatchHeader | None = None,
+    uncounted: Sequence[Uncounted] = (),
+    owed: Sequence[KasseLine] | None = None,
 ) -> Sheet:
     """The sheet of ``partien``: the ``league`` players in seat order (home first, a seat's
     substitute after its player), then anyone else who played, in the order they first
-    played (in a league match, marked as not listed); ScoringError without a Partie."""
+    played (in a league match, marked as not listed); ScoringError without a Partie. Its Kasse
+    (``kasse``) charges ``owed``, else the ``partien``."""
     listed = sorted(league, key=lambda p: (p.side != "H", int(p.seat[1:]), p.substitute))
     players = [SheetPlayer(p.name, p.seat, p.number, p.table, p.substitute) for p in listed]
     known = {p.name for p in players}
@@ -151,28 +168,34 @@ def make_sheet(
                 players.append(SheetPlayer(player, "", "", partie.table, unlisted=bool(home)))
                 known.add(player)
     lines = standings(scheme, [partie.result for partie in partien])
-    owed = () if kasse is None else kasse_lines(kasse, [partie.result for partie in partien])
+    if kasse is None:
+        owed = ()
+    elif owed is None:
+        owed = kasse_lines(kasse, [partie.result for partie in partien])
     return Sheet(
         name, date, scheme, tuple(players), tuple(partien), lines, venue=venue, home=home,
-        guest=guest, lost=tuple(lost), kasse=kasse, kasse_lines=owed,
-        match=match or MatchHeader(),
+        guest=guest, lost=tuple(lost), kasse=kasse, kasse_lines=tuple(owed),
+        match=match or MatchHeader(), uncounted=tuple(uncounted),
     )  # fmt: skip
 
 
 def evening_sheet(evening: Evening) -> Sheet:
-    """An evening's sheet (SpieltagError for an evening without games)."""
-    lines = evening.standings()  # its own one line for an evening without games
+    """An evening's sheet of the games that count, naming those that do not (SpieltagError for
+    an evening without a game that counts). Its Kasse charges every finished game but those
+    taken out (:func:`engine.saison.evening_kasse`)."""
+    lines = evening.standings()  # its own one line for an evening without games that count
     spieltag = evening.spieltag
     timed = bool(spieltag.time_box)  # only a time box makes a game scharf
     partien = [
         Partie(game.partie, game.table, game.result,
                scharf_section(game.setup, game.actions) if timed else None)
-        for game in evening.games
+        for game in evening.counted
     ]  # fmt: skip
     return make_sheet(
         spieltag.name, spieltag.date, spieltag.scheme, partien, league=spieltag.players,
         venue=spieltag.venue, home=spieltag.home, guest=spieltag.guest, lost=evening.lost,
-        kasse=spieltag.kasse, match=match_header(evening, lines),
+        kasse=spieltag.kasse, match=match_header(evening, lines), uncounted=evening.uncounted,
+        owed=evening_kasse(evening),
     )  # fmt: skip
 
 
@@ -187,6 +210,28 @@ def lost_line(game: LostGame, text: Catalogue) -> str:
     """One line naming a Partie that cannot be counted, and why (the reader's detail is for the
     log: it is English); ``text`` composes an evening's words."""
     return text.t(LOST_KEYS[game.loss], partie=game.partie, journal=game.journal)
+
+
+def uncounted_line(game: Uncounted, scheme: Scheme, text: Catalogue) -> str:
+    """One line naming a finished game the standings do not count, and why; ``text`` composes
+    an evening's words."""
+    if game.why is NotCounted.TAKEN_OUT:
+        return text.t("sheet_taken_out", partie=game.partie)
+    return text.t(
+        "sheet_table_size", partie=game.partie, players=game.players,
+        scheme=scheme_label(scheme.name, text), sizes=table_sizes_text(scheme.table_sizes, text),
+    )
+
+
+def uncounted_data(game: Uncounted) -> dict[str, Any]:
+    """A finished game the standings do not count, as JSON-ready data."""
+    return {"partie": game.partie, "players": game.players, "why": game.why.value}
+
+
+def card_points(sheet: Sheet) -> list[dict[str, int]]:
+    """Each Partie's points as the standings count them (under a lives scheme, no more lives
+    than a player has left), so that a column adds up to the total."""
+    return list(evening_points(sheet.scheme, [partie.result for partie in sheet.partien]))
 
 
 def lost_data(game: LostGame) -> dict[str, Any]:
@@ -224,14 +269,15 @@ def sheet_data(evening: Evening) -> dict[str, Any]:
                 "half_2": result.half_losers[1],
                 "final": result.final_loser,
                 "durchmarsch": result.loser if result.durchmarsch else None,
-                "points": game_points(sheet.scheme, result),
+                "points": points,
                 "schock_aus": {p: result.schock_aus(p) for p in result.players},
                 "scharf": partie.scharf,
             }
-            for partie in sheet.partien
+            for partie, points in zip(sheet.partien, card_points(sheet), strict=True)
             for result in (partie.result,)
         ],
         "lost": [lost_data(game) for game in sheet.lost],
+        "not_counted": [uncounted_data(game) for game in sheet.uncounted],
         "standings": [_standing_data(line) for line in sheet.standings],
         "kasse": kasse_data(sheet.kasse, sheet.kasse_lines),
     }
@@ -281,15 +327,18 @@ def sheet_rows(sheet: Sheet, lang: str = "de") -> list[list[str]]:
         ])  # fmt: skip
     if sheet.lost:  # named under the Partien: their numbers stay theirs
         rows += [[lost_line(game, text)] for game in sheet.lost]
+    rows += [[uncounted_line(game, scheme, text)] for game in sheet.uncounted]
     score_key = "standings_lives" if scheme.counts_lives else "standings_points"
+    by_name = {line.player: line for line in lines}
     rows += [[], [text.t("sheet_points_per_partie"), *(p.label for p in players)]]
-    for partie in sheet.partien:
-        points = game_points(scheme, partie.result)
+    if scheme.counts_lives:  # the column then adds up to the lives left
+        rows.append([text.t("sheet_lives_start"),
+                     *(str(scheme.lives) if p.name in by_name else "" for p in players)])
+    for partie, points in zip(sheet.partien, card_points(sheet), strict=True):
         rows.append([
             str(partie.number),
             *(points_cell(points.get(p.name), partie.result.schock_aus(p.name)) for p in players),
         ])
-    by_name = {line.player: line for line in lines}
     rows.append([
         f"{text.t('sheet_totals')} ({text.t(score_key)})",
         *(str(by_name[p.name].score) if p.name in by_name else "" for p in players),
@@ -300,7 +349,9 @@ def sheet_rows(sheet: Sheet, lang: str = "de") -> list[list[str]]:
     ])
     rows += [[], standings_heading(text, scheme.counts_lives)]
     rows += [standing_cells(line, label[line.player], text) for line in lines]
-    rows += kasse_rows(sheet.kasse, sheet.kasse_lines, text, label.__getitem__)
+    rows += kasse_rows(
+        sheet.kasse, sheet.kasse_lines, text, _kasse_label(label), kasse_note(sheet, text)
+    )
     if sheet.home or match.remarks:
         rows += [[], [text.t("sheet_remarks"), match.remarks]]
     rows += [[], [text.t("sheet_signature_home"), "", text.t("sheet_signature_guest")]]
@@ -333,6 +384,22 @@ def standings_heading(text: Catalogue, lives: bool) -> list[str]:
         "standings_durchmarsch", "standings_schock_aus",
     )  # fmt: skip
     return [text.t(key) for key in keys]
+
+
+def kasse_note(sheet: Sheet, text: Catalogue) -> str:
+    """Under the Kasse's prices: the games the standings do not count but the Kasse charges (a
+    table the scheme cannot score; one taken out charges nothing); "" for none."""
+    charged = [game.partie for game in sheet.uncounted if game.why is NotCounted.TABLE_SIZE]
+    if sheet.kasse is None or not charged:
+        return ""
+    key = "kasse_charges_uncounted_many" if len(charged) > 1 else "kasse_charges_uncounted_one"
+    return text.t(key, numbers=", ".join(str(partie) for partie in charged))
+
+
+def _kasse_label(label: dict[str, str]) -> Callable[[str], str]:
+    """How the Kasse names a player: as the Partien do, or by name, one who played only games
+    the standings do not count."""
+    return lambda player: label.get(player, player)
 
 
 def standing_cells(line: Standing, label: str, text: Catalogue) -> list[str]:
@@ -378,19 +445,24 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
         (1, 0.8, 3, 3, 3, 3, *((1.6,) if scharf else ())),
         text.t("sheet_partien"),
     )  # fmt: skip
-    # The Partien that cannot be counted, named under the Partien (their numbers stay theirs).
-    lost = Table((), tuple((lost_line(game, text),) for game in sheet.lost), (1,))
+    # The Partien that cannot be counted or are not, named under the Partien (their numbers
+    # stay theirs).
+    lost = Table((), (*((lost_line(game, text),) for game in sheet.lost),
+                      *((uncounted_line(game, scheme, text),) for game in sheet.uncounted)), (1,))
     score_key = "standings_lives" if scheme.counts_lives else "standings_points"
+    # Under a lives scheme the card starts with the lives, so that each column adds up.
+    start = ((text.t("sheet_lives_start"),
+              *(str(scheme.lives) if p.name in by_name else "" for p in players)),)
     card = Table(
         (text.t("sheet_partie"), *(p.column for p in players)),
         (
+            *(start if scheme.counts_lives else ()),
             *(
                 (str(partie.number), *(
                     points_cell(points.get(p.name), partie.result.schock_aus(p.name))
                     for p in players
                 ))
-                for partie in sheet.partien
-                for points in (game_points(scheme, partie.result),)
+                for partie, points in zip(sheet.partien, card_points(sheet), strict=True)
             ),
             (f"{text.t('sheet_totals')} ({text.t(score_key)})",
              *(str(by_name[p.name].score) if p.name in by_name else "" for p in players)),
@@ -405,7 +477,7 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
         text.t("sheet_standings"),
     )
     kasse = () if sheet.kasse is None else kasse_tables(
-        sheet.kasse, sheet.kasse_lines, text, label.__getitem__
+        sheet.kasse, sheet.kasse_lines, text, _kasse_label(label), kasse_note(sheet, text)
     )
     match = sheet.match
     # A league's sheet has room for remarks and a protest: what was given, and lines to write.
@@ -415,8 +487,8 @@ def sheet_document(sheet: Sheet, lang: str = "de") -> Document:
     home_captain, _, guest_captain = captain_lines(match, text)
     return Document(
         text.t("sheet_title"),
-        (header, listed, partien, *((lost,) if sheet.lost else ()), card, standing, *kasse,
-         *((remarks,) if sheet.home or match.remarks else ())),
+        (header, listed, partien, *((lost,) if sheet.lost or sheet.uncounted else ()), card,
+         standing, *kasse, *((remarks,) if sheet.home or match.remarks else ())),
         signatures=(text.t("sheet_signature_home"), text.t("sheet_signature_guest")),
         signature_names=(home_captain, guest_captain) if any(
             (home_captain, guest_captain)) else (),

@@ -8,9 +8,17 @@ the hub and the command line.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from firmware.words import Catalogue
 
-__all__ = ["SCHEME_KEYS", "SHEET_WORDS", "SheetWords", "scheme_label"]
+if TYPE_CHECKING:
+    from engine.scoring import Scheme
+
+__all__ = [
+    "SCHEME_KEYS", "SHEET_WORDS", "SIZE_KEYS", "SheetWords", "scheme_label", "table_sizes_text",
+    "table_warning",
+]
 
 #: key -> (German, English)
 SHEET_WORDS: dict[str, tuple[str, str]] = {
@@ -45,6 +53,16 @@ SHEET_WORDS: dict[str, tuple[str, str]] = {
         "{schock_aus_against}, Einsatz {stake} je Abend",
         "Half {half_lost}, final {final_lost}, Durchmarsch {durchmarsch}, Schock aus against "
         "{schock_aus_against}, stake {stake} an evening",
+    ),
+    # under an evening's price list: the games its standings do not count (a table the scheme
+    # cannot score) that the Kasse charges all the same ({numbers}: "4" or "4, 7")
+    "kasse_charges_uncounted_one": (
+        "Die Kasse zählt auch Partie {numbers}: gespielt, aber nicht gewertet.",
+        "The Kasse charges game {numbers} too: played, but not counted.",
+    ),
+    "kasse_charges_uncounted_many": (
+        "Die Kasse zählt auch die Partien {numbers}: gespielt, aber nicht gewertet.",
+        "The Kasse charges games {numbers} too: played, but not counted.",
     ),
     # the season over many Spieltage (firmware.report.season_sheet): its head, the players' and
     # the teams' tables, the Spieltage it adds
@@ -129,6 +147,30 @@ SHEET_WORDS: dict[str, tuple[str, str]] = {
         "Partie {partie} nicht gewertet: fehlt in {journal}",
         "Game {partie} not counted: missing from {journal}",
     ),
+    # a finished game the standings do not count: taken out, or of a table size the scheme
+    # cannot score ({sizes}: the sizes it scores, as table_sizes_text words them); the same
+    # words warn before such a game begins (the device, the page)
+    "sheet_taken_out": (
+        "Partie {partie} gestrichen: zählt nicht", "Game {partie} taken out: not counted"
+    ),
+    "sheet_table_size": (
+        "Partie {partie} zählt nicht: {players} Spieler, {scheme} zählt {sizes}",
+        "Game {partie} not counted: {players} players, {scheme} counts at tables of {sizes}",
+    ),
+    "scheme_counts_sizes": ("{scheme} zählt {sizes}", "{scheme} counts at tables of {sizes}"),
+    "game_does_not_count": ("dieses Spiel zählt nicht", "this game does not count"),
+    "size_2": ("zu zweit", "2"),
+    "size_3": ("zu dritt", "3"),
+    "size_4": ("zu viert", "4"),
+    "size_5": ("zu fünft", "5"),
+    "size_6": ("zu sechst", "6"),
+    "size_7": ("zu siebt", "7"),
+    "size_8": ("zu acht", "8"),
+    "size_9": ("zu neunt", "9"),
+    "size_10": ("zu zehnt", "10"),
+    "sizes_or": ("oder", "or"),
+    # a lives scheme on the sheet: the lives each player starts with (the card's first row)
+    "sheet_lives_start": ("Leben zu Beginn", "Lives at the start"),
     # an evening without a finished game yet (the device's standings, `schocken stats`)
     "spieltag_none": (
         "Noch kein beendetes Spiel an diesem Spieltag.", "No finished game on this Spieltag yet."
@@ -155,3 +197,30 @@ def scheme_label(name: str, text: Catalogue) -> str:
     of any surface that shows an evening (they compose
     :data:`SHEET_WORDS`)."""
     return text.t(SCHEME_KEYS[name]) if name in SCHEME_KEYS else name
+
+
+#: Each table size a place scheme may score (:data:`engine.scoring` allows 2 to 10), as the
+#: key of its word above.
+SIZE_KEYS = {
+    2: "size_2", 3: "size_3", 4: "size_4", 5: "size_5", 6: "size_6", 7: "size_7",
+    8: "size_8", 9: "size_9", 10: "size_10",
+}  # fmt: skip
+
+
+def table_sizes_text(sizes: tuple[int, ...], text: Catalogue) -> str:
+    """The table sizes a scheme scores in words: ``zu dritt oder zu viert``, ``three or
+    four``."""
+    words = [text.t(SIZE_KEYS[size]) for size in sizes]
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {text.t('sizes_or')} {words[-1]}"
+
+
+def table_warning(scheme: Scheme, text: Catalogue) -> str:
+    """What the device and the page say before a game the scheme cannot score begins:
+    ``Platzpunkte zählt zu dritt oder zu viert: dieses Spiel zählt nicht``."""
+    counts = text.t(
+        "scheme_counts_sizes", scheme=scheme_label(scheme.name, text),
+        sizes=table_sizes_text(scheme.table_sizes, text),
+    )
+    return f"{counts}: {text.t('game_does_not_count')}"

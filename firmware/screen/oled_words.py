@@ -355,9 +355,26 @@ OLED_WORDS: dict[str, tuple[str, str]] = {
     "menu_spieltag_damaged": ("Spieltag: beschädigt", "Spieltag: damaged"),
     "standings_screen_title": ("Stand nach {n} Spielen", "After {n} games"),
     "standings_screen_title_one": ("Stand nach 1 Spiel", "After 1 game"),
-    "standings_no_fit_1": ("Wertung passt", "The scoring does"),
-    "standings_no_fit_2": ("nicht zu {n} Spielern", "not fit {n} players"),
     "standings_partie_lost": ("Partie {n} fehlt!", "Game {n} missing!"),
+    # a finished game the standings do not count: taken out from the menu, or of a table size
+    # the scheme cannot score (said before its first throw too: "Platzpunkte zählt zu dritt
+    # oder zu viert: dieses Spiel zählt nicht", the evening's words)
+    "standings_partie_uncounted": ("Partie {n} zählt nicht", "Game {n} not counted"),
+    "standings_partie_taken_out": ("Partie {n} gestrichen", "Game {n} taken out"),
+    "spieltag_word": ("Spieltag", "Spieltag"),
+    "uncounted_title": ("Spiel zählt nicht", "Game not counted"),
+    # under Leben, after the game that left players without a life ({names}: theirs)
+    "out_headline": ("Raus!", "Out!"),
+    "out_sits_out_one": ("keine Leben: setzt aus", "no lives left: sits out"),
+    "out_sits_out_many": ("keine Leben: setzen aus", "no lives left: sit out"),
+    # the menu's last game of the Spieltag: taken out (played, not counted) or put back
+    "menu_spieltag_last": ("Letzte Partie …", "Last game …"),
+    "confirm_take_out": ("Partie {n} streichen?", "Take game {n} out?"),
+    "confirm_put_back": ("Partie {n} zählen?", "Count game {n} again?"),
+    "yes_take_out": ("Ja, streichen", "Yes, take it out"),
+    "yes_put_back": ("Ja, wieder zählen", "Yes, count it"),
+    "amended_put_back": ("Partie {n} zählt wieder", "Game {n} counts again"),
+    "amended_counted": ("Stand: {counted} von {games}", "Counted: {counted} of {games}"),
     "scheme_verlustpunkte_detail": (
         "1 je verlorene Hälfte, 1 mehr je verlorenes Spiel; weniger ist besser",
         "1 per half lost, 1 more per game lost; fewer is better",

@@ -15,7 +15,8 @@ of another evening, or of none, in that range (one begun before the Spieltag) ar
 :func:`evening_to_export` writes the evening with every game's actions, when each ended (its
 journal's last write), its lost Partien and its count of Partien, so an exported evening is
 recounted exactly like one read from the device; :func:`evening_from_export` refuses a game that
-is in the file twice and names a Partie taken out of it.
+is in the file twice and names a Partie the file skips. The Partien taken out of the
+evening (:attr:`~engine.spieltag.Spieltag.taken_out`) are marked on the games as they are read.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ def evening_of(spieltag: Spieltag, store: GameStore) -> Evening:
         elif not game.current:  # an archived game always ended: the end is cut off
             why = recovery.problem or "the journal ends before the game does"
             lost.append(LostGame(partie, game.name, Loss.DAMAGED, why))
-    return Evening(spieltag, tuple(games), tuple(lost))
+    return Evening(spieltag, tuple(games), tuple(lost)).under(spieltag)
 
 
 def _written_at(storage: Storage, name: str) -> str:
@@ -129,7 +130,11 @@ def evening_to_export(evening: Evening) -> dict[str, Any]:
     return {
         "export": _EXPORT,
         "format": _FORMAT,
-        "spieltag": spieltag_to_mapping(evening.spieltag),
+        # The Partien taken out as the games say (a merged match's numbered through).
+        "spieltag": {
+            **spieltag_to_mapping(evening.spieltag),
+            "taken_out": [game.partie for game in evening.games if game.taken_out],
+        },
         "games": [
             {
                 **header_to_record(JournalHeader(game.setup)),  # real dice too
@@ -184,7 +189,9 @@ def evening_from_export(text: str, origin: str) -> Evening:
         raise SpieltagError(f"{origin}: {json_problem(error)}") from None
     except (InputLimitError, SpieltagError, SchockenError) as error:
         raise SpieltagError(f"{origin}: {' '.join(str(error).split())}") from None
-    return Evening(spieltag, games, tuple(sorted(lost, key=lambda game: game.partie)))
+    return Evening(spieltag, games, tuple(sorted(lost, key=lambda game: game.partie))).under(
+        spieltag
+    )
 
 
 def _gaps(data: dict[str, Any], parties: list[int], origin: str) -> tuple[LostGame, ...]:

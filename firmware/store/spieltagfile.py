@@ -5,7 +5,8 @@ Files::
     spieltag.json             the evening in progress: name, venue, date, scheme, league sides
     spieltag-<ID>.json        evenings that were ended
 
-Only beginning and ending an evening, and registering a substitute on it, write these files,
+Only beginning, ending and amending an evening (a substitute registered on it, a Partie taken
+out or put back, the scheme changed: :mod:`firmware.store.spieltagamend`) write these files,
 each with one atomic replace (or one rename), so a pulled plug leaves the old or the new file,
 never half of one. The games are not listed here: while an evening is open, the session writes
 its ID into each new game's journal header (:func:`open_evening` says which;
@@ -181,15 +182,15 @@ class SpieltagFiles:
         self._finish_ended()
         return ended
 
-    def amend(self, spieltag: Spieltag) -> None:
-        """Write ``spieltag`` over its own file (the one going on, or an ended one's), one
-        atomic replace; SpieltagError if there is no such evening here."""
+    def rewrite(self, spieltag: Spieltag) -> None:
+        """Write ``spieltag`` (amended) over its own file: ``spieltag.json`` while it goes on,
+        else its ended file. SpieltagError if neither holds it."""
         current = self._read(SPIELTAG_FILE)
-        if current is not None and current.id == spieltag.id and not current.ended:
-            self.storage.write_atomic(SPIELTAG_FILE, _dump(spieltag))
-            return
-        name = ended_name(spieltag.id)
-        if self._read(name) is None:
+        if current is not None and current.id == spieltag.id:
+            name = SPIELTAG_FILE
+        elif spieltag.ended and self._read(ended_name(spieltag.id)) is not None:
+            name = ended_name(spieltag.id)
+        else:
             raise SpieltagError(f"no Spieltag {spieltag.id!r} here to change")
         self.storage.write_atomic(name, _dump(spieltag))
 

@@ -44,7 +44,7 @@ from engine.game import FINAL, GameSetup
 from engine.notation import from_notation
 from engine.odds import ActionKind, Choice
 from engine.rules import Rules, load_preset, preset_names
-from engine.scoring import SCHEME_PRESETS
+from engine.scoring import SCHEME_PRESETS, load_scheme
 from engine.settle import DeckelSource
 from engine.spieltag import SpieltagError
 from engine.throws import rank_table
@@ -88,6 +88,7 @@ from firmware.app.stages.standings import (
     scheme_name,
     scheme_picker,
     time_box_picker,
+    uncounted_message,
 )
 from firmware.app.stages.turn import HandOverStage, TurnDoneStage, TurnStage
 from firmware.config import DeviceConfig
@@ -253,6 +254,12 @@ def _setup(texts: OledWords) -> Iterator[tuple[str, View]]:
         assert isinstance(start, PickerView)
         summary = texts.t("setup_summary", players=len(players), rules="westfalen", deckel=40)
         yield f"{label}: start without computer players", replace(start, detail=summary)
+        stage.evening_scheme = load_scheme("platzpunkte")
+        if len(players) not in (3, 4):
+            warning = stage.view()
+            assert isinstance(warning, PickerView) and warning.detail != start.detail
+            yield f"{label}: start of a game Platzpunkte does not count", warning
+        stage.evening_scheme = None
         for step in SetupStep:
             stage.step = step
             if step is SetupStep.RULES:
@@ -734,7 +741,9 @@ def _spieltag(texts: OledWords) -> Iterator[tuple[str, View]]:
     lives = replace(points, scheme="leben", lives=True, lines=tuple(
         (place, name, score % 4) for place, name, score in points.lines
     ))
-    unfit = replace(points, lines=(), problem="10")
+    # Up to 99 Partien shown whole ("Partie 100 zählt nicht" would be cut by a letter)
+    uncounted = replace(points, games=98, uncounted=((99, "table_size"), (98, "taken_out")))
+    nothing_counted = replace(points, games=0, lines=(), uncounted=((1, "table_size"),))
     first = replace(points, games=1)
     longest = replace(points, lines=tuple(
         (place, name, score)
@@ -746,16 +755,32 @@ def _spieltag(texts: OledWords) -> Iterator[tuple[str, View]]:
                                         for index, name in enumerate(LONG_NAMES)),
                     season_kasse=tuple((name, 999_999 - index) for index, name in
                                        enumerate(LONG_NAMES)))  # fmt: skip
+    kasse_uncounted = replace(kasse, games=98, uncounted=uncounted.uncounted)
     for label, standings in (
-        ("points", points), ("lives", lives), ("unfit", unfit), ("after the first game", first),
+        ("points", points), ("lives", lives), ("games not counted", uncounted),
+        ("no game counted", nothing_counted), ("after the first game", first),
         ("the longest names", longest), ("with Partien lost", lost), ("with the Kasse", kasse),
+        ("with the Kasse and games not counted", kasse_uncounted),
     ):
         stage = StandingsStage(session, standings)
-        items = len(standings.lines) + len(standings.lost) + len(kasse_items(texts, standings))
-        for selected in range(items or 1):
+        rows = len(standings.lines) + len(standings.lost) + len(standings.uncounted)
+        for selected in range((rows + len(kasse_items(texts, standings))) or 1):
             stage.selected = selected
             yield f"standings after a game, {label}, at {selected}", stage.view()
         yield f"standings from the menu, {label}", StandingsList(standings, 9).view(texts)
+    for out in (HUB_NAMES[:1], LONG_NAMES[:1], HUB_NAMES[:2], LONG_NAMES[:2]):
+        stage = StandingsStage(session, replace(lives, just_out=out))
+        yield f"under Leben, {len(out)} just out", stage.view()
+    for scheme in (load_scheme("platzpunkte"), replace(  # and docs/sheet.md's [scoring]
+        load_scheme("platzpunkte"), places=((3, (3, 1, 0)), (4, (3, 2, 1, 0)), (5, (4, 3, 2, 1, 0)))
+    )):
+        yield f"{scheme.table_sizes} do not count", uncounted_message(texts, scheme).view(texts)
+    for title, yes in (("confirm_take_out", "yes_take_out"), ("confirm_put_back", "yes_put_back")):
+        ask = Menu(title, [("no", lambda: None), (yes, lambda: None)], 1, {"n": 100})
+        yield f"{title} of game 100", ask.view(texts)
+    for done in ("standings_partie_taken_out", "amended_put_back"):
+        lines = (texts.t(done, n=100), texts.t("amended_counted", counted=99, games=100))
+        yield f"{done}: game 100", Notice("spieltag_word", lines).view(texts)
     picker = scheme_picker(texts, lambda i: None)
     for index in range(len(SCHEMES)):
         picker.index = index

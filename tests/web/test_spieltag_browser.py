@@ -186,3 +186,56 @@ def test_a_scharf_round_reads_on_the_page_as_the_half_lost(
         if host is not None:
             host.close()
         device.close()
+
+
+@pytest.mark.slow  # its short form: tests/web/test_spieltag_socket.py's answer of such an evening
+def test_a_game_the_scheme_cannot_score_is_said_in_the_setup_and_named_on_the_card(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """A Platzpunkte evening of a game at four taken out and one of two: the card names both
+    (nothing counted yet), and the setup of two players says before it begins that the game
+    does not count; in German, then in English."""
+    from datetime import datetime
+
+    from engine.scoring import load_scheme
+    from engine.spieltag import Change, Spieltag
+    from firmware.store.spieltagamend import amend_evening
+    from firmware.store.spieltagfile import SpieltagFiles
+    from hal.storage import StateDirectory
+    from tests.durable.evening import play_games
+
+    state = tmp_path / "state"
+    storage = StateDirectory(state)
+    SpieltagFiles(storage).begin(
+        Spieltag("20261201-193000", "7. Spieltag", load_scheme("platzpunkte"), "2026-12-01")
+    )
+    play_games(state, ("Anna", "Ben", "Carla", "Dora"), 1, seed=2, deckel=3)
+    play_games(state, ("Anna", "Ben"), 1, seed=3, deckel=3)
+    amend_evening(storage, None, Change.TAKE_OUT, datetime.now().astimezone(), partie=1)
+    rules = replace(load_preset("standard"), deckel=3)
+    device = WebDevice(setup=GameSetup(("Anna", "Ben"), rules), state_dir=state)
+    try:
+        open_page(browser, device)
+        pair_page(browser, device)
+        browser.wait("window.schock.page.spieltag && window.schock.page.spieltag.spieltag")
+        lines = browser.js(
+            "return [...document.querySelectorAll('#sp-body > div')].map((d) => d.textContent)"
+        )
+        assert lines == [
+            "Partie 1 gestrichen: zählt nicht",
+            "Partie 2 zählt nicht: 2 Spieler, Platzpunkte zählt zu dritt oder zu viert",
+        ]
+        assert browser.by_id("setup-uncounted").text == (
+            "Platzpunkte zählt zu dritt oder zu viert: dieses Spiel zählt nicht"
+        )
+        tap(browser, "#lang")
+        browser.wait("document.getElementById('setup-uncounted').textContent.startsWith('Platz"
+                     "punkte counts')")
+        assert browser.by_id("setup-uncounted").text == (
+            "Platzpunkte counts at tables of 3 or 4: this game does not count"
+        )
+        assert "Game 2 not counted: 2 players, Platzpunkte counts at tables of 3 or 4" in (
+            browser.by_id("sp-body").text
+        )
+    finally:
+        device.close()

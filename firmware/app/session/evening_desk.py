@@ -2,8 +2,9 @@
 
 The evening lives in the state directory (:mod:`firmware.store.spieltagfile`): while one is going
 on, every game the device begins is its (the game's journal says so), and the standings are
-recounted from the journals after each game. Here the session reads and writes it; the stages
-only show what it says. No state directory, no evening: the menu does not offer one.
+recounted from the journals after each game, counting those the scheme can score and not taken
+out; the menu takes the last game out or puts it back. Here the session reads and writes it;
+the stages only show what it says. No state directory, no evening: the menu does not offer one.
 """
 
 from __future__ import annotations
@@ -13,17 +14,20 @@ from dataclasses import replace
 from datetime import datetime
 
 from engine.saison import evening_kasse, season_kasse
-from engine.scoring import ScoringError
-from engine.spieltag import Evening, Spieltag, SpieltagError
+from engine.spieltag import Change, Evening, Spieltag, SpieltagError
 from firmware.app.session.moments import EveningStandings
 from firmware.store.evening import load_evening
 from firmware.store.gamestore import GameStore
 from firmware.store.kept_evenings import kept_evenings
+from firmware.store.spieltagamend import Amended, amend_evening
 from firmware.store.spieltagbegin import SpieltagRequest, begin_spieltag
 from firmware.store.spieltagfile import SpieltagFiles
 from hal.ports import StorageError
 
-__all__ = ["begin_evening", "end_evening", "evening_going_on", "evening_standings"]
+__all__ = [
+    "amend_last_game", "begin_evening", "end_evening", "evening_going_on", "evening_standings",
+    "last_game",
+]
 
 logger = logging.getLogger("schockbesteck.spieltag")
 
@@ -70,19 +74,47 @@ def evening_standings(store: GameStore) -> EveningStandings | None:
                        f" ({game.detail})" if game.detail else "")
     scheme = spieltag.scheme
     lost = tuple(game.partie for game in evening.lost)
+    counted = evening.counted
+    uncounted = tuple((game.partie, game.why.value) for game in evening.uncounted)
     standing = EveningStandings(
-        spieltag.name, scheme.name, len(evening.games), scheme.counts_lives, (), lost=lost
+        spieltag.name, scheme.name, len(counted), scheme.counts_lives, (), lost=lost,
+        uncounted=uncounted,
     )
     standing = _with_kasse(standing, evening, store)
-    if not evening.games:
+    if not counted:
         return standing
+    lines = evening.standings()
+    # Under Leben: who the last game (if it counts) left without a life.
+    last = evening.games[-1] is counted[-1] if evening.games else False
+    just_out = tuple(
+        line.player for line in lines if line.out and last and line.out_after == len(counted)
+    )
+    return replace(
+        standing, lines=tuple((line.place, line.player, line.score) for line in lines),
+        just_out=just_out,
+    )
+
+
+def last_game(store: GameStore) -> tuple[int, bool] | None:
+    """The Partie of the last finished game of the Spieltag going on, and whether it is taken
+    out; None outside one or before its first game."""
+    spieltag = evening_going_on(store)
+    if spieltag is None:
+        return None
     try:
-        lines = evening.standings()
-    except ScoringError as error:
-        sizes = sorted({len(game.setup.players) for game in evening.games})
+        evening = load_evening(store.storage, spieltag.id)
+    except (SpieltagError, StorageError) as error:
         logger.warning("%s", error)
-        return replace(standing, problem=str(max(sizes)))
-    return replace(standing, lines=tuple((line.place, line.player, line.score) for line in lines))
+        return None
+    return (evening.games[-1].partie, evening.games[-1].taken_out) if evening.games else None
+
+
+def amend_last_game(store: GameStore, partie: int, take_out: bool) -> Amended:
+    """Take the Partie ``partie`` (the last game) out of the Spieltag going on, or put it back,
+    dated by the device's clock and kept in the evening's history. SpieltagError or
+    StorageError if it cannot be."""
+    change = Change.TAKE_OUT if take_out else Change.PUT_BACK
+    return amend_evening(store.storage, None, change, store.wall_time(), partie=partie)
 
 
 def _with_kasse(standing: EveningStandings, evening: Evening, store: GameStore) -> EveningStandings:

@@ -141,21 +141,29 @@ class EntryGoesOn:
 @dataclass(frozen=True, slots=True)
 class EveningStandings:
     """After a game of a Spieltag: the evening's standings under its scheme, best first, as
-    (place, player, score) lines; ``problem`` says why there are none (a scheme that does not
-    fit the table); ``lost`` are the Partien (by number) that cannot be counted, whose journal
-    is gone or damaged."""
+    (place, player, score) lines, of the ``games`` that count; ``lost`` are the Partien (by
+    number) that cannot be counted, whose journal is gone or damaged; ``uncounted`` the
+    finished ones not counted, with why (``taken_out``, or ``table_size``: a table the scheme
+    cannot score); under a lives scheme ``just_out`` are the players the last game left
+    without a life (they are told)."""
 
     name: str
     scheme: str
     games: int
     lives: bool
     lines: tuple[tuple[int, str, int], ...]
-    problem: str | None = None
     lost: tuple[int, ...] = ()
     #: With a Kasse (:mod:`engine.kasse`): what each of the evening's players owes for it,
     #: and for the season (every Spieltag the device keeps), in cents, in the standings' order.
     kasse: tuple[tuple[str, int], ...] = ()
     season_kasse: tuple[tuple[str, int], ...] = ()
+    uncounted: tuple[tuple[int, str], ...] = ()
+    just_out: tuple[str, ...] = ()
+
+    @property
+    def out(self) -> tuple[str, ...]:
+        """Under a lives scheme, the players without a life left."""
+        return tuple(player for _, player, score in self.lines if self.lives and score == 0)
 
 
 Moment = (

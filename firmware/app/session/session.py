@@ -19,8 +19,15 @@ from typing import TYPE_CHECKING, TypeVar
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, GameSetup, Scharf
 from engine.rules import Rules, load_preset, preset_names
+from engine.scoring import Scheme
 from engine.spieltag import Spieltag
-from firmware.app.session.evening_desk import begin_evening, end_evening, evening_standings
+from firmware.app.session.evening_desk import (
+    amend_last_game,
+    begin_evening,
+    end_evening,
+    evening_standings,
+    last_game,
+)
 from firmware.app.session.moments import EveningStandings, Moment, RollOffDue, SetupDue
 from firmware.app.session.table import Table
 from firmware.config import DeviceConfig
@@ -31,6 +38,7 @@ from firmware.store.gamestore import DamageReport, GameStore
 from firmware.store.journal import JournalHeader, Recovery
 from firmware.store.roster import RosterFile
 from firmware.store.setupfile import Remembered, clamp_deckel
+from firmware.store.spieltagamend import Amended
 from firmware.store.spieltagfile import OpenEvening, open_evening, time_box_ends
 from firmware.store.stats import PlayerStats
 from firmware.store.stores import Stores
@@ -72,8 +80,9 @@ class Session:
     __slots__ = (
         "_asking", "_catalogue", "_clock", "_config", "_contrast", "_dice", "_evening_problem",
         "_game_number", "_now", "_pairing", "_plan", "_real_dice", "_resumed", "_roster",
-        "_round_ends_at", "_rule_options", "_scharf_at", "_seat_bots", "_settings", "_shutdown",
-        "_sink", "_store", "_table", "_table_spieltag", "_time_box", "_tournament", "_work",
+        "_round_ends_at", "_rule_options", "_scharf_at", "_seat_bots", "_settings", "_setup_first",
+        "_shutdown", "_sink", "_store", "_table", "_table_spieltag", "_time_box", "_tournament",
+        "_uncounted_under", "_work",
     )
 
     def __init__(
@@ -127,6 +136,8 @@ class Session:
         self._scharf_at: float | None = None
         self._time_box = 0
         self._evening_problem: str | None = None
+        self._uncounted_under: Scheme | None = None
+        self._setup_first = False
 
     # --- what the stages and the shell read -----------------------------------------------------
 
@@ -258,6 +269,12 @@ class Session:
         none."""
         return self._evening_problem
 
+    @property
+    def uncounted_under(self) -> Scheme | None:
+        """The Spieltag's scheme if it cannot score the game under way (a table of two under
+        Platzpunkte): the game does not count, which the screen says once; None otherwise."""
+        return self._uncounted_under
+
     def t(self, key: str, **values: object) -> str:
         """A UI text in the current language."""
         return self._catalogue.t(key, **values)
@@ -314,6 +331,16 @@ class Session:
     def end_evening(self) -> Spieltag:
         """End the Spieltag going on. SpieltagError or StorageError if it cannot be ended."""
         return end_evening(self._require_store())
+
+    def last_game(self) -> tuple[int, bool] | None:
+        """The Partie of the Spieltag's last finished game and whether it is taken out; None
+        outside one, before its first game, and without a state directory."""
+        return last_game(self._store) if self._store is not None else None
+
+    def amend_last_game(self, partie: int, take_out: bool) -> Amended:
+        """Take the Spieltag's last game (Partie ``partie``) out, or put it back, kept in its
+        history. SpieltagError or StorageError if it cannot be."""
+        return amend_last_game(self._require_store(), partie, take_out)
 
     def _require_store(self) -> GameStore:
         if self._store is None:
@@ -431,9 +458,11 @@ class Session:
         rules = setup.rules
         self.emit(GameStarted(setup.players, rules.name, rules.deckel, self._game_number, players))
         self._resumed = False
+        self._uncounted_under = None
         if self._store is not None:
             evening = open_evening(self._store.storage)
             self._evening_problem = evening.problem
+            self._note_uncounted(evening, len(setup.players))
             # A game of the assigned players is the tournament round's.
             place = self._tournament.place_for(setup) if self._tournament is not None else None
             self._store.begin(JournalHeader(
@@ -480,9 +509,19 @@ class Session:
         self._store.resume(recovery)
         evening = open_evening(self._store.storage)
         self._evening_problem = evening.problem
+        self._note_uncounted(evening if header.spieltag == evening.id else OpenEvening(),
+                             len(header.setup.players))
         self.arm_time_box(header.spieltag, evening)
         self._resumed = True
         self.emit(GameResumed(self._game_number, len(recovery.actions)))
+
+    def _note_uncounted(self, evening: OpenEvening, players: int) -> None:
+        """Note whether the Spieltag's scheme can score a game of ``players`` (the screen says
+        so once if it cannot)."""
+        scheme = evening.spieltag.scheme if evening.spieltag is not None else None
+        self._uncounted_under = (
+            scheme if scheme is not None and not scheme.counts_table(players) else None
+        )
 
     # --- the Spieltag's time box ----------------------------------------------------------------
 
@@ -544,13 +583,34 @@ class Session:
 
     def after_game(self) -> Moment:
         """After a game: the evening's standings while a Spieltag is going on, else the next
-        game."""
+        game. Under Leben the players without a life are left out of the next game's seats."""
         standings = evening_standings(self._store) if self._store is not None else None
+        if standings is not None and standings.out:
+            self._leave_out(standings.out)
         return standings if standings is not None else self.next_game()
+
+    def _leave_out(self, out: tuple[str, ...]) -> None:
+        """The planned game without the players ``out`` (and their seats' computer players);
+        if fewer than two would be left, the setup comes first (the evening is decided)."""
+        plan = self._plan
+        if plan is None:
+            return
+        seats = [index for index, name in enumerate(plan.players) if name not in out]
+        if len(seats) == len(plan.players):
+            return
+        if len(seats) < MIN_PLAYERS:
+            self._setup_first = True
+            return
+        self._plan = replace(plan, players=tuple(plan.players[index] for index in seats))
+        bots = self._seat_bots
+        self._seat_bots = tuple(bots[index] for index in seats if index < len(bots))
 
     def next_game(self) -> Moment:
         """After a game: the same players and rules again, or the setup if none is planned."""
-        return self.new_setup() if self._plan is None else self.start_game(self._plan)
+        if self._setup_first or self._plan is None:
+            self._setup_first = False
+            return self.new_setup()
+        return self.start_game(self._plan)
 
     def abandon_game(
         self, then: GameSetup | None = None, *, bots: tuple[str, ...] | None = None

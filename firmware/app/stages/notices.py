@@ -1,8 +1,10 @@
 """What the device says once on its screen about its own state, the log saying why.
 
 State files found damaged and set aside when the device started, a game that is no longer saved
-(the storage failed), and a damaged ``spieltag.json`` found when a game began or resumed, with
-whether that game still counts for the evening. :class:`Notices` remembers what it said, so the
+(the storage failed), a damaged ``spieltag.json`` found when a game began or resumed, with
+whether that game still counts for the evening, and a game the evening's scheme cannot score
+("Platzpunkte zählt zu dritt oder zu viert: dieses Spiel zählt nicht"), before its first
+throw. :class:`Notices` remembers what it said, so the
 shell asks it after every input and each is said once, until it changes.
 """
 
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 
 from firmware.app.session.session import Session
 from firmware.app.stages.overlays import Message
-from firmware.app.stages.standings import evening_damage_lines
+from firmware.app.stages.standings import evening_damage_lines, uncounted_message
 
 __all__ = ["Notices"]
 
@@ -28,6 +30,8 @@ class Notices:
     #: The storage failure and the Spieltag's damage said last (None: nothing yet).
     failure_shown: str | None = None
     evening_shown: str | None = None
+    #: The game whose not counting was said last.
+    uncounted_shown: object = None
 
     def damaged_state(self) -> list[Message]:
         """One message per state file set aside as damaged when the device started."""
@@ -53,4 +57,8 @@ class Notices:
             kept = bool(session.table_spieltag)
             lines = evening_damage_lines(session.catalogue, kept, this_game=True)
             due.append(Message("evening_damaged_title", lines))
+        scheme, table = session.uncounted_under, session.table
+        if scheme is not None and table is not None and table is not self.uncounted_shown:
+            self.uncounted_shown = table
+            due.append(uncounted_message(session.catalogue, scheme))
         return due

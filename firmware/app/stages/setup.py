@@ -5,7 +5,8 @@ KEEP_1 and KEEP_2 are - and + (on the names and computer steps: the next seat, a
 plays it), KEEP_3 and STAND go to the next step, FLIP goes back one. A seat's name comes from the
 remembered names or is spelt with the buttons (:mod:`firmware.app.stages.naming`); after a name the
 next seat is chosen. The last step starts the game and remembers the setup for the next power-up
-(``setup.json``).
+(``setup.json``); while a Spieltag goes on whose scheme cannot score that many players, it says
+so ("Platzpunkte zählt zu dritt oder zu viert: dieses Spiel zählt nicht").
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from dataclasses import dataclass, field
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, GameSetup
 from engine.rules import Rules
+from engine.scoring import Scheme
 from engine.strategy_names import strategy_names
 from firmware.app.session.moments import SetupDue
 from firmware.app.session.session import Session
 from firmware.app.stages.base import CLOSE_ALL, OK_BUTTONS, Goto, Push, Stage, Transition
 from firmware.app.stages.naming import RosterPicker
+from firmware.report.sheet_words import table_warning
 from firmware.screen.shortnames import fits_whole, short_names
 from firmware.screen.views import BOT_MARK, PickerView, SeatRow, SeatsView, SoftKeys, marked
 from firmware.store.setupfile import clamp_deckel
@@ -62,6 +65,8 @@ class SetupStage(Stage):
     seat: int = 0
     #: One name per seat the setup can offer; "" for a numbered default ("Spieler4").
     names: list[str] = field(default_factory=lambda: [""] * MAX_PLAYERS)
+    #: The scheme of the Spieltag going on (None: none), to warn of a game it cannot score.
+    evening_scheme: Scheme | None = None
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
@@ -102,8 +107,10 @@ class SetupStage(Stage):
     @classmethod
     def starting(cls, session: Session, due: SetupDue) -> SetupStage:
         """The setup at its first step, with the choices ``due`` starts from."""
+        spieltag = session.evening().spieltag
         return cls(session, SetupStep.PLAYERS, due.players, due.rules, due.deckel,
-                   list(due.bots), names=list(due.names))
+                   list(due.bots), names=list(due.names),
+                   evening_scheme=spieltag.scheme if spieltag is not None else None)
 
     def rules_choice(self) -> SetupStage:
         return self
@@ -199,6 +206,9 @@ class SetupStage(Stage):
             rules=rules.name,
             deckel=self.deckel,
         )
+        scheme = self.evening_scheme
+        if scheme is not None and not scheme.counts_table(self.players):
+            summary = table_warning(scheme, self.session.catalogue)  # said before it begins
         return PickerView(t("setup_start"), step, t("setup_go"), summary, ("", "", "OK"))
 
     def _role(self, strategy: str) -> str:

@@ -1,5 +1,7 @@
-"""The Spieltag's screens on the device: its standings after each game, and the menu's dialogs
-to begin and end one (its scheme chosen from the four presets), or what a damaged file means."""
+"""The Spieltag's screens on the device: its standings after each game (under Leben, first who
+went out), the menu's dialogs to begin and end one (its scheme chosen from the four presets) and
+to take its last game out or put it back, what a damaged file means, and that a game the
+scheme cannot score does not count."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.game import Scharf
-from engine.scoring import SCHEME_PRESETS
+from engine.scoring import SCHEME_PRESETS, Scheme
 from engine.spieltag import SpieltagError
 from firmware.app.session.moments import EveningStandings
 from firmware.app.stages.base import (
@@ -25,10 +27,10 @@ from firmware.app.stages.base import (
 )
 from firmware.app.stages.overlays import Menu, Message, Picker
 from firmware.report.money import euro
-from firmware.report.sheet_words import scheme_label
+from firmware.report.sheet_words import scheme_label, table_sizes_text
 from firmware.screen.oled_words import OledWords
 from firmware.screen.shortnames import short_names
-from firmware.screen.views import MenuView
+from firmware.screen.views import BannerView, MenuView
 from hal.ports import Button, InputEvent, InputKind, StorageError
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ __all__ = [
     "standings_items",
     "standings_title",
     "time_box_picker",
+    "uncounted_message",
 ]
 
 #: The schemes the menu offers, in its order.
@@ -118,12 +121,25 @@ def standings_title(texts: OledWords, standings: EveningStandings) -> str:
     return texts.t("standings_screen_title", n=standings.games)
 
 
+def uncounted_message(texts: OledWords, scheme: Scheme) -> Message:
+    """Before the first throw of a game the Spieltag's scheme cannot score: "Platzpunkte zählt
+    zu dritt oder zu viert: dieses Spiel zählt nicht"."""
+    counts = texts.t(
+        "scheme_counts_sizes", scheme=scheme_name(texts, scheme.name),
+        sizes=table_sizes_text(scheme.table_sizes, texts),
+    )
+    return Message("uncounted_title", (counts,))
+
+
+#: How a finished game that does not count is named in the standings, by why.
+_UNCOUNTED_KEYS = {
+    "taken_out": "standings_partie_taken_out", "table_size": "standings_partie_uncounted",
+}  # fmt: skip
+
+
 def standings_items(texts: OledWords, standings: EveningStandings) -> tuple[str, ...]:
-    """One line per player: ``1. Anna  12``; a lives scheme marks who is out."""
-    if standings.problem is not None:
-        n = standings.problem
-        return (texts.t("standings_no_fit_1", n=n), texts.t("standings_no_fit_2", n=n),
-                *kasse_items(texts, standings))
+    """One line per player: ``1. Anna  12``; a lives scheme marks who is out; then the Partien
+    not counted, and the Kasse."""
     names = short_names(player for _place, player, _score in standings.lines)
     items = []
     for place, player, score in standings.lines:
@@ -131,6 +147,7 @@ def standings_items(texts: OledWords, standings: EveningStandings) -> tuple[str,
         items.append(f"{place}. {names[player]}: {shown}")
     # A Partie whose journal is gone or damaged is not counted: the table must see that.
     items += [texts.t("standings_partie_lost", n=partie) for partie in standings.lost]
+    items += [texts.t(_UNCOUNTED_KEYS[why], n=partie) for partie, why in standings.uncounted]
     return (*items, *kasse_items(texts, standings))
 
 
@@ -147,13 +164,25 @@ def kasse_items(texts: OledWords, standings: EveningStandings) -> tuple[str, ...
     return tuple(items)
 
 
+def out_banner(texts: OledWords, standings: EveningStandings) -> BannerView:
+    """Under Leben, after the game that left players without a life: who, and that they sit
+    out."""
+    names = short_names(standings.just_out)
+    shown = ", ".join(names[player] for player in standings.just_out)
+    many = len(standings.just_out) > 1
+    lines = (shown, texts.t("out_sits_out_many" if many else "out_sits_out_one"))
+    return BannerView(texts.t("spieltag_word"), texts.t("out_headline"), lines, ("", "", "OK"))
+
+
 def scrolled_to(
     selected: int, standings: EveningStandings, button: Button | None
 ) -> int | None:
     """The line ▲ (KEEP 1) or ▼ (KEEP 2) moves the standings to, round at the ends; None for
     any other button."""
     kasse = 2 + 2 * len(standings.kasse) if standings.kasse else 0
-    count = max(len(standings.lines) + len(standings.lost) + kasse, 1)
+    count = max(
+        len(standings.lines) + len(standings.lost) + len(standings.uncounted) + kasse, 1
+    )
     if button is Button.KEEP_1:
         return (selected - 1) % count
     if button is Button.KEEP_2:
@@ -163,17 +192,22 @@ def scrolled_to(
 
 @dataclass(eq=False)
 class StandingsStage(Stage):
-    """After a game of a Spieltag: the evening's standings; ▲ ▼ scroll, OK starts the next
-    game."""
+    """After a game of a Spieltag: the evening's standings (under Leben first who went out,
+    until a press); ▲ ▼ scroll, OK starts the next game."""
 
     ends_game = True
 
     session: Session
     standings: EveningStandings
     selected: int = 0
+    #: Under Leben: the players the game left without a life were told.
+    told: bool = False
 
     def on_input(self, event: InputEvent) -> Transition | None:
         if event.kind is not InputKind.PRESS:
+            return None
+        if self.standings.just_out and not self.told:
+            self.told = True
             return None
         scrolled = scrolled_to(self.selected, self.standings, event.button)
         if scrolled is not None:
@@ -182,8 +216,10 @@ class StandingsStage(Stage):
             return Goto((self.session.next_game(),))
         return None
 
-    def view(self) -> MenuView:
+    def view(self) -> MenuView | BannerView:
         texts = self.session.catalogue
+        if self.standings.just_out and not self.told:
+            return out_banner(texts, self.standings)
         title = standings_title(texts, self.standings)
         return MenuView(title, standings_items(texts, self.standings), self.selected,
                         ("▲", "▼", texts.t("key_new_game")))
@@ -281,7 +317,35 @@ def spieltag_entries(session: Session) -> list[tuple[str, Step]]:
     def ask_end() -> Transition:
         return Push(Menu("confirm_spieltag_end", [("no", _close), ("yes_spieltag_end", end)]))
 
-    return [("menu_spieltag_standings", show), ("menu_spieltag_end", ask_end)]
+    return [("menu_spieltag_standings", show), ("menu_spieltag_last", lambda: last_game(session)),
+            ("menu_spieltag_end", ask_end)]
+
+
+def last_game(session: Session) -> Transition:
+    """The menu's last game of the Spieltag: asked, then taken out (played, not counted) or put
+    back, recounted, and kept in the evening's history."""
+    last = session.last_game()
+    if last is None:
+        return Push(Message("menu_spieltag_last", (session.t("spieltag_none"),)))
+    partie, taken_out = last
+
+    def amend() -> Transition:
+        try:
+            amended = session.amend_last_game(partie, not taken_out)
+        except (SpieltagError, StorageError) as error:
+            logger.warning("%s", error)
+            return Push(Message("menu_spieltag_last", (session.t("spieltag_failed"),
+                                                       session.t("spieltag_try_again"))))
+        after = amended.after
+        done = "amended_put_back" if taken_out else "standings_partie_taken_out"
+        return Push(Notice("spieltag_word", (
+            session.t(done, n=partie),
+            session.t("amended_counted", counted=len(after.counted), games=len(after.games)),
+        )))
+
+    title, yes = ("confirm_put_back", "yes_put_back") if taken_out else (
+        "confirm_take_out", "yes_take_out")
+    return Push(Menu(title, [("no", _close), (yes, amend)], values={"n": partie}))
 
 
 def _close() -> Transition:
