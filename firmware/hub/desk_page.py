@@ -134,17 +134,18 @@ class DeskPage:
                                      f"SameSite=Strict; Max-Age={int(LONGEST_S)}"))  # fmt: skip
 
     def _login_page(self, text: HubWords, status: int, error: str) -> HttpAnswer:
-        body = [f"<h1>{_e(text.t('desk_title', event=self._hub.event))}</h1>",
+        body = [f'<header class="top"><h1>{_e(text.t("desk_title", event=self._hub.event))}'
+                f"</h1>{_other_language(text, {})}</header>",
                 f'<form class="card login" method="post" action="{PATH}/login{_q(text)}">',
                 f"<h2>{_e(text.t('desk_login_title'))}</h2>"]  # fmt: skip
         if error:
             body.append(f'<p class="error" role="alert">{_e(error)}</p>')
         body += [
+            '<div class="fields">',
             _input("who", text.t("desk_name"), "", autocomplete="username"),
             _input("password", text.t("desk_password"), "", kind="password",
                    autocomplete="current-password"),
-            f'<button type="submit">{_e(text.t("desk_log_in"))}</button></form>',
-            _other_language(text, {}),
+            f'</div><button type="submit">{_e(text.t("desk_log_in"))}</button></form>',
         ]  # fmt: skip
         return self._html(text, status, "".join(body))
 
@@ -223,7 +224,8 @@ class DeskPage:
             values = {"round": str(number)} if number else {}
         out = [f'<section class="card" id="{action.name}">'
                f"<h2>{_e(text.t(action.title))}</h2>"]  # fmt: skip
-        if action.name == "finish":
+        asking = shown.action == action.name and bool(shown.confirm)
+        if action.name == "finish" and not asking:
             out.append(self._waiting(text))
         if shown.action == action.name and shown.error:
             out.append(f'<p class="error" role="alert">{_e(shown.error)}</p>')
@@ -234,14 +236,17 @@ class DeskPage:
             for f in action.fields
         )  # fmt: skip
         button = text.t(action.button, n=number)
-        if shown.action == action.name and shown.confirm:
-            asked = "".join(f"<li>{_e(line)}</li>" for line in shown.confirm)
+        if asking:
+            first, *more = shown.confirm
+            asked = "".join(f"<li>{_e(line)}</li>" for line in more)
             hidden = "".join(f'<input type="hidden" name="{_e(k)}" value="{_e(v)}">'
                              for k, v in values.items())  # fmt: skip
-            out.append(f'<div class="ask" role="alert"><ul>{asked}</ul>{form}{hidden}'
-                       '<input type="hidden" name="confirm" value="yes">'
+            out.append(f'<div class="ask" role="alert"><p>{_e(first)}</p><ul>{asked}</ul>'
+                       f'{form}{hidden}<input type="hidden" name="confirm" value="yes">'
                        f'<button type="submit" class="danger">'
-                       f"{_e(text.t('desk_confirm'))}</button></form></div>")  # fmt: skip
+                       f"{_e(text.t('desk_confirm'))}</button></form>"
+                       f'<p><a href="{PATH}{_q(text)}">{_e(text.t("desk_cancel"))}</a></p>'
+                       "</div>")  # fmt: skip
         else:
             out.append(f'{form}<div class="fields">{fields}</div>'
                        f'<button type="submit">{_e(button)}</button></form>')  # fmt: skip
@@ -304,7 +309,7 @@ class DeskPage:
         rows = []
         for refusal in reversed(kept[-MAX_LISTED:]):
             take = (_link(text, "accept", {"number": str(refusal.seq)}, "desk_to_accept")
-                    if refusal.payload else "")  # fmt: skip
+                    if _a_result(refusal.payload) else "")  # fmt: skip
             rows.append(
                 f"<tr><td>{refusal.seq}</td><td>{_e(_clock_time(refusal.at))}</td>"
                 f"<td><code>{_e(refusal.result_id or refusal.topic)}</code></td>"
@@ -402,6 +407,15 @@ def _card_of(result: Result) -> dict[str, str]:
         "out1": orders[0] if orders else "", "out2": orders[1] if len(orders) > 1 else "",
         "schock_aus": ", ".join(f"{name}:{count}" for name, count in counts.items()),
     }  # fmt: skip
+
+
+def _a_result(payload: str) -> bool:
+    """Whether a refusal's payload is a well-formed result (one the desk may accept)."""
+    try:
+        Result.from_json(payload.encode())
+    except WireError:
+        return False
+    return bool(payload)
 
 
 def _positive(value: str) -> int:

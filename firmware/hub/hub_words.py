@@ -172,6 +172,7 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "Trotzdem beenden: diese Ergebnisse werden dann abgewiesen",
         "Finish anyway: those results are then refused",
     ),
+    "desk_cancel": ("Abbrechen", "Cancel"),
     "desk_nothing_waits": (
         "Alle Tische haben alles gemeldet.",
         "Every table has reported everything.",

@@ -305,3 +305,21 @@ def test_without_a_password_the_desk_is_off(tmp_path: Path) -> None:
         assert off.log_in().status == 503
     finally:
         server.close()
+
+
+def test_serve_says_in_one_line_what_is_wrong_with_the_desks_password_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "serve.db"
+    tournament(db)
+    broker = tmp_path / "mqtt-password"
+    broker.write_text("broker-secret\n")
+    empty = tmp_path / "empty"
+    empty.write_text("\n")
+    missing = tmp_path / "missing"
+    for given, said in ((missing, "No such file or directory"), (empty, "it is empty")):
+        code, out, err = run(capsys, "serve", "--db", str(db), "--broker", "mqtt://127.0.0.1:1",
+                             "--password-file", str(broker), "--desk-password-file",
+                             str(given))  # fmt: skip
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert f"--desk-password-file {given}: {said}" in err and "broker-secret" not in err
