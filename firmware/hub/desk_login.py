@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-__all__ = ["COOKIE", "DeskLogin", "Session", "from_own_page"]
+__all__ = ["COOKIE", "DeskLogin", "DeskSession", "from_own_page"]
 
 #: The session cookie's name.
 COOKIE = "schocken_desk"
@@ -43,7 +43,7 @@ MAX_PASSWORD = 256
 
 
 @dataclass(slots=True)
-class Session:
+class DeskSession:
     """A director logged in: who (kept with every action), the CSRF token of the forms, and
     since when."""
 
@@ -73,7 +73,7 @@ class DeskLogin:
     def __init__(self, password: str, clock: Callable[[], float]) -> None:
         self._digest = hashlib.sha256(password.encode()).digest()
         self._clock = clock
-        self._sessions: dict[str, Session] = {}
+        self._sessions: dict[str, DeskSession] = {}
         self._tries: dict[str, deque[float]] = {}
         self._all_tries: deque[float] = deque()
         self._lock = threading.Lock()
@@ -91,7 +91,7 @@ class DeskLogin:
                 waits.append(self._all_tries[0] + TRY_WINDOW_S - now)
             return max(waits)
 
-    def log_in(self, address: str, password: str, who: str) -> tuple[str, Session] | None:
+    def log_in(self, address: str, password: str, who: str) -> tuple[str, DeskSession] | None:
         """A new session (its token and itself) for the right password, else None (counted);
         the caller asks :meth:`wait_s` first."""
         given = password.encode()[:MAX_PASSWORD + 1]
@@ -112,34 +112,34 @@ class DeskLogin:
                 oldest = min(self._sessions, key=lambda token: self._sessions[token].last)
                 del self._sessions[oldest]
             token = secrets.token_urlsafe(32)
-            session = Session(who, secrets.token_urlsafe(32), now, now)
-            self._sessions[token] = session
-            return token, session
+            desk_session = DeskSession(who, secrets.token_urlsafe(32), now, now)
+            self._sessions[token] = desk_session
+            return token, desk_session
 
-    def session(self, token: str) -> Session | None:
+    def session(self, token: str) -> DeskSession | None:
         """The session of a cookie's token, if it is one and has not ended (its last request
         is now)."""
         if not token:
             return None
         now = self._clock()
         with self._lock:
-            session = self._sessions.get(token)
-            if session is None:
+            desk_session = self._sessions.get(token)
+            if desk_session is None:
                 return None
-            if now - session.last > IDLE_S or now - session.started > LONGEST_S:
+            if now - desk_session.last > IDLE_S or now - desk_session.started > LONGEST_S:
                 del self._sessions[token]
                 return None
-            session.last = now
-            return session
+            desk_session.last = now
+            return desk_session
 
     def log_out(self, token: str) -> None:
         with self._lock:
             self._sessions.pop(token, None)
 
     @staticmethod
-    def csrf_ok(session: Session, given: str) -> bool:
+    def csrf_ok(desk_session: DeskSession, given: str) -> bool:
         """Whether a form gave back its session's CSRF token."""
-        return hmac.compare_digest(session.csrf.encode(), given.encode())
+        return hmac.compare_digest(desk_session.csrf.encode(), given.encode())
 
     def _forget_tries(self, now: float) -> None:
         for address in list(self._tries):

@@ -27,7 +27,7 @@ from urllib.parse import urlencode
 from engine.scoring import ScoringError
 from firmware.hub.desk import DeskError, changed_lines, standings_lines
 from firmware.hub.desk_actions import ACTIONS, BY_NAME, Confirm, DeskAction, Form, unreported_lines
-from firmware.hub.desk_login import COOKIE, LONGEST_S, DeskLogin, Session, from_own_page
+from firmware.hub.desk_login import COOKIE, LONGEST_S, DeskLogin, DeskSession, from_own_page
 from firmware.hub.hub import Hub, HubError
 from firmware.hub.hub_words import HubWords
 from firmware.names import MAX_NAME_LENGTH
@@ -94,18 +94,18 @@ class DeskPage:
         if request.method != "POST":
             if action:
                 return self._line(text, 404, "desk_unknown_action")
-            session = self._login.session(token)
-            if session is None:
+            desk_session = self._login.session(token)
+            if desk_session is None:
                 return self._login_page(text, 200, "")
-            return self._desk(text, session, request.query, _Shown(), 200)
+            return self._desk(text, desk_session, request.query, _Shown(), 200)
         if not from_own_page(request.headers):
             return self._line(text, 403, "desk_foreign")
         if action == "login":
             return self._log_in(request, text)
-        session = self._login.session(token)
-        if session is None:
+        desk_session = self._login.session(token)
+        if desk_session is None:
             return self._login_page(text, 401, text.t("desk_expired"))
-        if not DeskLogin.csrf_ok(session, request.form.get("csrf", "")):
+        if not DeskLogin.csrf_ok(desk_session, request.form.get("csrf", "")):
             return self._line(text, 403, "desk_bad_token")
         if action == "logout":
             self._login.log_out(token)
@@ -114,7 +114,7 @@ class DeskPage:
         found = BY_NAME.get(action)
         if found is None:
             return self._line(text, 404, "desk_unknown_action")
-        return self._act(found, request, session, text)
+        return self._act(found, request, desk_session, text)
 
     # -- logging in -----------------------------------------------------------------------------
 
@@ -129,7 +129,7 @@ class DeskPage:
         made = self._login.log_in(request.peer, request.form.get("password", ""), who)
         if made is None:
             return self._login_page(text, 403, text.t("desk_wrong_password"))
-        token, _session = made
+        token = made[0]
         return self._redirect(text, (f"{COOKIE}={token}; Path={PATH}; HttpOnly; "
                                      f"SameSite=Strict; Max-Age={int(LONGEST_S)}"))  # fmt: skip
 
@@ -152,37 +152,35 @@ class DeskPage:
     # -- acting ---------------------------------------------------------------------------------
 
     def _act(
-        self, action: DeskAction, request: HttpRequest, session: Session, text: HubWords
+        self, action: DeskAction, request: HttpRequest, desk_session: DeskSession, text: HubWords
     ) -> HttpAnswer:
         form = Form(request.form, action.fields, text)
         typed = {f.name: request.form.get(f.name, "") for f in action.fields}
         with self._lock:
             try:
                 before = standings_lines(self._hub)
-                done = action.run(self._hub, form, session.who, self._clock())
+                done = action.run(self._hub, form, desk_session.who, self._clock())
                 after = standings_lines(self._hub)
             except Confirm as ask:
                 shown = _Shown(action.name, typed, confirm=tuple(ask.lines))
-                return self._desk(text, session, request.query, shown, 200)
+                return self._desk(text, desk_session, request.query, shown, 200)
             except DeskError as error:
-                line = text.t(error.key, **error.values)
-                return self._desk(text, session, request.query, _Shown(action.name, typed, line),
-                                  400)  # fmt: skip
+                failed = _Shown(action.name, typed, text.t(error.key, **error.values))
+                return self._desk(text, desk_session, request.query, failed, 400)
             except (HubError, WireError, ScoringError) as error:
-                line = text.t("desk_refused", reason=str(error))
-                return self._desk(text, session, request.query, _Shown(action.name, typed, line),
-                                  400)  # fmt: skip
-        session.flash = [text.t(done.key, **done.values)]
+                failed = _Shown(action.name, typed, text.t("desk_refused", reason=str(error)))
+                return self._desk(text, desk_session, request.query, failed, 400)
+        desk_session.flash = [text.t(done.key, **done.values)]
         for moved in changed_lines(before, after):
             key = "desk_line" if moved.lives is None else "desk_line_lives"
-            session.flash.append(text.t(key, name=moved.name, points=moved.points,
-                                        lives=moved.lives, lost=moved.games_lost))  # fmt: skip
+            desk_session.flash.append(text.t(key, name=moved.name, points=moved.points,
+                                             lives=moved.lives, lost=moved.games_lost))  # fmt: skip
         return self._redirect(text)
 
     # -- the desk -------------------------------------------------------------------------------
 
     def _desk(
-        self, text: HubWords, session: Session, query: Mapping[str, str], shown: _Shown,
+        self, text: HubWords, desk_session: DeskSession, query: Mapping[str, str], shown: _Shown,
         status: int,
     ) -> HttpAnswer:  # fmt: skip
         hub = self._hub
@@ -195,25 +193,25 @@ class DeskPage:
             f"<h1>{_e(text.t('desk_title', event=hub.event))}</h1>",
             f'<p class="state" id="state">{_e(state)}</p>',
             f'<form method="post" action="{PATH}/logout{_q(text)}" class="who">',
-            _e(text.t("desk_who", name=session.who)), _csrf(session),
+            _e(text.t("desk_who", name=desk_session.who)), _csrf(desk_session),
             f'<button type="submit" class="quiet">{_e(text.t("desk_log_out"))}</button></form>',
             _other_language(text, query), "</header>",
         ]  # fmt: skip
-        if session.flash:
-            lines = "".join(f"<li>{_e(line)}</li>" for line in session.flash[1:])
-            body.append(f'<div class="done" id="done" role="status"><p>{_e(session.flash[0])}'
+        if desk_session.flash:
+            lines = "".join(f"<li>{_e(line)}</li>" for line in desk_session.flash[1:])
+            body.append(f'<div class="done" id="done" role="status"><p>{_e(desk_session.flash[0])}'
                         f"</p>{f'<ul>{lines}</ul>' if lines else ''}</div>")  # fmt: skip
-            session.flash = []
+            desk_session.flash = []
         prefill = query if query.get("do") else {}
         for action in ACTIONS:
-            body.append(self._section(text, session, action, shown, prefill, number))
+            body.append(self._section(text, desk_session, action, shown, prefill, number))
         body.append(self._results(text, query, number))
         body.append(self._refusals(text))
         body.append(self._history(text))
         return self._html(text, status, "".join(body))
 
     def _section(
-        self, text: HubWords, session: Session, action: DeskAction, shown: _Shown,
+        self, text: HubWords, desk_session: DeskSession, action: DeskAction, shown: _Shown,
         prefill: Mapping[str, str], number: int,
     ) -> str:  # fmt: skip
         if shown.action == action.name and shown.values is not None:
@@ -229,7 +227,7 @@ class DeskPage:
             out.append(self._waiting(text))
         if shown.action == action.name and shown.error:
             out.append(f'<p class="error" role="alert">{_e(shown.error)}</p>')
-        form = f'<form method="post" action="{PATH}/{action.name}{_q(text)}">{_csrf(session)}'
+        form = f'<form method="post" action="{PATH}/{action.name}{_q(text)}">{_csrf(desk_session)}'
         fields = "".join(
             _input(f.name, text.t(f.label), values.get(f.name, ""), required=f.required,
                    numeric=f.number)
@@ -367,8 +365,8 @@ def _q(text: HubWords) -> str:
     return "" if text.language == "de" else f"?lang={text.language}"
 
 
-def _csrf(session: Session) -> str:
-    return f'<input type="hidden" name="csrf" value="{_e(session.csrf)}">'
+def _csrf(desk_session: DeskSession) -> str:
+    return f'<input type="hidden" name="csrf" value="{_e(desk_session.csrf)}">'
 
 
 def _input(
