@@ -31,9 +31,7 @@ class DeskError(HubError):
     """A desk field the hub cannot read: the word's key and its values (English as the text)."""
 
     def __init__(self, key: str, **values: object) -> None:
-        super().__init__(HubWords("en").t(key, **values))
-        self.key = key
-        self.values = values
+        super().__init__(HubWords("en").t(key, **values), key, **values)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from importlib.resources import files
 from urllib.parse import urlencode
 
 from engine.scoring import ScoringError
-from firmware.hub.desk import DeskError, changed_lines, standings_lines
+from firmware.hub.desk import changed_lines, standings_lines
 from firmware.hub.desk_actions import ACTIONS, BY_NAME, Confirm, DeskAction, Form, unreported_lines
 from firmware.hub.desk_login import COOKIE, LONGEST_S, DeskLogin, DeskSession, from_own_page
 from firmware.hub.hub import Hub, HubError
@@ -164,10 +164,12 @@ class DeskPage:
             except Confirm as ask:
                 shown = _Shown(action.name, typed, confirm=tuple(ask.lines))
                 return self._desk(text, desk_session, request.query, shown, 200)
-            except DeskError as error:
-                failed = _Shown(action.name, typed, text.t(error.key, **error.values))
+            except HubError as error:  # in the page's words where the hub names them
+                line = (text.t(error.key, **error.values) if error.key
+                        else text.t("desk_refused", reason=str(error)))  # fmt: skip
+                failed = _Shown(action.name, typed, line)
                 return self._desk(text, desk_session, request.query, failed, 400)
-            except (HubError, WireError, ScoringError) as error:
+            except (WireError, ScoringError) as error:
                 failed = _Shown(action.name, typed, text.t("desk_refused", reason=str(error)))
                 return self._desk(text, desk_session, request.query, failed, 400)
         desk_session.flash = [text.t(done.key, **done.values)]

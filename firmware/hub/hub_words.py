@@ -141,6 +141,25 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "Kein zählendes Ergebnis {id}: die Ergebnisse listen sie",
         "no result {id} counts: the results list them",
     ),
+    "desk_no_round_running": ("Keine Runde läuft.", "no round is running"),
+    "desk_stored_already": (
+        "{id} ist schon gespeichert: bitte korrigieren",
+        "{id} is stored already: correct it instead",
+    ),
+    "desk_accepted_already": ("{id} ist schon gespeichert", "{id} is stored already"),
+    "desk_nothing_to_void": (
+        "Kein zählendes Ergebnis {id}: nichts zu streichen",
+        "no result {id} counts: nothing to void",
+    ),
+    "desk_half_result": (
+        "{id} ist eine Hälfte: korrigiert wird nur ein ganzes Spiel",
+        "{id} is a half's result: only a game's is corrected",
+    ),
+    "desk_no_refusal": ("Keine Abweisung Nr. {n}", "no refusal number {n}"),
+    "desk_refusal_no_result": (
+        "Abweisung {n} enthält kein Ergebnis eines Tisches",
+        "refusal {n} holds no result of a table to accept",
+    ),
     "desk_round": ("Runde", "Round"),
     "desk_table": ("Tisch", "Table"),
     "desk_game": ("Spiel Nr.", "Game no."),

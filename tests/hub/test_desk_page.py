@@ -285,10 +285,17 @@ def test_errors_are_one_line_in_the_pages_language_and_keep_the_fields(desk: Des
     assert desk.act("correct", id="nothing", halves="A,B", why="x").errors() == [
         "Kein zählendes Ergebnis nothing: die Ergebnisse listen sie"
     ]
+    # The hub's own refusals, in the page's words where the hub names them.
+    assert desk.act("void", id="nothing", why="x").errors() == [
+        "Kein zählendes Ergebnis nothing: nichts zu streichen"
+    ]
+    assert desk.act("accept", number="99", why="x").errors() == ["Keine Abweisung Nr. 99"]
+    assert desk.act("finish", confirm="yes").status == 303
+    assert desk.act("finish", lang="en").errors() == ["no round is running"]
     assert desk.act("nonsense").status == 404
     for answer in (german, english):
         assert "Traceback" not in answer.body and "Error" not in answer.body
-    assert len(HubStore(desk.db).results()) == 1
+    assert len(HubStore(desk.db).results()) == 1  # nothing stored, nothing voided
 
 
 def test_without_a_password_the_desk_is_off(tmp_path: Path) -> None:
