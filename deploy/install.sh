@@ -38,6 +38,7 @@ readonly HUB_USER=schocken-hub
 readonly HUB_DB=/var/lib/schocken-hub/tournament.db
 readonly HUB_SECRETS=/etc/schockbesteck/hub
 readonly HUB_PASSWORD=/etc/schockbesteck/hub/mqtt-password
+readonly HUB_DESK_PASSWORD=/etc/schockbesteck/hub/desk-password
 readonly HUB_TABLES=/etc/schockbesteck/hub/tables.toml
 readonly HUB_STATE_DIR=/var/lib/schocken-hub
 readonly MOSQUITTO_CONF=/etc/mosquitto/conf.d/schocken.conf
@@ -1104,6 +1105,14 @@ step_hub_secrets() {
         change "create the hub's broker password $HUB_PASSWORD (mode 0600)"
         ((DRY_RUN)) || (umask 077 && hub_py password >"$ROOT$HUB_PASSWORD")
     fi
+    # The director's desk (the page /desk): its password, for the hub's service only (systemd
+    # hands it over as a credential) and the director (sudo cat); never printed.
+    if [[ -f $ROOT$HUB_DESK_PASSWORD ]]; then
+        ok "the director's desk password is there ($HUB_DESK_PASSWORD)"
+    else
+        change "create the director's desk password $HUB_DESK_PASSWORD (mode 0600; sudo cat it)"
+        ((DRY_RUN)) || (umask 077 && hub_py password >"$ROOT$HUB_DESK_PASSWORD")
+    fi
     local stored=""
     if [[ -f $ROOT$HUB_TABLES ]]; then
         have="$(hub_py users "$ROOT$HUB_TABLES" | grep -c . || true)"
@@ -1314,7 +1323,7 @@ uninstall_hub() {
     fi
     if ! ((PURGE)); then
         section "Kept"
-        [[ -e $ROOT$HUB_SECRETS ]] && ok "the tables' passwords $HUB_SECRETS (remove with --purge)"
+        [[ -e $ROOT$HUB_SECRETS ]] && ok "the tables' and the desk's passwords $HUB_SECRETS (remove with --purge)"
         [[ -e $ROOT$HUB_STATE_DIR ]] && ok "the tournament's store $HUB_STATE_DIR (remove with --purge)"
         [[ "$(hub_user_state)" == no ]] || ok "system user $HUB_USER (remove with --purge)"
         summary
@@ -1353,6 +1362,9 @@ summary() {
     fi
     if ((REBOOT_NEEDED)) && ! ((DRY_RUN)); then
         echo 'Reboot to apply the I2C settings: sudo reboot'
+    fi
+    if ((HUB)) && [[ $MODE == install ]] && ! ((DRY_RUN)); then
+        echo "The director's desk: http://$(hub_address):8080/desk, its password: sudo cat $HUB_DESK_PASSWORD"
     fi
     if ((HUB)) && [[ $MODE == install && -z $ROOT ]] && ! ((DRY_RUN)); then
         echo 'Logs: journalctl -u schocken-hub -u mosquitto -f    Tables: docs/tournament.md'

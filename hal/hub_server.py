@@ -24,6 +24,13 @@ A route finds the request's checked ``Host`` in its query as :data:`HOST_KEY`. A
 page, it answers only requests whose ``Host`` is its own address, localhost or one of the names it
 is given (:func:`hal.web_server.host_allowed`), so a foreign name pointed at it gets nothing.
 
+Given a ``forms`` handler (the director's desk), every GET and POST under ``forms_at`` goes to
+it as an :class:`~hal.ports.HttpRequest` with its form's fields (a POST's urlencoded body, at
+most :data:`MAX_FORM_BYTES`), its cookies and the client's address, and its
+:class:`~hal.ports.HttpAnswer` comes back with the headers it sets (a cookie, a redirect, the
+page's own policy). What a form may do, who is logged in, and whether a POST came from the
+desk's own page are the handler's to decide; the other routes stay GET only.
+
 This module and :mod:`hal.web_server` alone import aiohttp.
 """
 
@@ -40,10 +47,13 @@ import zlib
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from http.cookies import CookieError, SimpleCookie
+from urllib.parse import parse_qsl
 
 from aiohttp import web
 
 from hal.listening import listen_problem
+from hal.ports import HttpAnswer, HttpRequest
 from hal.web_server import (
     SECURITY_HEADERS,
     host_allowed,
@@ -51,12 +61,21 @@ from hal.web_server import (
     stop_server_thread,
 )
 
-__all__ = ["HISTORY", "HOST_KEY", "MAX_WATCHERS", "HubServer", "HubServerError", "Route"]
+__all__ = [
+    "HISTORY", "HOST_KEY", "MAX_FORM_BYTES", "MAX_WATCHERS", "FormHandler", "HubServer",
+    "HubServerError", "Route",
+]
 
 logger = logging.getLogger(__name__)
 
 #: A route: the query's parameters -> (media type, body, download file name or "").
 Route = Callable[[Mapping[str, str]], tuple[str, bytes, str]]
+#: A form's handler: the request -> the answer (runs on a worker thread of the server's).
+FormHandler = Callable[[HttpRequest], HttpAnswer]
+#: The largest form body taken (a table card's fields are well under 2 kB).
+MAX_FORM_BYTES = 16 * 1024
+#: Most fields a form may have.
+MAX_FORM_FIELDS = 64
 #: Most event streams at once (TVs, phones): a DM's hall of 600 players with room to spare.
 MAX_WATCHERS = 1000
 #: The last changes the server keeps for a watcher that fell behind or reconnects.
@@ -119,8 +138,12 @@ class HubServer:
         *,
         names: Iterable[str] = (),
         on_error: Callable[[Exception], str] | None = None,
+        forms: FormHandler | None = None,
+        forms_at: str = "/desk",
     ) -> None:
         self._routes = dict(routes)
+        self._forms = forms
+        self._forms_at = forms_at
         self._names = frozenset(name.lower().rstrip(".") for name in names)
         #: Turns a route's exception into the one line the browser sees (400); others: 500.
         self._on_error = on_error
@@ -209,10 +232,14 @@ class HubServer:
 
     async def _serve(self) -> None:
         self._changed = asyncio.Event()
-        app = web.Application(middlewares=[self._check_host])
+        app = web.Application(middlewares=[self._check_host], client_max_size=MAX_FORM_BYTES)
         app.router.add_get(EVENTS_PATH, self._events)
         for path in self._routes:
             app.router.add_get(path, self._page)
+        if self._forms is not None:
+            for path in (self._forms_at, self._forms_at + "/{action}"):
+                app.router.add_get(path, self._form)
+                app.router.add_post(path, self._form)
         # A watcher that closes its stream is cancelled at once, which frees its place.
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5,
                                handler_cancellation=True)  # fmt: skip
@@ -258,6 +285,43 @@ class HubServer:
                                 charset="utf-8" if "charset" in media else None)  # fmt: skip
         if media.startswith(("text/", "application/json")):
             response.enable_compression()  # the page carries the state: 150 kB at a DM
+        return response
+
+    async def _form(self, request: web.Request) -> web.Response:
+        """A GET or POST of the forms' handler, off the server's loop."""
+        assert self._forms is not None
+        fields: dict[str, str] = {}
+        if request.method == "POST":
+            try:
+                body = await request.read()
+                fields = dict(parse_qsl(body.decode("utf-8"), max_num_fields=MAX_FORM_FIELDS))
+            except web.HTTPRequestEntityTooLarge:
+                return web.Response(status=413, text="this form is too large\n")
+            except (UnicodeDecodeError, ValueError):
+                return web.Response(status=400, text="this form cannot be read\n")
+        asked = HttpRequest(
+            request.path, dict(request.query),
+            {name.lower(): value for name, value in request.headers.items()},
+            request.method, fields, _cookies(request.headers.get("Cookie", "")),
+            request.remote or "",
+        )  # fmt: skip
+        try:
+            answer = await asyncio.get_running_loop().run_in_executor(None, self._forms, asked)
+        except Exception:
+            logger.exception("hub web: the form %s failed", request.path)
+            return web.Response(status=500, text="the hub could not answer this\n")
+        headers = {**SECURITY_HEADERS, "Cache-Control": "no-store"}
+        cookies = []
+        for name, value in answer.headers:
+            if name.lower() == "set-cookie":
+                cookies.append(value)
+            else:
+                headers[name] = value
+        media, _, charset = answer.content_type.partition("; charset=")
+        response = web.Response(status=answer.status, body=answer.body, content_type=media,
+                                charset=charset or None, headers=headers)  # fmt: skip
+        for value in cookies:
+            response.headers.add("Set-Cookie", value)
         return response
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
@@ -328,3 +392,13 @@ def _enough_descriptors(wanted: int) -> None:
         target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def _cookies(header: str) -> dict[str, str]:
+    """A request's cookies by name (none where the header cannot be read)."""
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(header)
+    except CookieError:
+        return {}
+    return {name: morsel.value for name, morsel in jar.items()}

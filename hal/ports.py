@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -263,23 +263,31 @@ class LinkServer(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class HttpRequest:
-    """A GET request for one of a :class:`Routed` server's routes: its path, its query, and
-    its headers (names in lower case)."""
+    """A request for one of a server's routes: its path, its query, and its headers (names in
+    lower case); a form's (the hub's desk) also its method, its fields (a POST's
+    ``application/x-www-form-urlencoded`` body), its cookies and the client's address."""
 
     path: str
     query: dict[str, str]
     headers: dict[str, str]
+    method: str = "GET"
+    form: dict[str, str] = field(default_factory=dict)
+    cookies: dict[str, str] = field(default_factory=dict)
+    peer: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class HttpAnswer:
     """The answer to an :class:`HttpRequest`: a status, a body of ``content_type``, and with
-    ``filename`` a download of that name (``Content-Disposition: attachment``)."""
+    ``filename`` a download of that name (``Content-Disposition: attachment``); ``headers``
+    are added to (or replace) the server's own (a ``Set-Cookie``, a ``Location``, a page's
+    ``Content-Security-Policy``)."""
 
     status: int
     content_type: str
     body: bytes
     filename: str = ""
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @runtime_checkable

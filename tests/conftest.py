@@ -133,6 +133,7 @@ ONE_WORKER_GROUPS = {
             "tests/web/test_browser.py",
             "tests/web/test_entry_page.py",
             "tests/web/test_hub_browser.py",
+            "tests/web/test_hub_desk_browser.py",
             "tests/web/test_hub_tv.py",
             "tests/web/test_layout.py",
             "tests/web/test_spieltag_browser.py",

@@ -17,7 +17,8 @@ is published by it within a second).
   schocken hub paper|correct|void|accept|results|desk --db dm.db ...   (the director's desk)
 
 `serve` logs in to the broker as user "hub" with the password in $SCHOCKEN_HUB_PASSWORD or the
-file --password-file names.
+file --password-file names; the director's desk on the page (/desk) takes the password in
+$SCHOCKEN_DESK_PASSWORD or the file --desk-password-file names.
 """
 
 from __future__ import annotations
@@ -119,6 +120,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve.add_argument("--listen", metavar="HOST:PORT", default="127.0.0.1:8080")
     serve.add_argument("--password-file", metavar="FILE", help="the hub user's broker password")
     serve.add_argument("--ca-file", metavar="FILE", help="a CA file for mqtts://")
+    serve.add_argument("--desk-password-file", metavar="FILE",
+                       help="the director's desk's password (/desk; or $SCHOCKEN_DESK_PASSWORD; "
+                            "without: the desk is off)")  # fmt: skip
     serve.add_argument("--broker-log", metavar="FILE",
                        help="the broker's log file: count the publishes and subscriptions it "
                             "denies")  # fmt: skip
@@ -384,9 +388,25 @@ def _password(args: argparse.Namespace) -> str:
     return password
 
 
+def _desk_password(args: argparse.Namespace) -> str:
+    """The desk's password ("" for none: the desk is off), never printed."""
+    if args.desk_password_file:
+        try:
+            text = Path(args.desk_password_file).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            problem = getattr(error, "strerror", None) or "not a text file"
+            raise CliError(f"--desk-password-file {args.desk_password_file}: {problem}") from None
+        if not text:
+            raise CliError(f"--desk-password-file {args.desk_password_file}: it is empty")
+        return text
+    return os.environ.get("SCHOCKEN_DESK_PASSWORD", "")
+
+
 def _serve(hub: Hub, args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from firmware.hub.desk_login import DeskLogin
+    from firmware.hub.desk_page import DeskPage
     from firmware.hub.pages import hub_routes
     from firmware.hub.service import HubService
     from firmware.hub.view import HubView
@@ -405,10 +425,14 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
         )
     except MqttError as error:
         raise CliError(str(error)) from None
+    password = _desk_password(args)
+    # The desk's own connection to the file, as the command line's: serve notices its commits.
+    desk = DeskPage(_hub(args), DeskLogin(password, time.time) if password else None, time.time)
     try:
         server = HubServer(
             host.strip("[]"), int(port_text), hub_routes(hub, time.time), names=args.host_name,
             on_error=lambda error: str(error) if isinstance(error, HubError) else "",
+            forms=desk,
         )  # fmt: skip
     except HubServerError as error:
         raise CliError(str(error)) from None
@@ -444,7 +468,7 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
     shown = f"http://{'127.0.0.1' if where in ('0.0.0.0', '::') else where}:{port}"
     text = HubWords(output_language(argparse.Namespace(lang=None)))
     print(text.t("hub_serving", event=hub.event, broker=args.broker, tv=f"{shown}/",
-                 phone=f"{shown}/phone"), flush=True)  # fmt: skip
+                 phone=f"{shown}/phone", desk=f"{shown}/desk"), flush=True)  # fmt: skip
     try:
         while not stop.wait(1.0):
             changed()  # what another process committed (a draw, a start) shows even unchanged

@@ -61,7 +61,14 @@ logger = logging.getLogger(__name__)
 
 
 class HubError(Exception):
-    """A director's command the tournament cannot take now: one line saying why."""
+    """A director's command the tournament cannot take now: one line saying why; with ``key``
+    the same as one of the hub's words and its ``values`` (:mod:`firmware.hub.hub_words`), for
+    the desk's page, which speaks the director's language."""
+
+    def __init__(self, message: str, key: str = "", **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +243,7 @@ class Hub:
         otherwise)."""
         rounds = self.store.rounds()
         if not rounds or rounds[-1].state != "running":
-            raise HubError("no round is running")
+            raise HubError("no round is running", "desk_no_round_running")
         last = rounds[-1]
         waiting = self.unreported()
         if waiting and not confirmed:
@@ -256,7 +263,8 @@ class Hub:
         report = self._checked(Result.from_game(self.event, table_user(table_no), round_, game,
                                                 result), table_no)  # fmt: skip
         if self.store.has_result(report.id):
-            raise HubError(f"{report.id} is stored already: correct it instead")
+            raise HubError(f"{report.id} is stored already: correct it instead",
+                           "desk_stored_already", id=report.id)  # fmt: skip
         self.store.store_result(
             report.id, report.round, table_no, report.game, report.kind,
             report.to_json().decode(), now, True, desk=(who, "paper", why),
@@ -278,7 +286,8 @@ class Hub:
     def void_result(self, result_id: str, who: str, why: str, now: float) -> None:
         """Let a stored result count no more, kept with who, when and why."""
         if not self.store.has_result(result_id) or self.store.is_voided(result_id):
-            raise HubError(f"no result {result_id!r} counts: nothing to void")
+            raise HubError(f"no result {result_id!r} counts: nothing to void",
+                           "desk_nothing_to_void", id=result_id)  # fmt: skip
         self.store.void_result(result_id, now, who, why)
 
     def accept_refused(self, seq: int, who: str, why: str, now: float) -> Result:
@@ -287,11 +296,13 @@ class Hub:
         round and that table's players."""
         refusal = self.store.refusal(seq)
         if refusal is None:
-            raise HubError(f"no refusal number {seq}: `schocken hub refusals` lists them")
+            raise HubError(f"no refusal number {seq}: `schocken hub refusals` lists them",
+                           "desk_no_refusal", n=seq)  # fmt: skip
         where = table_of_topic(refusal.topic)
         number = table_number(where[1]) if where is not None else None
         if not refusal.payload or where is None or number is None:
-            raise HubError(f"refusal {seq} holds no result of a table to accept")
+            raise HubError(f"refusal {seq} holds no result of a table to accept",
+                           "desk_refusal_no_result", n=seq)  # fmt: skip
         try:
             result = Result.from_json(refusal.payload)
         except WireError as error:
@@ -299,7 +310,7 @@ class Hub:
         if result.table != where[1]:
             raise HubError(f"refusal {seq}: a result for {result.table} sent on {where[1]}'s topic")
         if self.store.has_result(result.id):
-            raise HubError(f"{result.id} is stored already")
+            raise HubError(f"{result.id} is stored already", "desk_accepted_already", id=result.id)
         self._checked(result, number)
         self.store.store_result(
             result.id, result.round, number, result.game, result.kind,
@@ -310,9 +321,11 @@ class Hub:
     def _stored_game(self, result_id: str) -> StoredResult:
         stored = next((r for r in self.store.results() if r.id == result_id), None)
         if stored is None:
-            raise HubError(f"no result {result_id!r} counts: `schocken hub results` lists them")
+            raise HubError(f"no result {result_id!r} counts: `schocken hub results` lists them",
+                           "desk_no_result", id=result_id)  # fmt: skip
         if stored.kind != "game":
-            raise HubError(f"{result_id} is a half's result: only a game's is corrected")
+            raise HubError(f"{result_id} is a half's result: only a game's is corrected",
+                           "desk_half_result", id=result_id)  # fmt: skip
         return stored
 
     def _checked(self, report: Result, table_no: int) -> Result:

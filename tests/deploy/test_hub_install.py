@@ -32,6 +32,7 @@ STORE = Path("var/lib/schocken-hub")
 SECRETS = Path("etc/schockbesteck/hub")
 TABLES = SECRETS / "tables.toml"
 HUB_PASSWORD = SECRETS / "mqtt-password"
+DESK_PASSWORD = SECRETS / "desk-password"
 CONF = Path("etc/mosquitto/conf.d/schocken.conf")
 ACL = Path("etc/mosquitto/schocken.acl")
 PASSWD = Path("etc/mosquitto/schocken.passwd")
@@ -115,6 +116,13 @@ def test_a_fresh_hub_install(fresh_hub: Installed) -> None:
     # Secrets: root's alone; the broker's files for root and the group mosquitto.
     assert mode(hub_target / SECRETS) == 0o700
     assert mode(hub_target / TABLES) == mode(hub_target / HUB_PASSWORD) == 0o600
+    # The director's desk's password: root's too (the service gets it as a credential), its
+    # place said, itself never printed, and not the broker's.
+    desk = (hub_target / DESK_PASSWORD).read_text().strip()
+    assert mode(hub_target / DESK_PASSWORD) == 0o600 and len(desk) >= 24
+    assert desk != (hub_target / HUB_PASSWORD).read_text().strip()
+    assert desk not in result.stdout and desk not in result.stderr
+    assert f"sudo cat /{DESK_PASSWORD}" in result.stdout
     assert mode(hub_target / ACL) == mode(hub_target / PASSWD) == 0o640
     assert mode(hub_target / CONF) == 0o644
     assert mode(hub_target / STORE) == 0o700
@@ -124,7 +132,8 @@ def test_a_fresh_hub_install(fresh_hub: Installed) -> None:
     assert re.findall(r"^([^:]+):\$7\$", stored, re.MULTILINE) == [
         "hub", "table-1", "table-2", "table-3"
     ]  # fmt: skip
-    for password in [*passwords(hub_target).values(), (hub_target / HUB_PASSWORD).read_text()]:
+    for password in [*passwords(hub_target).values(), (hub_target / HUB_PASSWORD).read_text(),
+                     desk]:  # fmt: skip
         assert password.strip() not in stored
     assert not list((hub_target / SECRETS).glob(".*")), "no password file left in the clear"
 
@@ -181,6 +190,7 @@ def test_a_second_run_changes_nothing_and_prints_no_password(
     assert snapshot(hub_target) == before
     assert "Nothing to do" in second.stdout
     assert not any(p in second.stdout for p in passwords(hub_target).values())
+    assert (hub_target / DESK_PASSWORD).read_text().strip() not in second.stdout
     assert "systemctl restart mosquitto.service" not in second.target_commands
 
 

@@ -27,9 +27,13 @@ def test_runs_the_hub_from_the_venv_with_its_password_as_a_credential() -> None:
     assert option("--db") == install_sh_constant("HUB_DB")
     assert option("--broker") == f"mqtt://127.0.0.1:{install_sh_constant('BROKER_PORT')}"
     assert option("--listen") == "0.0.0.0:8080"
-    # The password reaches the hub through systemd's credentials, never on its command line.
+    # The passwords reach the hub through systemd's credentials, never on its command line:
+    # the broker's and the director's desk's.
     assert option("--password-file") == "%d/mqtt-password"
-    assert single("LoadCredential", entries=HUB) == f"mqtt-password:{secret}"
+    assert option("--desk-password-file") == "%d/desk-password"
+    assert values("LoadCredential", entries=HUB) == [
+        f"mqtt-password:{secret}", f"desk-password:{install_sh_constant('HUB_DESK_PASSWORD')}"
+    ]  # fmt: skip
     assert single("User", entries=HUB) == single("Group", entries=HUB)
     assert single("User", entries=HUB) == install_sh_constant("HUB_USER")
 
