@@ -81,6 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--table", type=int, metavar="N")
     export.add_argument("--output", "-o", metavar="FILE", required=True)
     add_lang_argument(export, "the export")
+    hub_desk.add_desk_arguments(action)
 
 
 def _minutes(text: str) -> float:
@@ -147,6 +148,8 @@ def _run(args: argparse.Namespace) -> int:
             return _serve(hub, args)
         case "export":
             return _export(hub, args)
+        case desk if desk in hub_desk.ACTIONS:
+            return hub_desk.run(hub, args)
     return 0
 
 

@@ -1,11 +1,13 @@
-"""The director's desk on `schocken hub`: the roster (players add, import, list).
+"""The director's desk on `schocken hub`: the roster, the seating list.
 
   schocken hub players import --db dm.db verein.csv [--team-column Verein]
   schocken hub players add --db dm.db "Vera Neumann:SV Köln" Bernd
   schocken hub players list --db dm.db
+  schocken hub seating --db dm.db [--round N] [--by table|name] -o sitzplan.pdf [--lang en]
 
-The commands' work is in :mod:`firmware.hub.roster`; this module reads their arguments and
-prints what they did. Every mistake is one line (``CliError``), exit 2, nothing written.
+The commands' work is in :mod:`firmware.hub.roster` and :mod:`firmware.hub.seating`; this
+module reads their arguments and prints what they did. Every mistake is one line
+(``CliError``), exit 2, nothing written.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from engine.limits import InputLimitError
 from firmware.cli import CliError
+from firmware.cli.language import add_lang_argument, output_language
 from firmware.hub.hub import Hub
 from firmware.hub.roster import (
     RosterError,
@@ -27,7 +30,10 @@ from firmware.hub.roster import (
 )
 from firmware.userfile import path_problem, read_bytes_limited
 
-__all__ = ["add_players_arguments", "players"]
+__all__ = ["ACTIONS", "add_desk_arguments", "add_players_arguments", "players", "run"]
+
+#: The hub's subcommands this module runs (beside ``players``).
+ACTIONS = ("seating",)
 
 #: The largest roster file read (608 players take about 20 kB).
 _MAX_ROSTER_BYTES = 1024 * 1024
@@ -52,6 +58,39 @@ def add_players_arguments(action: Any) -> None:
         "--team-column", metavar="TITLE", help="the column the draw keeps apart (a header's title)"
     )
     command("list", "list the registered players: the name on the tables, team, full name")
+
+
+def add_desk_arguments(action: Any) -> None:
+    """The desk's other subcommands (:data:`ACTIONS`) under the hub's ``action``."""
+
+    def command(name: str, help_: str) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = action.add_parser(name, help=help_)
+        parser.add_argument("--db", metavar="FILE", required=True, help="the tournament's file")
+        return parser
+
+    seating = command("seating", "a round's seating list to pin up (A4 PDF, large type)")
+    seating.add_argument("--round", type=int, metavar="N", help="default: the current round")
+    seating.add_argument("--by", choices=("table", "name"), default="table",
+                         help="by table (default) or every player by name")  # fmt: skip
+    seating.add_argument("--output", "-o", metavar="FILE", required=True)
+    add_lang_argument(seating, "the list")
+
+
+def run(hub: Hub, args: argparse.Namespace) -> int:
+    """Run one of the desk's subcommands (:data:`ACTIONS`)."""
+    if args.action == "seating":
+        from firmware.hub.seating import seating_pdf
+
+        data = seating_pdf(hub, args.round, output_language(args), args.by)
+        _write(args.output, data)
+    return 0
+
+
+def _write(output: str, data: bytes) -> None:
+    try:
+        Path(output).write_bytes(data)
+    except OSError as error:
+        raise CliError(f"--output {output}: {error.strerror or error}") from None
 
 
 def players(hub: Hub, args: argparse.Namespace) -> int:

@@ -67,6 +67,12 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_pdf_title": (
         "Turnier {event}: Stand nach Runde {n}", "Tournament {event}: after round {n}"
     ),
+    # The director's desk: the seating list of a round (`schocken hub seating`)
+    "hub_seating_title": ("Sitzplan {event} · Runde {n}", "Seating list {event} · round {n}"),
+    "hub_seating_by_name": ("Wer sitzt wo", "Who sits where"),
+    "hub_seating_table": ("Tisch", "Table"),
+    "hub_seating_players": ("Spieler", "Players"),
+    "hub_seating_shown": ("am Tisch als", "at the table as"),
     # `schocken hub`: a round drawn, started and finished, and where the hub serves
     "hub_drawn": ("Runde {n} ausgelost: {tables} Tische", "Round {n} drawn: {tables} tables"),
     "hub_started": ("Runde {n} läuft", "Round {n} is running"),
