@@ -38,7 +38,7 @@ MAX_NAME_LENGTH = 40
 
 #: The most characters of a name the device's screens show whole (longer ones are shortened
 #: there, :mod:`firmware.screen.shortnames`; a tournament's roster gives every player a name of
-#: at most this many, :mod:`firmware.hub.roster`).
+#: at most this many, :mod:`firmware.hub.registration`).
 SHOWN_NAME_LENGTH = 10
 
 #: The Latin letters beyond ASCII that a name may hold: the German ones and those of names met

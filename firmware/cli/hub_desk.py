@@ -10,7 +10,7 @@ are replaced, a round drawn again or reopened, and the desk's history.
   schocken hub redraw --db dm.db [--seed N] --why "a table short" ; schocken hub reopen ...
   schocken hub history --db dm.db
 
-The commands' work is in :mod:`firmware.hub.roster`, :mod:`firmware.hub.seating` and
+The commands' work is in :mod:`firmware.hub.registration`, :mod:`firmware.hub.seating` and
 :mod:`firmware.hub.desk`; this module reads their arguments and prints what they did. Every
 mistake is one line (``CliError``), exit 2, nothing written.
 """
@@ -30,7 +30,7 @@ from firmware.cli.language import add_lang_argument, output_language
 from firmware.hub.desk import history, leave, redraw, reopen
 from firmware.hub.hub import Hub
 from firmware.hub.hub_words import HubWords
-from firmware.hub.roster import (
+from firmware.hub.registration import (
     RosterError,
     decode_roster,
     full_names,

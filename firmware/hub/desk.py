@@ -24,7 +24,7 @@ from typing import Any
 from engine.tournament import Leaving, PhaseKind
 from firmware.hub.hub import Hub, HubError
 from firmware.hub.leavings import leavings, record_leaving
-from firmware.hub.roster import RosterError, parse_item, register
+from firmware.hub.registration import RosterError, parse_item, register
 from firmware.hub.store import RoundRow, SeatRow
 from firmware.wire.messages import RoundState
 

@@ -15,7 +15,7 @@ import unicodedata
 from engine.tournament import PhaseKind
 from firmware.hub.hub import Hub, HubError
 from firmware.hub.hub_words import HubWords
-from firmware.hub.roster import full_names
+from firmware.hub.registration import full_names
 from firmware.hub.store import SeatRow
 from firmware.report.document import Document, Table
 

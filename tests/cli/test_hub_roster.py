@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware.hub.hub import Hub
-from firmware.hub.roster import display_names, full_names
+from firmware.hub.registration import display_names, full_names
 from firmware.hub.store import HubStore
 from firmware.names import SHOWN_NAME_LENGTH, name_problem
 from schockbesteck.cli import main
@@ -105,7 +105,8 @@ def test_the_club_column_is_the_team_unless_the_director_names_another(
     roster = tmp_path / "r.csv"
     roster.write_text("Name;Verein;Bezirk;Anzeige\nAnna Berg;SV 1;Nord;\nBo Lind;SV 2;Nord;Bolle\n",
                       encoding="utf-8")  # fmt: skip
-    assert hub(capsys, "players", "import", "--db", db, str(roster), "--team-column", "bezirk")[0] == 0
+    code = hub(capsys, "players", "import", "--db", db, str(roster), "--team-column", "bezirk")[0]
+    assert code == 0
     assert hub(capsys, "players", "list", "--db", db)[1].splitlines() == [
         "Anna:Nord  (Anna Berg)",
         "Bolle:Nord  (Bo Lind)",  # the director's own display name
@@ -126,17 +127,18 @@ def one_player(tmp_path_factory: pytest.TempPathFactory) -> str:
     [
         (b"Name;Team\nCem Ak;Rot\nJ\xf6rg Lind;Blau\n", (), "r.csv:3: not UTF-8 text"),
         ("Cem Ak;Rot\n\nBo 😀 Lind;Blau\n".encode(), (), "r.csv:3: player name '😀'"),
-        ("Bo Lind;Blau\nCem Ak;Rot\nbo  lind;blau\n".encode(), (),
+        (b"Bo Lind;Blau\nCem Ak;Rot\nbo  lind;blau\n", (),
          "r.csv:3: bo lind (blau) is on "),
-        ("Cem Ak;Rot\nAnna  Berg;Rot\n".encode(), (), "r.csv:2: Anna Berg (Rot) is registered"),
-        ("Name;Anzeige\nCem Ak;Annabelle-B\n".encode(), (),
+        (b"Cem Ak;Rot\nAnna  Berg;Rot\n", (), "r.csv:2: Anna Berg (Rot) is registered"),
+        (b"Name;Anzeige\nCem Ak;Annabelle-B\n", (),
          "r.csv:2: display name 'Annabelle-B' has 11 characters"),
-        ("Name;Anzeige\nCem Ak;Bo\nBo Lind;Bo\n".encode(), (),
+        (b"Name;Anzeige\nCem Ak;Bo\nBo Lind;Bo\n", (),
          "r.csv:3: the display name 'Bo' is taken"),
-        ("Name;Anzeige\nCem Ak;Anna\n".encode(), (), "r.csv:2: the display name 'Anna' is taken"),
-        ("Name;Verein\nCem Ak;SV\n".encode(), ("--team-column", "Land"),
+        (b"Name;Anzeige\nCem Ak;Anna\n", (), "r.csv:2: the display name 'Anna' is taken"),
+        (b"Name;Verein\nCem Ak;SV\n", ("--team-column", "Land"),
          "r.csv:1: no column 'Land'; the columns are Name, Verein"),
-        (("Cem Ak;Rot\n" + "x" * 41 + ";Blau\n").encode(), (), "r.csv:2: player 'xxxxxxxxxxxx'… has 41 characters"),
+        (("Cem Ak;Rot\n" + "x" * 41 + ";Blau\n").encode(), (),
+         "r.csv:2: player 'xxxxxxxxxxxx'… has 41 characters"),
         (b'Cem Ak;Rot\n"Bo Lind;Blau\n', (), "r.csv:2: cannot be read as CSV"),
         (b"Name;Team\n\n", (), "r.csv: no players in it"),
     ],

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from firmware.hub.hub import init_tournament
-from firmware.hub.roster import parse_roster, register
+from firmware.hub.registration import parse_roster, register
 from firmware.hub.store import HubStore
 from tests.cli.test_hub_cli import hub as run_hub
 
@@ -70,7 +70,7 @@ def test_by_name_in_english_sorted_by_family_name_with_the_name_shown_at_the_tab
     assert code == 0, err
     rows = [x.split() for x in pdf_text(out, "-layout").splitlines() if "," in x]
     assert rows[0][:2] == ["Familie0,", "Spieler00"] and len(rows) == 72
-    assert ["Neumann,", "Vera", "Vera"] == rows[[r[0] for r in rows].index("Neumann,")][:3]
+    assert rows[[r[0] for r in rows].index("Neumann,")][:3] == ["Neumann,", "Vera", "Vera"]
     families = [r[0] for r in rows]
     assert families == sorted(families, key=str.casefold)
     assert "Seating list dm2026 · round 1" in pdf_text(out)
