@@ -12,6 +12,8 @@ is published by it within a second).
   schocken hub draw --db dm.db ; schocken hub start --db dm.db ; ... ; schocken hub finish
   schocken hub serve --db dm.db --broker mqtt://127.0.0.1:1883 --listen 0.0.0.0:8080
   schocken hub export --db dm.db csv|pdf|sheet [--round N --table N] -o FILE
+  schocken hub seating|withdraw|disqualify|replace|redraw|reopen|history ...  (the director's
+      desk: firmware/cli/hub_desk.py)
 
 `serve` logs in to the broker as user "hub" with the password in $SCHOCKEN_HUB_PASSWORD or the
 file --password-file names.
