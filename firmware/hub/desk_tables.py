@@ -1,6 +1,8 @@
 """The director's desk's own tables in the hub's SQLite file (:mod:`firmware.hub.store` makes
-them with its own): the roster's full names, the players withdrawn or disqualified, and the
-desk's history of what changed results, with who, when and why.
+them with its own): the roster's full names, the players withdrawn, disqualified or replaced,
+and the history of the desk's actions after the draw (``desk_log``: who left, a draw redone, a
+round reopened), with who, when and why. A game's result changed at the desk is kept apart, in
+the store's own ``desk`` with the result before and after.
 
 A leaf of text (it imports nothing), so that the store can make these tables without importing
 the desk's modules, which import the store.
