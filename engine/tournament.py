@@ -22,6 +22,12 @@ The draw seats players at tables of four; threes ("Springer" tables) only where 
 needs them (10 players: 4 + 3 + 3; 9: 3 + 3 + 3), and a field of 2 to 5 (a KO final) at one.
 It spreads team mates over the tables and avoids seating players together again, in that
 order of weight.
+
+A player may leave a tournament at the director's desk (:class:`Leaving`): withdrawn,
+disqualified, or replaced by a substitute (a Springer) who takes their seat, and in a KO phase
+their lives. Their games stay counted (the others at their table played them); from the point
+they left they play no more, rank among those out, and a disqualified player ranks last and
+counts for no team.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ __all__ = [
     "Entrant",
     "Format",
     "Group",
+    "Leaving",
     "Phase",
     "PhaseKind",
     "PlacedLine",
@@ -344,6 +351,32 @@ class PlayedRound:
 
 
 @dataclass(frozen=True, slots=True)
+class Leaving:
+    """A player who left at the director's desk, from round ``round`` on, after ``after`` of
+    that round's games (in the order stored; 0: before it started).
+
+    ``how``: "withdrawn", "disqualified" or "replaced"; ``substitute``: who takes the seat and,
+    in a KO phase or the Trostrunde, the lives left ("" for nobody).
+    """
+
+    name: str
+    round: int
+    how: str
+    after: int = 0
+    substitute: str = ""
+
+    def __post_init__(self) -> None:
+        if self.how not in LEAVING_KINDS:
+            raise TournamentError(f"{self.name} left as {self.how!r}: not one of {LEAVING_KINDS}")
+        if (self.how == "replaced") != bool(self.substitute):
+            raise TournamentError(f"{self.name}: a substitute comes with 'replaced' only")
+
+
+#: How a player may leave.
+LEAVING_KINDS = ("withdrawn", "disqualified", "replaced")
+
+
+@dataclass(frozen=True, slots=True)
 class Group:
     """The players of one phase in the round to come, and their lives (KO and Trostrunde)."""
 
@@ -405,6 +438,8 @@ class PlayerLine:
     trost: bool = False
     #: When they went out, counted in games stored: later is better among those out.
     out_seq: int = 0
+    #: How they left at the director's desk ("withdrawn", "disqualified", "replaced"; "": not).
+    left: str = ""
 
 
 @dataclass
@@ -423,6 +458,7 @@ class _Tally:
     trost: bool = False
     trost_out: bool = False
     out_seq: int = 0
+    left: str = ""
 
 
 def _count(tally: _Tally, result: GameResult, player: str) -> None:
@@ -432,19 +468,37 @@ def _count(tally: _Tally, result: GameResult, player: str) -> None:
     tally.schock_aus += result.schock_aus(player)
 
 
-def progress(fmt: Format, entrants: Sequence[Entrant], rounds: Sequence[PlayedRound]) -> Progress:
+def progress(
+    fmt: Format,
+    entrants: Sequence[Entrant],
+    rounds: Sequence[PlayedRound],
+    leavings: Sequence[Leaving] = (),
+) -> Progress:
     """Replay the played rounds through the format: each player's line, and who plays next.
 
-    A result whose players are not all in one group of its round raises TournamentError (the
-    hub refuses such results before they are stored).
+    Each of ``leavings`` takes effect in its round after its number of games (one for a round
+    not played yet: in the groups of the round to come). A result whose players are not all in
+    one group of its round raises TournamentError (the hub refuses such results before they
+    are stored).
     """
     tally = {e.name: _Tally(e.team) for e in entrants}
+    for leaving in leavings:
+        for name in (leaving.name, leaving.substitute):
+            if name and name not in tally:
+                raise TournamentError(f"{name} left or came in, but is not registered")
+    waiting = list(leavings)
     pending = list(rounds)
     points_scheme: Scheme | None = None
     step_index = 0
     main = [e.name for e in entrants]
     trost_pool: list[str] = []
     while step_index < len(fmt.steps):
+        if not pending and waiting:
+            # Those who left before the round to come are in none of its phases.
+            for leaving in waiting:
+                _leave(leaving, [], [], tally, leaving.round)
+            main = [n for n in main if not tally[n].out]
+            trost_pool = [n for n in trost_pool if not tally[n].left]
         groups = _open_step(fmt, step_index, main, trost_pool, tally, points_scheme)
         for phase in fmt.steps[step_index]:
             if phase.kind is PhaseKind.POINTS:
@@ -455,9 +509,12 @@ def progress(fmt: Format, entrants: Sequence[Entrant], rounds: Sequence[PlayedRo
             if not groups:
                 break
             if not pending:
+                groups = _leave_before_the_draw(groups, waiting, tally)
                 return Progress(step_index, groups, _lines(tally, tally), _higher(points_scheme))
             played = pending.pop(0)
-            groups = _play(groups, played, tally, step_index)
+            now = [w for w in waiting if w.round <= played.number]
+            waiting = [w for w in waiting if w.round > played.number]
+            groups = _play(groups, played, tally, step_index, now)
             played_in_step += 1
         main = [n for n in main if not tally[n].out]
         trost_pool = [n for n in tally if tally[n].out and not tally[n].trost]
@@ -515,13 +572,26 @@ def _group_done(group: Group, played: int) -> bool:
 
 
 def _play(
-    groups: tuple[Group, ...], played: PlayedRound, tally: dict[str, _Tally], step: int
+    groups: tuple[Group, ...],
+    played: PlayedRound,
+    tally: dict[str, _Tally],
+    step: int,
+    leavings: Sequence[Leaving] = (),
 ) -> tuple[Group, ...]:
     lives = [dict(g.lives) for g in groups]
-    members = [frozenset(g.players) for g in groups]
-    for result in played.results:
+    players = [list(g.players) for g in groups]
+    for position, result in enumerate((*played.results, None)):
+        for leaving in leavings:
+            if leaving.after == position or (result is None and leaving.after > position):
+                _leave(leaving, players, lives, tally, played.number)
+        if result is None:
+            break
         index = next(
-            (i for i, g in enumerate(groups) if _in_group(g, members[i], lives[i], result.players)),
+            (
+                i
+                for i, g in enumerate(groups)
+                if _in_group(g, frozenset(players[i]), lives[i], result.players)
+            ),
             None,
         )
         if index is None:
@@ -551,9 +621,54 @@ def _play(
     return tuple(
         Group(
             g.phase,
-            tuple(n for n in g.players if g.phase.kind is PhaseKind.POINTS or lives[i][n] > 0),
+            tuple(n for n in players[i] if g.phase.kind is PhaseKind.POINTS or lives[i][n] > 0),
             {n: v for n, v in lives[i].items() if v > 0},
         )
+        for i, g in enumerate(groups)
+    )
+
+
+def _leave(
+    leaving: Leaving,
+    players: list[list[str]],
+    lives: list[dict[str, int]],
+    tally: dict[str, _Tally],
+    number: int,
+) -> None:
+    """``leaving`` in a round's groups: the player out of theirs (a substitute in, with the
+    lives left), their line marked, ranked as out at this moment."""
+    name, substitute = leaving.name, leaving.substitute
+    for members, left in zip(players, lives, strict=True):
+        if name in members:
+            members.remove(name)
+            if substitute and substitute not in members:
+                members.append(substitute)
+            if name in left:
+                if substitute:
+                    left[substitute] = left[name]
+                    tally[substitute].lives = left[name]
+                left[name] = 0
+    line = tally[name]
+    line.left = leaving.how
+    line.lives = 0 if line.lives is not None else None
+    if not line.out:
+        line.out = True
+        line.out_round = number
+        line.out_seq = sum(t.games for t in tally.values())
+
+
+def _leave_before_the_draw(
+    groups: tuple[Group, ...], waiting: Sequence[Leaving], tally: dict[str, _Tally]
+) -> tuple[Group, ...]:
+    """The groups of the round to come without those who left before it was played."""
+    if not waiting:
+        return groups
+    lives = [dict(g.lives) for g in groups]
+    players = [list(g.players) for g in groups]
+    for leaving in waiting:
+        _leave(leaving, players, lives, tally, leaving.round)
+    return tuple(
+        Group(g.phase, tuple(players[i]), {n: v for n, v in lives[i].items() if v > 0})
         for i, g in enumerate(groups)
     )
 
@@ -587,6 +702,7 @@ def _lines(tally: Mapping[str, _Tally], names: Iterable[str]) -> tuple[PlayerLin
             t.out_round,
             t.trost,
             t.out_seq,
+            t.left,
         )
         for name in names
         for t in [tally[name]]
@@ -596,6 +712,7 @@ def _lines(tally: Mapping[str, _Tally], names: Iterable[str]) -> tuple[PlayerLin
 def rank_key(line: PlayerLine, higher_is_better: bool = True) -> tuple[int, ...]:
     """What :func:`ranking` sorts by (the name aside): equal keys share a place."""
     return (
+        int(line.left == "disqualified"),
         int(line.out),
         -line.reached,
         -line.out_seq if line.out else 0,
@@ -606,9 +723,10 @@ def rank_key(line: PlayerLine, higher_is_better: bool = True) -> tuple[int, ...]
 
 
 def ranking(lines: Iterable[PlayerLine], higher_is_better: bool = True) -> tuple[PlayerLine, ...]:
-    """The lines best first: still in before out, further steps first, among those out the
-    later out first; then more lives, then the points (``higher_is_better`` as the points
-    scheme says), then fewer games lost (the tie-break), then the name."""
+    """The lines best first: still in before out (a disqualified player last of all),
+    further steps first, among those out the later out first; then more lives, then the
+    points (``higher_is_better`` as the points scheme says), then fewer games lost (the
+    tie-break), then the name."""
     return tuple(sorted(lines, key=lambda line: (rank_key(line, higher_is_better), line.name)))
 
 
@@ -647,12 +765,13 @@ def team_scores(
     lines: Iterable[PlayerLine], by: str = "points", higher_is_better: bool = True
 ) -> tuple[TeamLine, ...]:
     """The teams best first: the members' points summed (``by="points"``) or their lives
-    lost (``"lives_lost"``, fewer is better); ties go to fewer games lost, then the name."""
+    lost (``"lives_lost"``, fewer is better); ties go to fewer games lost, then the name. A
+    disqualified player counts for no team."""
     if by not in ("points", "lives_lost"):
         raise TournamentError(f'team score by {by!r}: must be "points" or "lives_lost"')
     teams: dict[str, list[PlayerLine]] = {}
     for line in lines:
-        if line.team:
+        if line.team and line.left != "disqualified":
             teams.setdefault(line.team, []).append(line)
     scored = [
         TeamLine(

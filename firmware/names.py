@@ -12,8 +12,8 @@ that both fonts draw every character of the repertoire.
 
 The rule is the same wherever a name comes from: the device's configuration, the link and the
 page, the remembered names, the hub's registration and the tournament's messages. A name longer
-than the OLED shows whole is shown shortened there (:mod:`firmware.screen.shortnames`); the
-letter wheel spells at most what fits.
+than the OLED shows whole (:data:`SHOWN_NAME_LENGTH`) is shown shortened there
+(:mod:`firmware.screen.shortnames`); the letter wheel spells at most what fits.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from engine.game import player_name_problem
 __all__ = [
     "MAX_NAME_LENGTH",
     "NAME_CHARACTERS",
+    "SHOWN_NAME_LENGTH",
     "PlayerNameError",
     "check_player_names",
     "name_problem",
@@ -34,6 +35,11 @@ __all__ = [
 
 #: The longest player name, in characters (a tournament's roster, the wire, the device).
 MAX_NAME_LENGTH = 40
+
+#: The most characters of a name the device's screens show whole (longer ones are shortened
+#: there, :mod:`firmware.screen.shortnames`; a tournament's roster gives every player a name of
+#: at most this many, :mod:`firmware.hub.registration`).
+SHOWN_NAME_LENGTH = 10
 
 #: The Latin letters beyond ASCII that a name may hold: the German ones and those of names met
 #: at a German table, each of them drawn by both of the device's fonts.

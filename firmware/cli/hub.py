@@ -6,15 +6,18 @@ the other commands may use at once (a draw or a round's start made beside a runn
 is published by it within a second).
 
   schocken hub init --event dm2026 --db dm.db
-  schocken hub players add --db dm.db Anna:Rot Bernd:Rot Cem:Blau ...   (NAME or NAME:TEAM)
-  schocken hub players import --db dm.db players.csv                     (name;team per line)
+  schocken hub players add --db dm.db "Vera Neumann:Rot" Bernd:Rot ...   (NAME or NAME:TEAM)
+  schocken hub players import --db dm.db verein.csv      (a club's roster: firmware/cli/hub_desk.py)
   schocken hub format --db dm.db kamen --minutes 70
   schocken hub draw --db dm.db ; schocken hub start --db dm.db ; ... ; schocken hub finish
   schocken hub serve --db dm.db --broker mqtt://127.0.0.1:1883 --listen 0.0.0.0:8080
   schocken hub export --db dm.db csv|pdf|sheet [--round N --table N] -o FILE
   schocken hub status --db dm.db            (the tables' links, refusals, broker denials)
   schocken hub finish --db dm.db [--yes]    (lists the tables with unreported results first)
-  schocken hub paper|correct|void|accept|results|desk --db dm.db ...   (the director's desk)
+  schocken hub paper|correct|void|accept|results|desk --db dm.db ...   (the director's desk:
+      a game's results; firmware/cli/hub_desk.py)
+  schocken hub seating|withdraw|disqualify|replace|redraw|reopen|history ...  (the director's
+      desk: the players and the rounds; firmware/cli/hub_desk.py)
 
 `serve` logs in to the broker as user "hub" with the password in $SCHOCKEN_HUB_PASSWORD or the
 file --password-file names; the director's desk on the page (/desk) takes the password in
@@ -24,8 +27,6 @@ $SCHOCKEN_DESK_PASSWORD or the file --desk-password-file names.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import os
 import signal
 import threading
@@ -33,18 +34,14 @@ import time
 from pathlib import Path
 
 from engine.scoring import SCHEME_PRESETS, ScoringError, load_scheme
-from engine.tournament import FORMAT_PRESETS, Entrant
-from firmware.cli import CliError
+from engine.tournament import FORMAT_PRESETS
+from firmware.cli import CliError, hub_desk
 from firmware.cli.language import add_lang_argument, output_language
 from firmware.hub.hub import Hub, HubError, init_tournament
 from firmware.hub.hub_words import HubWords
 from firmware.hub.store import HubStore, HubStoreError
-from firmware.names import MAX_NAME_LENGTH, name_problem
-from firmware.userfile import UserFileError, read_user_text
 
 __all__ = ["add_arguments", "run"]
-
-_MAX_CSV_BYTES = 1024 * 1024
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,17 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     init = sub("init", "make the tournament's file")
     init.add_argument("--event", required=True, help="the event's slug, e.g. dm2026")
-    players = action.add_parser("players", help="register players (add, import) or list them")
-    how = players.add_subparsers(dest="how", metavar="HOW", required=True)
-    for name, help_, items in (
-        ("add", "add players by name, each NAME or NAME:TEAM", "NAME[:TEAM]"),
-        ("import", "add the players of a CSV file (name;team per line)", "CSV"),
-        ("list", "list the registered players", ""),
-    ):
-        command = how.add_parser(name, help=help_)
-        command.add_argument("--db", metavar="FILE", required=True, help="the tournament's file")
-        if items:
-            command.add_argument("items", nargs="+" if name == "add" else 1, metavar=items)
+    hub_desk.add_players_arguments(action)
     fmt = sub("format", "the format (a preset), its points scheme, time box and approval")
     fmt.add_argument("preset", nargs="?", choices=tuple(FORMAT_PRESETS))
     fmt.add_argument(
@@ -134,6 +121,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--table", type=int, metavar="N")
     export.add_argument("--output", "-o", metavar="FILE", required=True)
     add_lang_argument(export, "the export")
+    hub_desk.add_desk_arguments(action)
 
 
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -187,7 +175,7 @@ def _run(args: argparse.Namespace) -> int:
     hub = _hub(args)
     match args.action:
         case "players":
-            return _players(hub, args)
+            return hub_desk.players(hub, args)
         case "format":
             return _format(hub, args)
         case "draw":
@@ -219,13 +207,13 @@ def _run(args: argparse.Namespace) -> int:
         case "status":
             _status(hub)
         case "results" | "paper" | "correct" | "void" | "accept" | "desk":
-            from firmware.cli.hub_desk import desk
-
-            return desk(hub, args)
+            return hub_desk.desk(hub, args)
         case "serve":
             return _serve(hub, args)
         case "export":
             return _export(hub, args)
+        case other if other in hub_desk.ACTIONS:
+            return hub_desk.run(hub, args)
     return 0
 
 
@@ -284,52 +272,6 @@ def _status(hub: Hub) -> None:
 
 def _no_lang(args: argparse.Namespace) -> argparse.Namespace:
     return args if hasattr(args, "lang") else argparse.Namespace(lang=None)
-
-
-def _entrant(item: str, where: str) -> Entrant:
-    name, _, team = item.partition(":")
-    name, team = name.strip(), team.strip()
-    problem = name_problem(name)  # the device's rule: every table can play the name
-    if problem is None and (len(team) > MAX_NAME_LENGTH or not team.isprintable()):
-        problem = f"team {team!r}: at most {MAX_NAME_LENGTH} printable characters"
-    if problem is not None:
-        raise CliError(f"{where}: {problem}")
-    return Entrant(name, team)
-
-
-def _players(hub: Hub, args: argparse.Namespace) -> int:
-    if args.how == "list":
-        for entrant in hub.store.players():
-            print(f"{entrant.name}:{entrant.team}" if entrant.team else entrant.name)
-        return 0
-    if args.how == "add":
-        entrants = [_entrant(item, item) for item in args.items]
-    else:
-        entrants = _read_csv(Path(args.items[0]))
-    count = hub.store.add_players(entrants)
-    print(f"{count} players added, {len(hub.store.players())} registered")
-    return 0
-
-
-def _read_csv(path: Path) -> list[Entrant]:
-    """Players from a CSV of ``name;team`` (or ``,``), a header line ``name`` allowed."""
-    try:
-        text = read_user_text(path, f"CSV {path}", "give a file of name;team lines", _MAX_CSV_BYTES)
-    except UserFileError as error:
-        raise CliError(str(error)) from None
-    text = text.lstrip("\ufeff")
-    dialect = ";" if ";" in text.splitlines()[0] else "," if text.strip() else ";"
-    entrants = []
-    for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=dialect), start=1):
-        if not row or not "".join(row).strip():
-            continue
-        if number == 1 and row[0].strip().lower() in ("name", "spieler", "player"):
-            continue
-        team = row[1] if len(row) > 1 else ""
-        entrants.append(_entrant(f"{row[0]}:{team}", f"{path}:{number}"))
-    if not entrants:
-        raise CliError(f"{path}: no players in it (one name;team per line)")
-    return entrants
 
 
 def _format(hub: Hub, args: argparse.Namespace) -> int:

@@ -1,26 +1,266 @@
-"""The director's desk on the command line: `schocken hub results|paper|correct|void|accept|desk`.
+"""The director's desk on `schocken hub`: a game's results (from a paper card, corrected,
+voided, a refusal accepted, and the history of those), the roster, the seating list, players
+who leave or are replaced, a round drawn again or reopened, and the history of those.
 
-Each action goes through :class:`firmware.hub.hub.Hub` (the table's own checks, who, when and
-why kept in the file's ``desk``), the card's fields read by :mod:`firmware.hub.desk` as the
+  schocken hub results --db dm.db [--round N --table N]
+  schocken hub paper --db dm.db --round N --table N --game N --halves A,B ... --who Lena
+  schocken hub correct|void --db dm.db ID ... --who Lena --why "..." ; schocken hub accept N ...
+  schocken hub desk --db dm.db          (what the desk changed in the results: before, after)
+  schocken hub players import --db dm.db verein.csv [--team-column Verein]
+  schocken hub players add --db dm.db "Vera Neumann:SV Köln" Bernd
+  schocken hub players list --db dm.db
+  schocken hub seating --db dm.db [--round N] [--by table|name] -o sitzplan.pdf [--lang en]
+  schocken hub withdraw|disqualify --db dm.db Vera --why "ill" [--who Lena]
+  schocken hub replace --db dm.db Vera "Jan Springer" --why "ill" [--who Lena]
+  schocken hub redraw --db dm.db [--seed N] --why "a table short" ; schocken hub reopen ...
+  schocken hub history --db dm.db       (what the desk changed in the players and rounds)
+
+A game's result goes through :class:`firmware.hub.hub.Hub` (the table's own checks, who, when
+and why kept in the file's ``desk``), the card's fields read by :mod:`firmware.hub.desk` as the
 hub's ``/desk`` page reads them, and prints the standings' lines it changed: the standings are
 recounted from the stored games after every commit, here and in a running `serve`, which
-publishes them again.
+publishes them again. The other commands' work is in :mod:`firmware.hub.registration`,
+:mod:`firmware.hub.seating` and :mod:`firmware.hub.desk` (their history in ``desk_log``); this
+module reads their arguments and prints what they did. Every mistake is one line
+(``CliError``), exit 2, nothing written.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
+import os
 import time
+from pathlib import Path
+from typing import Any
 
-from firmware.hub.desk import TableCard, changed_lines, correct, paper, standings_lines
+from engine.limits import InputLimitError
+from firmware.cli import CliError
+from firmware.cli.language import add_lang_argument, output_language
+from firmware.hub.desk import (
+    TableCard,
+    changed_lines,
+    correct,
+    history,
+    leave,
+    paper,
+    redraw,
+    reopen,
+    standings_lines,
+)
 from firmware.hub.hub import Hub
+from firmware.hub.hub_words import HubWords
+from firmware.hub.registration import (
+    RosterError,
+    decode_roster,
+    full_names,
+    parse_item,
+    parse_roster,
+    register,
+)
+from firmware.userfile import path_problem, read_bytes_limited
 
-__all__ = ["desk"]
+__all__ = ["ACTIONS", "add_desk_arguments", "add_players_arguments", "desk", "players", "run"]
+
+#: The hub's subcommands :func:`run` runs (:func:`players` and :func:`desk` run the others).
+ACTIONS = ("seating", "withdraw", "disqualify", "replace", "redraw", "reopen", "history")
+#: What each action of the desk's history says, by action.
+_SAID = {
+    "withdrawn": "hub_desk_withdrawn",
+    "disqualified": "hub_desk_disqualified",
+    "replaced": "hub_desk_replaced",
+    "redrawn": "hub_desk_redrawn",
+    "reopened": "hub_desk_reopened",
+}
+
+#: The largest roster file read (608 players take about 20 kB).
+_MAX_ROSTER_BYTES = 1024 * 1024
+
+
+def add_players_arguments(action: Any) -> None:
+    """``schocken hub players add|import|list`` under the hub's subcommands ``action``."""
+    players = action.add_parser("players", help="register players (add, import) or list them")
+    how = players.add_subparsers(dest="how", metavar="HOW", required=True)
+
+    def command(name: str, help_: str) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = how.add_parser(name, help=help_)
+        parser.add_argument("--db", metavar="FILE", required=True, help="the tournament's file")
+        return parser
+
+    add = command("add", 'add players by name, each NAME or NAME:TEAM ("Vera Neumann:Rot")')
+    add.add_argument("items", nargs="+", metavar="NAME[:TEAM]")
+    roster = command("import", "add the players of a club's roster (CSV: name;team per line, "
+                     "or a header naming the columns)")  # fmt: skip
+    roster.add_argument("items", nargs=1, metavar="CSV")
+    roster.add_argument(
+        "--team-column", metavar="TITLE", help="the column the draw keeps apart (a header's title)"
+    )
+    command("list", "list the registered players: the name on the tables, team, full name")
+
+
+def add_desk_arguments(action: Any) -> None:
+    """The desk's other subcommands (:data:`ACTIONS`) under the hub's ``action``."""
+
+    def command(name: str, help_: str) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = action.add_parser(name, help=help_)
+        parser.add_argument("--db", metavar="FILE", required=True, help="the tournament's file")
+        return parser
+
+    seating = command("seating", "a round's seating list to pin up (A4 PDF, large type)")
+    seating.add_argument("--round", type=int, metavar="N", help="default: the current round")
+    seating.add_argument("--by", choices=("table", "name"), default="table",
+                         help="by table (default) or every player by name")  # fmt: skip
+    seating.add_argument("--output", "-o", metavar="FILE", required=True)
+    add_lang_argument(seating, "the list")
+
+    def changing(name: str, help_: str) -> argparse.ArgumentParser:
+        parser = command(name, help_)
+        parser.add_argument("--why", required=True, help="the reason, kept in the history")
+        parser.add_argument("--who", help="the director (default: the login name)")
+        add_lang_argument(parser, "the answer")
+        return parser
+
+    for name, how in (("withdraw", "withdrawn"), ("disqualify", "disqualified")):
+        leaving = changing(name, f"a player {how}: plays no more from here on")
+        leaving.add_argument("player", metavar="NAME", help="the name on the tables, or in full")
+    substitute = changing("replace", "a substitute (a Springer) takes a player's seat and lives")
+    substitute.add_argument("player", metavar="NAME", help="the name on the tables, or in full")
+    substitute.add_argument(
+        "substitute", metavar="SUBSTITUTE",
+        help="a registered player, or a full name to register (NAME[:TEAM], the team: theirs)",
+    )  # fmt: skip
+    again = changing("redraw", "draw the drawn round again before it starts")
+    again.add_argument("--seed", metavar="N", type=int, help="repeat a draw")
+    reopen = changing("reopen", "let the finished last round take results again")
+    reopen.add_argument(
+        "--minutes", metavar="N", type=_minutes,
+        help="a new time box from now (0: none; default: the round's own)",
+    )  # fmt: skip
+    add_lang_argument(command("history", "what the desk changed: when, who, what, why"),
+                      "the history")  # fmt: skip
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
+    if not 0 <= value <= 24 * 60:
+        raise argparse.ArgumentTypeError(f"{text} minutes: give 0 to 1440")
+    return value
+
+
+def run(hub: Hub, args: argparse.Namespace) -> int:
+    """Run one of the desk's subcommands (:data:`ACTIONS`)."""
+    if args.action == "seating":
+        from firmware.hub.seating import seating_pdf
+
+        data = seating_pdf(hub, args.round, output_language(args), args.by)
+        _write(args.output, data)
+        return 0
+    text = HubWords(output_language(args))
+    if args.action == "history":
+        entries = history(hub)
+        for entry in entries:
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.at))
+            print(f"{stamp} {entry.who}: {_said(text, entry.action, entry.round, entry.detail)}"
+                  f" – {entry.why}")  # fmt: skip
+        if not entries:
+            print(text.t("hub_desk_no_history"))
+        return 0
+    who = args.who or os.environ.get("SUDO_USER") or getpass.getuser()
+    now = time.time()
+    if args.action == "redraw":
+        tables = redraw(hub, args.seed, who=who, why=args.why, now=now)
+        print(_said(text, "redrawn", tables[0].round, {"tables": len(tables)}))
+        for table in tables:
+            print(f"  {text.t('hub_table', n=table.table_no)}: {', '.join(table.players)}")
+    elif args.action == "reopen":
+        state = reopen(hub, who=who, why=args.why, now=now, minutes=args.minutes)
+        print(_said(text, "reopened", state.round, {}))
+    else:
+        how = {"withdraw": "withdrawn", "disqualify": "disqualified"}.get(args.action, "replaced")
+        name = _player(hub, args.player)
+        given = getattr(args, "substitute", "")
+        substitute = _player(hub, given, must=False) if given else ""
+        leaving = leave(hub, name, how, who=who, why=args.why, now=now, substitute=substitute)
+        detail = {"name": name, "substitute": leaving.substitute}
+        print(_said(text, how, leaving.round, detail))
+    return 0
+
+
+def _said(text: HubWords, action: str, number: int, detail: dict[str, Any]) -> str:
+    """An action of the desk in words: who left, or which round changed."""
+    said = text.t(
+        _SAID[action], n=number, name=detail.get("name", ""),
+        substitute=detail.get("substitute", ""), tables=detail.get("tables", 0),
+    )  # fmt: skip
+    table = detail.get("table")
+    return f"{said} · {text.t('hub_table', n=table)}" if table else said
+
+
+def _player(hub: Hub, given: str, *, must: bool = True) -> str:
+    """The name on the tables of the player ``given`` by it or by their full name (as given
+    where it is neither and ``must`` is false: a substitute to register)."""
+    names = {e.name for e in hub.store.players()}
+    if given in names:
+        return given
+    wanted = " ".join(given.split())
+    by_full = [name for name, full in full_names(hub.store).items() if full == wanted]
+    if len(by_full) == 1:
+        return by_full[0]
+    if len(by_full) > 1:
+        raise CliError(f"{given!r} is {len(by_full)} players: give the name on the tables "
+                       f"({', '.join(sorted(by_full))})")  # fmt: skip
+    if must:
+        raise CliError(f"{given!r} is no registered player: `schocken hub players list`")
+    return given
+
+
+def _write(output: str, data: bytes) -> None:
+    try:
+        Path(output).write_bytes(data)
+    except OSError as error:
+        raise CliError(f"--output {output}: {error.strerror or error}") from None
+
+
+def players(hub: Hub, args: argparse.Namespace) -> int:
+    """Run ``schocken hub players ...``."""
+    try:
+        return _players(hub, args)
+    except RosterError as error:
+        raise CliError(str(error)) from None
+
+
+def _players(hub: Hub, args: argparse.Namespace) -> int:
+    if args.how == "list":
+        full = full_names(hub.store)
+        for entrant in hub.store.players():
+            shown = f"{entrant.name}:{entrant.team}" if entrant.team else entrant.name
+            print(f"{shown}  ({full[entrant.name]})" if entrant.name in full else shown)
+        return 0
+    if args.how == "add":
+        lines = [parse_item(item) for item in args.items]
+    else:
+        path = Path(args.items[0])
+        try:
+            data = read_bytes_limited(path, _MAX_ROSTER_BYTES)
+        except InputLimitError:
+            raise CliError(
+                f"roster {path} is too long: at most {_MAX_ROSTER_BYTES} bytes are allowed"
+            ) from None
+        except OSError as error:
+            raise CliError(f"roster {path}: {path_problem(path, error)}") from None
+        lines = parse_roster(decode_roster(data, str(path)), str(path), args.team_column)
+    roster = register(hub.store, lines)
+    print(f"{len(roster.entrants)} players added, {len(hub.store.players())} registered")
+    return 0
 
 
 def desk(hub: Hub, args: argparse.Namespace) -> int:
-    """Run one desk command."""
+    """Run one of the desk's commands on a game's results (results, paper, correct, void,
+    accept) or list their history (desk)."""
     now = time.time()
     if args.action == "results":
         _results(hub, args)

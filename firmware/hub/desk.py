@@ -1,27 +1,49 @@
-"""The director's desk, below its two doors: ``schocken hub paper|correct|...`` and the hub's
-``/desk`` page both read a paper table card's fields here and act through :class:`Hub`'s
-methods (the table's own checks, who, when and why kept in the file's ``desk``).
+"""The director's desk, below its doors: ``schocken hub paper|correct|...`` and the hub's
+``/desk`` page read a paper table card's fields here and act through :class:`Hub`'s methods
+(the table's own checks, who, when and why kept in the file's ``desk``, with the result before
+and after); and the desk after the draw: a player withdrawn, disqualified or replaced by a
+substitute (a Springer), a round drawn again before it starts, a finished round reopened (kept
+in the file's ``desk_log``, :func:`history`).
 
 A card is written as a director types it: the halves' losers ``A,B``, the final's loser (none
 after a Durchmarsch), who went out in each half in order (``A+B,C,D``: ``+`` joins those out in
 the same round, the loser last; none: all the others together), Schock aus from the hand
 ``NAME:N``. A field the hub cannot read is a :class:`DeskError`, a word of the hub's with its
 values, which each door says in its language.
+
+Each action after the draw checks everything first and raises
+:class:`~firmware.hub.hub.HubError` (one line) without writing; then it changes the store in
+one transaction and keeps a line of the desk's history: when, who, what and why. The standings
+are recounted from the store as always (:meth:`Hub.progress <firmware.hub.hub.Hub.progress>`,
+with the players who left, :mod:`firmware.hub.leavings`), and the tables learn of a changed
+table as of every draw: the hub publishes each table's retained assignment again after any
+commit (a `serve` beside the command within a second), so a table plays its next game with the
+players the desk left it.
+
+Where a player leaves: before the round they are drawn into starts, they leave that round's
+table (a substitute takes the seat); while it runs, after the games their table has reported
+(the table plays its next game without them, or with the substitute, who takes the lives left
+in a KO round); after it finished, from the next round on.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.scoring import GameResult
+from engine.tournament import Leaving, PhaseKind
 from firmware.hub.hub import Hub, HubError
 from firmware.hub.hub_words import HubWords
-from firmware.wire.messages import Result
+from firmware.hub.leavings import leavings, record_leaving
+from firmware.hub.registration import RosterError, parse_item, register
+from firmware.hub.store import RoundRow, SeatRow
+from firmware.wire.messages import Result, RoundState
 
-__all__ = ["ChangedLine", "DeskError", "TableCard", "changed_lines", "correct", "paper",
-           "standings_lines"]  # fmt: skip
+__all__ = ["ChangedLine", "DeskEntry", "DeskError", "TableCard", "changed_lines", "correct",
+           "history", "leave", "paper", "redraw", "reopen", "standings_lines"]  # fmt: skip
 
 #: A standings line as the desk compares it: points, lives (None outside KO), games lost.
 Line = tuple[int, int | None, int]
@@ -119,3 +141,190 @@ def changed_lines(before: dict[str, Line], after: dict[str, Line]) -> list[Chang
     return [
         ChangedLine(name, *now) for name, now in after.items() if before.get(name) != now
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class DeskEntry:
+    """A line of the desk's history: when, who, the action, its round, what it named, why."""
+
+    at: float
+    who: str
+    action: str
+    round: int
+    detail: dict[str, Any]
+    why: str
+
+
+def history(hub: Hub) -> list[DeskEntry]:
+    """Every action of the desk, oldest first."""
+    return [
+        DeskEntry(float(at), str(who), str(action), int(number), json.loads(str(detail)), str(why))
+        for at, who, action, number, detail, why in hub.store.select(
+            "SELECT at, who, action, round, detail, why FROM desk_log ORDER BY seq"
+        )
+    ]
+
+
+def _why(who: str, why: str) -> None:
+    if not who.strip() or not why.strip():
+        raise HubError("say who you are and why (--who, --why): the history keeps both")
+    if len(why) > 300 or not why.isprintable() or len(who) > 40 or not who.isprintable():
+        raise HubError("--who and --why: at most 40 and 300 printable characters")
+
+
+def _log(db: Any, at: float, who: str, action: str, number: int, detail: dict[str, Any],
+         why: str) -> None:  # fmt: skip
+    db.execute(
+        "INSERT INTO desk_log (at, who, action, round, detail, why) VALUES (?, ?, ?, ?, ?, ?)",
+        (at, who.strip(), action, number, json.dumps(detail, ensure_ascii=False), why.strip()),
+    )
+
+
+def _seat_of(seats: list[SeatRow], name: str) -> SeatRow | None:
+    return next((seat for seat in seats if name in seat.players), None)
+
+
+def _save_seat(db: Any, seat: SeatRow) -> None:
+    db.execute(
+        "UPDATE seats SET players = ?, lives = ? WHERE round = ? AND table_no = ?",
+        (json.dumps(seat.players), json.dumps(dict(seat.lives)), seat.round, seat.table_no),
+    )
+
+
+def leave(
+    hub: Hub,
+    name: str,
+    how: str,
+    *,
+    who: str,
+    why: str,
+    now: float,
+    substitute: str = "",
+) -> Leaving:
+    """``name`` leaves the tournament: ``how`` is "withdrawn", "disqualified" or "replaced"
+    (by ``substitute``: a registered player not seated this round, or a full name to register,
+    in the team of the player replaced). Where they leave: see the module."""
+    _why(who, why)
+    store = hub.store
+    players = {e.name: e for e in store.players()}
+    if name not in players:
+        raise HubError(f"{name!r} is no registered player (the name on the tables)")
+    gone = {leaving.name: leaving for leaving in leavings(store)}
+    if name in gone:
+        raise HubError(f"{name} left already ({gone[name].how}, round {gone[name].round})")
+    rounds = store.rounds()
+    last: RoundRow | None = rounds[-1] if rounds else None
+    seats = store.seats(last.number) if last is not None and last.state != "finished" else []
+    seat = _seat_of(seats, name)
+    if how == "replaced":
+        if substitute == name:
+            raise HubError(f"{name} cannot stand in for themselves")
+        substitute = _substitute(hub, substitute, players[name].team, gone, seats)
+    number = (last.number + (last.state == "finished")) if last is not None else 1
+    after = 0
+    if last is not None and last.state == "running":
+        after = sum(r.kind == "game" and r.approved for r in store.results(last.number))
+    changed = _seat_without(hub, seat, name, substitute) if seat is not None else None
+    leaving = Leaving(name, number, how, after, substitute)
+    detail = {"name": name, "substitute": substitute, "table": seat.table_no if seat else None}
+    with store.transaction() as db:
+        record_leaving(db, leaving)
+        if changed is not None:
+            _save_seat(db, changed)
+        _log(db, now, who, how, number, detail, why)
+    hub.seats_changed()
+    return leaving
+
+
+def _substitute(
+    hub: Hub, given: str, team: str, gone: dict[str, Leaving], seats: list[SeatRow]
+) -> str:
+    """The substitute's name on the tables: a registered player free to play, or one
+    registered now from a full name (``Jan Springer``), in ``team``."""
+    if not given.strip():
+        raise HubError("replace: name the substitute")
+    registered = {e.name for e in hub.store.players()}
+    if given not in registered:
+        try:
+            line = replace(parse_item(given), team=team)
+        except RosterError as error:
+            raise HubError(str(error)) from None
+        full = {str(f) for (f,) in hub.store.select("SELECT full_name FROM roster")}
+        if line.full_name in full:
+            raise HubError(f"{line.full_name} is registered: give the name on the tables")
+        try:
+            return register(hub.store, [line]).entrants[0].name
+        except RosterError as error:
+            raise HubError(str(error)) from None
+    if given in gone:
+        raise HubError(f"{given} left the tournament ({gone[given].how}): no substitute")
+    seat = _seat_of(seats, given)
+    if seat is not None:
+        raise HubError(f"{given} plays at table {seat.table_no} this round: no substitute")
+    return given
+
+
+def _seat_without(hub: Hub, seat: SeatRow, name: str, substitute: str) -> SeatRow:
+    """``seat`` with ``substitute`` in ``name``'s place (or without ``name``), and the lives
+    ``name`` has left going to the substitute."""
+    if substitute:
+        players = tuple(substitute if p == name else p for p in seat.players)
+        left = {line.name: line.lives for line in hub.progress().lines}.get(name)
+        lives = tuple(
+            (substitute, left if left is not None else n) if p == name else (p, n)
+            for p, n in seat.lives
+        )
+    else:
+        players = tuple(p for p in seat.players if p != name)
+        lives = tuple((p, n) for p, n in seat.lives if p != name)
+        if seat.kind is PhaseKind.POINTS and len(players) < 2:
+            raise HubError(
+                f"table {seat.table_no} would be left with {len(players)} player: replace "
+                f"{name} by a substitute, or draw the round again"
+            )
+    return replace(seat, players=players, lives=lives)
+
+
+def redraw(hub: Hub, seed: int | None, *, who: str, why: str, now: float) -> list[SeatRow]:
+    """Draw the last round again: only while it is drawn and not started."""
+    _why(who, why)
+    store = hub.store
+    rounds = store.rounds()
+    if not rounds or rounds[-1].state != "drawn":
+        raise HubError("only a drawn round that has not started can be drawn again")
+    old, seats = rounds[-1], store.seats(rounds[-1].number)
+    with store.transaction() as db:
+        db.execute("DELETE FROM seats WHERE round = ?", (old.number,))
+        db.execute("DELETE FROM rounds WHERE number = ?", (old.number,))
+    hub.seats_changed()
+    try:
+        tables = hub.draw_round(seed)
+    except HubError:
+        store.save_draw(old.number, old.seed, seats)  # as it was
+        raise
+    with store.transaction() as db:
+        _log(db, now, who, "redrawn", old.number, {"tables": len(tables)}, why)
+    hub.seats_changed()
+    return tables
+
+
+def reopen(
+    hub: Hub, *, who: str, why: str, now: float, minutes: float | None = None
+) -> RoundState:
+    """Let the last round run again (results are taken again): only while it is finished and
+    no round after it is drawn. ``minutes``: a new time box from now (0: none); None keeps
+    the round's own."""
+    _why(who, why)
+    store = hub.store
+    rounds = store.rounds()
+    if not rounds or rounds[-1].state != "finished":
+        raise HubError("only the last round, finished and with no round drawn after it, reopens")
+    last = rounds[-1]
+    ends_at = last.ends_at if minutes is None else (now + minutes * 60 if minutes else None)
+    with store.transaction() as db:
+        db.execute(
+            "UPDATE rounds SET state = 'running', ends_at = ? WHERE number = ?",
+            (ends_at, last.number),
+        )
+        _log(db, now, who, "reopened", last.number, {}, why)
+    return RoundState(hub.event, last.number, "running", last.starts_at, ends_at)

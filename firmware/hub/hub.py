@@ -35,6 +35,7 @@ from engine.tournament import (
     schock_aus_king,
     team_scores,
 )
+from firmware.hub.leavings import leavings
 from firmware.hub.store import DenialRow, HubStore, SeatRow, StoredResult
 from firmware.hub.view import HubView, RoundView, TableView
 from firmware.wire.messages import (
@@ -126,8 +127,10 @@ class Hub:
         self._progress: tuple[tuple[int, int], Progress] | None = None
         #: The view as of a revision of the store (its ``now`` aside).
         self._view: tuple[tuple[int, int], HubView] | None = None
-        #: Each round's tables by number: a draw is never changed once saved.
+        #: Each round's tables by number, as of the store's data version (the director's desk
+        #: changes a draw in another process, or calls :meth:`seats_changed`).
         self._drawn: dict[int, dict[int, SeatRow]] = {}
+        self._drawn_version = -1
         #: Sources past the bound of kept refusals, said once in the log.
         self._quiet: set[str] = set()
         self.event = store.get("event")
@@ -170,7 +173,9 @@ class Hub:
         if self._progress is not None and self._progress[0] == key:
             return self._progress[1]
         try:
-            state = progress(self.format(), self.store.players(), self.played())
+            state = progress(
+                self.format(), self.store.players(), self.played(), leavings(self.store)
+            )
         except TournamentError as error:
             raise HubError(str(error)) from None
         self._progress = (key, state)
@@ -437,8 +442,16 @@ class Hub:
                 return f"{', '.join(out)}: no life left, out of round {result.round}"
         return None
 
+    def seats_changed(self) -> None:
+        """Forget the tables of every round: the desk changed a draw on this connection."""
+        self._drawn.clear()
+
     def _seats(self, round_: int) -> dict[int, SeatRow]:
         """The round's tables by number (none yet: not cached, the round may be drawn next)."""
+        version = self.store.data_version()
+        if version != self._drawn_version:
+            self._drawn.clear()
+            self._drawn_version = version
         tables = self._drawn.get(round_)
         if tables is None:
             tables = {seat.table_no: seat for seat in self.store.seats(round_)}

@@ -68,6 +68,33 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_pdf_title": (
         "Turnier {event}: Stand nach Runde {n}", "Tournament {event}: after round {n}"
     ),
+    # The director's desk: the seating list of a round (`schocken hub seating`)
+    "hub_seating_title": ("Sitzplan {event} · Runde {n}", "Seating list {event} · round {n}"),
+    "hub_seating_by_name": ("Wer sitzt wo", "Who sits where"),
+    "hub_seating_table": ("Tisch", "Table"),
+    "hub_seating_players": ("Spieler", "Players"),
+    "hub_seating_shown": ("am Tisch als", "at the table as"),
+    # The director's desk: players leaving, a draw redone, a round reopened, its history
+    "hub_desk_withdrawn": (
+        "{name} zurückgezogen (ab Runde {n})", "{name} withdrawn (from round {n})"
+    ),
+    "hub_desk_disqualified": (
+        "{name} disqualifiziert (ab Runde {n})", "{name} disqualified (from round {n})"
+    ),
+    "hub_desk_replaced": (
+        "{name} ersetzt durch {substitute} (ab Runde {n})",
+        "{name} replaced by {substitute} (from round {n})",
+    ),
+    "hub_desk_redrawn": (
+        "Runde {n} neu ausgelost: {tables} Tische", "Round {n} drawn again: {tables} tables"
+    ),
+    "hub_desk_reopened": ("Runde {n} wieder geöffnet", "Round {n} reopened"),
+    "hub_desk_no_history": (
+        "Noch nichts am Turniertisch geändert", "Nothing changed at the desk yet"
+    ),
+    "hub_left_withdrawn": ("zurückgezogen", "withdrawn"),
+    "hub_left_disqualified": ("disqualifiziert", "disqualified"),
+    "hub_left_replaced": ("ersetzt", "replaced"),
     # `schocken hub`: a round drawn, started and finished, and where the hub serves
     "hub_drawn": ("Runde {n} ausgelost: {tables} Tische", "Round {n} drawn: {tables} tables"),
     "hub_drawn_one": ("Runde {n} ausgelost: 1 Tisch", "Round {n} drawn: 1 table"),

@@ -116,7 +116,7 @@ def standings_document(view: HubView, lang: str) -> Document:
             f"{placed.place}.", line.name, line.team, str(line.points),
             *([("" if line.lives is None else str(line.lives))] if lives else []),
             str(line.games), str(line.games_lost), str(line.halves_lost), str(line.schock_aus),
-            text.t("standings_out") if line.out else "",
+            _out_word(text, line.left) if line.out else "",
         )
         for placed in view.standings
         for line in (placed.line,)
@@ -139,6 +139,16 @@ def standings_document(view: HubView, lang: str) -> Document:
         file_title=text.t("hub_pdf_title", event=view.event, n=view.round.number),
         one_page=False,
     )
+
+
+def _out_word(text: HubWords, left: str) -> str:
+    """What the standings say of a player out: out, or how they left at the director's desk."""
+    words = {
+        "withdrawn": "hub_left_withdrawn",
+        "disqualified": "hub_left_disqualified",
+        "replaced": "hub_left_replaced",
+    }
+    return text.t(words[left]) if left in words else text.t("standings_out")
 
 
 def standings_csv(view: HubView, lang: str) -> bytes:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.tournament import Entrant, PhaseKind
+from firmware.hub.desk_tables import DESK_SCHEMA
 from firmware.wire.messages import RoundStage, round_stage
 
 __all__ = [
@@ -169,7 +170,7 @@ class HubStore:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(_SCHEMA + DESK_SCHEMA)
             for table, added in _ADDED_COLUMNS.items():  # a file of an earlier hub
                 have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
                 for column, declared in added:
@@ -204,6 +205,10 @@ class HubStore:
     def _rows(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
         with self._lock:
             return list(self._db.execute(sql, args))
+
+    def select(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
+        """The rows of one read (our own SQL): for the desk's tables (:mod:`firmware.hub.desk`)."""
+        return self._rows(sql, *args)
 
     def data_version(self) -> int:
         """A number that changes when another connection (another process) commits."""

@@ -20,12 +20,17 @@ __all__ = ["Document", "Table", "csv_text", "document_rows"]
 @dataclass(frozen=True, slots=True)
 class Table:
     """A ruled table: its heading row (none if empty), its rows, each column's share of the
-    page's width, and a title above it ("" for none)."""
+    page's width, and a title above it ("" for none).
+
+    ``continued``: a row whose first cell is empty goes on with the row above (a table's
+    players over two rows): no rule between them, and on a new page it shows that first cell.
+    """
 
     heading: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     widths: tuple[float, ...]
     title: str = ""
+    continued: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +53,9 @@ class Document:
     #: The file's title in its metadata ("" for the document's title).
     file_title: str = ""
     one_page: bool = True
+    #: A row's height in points, its type in proportion (large type for a list pinned up in a
+    #: hall); 0: the drawer's own (the sheet's rows, or the running standings').
+    row_height: float = 0.0
 
 
 def document_rows(document: Document) -> list[list[str]]:

@@ -7,11 +7,14 @@ heading row, and signature lines at the foot.
 reportlab draws it (see docs/sheet.md for why reportlab rather than fpdf2 on a Pi Zero 2 W):
 it imports in a third of fpdf2's time, its canvas with the 14 standard PDF fonts needs no font
 files, and it writes a real text layer (every name and number can be searched and copied).
+Those fonts draw Windows-1252's letters; a name's letter beyond them (ł, ş, ğ, č: the name
+rule allows them) is drawn as its base letter (:func:`drawable`) rather than as a black box.
 """
 
 from __future__ import annotations
 
 import io
+import unicodedata
 
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
@@ -19,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from firmware.report.document import Document, Table
 from firmware.report.sheet import Sheet, sheet_document
 
-__all__ = ["pdf_bytes", "sheet_pdf"]
+__all__ = ["drawable", "pdf_bytes", "sheet_pdf"]
 
 _MARGIN = 36.0
 _FONT = "Helvetica"
@@ -35,6 +38,32 @@ _RUNNING_ROW = 13.0
 _SIGNING_POINTS = 70.0
 
 
+#: Letters without a decomposition to a base letter, and the letter drawn for each.
+_BASE_LETTERS = {"ı": "i", "Ł": "L", "ł": "l", "đ": "d", "Đ": "D", "ħ": "h"}
+
+
+def drawable(text: str) -> str:
+    """``text`` in what the standard fonts draw (Windows-1252): any other letter as its base
+    letter (``Małgorzata`` as ``Malgorzata``, ``Çağla`` as ``Çagla``), anything else as "?"."""
+    if _encodes(text):
+        return text
+    out = []
+    for char in text:
+        if not _encodes(char):
+            base = unicodedata.normalize("NFKD", char)[0]
+            char = _BASE_LETTERS.get(char, base if _encodes(base) else "?")
+        out.append(char)
+    return "".join(out)
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class _Page:
     """A cursor down A4 pages: titles and tables of cells with ruled rows."""
 
@@ -43,7 +72,8 @@ class _Page:
         self.width, self.height = A4
         self.y = self.height - _MARGIN
         self.row = row
-        self.size = min(9.0, row * 0.68)
+        # Rows higher than the drawer's own (large type) get type in proportion.
+        self.size = row * 0.6 if row > _ROW else min(9.0, row * 0.68)
         self.running = running
 
     def _room_for(self, height: float) -> None:
@@ -56,7 +86,7 @@ class _Page:
         self._room_for(size * 1.6 + 2 * self.row)
         self.canvas.setFont(_BOLD, size)
         self.y -= size
-        self.canvas.drawString(_MARGIN, self.y, text)
+        self.canvas.drawString(_MARGIN, self.y, drawable(text))
         self.y -= size * 0.6
 
     def table(self, table: Table) -> None:
@@ -68,15 +98,23 @@ class _Page:
             xs.append(xs[-1] + usable * share / total)
         if table.heading:
             self._row(table.heading, xs, heading=True)
-        for cells in table.rows:
+        label = ""
+        for index, cells in enumerate(table.rows):
             if self.running and self.y - self.row < _MARGIN:
                 self._room_for(self.row)
                 if table.heading:
                     self._row(table.heading, xs, heading=True)
-            self._row(cells, xs, heading=False)
+                if table.continued and cells and not cells[0]:
+                    cells = (label, *cells[1:])  # a new page names what the row continues
+            label = cells[0] if cells and cells[0] else label
+            following = table.rows[index + 1] if index + 1 < len(table.rows) else ("x",)
+            rule = not (table.continued and following and not following[0])
+            self._row(cells, xs, heading=False, rule=rule)
         self.y -= self.row * 0.7
 
-    def _row(self, cells: tuple[str, ...], xs: list[float], *, heading: bool) -> None:
+    def _row(
+        self, cells: tuple[str, ...], xs: list[float], *, heading: bool, rule: bool = True
+    ) -> None:
         usable = self.width - 2 * _MARGIN
         top = self.y
         self.y -= self.row
@@ -87,11 +125,13 @@ class _Page:
         self.canvas.setFont(_BOLD if heading else _FONT, self.size)
         # A row of fewer cells than columns: its last cell takes the rest of the row.
         rights = [*xs[1:len(cells)], xs[-1]]
+        baseline = self.y + (self.row - self.size) / 2 + 1
         for x, right, cell in zip(xs, rights, cells, strict=False):
-            self.canvas.drawString(x + 2, self.y + (self.row - self.size) / 2 + 1,
-                                   _fit(self.canvas, cell, right - x - 4, self.size))  # fmt: skip
+            shown = _fit(self.canvas, drawable(cell), right - x - 4, self.size)
+            self.canvas.drawString(x + 2, baseline, shown)
         self.canvas.setLineWidth(0.4)
-        self.canvas.line(_MARGIN, self.y, _MARGIN + usable, self.y)
+        if rule:
+            self.canvas.line(_MARGIN, self.y, _MARGIN + usable, self.y)
         if heading:
             self.canvas.line(_MARGIN, top, _MARGIN + usable, top)
 
@@ -106,8 +146,11 @@ def _fit(canvas: Canvas, text: str, width: float, size: float) -> str:
 
 
 def _row_height(document: Document) -> float:
-    """A row's height: on one page as high as the page allows, else the running height. The
-    titles take their own height, each table's gap after it 0.7 of a row."""
+    """A row's height: the document's own, or on one page as high as the page allows, else
+    the running height. The titles take their own height, each table's gap after it 0.7 of a
+    row."""
+    if document.row_height:
+        return document.row_height
     if not document.one_page:
         return _RUNNING_ROW
     rows = sum(len(table.rows) + bool(table.heading) + 0.7 for table in document.tables)
@@ -122,7 +165,7 @@ def pdf_bytes(document: Document) -> bytes:
     """The document as the bytes of an A4 PDF."""
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
-    canvas.setTitle(document.file_title or document.title)
+    canvas.setTitle(document.file_title or document.title)  # metadata: Unicode as it is
     canvas.setAuthor("Schockbesteck")
     page = _Page(canvas, _row_height(document), running=not document.one_page)
     page.title(document.title, _TITLE_SIZE)
@@ -151,10 +194,10 @@ def _signatures(canvas: Canvas, captions: tuple[str, ...], names: tuple[str, ...
     for index, caption in enumerate(captions):
         x = _MARGIN + index * (each + gap)
         canvas.line(x, y, x + each, y)
-        canvas.drawString(x, y - 11, caption)
+        canvas.drawString(x, y - 11, drawable(caption))
         name = names[index] if index < len(names) else ""
         if name:
-            canvas.drawString(x, y - 22, _fit(canvas, name, each, 9))
+            canvas.drawString(x, y - 22, _fit(canvas, drawable(name), each, 9))
 
 
 def sheet_pdf(sheet: Sheet, lang: str = "de") -> bytes:

@@ -1,9 +1,10 @@
 """How the OLED shows a player's name: whole if it fits, else shortened with "…", unique at the
 table.
 
-A name may be up to :data:`firmware.names.MAX_NAME_LENGTH` characters (a tournament's hub sends
-what its roster holds), but the screens show at most :data:`SHOWN_NAME_LENGTH`: that many of the
-widest letter, with a computer player's mark, fit the turn screen's title in both languages
+A name may be up to :data:`firmware.names.MAX_NAME_LENGTH` characters (a hub may send what its
+registration took), but the screens show at most :data:`firmware.names.SHOWN_NAME_LENGTH`
+(the shared name rule's; a hub's roster import gives every player a name that fits): that many
+of the widest letter, with a computer player's mark, fit the turn screen's title in both languages
 (``tests/firmware/test_names.py`` measures it), and every screen's fit check is made with names
 of that length (``tests/firmware/test_fit.py``). A longer name is shown as its beginning, "…"
 and as much of its end as tells it apart from the other players' (``Maximilian-Schmidt`` and
@@ -19,10 +20,10 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
+from firmware.names import SHOWN_NAME_LENGTH
+
 __all__ = ["SHORT_MARK", "SHOWN_NAME_LENGTH", "fits_whole", "short_names"]
 
-#: The most characters of a name the screens show.
-SHOWN_NAME_LENGTH = 10
 #: Where a shortened name leaves characters out.
 SHORT_MARK = "…"
 

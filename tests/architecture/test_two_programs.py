@@ -22,7 +22,7 @@ import pytest
 from tests.architecture.importgraph import ROOT, Edge, import_graph
 
 #: The hub: its package and its command line.
-HUB = ("firmware.hub", "firmware.cli.hub")
+HUB = ("firmware.hub", "firmware.cli.hub", "firmware.cli.hub_desk")
 #: The device's insides, which the hub never reaches.
 DEVICE = (
     "firmware.app",

@@ -81,7 +81,7 @@ SURFACES = {
     ),
     "the sheet": Surface(("firmware/report/",), (SheetWords,)),
     "the hub": Surface(
-        ("firmware/hub/", "firmware/cli/hub.py"), (HubWords, TvWords),
+        ("firmware/hub/", "firmware/cli/hub.py", "firmware/cli/hub_desk.py"), (HubWords, TvWords),
         ("firmware/hub/web/tv.html", TvWords),
     ),
     # the command line prints a rules screen's words (`schocken rules`) and draws the error screen

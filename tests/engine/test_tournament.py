@@ -14,6 +14,7 @@ from engine.tournament import (
     FORMAT_PRESETS,
     Entrant,
     Format,
+    Leaving,
     Phase,
     PhaseKind,
     PlayedRound,
@@ -269,3 +270,25 @@ def test_a_format_without_rounds_or_lives_is_refused() -> None:
         Format("x", ((Phase(PhaseKind.KO),),))
     with pytest.raises(TournamentError, match="Trostrunde needs a KO step"):
         Format("x", ((Phase(PhaseKind.TROST, lives=2),),))
+
+
+def test_who_left_plays_no_more_from_where_they_left_and_a_springer_takes_the_lives() -> None:
+    """Velen, eight players at 3 lives: A leaves table one after its first game and J (a
+    Springer) takes the 2 lives A has left; H is disqualified before round 2 is drawn."""
+    fmt = FORMAT_PRESETS["velen"]
+    entrants = [Entrant(n, "T1" if n in "AH" else "T2") for n in "ABCDEFGHJ"]
+    left = (Leaving("A", 1, "replaced", after=1, substitute="J"), Leaving("H", 2, "disqualified"))
+    first = [game("ABCD", "A"), game("JBCD", "J"), game("EFGH", "E")]
+    state = progress(fmt, entrants, [PlayedRound(1, tuple(first))], left)
+    lines = {line.name: line for line in state.lines}
+    assert (lines["A"].games, lines["A"].lives_lost, lines["A"].left) == (1, 1, "replaced")
+    assert (lines["J"].lives, lines["J"].games) == (1, 1)  # A's two, one lost since
+    assert lines["A"].out and lines["H"].out and lines["H"].left == "disqualified"
+    (group,) = state.groups
+    assert "A" not in group.players and "H" not in group.players and group.lives["J"] == 1
+    assert [line.name for line in state.ranked()][-1] == "H"  # last of all, below A
+    teams = {t.team: t.members for t in team_scores(state.lines)}
+    assert teams == {"T1": ("A",), "T2": ("B", "C", "D", "E", "F", "G", "J")}  # H counts for none
+    # A's game after the leaving fits no table of the round.
+    with pytest.raises(TournamentError, match="does not belong"):
+        progress(fmt, entrants, [PlayedRound(1, (first[0], game("ABCD", "B")))], left)
