@@ -11,9 +11,11 @@ the same round, the loser last; none: all the others together), Schock aus from 
 ``NAME:N``. A field the hub cannot read is a :class:`DeskError`, a word of the hub's with its
 values, which each door says in its language.
 
-Each action after the draw checks everything first and raises
-:class:`~firmware.hub.hub.HubError` (one line) without writing; then it changes the store in
-one transaction and keeps a line of the desk's history: when, who, what and why. The standings
+Each action after the draw checks everything first and raises a :class:`DeskError` (one line,
+a word of the hub's, so the page says it in its language and the command line in English)
+without writing; then it changes the store in one transaction and keeps a line of the desk's
+history: when, who, what and why. Both doors name a player by :func:`player_named` and say a
+line of that history by :func:`said`. The standings
 are recounted from the store as always (:meth:`Hub.progress <firmware.hub.hub.Hub.progress>`,
 with the players who left, :mod:`firmware.hub.leavings`), and the tables learn of a changed
 table as of every draw: the hub publishes each table's retained assignment again after any

@@ -331,6 +331,7 @@ def test_each_action_after_the_draw_changes_the_file_as_the_command_line_does(
     shown = desk.request("GET", "/desk").body
     line = said.format(p=leaver)
     assert line.split(" · ")[0] in shown.split('id="done"')[1].split("</div>")[0]
+    assert out.startswith(line.split(" · ")[0])  # the command says the same
     assert line in shown.split('id="history"')[1]  # the history, in the page's words
     recounted, seats = after[0], after[1]
     assert isinstance(recounted, list) and isinstance(seats, list)
