@@ -45,8 +45,10 @@ from firmware.hub.desk import (
     history,
     leave,
     paper,
+    player_named,
     redraw,
     reopen,
+    said,
     standings_lines,
 )
 from firmware.hub.hub import Hub
@@ -65,15 +67,6 @@ __all__ = ["ACTIONS", "add_desk_arguments", "add_players_arguments", "desk", "pl
 
 #: The hub's subcommands :func:`run` runs (:func:`players` and :func:`desk` run the others).
 ACTIONS = ("seating", "withdraw", "disqualify", "replace", "redraw", "reopen", "history")
-#: What each action of the desk's history says, by action.
-_SAID = {
-    "withdrawn": "hub_desk_withdrawn",
-    "disqualified": "hub_desk_disqualified",
-    "replaced": "hub_desk_replaced",
-    "redrawn": "hub_desk_redrawn",
-    "reopened": "hub_desk_reopened",
-}
-
 #: The largest roster file read (608 players take about 20 kB).
 _MAX_ROSTER_BYTES = 1024 * 1024
 
@@ -164,7 +157,7 @@ def run(hub: Hub, args: argparse.Namespace) -> int:
         entries = history(hub)
         for entry in entries:
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.at))
-            print(f"{stamp} {entry.who}: {_said(text, entry.action, entry.round, entry.detail)}"
+            print(f"{stamp} {entry.who}: {said(text, entry.action, entry.round, entry.detail)}"
                   f" – {entry.why}")  # fmt: skip
         if not entries:
             print(text.t("hub_desk_no_history"))
@@ -173,49 +166,21 @@ def run(hub: Hub, args: argparse.Namespace) -> int:
     now = time.time()
     if args.action == "redraw":
         tables = redraw(hub, args.seed, who=who, why=args.why, now=now)
-        print(_said(text, "redrawn", tables[0].round, {"tables": len(tables)}))
+        print(said(text, "redrawn", tables[0].round, {"tables": len(tables)}))
         for table in tables:
             print(f"  {text.t('hub_table', n=table.table_no)}: {', '.join(table.players)}")
     elif args.action == "reopen":
         state = reopen(hub, who=who, why=args.why, now=now, minutes=args.minutes)
-        print(_said(text, "reopened", state.round, {}))
+        print(said(text, "reopened", state.round, {}))
     else:
         how = {"withdraw": "withdrawn", "disqualify": "disqualified"}.get(args.action, "replaced")
-        name = _player(hub, args.player)
+        name = player_named(hub, args.player)
         given = getattr(args, "substitute", "")
-        substitute = _player(hub, given, must=False) if given else ""
+        substitute = player_named(hub, given, must=False) if given else ""
         leaving = leave(hub, name, how, who=who, why=args.why, now=now, substitute=substitute)
         detail = {"name": name, "substitute": leaving.substitute}
-        print(_said(text, how, leaving.round, detail))
+        print(said(text, how, leaving.round, detail))
     return 0
-
-
-def _said(text: HubWords, action: str, number: int, detail: dict[str, Any]) -> str:
-    """An action of the desk in words: who left, or which round changed."""
-    said = text.t(
-        _SAID[action], n=number, name=detail.get("name", ""),
-        substitute=detail.get("substitute", ""), tables=detail.get("tables", 0),
-    )  # fmt: skip
-    table = detail.get("table")
-    return f"{said} · {text.t('hub_table', n=table)}" if table else said
-
-
-def _player(hub: Hub, given: str, *, must: bool = True) -> str:
-    """The name on the tables of the player ``given`` by it or by their full name (as given
-    where it is neither and ``must`` is false: a substitute to register)."""
-    names = {e.name for e in hub.store.players()}
-    if given in names:
-        return given
-    wanted = " ".join(given.split())
-    by_full = [name for name, full in full_names(hub.store).items() if full == wanted]
-    if len(by_full) == 1:
-        return by_full[0]
-    if len(by_full) > 1:
-        raise CliError(f"{given!r} is {len(by_full)} players: give the name on the tables "
-                       f"({', '.join(sorted(by_full))})")  # fmt: skip
-    if must:
-        raise CliError(f"{given!r} is no registered player: `schocken hub players list`")
-    return given
 
 
 def _write(output: str, data: bytes) -> None:

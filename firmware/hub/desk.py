@@ -11,9 +11,11 @@ the same round, the loser last; none: all the others together), Schock aus from 
 ``NAME:N``. A field the hub cannot read is a :class:`DeskError`, a word of the hub's with its
 values, which each door says in its language.
 
-Each action after the draw checks everything first and raises
-:class:`~firmware.hub.hub.HubError` (one line) without writing; then it changes the store in
-one transaction and keeps a line of the desk's history: when, who, what and why. The standings
+Each action after the draw checks everything first and raises a :class:`DeskError` (one line,
+a word of the hub's, so the page says it in its language and the command line in English)
+without writing; then it changes the store in one transaction and keeps a line of the desk's
+history: when, who, what and why. Both doors name a player by :func:`player_named` and say a
+line of that history by :func:`said`. The standings
 are recounted from the store as always (:meth:`Hub.progress <firmware.hub.hub.Hub.progress>`,
 with the players who left, :mod:`firmware.hub.leavings`), and the tables learn of a changed
 table as of every draw: the hub publishes each table's retained assignment again after any
@@ -38,12 +40,13 @@ from engine.tournament import Leaving, PhaseKind
 from firmware.hub.hub import Hub, HubError
 from firmware.hub.hub_words import HubWords
 from firmware.hub.leavings import leavings, record_leaving
-from firmware.hub.registration import RosterError, parse_item, register
+from firmware.hub.registration import RosterError, full_names, parse_item, register
 from firmware.hub.store import RoundRow, SeatRow
 from firmware.wire.messages import Result, RoundState
 
 __all__ = ["ChangedLine", "DeskEntry", "DeskError", "TableCard", "changed_lines", "correct",
-           "history", "leave", "paper", "redraw", "reopen", "standings_lines"]  # fmt: skip
+           "history", "leave", "paper", "player_named", "redraw", "reopen", "said",
+           "standings_lines"]  # fmt: skip
 
 #: A standings line as the desk compares it: points, lives (None outside KO), games lost.
 Line = tuple[int, int | None, int]
@@ -165,11 +168,48 @@ def history(hub: Hub) -> list[DeskEntry]:
     ]
 
 
+#: What each action of the desk's history says, by action.
+_SAID = {
+    "withdrawn": "hub_desk_withdrawn",
+    "disqualified": "hub_desk_disqualified",
+    "replaced": "hub_desk_replaced",
+    "redrawn": "hub_desk_redrawn",
+    "reopened": "hub_desk_reopened",
+}
+
+
+def said(text: HubWords, action: str, number: int, detail: dict[str, Any]) -> str:
+    """An action of the desk's history in words: who left, or which round changed."""
+    line = text.t(
+        _SAID[action], n=number, name=detail.get("name", ""),
+        substitute=detail.get("substitute", ""), tables=detail.get("tables", 0),
+    )  # fmt: skip
+    table = detail.get("table")
+    return f"{line} · {text.t('hub_table', n=table)}" if table else line
+
+
+def player_named(hub: Hub, given: str, *, must: bool = True) -> str:
+    """The name on the tables of the player ``given`` by it or by their full name (as given
+    where it is neither and ``must`` is false: a substitute to register)."""
+    registered = {e.name for e in hub.store.players()}
+    if given in registered:
+        return given
+    wanted = " ".join(given.split())
+    by_full = sorted(name for name, full in full_names(hub.store).items() if full == wanted)
+    if len(by_full) > 1:
+        raise DeskError("desk_many_players", name=given, n=len(by_full), names=", ".join(by_full))
+    if by_full:
+        return by_full[0]
+    if must:
+        raise DeskError("desk_not_registered", name=given)
+    return given
+
+
 def _why(who: str, why: str) -> None:
     if not who.strip() or not why.strip():
-        raise HubError("say who you are and why (--who, --why): the history keeps both")
+        raise DeskError("desk_say_who_why")
     if len(why) > 300 or not why.isprintable() or len(who) > 40 or not who.isprintable():
-        raise HubError("--who and --why: at most 40 and 300 printable characters")
+        raise DeskError("desk_who_why_long")
 
 
 def _log(db: Any, at: float, who: str, action: str, number: int, detail: dict[str, Any],
@@ -208,17 +248,17 @@ def leave(
     store = hub.store
     players = {e.name: e for e in store.players()}
     if name not in players:
-        raise HubError(f"{name!r} is no registered player (the name on the tables)")
+        raise DeskError("desk_not_registered", name=name)
     gone = {leaving.name: leaving for leaving in leavings(store)}
     if name in gone:
-        raise HubError(f"{name} left already ({gone[name].how}, round {gone[name].round})")
+        raise DeskError("desk_left_already", name=name, n=gone[name].round)
     rounds = store.rounds()
     last: RoundRow | None = rounds[-1] if rounds else None
     seats = store.seats(last.number) if last is not None and last.state != "finished" else []
     seat = _seat_of(seats, name)
     if how == "replaced":
         if substitute == name:
-            raise HubError(f"{name} cannot stand in for themselves")
+            raise DeskError("desk_not_self", name=name)
         substitute = _substitute(hub, substitute, players[name].team, gone, seats)
     number = (last.number + (last.state == "finished")) if last is not None else 1
     after = 0
@@ -242,7 +282,7 @@ def _substitute(
     """The substitute's name on the tables: a registered player free to play, or one
     registered now from a full name (``Jan Springer``), in ``team``."""
     if not given.strip():
-        raise HubError("replace: name the substitute")
+        raise DeskError("desk_name_substitute")
     registered = {e.name for e in hub.store.players()}
     if given not in registered:
         try:
@@ -251,16 +291,16 @@ def _substitute(
             raise HubError(str(error)) from None
         full = {str(f) for (f,) in hub.store.select("SELECT full_name FROM roster")}
         if line.full_name in full:
-            raise HubError(f"{line.full_name} is registered: give the name on the tables")
+            raise DeskError("desk_registered_full", name=line.full_name)
         try:
             return register(hub.store, [line]).entrants[0].name
         except RosterError as error:
             raise HubError(str(error)) from None
     if given in gone:
-        raise HubError(f"{given} left the tournament ({gone[given].how}): no substitute")
+        raise DeskError("desk_substitute_left", name=given)
     seat = _seat_of(seats, given)
     if seat is not None:
-        raise HubError(f"{given} plays at table {seat.table_no} this round: no substitute")
+        raise DeskError("desk_substitute_plays", name=given, table=seat.table_no)
     return given
 
 
@@ -278,10 +318,7 @@ def _seat_without(hub: Hub, seat: SeatRow, name: str, substitute: str) -> SeatRo
         players = tuple(p for p in seat.players if p != name)
         lives = tuple((p, n) for p, n in seat.lives if p != name)
         if seat.kind is PhaseKind.POINTS and len(players) < 2:
-            raise HubError(
-                f"table {seat.table_no} would be left with {len(players)} player: replace "
-                f"{name} by a substitute, or draw the round again"
-            )
+            raise DeskError("desk_table_short", table=seat.table_no, n=len(players), name=name)
     return replace(seat, players=players, lives=lives)
 
 
@@ -291,7 +328,7 @@ def redraw(hub: Hub, seed: int | None, *, who: str, why: str, now: float) -> lis
     store = hub.store
     rounds = store.rounds()
     if not rounds or rounds[-1].state != "drawn":
-        raise HubError("only a drawn round that has not started can be drawn again")
+        raise DeskError("desk_not_drawn")
     old, seats = rounds[-1], store.seats(rounds[-1].number)
     with store.transaction() as db:
         db.execute("DELETE FROM seats WHERE round = ?", (old.number,))
@@ -318,7 +355,7 @@ def reopen(
     store = hub.store
     rounds = store.rounds()
     if not rounds or rounds[-1].state != "finished":
-        raise HubError("only the last round, finished and with no round drawn after it, reopens")
+        raise DeskError("desk_not_reopenable")
     last = rounds[-1]
     ends_at = last.ends_at if minutes is None else (now + minutes * 60 if minutes else None)
     with store.transaction() as db:

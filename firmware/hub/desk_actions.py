@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from firmware.hub.desk import DeskError, TableCard, correct, paper
+from firmware.hub.desk import (
+    DeskError,
+    TableCard,
+    correct,
+    leave,
+    paper,
+    player_named,
+    redraw,
+    reopen,
+)
 from firmware.hub.hub import Hub
 from firmware.hub.hub_words import HubWords
 
@@ -76,6 +85,19 @@ class Form:
         if not value.isascii() or not value.isdigit() or not 0 < int(value) < 10000:
             raise DeskError("desk_bad_number", field=self.text.t(self._declared[name].label))
         return int(value)
+
+    def optional_number(self, name: str) -> int | None:
+        """A number field left empty: None."""
+        return self.number(name) if self.get(name) else None
+
+    def minutes(self, name: str) -> float | None:
+        """A time box's minutes, 0 to 1440 (0: none); empty: None."""
+        value = self.get(name)
+        if not value:
+            return None
+        if not value.isascii() or not value.isdigit() or int(value) > 24 * 60:
+            raise DeskError("desk_bad_minutes", field=self.text.t(self._declared[name].label))
+        return float(value)
 
     def card(self) -> TableCard:
         """The table card's fields (``halves``, ``final``, ``out1``, ``out2``, ``schock_aus``)."""
@@ -140,6 +162,37 @@ def _finish(hub: Hub, form: Form, _who: str, _now: float) -> Done:
     return Done("hub_finished", {"n": state.round})
 
 
+def _leave(how: str) -> Run:
+    """Withdraw, disqualify or replace (``how``) the player named, as ``schocken hub`` does."""
+
+    def run(hub: Hub, form: Form, who: str, now: float) -> Done:
+        name = player_named(hub, form.get("player"))
+        given = form.get("substitute") if how == "replaced" else ""
+        substitute = player_named(hub, given, must=False) if given else ""
+        leaving = leave(hub, name, how, who=who, why=form.get("why"), now=now,
+                        substitute=substitute)  # fmt: skip
+        return Done(_LEFT[how], {"name": name, "substitute": leaving.substitute,
+                                 "n": leaving.round})  # fmt: skip
+
+    return run
+
+
+_LEFT = {"withdrawn": "hub_desk_withdrawn", "disqualified": "hub_desk_disqualified",
+         "replaced": "hub_desk_replaced"}  # fmt: skip
+
+
+def _redraw(hub: Hub, form: Form, who: str, now: float) -> Done:
+    tables = redraw(hub, form.optional_number("seed"), who=who, why=form.get("why"), now=now)
+    return Done("hub_desk_redrawn", {"n": tables[0].round, "tables": len(tables)})
+
+
+def _reopen(hub: Hub, form: Form, who: str, now: float) -> Done:
+    state = reopen(hub, who=who, why=form.get("why"), now=now, minutes=form.minutes("minutes"))
+    return Done("hub_desk_reopened", {"n": state.round})
+
+
+_WHO = (Field("player", "desk_player"), Field("why", "desk_why"))
+
 #: The desk's actions, in the page's order: a new one is one entry here (and its words).
 ACTIONS: tuple[DeskAction, ...] = (
     DeskAction("finish", "desk_finish", "desk_do_finish", (), _finish),
@@ -154,6 +207,16 @@ ACTIONS: tuple[DeskAction, ...] = (
                (Field("id", "desk_id"), Field("why", "desk_why")), _void),
     DeskAction("accept", "desk_accept", "desk_do_accept",
                (Field("number", "desk_number", number=True), Field("why", "desk_why")), _accept),
+    DeskAction("withdraw", "desk_withdraw", "desk_do_withdraw", _WHO, _leave("withdrawn")),
+    DeskAction("disqualify", "desk_disqualify", "desk_do_disqualify", _WHO,
+               _leave("disqualified")),
+    DeskAction("replace", "desk_replace", "desk_do_replace",
+               (_WHO[0], Field("substitute", "desk_substitute"), _WHO[1]), _leave("replaced")),
+    DeskAction("redraw", "desk_redraw", "desk_do_redraw",
+               (Field("seed", "desk_seed", False, number=True), Field("why", "desk_why")), _redraw),
+    DeskAction("reopen", "desk_reopen", "desk_do_reopen",
+               (Field("minutes", "desk_minutes", False, number=True), Field("why", "desk_why")),
+               _reopen),
 )  # fmt: skip
 BY_NAME = {action.name: action for action in ACTIONS}
 

@@ -2,9 +2,10 @@
 
 ``GET /desk`` is the login form, or once logged in the desk: the round, each action's form
 (one entry each of :data:`firmware.hub.desk_actions.ACTIONS`, drawn from its fields), and the
-lists (the results of a round, the refusals, what the desk did). ``POST /desk/NAME`` runs the
-action NAME; one that asks first (finishing a round while tables hold unreported results)
-shows its lines and a button that sends the form again, confirmed.
+lists (the results of a round, the refusals, and what the desk did, to the results and to the
+players and rounds, in one list by time). ``POST /desk/NAME`` runs the action NAME; one that
+asks first (finishing a round while tables hold unreported results) shows its lines and a
+button that sends the form again, confirmed.
 
 What protects it (:mod:`firmware.hub.desk_login`): a POST must come from the desk's own page
 (``Origin``), carry its session's CSRF token, and the session's cookie is ``SameSite=Strict``;
@@ -25,7 +26,7 @@ from importlib.resources import files
 from urllib.parse import urlencode
 
 from engine.scoring import ScoringError
-from firmware.hub.desk import changed_lines, standings_lines
+from firmware.hub.desk import changed_lines, history, said, standings_lines
 from firmware.hub.desk_actions import ACTIONS, BY_NAME, Confirm, DeskAction, Form, unreported_lines
 from firmware.hub.desk_login import COOKIE, LONGEST_S, DeskLogin, DeskSession, from_own_page
 from firmware.hub.hub import Hub, HubError
@@ -321,17 +322,26 @@ class DeskPage:
         return "".join(out)
 
     def _history(self, text: HubWords) -> str:
-        done = self._hub.store.desk()
+        """Both of the desk's histories in one list, the newest first: the results it changed
+        (the file's ``desk``) and the players and rounds (``desk_log``)."""
+        words = {"paper": "desk_action_paper", "correct": "desk_action_correct",
+                 "void": "desk_action_void", "accept": "desk_action_accept"}  # fmt: skip
+        done: list[tuple[float, int, str, str, str, str]] = [
+            (row.at, 0, row.who,
+             text.t(words[row.action]) if row.action in words else row.action,
+             row.result_id, row.why)
+            for row in self._hub.store.desk()
+        ]  # fmt: skip
+        done += [(entry.at, 1, entry.who, said(text, entry.action, entry.round, entry.detail), "",
+                  entry.why) for entry in history(self._hub)]  # fmt: skip
+        done.sort(key=lambda row: (row[0], row[1]))
         out = [f'<section class="card wide" id="history"><h2>{_e(text.t("desk_history"))}</h2>']
         if not done:
             out.append(f"<p>{_e(text.t('desk_no_history'))}</p>")
-        words = {"paper": "desk_action_paper", "correct": "desk_action_correct",
-                 "void": "desk_action_void", "accept": "desk_action_accept"}  # fmt: skip
         rows = [
-            f"<tr><td>{_e(_clock_time(row.at, day=True))}</td><td>{_e(row.who)}</td>"
-            f"<td>{_e(text.t(words[row.action]) if row.action in words else row.action)}</td>"
-            f"<td><code>{_e(row.result_id)}</code></td><td>{_e(row.why)}</td></tr>"
-            for row in reversed(done)
+            f"<tr><td>{_e(_clock_time(at, day=True))}</td><td>{_e(who)}</td><td>{_e(what)}</td>"
+            f"<td>{f'<code>{_e(which)}</code>' if which else ''}</td><td>{_e(why)}</td></tr>"
+            for at, _, who, what, which, why in reversed(done[-MAX_LISTED:])
         ]
         if rows:
             out.append(f"<table>{''.join(rows)}</table>")

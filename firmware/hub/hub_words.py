@@ -187,6 +187,61 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "Abweisung {n} enthält kein Ergebnis eines Tisches",
         "refusal {n} holds no result of a table to accept",
     ),
+    # The desk after the draw: what it refuses (the command line says the English)
+    "desk_say_who_why": (
+        "Bitte angeben, wer und warum (--who, --why): der Verlauf behält beides",
+        "say who you are and why (--who, --why): the history keeps both",
+    ),
+    "desk_who_why_long": (
+        "Wer und Grund: höchstens 40 und 300 druckbare Zeichen",
+        "--who and --why: at most 40 and 300 printable characters",
+    ),
+    "desk_not_registered": (
+        "»{name}« ist kein angemeldeter Spieler (der Name an den Tischen oder der volle Name)",
+        "'{name}' is no registered player (the name on the tables, or in full)",
+    ),
+    "desk_many_players": (
+        "»{name}« sind {n} Spieler: bitte den Namen an den Tischen angeben ({names})",
+        "'{name}' is {n} players: give the name on the tables ({names})",
+    ),
+    "desk_left_already": (
+        "{name} ist schon ausgeschieden (Runde {n})", "{name} left already (round {n})"
+    ),
+    "desk_not_self": (
+        "{name} kann nicht für sich selbst einspringen", "{name} cannot stand in for themselves"
+    ),
+    "desk_name_substitute": (
+        "Ersetzen: bitte den Springer nennen", "replace: name the substitute"
+    ),
+    "desk_registered_full": (
+        "{name} ist angemeldet: bitte den Namen an den Tischen angeben",
+        "{name} is registered: give the name on the tables",
+    ),
+    "desk_substitute_left": (
+        "{name} ist ausgeschieden: kein Springer", "{name} left the tournament: no substitute"
+    ),
+    "desk_substitute_plays": (
+        "{name} spielt in dieser Runde an Tisch {table}: kein Springer",
+        "{name} plays at table {table} this round: no substitute",
+    ),
+    "desk_table_short": (
+        "An Tisch {table} bliebe {n} Spieler: {name} durch einen Springer ersetzen oder die "
+        "Runde neu auslosen",
+        "table {table} would be left with {n} player: replace {name} by a substitute, or draw "
+        "the round again",
+    ),
+    "desk_not_drawn": (
+        "Nur eine ausgeloste Runde, die noch nicht läuft, kann neu ausgelost werden",
+        "only a drawn round that has not started can be drawn again",
+    ),
+    "desk_not_reopenable": (
+        "Nur die letzte Runde lässt sich wieder öffnen, wenn sie beendet und keine weitere "
+        "ausgelost ist",
+        "only the last round, finished and with no round drawn after it, reopens",
+    ),
+    "desk_bad_minutes": (
+        "{field}: Minuten von 0 bis 1440.", "{field}: minutes from 0 to 1440."
+    ),
     "desk_round": ("Runde", "Round"),
     "desk_table": ("Tisch", "Table"),
     "desk_game": ("Spiel Nr.", "Game no."),
@@ -212,6 +267,29 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "desk_id": ("Ergebnis", "Result"),
     "desk_number": ("Nr. der Abweisung", "Refusal no."),
     "desk_paper_why": ("Papier-Tischkarte", "paper table card"),
+    "desk_player": (
+        "Spieler (Name an den Tischen oder voller Name)",
+        "Player (the name on the tables, or in full)",
+    ),
+    "desk_substitute": (
+        "Springer (angemeldet, oder voller Name: wird angemeldet)",
+        "Substitute (registered, or a full name: registered now)",
+    ),
+    "desk_seed": ("Startzahl der Auslosung (leer: zufällig)", "The draw's seed (empty: random)"),
+    "desk_minutes": (
+        "Neue Spielzeit in Minuten ab jetzt (0: keine; leer: die der Runde)",
+        "A new time box in minutes from now (0: none; empty: the round's own)",
+    ),
+    "desk_withdraw": ("Spieler zurückziehen", "Withdraw a player"),
+    "desk_do_withdraw": ("Zurückziehen", "Withdraw"),
+    "desk_disqualify": ("Spieler disqualifizieren", "Disqualify a player"),
+    "desk_do_disqualify": ("Disqualifizieren", "Disqualify"),
+    "desk_replace": ("Spieler durch einen Springer ersetzen", "Replace a player by a Springer"),
+    "desk_do_replace": ("Ersetzen", "Replace"),
+    "desk_redraw": ("Runde neu auslosen", "Draw the round again"),
+    "desk_do_redraw": ("Runde {n} neu auslosen", "Draw round {n} again"),
+    "desk_reopen": ("Runde wieder öffnen", "Reopen the round"),
+    "desk_do_reopen": ("Runde {n} wieder öffnen", "Reopen round {n}"),
     "desk_finish": ("Runde beenden", "Finish the round"),
     "desk_do_finish": ("Runde {n} beenden", "Finish round {n}"),
     "desk_confirm": (

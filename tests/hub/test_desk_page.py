@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from firmware.hub.desk import history
 from firmware.hub.desk_login import IDLE_S, TRIES_PER_ADDRESS, TRY_WINDOW_S, DeskLogin
 from firmware.hub.desk_page import DeskPage
 from firmware.hub.hub import Hub
@@ -268,6 +269,122 @@ def test_each_action_changes_the_file_as_the_command_line_does(
     assert [r.action for r in HubStore(desk.db).desk()] == ["paper", "correct", "void", "accept"]
     history = desk.request("GET", "/desk?lang=en").body.split('id="history"')[1]
     assert "Vera" in history and "zu spät gemeldet" in history and "paper card" in history
+
+
+def after_the_draw(db: Path) -> tuple[object, ...]:
+    """What the desk after the draw changes: the standings recounted (with who left), every
+    round's seats, the rounds, the players, who left, and its history but for the time."""
+    store = HubStore(db)
+    recounted = [(x.name, x.points, x.lives, x.games_lost, x.left)
+                 for x in Hub(store).progress().lines]  # fmt: skip
+    rounds = store.rounds()
+    return (recounted, [store.seats(r.number) for r in rounds], rounds, store.players(),
+            store.select("SELECT name, round, how, after, substitute FROM leavers ORDER BY seq"),
+            [(e.who, e.action, e.round, e.detail, e.why) for e in history(Hub(store))])  # fmt: skip
+
+
+def copied(db: Path, twin: Path) -> str:
+    with closing(sqlite3.connect(db)) as source, closing(sqlite3.connect(twin)) as copy:
+        source.backup(copy)  # the file with what its WAL holds
+    return str(twin)
+
+
+@pytest.mark.parametrize(
+    ("action", "said"),
+    [
+        ("withdraw", "{p} zurückgezogen (ab Runde 1) · Tisch 1"),
+        ("disqualify", "{p} disqualifiziert (ab Runde 1) · Tisch 1"),
+        ("replace", "{p} ersetzt durch Jan (ab Runde 1) · Tisch 1"),
+        ("redraw", "Runde 2 neu ausgelost: 2 Tische"),
+        ("reopen", "Runde 1 wieder geöffnet"),
+    ],
+)
+def test_each_action_after_the_draw_changes_the_file_as_the_command_line_does(
+    desk: Desk, tmp_path: Path, capsys: pytest.CaptureFixture[str], action: str, said: str
+) -> None:
+    hub = Hub(HubStore(desk.db))
+    if action in ("redraw", "reopen"):
+        hub.finish_round(confirmed=True)
+    if action == "redraw":
+        hub.draw_round(seed=1)
+    cli = copied(desk.db, tmp_path / "cli.db")
+    before = after_the_draw(desk.db)
+    leaver = HubStore(desk.db).seats(1)[0].players[1]  # who has a game at table 1 stored
+    page_form = {"why": "krank"}
+    command = [action, "--db", cli, "--who", "Vera", "--why", "krank"]
+    if action in ("withdraw", "disqualify", "replace"):
+        page_form["player"] = leaver
+        command.append(leaver)
+    if action == "replace":
+        page_form["substitute"] = "Jan Springer"
+        command.append("Jan Springer")
+    if action == "redraw":
+        page_form["seed"] = "5"
+        command += ["--seed", "5"]
+    desk.log_in()
+    done = desk.act(action, **page_form)
+    assert done.status == 303, done.errors()
+    code, out, err = run(capsys, *command)
+    assert code == 0, err
+    after = after_the_draw(desk.db)
+    assert after == after_the_draw(Path(cli)) and after != before
+    shown = desk.request("GET", "/desk").body
+    line = said.format(p=leaver)
+    assert line.split(" · ")[0] in shown.split('id="done"')[1].split("</div>")[0]
+    assert out.startswith(line.split(" · ")[0])  # the command says the same
+    assert line in shown.split('id="history"')[1]  # the history, in the page's words
+    recounted, seats = after[0], after[1]
+    assert isinstance(recounted, list) and isinstance(seats, list)
+    if action != "redraw" and action != "reopen":
+        gone = {"withdraw": "withdrawn", "disqualify": "disqualified"}.get(action, "replaced")
+        assert next(x for x in recounted if x[0] == leaver)[4] == gone
+        assert leaver not in seats[0][0].players
+    if action == "replace":
+        assert seats[0][0].players[1] == "Jan"
+    if action == "redraw":
+        assert seats[1] != before[1][1]  # type: ignore[index]
+    if action == "reopen":
+        assert HubStore(desk.db).round(1).state == "running"  # type: ignore[union-attr]
+
+
+def test_the_desks_history_lists_results_players_and_rounds_by_time(desk: Desk) -> None:
+    desk.log_in()
+    first = f"{EVENT}/table-1/r1/g1/game"
+    players = HubStore(desk.db).seats(1)[1].players
+    desk.clock.now += 60  # one after the other
+    assert desk.act("withdraw", player=players[0], why="krank").status == 303
+    desk.clock.now += 60  # one after the other
+    assert desk.act("void", id=first, why="Wiederholung").status == 303
+    desk.clock.now += 60  # one after the other
+    assert desk.act("withdraw", player=players[1], why="Zug").status == 303
+    listed = desk.request("GET", "/desk?lang=en").body.split('id="history"')[1]
+    rows = re.findall(r"<tr><td>[^<]*</td><td>Vera</td><td>([^<]*)</td>", listed)
+    assert rows == [f"{players[1]} withdrawn (from round 1) · Table 2", "voided",
+                    f"{players[0]} withdrawn (from round 1) · Table 2"]  # newest first
+
+
+def test_a_refusal_after_the_draw_is_said_in_the_pages_language(desk: Desk) -> None:
+    desk.log_in()
+    before = after_the_draw(desk.db)
+    player = HubStore(desk.db).seats(1)[0].players[0]
+    cases = [
+        (desk.act("withdraw", player="Niemand", why="x"),
+         "»Niemand« ist kein angemeldeter Spieler (der Name an den Tischen oder der volle Name)"),
+        (desk.act("redraw", why="x"),
+         "Nur eine ausgeloste Runde, die noch nicht läuft, kann neu ausgelost werden"),
+        (desk.act("reopen", why="x", minutes="2000"),
+         "Neue Spielzeit in Minuten ab jetzt (0: keine; leer: die der Runde): Minuten von 0 "
+         "bis 1440."),
+        (desk.act("replace", player=player, substitute=player, why="x"),
+         f"{player} kann nicht für sich selbst einspringen"),
+    ]  # fmt: skip
+    for answer, said in cases:
+        assert answer.status == 400 and answer.errors() == [said]
+    english = desk.act("reopen", lang="en", why="x")
+    assert english.errors() == [
+        "only the last round, finished and with no round drawn after it, reopens"
+    ]
+    assert after_the_draw(desk.db) == before  # nothing written
 
 
 def test_errors_are_one_line_in_the_pages_language_and_keep_the_fields(desk: Desk) -> None:
