@@ -283,10 +283,14 @@ def test_a_watcher_that_reads_nothing_for_the_write_timeout_loses_its_stream_and
         deadline = time.monotonic() + 10
         while server.watchers < 1 and time.monotonic() < deadline:
             time.sleep(0.01)
-        for n in range(8):  # 800 kB: more than the socket's and the transport's buffers
-            server.push(json.dumps({"n": n, "filler": "x" * 100_000}).encode())
+        # States of 100 kB until its buffers (the socket's and the transport's) are full and a
+        # write waits: a busy server sends only the newest of those pushed meanwhile, so a fixed
+        # number of pushes may all fit.
+        n = 0
         while server.watchers and time.monotonic() < deadline:
-            time.sleep(0.02)
+            server.push(json.dumps({"n": n, "filler": "x" * 100_000}).encode())
+            n += 1
+            time.sleep(0.05)
         assert server.watchers == 0
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     finally:
