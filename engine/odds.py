@@ -421,30 +421,34 @@ class _Solver:
     """Optimal values for a tuple of goals at once (a vector per position), memoised."""
 
     def __init__(self, rules: Rules, goals: tuple[Goal, ...], exact: bool) -> None:
-        self.model = model = _model(rules)
+        self.model = _model(rules)
         self.width = len(goals)
         self.exact = exact
         self.uses_throws = any(goal.uses_throws for goal in goals)
         self.bonus = 1 if rules.boerdeschock else 0
 
-        def convert(value: Number) -> Number:
-            return Fraction(value) if exact else float(value)
-
-        def row(goal: Goal, throws: int) -> list[Number]:
-            """One goal's payoff of standing on each position after ``throws`` throws."""
-            if goal.by_state is not None:
-                return [convert(v) for v in goal.by_state[throws]]
-            by_slot = [convert(v) for v in goal.payoff[throws]]
-            return [by_slot[slot] for slot in model.stand_slot]
-
-        #: The payoff of standing, per throws made and position.
-        self.stand: list[list[Vector]] = [
-            list(zip(*(row(goal, throws) for goal in goals), strict=True))
+        #: Each goal's payoff of standing, per throws made: the goal's own row (by position, or
+        #: by result slot), looked up when asked. No copy: a solver costs its memo only.
+        self._rows: list[tuple[tuple[tuple[Number, ...], bool], ...]] = [
+            tuple(
+                (goal.by_state[throws], True) if goal.by_state is not None
+                else (goal.payoff[throws], False)
+                for goal in goals
+            )
             for throws in range(MAX_THROWS + 1)
         ]
+        self._convert: Callable[[Number], Number] = Fraction if exact else float
         self.zero: Vector = (Fraction(0),) * self.width if exact else (0.0,) * self.width
         self._values: dict[tuple[int, int, int, bool], Vector] = {}
         self._expected: dict[tuple[int, int, int], Vector] = {}
+
+    def stand(self, throws: int, state: int) -> Vector:
+        """The payoff of standing on position ``state`` after ``throws`` throws, per goal."""
+        slot = self.model.stand_slot[state]
+        convert = self._convert
+        return tuple([
+            convert(row[state] if by_state else row[slot]) for row, by_state in self._rows[throws]
+        ])
 
     def can_flip(self, state: int, throws: int, limit: int, flipped: bool) -> bool:
         return (
@@ -458,7 +462,7 @@ class _Solver:
         found = self._values.get(key)
         if found is not None:
             return found
-        best = self.stand[throws][state]
+        best = self.stand(throws, state)
         if throws < limit:
             # Right after a flip the cup must be thrown: standing is no choice then.
             candidates = [] if flipped else [best]
@@ -494,7 +498,9 @@ class _Solver:
         return self.expected(self.model.kept_index[()], 1, limit)
 
 
-@lru_cache(maxsize=256)
+#: Solvers kept: a computer player's or a hint's few per situation, the odds bots' model of the
+#: others', and the opener's (asked every round). Each holds its memo (up to a megabyte).
+@lru_cache(maxsize=48)
 def _solver(rules: Rules, goals: tuple[Goal, ...], exact: bool = False) -> _Solver:
     return _Solver(rules, goals, exact)
 
@@ -541,7 +547,7 @@ def _actions(
     model = solver.model
     slot = model.stand_slot[state]
     actions = [] if flipped and throws < limit else [ActionOdds(
-        ActionKind.STAND, solver.stand[throws][state][0], result=model.evaluations[slot].name
+        ActionKind.STAND, solver.stand(throws, state)[0], result=model.evaluations[slot].name
     )]
     if throws < limit:
         if solver.can_flip(state, throws, limit, flipped):
@@ -591,10 +597,15 @@ def best_choice(position: Position, target: Target | Goal, rules: Rules) -> Choi
     return _best_choice(solver, state, position.throws, position.limit, position.flipped)
 
 
-def policy(rules: Rules, target: Target | Goal) -> Callable[[Position], Choice]:
+def policy(
+    rules: Rules, target: Target | Goal, *, shared: bool = True
+) -> Callable[[Position], Choice]:
     """:func:`best_choice` for one goal as a function of the position (the solver looked up
-    once: a turn's distribution asks it in every position)."""
-    solver = _solver(rules, (_goal(target, rules),), False)
+    once: a turn's distribution asks it in every position). Not ``shared``: the solver is the
+    policy's own, gone with it, not kept among the memoised ones (for a goal asked once: its
+    memo would hold memory, for nothing, that the hint and the computer players need)."""
+    goal = _goal(target, rules)
+    solver = _solver(rules, (goal,), False) if shared else _Solver(rules, (goal,), False)
     index = solver.model.state_index
 
     def choose(position: Position) -> Choice:
@@ -631,7 +642,7 @@ def chance_playing(
 
     def taking(chosen: Choice, state: int, throws: int, limit: int, flipped: bool) -> float:
         if chosen.kind is ActionKind.STAND:
-            return float(stand[throws][state][0])
+            return float(stand(throws, state)[0])
         if chosen.kind is ActionKind.FLIP:
             return after(model.flip_to[state], throws, limit + decider.bonus, True)
         return sum(
@@ -665,7 +676,7 @@ def action_chances(
         )
     chances: list[tuple[Choice, Vector]] = []
     if not flipped or throws >= limit:
-        chances.append((Choice(ActionKind.STAND), solver.stand[throws][state]))
+        chances.append((Choice(ActionKind.STAND), solver.stand(throws, state)))
     if throws < limit:
         if solver.can_flip(state, throws, limit, flipped):
             after = solver.value(model.flip_to[state], throws, limit + solver.bonus, True)
@@ -699,7 +710,7 @@ def best_within(
 def _best_choice(solver: _Solver, state: int, throws: int, limit: int, flipped: bool) -> Choice:
     model = solver.model
     best = Choice(ActionKind.STAND)
-    best_key = -_bucket(solver.stand[throws][state][0])
+    best_key = -_bucket(solver.stand(throws, state)[0])
     if throws >= limit:
         return best
     if flipped:
