@@ -417,6 +417,10 @@ def _model(rules: Rules) -> _Model:
 # -- the solver ----------------------------------------------------------------------------------
 
 
+def _to_fraction(value: Number) -> Number:
+    return Fraction(value)
+
+
 class _Solver:
     """Optimal values for a tuple of goals at once (a vector per position), memoised."""
 
@@ -437,7 +441,7 @@ class _Solver:
             )
             for throws in range(MAX_THROWS + 1)
         ]
-        self._convert: Callable[[Number], Number] = Fraction if exact else float
+        self._convert: Callable[[Number], Number] = _to_fraction if exact else float
         self.zero: Vector = (Fraction(0),) * self.width if exact else (0.0,) * self.width
         self._values: dict[tuple[int, int, int, bool], Vector] = {}
         self._expected: dict[tuple[int, int, int], Vector] = {}
