@@ -755,9 +755,25 @@ sys.exit(main(sys.argv[1:]))
 #: ``schocken run`` as the console script runs it on the device's wiring, with gpiozero's mock
 #: pins (GPIOZERO_PIN_FACTORY=mock) and the OLED backend on a bus that notes when the last byte of
 #: the first frame arrives (luma's driver blanks the panel first: 1024 pixel bytes of set-up, then
-#: the first frame is sent whole); then it stops as systemd stops it, with SIGTERM.
+#: the first frame is sent whole). Then it stops as systemd stops it, with SIGTERM: once its odds
+#: worker built the tables the game needs (it starts on them with the first frame; within
+#: ``SCHOCK_BENCH_WAIT`` seconds), or after ``SCHOCK_BENCH_RUN`` seconds of play if that is set.
 _RUN_LAUNCH = _PEAK + """
-import os, signal, time
+import os, signal, threading, time
+import firmware.work as work
+playing = float(os.environ.get("SCHOCK_BENCH_RUN", "0"))
+stop = lambda: os.kill(os.getpid(), signal.SIGTERM)
+noted = set()
+def note(what):
+    noted.add(what)
+    if not playing and noted >= {"frame", "prepared"}:
+        stop()
+prepare_tables = work.prepare_tables
+def prepared(*args, **kwargs):
+    prepare_tables(*args, **kwargs)
+    print("PREPARED", time.monotonic(), file=sys.stderr, flush=True)
+    note("prepared")
+work.prepare_tables = prepared
 class FirstFrameBus:
     def __init__(self):
         self.pixels = 0
@@ -768,7 +784,9 @@ class FirstFrameBus:
         if self.pixels >= 2048:
             print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
             print("FIRST_FRAME_CPU", time.process_time(), file=sys.stderr, flush=True)
-            os.kill(os.getpid(), signal.SIGTERM)
+            wait = playing or float(os.environ.get("SCHOCK_BENCH_WAIT", "5"))
+            threading.Timer(wait, stop).start()
+            note("frame")
 import firmware.cli.run as run
 import hal.oled as oled
 open_resilient_oled = oled.open_resilient_oled
