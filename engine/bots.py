@@ -67,7 +67,7 @@ from engine.odds import (
     most_throws,
     policy,
     result_slots,
-    solve_start,
+    solve_starts,
     sorted_dice,
     ties_by_throws,
     turn_distribution,
@@ -356,6 +356,11 @@ def _chance_below(rules: Rules, entry: _Earlier) -> Callable[[Evaluation, int], 
     return chance
 
 
+def _beating(target: Target) -> Callable[[Evaluation, int], float]:
+    """The payoff of beating ``target`` (as :meth:`Target.goal` pays it)."""
+    return lambda evaluation, throws: 1.0 if target.wins(evaluation, throws) else 0.0
+
+
 @cache
 def _beaten_by_later(rules: Rules) -> Callable[[Evaluation, int, int], float]:
     """The chance that one later player, playing to beat a result, beats it: by strength, tie
@@ -366,12 +371,13 @@ def _beaten_by_later(rules: Rules) -> Callable[[Evaluation, int, int], float]:
     for strength, by_throws in strengths:
         for throws in range(1, most + 1) if by_throws else (0,):
             keys.append((strength, by_throws, throws))
+    # The goals and their batch solve are needed once: built here, not kept among the memoised.
     goals = [
-        Target(strength, throws or None, False, by_throws).goal(rules)
+        goal_from(rules, _beating(Target(strength, throws or None, False, by_throws)))
         for strength, by_throws, throws in keys
     ]
     index = {key: i for i, key in enumerate(keys)}
-    by_limit = {limit: solve_start(rules, goals, limit) for limit in range(1, rules.max_throws + 1)}
+    by_limit = solve_starts(rules, goals, range(1, rules.max_throws + 1))
 
     def beaten(evaluation: Evaluation, throws: int, limit: int) -> float:
         by_throws = ties_by_throws(evaluation.kind, rules)

@@ -518,6 +518,27 @@ def solve_start(rules: Rules, goals: Sequence[Goal], limit: int, exact: bool = F
     return _solver(rules, tuple(goals), exact).start(limit)
 
 
+#: Goals solved together by :func:`solve_starts`.
+BATCH_GOALS = 48
+
+
+def solve_starts(
+    rules: Rules, goals: Sequence[Goal], limits: Iterable[int]
+) -> dict[int, Vector]:
+    """:func:`solve_start` for each of ``limits``, on a solver of its own that goes when done:
+    for a batch of many goals asked once (its memo, a vector of every goal per position, would
+    otherwise stay among the memoised solvers)."""
+    goals, limits = tuple(goals), tuple(limits)
+    found: dict[int, Vector] = {limit: () for limit in limits}
+    # A few goals at a time: each goal's values are the same whichever goals share its vectors,
+    # and a batch's memo of vectors as wide as all of them would be the device's largest table.
+    for first in range(0, len(goals), BATCH_GOALS):
+        solver = _Solver(rules, goals[first:first + BATCH_GOALS], False)
+        for limit in limits:
+            found[limit] += solver.start(limit)
+    return found
+
+
 # -- queries -------------------------------------------------------------------------------------
 
 
