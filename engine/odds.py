@@ -12,9 +12,10 @@ limit and whether the player has flipped since the last throw. From a position a
 The value of a position is the best action's chance of finishing with a result that the goal
 counts as a win; a goal gives every final result (dice, hand, throws) a payoff between 0 and 1, so
 "beat this throw", "reach at least a Schock 6" and the bots' own objectives share one solver.
-Solvers are memoised per rule set and goal, so once a goal's table is built a query is a handful
-of dictionary lookups. Probabilities are floats, or :class:`~fractions.Fraction` with
-``exact=True`` for figures quoted in documents.
+Solvers are memoised per rule set and goal (the 48 used last), so once a goal's table is built a
+query is a handful of dictionary lookups; a goal asked once gets a solver of its own instead
+(:func:`policy` not ``shared``, :func:`solve_starts`), which goes when done. Probabilities are
+floats, or :class:`~fractions.Fraction` with ``exact=True`` for figures quoted in documents.
 
 The only bound: Bördeschock with ``take_back`` could in principle flip forever (take back the new
 one, throw it again, flip again); the solver tracks at most :data:`MAX_THROWS` throws and offers no

@@ -337,14 +337,12 @@ def test_without_the_web_extra_the_pages_rows_are_skipped_naming_why(
 ) -> None:
     """`make sim` leaves aiohttp out: the page's and the crowd's rows are there, skipped, and
     nothing is measured."""
-    from sim.bench import web
-
     mocker.patch.dict("sys.modules", {"aiohttp": None})
     sys.modules.pop("hal.web_server", None)  # imported afresh, so that it meets no aiohttp
     pages = mocker.patch.object(web, "measure_pages")
     crowd = mocker.patch.object(web, "measure_crowd")
     rows = web.page_figures(0.1, 1) + web.crowd_figures(0.1, 3)
-    assert len(rows) == 11 and all(row.value is None for row in rows)
+    assert len(rows) == 13 and all(row.value is None for row in rows)
     assert {row.note for row in rows} == {
         "skipped: the web extra is not installed (pip install -e '.[web]')"
     }
