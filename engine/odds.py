@@ -503,8 +503,9 @@ class _Solver:
         return self.expected(self.model.kept_index[()], 1, limit)
 
 
-#: Solvers kept: a computer player's or a hint's few per situation, the odds bots' model of the
-#: others', and the opener's (asked every round). Each holds its memo (up to a megabyte).
+#: Solvers kept: a computer player's and a hint's per situation (the opener's is asked every
+#: round), the odds bots' reading of a turn stood on under the cup, the odds queries'. Each holds
+#: its memo, up to about a megabyte.
 @lru_cache(maxsize=48)
 def _solver(rules: Rules, goals: tuple[Goal, ...], exact: bool = False) -> _Solver:
     return _Solver(rules, goals, exact)
