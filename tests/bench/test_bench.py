@@ -280,19 +280,24 @@ def test_a_crowd_of_unpaired_pages_is_measured(whole_report: BenchRun) -> None:
     assert report["targets"]["crowd_bots_peak_rss_mb"] == web.CROWD_MEMORY_TARGET_MB
 
 
-def test_the_bench_measures_the_device_as_schocken_run_builds_it() -> None:
+def test_the_bench_measures_the_device_as_schocken_run_builds_it(mocker: MockerFixture) -> None:
     """Its odds worker included, which builds the tables a game needs as the game begins (the
-    memory rows would otherwise be those of a build nobody runs)."""
-    from firmware.work import BackgroundWork
+    memory rows would otherwise be those of a build nobody runs): each of the page's children
+    asks ``build_device`` for it (stopped there; no server is bound, no child started)."""
 
-    device, _, thread, _ = web._device_on_a_page()
-    try:
-        workers = [getattr(close, "__self__", None) for close in device.closers]
-        assert any(isinstance(worker, BackgroundWork) for worker in workers)
-    finally:
-        device.loop.stop()
-        thread.join(timeout=5)
-        device.close()
+    class Built(Exception):
+        pass
+
+    build = mocker.patch("firmware.wiring.build_device", side_effect=Built)
+    mocker.patch("hal.web_server.WebServer")
+    mocker.patch("firmware.link.webtable.page_files", return_value={})
+    for child in (web._device_on_a_page, lambda: web._child(0.1, 1),
+                  lambda: web._crowd_child(0.1, 2, bots=web.CROWD_BOTS)):
+        with pytest.raises(Built):
+            child()
+    assert [call.kwargs["odds_worker"] for call in build.call_args_list] == [True] * 3
+    bots = build.call_args_list[-1].args[0].game.bots
+    assert bots == ("odds",) * web.CROWD_BOTS
 
 
 @pytest.mark.slow
