@@ -758,20 +758,23 @@ sys.exit(main(sys.argv[1:]))
 #: ``schocken run`` as the console script runs it on the device's wiring, with gpiozero's mock
 #: pins (GPIOZERO_PIN_FACTORY=mock) and the OLED backend on a bus that notes when the last byte of
 #: the first frame arrives (luma's driver blanks the panel first: 1024 pixel bytes of set-up, then
-#: the first frame is sent whole). The configured game begins at once, as if its setup had just
-#: been confirmed in the menu. Then it stops as systemd stops it, with SIGTERM: once its odds
-#: worker built the tables the game needs (or after ``SCHOCK_BENCH_WAIT`` seconds), or after
-#: ``SCHOCK_BENCH_RUN`` seconds of play if that is set (computer players play on meanwhile).
+#: the first frame is sent whole); then it stops as systemd stops it, with SIGTERM. With
+#: ``SCHOCK_BENCH_BEGIN=1`` the configured game begins at once, as if its setup had just been
+#: confirmed in the menu, and it stops once its odds worker built the tables the game needs (or
+#: after ``SCHOCK_BENCH_WAIT`` seconds), or after ``SCHOCK_BENCH_RUN`` seconds of play if that is
+#: set (computer players play on meanwhile): the memory of a device in a game.
 _RUN_LAUNCH = _PEAK + """
 import os, signal, threading, time
 import firmware.work as work
 import firmware.wiring as wiring
 from engine import GameSetup
+begin = os.environ.get("SCHOCK_BENCH_BEGIN") == "1"
 build_device = wiring.build_device
 def begun(config, **options):
     setup = GameSetup(config.game.players, config.game.rule_set)
     return build_device(config, setup=setup, **options)
-wiring.build_device = begun
+if begin:
+    wiring.build_device = begun
 playing = float(os.environ.get("SCHOCK_BENCH_RUN", "0"))
 stop = lambda: os.kill(os.getpid(), signal.SIGTERM)
 noted = set()
@@ -795,6 +798,9 @@ class FirstFrameBus:
         if self.pixels >= 2048:
             print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
             print("FIRST_FRAME_CPU", time.process_time(), file=sys.stderr, flush=True)
+            if not begin:
+                stop()
+                return
             wait = playing or float(os.environ.get("SCHOCK_BENCH_WAIT", "5"))
             threading.Timer(wait, stop).start()
             note("frame")
@@ -850,7 +856,8 @@ def start_up(settings: Settings) -> list[Measurement]:
             'players = ["Anna", "Ben", "Carla", "Dora"]\nbots = ["odds", "odds", "odds", "odds"]\n',
             encoding="utf-8",
         )  # fmt: skip
-        bots_env = {**run_env, "SCHOCK_BENCH_RUN": str(settings.bots_s)}
+        game_env = {**run_env, "SCHOCK_BENCH_BEGIN": "1"}
+        bots_env = {**game_env, "SCHOCK_BENCH_RUN": str(settings.bots_s)}
         _start_once(_SIM_LAUNCH, sim_argv, env)  # fills the bytecode cache
         _start_once(_RUN_LAUNCH, run_argv, run_env)
         for _ in range(settings.starts):
@@ -858,10 +865,11 @@ def start_up(settings: Settings) -> list[Measurement]:
             sim_firsts.append(first)
             sim_peaks.append(peak_kb)
             shutil.rmtree(state, ignore_errors=True)  # a device's first start: no saved game
-            first, peak_kb, cpu_s = _start_once(_RUN_LAUNCH, run_argv, run_env)
+            first, _, cpu_s = _start_once(_RUN_LAUNCH, run_argv, run_env)
             run_firsts.append(first)
-            run_peaks.append(peak_kb)
             run_cpus.append(cpu_s)
+            shutil.rmtree(state, ignore_errors=True)
+            run_peaks.append(_start_once(_RUN_LAUNCH, run_argv, game_env)[1])  # in a game
         shutil.rmtree(state, ignore_errors=True)
         _, bots_peak_kb, _ = _start_once(_RUN_LAUNCH, ["run", "--config", str(bots_config)],
                                          bots_env)
