@@ -37,8 +37,9 @@ device does not):
 from __future__ import annotations
 
 import enum
+from array import array
 from bisect import bisect_left
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
@@ -66,7 +67,7 @@ from engine.odds import (
     most_throws,
     policy,
     result_slots,
-    solve_start,
+    solve_starts,
     sorted_dice,
     ties_by_throws,
     turn_distribution,
@@ -305,8 +306,8 @@ class LegacyOddsStrategy:
         return best_choice(position, _odds_goal(rules, situation), rules)
 
 
-@lru_cache(maxsize=4096)
-def _odds_goal(rules: Rules, situation: Hashable) -> Goal:
+def _build_odds_goal(rules: Rules, situation: Hashable) -> Goal:
+    """The ``odds-v1`` strategy's goal in ``situation`` (not memoised: see :func:`_odds_goal`)."""
     first, later, limit, earlier = cast(_OddsSituation, situation)
     below = [_chance_below(rules, entry) for entry in earlier]
     beaten = _beaten_by_later(rules) if later else None
@@ -323,6 +324,10 @@ def _odds_goal(rules: Rules, situation: Hashable) -> Goal:
         return 1.0 - lowest
 
     return goal_from(rules, payoff, most_throws(rules, limit or rules.max_throws))
+
+
+#: The ``odds-v1`` strategy's goal in a situation, memoised.
+_odds_goal = lru_cache(maxsize=4096)(_build_odds_goal)
 
 
 def _chance_below(rules: Rules, entry: _Earlier) -> Callable[[Evaluation, int], float]:
@@ -351,6 +356,11 @@ def _chance_below(rules: Rules, entry: _Earlier) -> Callable[[Evaluation, int], 
     return chance
 
 
+def _beating(target: Target) -> Callable[[Evaluation, int], float]:
+    """The payoff of beating ``target`` (as :meth:`Target.goal` pays it)."""
+    return lambda evaluation, throws: 1.0 if target.wins(evaluation, throws) else 0.0
+
+
 @cache
 def _beaten_by_later(rules: Rules) -> Callable[[Evaluation, int, int], float]:
     """The chance that one later player, playing to beat a result, beats it: by strength, tie
@@ -361,12 +371,13 @@ def _beaten_by_later(rules: Rules) -> Callable[[Evaluation, int, int], float]:
     for strength, by_throws in strengths:
         for throws in range(1, most + 1) if by_throws else (0,):
             keys.append((strength, by_throws, throws))
+    # The goals and their batch solve are needed once: built here, not kept among the memoised.
     goals = [
-        Target(strength, throws or None, False, by_throws).goal(rules)
+        goal_from(rules, _beating(Target(strength, throws or None, False, by_throws)))
         for strength, by_throws, throws in keys
     ]
     index = {key: i for i, key in enumerate(keys)}
-    by_limit = {limit: solve_start(rules, goals, limit) for limit in range(1, rules.max_throws + 1)}
+    by_limit = solve_starts(rules, goals, range(1, rules.max_throws + 1))
 
     def beaten(evaluation: Evaluation, throws: int, limit: int) -> float:
         by_throws = ties_by_throws(evaluation.kind, rules)
@@ -384,8 +395,9 @@ _Entry = tuple[int, Dice, Dice | None, bool | None]
 #: The odds strategy's situation: players after this one, the round's limit (None: this player
 #: opens and sets it), the round's finished turns in throw order.
 _AvoidSituation = tuple[int, int | None, tuple[_Entry, ...]]
-#: A distribution of results as scores (:func:`_score`), ascending, with P(score >= each).
-_Scores = tuple[tuple[int, ...], tuple[float, ...]]
+#: A distribution of results as scores (:func:`_score`), ascending, with P(score >= each):
+#: packed arrays of machine integers and doubles (thousands are kept: a fifth of tuples' size).
+_Scores = tuple["array[int]", "array[float]"]
 
 
 class OddsStrategy:
@@ -462,13 +474,13 @@ def _distribution(pairs: Iterable[tuple[int, float]]) -> _Scores:
     for score, p in pairs:
         merged[score] = merged.get(score, 0.0) + p
     total = sum(merged.values())
-    values = tuple(sorted(merged))
+    values = sorted(merged)
     tail: list[float] = []
     running = 0.0
     for score in reversed(values):
         running += merged[score] / total
         tail.append(running)
-    return values, tuple(reversed(tail))
+    return array("q", values), array("d", reversed(tail))
 
 
 #: The weight of the Deckel share in the odds strategy's objective (see :func:`avoid_goal`;
@@ -476,7 +488,11 @@ def _distribution(pairs: Iterable[tuple[int, float]]) -> _Scores:
 #: the chance of not being the loser (:mod:`firmware.advice`).
 DECKEL_WEIGHT = 0.1
 
-_avoid_goals: dict[tuple[Rules, Hashable, bool], Goal] = {}
+#: The objectives of the situations met last (the hint's and the computer players' alike), the
+#: least recently asked dropped beyond :data:`AVOID_GOALS_KEPT`: an evening meets thousands.
+_avoid_goals: OrderedDict[tuple[Rules, Hashable, bool], Goal] = OrderedDict()
+#: How many objectives are kept (a round of ten asks about ten, a hint two more).
+AVOID_GOALS_KEPT = 48
 
 
 def avoid_goal(rules: Rules, situation: Hashable, *, share: bool = True) -> Goal:
@@ -493,6 +509,10 @@ def avoid_goal(rules: Rules, situation: Hashable, *, share: bool = True) -> Goal
         found = _avoid_goals[key] = _build_avoid_goal(
             rules, cast(_AvoidSituation, situation), share
         )
+        if len(_avoid_goals) > AVOID_GOALS_KEPT:
+            _avoid_goals.popitem(last=False)
+    else:
+        _avoid_goals.move_to_end(key)
     return found
 
 
@@ -528,7 +548,7 @@ def _build_avoid_goal(rules: Rules, situation: _AvoidSituation, share: bool) -> 
     return goal_by_state(rules, payoff, most_throws(rules, limit or rules.max_throws))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _belief(rules: Rules, players: int, limit: int | None, turns: tuple[_Entry, ...]) -> _Scores:
     """What the last of ``turns`` (the round's so far, in throw order) ended with, as the table
     can tell: the dice if shown; else the hidden dice's throw, kept only where ``odds-v1`` in
@@ -561,14 +581,16 @@ def _belief(rules: Rules, players: int, limit: int | None, turns: tuple[_Entry, 
     return _distribution((score, p) for score, p, _ in outcomes)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _later_scores(
     rules: Rules, after: int, limit: int, earlier: tuple[_Entry, ...]
 ) -> _Scores:
     """How the next player's turn ends, playing ``odds-v1`` with ``after`` players still to
     come, under ``limit``, having seen ``earlier`` (sorted)."""
-    goal = _odds_goal(rules, (False, after, limit, earlier))
-    ends = turn_distribution(rules, limit, policy(rules, goal))
+    # Each such goal is asked once (this function is memoised): built afresh and solved on a
+    # solver of its own, both gone once the distribution is known.
+    goal = _build_odds_goal(rules, (False, after, limit, earlier))
+    ends = turn_distribution(rules, limit, policy(rules, goal, shared=False))
     table = rank_table(rules)
     return _distribution(
         (_score(rules, table.evaluate(sorted_dice((*laid, *free)), not laid), throws), p)

@@ -12,9 +12,10 @@ limit and whether the player has flipped since the last throw. From a position a
 The value of a position is the best action's chance of finishing with a result that the goal
 counts as a win; a goal gives every final result (dice, hand, throws) a payoff between 0 and 1, so
 "beat this throw", "reach at least a Schock 6" and the bots' own objectives share one solver.
-Solvers are memoised per rule set and goal, so once a goal's table is built a query is a handful
-of dictionary lookups. Probabilities are floats, or :class:`~fractions.Fraction` with
-``exact=True`` for figures quoted in documents.
+Solvers are memoised per rule set and goal (the 48 used last), so once a goal's table is built a
+query is a handful of dictionary lookups; a goal asked once gets a solver of its own instead
+(:func:`policy` not ``shared``, :func:`solve_starts`), which goes when done. Probabilities are
+floats, or :class:`~fractions.Fraction` with ``exact=True`` for figures quoted in documents.
 
 The only bound: Bördeschock with ``take_back`` could in principle flip forever (take back the new
 one, throw it again, flip again); the solver tracks at most :data:`MAX_THROWS` throws and offers no
@@ -417,34 +418,42 @@ def _model(rules: Rules) -> _Model:
 # -- the solver ----------------------------------------------------------------------------------
 
 
+def _to_fraction(value: Number) -> Number:
+    return Fraction(value)
+
+
 class _Solver:
     """Optimal values for a tuple of goals at once (a vector per position), memoised."""
 
     def __init__(self, rules: Rules, goals: tuple[Goal, ...], exact: bool) -> None:
-        self.model = model = _model(rules)
+        self.model = _model(rules)
         self.width = len(goals)
         self.exact = exact
         self.uses_throws = any(goal.uses_throws for goal in goals)
         self.bonus = 1 if rules.boerdeschock else 0
 
-        def convert(value: Number) -> Number:
-            return Fraction(value) if exact else float(value)
-
-        def row(goal: Goal, throws: int) -> list[Number]:
-            """One goal's payoff of standing on each position after ``throws`` throws."""
-            if goal.by_state is not None:
-                return [convert(v) for v in goal.by_state[throws]]
-            by_slot = [convert(v) for v in goal.payoff[throws]]
-            return [by_slot[slot] for slot in model.stand_slot]
-
-        #: The payoff of standing, per throws made and position.
-        self.stand: list[list[Vector]] = [
-            list(zip(*(row(goal, throws) for goal in goals), strict=True))
+        #: Each goal's payoff of standing, per throws made: the goal's own row (by position, or
+        #: by result slot), looked up when asked. No copy: a solver costs its memo only.
+        self._rows: list[tuple[tuple[tuple[Number, ...], bool], ...]] = [
+            tuple(
+                (goal.by_state[throws], True) if goal.by_state is not None
+                else (goal.payoff[throws], False)
+                for goal in goals
+            )
             for throws in range(MAX_THROWS + 1)
         ]
+        self._convert: Callable[[Number], Number] = _to_fraction if exact else float
         self.zero: Vector = (Fraction(0),) * self.width if exact else (0.0,) * self.width
         self._values: dict[tuple[int, int, int, bool], Vector] = {}
         self._expected: dict[tuple[int, int, int], Vector] = {}
+
+    def stand(self, throws: int, state: int) -> Vector:
+        """The payoff of standing on position ``state`` after ``throws`` throws, per goal."""
+        slot = self.model.stand_slot[state]
+        convert = self._convert
+        return tuple([
+            convert(row[state] if by_state else row[slot]) for row, by_state in self._rows[throws]
+        ])
 
     def can_flip(self, state: int, throws: int, limit: int, flipped: bool) -> bool:
         return (
@@ -458,7 +467,7 @@ class _Solver:
         found = self._values.get(key)
         if found is not None:
             return found
-        best = self.stand[throws][state]
+        best = self.stand(throws, state)
         if throws < limit:
             # Right after a flip the cup must be thrown: standing is no choice then.
             candidates = [] if flipped else [best]
@@ -494,7 +503,10 @@ class _Solver:
         return self.expected(self.model.kept_index[()], 1, limit)
 
 
-@lru_cache(maxsize=256)
+#: Solvers kept: a computer player's and a hint's per situation (the opener's is asked every
+#: round), the odds bots' reading of a turn stood on under the cup, the odds queries'. Each holds
+#: its memo, up to about a megabyte.
+@lru_cache(maxsize=48)
 def _solver(rules: Rules, goals: tuple[Goal, ...], exact: bool = False) -> _Solver:
     return _Solver(rules, goals, exact)
 
@@ -506,6 +518,27 @@ def _goal(target: Target | Goal, rules: Rules) -> Goal:
 def solve_start(rules: Rules, goals: Sequence[Goal], limit: int, exact: bool = False) -> Vector:
     """The chance of each goal over a whole turn of ``limit`` throws, each played optimally."""
     return _solver(rules, tuple(goals), exact).start(limit)
+
+
+#: Goals solved together by :func:`solve_starts`.
+BATCH_GOALS = 48
+
+
+def solve_starts(
+    rules: Rules, goals: Sequence[Goal], limits: Iterable[int]
+) -> dict[int, Vector]:
+    """:func:`solve_start` for each of ``limits``, on a solver of its own that goes when done:
+    for a batch of many goals asked once (its memo, a vector of every goal per position, would
+    otherwise stay among the memoised solvers)."""
+    goals, limits = tuple(goals), tuple(limits)
+    found: dict[int, Vector] = {limit: () for limit in limits}
+    # A few goals at a time: each goal's values are the same whichever goals share its vectors,
+    # and a batch's memo of vectors as wide as all of them would be the device's largest table.
+    for first in range(0, len(goals), BATCH_GOALS):
+        solver = _Solver(rules, goals[first:first + BATCH_GOALS], False)
+        for limit in limits:
+            found[limit] += solver.start(limit)
+    return found
 
 
 # -- queries -------------------------------------------------------------------------------------
@@ -541,7 +574,7 @@ def _actions(
     model = solver.model
     slot = model.stand_slot[state]
     actions = [] if flipped and throws < limit else [ActionOdds(
-        ActionKind.STAND, solver.stand[throws][state][0], result=model.evaluations[slot].name
+        ActionKind.STAND, solver.stand(throws, state)[0], result=model.evaluations[slot].name
     )]
     if throws < limit:
         if solver.can_flip(state, throws, limit, flipped):
@@ -591,10 +624,15 @@ def best_choice(position: Position, target: Target | Goal, rules: Rules) -> Choi
     return _best_choice(solver, state, position.throws, position.limit, position.flipped)
 
 
-def policy(rules: Rules, target: Target | Goal) -> Callable[[Position], Choice]:
+def policy(
+    rules: Rules, target: Target | Goal, *, shared: bool = True
+) -> Callable[[Position], Choice]:
     """:func:`best_choice` for one goal as a function of the position (the solver looked up
-    once: a turn's distribution asks it in every position)."""
-    solver = _solver(rules, (_goal(target, rules),), False)
+    once: a turn's distribution asks it in every position). Not ``shared``: the solver is the
+    policy's own, gone with it, not kept among the memoised ones (for a goal asked once: its
+    memo would hold memory, for nothing, that the hint and the computer players need)."""
+    goal = _goal(target, rules)
+    solver = _solver(rules, (goal,), False) if shared else _Solver(rules, (goal,), False)
     index = solver.model.state_index
 
     def choose(position: Position) -> Choice:
@@ -631,7 +669,7 @@ def chance_playing(
 
     def taking(chosen: Choice, state: int, throws: int, limit: int, flipped: bool) -> float:
         if chosen.kind is ActionKind.STAND:
-            return float(stand[throws][state][0])
+            return float(stand(throws, state)[0])
         if chosen.kind is ActionKind.FLIP:
             return after(model.flip_to[state], throws, limit + decider.bonus, True)
         return sum(
@@ -665,7 +703,7 @@ def action_chances(
         )
     chances: list[tuple[Choice, Vector]] = []
     if not flipped or throws >= limit:
-        chances.append((Choice(ActionKind.STAND), solver.stand[throws][state]))
+        chances.append((Choice(ActionKind.STAND), solver.stand(throws, state)))
     if throws < limit:
         if solver.can_flip(state, throws, limit, flipped):
             after = solver.value(model.flip_to[state], throws, limit + solver.bonus, True)
@@ -699,7 +737,7 @@ def best_within(
 def _best_choice(solver: _Solver, state: int, throws: int, limit: int, flipped: bool) -> Choice:
     model = solver.model
     best = Choice(ActionKind.STAND)
-    best_key = -_bucket(solver.stand[throws][state][0])
+    best_key = -_bucket(solver.stand(throws, state)[0])
     if throws >= limit:
         return best
     if flipped:

@@ -245,7 +245,7 @@ def _connect_hosts(
 
         page = WebTable(
             web, app, hooks, clock=device.clock, call_soon=loop.call_soon, pairing=pairing,
-            info=info,
+            info=info, cup=app.table_cup,
         )
         relay.add(page.publish_event)
         loop.add_frame_listener(page.show)

@@ -42,7 +42,7 @@ from firmware.config import DeviceConfig
 from firmware.dice import DiceSource
 from firmware.screen.oled_words import OledWords
 from firmware.screen.screens import render
-from firmware.screen.views import View
+from firmware.screen.views import TableCup, View
 from firmware.sink import EventSink
 from firmware.store.gamestore import GameStore
 from firmware.store.stores import Stores, open_stores
@@ -203,6 +203,11 @@ class DeviceApp:
                 break
             return overlay.view(self._session.catalogue)
         return self._stage.table_view()
+
+    def table_cup(self) -> TableCup | None:
+        """The cup of the turn under way as the table sees it on the screen now, or None off a
+        turn's screen (what the page's bar follows between the rules' events)."""
+        return self._stage.table_cup()
 
     # --- what changes it ------------------------------------------------------------------------
 

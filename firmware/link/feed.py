@@ -13,6 +13,11 @@ or a ``state`` after the game is gone. It serves its hosts in one of two ways:
   page together when the main loop is next free, after the OLED has its frame: one wake-up of
   the server's loop serves all pages. A page's own ``state`` answer is its own.
 
+A feed given the table's ``cup`` (the pages') puts it into each state's turn, and after each
+frame (:meth:`HostFeed.follow_cup`) sends a state when the cup changed without an event: a die
+marked, a computer player showing what it lays out, the cup shaken. So the page's bar shows what
+the mirror shows, in the same step.
+
 Threads: everything here runs on the main loop. The only way in from elsewhere is the
 ``call_soon`` the feed is given, which it calls itself, on the loop, to send a batch's state
 once the loop is free.
@@ -26,6 +31,7 @@ from typing import Any, Protocol
 from engine.game import Game, GameSetup
 from firmware.link.protocol import format_line
 from firmware.link.tablefeed import TableFeed, rules_changed, table_snapshot
+from firmware.screen.views import TableCup
 from firmware.sink import DeviceEvent
 from hal.ports import Link
 
@@ -54,7 +60,8 @@ class HostFeed:
 
     ``batched``: serve many hosts in batches (the pages), else one at once (the serial link);
     see the module's description. ``call_soon`` runs a call on the main loop when it is next
-    free; ``after_flush`` is called after each batch is out (the pages' snapshot).
+    free; ``after_flush`` is called after each batch is out (the pages' snapshot); ``cup``
+    gives the cup as the table sees it (see the module's description).
     """
 
     def __init__(
@@ -66,6 +73,7 @@ class HostFeed:
         referee: bool = False,
         batched: bool = False,
         after_flush: Callable[[], None] | None = None,
+        cup: Callable[[], TableCup | None] | None = None,
     ) -> None:
         self._app = app
         self._upcoming = upcoming
@@ -79,6 +87,9 @@ class HostFeed:
         self._due = False
         #: In batches: the event lines of the batch under way, which go out with its state.
         self._pending: list[str] = []
+        self._cup = cup
+        #: The cup of the last state every host was sent.
+        self._cup_sent: TableCup | None = None
 
     @property
     def referee(self) -> bool:
@@ -125,10 +136,21 @@ class HostFeed:
             # A batch's state shows the game it was about, even once that game is gone (the
             # pages' board keeps a game just given up); a host sent at once hears of the game
             # under way, as in any state it asks for.
-            lines.append(self._state_line(self.game() if self._batched else self._app.game))
+            game = self.game() if self._batched else self._app.game
+            lines.append(self._state_line(game, to_all=True))
             self._send(lines)
         if self._after_flush is not None:
             self._after_flush()
+
+    def follow_cup(self) -> None:
+        """After a frame: if the cup the table sees is not the one of the last state, every host
+        is sent a state (unless a batch's is on its way)."""
+        if self._cup is None or not self._hosts or self._due or self._app.game is None:
+            return
+        if self._cup() != self._cup_sent:
+            self._send([self._state_line(self._app.game, to_all=True)])
+            if self._after_flush is not None:
+                self._after_flush()
 
     def state_line(self) -> str:
         """The ``state`` line answering one host now (a greeting, ``state``, ``setup``).
@@ -139,9 +161,19 @@ class HostFeed:
             self._due = False
         return self._state_line(self._app.game)
 
-    def _state_line(self, game: Game | None) -> str:
+    def _state_line(self, game: Game | None, *, to_all: bool = False) -> str:
         self.game()  # a state remembers its game for a later `log`
-        return format_line("state", state_payload(game, self._upcoming, referee=self.referee))
+        payload = state_payload(game, self._upcoming, referee=self.referee)
+        if self._cup is not None:
+            cup = self._cup() if game is not None and game is self._app.game else None
+            turn = payload["game"]["turn"] if payload["game"] is not None else None
+            if cup is not None and turn is not None and cup.player == turn["player"]:
+                turn["cup"] = {
+                    "dice": list(cup.dice), "marked": list(cup.marked), "shaking": cup.shaking,
+                }
+            if to_all:
+                self._cup_sent = cup
+        return format_line("state", payload)
 
     def _send(self, lines: list[str]) -> None:
         for host in self._hosts:

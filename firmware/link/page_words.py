@@ -34,6 +34,10 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "web_rounds": ("Runden dieses Spiels", "Rounds of this game"),
     "web_no_rounds": ("Noch keine Runde aufgedeckt", "No round revealed yet"),
     "web_last_reveal": ("Aufgedeckt", "Revealed"),
+    "web_stats_not_kept": (
+        "Dieses Gerät speichert keine Spiele, also gibt es keine Statistik",
+        "This device keeps no games, so there are no statistics",
+    ),
     "web_stat_games": ("Spiele", "Games"),
     "web_stat_lost": ("verloren", "lost"),
     "web_stat_halves_lost": ("Hälften", "Halves lost"),

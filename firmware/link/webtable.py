@@ -45,6 +45,7 @@ from firmware.link.protocol import Parsed, encode_frame, format_line
 from firmware.link.remote import DeviceHooks, Remote, greeting
 from firmware.screen.oled_words import OledWords
 from firmware.screen.rulestext import hand_only_line, option_text
+from firmware.screen.views import TableCup
 from firmware.sink import DeviceEvent
 from firmware.words import LANGUAGES
 from hal.ports import Clock, Link, LinkServer, PageLink
@@ -173,7 +174,8 @@ class WebTable:
     ``hooks``, ``clock``, ``call_soon`` and ``pairing`` are what the serial link's remote gets
     (see :func:`firmware.wiring.build_device`); ``info`` goes into each page's ``hello``.
     What unpaired pages ask is answered on the server's thread from the :attr:`snapshot` the
-    main loop publishes here (:mod:`firmware.link.crowd`).
+    main loop publishes here (:mod:`firmware.link.crowd`). ``cup`` is the cup as the table sees
+    it on the screen (:meth:`firmware.app.device.DeviceApp.table_cup`), for the pages' bar.
     """
 
     def __init__(
@@ -187,6 +189,7 @@ class WebTable:
         pairing: Pairing,
         info: Mapping[str, Any] | None = None,
         budget: CrowdBudget | None = None,
+        cup: Callable[[], TableCup | None] | None = None,
     ) -> None:
         self._server = server
         self._app = app
@@ -198,7 +201,7 @@ class WebTable:
         #: Event lines wait for their batch's ``state``, which goes out once the main loop has
         #: shown the frame (the server's thread then competes with nothing urgent).
         self._feed = HostFeed(
-            app, hooks, call_soon=call_soon, batched=True, after_flush=self._publish
+            app, hooks, call_soon=call_soon, batched=True, after_flush=self._publish, cup=cup
         )
         self._pages: dict[int, _Page] = {}
         self._closed = False
@@ -346,6 +349,7 @@ class WebTable:
             if line != gate.last_frame:
                 gate.last_frame = line
                 gate.link.send_line(line, droppable=True)
+        self._feed.follow_cup()  # the bar in the same step as the mirror
         self._publish()
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "SeatsView",
     "SoftKeys",
     "TableCardView",
+    "TableCup",
     "Tally",
     "TurnView",
     "View",
@@ -234,6 +235,19 @@ class RulesView:
     entries: tuple[str, ...]
     first: int
     keys: SoftKeys = NO_KEYS
+
+
+@dataclass(frozen=True, slots=True)
+class TableCup:
+    """The cup of the turn under way as the device's screen shows it to the table now: whose
+    turn, the dice (None: in the cup), those marked to lay out with the next throw, and whether
+    the cup is shaking. It changes without an event of the rules (a die marked, a computer
+    player showing what it lays out, the cup shaken), so the table's page follows it itself."""
+
+    player: str
+    dice: tuple[int | None, ...]
+    marked: tuple[bool, ...]
+    shaking: bool
 
 
 @dataclass(frozen=True, slots=True)

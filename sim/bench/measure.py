@@ -88,6 +88,8 @@ class Settings:
     web_presses: int = 200
     crowd_pages: int = 200
     crowd_s: float = 20.0
+    #: How long ``schocken run`` plays a game of four odds players before its memory is taken.
+    bots_s: float = 20.0
     #: A person pairing (and reloading) this many times under a crowd of ``pairing_pages``.
     pairing_runs: int = 10
     pairing_pages: int = 100
@@ -115,6 +117,7 @@ class Settings:
             web_presses=8,
             crowd_pages=10,
             crowd_s=1.0,
+            bots_s=1.0,
             pairing_runs=2,
             pairing_pages=10,
             flood_pages=10,
@@ -771,9 +774,36 @@ sys.exit(main(sys.argv[1:]))
 #: ``schocken run`` as the console script runs it on the device's wiring, with gpiozero's mock
 #: pins (GPIOZERO_PIN_FACTORY=mock) and the OLED backend on a bus that notes when the last byte of
 #: the first frame arrives (luma's driver blanks the panel first: 1024 pixel bytes of set-up, then
-#: the first frame is sent whole); then it stops as systemd stops it, with SIGTERM.
+#: the first frame is sent whole); then it stops as systemd stops it, with SIGTERM. With
+#: ``SCHOCK_BENCH_BEGIN=1`` the configured game begins at once, as if its setup had just been
+#: confirmed in the menu, and it stops once its odds worker built the tables the game needs (or
+#: after ``SCHOCK_BENCH_WAIT`` seconds), or after ``SCHOCK_BENCH_RUN`` seconds of play if that is
+#: set (computer players play on meanwhile): the memory of a device in a game.
 _RUN_LAUNCH = _PEAK + """
-import os, signal, time
+import os, signal, threading, time
+import firmware.work as work
+import firmware.wiring as wiring
+from engine import GameSetup
+begin = os.environ.get("SCHOCK_BENCH_BEGIN") == "1"
+build_device = wiring.build_device
+def begun(config, **options):
+    setup = GameSetup(config.game.players, config.game.rule_set)
+    return build_device(config, setup=setup, **options)
+if begin:
+    wiring.build_device = begun
+playing = float(os.environ.get("SCHOCK_BENCH_RUN", "0"))
+stop = lambda: os.kill(os.getpid(), signal.SIGTERM)
+noted = set()
+def note(what):
+    noted.add(what)
+    if not playing and noted >= {"frame", "prepared"}:
+        stop()
+prepare_tables = work.prepare_tables
+def prepared(*args, **kwargs):
+    prepare_tables(*args, **kwargs)
+    print("PREPARED", time.monotonic(), file=sys.stderr, flush=True)
+    note("prepared")
+work.prepare_tables = prepared
 class FirstFrameBus:
     def __init__(self):
         self.pixels = 0
@@ -784,7 +814,12 @@ class FirstFrameBus:
         if self.pixels >= 2048:
             print("FIRST_FRAME", time.monotonic(), file=sys.stderr, flush=True)
             print("FIRST_FRAME_CPU", time.process_time(), file=sys.stderr, flush=True)
-            os.kill(os.getpid(), signal.SIGTERM)
+            if not begin:
+                stop()
+                return
+            wait = playing or float(os.environ.get("SCHOCK_BENCH_WAIT", "5"))
+            threading.Timer(wait, stop).start()
+            note("frame")
 import firmware.cli.run as run
 import hal.oled as oled
 open_resilient_oled = oled.open_resilient_oled
@@ -831,6 +866,14 @@ def start_up(settings: Settings) -> list[Measurement]:
         config.write_text(f"[storage]\nstate_dir = {toml_value(str(state))}\n", encoding="utf-8")
         run_argv = ["run", "--config", str(config)]
         run_env = {**env, "GPIOZERO_PIN_FACTORY": "mock"}
+        bots_config = Path(scratch) / "bots.toml"
+        bots_config.write_text(
+            f"[storage]\nstate_dir = {toml_value(str(state))}\n[game]\n"
+            'players = ["Anna", "Ben", "Carla", "Dora"]\nbots = ["odds", "odds", "odds", "odds"]\n',
+            encoding="utf-8",
+        )  # fmt: skip
+        game_env = {**run_env, "SCHOCK_BENCH_BEGIN": "1"}
+        bots_env = {**game_env, "SCHOCK_BENCH_RUN": str(settings.bots_s)}
         _start_once(_SIM_LAUNCH, sim_argv, env)  # fills the bytecode cache
         _start_once(_RUN_LAUNCH, run_argv, run_env)
         for _ in range(settings.starts):
@@ -838,10 +881,14 @@ def start_up(settings: Settings) -> list[Measurement]:
             sim_firsts.append(first)
             sim_peaks.append(peak_kb)
             shutil.rmtree(state, ignore_errors=True)  # a device's first start: no saved game
-            first, peak_kb, cpu_s = _start_once(_RUN_LAUNCH, run_argv, run_env)
+            first, _, cpu_s = _start_once(_RUN_LAUNCH, run_argv, run_env)
             run_firsts.append(first)
-            run_peaks.append(peak_kb)
             run_cpus.append(cpu_s)
+            shutil.rmtree(state, ignore_errors=True)
+            run_peaks.append(_start_once(_RUN_LAUNCH, run_argv, game_env)[1])  # in a game
+        shutil.rmtree(state, ignore_errors=True)
+        _, bots_peak_kb, _ = _start_once(_RUN_LAUNCH, ["run", "--config", str(bots_config)],
+                                         bots_env)
         cpu = {}
         for name, argv in _COMMANDS.items():
             _fastest_cpu(argv, 1, env)
@@ -873,8 +920,13 @@ def start_up(settings: Settings) -> list[Measurement]:
             target=60,
         ),
         Measurement(
-            "run_peak_rss_mb", "peak resident memory (`schocken run`)", max(run_peaks) / 1024,
-            "MB", target=60,
+            "run_peak_rss_mb", "peak resident memory (`schocken run`, a game's tables built)",
+            max(run_peaks) / 1024, "MB", target=60,
+        ),
+        Measurement(
+            "run_bots_peak_rss_mb",
+            f"peak resident memory (`schocken run`, 4 odds players, {settings.bots_s:g} s)",
+            bots_peak_kb / 1024, "MB", target=60,
         ),
         Measurement("bare_cpu_ms", "a bare interpreter (`python -c pass`), CPU", cpu["bare"] * 1e3,
                     "ms"),

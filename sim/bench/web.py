@@ -132,7 +132,7 @@ def page_figures(idle_s: float, presses: int) -> list[Measurement]:
         figures["idle_cpu_pct"],
         figures["peak_rss_mb"],
     ]
-    targets: list[float | None] = [5, 5, None, 200, 1, 60]
+    targets: list[float | None] = [5, 5, None, 200, 1, MEMORY_TARGET_MB]
     return [
         Measurement(key, label, value, unit, target=target)
         for (key, label, unit), value, target in zip(keys, values, targets, strict=True)
@@ -164,7 +164,7 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
     device = build_device(
         config, clock=clock, inputs=[], display=display, timers=[display], web=server,
         dice=SeededDice(7), setup=GameSetup(config.game.players, rules), power=False,
-        event_sink=emitted.append,
+        event_sink=emitted.append, odds_worker=True,  # as `schocken run` builds it
     )
     loop, app = device.loop, device.app
     handled: list[float] = []
@@ -272,6 +272,12 @@ def _child(idle_s: float, presses: int) -> dict[str, Any]:
 
 #: Pages in the crowd run: all but one unpaired, at their limits; one paired page measures.
 CROWD_PAGES = 200
+#: Computer players (odds) in the crowd's second run: the device's heaviest game.
+CROWD_BOTS = 4
+#: The device's peak resident memory targets (docs/performance.md, "Memory"): with its page, a
+#: table's twenty phones and its computer players; and under a crowd of two hundred pages.
+MEMORY_TARGET_MB = 60
+CROWD_MEMORY_TARGET_MB = 75
 #: The crowd's pages send this many lines a second each (the server's RATE_PER_S).
 CROWD_RATE = 20.0
 
@@ -446,12 +452,13 @@ FLOOD_RATE = 1000.0
 
 
 def measure_crowd(
-    seconds: float, pages: int = CROWD_PAGES, rate: float = CROWD_RATE, commands: str = ""
+    seconds: float, pages: int = CROWD_PAGES, rate: float = CROWD_RATE, commands: str = "",
+    bots: int = 0,
 ) -> dict[str, Any]:
     """Run the crowd in a child process (see :func:`_crowd_child`); its figures as a dict."""
     result = subprocess.run(
         [sys.executable, "-m", "sim.bench.web", "crowd", str(seconds), str(pages), str(rate),
-         commands],
+         commands, str(bots)],
         capture_output=True, text=True, timeout=600, check=False, **tied_to_this_process(),
     )
     if result.returncode != 0:
@@ -469,16 +476,22 @@ def crowd_figures(seconds: float, pages: int = CROWD_PAGES) -> list[Measurement]
         ("crowd_oled_p99_ms", "paired page's press to its OLED frame p99, under the crowd", "ms"),
         ("crowd_peak_rss_mb", f"peak memory, device with {pages} pages", "MB"),
         ("crowd_answer_mb_s", "answers to the crowd", "MB/s"),
+        ("crowd_bots_ping_p99_ms", f"... the same with {CROWD_BOTS} odds players playing", "ms"),
+        ("crowd_bots_peak_rss_mb", f"peak memory, device with {pages} pages and {CROWD_BOTS} "
+         "odds players", "MB"),
     ]
     skipped = _skipped_without_web(keys)
     if skipped:
         return skipped
     figures = measure_crowd(seconds, pages)
+    playing = measure_crowd(seconds, pages, bots=CROWD_BOTS)
     values = [
         figures["ping_p99_ms"], figures["ping_p50_ms"], figures["oled_p99_ms"],
         figures["peak_rss_mb"], figures["crowd_bytes"] / 1e6 / figures["seconds"],
+        playing["ping_p99_ms"], playing["peak_rss_mb"],
     ]
-    targets: list[float | None] = [100, None, None, 60, None]
+    targets: list[float | None] = [100, None, None, CROWD_MEMORY_TARGET_MB, None, 100,
+                                   CROWD_MEMORY_TARGET_MB]
     return [
         Measurement(key, label, value, unit, target=target)
         for (key, label, unit), value, target in zip(keys, values, targets, strict=True)
@@ -554,7 +567,7 @@ def _device_on_a_page() -> tuple[Any, Any, threading.Thread, str]:
     device = build_device(
         config, clock=clock, inputs=[], display=display, timers=[display], web=server,
         dice=SeededDice(7), setup=GameSetup(config.game.players, load_preset("standard")),
-        power=False,
+        power=False, odds_worker=True,  # as `schocken run` builds it
     )
     thread = threading.Thread(target=device.run, name="firmware", daemon=True)
     thread.start()
@@ -583,11 +596,12 @@ def flood_figures(seconds: float, pages: int = FLOOD_PAGES) -> list[Measurement]
 
 
 def _crowd_child(
-    seconds: float, pages: int, rate: float = CROWD_RATE, commands: str = ""
+    seconds: float, pages: int, rate: float = CROWD_RATE, commands: str = "", bots: int = 0
 ) -> dict[str, Any]:
-    """The device's side of the crowd: a game of three on the web server, ``pages - 1``
-    unpaired pages sending their commands at ``rate`` a second each (their limit) and one
-    paired page that pings and plays."""
+    """The device's side of the crowd: a game of three on the web server (with ``bots``, a game
+    of that many odds players, which plays itself), ``pages - 1`` unpaired pages sending their
+    commands at ``rate`` a second each (their limit) and one paired page that pings and plays
+    (its presses move a game of people; the computer players' game goes on by itself)."""
     from engine import GameSetup, load_preset
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
@@ -597,14 +611,15 @@ def _crowd_child(
     from hal.oled import open_dummy
     from hal.web_server import WebServer
 
-    config = DeviceConfig(game=GameConfig(players=("Anna", "Ben", "Carla")))
+    players = ("Anna", "Ben", "Carla", "Dora")[:bots] if bots else ("Anna", "Ben", "Carla")
+    config = DeviceConfig(game=GameConfig(players=players, bots=("odds",) * bots))
     clock = MonotonicClock()
     display = open_dummy(clock)
     server = WebServer("127.0.0.1", 0, page_files())
     device = build_device(
         config, clock=clock, inputs=[], display=display, timers=[display], web=server,
         dice=SeededDice(7), setup=GameSetup(config.game.players, load_preset("standard")),
-        power=False,
+        power=False, odds_worker=True,  # as `schocken run` builds it: the tables on its worker
     )
     thread = threading.Thread(target=device.run, name="firmware", daemon=True)
     thread.start()
@@ -675,7 +690,7 @@ if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
     if sys.argv[1] == "crowd":
         figures = _crowd_child(float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]),
-                               sys.argv[5])
+                               sys.argv[5], int(sys.argv[6]) if len(sys.argv) > 6 else 0)
         print(json.dumps(figures), flush=True)
     elif sys.argv[1] == "pairing":
         print(json.dumps(_pairing_child(int(sys.argv[2]), int(sys.argv[3]))), flush=True)

@@ -14,6 +14,7 @@ import pytest
 from pytest_mock import MockerFixture
 
 from schockbesteck.cli import main
+from sim.bench import web
 from sim.bench.cli import as_markdown, as_table
 from sim.bench.figures import percentile
 from sim.bench.measure import GROUPS, Measurement, bus_speed
@@ -45,13 +46,15 @@ POSITIVE: dict[str, list[str]] = {
     ],
     "start-up": [
         *("first_frame_s", "run_first_frame_s", "run_first_frame_cpu_s", "peak_rss_mb"),
-        *("run_peak_rss_mb", "bare_cpu_ms", "rank_cpu_ratio", "odds_cpu_ratio"),
+        *("run_peak_rss_mb", "run_bots_peak_rss_mb", "bare_cpu_ms", "rank_cpu_ratio"),
+        "odds_cpu_ratio",
     ],
     "entry": ["entry_round_presses_median", "entry_round_s_median", "entry_round_s_p90"],
     "evening": ["sheet_import_ms", "sheet_pdf_ms", "sheet_csv_ms", "evening_standings_ms"],
     "web": [
         *("web_latency_p99_ms", "web_board_p99_ms", "web_peak_rss_mb", "crowd_ping_p99_ms"),
         *("crowd_ping_p50_ms", "crowd_oled_p99_ms", "crowd_peak_rss_mb", "crowd_answer_mb_s"),
+        *("crowd_bots_ping_p99_ms", "crowd_bots_peak_rss_mb"),
         *("pairing_first_tap", "pairing_pair_max_ms", "pairing_reload_max_ms"),
         *("flood_ping_p99_ms", "flood_cpu_pct", "flood_closed"),
     ],
@@ -275,10 +278,31 @@ def test_a_crowd_of_unpaired_pages_is_measured(whole_report: BenchRun) -> None:
     """A crowd at its limits beside a paired page: its ping and press to OLED, and memory."""
     report = whole_report.json
     for key in ("crowd_ping_p99_ms", "crowd_ping_p50_ms", "crowd_oled_p99_ms",
-                "crowd_peak_rss_mb", "crowd_answer_mb_s"):
+                "crowd_peak_rss_mb", "crowd_answer_mb_s", "crowd_bots_peak_rss_mb"):
         assert isinstance(report[key], int | float) and report[key] > 0, key
     assert report["targets"]["crowd_ping_p99_ms"] == 100
-    assert report["targets"]["crowd_peak_rss_mb"] == 60
+    assert report["targets"]["crowd_peak_rss_mb"] == web.CROWD_MEMORY_TARGET_MB
+    assert report["targets"]["crowd_bots_peak_rss_mb"] == web.CROWD_MEMORY_TARGET_MB
+
+
+def test_the_bench_measures_the_device_as_schocken_run_builds_it(mocker: MockerFixture) -> None:
+    """Its odds worker included, which builds the tables a game needs as the game begins (the
+    memory rows would otherwise be those of a build nobody runs): each of the page's children
+    asks ``build_device`` for it (stopped there; no server is bound, no child started)."""
+
+    class Built(Exception):
+        pass
+
+    build = mocker.patch("firmware.wiring.build_device", side_effect=Built)
+    mocker.patch("hal.web_server.WebServer")
+    mocker.patch("firmware.link.webtable.page_files", return_value={})
+    for child in (web._device_on_a_page, lambda: web._child(0.1, 1),
+                  lambda: web._crowd_child(0.1, 2, bots=web.CROWD_BOTS)):
+        with pytest.raises(Built):
+            child()
+    assert [call.kwargs["odds_worker"] for call in build.call_args_list] == [True] * 3
+    bots = build.call_args_list[-1].args[0].game.bots
+    assert bots == ("odds",) * web.CROWD_BOTS
 
 
 @pytest.mark.slow
@@ -323,14 +347,12 @@ def test_without_the_web_extra_the_pages_rows_are_skipped_naming_why(
 ) -> None:
     """`make sim` leaves aiohttp out: the page's and the crowd's rows are there, skipped, and
     nothing is measured."""
-    from sim.bench import web
-
     mocker.patch.dict("sys.modules", {"aiohttp": None})
     sys.modules.pop("hal.web_server", None)  # imported afresh, so that it meets no aiohttp
     pages = mocker.patch.object(web, "measure_pages")
     crowd = mocker.patch.object(web, "measure_crowd")
     rows = web.page_figures(0.1, 1) + web.crowd_figures(0.1, 3)
-    assert len(rows) == 11 and all(row.value is None for row in rows)
+    assert len(rows) == 13 and all(row.value is None for row in rows)
     assert {row.note for row in rows} == {
         "skipped: the web extra is not installed (pip install -e '.[web]')"
     }

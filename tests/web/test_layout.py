@@ -1,12 +1,12 @@
 """The page's layout at a table's screens, measured in the DOM of headless Chromium.
 
 Four screens (a small phone upright, a phone upright and on its side, a laptop; `make test` the
-small phone's, the slow selection all four), both languages,
-a watcher and a paired page: nothing may stick out of its box or out of the screen's width
-(every element's ``scrollWidth`` within its ``clientWidth``, every box inside the viewport, no
-sideways scrolling). The content is the widest the device allows: ten players of ten letters,
-two-digit Deckel, every tag, a reveal of ten turns with a tie and a dropped cup. The reveal comes
-through the device's own :class:`~firmware.link.webtable.WebTable` (and so through
+small phone's, the slow selection all four), both languages, a watcher and a paired page:
+nothing may stick out of its box or out of the screen's width (every element's ``scrollWidth``
+within its ``clientWidth``, every box inside the viewport, no sideways scrolling, no choice that
+cuts any of its options). The content is the widest the device allows: ten players of ten
+letters, two-digit Deckel, every tag, a reveal of ten turns with a tie and a dropped cup. The
+reveal comes through the device's own :class:`~firmware.link.webtable.WebTable` (and so through
 ``tablefeed``, which adds the tie); the board's worst case is handed to the page's own
 ``gotState``, as a ``state`` line would be.
 
@@ -177,17 +177,24 @@ for (const e of document.body.querySelectorAll('*')) {
   if (!(e instanceof SVGElement) && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
     problems.push(name(e) + ' overflows: ' + e.scrollWidth + ' > ' + e.clientWidth);
 }
-// A choice shows its chosen option's words whole (a select cuts them without a scrollWidth).
-const context = document.createElement('canvas').getContext('2d');
+// A choice shows any of its options whole, each could be the one chosen (a select cuts its
+// words without a scrollWidth): a copy of it as wide as it likes, the widest option and the
+// arrow, must be no wider than the select.
 for (const select of document.querySelectorAll('select')) {
-  if (!select.getClientRects().length || select.selectedIndex < 0) continue;
-  const style = getComputedStyle(select);
-  context.font = style.font;
-  const words = context.measureText(select.options[select.selectedIndex].text).width;
-  const room = select.clientWidth - parseFloat(style.paddingLeft)
-    - parseFloat(style.paddingRight) - 16;  // 16: the arrow
-  if (words > room)
-    problems.push(name(select) + ' cuts its choice: ' + words.toFixed(0) + ' > ' + room.toFixed(0));
+  if (!select.getClientRects().length) continue;
+  const whole = select.cloneNode(true);
+  whole.removeAttribute('id');
+  for (const [property, value] of [['width', 'auto'], ['min-width', '0'], ['max-width', 'none'],
+    ['flex', 'none'], ['position', 'absolute'], ['visibility', 'hidden']])
+    whole.style.setProperty(property, value, 'important');
+  select.after(whole);
+  const needs = whole.getBoundingClientRect().width, has = select.getBoundingClientRect().width;
+  whole.remove();
+  if (needs > has + 0.5) {
+    const widest = [...select.options].map((o) => o.text).sort((a, b) => b.length - a.length)[0];
+    problems.push(name(select) + ' cuts "' + widest + '": ' + needs.toFixed(0) + ' > '
+      + has.toFixed(0));
+  }
 }
 if (document.documentElement.scrollWidth > width)
   problems.push('the page scrolls sideways: ' + document.documentElement.scrollWidth);
@@ -362,6 +369,79 @@ def test_the_turn_bar_stays_in_sight(shown: Browser, device: WebDevice) -> None:
     )
     assert dice == ["6", "?", "1"], "the die in the cup stays a ?"
     shown.js("window.scrollTo(0, 0)")
+
+
+#: The rounds' lines that the bottom edge of their scrolling box cuts through, and whether it
+#: scrolls at all.
+CUT_LINES = """
+const list = document.querySelector('#history .list'), box = list.getBoundingClientRect();
+const walker = document.createTreeWalker(list, NodeFilter.SHOW_TEXT);
+const range = document.createRange();
+const cut = [];
+while (walker.nextNode()) {
+  range.selectNodeContents(walker.currentNode);
+  for (const line of range.getClientRects())
+    if (line.top < box.bottom - 0.5 && line.bottom > box.bottom + 0.5)
+      cut.push(walker.currentNode.textContent);
+}
+return [list.scrollHeight > list.clientHeight, cut];
+"""
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_rounds_card_ends_between_two_lines(
+    shown: Browser, device: WebDevice, language: str
+) -> None:
+    """Twelve rounds of ten turns scroll in their card; its edge cuts no line in half."""
+    set_paired(shown, False, device)
+    set_language(shown, language)
+    set_size(shown, (360, 740))
+    shown.js("document.querySelector('#history .list').scrollTop = 0;"
+             "page.kept = page.rounds; const r = page.rounds[0]; page.rounds = [];"
+             "for (let i = 1; i <= 12; i++) page.rounds.push(Object.assign({}, r, {number: i}));"
+             "renderHistory();")  # fmt: skip
+    try:
+        for size in ((360, 740), (390, 844)):
+            set_size(shown, size)
+            shown.wait("document.getElementById('history').clientWidth === page.historyWidth")
+            scrolls, cut = shown.js(CUT_LINES)
+            assert scrolls and cut == [], f"at {size}: {cut}"
+    finally:
+        shown.js("page.rounds = page.kept; renderHistory();")
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_statistics_of_a_device_that_keeps_no_games_say_so(
+    shown: Browser, device: WebDevice, language: str
+) -> None:
+    """The module's device keeps no games (as ``schocken run --no-save``): its answer to
+    ``stats`` is a refusal, and the card says why there are none, not that none were played."""
+    set_language(shown, language)
+    shown.js("window.schock.page.stats = null; page.statsWaiting = true; send('stats')")
+    shown.wait("page.statsWaiting === false")
+    try:
+        text = shown.js("return document.querySelector('#stats .body').innerText")
+        assert text == page_texts()[language]["web_stats_not_kept"]
+    finally:
+        show_the_worst(device, shown)
+
+
+def test_the_bar_draws_the_cup_as_the_mirror_shows_it(shown: Browser, device: WebDevice) -> None:
+    """While the cup shakes the bar shows what the mirror shows: the marked die out, the others in
+    the cup (a state's ``cup``); without one, the throw as it lies."""
+    set_paired(shown, False, device)
+    set_size(shown, (360, 740))
+    state = worst_state()
+    state["game"]["turn"]["cup"] = {"dice": [6, None, None], "marked": [True, False, False],
+                                    "shaking": True}  # fmt: skip
+    drawn = """return [...document.querySelectorAll('#dice .die')]
+        .map((d) => d.dataset.value + (d.classList.contains('laid') ? '*' : ''))"""
+    try:
+        shown.js("gotState(arguments[0])", state)
+        assert shown.js(drawn) == ["6*", "?", "?"]
+    finally:
+        shown.js("gotState(arguments[0])", worst_state())
+    assert shown.js(drawn) == ["6*", "?", "1*"]
 
 
 def test_a_paired_phone_sees_the_mirror_with_its_buttons(

@@ -7,6 +7,7 @@ a free port of 127.0.0.1, and talks to it with aiohttp's WebSocket client.
 from __future__ import annotations
 
 import json
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -16,6 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from engine import GameSetup, load_preset
 from firmware.config import ConfigError, config_from_toml
 from firmware.link.protocol import MAX_LINE
 from firmware.sink import GameStarted
@@ -320,3 +322,56 @@ def test_after_a_scripted_game_the_page_is_still_answered(tmp_path: Path) -> Non
         process.send_signal(signal.SIGINT)
         process.wait(timeout=10)
     assert process.returncode == 0
+
+
+def test_the_pages_follow_the_cup_between_the_rules_events(clients: list[WsClient]) -> None:
+    """A die marked and the cup shaken change no rule's state, yet the table sees them on the
+    mirror: a state says so in the same step (the page's bar draws the cup from it)."""
+    device = WebDevice(setup=GameSetup(("Anna", "Ben"), load_preset("standard")))
+    try:
+        host = connect(device, clients)
+        assert host.command(f"pair {device.show_pin()}", "ok pair").startswith("ok pair")
+        for attempt in range(12):  # the roll-off, the hand-over and the first throw
+            turn = payload(host.command("state", "state"))["game"]["turn"]
+            if turn is not None and turn["throws"] == 1:
+                break
+            host.command("shake" if attempt % 2 == 0 else "press stand", "ok")
+        else:
+            raise AssertionError(f"no first throw: {turn}")
+        page = connect(device, clients)  # a watcher
+        mark = len(page.lines)
+        device.press(Button.KEEP_1)
+        app = device.device.app
+        deadline = time.monotonic() + 5
+        while not device.on_loop(lambda: app.view.dice[0].out):  # the press, on the device's screen
+            assert time.monotonic() < deadline, "the mark never came"
+            time.sleep(0.01)
+        shaking = threading.Event()
+
+        def shake() -> None:  # the tilt switch's ball rolls until the page heard of the shake
+            closed = False
+            while not shaking.is_set():
+                closed = not closed
+                device.hands.tilt(closed)
+                time.sleep(0.05)
+
+        shaker = threading.Thread(target=shake)
+        shaker.start()
+        try:
+            line = page.wait_for(lambda line: line.startswith("state ") and bool(
+                (json.loads(line[6:])["game"]["turn"].get("cup") or {}).get("shaking")
+            ), start=mark)  # fmt: skip
+        finally:
+            shaking.set()
+            shaker.join()
+        cup = payload(line)["game"]["turn"]["cup"]
+        assert cup["marked"] == [True, False, False], "the marked die stays out"
+        assert cup["dice"][1:] == [None, None], "the others are in the shaking cup"
+        assert not any(text.startswith('event {"event":"roll"') for text in page.lines[mark:])
+        thrown = page.wait_for(lambda line: line.startswith('event {"event":"roll"'), start=mark)
+        index = page.lines.index(thrown)
+        after = payload(page.wait_for(lambda line: line.startswith("state "), start=index))
+        assert after["game"]["turn"]["throws"] == 2
+        assert after["game"]["turn"]["cup"]["shaking"] is False
+    finally:
+        device.close()

@@ -24,7 +24,7 @@ from typing import ClassVar, Protocol
 
 from firmware.app.session.moments import Moment
 from firmware.screen.oled_words import OledWords
-from firmware.screen.views import View
+from firmware.screen.views import TableCup, View
 from hal.ports import Button, InputEvent
 
 __all__ = [
@@ -70,6 +70,11 @@ class Stage:
         """What anyone at the table may see of this screen: no die under the cup (the link's
         frames for an unpaired host). Most screens show nothing private."""
         return self.view()
+
+    def table_cup(self) -> TableCup | None:
+        """The cup of the turn under way as this screen shows it to the table (a turn's screen);
+        None on every other screen."""
+        return None
 
     def auto_at(self, now: float) -> float | None:
         """When this stage, if it became current at ``now``, acts by itself; None: it waits.

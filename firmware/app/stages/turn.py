@@ -27,7 +27,7 @@ from firmware.app.stages.hint import hint_for
 from firmware.app.stages.players import pot_text, scoreboard, short_name, shown_name
 from firmware.app.stages.timing import BOT_PAUSE_S, FRAME_S
 from firmware.screen.oled_words import section_name
-from firmware.screen.views import DieFace, HandOverView, TurnView
+from firmware.screen.views import DieFace, HandOverView, TableCup, TurnView
 from hal.ports import Button, InputEvent, InputKind
 
 if TYPE_CHECKING:
@@ -269,6 +269,13 @@ class TurnStage(Stage):
 
     def table_view(self) -> TurnView:
         return self._view(None)
+
+    def table_cup(self) -> TableCup:
+        dice = self.table_view().dice
+        return TableCup(
+            self.table.game.current_player or "", tuple(face.value for face in dice),
+            tuple(face.out for face in dice), self.shaking,
+        )  # fmt: skip
 
     def _view(self, observer: str | None) -> TurnView:
         """The turn screen as ``observer`` sees the cup (None: anyone who is not throwing)."""
