@@ -39,6 +39,9 @@ logger = logging.getLogger(__name__)
 
 #: The interpreter's switch interval while the worker computes (see BackgroundWork._work).
 JOB_SWITCH_INTERVAL_S = 0.0005
+#: How long closing waits for the job running on the thread before it leaves it to end with
+#: the process.
+CLOSE_WAIT_S = 0.5
 
 Result = TypeVar("Result")
 
@@ -145,12 +148,15 @@ class BackgroundWork:
         self._thread.start()
 
     def close(self) -> None:
-        """Stop the thread after the job it is running (jobs not started are dropped)."""
+        """Stop the thread: jobs not started are dropped, and the job it is running (pure
+        computation, its answer never handed over now) is waited for at most
+        :data:`CLOSE_WAIT_S`; the thread is a daemon, so it ends with the process. A Ctrl+C or a
+        ``systemctl stop`` during a rule set's tables (seconds on a Pi) does not wait for them."""
         self._closed = True
         thread, self._thread = self._thread, None
         if thread is not None:
             self._jobs.put(None)
-            thread.join()
+            thread.join(timeout=CLOSE_WAIT_S)
 
     # --- the worker thread ----------------------------------------------------------------------
 

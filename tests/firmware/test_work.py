@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -238,6 +239,26 @@ def test_jobs_wait_for_the_start_and_answers_come_through_the_call_queue() -> No
     thread = work._thread
     work.close()
     assert thread is not None and not thread.is_alive()
+
+
+def test_closing_does_not_wait_for_a_long_job_to_end() -> None:
+    calls, _run_next = _loop_queue()
+    work = BackgroundWork()
+    work.start(calls.put)
+    started, release = threading.Event(), threading.Event()
+    answers: list[int] = []
+    work.submit(lambda: started.set() or release.wait(10) or 1, answers.append)
+    assert started.wait(5)
+    thread = work._thread
+    began = time.monotonic()
+    work.close()  # as Ctrl+C or a service's stop does, while a rule set's tables are built
+    assert time.monotonic() - began < 5, "closing waited for the job"
+    assert thread is not None and thread.daemon and thread.is_alive()
+    release.set()
+    thread.join(5)
+    while not calls.empty():  # what the loop would still run: the answer is not handed over
+        calls.get()()
+    assert not thread.is_alive() and answers == []
 
 
 def test_a_job_that_fails_raises_on_the_loop() -> None:
