@@ -165,6 +165,19 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
         "Runde {round}: {count} Tische wieder im Netz",
         "Round {round}: {count} tables are back on the network",
     ),
+    "sim_run_cut": (
+        "Runde {round}: {count} Tische still vom Netz getrennt (kein Abmelden, kein FIN)",
+        "Round {round}: {count} tables cut off silently (no goodbye, no FIN)",
+    ),
+    "sim_run_cut_back": (
+        "Runde {round}: der Hub hat den Letzten Willen der {count} Tische; sie sind wieder im Netz",
+        "Round {round}: the hub has the {count} tables' Last Will; they are back on the network",
+    ),
+    "sim_run_replaced": (
+        "Runde {round}: Gerät von Tisch {table} mitten im Spiel ausgefallen, Ersatzgerät mit "
+        "seiner SD-Karte spielt weiter",
+        "Round {round}: table {table}'s device died mid-game; a spare with its SD card plays on",
+    ),
     "sim_run_broker_killed": (
         "Runde {round}: Broker mit SIGKILL beendet", "Round {round}: broker killed (SIGKILL)"
     ),
