@@ -178,6 +178,11 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
         "seiner SD-Karte spielt weiter",
         "Round {round}: table {table}'s device died mid-game; a spare with its SD card plays on",
     ),
+    "sim_run_hub_lost": (
+        "Runde {round}: Hub samt Datenbank verloren; neu angelegt und von den Tischen "
+        "wieder aufgefüllt",
+        "Round {round}: the hub lost with its database; made again and refilled from the tables",
+    ),
     "sim_run_broker_killed": (
         "Runde {round}: Broker mit SIGKILL beendet", "Round {round}: broker killed (SIGKILL)"
     ),

@@ -34,6 +34,7 @@ from engine.tournament import (
     schock_aus_king,
     team_scores,
 )
+from firmware.hub import refill
 from firmware.hub.store import HubStore, SeatRow, StoredResult
 from firmware.hub.view import HubView, RoundView, TableView
 from firmware.wire.messages import (
@@ -47,6 +48,7 @@ from firmware.wire.messages import (
     ack_topic,
     assign_topic,
     check_level,
+    refill_topic,
     round_topic,
     standings_topic,
     table_number,
@@ -232,6 +234,11 @@ class Hub:
                 return []
             self.store.set_table_status(number, status.online, status.outbox, now)
             return []
+        if leaf in (refill.RESULT_LEAF, refill.SEAT_LEAF):
+            problem = refill.stage(self.store, user, leaf, payload, now)
+            if problem is not None:
+                self._refuse(topic, "", problem, now)
+            return []
         if leaf != "result":
             return []
         ack = self._result(topic, user, number, payload, now)
@@ -261,6 +268,8 @@ class Hub:
                 self._refuse(topic, result.id, reason, now)
                 return Ack(result.id, "refused", reason[:200])
             return Ack(result.id, "duplicate")
+        if result.event == self.event and refill.holds_back(self.store, result.round):
+            return None  # its round comes with the refill: the table sends it again then
         problem = self._problem(result, number)
         if problem is not None:
             self._refuse(topic, result.id, problem, now)
@@ -380,6 +389,9 @@ class Hub:
                 out.append(Publication(assign_topic(self.event, user), b"", retain=True))
         if self.store.players():
             out.append(self.standings_publication())
+        asked = refill.request(self.store)
+        out.append(Publication(refill_topic(self.event), asked.to_json() if asked else b"",
+                               retain=True))
         return out
 
     def view(self, now: float) -> HubView:

@@ -86,12 +86,13 @@ def acl_text() -> str:
             f"topic readwrite {ROOT}/#",
             "",
             "# Every other user is a table: it writes below its own table/USER level and reads",
-            "# its own acknowledgements and assignment, the round and the standings.",
+            "# its own acknowledgements and assignment, the round, the standings and a refill.",
             f"pattern write {ROOT}/+/table/%u/#",
             f"pattern read {ROOT}/+/ack/%u",
             f"pattern read {ROOT}/+/assign/%u",
             f"pattern read {ROOT}/+/round",
             f"pattern read {ROOT}/+/standings",
+            f"pattern read {ROOT}/+/refill",
             "",
         ]
     )

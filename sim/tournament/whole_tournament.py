@@ -107,6 +107,10 @@ class Faults:
     replaced: tuple[tuple[int, int], ...] = ()
     #: Actions into its round after which a replaced table's device dies (mid-game).
     dies_after: int = 40
+    #: (round, share of its tables played): the hub is killed and its SQLite file deleted; the
+    #: director makes a new one (init, format, players) and refills it from the tables
+    #: (``schocken hub refill``, :mod:`firmware.hub.refill`).
+    hub_lost: tuple[tuple[int, float], ...] = ()
 
     @classmethod
     def none(cls) -> Faults:
@@ -126,7 +130,7 @@ class Faults:
         """How many faults :attr:`TournamentRun.faults_done` names once all struck (a kill and
         its return, an offline or cut group's going and coming back, a replacement)."""
         groups = len(self.broker_kills) + len(self.hub_kills) + len(self.offline) + len(self.cut)
-        return 2 * groups + sum(count for _round, count in self.replaced)
+        return 2 * groups + sum(count for _round, count in self.replaced) + len(self.hub_lost)
 
 
 @dataclass(slots=True)
@@ -164,6 +168,8 @@ class Outcome:
     #: Players in the standings, and the winner (the best line) of the recount.
     players: int = 0
     winner: str | None = None
+    #: What each refill of a lost hub database said it did.
+    refills: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -179,7 +185,8 @@ class Outcome:
             f"{len(self.unexpected)} not in any journal, {self.refused} refused, "
             f"{self.untagged} games no tournament game, {self.doubled} doubled; {self.cut} tables "
             f"cut off silently ({self.wills} Last Wills at the hub, {self.dropped_bytes} bytes "
-            f"dropped), {self.replaced} devices replaced mid-game; standings "
+            f"dropped), {self.replaced} devices replaced mid-game, {len(self.refills)} hub "
+            f"databases refilled; standings "
             f"{'equal' if self.standings_equal else 'DIFFERENT'}, published board "
             f"{'equal' if self.board_equal else 'DIFFERENT'}; {self.seconds:.1f} s"
         )
@@ -251,14 +258,10 @@ class TournamentRun:
         self.faults_done: list[str] = []
         folder.mkdir(parents=True, exist_ok=True)
         db = folder / "tournament.db"
-        hub = init_tournament(db, event)
-        hub.store.set("format", fmt)
+        self.fmt = fmt
         # Teams of five, as at the DM: their members are spread over the tables by the draw.
-        hub.store.add_players(
-            [Entrant(f"S{i + 1:03}", f"Team {i // 5 + 1}") for i in range(tables * 4)]
-        )
-        hub.store.close()
-        self.hub = Hub(HubStore(db))
+        self.entrants = [Entrant(f"S{i + 1:03}", f"Team {i // 5 + 1}") for i in range(tables * 4)]
+        self.hub = self._new_hub(db)
         self.hub_process = HubProcess(db, broker, listen, folder / "hub.log")
         self.clock_start = time.time()
         # The tables a fault may cut off or kill reach the broker through a proxy of their own.
@@ -288,6 +291,8 @@ class TournamentRun:
         self.games = 0
         self.cut_count = 0
         self.wills = 0
+        #: What each ``schocken hub refill`` said it did.
+        self.refills: list[str] = []
 
     # -- running --------------------------------------------------------------------------------
 
@@ -369,6 +374,40 @@ class TournamentRun:
 
     def _table(self, seat: SeatRow) -> SimulatedTable:
         return self.tables[seat.table_no - 1]
+
+    def _new_hub(self, db: Path) -> Hub:
+        """The director's setup of a tournament file: the event, the format, the roster."""
+        hub = init_tournament(db, self.event)
+        hub.store.set("format", self.fmt)
+        hub.store.add_players(self.entrants)
+        hub.store.close()
+        return Hub(HubStore(db))
+
+    def _lose_hub_database(self) -> None:
+        """The hub dies with its file; the director sets up a new file with the same event,
+        format and roster, starts the hub and runs ``schocken hub refill`` beside it, while
+        the tables answer (they are stepped here, as their devices' loops would)."""
+        self.hub_process.kill()
+        db = self.hub.store.path
+        self.hub.store.close()
+        for lost in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            lost.unlink(missing_ok=True)
+        self.hub = self._new_hub(db)
+        self.hub_process.start()
+        with (self.folder / "refill.log").open("ab") as log:
+            refill = subprocess.Popen(
+                [sys.executable, "-m", "schockbesteck", "hub", "refill", "--db", str(db),
+                 "--quiet", "3", "--wait", "60"],
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            while refill.poll() is None:
+                for table in self.tables:
+                    table.step()
+                time.sleep(0.05)
+        said = (self.folder / "refill.log").read_text(errors="replace").splitlines()
+        if refill.returncode != 0:
+            raise RuntimeError(f"schocken hub refill failed: {said[-1] if said else '?'}")
+        self.refills += [line for line in said if line.startswith("refilled from")][-1:]
 
     def _chosen(self, faults: Sequence[tuple[int, int]], number: int,
                 seats: Iterable[SeatRow]) -> list[SimulatedTable]:  # fmt: skip
@@ -456,6 +495,9 @@ class TournamentRun:
             if round_ == number:
                 due.append((dies, "sim_run_hub_killed", self.hub_process.kill))
                 due.append((back, "sim_run_hub_back", self.hub_process.start))
+        for round_, at in self.faults.hub_lost:
+            if round_ == number:
+                due.append((at, "sim_run_hub_lost", self._lose_hub_database))
         return sorted(due, key=lambda fault: fault[0])
 
     def _strike(self, number: int, due: list[tuple[float, str, Callable[[], None]]],
@@ -552,6 +594,7 @@ class TournamentRun:
             dropped_bytes=sum(proxy.dropped for proxy in self.proxies.values()),
             players=len(recounted.lines),
             winner=recounted.ranked()[0].name if recounted.over and recounted.lines else None,
+            refills=tuple(self.refills),
         )
 
     def _published_board(self, timeout_s: float = 15) -> StandingsBoard | None:

@@ -94,6 +94,20 @@ def test_a_small_tournament_through_kills_loses_nothing(broker: Broker, fast_fol
 
 
 @pytest.mark.slow
+def test_a_lost_hub_database_is_refilled_from_the_tables(broker: Broker, fast_folder: Path) -> None:
+    """Mid-way through round 2 the hub is killed and its SQLite file deleted; a new file with
+    the same event, format and roster is refilled by `schocken hub refill` from every table's
+    journals, and the tournament goes on to its end as if nothing had happened."""
+    outcome = play(broker, fast_folder, TABLES, Faults(hub_lost=((2, 0.5),), offline=()),
+                   SHORT_ROUNDS)
+    # Round 1 finished and round 2 running were made again from the tables' answers, and round
+    # 1's results all came from them (round 2's from their answers or their outboxes).
+    (refilled,) = outcome.refills
+    assert refilled.startswith(f"refilled from {TABLES} tables"), refilled
+    assert refilled.endswith("rounds made: 1, 2"), refilled
+
+
+@pytest.mark.slow
 def test_a_hundred_tables_through_kills_lose_nothing(broker: Broker, fast_folder: Path) -> None:
     play(broker, fast_folder, 100, Faults())
 
