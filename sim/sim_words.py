@@ -148,6 +148,10 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
         "Tournament over: {rounds} rounds, {games} games, {stored} results at the hub, "
         "{lost} lost, {unexpected} in no journal; standings as recounted: {equal}",
     ),
+    "sim_demo_winner": (
+        "Sieger: {name} (die TV-Ansicht zeigt das Siegertreppchen bis Strg+C)",
+        "Winner: {name} (the TV view shows the podium until Ctrl+C)",
+    ),
     "sim_demo_yes": ("ja", "yes"),
     "sim_demo_no": ("NEIN", "NO"),
     "sim_run_round": (

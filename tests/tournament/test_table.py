@@ -407,3 +407,45 @@ def test_a_device_dead_mid_game_is_replaced_by_a_spare_with_its_card_and_nothing
     assert {r.game for r in recounted} == {1, 2}
     assert f"{EVENT}/table-7/r1/g2/game" in hub.stored
     assert sorted(hub.stored) == sorted(r.id for r in recounted)
+
+
+def test_a_table_answers_a_refill_once_with_every_result_the_hub_had_acknowledged(
+    broker: Broker, hub: HubStand, tmp_path: Path, mocker: MockerFixture,
+) -> None:
+    """A hub that lost its file asks (firmware/hub/refill.py): the table sends again, from its
+    journals, each result the hub had acknowledged, and the assignment it holds, once; what
+    waits for an Ack goes as ever, and at once when the refill ends."""
+    network = FakeClock(0.0)  # no resend falls due by itself
+    table = table_at(broker, tmp_path, network_clock=network)
+    hub.assign(assignment())
+    table.start()
+    try:
+        wait_for(lambda: table.reporter.assignment is not None, step=table.step,
+                 what="the assignment")
+        table.play_round(games=1)
+        wait_for(lambda: table.pending == 0, step=table.step, what="the acks")
+        acknowledged = sorted(hub.stored)
+        asked = mocker.spy(table.reporter, "_refill_asked")
+        answer = mocker.spy(table.reporter, "refill")
+        hub.ask_refill(1_800_000_100.0)
+        wait_for(lambda: len(set(hub.refilled)) == len(acknowledged) and hub.seats,
+                 step=table.step, what="the refill's answers")
+        assert hub.seats == [assignment()]
+        table.link.stop()  # a reconnect: the retained request comes again, and is not answered
+        table.start()
+        wait_for(lambda: asked.call_count == 2, step=table.step, what="the request again")
+        assert answer.call_count == 1
+        hub.answering = False
+        table.play_round(games=1)
+        waiting = sorted(table.reporter.outbox.pending)
+        assert waiting
+        wait_for(lambda: set(waiting) <= set(hub.received), step=table.step,
+                 what="the unanswered results")
+        hub.answering = True
+        hub.end_refill()
+        wait_for(lambda: table.pending == 0, step=table.step, what="the waiting results")
+    finally:
+        table.close()
+    # (a delivery may come twice: QoS 1 is at least once)
+    assert set(hub.refilled) == set(acknowledged)
+    assert sorted(hub.stored) == sorted([*acknowledged, *waiting])
