@@ -170,6 +170,8 @@ class Outcome:
     winner: str | None = None
     #: What each refill of a lost hub database said it did.
     refills: tuple[str, ...] = ()
+    #: The table devices that played (the hall's, and a spare a draw wanted beyond them).
+    devices: int = 0
 
     @property
     def ok(self) -> bool:
@@ -180,7 +182,8 @@ class Outcome:
 
     def summary(self) -> str:
         return (
-            f"{self.rounds} rounds, {self.games} games, {self.journalled} results in the "
+            f"{self.rounds} rounds, {self.games} games at {self.devices} tables, "
+            f"{self.journalled} results in the "
             f"tables' journals, {self.stored} stored by the hub: {len(self.lost)} lost, "
             f"{len(self.unexpected)} not in any journal, {self.refused} refused, "
             f"{self.untagged} games no tournament game, {self.doubled} doubled; {self.cut} tables "
@@ -273,19 +276,8 @@ class TournamentRun:
             for number in {*range(1, min(dying, tables) + 1),
                            *range(max(1, tables - cut + 1), tables + 1)}
         }  # fmt: skip
-        self.tables = [
-            SimulatedTable(
-                number,
-                TableSettings(
-                    self.proxies[number].url if number in self.proxies else broker.url,
-                    event, broker.passwords[table_user(number)], action_s=action_s,
-                ),
-                folder / table_user(number),
-                FakeClock(self.clock_start),
-                seed=number,
-            )
-            for number in range(1, tables + 1)
-        ]  # fmt: skip
+        self.action_s = action_s
+        self.tables = [self._device(number) for number in range(1, tables + 1)]
         #: Devices that died mid-game (their spares are in :attr:`tables`).
         self.dead: list[SimulatedTable] = []
         self.games = 0
@@ -327,6 +319,7 @@ class TournamentRun:
 
     def play_round(self, number: int) -> None:
         seats = self.hub.draw_round(seed=number)
+        self._extra_devices(seats)
         now = max(table.clock.now() for table in self.tables)
         self.hub.start_round(now, self.minutes[min(number, len(self.minutes)) - 1])
         self.report("sim_run_round", round=number, tables=len(seats))
@@ -374,6 +367,25 @@ class TournamentRun:
 
     def _table(self, seat: SeatRow) -> SimulatedTable:
         return self.tables[seat.table_no - 1]
+
+    def _device(self, number: int) -> SimulatedTable:
+        """Table ``number``'s device, on its proxy if a fault may cut it off."""
+        proxy = self.proxies.get(number)
+        settings = TableSettings(
+            proxy.url if proxy is not None else self.broker.url, self.event,
+            self.broker.passwords[table_user(number)], action_s=self.action_s,
+        )  # fmt: skip
+        return SimulatedTable(number, settings, self.folder / table_user(number),
+                              FakeClock(self.clock_start), seed=number)  # fmt: skip
+
+    def _extra_devices(self, seats: Sequence[SeatRow]) -> None:
+        """A draw may want a table more than the hall has devices (a Trostrunde of everyone
+        out beside a KO final of three seats 606 players at 153 tables): a spare device is
+        set up for it, as a director would (the broker must know its user)."""
+        for number in range(len(self.tables) + 1, max(s.table_no for s in seats) + 1):
+            device = self._device(number)
+            self.tables.append(device)
+            device.start()
 
     def _new_hub(self, db: Path) -> Hub:
         """The director's setup of a tournament file: the event, the format, the roster."""
@@ -595,6 +607,7 @@ class TournamentRun:
             players=len(recounted.lines),
             winner=recounted.ranked()[0].name if recounted.over and recounted.lines else None,
             refills=tuple(self.refills),
+            devices=len(self.tables),
         )
 
     def _published_board(self, timeout_s: float = 15) -> StandingsBoard | None:
