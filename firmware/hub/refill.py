@@ -108,7 +108,12 @@ def holds_back(store: HubStore, round_: int) -> bool:
 
 def stage(store: HubStore, user: str, leaf: str, payload: bytes, now: float) -> str | None:
     """Keep one table's answer to the refill (a result or the assignment it holds) until
-    :func:`rebuild`; one line why it cannot be, or None. Kept once however often it comes."""
+    :func:`rebuild`; one line why it cannot be, or None. Kept once however often it comes; with
+    no refill open, dropped (a late answer: the next refill asks again), so no table can fill
+    the file with answers nobody asked for."""
+    if not store.get(_KEY):
+        logger.info("refill: an answer from %s with no refill open, dropped", user)
+        return None
     number = table_number(user)
     if number is None:
         return f"{user!r} is not a table's name"

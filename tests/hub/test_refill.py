@@ -103,6 +103,10 @@ def test_a_refill_answer_for_another_table_is_refused_and_not_kept(tmp_path: Pat
     assert hub.receive(refill_answer_topic(EVENT, "table-1"), forged.to_json(), 2001.0) == []
     hub.receive(seat_topic(EVENT, "table-1"), b'{"v": 1, "kind": ', 2002.0)
     assert refill.staged(hub.store) == (0, 0)
+    refill.cancel(hub.store)  # an answer nobody asked for is dropped, not kept
+    fair = game_result(tables[0], 1)
+    assert hub.receive(refill_answer_topic(EVENT, "table-1"), fair.to_json(), 2003.0) == []
+    assert refill.staged(hub.store) == (0, 0)
     reasons = [reason for _at, _topic, _id, reason in hub.store.refusals()]
     assert "refill for table-2 sent on table-1's topic" in reasons
     assert len(reasons) == 2 and "Traceback" not in "".join(reasons)
