@@ -332,6 +332,7 @@ class TournamentRun:
         if away:
             self._done("sim_run_offline", number, count=len(away))
         cut = self._chosen(self.faults.cut, number, reversed(seats))
+        cut_at = time.time()
         for table in cut:
             self.proxies[table.number].cut()
         if cut:
@@ -357,7 +358,7 @@ class TournamentRun:
         if away:
             self._done("sim_run_online", number, count=len(away))
         if cut:
-            self._wait_for_wills(cut)
+            self._wait_for_wills(cut, cut_at)
             for table in cut:
                 self.proxies[table.number].restore()
             self._done("sim_run_cut_back", number, count=len(cut))
@@ -429,14 +430,19 @@ class TournamentRun:
         tables = [self._table(seat) for seat in seats if seat.table_no in self.proxies]
         return tables[:count]
 
-    def _wait_for_wills(self, cut: Sequence[SimulatedTable], timeout_s: float = 120) -> None:
-        """Wait until the hub has every cut-off table offline: the broker's keepalive gave up
-        on it and published its Last Will."""
+    def _wait_for_wills(
+        self, cut: Sequence[SimulatedTable], since: float, timeout_s: float = 120
+    ) -> None:
+        """Wait until the hub has every cut-off table offline, as it heard after ``since``:
+        the broker's keepalive gave up on it and published its Last Will."""
         self.cut_count += len(cut)
         deadline = time.monotonic() + timeout_s
         while True:
             status = self.hub.store.table_status()
-            missing = [t.number for t in cut if status.get(t.number, (True, 0, 0.0))[0]]
+            missing = [
+                t.number for t in cut
+                if t.number not in status or status[t.number][0] or status[t.number][2] < since
+            ]  # fmt: skip
             if not missing or self.stopping.is_set():
                 self.wills += len(cut) - len(missing)
                 return
