@@ -191,7 +191,8 @@ class Outcome:
             f"dropped), {self.replaced} devices replaced mid-game, {len(self.refills)} hub "
             f"databases refilled; standings "
             f"{'equal' if self.standings_equal else 'DIFFERENT'}, published board "
-            f"{'equal' if self.board_equal else 'DIFFERENT'}; {self.seconds:.1f} s"
+            f"{'equal' if self.board_equal else 'DIFFERENT'}; winner {self.winner or 'none yet'}"
+            f"; {self.seconds:.1f} s"
         )
 
 
@@ -380,9 +381,9 @@ class TournamentRun:
                               FakeClock(self.clock_start), seed=number)  # fmt: skip
 
     def _extra_devices(self, seats: Sequence[SeatRow]) -> None:
-        """A draw may want a table more than the hall has devices (a Trostrunde of everyone
-        out beside a KO final of three seats 606 players at 153 tables): a spare device is
-        set up for it, as a director would (the broker must know its user)."""
+        """A draw may want a table more than the hall has devices (dm-ko's Trostrunde of
+        everyone out beside a KO final of three seats 608 players at 153 tables): a spare
+        device is set up for it, as a director would (the broker must know its user)."""
         for number in range(len(self.tables) + 1, max(s.table_no for s in seats) + 1):
             device = self._device(number)
             self.tables.append(device)
