@@ -175,7 +175,7 @@ FORMAT_PRESETS: dict[str, Format] = {
             (_ko(2), Phase(PhaseKind.TROST, lives=2)),
         ),
         "the Deutsche Meisterschaft im Schocken's four points rounds, then the best 32 in KO "
-        "rounds with 3 lives, the last four's final with 2 and a Trostrunde with 2 for the others",
+        "rounds with 3 lives, the last four's final with 2 and a Trostrunde with 2 for all out",
     ),
     "points-then-ko": Format(
         "points-then-ko",
