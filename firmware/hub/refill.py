@@ -98,12 +98,10 @@ def holds_back(store: HubStore, round_: int) -> bool:
     queued for it, and a refusal would be final), or a refill is open and the file has not
     rebuilt that round (yet)."""
     rounds = store.rounds()
-    if not rounds:
-        return True
-    if not store.get(_KEY):
-        return False
     row = next((r for r in rounds if r.number == round_), None)
-    return row is None or row.state == "drawn"
+    if row is not None and row.state != "drawn":
+        return False  # the common case: one read
+    return not rounds or bool(store.get(_KEY))
 
 
 def stage(store: HubStore, user: str, leaf: str, payload: bytes, now: float) -> str | None:
