@@ -10,6 +10,11 @@ published again at every connect and every ``resend_s`` seconds, and after a sta
 reporter first recounts the journals of its event: nothing a pulled plug interrupted is lost,
 and the hub stores each id once.
 
+A hub that lost its database asks every table for a refill (a retained
+:class:`~firmware.wire.messages.RefillRequest`): the reporter answers each request once, sending
+again from the journals every result of the event the hub had acknowledged, and the assignment
+it holds (:meth:`Reporter.refill`); when the request is cleared it sends what waits at once.
+
 It keeps the table's retained :class:`~firmware.wire.messages.TableStatus` (online, how many
 results wait) up to date; its Last Will (:func:`last_will`) says "offline". The hub's retained
 :class:`~firmware.wire.messages.Assignment` for this table is what the screen offers:
