@@ -43,6 +43,8 @@ def test_a_table_cut_off_silently_gets_its_will_and_loses_nothing(
     table.rules = replace(table.rules, deckel=3)
     assignment = Assignment(EVENT, 1, "table-31", 31, ("Anna", "Ben", "Carla"), START,
                             START + 3600, scheme_to_mapping(load_scheme("verlustpunkte")))
+    # Try again every 0.1-0.4 s once the network is back (the device's backoff starts at 1 s).
+    table.link._client.reconnect_delay_set(min_delay=0.1, max_delay=0.4)  # type: ignore[arg-type]
     table.start()
     try:
         wait_for(lambda: "table-31" in hub.status and hub.status["table-31"].online,
