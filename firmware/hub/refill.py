@@ -175,12 +175,14 @@ def rebuild(store: HubStore, fmt: Format, now: float) -> Rebuilt:
     approved = store.get("approval", "off") != "on"
     stored_now = already = 0
     unfit: list[str] = []
+    seated: dict[int, dict[int, SeatRow]] = {}
     for result in results:
         if store.has_result(result.id):
             already += 1
             continue
-        seat = next((s for s in store.seats(result.round)
-                     if s.table_no == table_number(result.table)), None)  # fmt: skip
+        if result.round not in seated:
+            seated[result.round] = {s.table_no: s for s in store.seats(result.round)}
+        seat = seated[result.round].get(table_number(result.table) or 0)
         if seat is None or not set(result.players) <= set(seat.players):
             logger.warning("refill: %s fits no table of round %d", result.id, result.round)
             unfit.append(result.id)
