@@ -98,7 +98,8 @@ class Hub:
         self._progress: tuple[tuple[int, int], Progress] | None = None
         #: The view as of a revision of the store (its ``now`` aside).
         self._view: tuple[tuple[int, int], HubView] | None = None
-        #: Each round's tables by number: a draw is never changed once saved.
+        #: Each round's tables by number: a draw is never changed once saved (a refill may
+        #: seat a table it lacked: read again for a table not in it).
         self._drawn: dict[int, dict[int, SeatRow]] = {}
         #: The hub's own link to the broker (set by the service that runs it; None: none runs).
         self.broker_linked: bool | None = None
@@ -268,8 +269,8 @@ class Hub:
                 self._refuse(topic, result.id, reason, now)
                 return Ack(result.id, "refused", reason[:200])
             return Ack(result.id, "duplicate")
-        if result.event == self.event and refill.holds_back(self.store, result.round):
-            return None  # its round comes with the refill: the table sends it again then
+        if result.event == self.event and refill.holds_back(self.store, result.round, number):
+            return None  # its round or seat comes with a refill: the table sends it again then
         problem = self._problem(result, number)
         if problem is not None:
             self._refuse(topic, result.id, problem, now)
@@ -297,6 +298,9 @@ class Hub:
         if row.state == "finished":
             return f"round {result.round} is finished"
         seat = self._seats(result.round).get(number)
+        if seat is None:  # a refill may have seated it since (firmware/hub/refill.py)
+            self._drawn.pop(result.round, None)
+            seat = self._seats(result.round).get(number)
         if seat is None:
             return f"table {number} plays no game in round {result.round}"
         if seat.kind is PhaseKind.POINTS and set(result.players) != set(seat.players):

@@ -16,7 +16,8 @@ that lost nothing changes nothing.
 
 While a refill is open, a result for a round the file does not have (yet) gets no answer: it
 stays in its table's outbox until the round is rebuilt; so does any result while the file
-knows no round at all (:func:`holds_back`).
+knows no round at all, and a result of a table a refill could not seat in a round it rebuilt
+(the table was away: the next refill seats it) (:func:`holds_back`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ RESULT_LEAF = "refill"
 SEAT_LEAF = "seat"
 #: The setting that holds the open request's time ("" when none is open).
 _KEY = "refill"
+#: The setting that lists the rounds refills made ("1,2,3").
+_REBUILT = "refill_rounds"
 #: The staged answers, beside the store's own tables (made at the first use).
 _INBOX = (
     "CREATE TABLE IF NOT EXISTS refill_inbox (key TEXT PRIMARY KEY, table_no INTEGER NOT NULL,"
@@ -92,16 +95,20 @@ def cancel(store: HubStore) -> None:
     store.set(_KEY, "")
 
 
-def holds_back(store: HubStore, round_: int) -> bool:
-    """Whether a result for ``round_`` must wait unanswered: the file knows no round at all
-    (a lost one made again, before its refill: the broker hands a restarted hub what was
-    queued for it, and a refusal would be final), or a refill is open and the file has not
-    rebuilt that round (yet)."""
+def holds_back(store: HubStore, round_: int, table_no: int) -> bool:
+    """Whether table ``table_no``'s result for ``round_`` must wait unanswered: the file knows
+    no round at all (a lost one made again, before its refill: the broker hands a restarted
+    hub what was queued for it, and a refusal would be final), or a refill is open and the
+    file has not rebuilt that round (yet), or a refill rebuilt that round without the table
+    (it was away: the next refill seats it)."""
     rounds = store.rounds()
     row = next((r for r in rounds if r.number == round_), None)
-    if row is not None and row.state != "drawn":
-        return False  # the common case: one read
-    return not rounds or bool(store.get(_KEY))
+    if row is None or row.state == "drawn":
+        return not rounds or bool(store.get(_KEY))
+    rebuilt = store.get(_REBUILT)
+    if not rebuilt or str(round_) not in rebuilt.split(","):
+        return False  # the common case: two reads
+    return all(seat.table_no != table_no for seat in store.seats(round_))
 
 
 def stage(store: HubStore, user: str, leaf: str, payload: bytes, now: float) -> str | None:
@@ -191,10 +198,13 @@ def rebuild(store: HubStore, fmt: Format, now: float) -> Rebuilt:
             result.id, result.round, seat.table_no, result.game, result.kind,
             result.to_json().decode(), now, approved,
         )  # fmt: skip
+    rebuilt = sorted({*made, *(int(n) for n in store.get(_REBUILT).split(",") if n)})
     with store.transaction() as db:
         answered = db.execute("SELECT COUNT(DISTINCT table_no) FROM refill_inbox").fetchone()[0]
         db.execute("DELETE FROM refill_inbox")
         db.execute("INSERT OR REPLACE INTO settings VALUES (?, '')", (_KEY,))
+        db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)",
+                   (_REBUILT, ",".join(map(str, rebuilt))))
     running = top if made and made[-1] == top else None
     return Rebuilt(tuple(made), running, int(answered), len(results), stored_now, already,
                    tuple(unfit))

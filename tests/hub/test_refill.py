@@ -120,3 +120,43 @@ def test_hub_refill_without_any_answer_says_so_in_one_line_and_closes_the_refill
     err = capsys.readouterr().err.strip()
     assert "no table answered within 0.3 s" in err and len(err.splitlines()) == 1
     assert refill.request(hub.store) is None
+
+
+def test_a_table_away_during_the_refill_is_seated_by_the_next_one(tmp_path: Path) -> None:
+    lost = tournament(tmp_path / "lost.db", 8, fmt="dm")
+    answers: list[Result] = []
+    for number in (1, 2):
+        tables = running_round(lost, now=1000.0 * number)
+        for table in tables:
+            result = game_result(table, 1, loser_index=number)
+            lost.receive(result_topic(EVENT, result.table), result.to_json(), 1000.0 * number)
+            answers.append(result)
+        if number == 1:
+            lost.finish_round()
+    fresh = tournament(tmp_path / "new.db", 8, fmt="dm")
+
+    def answer(table: str) -> None:
+        for result in answers:
+            if result.table == table:
+                fresh.receive(refill_answer_topic(EVENT, table), result.to_json(), 3000.0)
+        (seat,) = [a for a in lost.assignments() if a.table == table]
+        fresh.receive(seat_topic(EVENT, table), seat.to_json(), 3000.0)
+
+    refill.ask(fresh.store, 3000.0)
+    answer("table-1")  # table-2 is away
+    first = refill.rebuild(fresh.store, fresh.format(), 3001.0)
+    assert first.rounds == (1, 2) and [len(fresh.store.seats(n)) for n in (1, 2)] == [1, 1]
+    # Back on the network, table-2 sends what waited: no answer (no refusal) until it is seated.
+    waited = game_result(lost.store.seats(2)[1], 2)
+    assert waited.table == "table-2"
+    assert fresh.receive(result_topic(EVENT, "table-2"), waited.to_json(), 3001.5) == []
+    assert fresh.store.refusals() == []
+    refill.ask(fresh.store, 3002.0)
+    answer("table-2")
+    second = refill.rebuild(fresh.store, fresh.format(), 3003.0)
+    assert (second.rounds, second.stored) == ((), 2)
+    assert seats(fresh) == seats(lost)
+    assert fresh.progress().lines == lost.progress().lines
+    (ack,) = [p for p in fresh.receive(result_topic(EVENT, "table-2"), waited.to_json(), 3004.0)
+              if p.topic.endswith("/ack/table-2")]  # fmt: skip
+    assert Ack.from_json(ack.payload).status == "stored"
