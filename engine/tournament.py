@@ -174,6 +174,16 @@ FORMAT_PRESETS: dict[str, Format] = {
         "Deutsche Schockmeisterschaft's rules as used in Kamen: 3 chips, then 2, and a Trostrunde",
         team_score="lives_lost",
     ),
+    "dm-ko": Format(
+        "dm-ko",
+        (
+            (Phase(PhaseKind.POINTS, rounds=4),),
+            (_ko(3, until=4, advance=32),),
+            (_ko(2), Phase(PhaseKind.TROST, lives=2)),
+        ),
+        "the Deutsche Meisterschaft im Schocken's four points rounds, then the best 32 in KO "
+        "rounds with 3 lives, the last four's final with 2 and a Trostrunde with 2 for all out",
+    ),
     "points-then-ko": Format(
         "points-then-ko",
         ((Phase(PhaseKind.POINTS, rounds=2),), (_ko(3, until=4, advance=16),), (_ko(2),)),

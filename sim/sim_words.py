@@ -160,6 +160,10 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
         "Tournament over: rounds {rounds}, games {games}, results at the hub {stored}, "
         "lost {lost}, in no journal {unexpected}; standings as recounted: {equal}",
     ),
+    "sim_demo_winner": (
+        "Sieger: {name} (die TV-Ansicht zeigt das Siegertreppchen bis Strg+C)",
+        "Winner: {name} (the TV view shows the podium until Ctrl+C)",
+    ),
     "sim_demo_yes": ("ja", "yes"),
     "sim_demo_no": ("NEIN", "NO"),
     "sim_run_round": (
@@ -186,6 +190,32 @@ SIM_WORDS: dict[str, tuple[str, str]] = {
     ),
     "sim_run_online_one": (
         "Runde {round}: 1 Tisch wieder im Netz", "Round {round}: 1 table is back on the network"
+    ),
+    "sim_run_cut": (
+        "Runde {round}: {count} Tische still vom Netz getrennt (kein Abmelden, kein FIN)",
+        "Round {round}: {count} tables cut off silently (no goodbye, no FIN)",
+    ),
+    "sim_run_cut_one": (
+        "Runde {round}: 1 Tisch still vom Netz getrennt (kein Abmelden, kein FIN)",
+        "Round {round}: 1 table cut off silently (no goodbye, no FIN)",
+    ),
+    "sim_run_cut_back": (
+        "Runde {round}: der Hub hat den Letzten Willen der {count} Tische; sie sind wieder im Netz",
+        "Round {round}: the hub has the {count} tables' Last Will; they are back on the network",
+    ),
+    "sim_run_cut_back_one": (
+        "Runde {round}: der Hub hat den Letzten Willen des Tisches; er ist wieder im Netz",
+        "Round {round}: the hub has the table's Last Will; it is back on the network",
+    ),
+    "sim_run_replaced": (
+        "Runde {round}: Gerät von Tisch {table} mitten im Spiel ausgefallen, Ersatzgerät mit "
+        "seiner SD-Karte spielt weiter",
+        "Round {round}: table {table}'s device died mid-game; a spare with its SD card plays on",
+    ),
+    "sim_run_hub_lost": (
+        "Runde {round}: Hub samt Datenbank verloren; neu angelegt und von den Tischen "
+        "wieder aufgefüllt",
+        "Round {round}: the hub lost with its database; made again and refilled from the tables",
     ),
     "sim_run_broker_killed": (
         "Runde {round}: Broker mit SIGKILL beendet", "Round {round}: broker killed (SIGKILL)"

@@ -18,6 +18,7 @@ is published by it within a second).
       a game's results; firmware/cli/hub_desk.py)
   schocken hub seating|withdraw|disqualify|replace|redraw|reopen|history ...  (the director's
       desk: the players and the rounds; firmware/cli/hub_desk.py)
+  schocken hub refill --db dm.db        (a lost file: the tables send their results again)
 
 `serve` logs in to the broker as user "hub" with the password in $SCHOCKEN_HUB_PASSWORD or the
 file --password-file names; the director's desk on the page (/desk) takes the password in
@@ -115,6 +116,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "denies")  # fmt: skip
     serve.add_argument("--host-name", action="append", default=[], metavar="NAME",
                        help="a name the TV page may be asked by (besides its address)")  # fmt: skip
+    refill = sub("refill", "a lost file made again: every table sends its results again "
+                 "(beside a running serve; init, format and players first)")
+    refill.add_argument("--quiet", metavar="S", type=float, default=10.0,
+                        help="done once no answer came for S seconds (default 10)")
+    refill.add_argument("--wait", metavar="S", type=float, default=300.0,
+                        help="give up after S seconds without any answer (default 300)")
     export = sub("export", "the standings as CSV or PDF, or a table's sheet (PDF)")
     export.add_argument("form", choices=("csv", "pdf", "sheet"))
     export.add_argument("--round", type=int, metavar="N")
@@ -212,8 +219,45 @@ def _run(args: argparse.Namespace) -> int:
             return _serve(hub, args)
         case "export":
             return _export(hub, args)
+        case "refill":
+            return _refill(hub, args)
         case other if other in hub_desk.ACTIONS:
             return hub_desk.run(hub, args)
+    return 0
+
+
+def _refill(hub: Hub, args: argparse.Namespace) -> int:
+    """Ask the tables (through ``serve``), wait until their answers stop, rebuild."""
+    from firmware.hub import refill
+
+    if not hub.store.players():
+        raise CliError("refill: register the players first (the same roster as before)")
+    refill.ask(hub.store, time.time())
+    print(f"refill of {hub.event} asked: every table sends its results again "
+          f"(done once none came for {args.quiet:g} s)", flush=True)  # fmt: skip
+    started = last_change = time.monotonic()
+    seen = (0, 0)
+    while True:
+        time.sleep(0.25)
+        now = time.monotonic()
+        count = refill.staged(hub.store)
+        if count != seen:
+            seen, last_change = count, now
+            print(f"  {count[0]} answers from {count[1]} tables", flush=True)
+        if seen[0] and now - last_change >= args.quiet:
+            break
+        if not seen[0] and now - started >= args.wait:
+            refill.cancel(hub.store)
+            raise CliError(f"refill: no table answered within {args.wait:g} s; is `schocken hub "
+                           "serve` running and linked to the broker?")
+    done = refill.rebuild(hub.store, hub.format(), time.time())
+    rounds = ", ".join(map(str, done.rounds)) or "none"
+    print(f"refilled from {done.tables} tables: {done.stored} results stored, {done.known} "
+          f"stored already, {len(done.unfit)} fit no table; rounds made: {rounds}")
+    if done.running is not None:
+        print(f"round {done.running} runs: `schocken hub finish` when its time is up")
+    for ident in done.unfit:
+        print(f"  fits no table of its round: {ident}")
     return 0
 
 

@@ -35,6 +35,7 @@ from engine.tournament import (
     schock_aus_king,
     team_scores,
 )
+from firmware.hub import refill
 from firmware.hub.leavings import leavings
 from firmware.hub.store import DenialRow, HubStore, SeatRow, StoredResult
 from firmware.hub.view import HubView, RoundView, TableView
@@ -49,6 +50,7 @@ from firmware.wire.messages import (
     ack_topic,
     assign_topic,
     check_level,
+    refill_topic,
     round_topic,
     standings_topic,
     table_number,
@@ -128,7 +130,8 @@ class Hub:
         #: The view as of a revision of the store (its ``now`` aside).
         self._view: tuple[tuple[int, int], HubView] | None = None
         #: Each round's tables by number, as of the store's data version (the director's desk
-        #: changes a draw in another process, or calls :meth:`seats_changed`).
+        #: changes a draw in another process, or calls :meth:`seats_changed`; a refill may
+        #: seat a table it lacked: read again for a table not in it).
         self._drawn: dict[int, dict[int, SeatRow]] = {}
         self._drawn_version = -1
         #: Sources past the bound of kept refusals, said once in the log.
@@ -371,6 +374,11 @@ class Hub:
                 return []
             self.store.set_table_status(number, status.online, status.outbox, now)
             return []
+        if leaf in (refill.RESULT_LEAF, refill.SEAT_LEAF):
+            problem = refill.stage(self.store, user, leaf, payload, now)
+            if problem is not None:
+                self._refuse(user, topic, "", problem, now, payload)
+            return []
         if leaf != "result":
             return []
         ack = self._result(topic, user, number, payload, now)
@@ -400,6 +408,8 @@ class Hub:
                 self._refuse(user, topic, result.id, reason, now, payload)
                 return Ack(result.id, "refused", reason[:200])
             return Ack(result.id, "duplicate")
+        if result.event == self.event and refill.holds_back(self.store, result.round, number):
+            return None  # its round or seat comes with a refill: the table sends it again then
         problem = self._problem(result, number)
         if problem is not None:
             self._refuse(user, topic, result.id, problem, now, payload)
@@ -428,6 +438,9 @@ class Hub:
         if row.state == "finished" and not director:
             return f"round {result.round} is finished"
         seat = self._seats(result.round).get(number)
+        if seat is None:  # a refill may have seated it since (firmware/hub/refill.py)
+            self._drawn.pop(result.round, None)
+            seat = self._seats(result.round).get(number)
         if seat is None:
             return f"table {number} plays no game in round {result.round}"
         if seat.kind is PhaseKind.POINTS and set(result.players) != set(seat.players):
@@ -536,6 +549,9 @@ class Hub:
                 out.append(Publication(assign_topic(self.event, user), b"", retain=True))
         if self.store.players():
             out.append(self.standings_publication())
+        asked = refill.request(self.store)
+        out.append(Publication(refill_topic(self.event), asked.to_json() if asked else b"",
+                               retain=True))
         return out
 
     def view(self, now: float) -> HubView:

@@ -90,9 +90,10 @@ class HubService:
         self._broker_log = BrokerLog(path, position)
 
     def subscriptions(self) -> list[str]:
-        """The topics the hub reads: every table's results and status."""
+        """The topics the hub reads: every table's results and status, and its answers to a
+        refill (:mod:`firmware.hub.refill`)."""
         base = f"{ROOT}/{self.hub.event}/table/+"
-        return [f"{base}/result", f"{base}/status"]
+        return [f"{base}/result", f"{base}/status", f"{base}/refill", f"{base}/seat"]
 
     # -- any thread -----------------------------------------------------------------------------
 

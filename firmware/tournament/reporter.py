@@ -10,6 +10,11 @@ published again at every connect and every ``resend_s`` seconds, and after a sta
 reporter first recounts the journals of its event: nothing a pulled plug interrupted is lost,
 and the hub stores each id once.
 
+A hub that lost its database asks every table for a refill (a retained
+:class:`~firmware.wire.messages.RefillRequest`): the reporter answers each request once, sending
+again from the journals every result of the event the hub had acknowledged, and the assignment
+it holds (:meth:`Reporter.refill`); when the request is cleared it sends what waits at once.
+
 It keeps the table's retained :class:`~firmware.wire.messages.TableStatus` (online, how many
 results wait) up to date; its Last Will (:func:`last_will`) says "offline". The hub's retained
 :class:`~firmware.wire.messages.Assignment` for this table is what the screen offers:
@@ -40,12 +45,16 @@ from firmware.tournament.recount import recount, tournament_games
 from firmware.wire.messages import (
     Ack,
     Assignment,
+    RefillRequest,
     Result,
     TableStatus,
     WireError,
     ack_topic,
     assign_topic,
+    refill_answer_topic,
+    refill_topic,
     result_topic,
+    seat_topic,
     status_topic,
     table_user,
 )
@@ -171,6 +180,8 @@ class Reporter:
         #: id -> when it was last published (clock time), for the resends.
         self._sent: dict[str, float] = {}
         self._last_status: tuple[bool, int, int | None] | None = None
+        #: The hub's refill request this table answered last (its ``asked_at``), or None.
+        self._refilled: float | None = None
         #: Called by :meth:`pump` (on the owner's thread, between the game's actions) when what
         #: the screen shows may have changed.
         self.on_change: Callable[[], None] | None = None
@@ -185,6 +196,7 @@ class Reporter:
         event, user = self.table.event, self.table.user
         link.subscribe(ack_topic(event, user))
         link.subscribe(assign_topic(event, user))
+        link.subscribe(refill_topic(event))
         if link.connected:
             self._connection(True)
 
@@ -232,6 +244,8 @@ class Reporter:
                 self._acknowledged(Ack.from_json(payload))
             elif topic == assign_topic(event, user):
                 self._assigned(payload)
+            elif topic == refill_topic(event):
+                self._refill_asked(payload)
             else:
                 log.warning("ignored a message on %s: not a topic of table %s", topic, user)
         except WireError as error:
@@ -261,6 +275,44 @@ class Reporter:
             )
         self.assignment = assignment
         self._status()
+
+    def _refill_asked(self, payload: bytes) -> None:
+        if not payload:  # the hub has rebuilt its rounds: what waits can be stored now
+            if self._refilled is not None:
+                self._refilled = None
+                self.resend()
+            return
+        asked = RefillRequest.from_json(payload)
+        if asked.event != self.table.event or asked.asked_at == self._refilled:
+            return
+        if self.refill() is not None:
+            self._refilled = asked.asked_at
+
+    def refill(self) -> int | None:
+        """Answer the hub's refill request: every result of the event the journals hold that
+        the hub acknowledged before, once more (on the refill topic; what waits for its Ack
+        goes as ever, what the hub refused stays refused), and the assignment held. How many
+        results; None while offline or when the journals cannot be read (the retained request
+        comes again at the next connect)."""
+        link = self.link
+        if link is None or not self.online:
+            return None
+        event, user = self.table.event, self.table.user
+        try:
+            results = recount(self.storage, event).results
+        except StorageError as error:
+            self._fail(error)
+            return None
+        sent = 0
+        for result in results:
+            if result.id in self.outbox.pending or result.id in self.outbox.refused:
+                continue
+            link.publish(refill_answer_topic(event, user), result.to_json())
+            sent += 1
+        if self.assignment is not None:
+            link.publish(seat_topic(event, user), self.assignment.to_json())
+        log.info("answered the hub's refill with %d results", sent)
+        return sent
 
     # -- results ---------------------------------------------------------------------------
 

@@ -99,7 +99,13 @@ def mosquitto_conf(
 
 #: What a table reads, as ACL patterns (``%u``: the table's user): the one list the ACL and
 #: :func:`table_may_read` are made from.
-_TABLE_READS = (f"{ROOT}/+/ack/%u", f"{ROOT}/+/assign/%u", f"{ROOT}/+/round", f"{ROOT}/+/standings")
+_TABLE_READS = (
+    f"{ROOT}/+/ack/%u",
+    f"{ROOT}/+/assign/%u",
+    f"{ROOT}/+/round",
+    f"{ROOT}/+/standings",
+    f"{ROOT}/+/refill",
+)
 
 
 def table_may_read(user: str, topic_filter: str) -> bool:
@@ -136,7 +142,7 @@ def acl_text() -> str:
             f"topic read {ROOT}/+/standings",
             "",
             "# Every other user is a table: it writes below its own table/USER level and reads",
-            "# its own acknowledgements and assignment, the round and the standings.",
+            "# its own acknowledgements and assignment, the round, the standings and a refill.",
             f"pattern write {ROOT}/+/table/%u/#",
             *(f"pattern read {pattern}" for pattern in _TABLE_READS),
             "",

@@ -16,11 +16,20 @@ topic                                  written by  retained  payload
 =====================================  ==========  ========  ====================
 ``schock/EVENT/table/TABLE/status``    the table   yes       :class:`TableStatus`
 ``schock/EVENT/table/TABLE/result``    the table   no        :class:`Result`
+``schock/EVENT/table/TABLE/refill``    the table   no        :class:`Result`
+``schock/EVENT/table/TABLE/seat``      the table   no        :class:`Assignment`
 ``schock/EVENT/ack/TABLE``             the hub     no        :class:`Ack`
 ``schock/EVENT/assign/TABLE``          the hub     yes       :class:`Assignment`
 ``schock/EVENT/round``                 the hub     yes       :class:`RoundState`
 ``schock/EVENT/standings``             the hub     yes       :class:`StandingsBoard`
+``schock/EVENT/refill``                the hub     yes       :class:`RefillRequest`
 =====================================  ==========  ========  ====================
+
+A refill (a hub that lost its database): while the hub keeps a :class:`RefillRequest` retained,
+every table answers it once with each result its journals hold of the event on ``refill``
+(those the hub acknowledged before; what still waits for an Ack goes on ``result`` as ever)
+and with the assignment it holds on ``seat``; the hub clears the request when it has rebuilt
+its rounds from them.
 
 All at QoS 1. The broker's ACL (:mod:`firmware.wire.broker`) lets a table write only
 below its own ``table/TABLE`` and read only its own ``ack`` and ``assign`` topics.
@@ -43,6 +52,7 @@ from firmware.names import MAX_NAME_LENGTH
 __all__ = [
     "Ack",
     "Assignment",
+    "RefillRequest",
     "Result",
     "RoundStage",
     "RoundState",
@@ -53,8 +63,11 @@ __all__ = [
     "WireError",
     "ack_topic",
     "assign_topic",
+    "refill_answer_topic",
+    "refill_topic",
     "result_topic",
     "round_topic",
+    "seat_topic",
     "standings_topic",
     "status_topic",
     "table_number",
@@ -122,6 +135,18 @@ def ack_topic(event: str, table: str) -> str:
 
 def assign_topic(event: str, table: str) -> str:
     return f"{ROOT}/{event}/assign/{table}"
+
+
+def refill_topic(event: str) -> str:
+    return f"{ROOT}/{event}/refill"
+
+
+def refill_answer_topic(event: str, table: str) -> str:
+    return f"{ROOT}/{event}/table/{table}/refill"
+
+
+def seat_topic(event: str, table: str) -> str:
+    return f"{ROOT}/{event}/table/{table}/seat"
 
 
 def round_topic(event: str) -> str:
@@ -559,6 +584,28 @@ class RoundState:
             state,
             _time(data, "starts_at", kind, optional=True),
             _time(data, "ends_at", kind, optional=True),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RefillRequest:
+    """The hub's ask (retained) that every table send again all its results of ``event``:
+    ``asked_at`` tells one request from the next."""
+
+    KIND: ClassVar[str] = "refill"
+
+    event: str
+    asked_at: float
+
+    def to_json(self) -> bytes:
+        return _dump(asdict(self))  # its fields are the message's keys, one to one
+
+    @classmethod
+    def from_json(cls, raw: bytes | str) -> Self:
+        kind = cls.KIND
+        data = _object(raw, kind)
+        return cls(
+            check_level(_str(data, "event", kind), "event"), _time(data, "asked_at", kind) or 0.0
         )
 
 

@@ -3,11 +3,11 @@
 A private broker on loopback, in a temporary folder, with the tournament's own configuration
 (:mod:`firmware.wire.broker`: persistence on every change, no anonymous users, the ACL) and
 one broker user per table; then the hub (``schocken hub serve``, with its TV view) and the
-simulated tables on it, which play a tournament of two points rounds and a KO round
-(:mod:`sim.tournament.whole_tournament`), one table every ``--pace`` seconds; with ``--faults``
-the broker and the hub are killed on the way and some tables lose the network, and nothing is
-lost. The TV view stays up until Ctrl+C (or ``--seconds``). At the end the broker stops and its
-folder goes.
+simulated tables on it, which play a tournament of two points rounds and KO rounds to its
+winner (:mod:`sim.tournament.whole_tournament`), one table every ``--pace`` seconds; with
+``--faults`` the broker and the hub are killed on the way and some tables lose the network, and
+nothing is lost. The TV view stays up until Ctrl+C (or ``--seconds``), with the winner and the
+podium once the tournament is over. At the end the broker stops and its folder goes.
 
     python -m sim.tournament.demo [--tables N] [--event SLUG] [--seconds S] [--pace S]
                                   [--faults] [--listen HOST:PORT] [--lang de|en]
@@ -46,6 +46,9 @@ MOSQUITTO_PASSWD = Path("/usr/bin/mosquitto_passwd")
 DEFAULT_TABLES = 8
 MAX_TABLES = 200
 DEFAULT_EVENT = "demo"
+#: The most rounds the demo plays: the format ends long before (points-then-ko: two points
+#: rounds, KO rounds until four are left, then their final).
+MAX_ROUNDS = 30
 
 Say = Callable[..., str]
 
@@ -188,7 +191,7 @@ def start_tournament(
         )  # fmt: skip
     run = TournamentRun(
         broker.folder / "run", broker, tables=tables, event=event, faults=faults,
-        listen=args.listen, pace_s=args.pace,
+        listen=args.listen, pace_s=args.pace, rounds=MAX_ROUNDS,
         report=lambda key, **fields: print(say(key, **fields), flush=True),
     )  # fmt: skip
     run.__enter__()
@@ -203,6 +206,8 @@ def start_tournament(
                           unexpected=len(outcome.unexpected),
                           equal=say("sim_demo_yes" if outcome.ok else "sim_demo_no")),
                       flush=True)  # fmt: skip
+                if outcome.winner is not None:
+                    print(say("sim_demo_winner", name=outcome.winner), flush=True)
         except Exception as error:  # the demo says what stopped it and keeps the TV up
             print(f"tournament-demo: {error}", file=sys.stderr, flush=True)
 

@@ -44,7 +44,7 @@ from hal.ports import Clock
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
 
-__all__ = ["MAX_GAMES", "SimulatedTable", "TableSettings", "recount_from_journal"]
+__all__ = ["MAX_GAMES", "DeviceDied", "SimulatedTable", "TableSettings", "recount_from_journal"]
 
 #: The most games a table plays in one round when the round has no time box.
 MAX_GAMES = 10
@@ -63,6 +63,14 @@ class TableSettings:
     #: Simulated seconds an action takes at the table.
     action_s: float = 6.0
     resend_s: float = 30.0
+    #: The MQTT keepalive (the device's): the broker takes a silent table for gone after 1.5
+    #: times this and publishes its Last Will.
+    keepalive_s: int = 15
+
+
+class DeviceDied(Exception):
+    """A simulated table's device died in the middle of a game (:attr:`SimulatedTable.dies_after`
+    actions were played): nothing after the last journal write happened."""
 
 
 class SimulatedTable:
@@ -94,7 +102,8 @@ class SimulatedTable:
         user = self.identity.user
         self.link = MqttLink(
             MqttSettings(settings.broker, client_id=f"{settings.event}-{user}", username=user,
-                         password=settings.password, will=Will(topic, payload)),
+                         password=settings.password, keepalive_s=settings.keepalive_s,
+                         will=Will(topic, payload)),
             on_message=self.reporter.on_message,
             on_connect_change=self.reporter.on_connect_change,
         )
@@ -102,6 +111,10 @@ class SimulatedTable:
         self.rng = random.Random(number if seed is None else seed)
         self.rules = load_preset(settings.rules)
         self._bot: StrategyBot = make_bot(settings.strategy)
+        #: The device dies (:class:`DeviceDied`) at the first action after this many that
+        #: leaves a game unfinished (:meth:`die_after`); None: it lives.
+        self.dies_after: int | None = None
+        self._actions = 0
 
     # -- the network -----------------------------------------------------------------------
 
@@ -113,6 +126,10 @@ class SimulatedTable:
         """Leave the broker cleanly (the network goes; the outbox stays)."""
         self.link.stop()
         self.reporter.pump()
+
+    def die_after(self, actions: int) -> None:
+        """Let the device die in the middle of a game, ``actions`` actions from now."""
+        self.dies_after, self._actions = actions, 0
 
     def close(self) -> None:
         """Stop and let go of the state directory (a table switched off)."""
@@ -143,12 +160,7 @@ class SimulatedTable:
         assigned = self.reporter.assignment
         if assigned is None:
             raise ValueError(f"table {self.number} has no assignment to play")
-        played = 0
-        if self.interrupted is not None and not self.interrupted.game.is_over:
-            recovery, self.interrupted = self.interrupted, None
-            if self.store.resume(recovery):
-                self._finish(recovery.game)
-                played += 1
+        played = self.finish_interrupted()
         while played < (games if games is not None else MAX_GAMES):
             if games is None and played and assigned.ends_at is not None and (
                 self.clock.now() >= assigned.ends_at
@@ -157,6 +169,15 @@ class SimulatedTable:
             self.play_game(assigned.players)
             played += 1
         return played
+
+    def finish_interrupted(self) -> int:
+        """Finish the game a pulled plug or a dead device interrupted, if the state directory
+        held one (the game's journal goes on where it stopped); how many games that was."""
+        recovery, self.interrupted = self.interrupted, None
+        if recovery is None or recovery.game.is_over or not self.store.resume(recovery):
+            return 0
+        self._finish(recovery.game)
+        return 1
 
     def play_game(self, players: tuple[str, ...]) -> Game:
         """One whole game of ``players``, journalled and reported as on a device."""
@@ -183,6 +204,11 @@ class SimulatedTable:
 
     def _record(self, table: Table, events: list[Event]) -> None:
         table.record(events)
+        self._actions += 1
+        if self.dies_after is not None and self._actions >= self.dies_after and (
+            not table.game.is_over
+        ):
+            raise DeviceDied(f"table {self.number} died after {self._actions} actions")
         self.clock.advance(self.settings.action_s)
         self.step()
 

@@ -9,33 +9,42 @@ this process; the broker and the hub run beside them.
 
 Faults (:class:`Faults`) strike while a round is being played: the broker is killed with
 SIGKILL and started again, the hub too, and some tables lose the network for their whole round
-(their clocks run on through its time box) and come back after the others. At the end,
+(their clocks run on through its time box) and come back after the others: either leaving
+cleanly, or cut off silently (:class:`~sim.tournament.cutoff.CutOffProxy` drops their bytes
+without a FIN or RST, so the broker's keepalive notices and publishes their Last Will, and what
+they publish meanwhile is lost on the way). A table's device can die in the middle of a game
+and a spare take its place, with the dead one's state folder (its SD card moved over). At the
+end,
 :meth:`TournamentRun.check` recounts every result from every table's own journals and holds
 them against what the hub stored and the standings it published: nothing lost, nothing counted
 twice, the same standings.
 
-``make tournament-demo`` runs the same thing paced for a TV to watch, the tests a small one and
-``make test-long`` one of 100 tables.
+``make tournament-demo`` runs the same thing paced for a TV to watch, the tests a small one, and
+``make test-long`` one of 100 tables and one the size of the Deutsche Meisterschaft (152 tables,
+608 players, :meth:`Faults.dm`).
 """
 
 from __future__ import annotations
 
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
+from urllib.parse import urlsplit
 
 from engine.scoring import GameResult
 from engine.tournament import Entrant, PhaseKind, PlayedRound, PlayerLine, progress
 from firmware.hub.hub import Hub, init_tournament
-from firmware.hub.store import HubStore, SeatRow
+from firmware.hub.store import HubStore, SeatRow, StoredResult
 from firmware.store.gamestore import GameStore
 from firmware.wire.broker import HUB_USER, WATCH_USER
 from firmware.wire.messages import (
@@ -43,13 +52,16 @@ from firmware.wire.messages import (
     Result,
     StandingsBoard,
     standings_topic,
+    table_number,
     table_user,
 )
 from hal.mqtt import MqttLink, MqttSettings
 from sim.fakes import FakeClock
 from sim.tournament import processes
+from sim.tournament.cutoff import CutOffProxy
 from sim.tournament.simulated_table import (
     MAX_GAMES,
+    DeviceDied,
     SimulatedTable,
     TableSettings,
     recount_from_journal,
@@ -89,12 +101,40 @@ class Faults:
     broker_kills: tuple[tuple[int, float, float], ...] = ((1, 0.3, 0.45), (2, 0.6, 0.7))
     #: Hub kills, the same way.
     hub_kills: tuple[tuple[int, float, float], ...] = ((2, 0.2, 0.5),)
-    #: (round, how many tables) that play that round without a network.
+    #: (round, how many tables) that play that round without a network, leaving cleanly.
     offline: tuple[tuple[int, int], ...] = ((1, 10),)
+    #: (round, how many tables) whose network vanishes silently while they play that round
+    #: (the round's last tables, the highest numbers): back once the hub has their Will.
+    cut: tuple[tuple[int, int], ...] = ()
+    #: (round, how many tables) whose device dies in the middle of a game of that round (the
+    #: round's first tables), replaced by a spare that carries on from its state folder.
+    replaced: tuple[tuple[int, int], ...] = ()
+    #: Actions into its round after which a replaced table's device dies (mid-game).
+    dies_after: int = 40
+    #: (round, share of its tables played): the hub is killed and its SQLite file deleted; the
+    #: director makes a new one (init, format, players) and refills it from the tables
+    #: (``schocken hub refill``, :mod:`firmware.hub.refill`).
+    hub_lost: tuple[tuple[int, float], ...] = ()
 
     @classmethod
     def none(cls) -> Faults:
         return cls((), (), ())
+
+    @classmethod
+    def dm(cls) -> Faults:
+        """The DM-sized run's: the broker killed twice, the hub once, ten tables cut off
+        silently, one table's device dead mid-game and replaced."""
+        return cls(
+            broker_kills=((1, 0.3, 0.45), (3, 0.6, 0.7)), hub_kills=((2, 0.2, 0.5),),
+            offline=(), cut=((2, 10),), replaced=((3, 1),),
+        )  # fmt: skip
+
+    @property
+    def planned(self) -> int:
+        """How many faults :attr:`TournamentRun.faults_done` names once all struck (a kill and
+        its return, an offline or cut group's going and coming back, a replacement)."""
+        groups = len(self.broker_kills) + len(self.hub_kills) + len(self.offline) + len(self.cut)
+        return 2 * groups + sum(count for _round, count in self.replaced) + len(self.hub_lost)
 
 
 @dataclass(slots=True)
@@ -121,23 +161,47 @@ class Outcome:
     #: What the broker denied the tables' logins (the hub counted it from the broker's log):
     #: honest tables ask for nothing beyond their rights, so there must be none.
     denied: int = 0
+    #: Results the hub stored twice over: a stored row beyond one per id, or a table's games
+    #: of a round stored beyond what its journals hold.
+    doubled: int = 0
+    #: Tables cut off silently, and of them those whose Last Will reached the hub (its store
+    #: had them offline before they came back).
+    cut: int = 0
+    wills: int = 0
+    #: Devices that died mid-game and were replaced by a spare.
+    replaced: int = 0
+    #: Bytes the cut-off tables' proxies dropped.
+    dropped_bytes: int = 0
+    #: Players in the standings, and the winner (the best line) of the recount.
+    players: int = 0
+    winner: str | None = None
+    #: What each refill of a lost hub database said it did.
+    refills: tuple[str, ...] = ()
+    #: The table devices that played (the hall's, and a spare a draw wanted beyond them).
+    devices: int = 0
 
     @property
     def ok(self) -> bool:
         return (
             not self.lost and not self.unexpected and not self.untagged and not self.denied
-            and self.standings_equal and self.board_equal
+            and not self.doubled and self.standings_equal and self.board_equal
+            and self.wills == self.cut
         )
 
     def summary(self) -> str:
         return (
-            f"{self.rounds} rounds, {self.games} games, {self.journalled} results in the "
+            f"{self.rounds} rounds, {self.games} games at {self.devices} tables, "
+            f"{self.journalled} results in the "
             f"tables' journals, {self.stored} stored by the hub: {len(self.lost)} lost, "
             f"{len(self.unexpected)} not in any journal, {self.refused} refused, "
-            f"{self.untagged} games no tournament game, {self.denied} denied by the broker; "
-            "standings "
+            f"{self.untagged} games no tournament game, {self.denied} denied by the broker, "
+            f"{self.doubled} doubled; {self.cut} tables "
+            f"cut off silently ({self.wills} Last Wills at the hub, {self.dropped_bytes} bytes "
+            f"dropped), {self.replaced} devices replaced mid-game, {len(self.refills)} hub "
+            f"databases refilled; standings "
             f"{'equal' if self.standings_equal else 'DIFFERENT'}, published board "
-            f"{'equal' if self.board_equal else 'DIFFERENT'}; {self.seconds:.1f} s"
+            f"{'equal' if self.board_equal else 'DIFFERENT'}; winner {self.winner or 'none yet'}"
+            f"; {self.seconds:.1f} s"
         )
 
 
@@ -208,40 +272,46 @@ class TournamentRun:
         self.faults_done: list[str] = []
         folder.mkdir(parents=True, exist_ok=True)
         db = folder / "tournament.db"
-        hub = init_tournament(db, event)
-        hub.store.set("format", fmt)
+        self.fmt = fmt
         # Teams of five, as at the DM: their members are spread over the tables by the draw.
-        hub.store.add_players(
-            [Entrant(f"S{i + 1:03}", f"Team {i // 5 + 1}") for i in range(tables * 4)]
-        )
-        hub.store.close()
-        self.hub = Hub(HubStore(db))
+        self.entrants = [Entrant(f"S{i + 1:03}", f"Team {i // 5 + 1}") for i in range(tables * 4)]
+        self.hub = self._new_hub(db)
         self.hub_process = HubProcess(db, broker, listen, folder / "hub.log")
         self.clock_start = time.time()
-        self.tables = [
-            SimulatedTable(
-                number,
-                TableSettings(broker.url, event, broker.passwords[table_user(number)],
-                              action_s=action_s),
-                folder / table_user(number),
-                FakeClock(self.clock_start),
-                seed=number,
-            )
-            for number in range(1, tables + 1)
-        ]
+        # The tables a fault may cut off or kill reach the broker through a proxy of their own.
+        port = urlsplit(broker.url).port or 1883
+        cut = max((count for _round, count in self.faults.cut), default=0)
+        dying = max((count for _round, count in self.faults.replaced), default=0)
+        self.proxies = {
+            number: CutOffProxy(port)
+            for number in {*range(1, min(dying, tables) + 1),
+                           *range(max(1, tables - cut + 1), tables + 1)}
+        }  # fmt: skip
+        self.action_s = action_s
+        self.tables = [self._device(number) for number in range(1, tables + 1)]
+        #: Devices that died mid-game (their spares are in :attr:`tables`).
+        self.dead: list[SimulatedTable] = []
         self.games = 0
+        self.cut_count = 0
+        self.wills = 0
+        #: What each ``schocken hub refill`` said it did.
+        self.refills: list[str] = []
 
     # -- running --------------------------------------------------------------------------------
 
     def __enter__(self) -> TournamentRun:
+        for proxy in self.proxies.values():
+            proxy.start()
         self.hub_process.start()
         for table in self.tables:
             table.start()
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        for table in self.tables:
+        for table in [*self.tables, *self.dead]:
             table.close()
+        for proxy in self.proxies.values():
+            proxy.close()
         self.hub_process.stop()
         self.hub.store.close()
 
@@ -260,6 +330,7 @@ class TournamentRun:
 
     def play_round(self, number: int) -> None:
         seats = self.hub.draw_round(seed=number)
+        self._extra_devices(seats)
         now = max(table.clock.now() for table in self.tables)
         self.hub.start_round(now, self.minutes[min(number, len(self.minutes)) - 1])
         self.report("sim_run_round_one" if len(seats) == 1 else "sim_run_round", round=number,
@@ -273,6 +344,14 @@ class TournamentRun:
         if away:
             self._done("sim_run_offline_one" if len(away) == 1 else "sim_run_offline", number,
                        count=len(away))
+        cut = self._chosen(self.faults.cut, number, reversed(seats))
+        cut_at = time.time()
+        for table in cut:
+            self.proxies[table.number].cut()
+        if cut:
+            self._done("sim_run_cut_one" if len(cut) == 1 else "sim_run_cut", number,
+                       count=len(cut))
+        dying = self._chosen(self.faults.replaced, number, seats)
         due = self._schedule(number)
         for index, seat in enumerate(seats):
             if self.stopping.is_set():
@@ -281,7 +360,10 @@ class TournamentRun:
             table = self._table(seat)
             if table.clock.now() < now:
                 table.clock.set(now)
-            self.games += self._play_at(table)
+            if table in dying:
+                self.games += self._die_and_replace(table, number)
+            else:
+                self.games += self._play_at(table)
             if self.pace_s:
                 time.sleep(self.pace_s)
         self._strike(number, due, 1.0)
@@ -290,12 +372,128 @@ class TournamentRun:
         if away:
             self._done("sim_run_online_one" if len(away) == 1 else "sim_run_online", number,
                        count=len(away))
+        if cut:
+            self._wait_for_wills(cut, cut_at)
+            for table in cut:
+                self.proxies[table.number].restore()
+            self._done("sim_run_cut_back_one" if len(cut) == 1 else "sim_run_cut_back", number,
+                       count=len(cut))
         self._wait_for_acks()
         self.hub.finish_round(confirmed=True)  # every outbox is empty: acknowledged above
         self.report("sim_run_round_done", round=number)
 
     def _table(self, seat: SeatRow) -> SimulatedTable:
         return self.tables[seat.table_no - 1]
+
+    def _device(self, number: int) -> SimulatedTable:
+        """Table ``number``'s device, on its proxy if a fault may cut it off."""
+        proxy = self.proxies.get(number)
+        settings = TableSettings(
+            proxy.url if proxy is not None else self.broker.url, self.event,
+            self.broker.passwords[table_user(number)], action_s=self.action_s,
+        )  # fmt: skip
+        return SimulatedTable(number, settings, self.folder / table_user(number),
+                              FakeClock(self.clock_start), seed=number)  # fmt: skip
+
+    def _extra_devices(self, seats: Sequence[SeatRow]) -> None:
+        """A draw may want a table more than the hall has devices (dm-ko's Trostrunde of
+        everyone out beside a KO final of three seats 608 players at 153 tables): a spare
+        device is set up for it, as a director would (the broker must know its user)."""
+        for number in range(len(self.tables) + 1, max(s.table_no for s in seats) + 1):
+            device = self._device(number)
+            self.tables.append(device)
+            device.start()
+
+    def _new_hub(self, db: Path) -> Hub:
+        """The director's setup of a tournament file: the event, the format, the roster."""
+        hub = init_tournament(db, self.event)
+        hub.store.set("format", self.fmt)
+        hub.store.add_players(self.entrants)
+        hub.store.close()
+        return Hub(HubStore(db))
+
+    def _lose_hub_database(self) -> None:
+        """The hub dies with its file; the director sets up a new file with the same event,
+        format and roster, starts the hub and runs ``schocken hub refill`` beside it, while
+        the tables answer (they are stepped here, as their devices' loops would)."""
+        self.hub_process.kill()
+        db = self.hub.store.path
+        self.hub.store.close()
+        for lost in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            lost.unlink(missing_ok=True)
+        self.hub = self._new_hub(db)
+        self.hub_process.start()
+        with (self.folder / "refill.log").open("ab") as log:
+            refill = subprocess.Popen(
+                [sys.executable, "-m", "schockbesteck", "hub", "refill", "--db", str(db),
+                 "--quiet", "3", "--wait", "60"],
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            while refill.poll() is None:
+                for table in self.tables:
+                    table.step()
+                time.sleep(0.05)
+        said = (self.folder / "refill.log").read_text(errors="replace").splitlines()
+        if refill.returncode != 0:
+            raise RuntimeError(f"schocken hub refill failed: {said[-1] if said else '?'}")
+        self.refills += [line for line in said if line.startswith("refilled from")][-1:]
+
+    def _chosen(self, faults: Sequence[tuple[int, int]], number: int,
+                seats: Iterable[SeatRow]) -> list[SimulatedTable]:  # fmt: skip
+        """The tables of round ``number`` a fault of ``faults`` strikes: as many as it says,
+        taken in the order of ``seats`` among those with a proxy."""
+        count = max((n for round_, n in faults if round_ == number), default=0)
+        tables = [self._table(seat) for seat in seats if seat.table_no in self.proxies]
+        return tables[:count]
+
+    def _wait_for_wills(
+        self, cut: Sequence[SimulatedTable], since: float, timeout_s: float = 120
+    ) -> None:
+        """Wait until the hub has every cut-off table offline, as it heard after ``since``:
+        the broker's keepalive gave up on it and published its Last Will."""
+        self.cut_count += len(cut)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            status = self.hub.store.table_status()
+            missing = [
+                t.number for t in cut
+                if t.number not in status or status[t.number][0] or status[t.number][2] < since
+            ]  # fmt: skip
+            if not missing or self.stopping.is_set():
+                self.wills += len(cut) - len(missing)
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"no Last Will of the cut-off tables {missing} at the hub after {timeout_s} s"
+                )
+            time.sleep(0.2)
+
+    def _die_and_replace(self, table: SimulatedTable, number: int) -> int:
+        """Play ``table``'s round until its device dies mid-game; then a spare with the dead
+        one's state folder copied (the SD card moved over, as docs/tournament.md tells the
+        director), the same table login and a network of its own, takes its place and plays
+        the round on, the interrupted game first. The games finished."""
+        table.die_after(self.faults.dies_after)
+        try:
+            return self._play_at(table)  # a round too short for the death to come
+        except DeviceDied:
+            pass
+        self.proxies[table.number].cut()  # its network dies with it, silently
+        self.dead.append(table)
+        card = table.storage.root.with_name(f"{table.identity.user}-spare{len(self.dead)}")
+        shutil.copytree(table.storage.root, card)
+        spare = SimulatedTable(
+            table.number, replace(table.settings, broker=self.broker.url), card, table.clock,
+            seed=table.number + 1000 * len(self.dead),
+        )  # fmt: skip
+        if spare.interrupted is None or spare.interrupted.game.is_over:
+            raise RuntimeError(f"table {table.number}'s spare found no game to go on with")
+        self.tables[table.number - 1] = spare
+        spare.start()
+        self._done("sim_run_replaced", number, table=table.number)
+        self._wait_for_assignments(number, [s for s in self.hub.store.seats(number)
+                                            if s.table_no == table.number])  # fmt: skip
+        return self._play_at(spare)
 
     def _play_at(self, table: SimulatedTable) -> int:
         assignment = table.reporter.assignment
@@ -307,8 +505,8 @@ class TournamentRun:
     def _play_lives(self, table: SimulatedTable, assignment: Assignment) -> int:
         """A KO round at ``table``: games among those with a life left (as the device counts
         them, :meth:`~firmware.tournament.reporter.Reporter.players_in`), until one is left or
-        the time box ends."""
-        played = 0
+        the time box ends; a game a dead device left is finished first."""
+        played = table.finish_interrupted()
         while played < MAX_GAMES:
             alive = table.reporter.players_in()
             if len(alive) < 2:
@@ -331,6 +529,9 @@ class TournamentRun:
             if round_ == number:
                 due.append((dies, "sim_run_hub_killed", self.hub_process.kill))
                 due.append((back, "sim_run_hub_back", self.hub_process.start))
+        for round_, at in self.faults.hub_lost:
+            if round_ == number:
+                due.append((at, "sim_run_hub_lost", self._lose_hub_database))
         return sorted(due, key=lambda fault: fault[0])
 
     def _strike(self, number: int, due: list[tuple[float, str, Callable[[], None]]],
@@ -388,11 +589,12 @@ class TournamentRun:
         journalled: dict[str, Result] = {}
         untagged = 0
         for table in self.tables:
-            for result in recount_from_journal(self.folder / table.identity.user, self.event):
+            for result in recount_from_journal(table.storage.root, self.event):
                 journalled[result.id] = result
             untagged += sum(game.header is None or game.header.tournament is None
                             for game in GameStore(table.storage).kept())
-        stored = {row.id: row for row in self.hub.store.results()}
+        rows = self.hub.store.results()
+        stored = {row.id: row for row in rows}
         games: dict[int, list[GameResult]] = {}
         for result in journalled.values():
             if result.kind == "game":
@@ -420,6 +622,15 @@ class TournamentRun:
             recounted_lines=recounted.lines,
             faults_done=list(self.faults_done),
             untagged=untagged,
+            doubled=len(rows) - len(stored) + _games_beyond(rows, journalled.values()),
+            cut=self.cut_count,
+            wills=self.wills,
+            replaced=len(self.dead),
+            dropped_bytes=sum(proxy.dropped for proxy in self.proxies.values()),
+            players=len(recounted.lines),
+            winner=recounted.ranked()[0].name if recounted.over and recounted.lines else None,
+            refills=tuple(self.refills),
+            devices=len(self.tables),
         )
 
     def _published_board(self, timeout_s: float = 15) -> StandingsBoard | None:
@@ -453,6 +664,16 @@ def _running(link: MqttLink) -> Iterator[MqttLink]:
         yield link
     finally:
         link.stop()
+
+
+def _games_beyond(rows: Iterable[StoredResult], journalled: Iterable[Result]) -> int:
+    """The games the hub stored for a table in a round beyond those its journals hold."""
+    held: Counter[tuple[int, int]] = Counter(
+        (result.round, table_number(result.table) or 0)
+        for result in journalled if result.kind == "game"
+    )  # fmt: skip
+    stored = Counter((row.round, row.table_no) for row in rows if row.kind == "game")
+    return sum(max(0, count - held[place]) for place, count in stored.items())
 
 
 def _lines_rows(lines: Sequence[PlayerLine]) -> dict[str, tuple[int, int | None, int]]:

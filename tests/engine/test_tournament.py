@@ -176,6 +176,36 @@ def test_kamen_plays_a_trostrunde_for_those_out_beside_the_second_ko_step() -> N
     assert not lines["C"].out and lines["C"].lives == 2
 
 
+def test_dm_ko_takes_the_best_32_of_four_points_rounds_into_ko_and_the_rest_to_the_trostrunde(
+) -> None:
+    """The DM-sized run's format: four points rounds, the best 32 in KO with 3 lives until
+    four are left, then their final with 2 beside a Trostrunde with 2 for everyone out."""
+    fmt = FORMAT_PRESETS["dm-ko"]
+    names = [f"S{i:03}" for i in range(64)]
+    entrants = [Entrant(n) for n in names]
+    tables = [names[i : i + 4] for i in range(0, 64, 4)]
+    points = [PlayedRound(n, tuple(game(t, t[n % 4]) for t in tables)) for n in range(1, 5)]
+    assert progress(fmt, entrants, points[:3]).groups[0].phase.kind is PhaseKind.POINTS
+    (ko,) = progress(fmt, entrants, points).groups
+    assert ko.phase.kind is PhaseKind.KO and len(ko.players) == 32
+    assert set(ko.lives.values()) == {3}
+    # Three games at each KO table put three of its four out: eight are left, then four.
+    ko_tables = [ko.players[i : i + 4] for i in range(0, 32, 4)]
+    knock = [game(t, t[0]) for t in ko_tables for _ in range(3)]
+    knock += [game(t[1:], t[1]) for t in ko_tables for _ in range(3)]
+    knock += [game(t[2:], t[2]) for t in ko_tables for _ in range(3)]
+    left = [t[3] for t in ko_tables]
+    final = [game(left[:4], left[0])] * 3 + [game(left[4:], left[4])] * 3
+    final += [game(left[1:4], left[1])] * 3 + [game(left[5:], left[5])] * 3
+    rounds = [*points, PlayedRound(5, tuple(knock)), PlayedRound(6, tuple(final))]
+    last, trost = progress(fmt, entrants, rounds).groups
+    assert (last.phase.kind, len(last.players), set(last.lives.values())) == (
+        PhaseKind.KO, 4, {2}
+    )
+    assert trost.phase.kind is PhaseKind.TROST and len(trost.players) == 60
+    assert set(trost.lives.values()) == {2}
+
+
 def test_a_result_of_players_of_two_groups_is_refused() -> None:
     fmt = FORMAT_PRESETS["kamen"]
     entrants = [Entrant(n) for n in "ABCDEFGH"]

@@ -38,6 +38,7 @@ def test_denied_publishes_and_subscriptions_beyond_a_tables_rights_are_found() -
 def test_a_tables_rights_as_the_acl_gives_them() -> None:
     assert table_may_read("table-3", "schock/dm2026/assign/table-3")
     assert table_may_read("table-3", "schock/+/round")
+    assert table_may_read("table-3", "schock/dm2026/refill")  # every table subscribes to it
     assert not table_may_read("table-3", "schock/dm2026/assign/+")
     assert not table_may_read("table-3", "schock/dm2026/#")
     assert not table_may_read("table-3", "schock/#/standings")

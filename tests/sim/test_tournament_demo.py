@@ -1,5 +1,6 @@
 """`make tournament-demo` (sim/tournament/demo.py): its private broker in Debian's real mosquitto,
-the lines it prints, and that every way out stops the broker and removes its folder."""
+the lines it prints, that every way out stops the broker and removes its folder, and (slow) that
+its run plays the tournament to a winner the TV shows."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -167,3 +169,40 @@ def test_ctrl_c_and_sigterm_stop_the_broker_and_remove_its_folder(sig: signal.Si
     assert rest.splitlines()[-1] == "Beendet: Broker gestoppt, sein Ordner gelöscht."
     assert not Path(broker.group(2)).exists()
     assert not listening(int(broker.group(1)))
+
+
+@pytest.mark.slow
+def test_the_default_run_plays_to_its_winner_and_the_tv_shows_the_tournament_over() -> None:
+    """The demo's own run, unpaced and on two tables: the points rounds, the KO rounds, the
+    final, then the winner printed, while the TV's page says the tournament is over."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sim.tournament.demo", "--tables", "2", "--pace", "0",
+         "--listen", "127.0.0.1:0", "--lang", "en", "--seconds", "900"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    assert process.stdout is not None
+    lines: list[str] = []
+    try:
+        for line in process.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith(("Winner: ", "tournament-demo: ")):
+                break
+        tv = next(line.split()[-1] for line in lines if line.startswith("TV view: "))
+        with urllib.request.urlopen(tv, timeout=10) as page:
+            html = page.read().decode()
+        process.send_signal(signal.SIGTERM)
+        rest, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert lines[-1].startswith("Winner: "), lines
+    over = next(line for line in lines if line.startswith("Tournament over: "))
+    assert "0 lost, 0 in no journal; standings as recounted: yes" in over
+    rounds = int(re.search(r"over: (\d+) rounds", over).group(1))  # type: ignore[union-attr]
+    assert rounds > 3  # two points rounds, KO rounds and the final: more than the old three
+    assert '"over":true' in html.replace(" ", "")
+    winner = lines[-1].removeprefix("Winner: ").split(" (")[0]
+    assert winner in html
+    assert process.returncode == 0, err
+    assert rest.splitlines()[-1] == "Stopped: the broker is down and its folder removed."

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from firmware.wire.messages import (
     Ack,
     Assignment,
+    RefillRequest,
     Result,
     TableStatus,
     ack_topic,
     assign_topic,
+    refill_topic,
     table_of_topic,
 )
 from hal.mqtt import MqttLink, MqttSettings
@@ -38,6 +40,9 @@ class HubStand:
     refuse: dict[str, str] = field(default_factory=dict)
     #: False: take results without answering (a hub that is down).
     answering: bool = True
+    #: The ids of results sent again for a refill, in order, and the assignments sent with.
+    refilled: list[str] = field(default_factory=list)
+    seats: list[Assignment] = field(default_factory=list)
     client_id: str = "hub"
 
     def __post_init__(self) -> None:
@@ -60,6 +65,13 @@ class HubStand:
             with self._lock:
                 self.status[table] = TableStatus.from_json(payload)
             return
+        if leaf in ("refill", "seat"):
+            with self._lock:
+                if leaf == "refill":
+                    self.refilled.append(Result.from_json(payload).id)
+                else:
+                    self.seats.append(Assignment.from_json(payload))
+            return
         result = Result.from_json(payload)
         with self._lock:
             self.received.append(result.id)
@@ -78,6 +90,14 @@ class HubStand:
         """Publish ``assignment`` retained on its table's topic."""
         self.link.publish(assign_topic(assignment.event, assignment.table),
                           assignment.to_json(), retain=True)
+
+    def ask_refill(self, asked_at: float) -> None:
+        """Ask every table to send its results again (retained, as the hub does)."""
+        self.link.publish(refill_topic(self.event), RefillRequest(self.event, asked_at).to_json(),
+                          retain=True)
+
+    def end_refill(self) -> None:
+        self.link.publish(refill_topic(self.event), b"", retain=True)
 
     def stop(self) -> None:
         self.link.stop()

@@ -32,6 +32,7 @@ from firmware.wire.messages import (
     TableStatus,
     ack_topic,
     assign_topic,
+    refill_topic,
     result_topic,
     round_topic,
     standings_topic,
@@ -154,6 +155,7 @@ FORBIDDEN_FOR_TABLE_2 = {
     "its own assignment": assign_topic(EVENT, "table-2"),
     "the round": round_topic(EVENT),
     "the standings": standings_topic(EVENT),
+    "the refill request": refill_topic(EVENT),
     "beside the tree": f"schock/{EVENT}/table",
 }
 
@@ -234,15 +236,19 @@ def test_a_table_cannot_read_another_tables_retained_assignment(clients: Clients
     assert set(until(spy, assign_topic(EVENT, "table-2"))) == {assign_topic(EVENT, "table-2")}
 
 
-def test_a_table_reads_the_round_and_the_standings(clients: Clients) -> None:
+def test_a_table_reads_the_round_the_standings_and_a_refill_request(clients: Clients) -> None:
     clients.connect("hub")
-    table = clients.connect("table-1", round_topic(EVENT), standings_topic(EVENT))
+    table = clients.connect("table-1", round_topic(EVENT), standings_topic(EVENT),
+                            refill_topic(EVENT))  # fmt: skip
     clients.ready(table, round_topic(EVENT))
 
     clients.publish("hub", round_topic(EVENT), b"{}")
     clients.publish("hub", standings_topic(EVENT), b"{}")
+    clients.publish("hub", refill_topic(EVENT), b"{}")
 
-    assert until(table, standings_topic(EVENT)) == [round_topic(EVENT), standings_topic(EVENT)]
+    assert until(table, refill_topic(EVENT)) == [
+        round_topic(EVENT), standings_topic(EVENT), refill_topic(EVENT)
+    ]
 
 
 def connack(broker: Broker, username: str | None, password: str | None) -> ReasonCode:

@@ -1,11 +1,13 @@
 """The device as a table (firmware/tournament/reporter.py, sim/tournament/simulated_table.py)
 against Debian's mosquitto: every finished half and game reaches the hub once, through a broker
-killed with SIGKILL, a table's lost network and a pulled plug; refused results stay refused;
-the retained status and its Last Will; the hub's assignment."""
+killed with SIGKILL, a table's lost network, a pulled plug and a device dead mid-game whose spare
+carries on with its SD card; refused results stay refused; the retained status and its Last
+Will; the hub's assignment."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,7 +32,13 @@ from firmware.wire.messages import Assignment, Result
 from hal.mqtt import MqttLink
 from hal.storage import StateDirectory
 from sim.fakes import FakeClock
-from sim.tournament.simulated_table import SimulatedTable, TableSettings, recount_from_journal
+from sim.tournament.cutoff import CutOffProxy
+from sim.tournament.simulated_table import (
+    DeviceDied,
+    SimulatedTable,
+    TableSettings,
+    recount_from_journal,
+)
 from tests.broker import Broker
 from tests.tournament.hubstand import HubStand, wait_for
 
@@ -359,3 +367,85 @@ def test_a_ko_table_plays_on_without_those_out_and_reports_every_game(
     assert [r.game for r in games] == [1, 2, 3]
     assert [len(r.players) for r in games] == [4, 3, 2]
     assert {r.id for r in games} <= set(hub.stored)
+
+
+def test_a_device_dead_mid_game_is_replaced_by_a_spare_with_its_card_and_nothing_is_lost(
+    broker: Broker, hub: HubStand, tmp_path: Path,
+) -> None:
+    """The director's way (docs/tournament.md): the dead device's SD card (its state folder) goes
+    into a spare with the same table login; the spare finishes the interrupted game where the
+    journal stopped, and its outbox sends what the dead one could not."""
+    _user, password = broker.add_table(7)
+    network = CutOffProxy(broker.port)  # the dead device's network: silent, no goodbye
+    network.start()
+    dead = SimulatedTable(7, TableSettings(network.url, EVENT, password), tmp_path / "card",
+                          FakeClock(START))
+    dead.rules = replace(dead.rules, deckel=3)
+    dead.start()
+    try:
+        wait_for(lambda: dead.reporter.online, step=dead.step, what="the connect")
+        dead.play_round(assignment(), games=1)
+        dead.die_after(5)
+        with pytest.raises(DeviceDied):
+            dead.play_round(assignment(), games=1)
+        network.cut()
+        shutil.copytree(tmp_path / "card", tmp_path / "spare")  # the card in the spare
+        spare = SimulatedTable(7, TableSettings(broker.url, EVENT, password),
+                               tmp_path / "spare", dead.clock)
+        spare.rules = dead.rules
+        assert spare.interrupted is not None and not spare.interrupted.game.is_over
+        spare.start()
+        try:
+            assert spare.play_round(assignment(), games=1) == 1  # the interrupted game, finished
+            wait_for(lambda: spare.pending == 0, step=spare.step, what="the spare's acks")
+        finally:
+            spare.close()
+    finally:
+        dead.close()
+        network.close()
+    recounted = recount_from_journal(tmp_path / "spare")
+    assert {r.game for r in recounted} == {1, 2}
+    assert f"{EVENT}/table-7/r1/g2/game" in hub.stored
+    assert sorted(hub.stored) == sorted(r.id for r in recounted)
+
+
+def test_a_table_answers_a_refill_once_with_every_result_the_hub_had_acknowledged(
+    broker: Broker, hub: HubStand, tmp_path: Path, mocker: MockerFixture,
+) -> None:
+    """A hub that lost its file asks (firmware/hub/refill.py): the table sends again, from its
+    journals, each result the hub had acknowledged, and the assignment it holds, once; what
+    waits for an Ack goes as ever, and at once when the refill ends."""
+    network = FakeClock(0.0)  # no resend falls due by itself
+    table = table_at(broker, tmp_path, network_clock=network)
+    hub.assign(assignment())
+    table.start()
+    try:
+        wait_for(lambda: table.reporter.assignment is not None, step=table.step,
+                 what="the assignment")
+        table.play_round(games=1)
+        wait_for(lambda: table.pending == 0, step=table.step, what="the acks")
+        acknowledged = sorted(hub.stored)
+        asked = mocker.spy(table.reporter, "_refill_asked")
+        answer = mocker.spy(table.reporter, "refill")
+        hub.ask_refill(1_800_000_100.0)
+        wait_for(lambda: len(set(hub.refilled)) == len(acknowledged) and hub.seats,
+                 step=table.step, what="the refill's answers")
+        assert hub.seats == [assignment()]
+        table.link.stop()  # a reconnect: the retained request comes again, and is not answered
+        table.start()
+        wait_for(lambda: asked.call_count == 2, step=table.step, what="the request again")
+        assert answer.call_count == 1
+        hub.answering = False
+        table.play_round(games=1)
+        waiting = sorted(table.reporter.outbox.pending)
+        assert waiting
+        wait_for(lambda: set(waiting) <= set(hub.received), step=table.step,
+                 what="the unanswered results")
+        hub.answering = True
+        hub.end_refill()
+        wait_for(lambda: table.pending == 0, step=table.step, what="the waiting results")
+    finally:
+        table.close()
+    # (a delivery may come twice: QoS 1 is at least once)
+    assert set(hub.refilled) == set(acknowledged)
+    assert sorted(hub.stored) == sorted([*acknowledged, *waiting])

@@ -16,11 +16,15 @@ from engine.tournament import PhaseKind
 from firmware.wire.messages import (
     Ack,
     Assignment,
+    RefillRequest,
     Result,
     TableStatus,
     WireError,
     ack_topic,
+    refill_answer_topic,
+    refill_topic,
     result_topic,
+    seat_topic,
     status_topic,
     table_number,
     table_of_topic,
@@ -86,6 +90,21 @@ def test_topics_name_the_table_as_a_whole_level() -> None:
     assert table_of_topic(result_topic("cup26", "table-7")) == ("cup26", "table-7", "result")
     assert table_of_topic(ack_topic("cup26", "table-7")) is None
     assert table_of_topic("schock/cup26/table/table-7/result/x") is None
+
+
+def test_a_refill_request_goes_and_comes_back_and_its_answers_stay_below_the_table() -> None:
+    asked = RefillRequest("cup26", 1_800_000_000.5)
+    assert RefillRequest.from_json(asked.to_json()) == asked
+    for bad, words in ((b'{"v": 1, "event": "cup26"}', "asked_at must be a time"),
+                       (b'{"v": 1, "event": "Cup 26", "asked_at": 1}', "event")):
+        with pytest.raises(WireError, match=words) as refused:
+            RefillRequest.from_json(bad)
+        assert "\n" not in str(refused.value)
+    assert refill_topic("cup26") == "schock/cup26/refill"
+    # A table answers on topics of its own, which the ACL lets only it write.
+    for topic in (refill_answer_topic("cup26", "table-7"), seat_topic("cup26", "table-7")):
+        where = table_of_topic(topic)
+        assert where is not None and where[:2] == ("cup26", "table-7")
 
 
 def test_an_assignment_checks_its_clock() -> None:
