@@ -63,13 +63,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=tuple(name for name, scheme in SCHEME_PRESETS.items() if not scheme.counts_lives),
         help="the points rounds' scheme (KO rounds count lives)",
     )
-    fmt.add_argument("--minutes", metavar="N", type=_minutes, help="a round's time box (0: none)")
+    fmt.add_argument(
+        "--minutes", metavar="N", type=hub_desk.minutes_argument,
+        help="a round's time box (0: none)",
+    )
     fmt.add_argument("--approval", choices=("on", "off"), help="results count once approved")
     fmt.add_argument("--team-score", choices=("points", "lives_lost"))
     draw = sub("draw", "draw the next round onto tables")
     draw.add_argument("--seed", metavar="N", type=int, help="repeat a draw (default: a fresh one)")
     start = sub("start", "start the drawn round now")
-    start.add_argument("--minutes", metavar="N", type=_minutes, help="its time box (0: none)")
+    start.add_argument(
+        "--minutes", metavar="N", type=hub_desk.minutes_argument, help="its time box (0: none)"
+    )
     finish = sub("finish", "finish the running round: later results are refused")
     finish.add_argument("--yes", action="store_true",
                         help="finish even while tables hold unreported results (listed first)")
@@ -148,16 +153,6 @@ def _desk_arguments(parser: argparse.ArgumentParser, *, why_required: bool = Tru
     parser.add_argument("--who", required=True, metavar="NAME", help="who does it (kept)")
     parser.add_argument("--why", required=why_required, metavar="TEXT", default="paper table card",
                         help="why (kept)")  # fmt: skip
-
-
-def _minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
-    if not 0 <= value <= 24 * 60:
-        raise argparse.ArgumentTypeError(f"{text} minutes: give 0 to 1440")
-    return value
 
 
 def _hub(args: argparse.Namespace) -> Hub:

@@ -63,7 +63,10 @@ from firmware.hub.registration import (
 )
 from firmware.userfile import path_problem, read_bytes_limited
 
-__all__ = ["ACTIONS", "add_desk_arguments", "add_players_arguments", "desk", "players", "run"]
+__all__ = [
+    "ACTIONS", "add_desk_arguments", "add_players_arguments", "desk", "minutes_argument", "players",
+    "run",
+]
 
 #: The hub's subcommands :func:`run` runs (:func:`players` and :func:`desk` run the others).
 ACTIONS = ("seating", "withdraw", "disqualify", "replace", "redraw", "reopen", "history")
@@ -127,21 +130,11 @@ def add_desk_arguments(action: Any) -> None:
     again.add_argument("--seed", metavar="N", type=int, help="repeat a draw")
     reopen = changing("reopen", "let the finished last round take results again")
     reopen.add_argument(
-        "--minutes", metavar="N", type=_minutes,
+        "--minutes", metavar="N", type=minutes_argument,
         help="a new time box from now (0: none; default: the round's own)",
     )  # fmt: skip
     add_lang_argument(command("history", "what the desk changed: when, who, what, why"),
                       "the history")  # fmt: skip
-
-
-def _minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
-    if not 0 <= value <= 24 * 60:
-        raise argparse.ArgumentTypeError(f"{text} minutes: give 0 to 1440")
-    return value
 
 
 def run(hub: Hub, args: argparse.Namespace) -> int:
@@ -268,3 +261,14 @@ def _card(args: argparse.Namespace) -> TableCard:
     """The table card the options give (read as the desk's page reads its fields)."""
     return TableCard(args.halves, args.final or "", args.out1 or "", args.out2 or "",
                      tuple(args.schock_aus))  # fmt: skip
+
+
+def minutes_argument(text: str) -> float:
+    """An argparse type: a time box in minutes, 0 (none) to a day's 1440."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
+    if not 0 <= value <= 24 * 60:
+        raise argparse.ArgumentTypeError(f"{text} minutes: give 0 to 1440")
+    return value

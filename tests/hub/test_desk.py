@@ -13,7 +13,6 @@ reads it) and is kept in the history."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,19 +22,10 @@ from firmware.hub.desk import history, leave, redraw, reopen
 from firmware.hub.hub import Hub, HubError
 from firmware.hub.store import HubStore, SeatRow
 from firmware.wire.messages import Ack, Assignment, RoundState, result_topic
-from tests.broker import Broker, mosquitto_missing, running_broker
+from tests.broker import Broker
 from tests.cli.test_hub_cli import hub as run_hub
 from tests.hub.helpers import EVENT, game_result, running_round, serving, tournament
 from tests.hub.test_broker_intake import Table
-
-
-@pytest.fixture(scope="module")
-def module_broker() -> Iterator[Broker]:
-    if missing := mosquitto_missing():
-        pytest.skip(missing)
-    with running_broker() as broker:
-        broker.add_tables(2)
-        yield broker
 
 
 def lost_on_the_board(table: Table, player: str, count: int) -> bool:

@@ -27,7 +27,7 @@ from firmware.hub.hub import Hub
 from firmware.hub.service import HubService
 from firmware.wire.messages import result_topic, table_user
 from hal.mqtt import MqttLink, MqttSettings
-from tests.broker import Broker, mosquitto_missing, running_broker
+from tests.broker import Broker
 from tests.hub.helpers import (
     EVENT,
     game_result,
@@ -37,15 +37,6 @@ from tests.hub.helpers import (
     wait_until,
 )
 from tests.hub.test_broker_intake import Table
-
-
-@pytest.fixture(scope="module")
-def module_broker() -> Iterator[Broker]:
-    if missing := mosquitto_missing():
-        pytest.skip(missing)
-    with running_broker() as broker:
-        broker.add_tables(3)
-        yield broker
 
 
 @pytest.fixture

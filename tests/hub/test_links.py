@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import paho.mqtt.client as paho
@@ -16,17 +15,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware.hub.hub import Unreported, UnreportedResults
 from firmware.wire.messages import TableStatus, status_topic
-from tests.broker import Broker, mosquitto_missing, running_broker
+from tests.broker import Broker
 from tests.hub.helpers import EVENT, running_round, serving, tournament, wait_until
-
-
-@pytest.fixture(scope="module")
-def module_broker() -> Iterator[Broker]:
-    if missing := mosquitto_missing():
-        pytest.skip(missing)
-    with running_broker() as broker:
-        broker.add_tables(3)
-        yield broker
 
 
 def test_a_tables_last_will_marks_it_offline_and_keeps_its_count(
