@@ -14,6 +14,8 @@ from firmware.cli import CliError
 from firmware.store.rulesfile import load_rules
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from engine.spieltag import Evening
 
 
@@ -59,6 +61,23 @@ def add_rules_argument(parser: argparse.ArgumentParser) -> None:
         default="standard",
         help=f"a preset ({', '.join(preset_names())}) or a rules TOML file; default: standard",
     )
+
+
+#: The largest exported evening `sheet` and `saison` read.
+MAX_EXPORT_BYTES = 32 * 1024 * 1024
+
+
+def exported_evening(path: Path, source: str) -> Evening:
+    """The evening of the export at ``path`` (typed as ``source``); CliError in one line."""
+    from firmware.store.evening import evening_from_export
+    from firmware.userfile import UserFileError, read_user_text
+
+    advice = "give a state directory or a file written by `schocken sheet --export`"
+    try:
+        text = read_user_text(path, f"SOURCE {source}", advice, MAX_EXPORT_BYTES)
+    except UserFileError as error:
+        raise CliError(str(error)) from None
+    return evening_from_export(text, source)
 
 
 def print_json(value: Any, *, ensure_ascii: bool = True) -> None:

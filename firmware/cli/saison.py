@@ -19,18 +19,13 @@ from pathlib import Path
 from engine.saison import make_season
 from engine.spieltag import Evening
 from firmware.cli import CliError
-from firmware.cli.common import note_lost
+from firmware.cli.common import exported_evening, note_lost
 from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.store.evening import evening_from_export
 from firmware.store.kept_evenings import kept_evenings
-from firmware.userfile import UserFileError, read_user_text
 from hal.storage import StateDirectory
 
 __all__ = ["add_arguments", "run"]
-
-_MAX_EXPORT_BYTES = 32 * 1024 * 1024
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -55,12 +50,7 @@ def _evenings(source: str) -> tuple[Evening, ...]:
                 f"SOURCE {source}: holds no Spieltag; begin one with `schocken spieltag begin`"
             )
         return evenings
-    advice = "give a state directory or a file written by `schocken sheet --export`"
-    try:
-        text = read_user_text(path, f"SOURCE {source}", advice, _MAX_EXPORT_BYTES)
-    except UserFileError as error:
-        raise CliError(str(error)) from None
-    return (evening_from_export(text, source),)
+    return (exported_evening(path, source),)
 
 
 def run(args: argparse.Namespace) -> int:

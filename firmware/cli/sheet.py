@@ -22,18 +22,14 @@ from pathlib import Path
 from engine.limits import ascii_whole_number
 from engine.spieltag import Evening, duplicate_partie, merge_match
 from firmware.cli import CliError
-from firmware.cli.common import note_lost, note_unlisted
+from firmware.cli.common import exported_evening, note_lost, note_unlisted
 from firmware.cli.language import add_lang_argument, output_language
 from firmware.cli.statedir import add_state_dir_argument, state_dir_from_args
-from firmware.store.evening import evening_from_export, evening_to_export, load_evening
+from firmware.store.evening import evening_to_export, load_evening
 from firmware.store.gamestore import GameStore
-from firmware.userfile import UserFileError, read_user_text
 from hal.storage import StateDirectory
 
 __all__ = ["add_arguments", "run"]
-
-_MAX_EXPORT_BYTES = 32 * 1024 * 1024
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -84,12 +80,7 @@ def _evening(source: str, args: argparse.Namespace) -> Evening:
     path = Path(source).expanduser()
     if path.is_dir():
         return _from_directory(path, args)
-    advice = "give a state directory or a file written by `schocken sheet --export`"
-    try:
-        text = read_user_text(path, f"SOURCE {source}", advice, _MAX_EXPORT_BYTES)
-    except UserFileError as error:
-        raise CliError(str(error)) from None
-    return evening_from_export(text, source)
+    return exported_evening(path, source)
 
 
 def run(args: argparse.Namespace) -> int:

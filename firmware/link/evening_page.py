@@ -200,6 +200,18 @@ def _refusal(status: int, text: str) -> HttpAnswer:
     return HttpAnswer(status, "text/plain; charset=utf-8", (text + "\n").encode())
 
 
+def _paired_language(request: HttpRequest, pairing: Pairing) -> str | HttpAnswer:
+    """A download's language (``?lang=``, German by default), or the refusal of a request
+    without a pairing token or with a language the page does not speak."""
+    token = _token(request)
+    if not token or not pairing.knows(token):
+        return _refusal(403, "pair this phone first (the PIN from the device's menu)")
+    lang = request.query.get("lang", "de")
+    if lang not in LANGUAGES:
+        return _refusal(400, f"lang {lang[:8]!r}: one of {', '.join(LANGUAGES)}")
+    return lang
+
+
 def sheet_route(
     storage: Storage, pairing: Pairing, kind: str
 ) -> Callable[[HttpRequest], HttpAnswer]:
@@ -207,12 +219,9 @@ def sheet_route(
     last one ended), for a request with a pairing token; ``?lang=en`` for English."""
 
     def answer(request: HttpRequest) -> HttpAnswer:
-        token = _token(request)
-        if not token or not pairing.knows(token):
-            return _refusal(403, "pair this phone first (the PIN from the device's menu)")
-        lang = request.query.get("lang", "de")
-        if lang not in LANGUAGES:
-            return _refusal(400, f"lang {lang[:8]!r}: one of {', '.join(LANGUAGES)}")
+        lang = _paired_language(request, pairing)
+        if isinstance(lang, HttpAnswer):
+            return lang
         try:
             evening = load_evening(storage)
             evening.standings()  # no games yet: one line, no empty sheet
@@ -241,12 +250,9 @@ def season_route(
     token; ``?lang=en`` for English."""
 
     def answer(request: HttpRequest) -> HttpAnswer:
-        token = _token(request)
-        if not token or not pairing.knows(token):
-            return _refusal(403, "pair this phone first (the PIN from the device's menu)")
-        lang = request.query.get("lang", "de")
-        if lang not in LANGUAGES:
-            return _refusal(400, f"lang {lang[:8]!r}: one of {', '.join(LANGUAGES)}")
+        lang = _paired_language(request, pairing)
+        if isinstance(lang, HttpAnswer):
+            return lang
         try:
             season = make_season(kept_evenings(storage))
         except (SpieltagError, ScoringError, StorageError) as error:
