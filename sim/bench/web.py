@@ -548,9 +548,11 @@ def _pairing_child(runs: int, pages: int) -> dict[str, Any]:
     }
 
 
-def _device_on_a_page() -> tuple[Any, Any, threading.Thread, str]:
-    """The device as ``schocken run`` builds it with its page on a free port, a game of three
-    under way, its main loop on a thread: the device, its clock, the thread, the page's URL."""
+def _device_on_a_page(bots: int = 0) -> tuple[Any, Any, threading.Thread, str]:
+    """The device as ``schocken run`` builds it (its odds worker and the tables on it) with its
+    page on a free port, a game of three under way (with ``bots``, a game of that many odds
+    players, which plays itself), its main loop on a thread: the device, its clock, the thread,
+    the page's URL."""
     from engine import GameSetup, load_preset
     from firmware.config import DeviceConfig, GameConfig
     from firmware.dice import SeededDice
@@ -560,7 +562,8 @@ def _device_on_a_page() -> tuple[Any, Any, threading.Thread, str]:
     from hal.oled import open_dummy
     from hal.web_server import WebServer
 
-    config = DeviceConfig(game=GameConfig(players=("Anna", "Ben", "Carla")))
+    players = ("Anna", "Ben", "Carla", "Dora")[:bots] if bots else ("Anna", "Ben", "Carla")
+    config = DeviceConfig(game=GameConfig(players=players, bots=("odds",) * bots))
     clock = MonotonicClock()
     display = open_dummy(clock)
     server = WebServer("127.0.0.1", 0, page_files())
@@ -602,29 +605,7 @@ def _crowd_child(
     of that many odds players, which plays itself), ``pages - 1`` unpaired pages sending their
     commands at ``rate`` a second each (their limit) and one paired page that pings and plays
     (its presses move a game of people; the computer players' game goes on by itself)."""
-    from engine import GameSetup, load_preset
-    from firmware.config import DeviceConfig, GameConfig
-    from firmware.dice import SeededDice
-    from firmware.link.webtable import page_files
-    from firmware.wiring import build_device
-    from hal.clock import MonotonicClock
-    from hal.oled import open_dummy
-    from hal.web_server import WebServer
-
-    players = ("Anna", "Ben", "Carla", "Dora")[:bots] if bots else ("Anna", "Ben", "Carla")
-    config = DeviceConfig(game=GameConfig(players=players, bots=("odds",) * bots))
-    clock = MonotonicClock()
-    display = open_dummy(clock)
-    server = WebServer("127.0.0.1", 0, page_files())
-    device = build_device(
-        config, clock=clock, inputs=[], display=display, timers=[display], web=server,
-        dice=SeededDice(7), setup=GameSetup(config.game.players, load_preset("standard")),
-        power=False, odds_worker=True,  # as `schocken run` builds it: the tables on its worker
-    )
-    thread = threading.Thread(target=device.run, name="firmware", daemon=True)
-    thread.start()
-    host, port = server.address
-    url = f"ws://{host}:{port}/ws"
+    device, clock, thread, url = _device_on_a_page(bots)
     crowd = subprocess.Popen(
         [sys.executable, "-c", _CROWD_CODE, url, str(pages - 1), str(rate),
          *([commands] if commands else [])],
