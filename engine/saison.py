@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.kasse import KasseLine, add_lines, kasse_lines
+from engine.league import team_result
 from engine.scoring import TIE_BREAKS, Scheme, Standing
 from engine.spieltag import Evening, SpieltagError, merge_match
 
@@ -169,10 +170,6 @@ def season_kasse(evenings: Sequence[Evening]) -> tuple[KasseLine, ...]:
     return add_lines([evening_kasse(evening) for evening in evenings])
 
 
-def _higher_is_better(scheme: Scheme) -> bool:
-    return scheme.higher_is_better or scheme.counts_lives
-
-
 def _players(scheme: Scheme, evenings: Sequence[Sequence[Standing]]) -> tuple[SeasonPlayer, ...]:
     score: dict[str, int] = {}
     came: dict[str, int] = {}
@@ -184,7 +181,7 @@ def _players(scheme: Scheme, evenings: Sequence[Sequence[Standing]]) -> tuple[Se
             tally = counts.setdefault(line.player, dict.fromkeys(_COUNTS, 0))
             for name in _COUNTS:
                 tally[name] += line.count(name)
-    higher = _higher_is_better(scheme)
+    higher = scheme.ranks_higher_first
 
     def key(player: str) -> tuple[int, ...]:
         first = -score[player] if higher else score[player]
@@ -208,15 +205,14 @@ def _players(scheme: Scheme, evenings: Sequence[Sequence[Standing]]) -> tuple[Se
 def _teams(
     scheme: Scheme, matches: Sequence[tuple[Evening, Sequence[Standing]]]
 ) -> tuple[SeasonTeam, ...]:
-    higher = _higher_is_better(scheme)
+    higher = scheme.ranks_higher_first
     tally: dict[str, list[int]] = {}  # matches, won, drawn, lost, score, against
     for evening, standings in matches:
         spieltag = evening.spieltag
         if not (spieltag.home and spieltag.guest):
             continue
-        side = {player.name: player.side for player in spieltag.players}
-        home = sum(line.score for line in standings if side.get(line.player) == "H")
-        guest = sum(line.score for line in standings if side.get(line.player) == "G")
+        result = team_result(scheme, spieltag.players, standings)  # None: nobody on a seat
+        home, guest = (result.home_total, result.guest_total) if result else (0, 0)
         for team, own, other in ((spieltag.home, home, guest), (spieltag.guest, guest, home)):
             line = tally.setdefault(team, [0, 0, 0, 0, 0, 0])
             better = own > other if higher else own < other

@@ -118,6 +118,11 @@ class Scheme:
     def counts_lives(self) -> bool:
         return self.lives > 0
 
+    @property
+    def ranks_higher_first(self) -> bool:
+        """Whether a higher score ranks first: points the scheme counts up, or lives left."""
+        return self.higher_is_better or self.counts_lives
+
     def places_for(self, table_size: int) -> tuple[int, ...] | None:
         """The points per place at a table of ``table_size``; None if the scheme has none."""
         return dict(self.places).get(table_size)
@@ -381,7 +386,7 @@ def standings(scheme: Scheme, results: Sequence[GameResult]) -> tuple[Standing, 
             per_game[player].append(score[player])
             if scheme.counts_lives and score[player] == 0 and not out_after[player]:
                 out_after[player] = number
-    higher = scheme.higher_is_better or scheme.counts_lives
+    higher = scheme.ranks_higher_first
 
     def key(player: str) -> tuple[int, ...]:
         first = -score[player] if higher else score[player]
