@@ -39,6 +39,9 @@ each of those interpreters compiled the whole firmware again, and pytest rewrote
 module's asserts in each worker. Not a private folder (``PYTHONPYCACHEPREFIX``): Python then
 reads no ``__pycache__`` at all, so every interpreter compiled the standard library and the
 venv's packages again, which pip had compiled already (3.5 s of CPU each, the first time).
+On a fresh clone the controller writes that bytecode before the workers start, one process a
+core (:mod:`tests.bytecode`), where each worker would otherwise compile and rewrite the same
+files at the same moment.
 """
 
 from __future__ import annotations
@@ -101,6 +104,11 @@ def pytest_configure(config: pytest.Config) -> None:
     # Hypothesis's own plugin runs after this hook and loads --hypothesis-profile if given.
     if settings is not None:
         settings.load_profile("exhaustive" if exhaustive else "quick")
+    workers = getattr(config.option, "numprocesses", None)
+    if workers and not hasattr(config, "workerinput"):  # xdist's controller, before its workers
+        from tests.bytecode import warm
+
+        warm(Path(config.rootpath), os.cpu_count() or 1)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest deselects by marker
