@@ -53,10 +53,8 @@ Line = tuple[int, int | None, int]
 
 
 class DeskError(HubError):
-    """A desk field the hub cannot read: the word's key and its values (English as the text)."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(HubWords("en").t(key, **values), key, **values)
+    """A desk field the hub cannot read, or an action it refuses: the word's key and its
+    values (English as the text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +87,11 @@ class TableCard:
                 raise DeskError("desk_bad_schock_aus", given=item)
             schock_aus.append((name.strip(), int(count)))
         final = self.final.strip() or None
+        named = [*halves, *([final] if final else []), *(p for o in orders for g in o for p in g),
+                 *(name for name, _count in schock_aus)]  # fmt: skip
+        stranger = next((name for name in named if name not in players), None)
+        if stranger is not None:
+            raise DeskError("desk_not_at_table", name=stranger, names=", ".join(players))
         return GameResult(
             tuple(players), (halves[0], halves[1]), final, final or halves[0],
             (orders[0], orders[1]), tuple(schock_aus),
@@ -288,14 +291,14 @@ def _substitute(
         try:
             line = replace(parse_item(given), team=team)
         except RosterError as error:
-            raise HubError(str(error)) from None
+            raise DeskError("desk_bad_substitute", name=given, reason=str(error)) from None
         full = {str(f) for (f,) in hub.store.select("SELECT full_name FROM roster")}
         if line.full_name in full:
             raise DeskError("desk_registered_full", name=line.full_name)
         try:
             return register(hub.store, [line]).entrants[0].name
         except RosterError as error:
-            raise HubError(str(error)) from None
+            raise DeskError("desk_bad_substitute", name=given, reason=str(error)) from None
     if given in gone:
         raise DeskError("desk_substitute_left", name=given)
     seat = _seat_of(seats, given)

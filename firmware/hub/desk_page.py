@@ -165,10 +165,8 @@ class DeskPage:
             except Confirm as ask:
                 shown = _Shown(action.name, typed, confirm=tuple(ask.lines))
                 return self._desk(text, desk_session, request.query, shown, 200)
-            except HubError as error:  # in the page's words where the hub names them
-                line = (text.t(error.key, **error.values) if error.key
-                        else text.t("desk_refused", reason=str(error)))  # fmt: skip
-                failed = _Shown(action.name, typed, line)
+            except HubError as error:  # in the page's words
+                failed = _Shown(action.name, typed, error.said(text))
                 return self._desk(text, desk_session, request.query, failed, 400)
             except (WireError, ScoringError) as error:
                 failed = _Shown(action.name, typed, text.t("desk_refused", reason=str(error)))

@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.tournament import Entrant, PhaseKind
 from firmware.hub.desk_tables import DESK_SCHEMA
+from firmware.hub.hub_words import HubWords
 from firmware.wire.messages import RoundStage, round_stage
 
 __all__ = [
@@ -74,7 +75,17 @@ CREATE TABLE IF NOT EXISTS tables (
 
 
 class HubStoreError(Exception):
-    """The file cannot be the hub's store (missing, not SQLite, another program's): one line."""
+    """The file cannot be the hub's store (missing, not SQLite, another program's): one line,
+    as one of the hub's words (``key``) and its ``values``; its text is the English."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(HubWords("en").t(key, **values))
+        self.key = key
+        self.values = values
+
+    def said(self, text: HubWords) -> str:
+        """The line in ``text``'s language."""
+        return text.t(self.key, **self.values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +174,7 @@ class HubStore:
 
     def __init__(self, path: Path, *, create: bool = False) -> None:
         if not create and not path.is_file():
-            raise HubStoreError(
-                f"{path}: no such tournament file; make one with `schocken hub init --db {path}`"
-            )
+            raise HubStoreError("hub_no_file", path=str(path))
         try:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -178,7 +187,7 @@ class HubStore:
                         self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
             self._db.execute("CREATE INDEX IF NOT EXISTS refusals_by_source ON refusals (source)")
         except sqlite3.DatabaseError as error:
-            raise HubStoreError(f"{path}: not a tournament file ({error})") from None
+            raise HubStoreError("hub_not_a_file", path=str(path), reason=str(error)) from None
         self.path = path
         self._lock = threading.RLock()
         #: Transactions this connection committed (with :meth:`data_version`: whether anything
@@ -229,7 +238,7 @@ class HubStore:
         known = {e.name for e in self.players()}
         for entrant in entrants:
             if entrant.name in known:
-                raise HubStoreError(f"player {entrant.name!r} is registered already")
+                raise HubStoreError("hub_registered_already", name=entrant.name)
             known.add(entrant.name)
         with self.transaction() as db:
             db.executemany(
@@ -517,7 +526,7 @@ class HubStore:
 def _payload_of(db: sqlite3.Connection, result_id: str) -> str:
     row = db.execute("SELECT payload FROM results WHERE id = ?", (result_id,)).fetchone()
     if row is None:
-        raise HubStoreError(f"no result {result_id!r} is stored")
+        raise HubStoreError("hub_not_stored", id=result_id)
     return str(row[0])
 
 
@@ -544,7 +553,7 @@ def _float(value: Any) -> float | None:
 def _stage(value: Any) -> RoundStage:
     stage = round_stage(value)
     if stage is None:
-        raise HubStoreError(f"a round's state {value!r} is not drawn, running or finished")
+        raise HubStoreError("hub_bad_round_state", state=str(value))
     return stage
 
 
@@ -552,4 +561,4 @@ def _kind(value: Any) -> PhaseKind:
     try:
         return PhaseKind(value)
     except ValueError:
-        raise HubStoreError(f"a table's kind {value!r} is not points, ko or trost") from None
+        raise HubStoreError("hub_bad_table_kind", kind=str(value)) from None
