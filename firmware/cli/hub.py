@@ -38,6 +38,7 @@ from engine.scoring import SCHEME_PRESETS, ScoringError, load_scheme
 from engine.tournament import FORMAT_PRESETS
 from firmware.cli import CliError, hub_desk
 from firmware.cli.language import add_lang_argument, output_language
+from firmware.hub.desk import refusal_reason
 from firmware.hub.hub import Hub, HubError, init_tournament
 from firmware.hub.hub_words import HubWords
 from firmware.hub.store import HubStore, HubStoreError
@@ -273,7 +274,8 @@ def _refusals(hub: Hub, text: HubWords) -> None:
     rows = hub.store.refusal_rows()
     for kept in rows:
         stamp = time.strftime("%H:%M:%S", time.localtime(kept.at))
-        print(f"{kept.seq} {stamp} {kept.topic} {kept.result_id or '-'}: {kept.reason}")
+        why = refusal_reason(text, kept)
+        print(f"{kept.seq} {stamp} {kept.topic} {kept.result_id or '-'}: {why}")
     counted = hub.store.refusal_counts()
     if not rows and not any(counted.values()):
         print(text.t("desk_no_refusals"))
@@ -346,7 +348,8 @@ def _format(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     if args.team_score:
         store.set("team_score", args.team_score)
     fmt = hub.format()
-    source = text.t(FORMAT_DESCRIPTIONS[fmt.name]) if fmt.name in FORMAT_DESCRIPTIONS else fmt.source
+    described = FORMAT_DESCRIPTIONS.get(fmt.name)
+    source = text.t(described) if described else fmt.source
     team = _TEAM_SCORES.get(fmt.team_score)
     print(text.t(
         "hub_cli_format", name=fmt.name, source=source,

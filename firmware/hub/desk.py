@@ -41,12 +41,12 @@ from firmware.hub.hub import Hub, HubError
 from firmware.hub.hub_words import HubWords
 from firmware.hub.leavings import leavings, record_leaving
 from firmware.hub.registration import RosterError, full_names, parse_item, register
-from firmware.hub.store import RoundRow, SeatRow
+from firmware.hub.store import RefusalRow, RoundRow, SeatRow
 from firmware.wire.messages import Result, RoundState
 
 __all__ = ["ChangedLine", "DeskEntry", "DeskError", "TableCard", "changed_lines", "correct",
-           "history", "leave", "paper", "player_named", "redraw", "reopen", "said",
-           "standings_lines"]  # fmt: skip
+           "history", "leave", "paper", "player_named", "redraw", "refusal_reason", "reopen",
+           "said", "standings_lines"]  # fmt: skip
 
 #: A standings line as the desk compares it: points, lives (None outside KO), games lost.
 Line = tuple[int, int | None, int]
@@ -189,6 +189,16 @@ def said(text: HubWords, action: str, number: int, detail: dict[str, Any]) -> st
     )  # fmt: skip
     table = detail.get("table")
     return f"{line} · {text.t('hub_table', n=table)}" if table else line
+
+
+def refusal_reason(text: HubWords, refusal: RefusalRow) -> str:
+    """Why the hub refused a message, in ``text``'s language where the hub said it in its own
+    words (the wire's reason, and a file of an earlier hub's, as kept: English)."""
+    try:
+        said = json.loads(refusal.said) if refusal.said else None
+        return text.t(said["key"], **said["values"]) if said else refusal.reason
+    except (ValueError, KeyError, TypeError, IndexError):
+        return refusal.reason
 
 
 def player_named(hub: Hub, given: str, *, must: bool = True) -> str:

@@ -361,7 +361,7 @@ class Hub:
         _event, user, leaf = where
         number = table_number(user)
         if number is None:
-            self._refuse(user, topic, "", f"{user!r} is not a table's name", now, payload)
+            self._refuse(user, topic, "", HubError("hub_not_a_table", user=user), now, payload)
             return []
         if leaf == "status":
             try:
@@ -394,22 +394,22 @@ class Hub:
             self._refuse(user, topic, given, str(error), now, payload)
             return Ack(given, "refused", str(error)[:200]) if given else None
         if result.table != user:
-            reason = f"result for {result.table} sent on {user}'s topic"
-            self._refuse(user, topic, result.id, reason, now, payload)
-            return Ack(result.id, "refused", reason)
+            wrong = HubError("hub_other_topic", table=result.table, topic=user)
+            self._refuse(user, topic, result.id, wrong, now, payload)
+            return Ack(result.id, "refused", str(wrong))
         known = self.store.result_payload(result.id)
         if known is not None:
             if Result.from_json(known) != result and not self.store.overruled(result.id):
                 # Not a copy: the same id for another game would drop that game unseen.
-                reason = f"{result.id} is stored already with another result"
-                self._refuse(user, topic, result.id, reason, now, payload)
-                return Ack(result.id, "refused", reason[:200])
+                other = HubError("hub_stored_other", id=result.id)
+                self._refuse(user, topic, result.id, other, now, payload)
+                return Ack(result.id, "refused", str(other)[:200])
             return Ack(result.id, "duplicate")
         if result.event == self.event and refill.holds_back(self.store, result.round, number):
             return None  # its round or seat comes with a refill: the table sends it again then
         problem = self._problem(result, number)
         if problem is not None:
-            self._refuse(user, topic, result.id, str(problem), now, payload)
+            self._refuse(user, topic, result.id, problem, now, payload)
             return Ack(result.id, "refused", str(problem)[:200])
         approved = self.store.get("approval", "off") != "on"
         stored = self.store.store_result(
@@ -472,11 +472,17 @@ class Hub:
         return tables
 
     def _refuse(
-        self, source: str, topic: str, result_id: str, reason: str, now: float, payload: bytes
+        self, source: str, topic: str, result_id: str, why: str | HubError, now: float,
+        payload: bytes,
     ) -> None:
         """Count and (up to the store's bound per source) keep and log a refusal: a table that
-        floods junk costs the disk and the log a bounded amount."""
-        if self.store.refuse(source, topic, result_id, reason, now, payload):
+        floods junk costs the disk and the log a bounded amount. ``why``: the hub's own words,
+        or the wire's reason."""  # fmt: skip
+        reason = str(why)
+        said = "" if isinstance(why, str) else json.dumps(
+            {"key": why.key, "values": why.values}, ensure_ascii=False
+        )  # fmt: skip
+        if self.store.refuse(source, topic, result_id, reason, now, payload, said):
             logger.warning("refused %s on %s: %s", result_id or "a message", topic, reason[:300])
         elif source not in self._quiet:
             self._quiet.add(source)

@@ -172,6 +172,14 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "{names}: kein Leben mehr, aus Runde {n} ausgeschieden",
         "{names}: no life left, out of round {n}",
     ),
+    "hub_not_a_table": ("»{user}« ist kein Tisch", "'{user}' is not a table's name"),
+    "hub_other_topic": (
+        "Ergebnis von {table}, gesendet unter {topic}", "result for {table} sent on {topic}'s topic"
+    ),
+    "hub_stored_other": (
+        "{id} ist schon mit einem anderen Ergebnis gespeichert",
+        "{id} is stored already with another result",
+    ),
     "hub_no_such_table": ("Runde {n} hat keinen Tisch {table}", "round {n} has no table {table}"),
     "hub_no_game_yet": (
         "Tisch {table} hat in Runde {n} noch kein Spiel gemeldet",

@@ -37,7 +37,8 @@ MAX_REASON = 300
 MAX_REFUSED_PAYLOAD = 2048
 #: Columns added since the first files, with their defaults for the rows already there.
 _ADDED_COLUMNS = {
-    "refusals": (("source", "TEXT NOT NULL DEFAULT ''"), ("payload", "TEXT NOT NULL DEFAULT ''")),
+    "refusals": (("source", "TEXT NOT NULL DEFAULT ''"), ("payload", "TEXT NOT NULL DEFAULT ''"),
+                 ("said", "TEXT NOT NULL DEFAULT ''")),
     "results": (("origin", "TEXT NOT NULL DEFAULT 'table'"),
                 ("voided", "INTEGER NOT NULL DEFAULT 0")),
 }  # fmt: skip
@@ -144,7 +145,9 @@ class DeskRow:
 
 @dataclass(frozen=True, slots=True)
 class RefusalRow:
-    """A refusal as kept: its number, when, the topic, the id it named, why, its payload."""
+    """A refusal as kept: its number, when, the topic, the id it named, why (in English), its
+    payload, and why as one of the hub's words (JSON ``{"key": ..., "values": {...}}``; ''
+    where the reason is the wire's own)."""
 
     seq: int
     at: float
@@ -152,6 +155,7 @@ class RefusalRow:
     result_id: str
     reason: str
     payload: str
+    said: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,11 +409,12 @@ class HubStore:
             return cursor.rowcount
 
     def refuse(
-        self, source: str, topic: str, result_id: str, reason: str, now: float, payload: bytes
+        self, source: str, topic: str, result_id: str, reason: str, now: float, payload: bytes,
+        said: str = "",
     ) -> bool:
         """Count a refusal of ``source`` (a table's topic level) and keep it in full while the
         source has fewer than :attr:`kept_refusals` kept (its payload if it is short and text,
-        for the director to accept); whether it was kept."""
+        for the director to accept; ``said``: see :class:`RefusalRow`); whether it was kept."""
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO refusal_counts VALUES (?, 1) "
@@ -426,16 +431,17 @@ class HubStore:
             except UnicodeDecodeError:
                 text = ""
             db.execute(
-                "INSERT INTO refusals (at, topic, result_id, reason, source, payload) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (now, topic, result_id, reason[:MAX_REASON], source, text),
+                "INSERT INTO refusals (at, topic, result_id, reason, source, payload, said) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (now, topic, result_id, reason[:MAX_REASON], source, text, said),
             )
             return True
 
     def refusal(self, seq: int) -> RefusalRow | None:
         """The kept refusal number ``seq`` (as `schocken hub refusals` numbers them), or None."""
         rows = self._rows(
-            "SELECT seq, at, topic, result_id, reason, payload FROM refusals WHERE seq = ?", seq
+            "SELECT seq, at, topic, result_id, reason, payload, said FROM refusals WHERE seq = ?",
+            seq,
         )
         return RefusalRow(*rows[0]) if rows else None
 
@@ -444,7 +450,8 @@ class HubStore:
         return [
             RefusalRow(*row)
             for row in self._rows(
-                "SELECT seq, at, topic, result_id, reason, payload FROM refusals ORDER BY seq"
+                "SELECT seq, at, topic, result_id, reason, payload, said FROM refusals "
+                "ORDER BY seq"
             )
         ]
 

@@ -264,7 +264,8 @@ def test_each_action_changes_the_file_as_the_command_line_does(
         Hub(HubStore(path)).receive(result_topic(EVENT, "table-1"), late, 1003.0)
     (refusal,) = HubStore(desk.db).refusal_rows()
     listed = desk.request("GET", "/desk").body
-    assert f"do=accept&amp;number={refusal.seq}" in listed and "round 1 is finished" in listed
+    assert f"do=accept&amp;number={refusal.seq}" in listed and "Runde 1 ist beendet" in listed
+    assert "round 1 is finished" in desk.request("GET", "/desk?lang=en").body
     assert desk.act("accept", number=str(refusal.seq), why="zu spät gemeldet").status == 303
     assert run(capsys, "accept", "--db", cli, str(refusal.seq), "--who", "Vera",
                "--why", "zu spät gemeldet")[0] == 0  # fmt: skip
@@ -397,7 +398,8 @@ def test_errors_are_one_line_in_the_pages_language_and_keep_the_fields(desk: Des
              "final": seat.players[0]}  # fmt: skip
     german = desk.act("paper", **typed)
     assert german.status == 400 and len(german.errors()) == 1
-    assert german.errors() == [f"»Niemand« spielt nicht an diesem Tisch ({', '.join(seat.players)})"]
+    at_table = ", ".join(seat.players)
+    assert german.errors() == [f"»Niemand« spielt nicht an diesem Tisch ({at_table})"]
     assert 'value="' + typed["halves"] + '"' in german.body  # kept as typed
     english = desk.act("paper", lang="en", **{**typed, "game": "x"})
     assert english.errors() == ["Game no.: a number from 1 to 9999."]
