@@ -154,3 +154,74 @@ def test_finish_without_unreported_results_needs_no_yes(
     db = tmp_path / "dm.db"
     running_round(tournament(db))
     assert hub(capsys, "finish", "--db", str(db)) == (0, "Runde 1 beendet\n", "")
+
+
+#: Words only the hub's English lines have (a topic's "table" level and an id's "game" aside).
+ENGLISH = ("event ", "round ", "running", "finished", "online", "offline", "refused", "denied",
+           "broker link", " since ", " kept", " the ", "publishes", "not reported", " is ")
+
+
+def test_status_and_refusals_in_german_have_no_english_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from firmware.wire.messages import TableStatus, result_topic, status_topic
+    from tests.hub.helpers import EVENT, game_result, running_round, tournament
+
+    db = tmp_path / "dm.db"
+    hub_ = tournament(db)
+    seats = running_round(hub_)
+    away = TableStatus("table-2", online=False, outbox=4, round=1, at=1001.0)
+    hub_.receive(status_topic(EVENT, "table-2"), away.to_json(), 1001.0)
+    hub_.store.count_denials([("table-1", "publish", result_topic(EVENT, "table-2"))], 1002.0,
+                             "1:10")  # fmt: skip
+    hub_.finish_round(confirmed=True)
+    hub_.receive(result_topic(EVENT, "table-1"), game_result(seats[0], 1).to_json(), 1003.0)
+    code, status, _ = hub(capsys, "status", "--db", str(db))
+    assert code == 0 and status.splitlines()[:2] == [
+        f"Turnier {EVENT}; Runde 1 beendet",
+        "Verbindung des Hubs zum Broker: noch kein `schocken hub serve` gelaufen",
+    ]
+    assert "  Tisch 2 nicht verbunden, 4 Ergebnisse nicht gemeldet" in status.splitlines()
+    code, refusals, _ = hub(capsys, "refusals", "--db", str(db))
+    assert code == 0 and refusals.splitlines()[0].endswith(": Runde 1 ist beendet")
+    for out in (status, refusals):
+        assert not [word for word in ENGLISH if word in out], out
+    english = hub(capsys, "refusals", "--db", str(db), "--lang", "en")[1]
+    assert english.splitlines()[0].endswith(": round 1 is finished")
+
+
+@pytest.mark.parametrize(
+    ("lang", "refill", "draw"),
+    [
+        ("de", "refill: zuerst die Spieler anmelden (dieselbe Liste wie zuvor)",
+         "Runde 1 läuft: erst beenden, dann die nächste auslosen"),
+        ("en", "refill: register the players first (the same roster as before)",
+         "round 1 is running: finish it before the next draw"),
+    ],
+)  # fmt: skip
+def test_refill_without_players_and_a_draw_while_a_round_runs_refuse_in_the_runs_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    lang: str, refill: str, draw: str,
+) -> None:  # fmt: skip
+    from tests.hub.helpers import running_round, tournament
+
+    monkeypatch.setenv("LANG", "en_GB.UTF-8" if lang == "en" else "de_DE.UTF-8")
+    empty = str(tmp_path / "empty.db")
+    hub(capsys, "init", "--event", "dm2026", "--db", empty)
+    assert hub(capsys, "refill", "--db", empty) == (2, "", f"schocken hub: error: {refill}\n")
+    db = tmp_path / "dm.db"
+    running_round(tournament(db))
+    assert hub(capsys, "draw", "--db", str(db)) == (2, "", f"schocken hub: error: {draw}\n")
+    code, out, _ = hub(capsys, "status", "--db", str(db))
+    first = {"de": "Turnier dm2026; Runde 1 läuft", "en": "event dm2026; round 1 running"}
+    assert code == 0 and out.splitlines()[0] == first[lang]
+
+
+def test_every_format_is_described_in_both_languages_the_english_its_own() -> None:
+    from engine.tournament import FORMAT_PRESETS
+    from firmware.cli.hub import FORMAT_DESCRIPTIONS
+    from firmware.hub.hub_words import HubWords
+
+    assert set(FORMAT_DESCRIPTIONS) == set(FORMAT_PRESETS)
+    for name, key in FORMAT_DESCRIPTIONS.items():
+        assert HubWords("en").t(key) == FORMAT_PRESETS[name].source
