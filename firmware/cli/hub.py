@@ -20,6 +20,9 @@ is published by it within a second).
       desk: the players and the rounds; firmware/cli/hub_desk.py)
   schocken hub refill --db dm.db        (a lost file: the tables send their results again)
 
+Every line it prints or refuses with is in German, or in English with --lang en or an English
+locale (LC_ALL, LC_MESSAGES, LANG).
+
 `serve` logs in to the broker as user "hub" with the password in $SCHOCKEN_HUB_PASSWORD or the
 file --password-file names; the director's desk on the page (/desk) takes the password in
 $SCHOCKEN_DESK_PASSWORD or the file --desk-password-file names.

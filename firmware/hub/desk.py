@@ -12,7 +12,7 @@ the same round, the loser last; none: all the others together), Schock aus from 
 values, which each door says in its language.
 
 Each action after the draw checks everything first and raises a :class:`DeskError` (one line,
-a word of the hub's, so the page says it in its language and the command line in English)
+a word of the hub's, so each door says it in its user's language)
 without writing; then it changes the store in one transaction and keeps a line of the desk's
 history: when, who, what and why. Both doors name a player by :func:`player_named` and say a
 line of that history by :func:`said`. The standings

@@ -455,7 +455,7 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "Abweisung {n} enthält kein Ergebnis eines Tisches",
         "refusal {n} holds no result of a table to accept",
     ),
-    # The desk after the draw: what it refuses (the command line says the English)
+    # The desk after the draw: what it refuses (each door in its language)
     "desk_say_who_why": (
         "Bitte angeben, wer und warum (--who, --why): der Verlauf behält beides",
         "say who you are and why (--who, --why): the history keeps both",
