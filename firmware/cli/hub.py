@@ -20,6 +20,9 @@ is published by it within a second).
       desk: the players and the rounds; firmware/cli/hub_desk.py)
   schocken hub refill --db dm.db        (a lost file: the tables send their results again)
 
+Every line it prints or refuses with is in German, or in English with --lang en or an English
+locale (LC_ALL, LC_MESSAGES, LANG).
+
 `serve` logs in to the broker as user "hub" with the password in $SCHOCKEN_HUB_PASSWORD or the
 file --password-file names; the director's desk on the page (/desk) takes the password in
 $SCHOCKEN_DESK_PASSWORD or the file --desk-password-file names.
@@ -38,9 +41,11 @@ from engine.scoring import SCHEME_PRESETS, ScoringError, load_scheme
 from engine.tournament import FORMAT_PRESETS
 from firmware.cli import CliError, hub_desk
 from firmware.cli.language import add_lang_argument, output_language
+from firmware.hub.desk import refusal_reason
 from firmware.hub.hub import Hub, HubError, init_tournament
 from firmware.hub.hub_words import HubWords
 from firmware.hub.store import HubStore, HubStoreError
+from firmware.userfile import path_problem
 
 __all__ = ["add_arguments", "run"]
 
@@ -48,9 +53,10 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     action = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    def sub(name: str, help_: str) -> argparse.ArgumentParser:
+    def sub(name: str, help_: str, what: str = "what it prints") -> argparse.ArgumentParser:
         command = action.add_parser(name, help=help_)
         command.add_argument("--db", metavar="FILE", required=True, help="the tournament's file")
+        add_lang_argument(command, what)
         return command
 
     init = sub("init", "make the tournament's file")
@@ -75,14 +81,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     start.add_argument(
         "--minutes", metavar="N", type=hub_desk.minutes_argument, help="its time box (0: none)"
     )
-    finish = sub("finish", "finish the running round: later results are refused")
+    finish = sub("finish", "finish the running round: later results are refused", "the warning")
     finish.add_argument("--yes", action="store_true",
                         help="finish even while tables hold unreported results (listed first)")
-    add_lang_argument(finish, "the warning")  # fmt: skip
     approve = sub("approve", "let waiting results count (approval on)")
     approve.add_argument("id", nargs="?", help="one result's id (default: all waiting)")
-    standings = sub("standings", "print the standings")
-    add_lang_argument(standings, "the standings")
+    sub("standings", "print the standings", "the standings")
     sub("refusals", "list every refused message kept and why, and how many were counted")
     sub("status", "the round, the tables' links, the hub's link, refusals and broker denials")
     listing = sub("results", "list the stored results that count, with their ids")
@@ -127,12 +131,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="done once no answer came for S seconds (default 10)")
     refill.add_argument("--wait", metavar="S", type=float, default=300.0,
                         help="give up after S seconds without any answer (default 300)")
-    export = sub("export", "the standings as CSV or PDF, or a table's sheet (PDF)")
+    export = sub("export", "the standings as CSV or PDF, or a table's sheet (PDF)", "the export")
     export.add_argument("form", choices=("csv", "pdf", "sheet"))
     export.add_argument("--round", type=int, metavar="N")
     export.add_argument("--table", type=int, metavar="N")
     export.add_argument("--output", "-o", metavar="FILE", required=True)
-    add_lang_argument(export, "the export")
     hub_desk.add_desk_arguments(action)
 
 
@@ -151,85 +154,82 @@ def _game_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _desk_arguments(parser: argparse.ArgumentParser, *, why_required: bool = True) -> None:
     parser.add_argument("--who", required=True, metavar="NAME", help="who does it (kept)")
-    parser.add_argument("--why", required=why_required, metavar="TEXT", default="paper table card",
-                        help="why (kept)")  # fmt: skip
+    parser.add_argument("--why", required=why_required, metavar="TEXT",
+                        help="why (kept; a paper card's default: the words for one)")  # fmt: skip
 
 
 def _hub(args: argparse.Namespace) -> Hub:
-    try:
-        return Hub(HubStore(Path(args.db)))
-    except HubStoreError as error:
-        raise CliError(str(error)) from None
+    return Hub(HubStore(Path(args.db)))
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``schocken hub ACTION``: every line it prints or refuses with in the language
+    ``--lang`` or the environment chooses (:func:`output_language`)."""
+    text = HubWords(output_language(args))
     try:
-        return _run(args)
-    except (HubError, HubStoreError, ScoringError) as error:
+        return _run(args, text)
+    except (HubError, HubStoreError) as error:
+        raise CliError(error.said(text)) from None
+    except ScoringError as error:  # a scheme's own file broken: not the director's input
         raise CliError(str(error)) from None
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, text: HubWords) -> int:
     if args.action == "init":
         init_tournament(Path(args.db), args.event)
-        print(f"{args.db}: tournament {args.event}")
+        print(text.t("hub_cli_made", path=args.db, event=args.event))
         return 0
     hub = _hub(args)
     match args.action:
         case "players":
-            return hub_desk.players(hub, args)
+            return hub_desk.players(hub, args, text)
         case "format":
-            return _format(hub, args)
+            return _format(hub, args, text)
         case "draw":
             tables = hub.draw_round(args.seed)
-            text = HubWords(output_language(_no_lang(args)))
             key = "hub_drawn_one" if len(tables) == 1 else "hub_drawn"
             print(text.t(key, n=hub.current_round(), tables=len(tables)))
             for table in tables:
                 print(f"  {text.t('hub_table', n=table.table_no)}: {', '.join(table.players)}")
         case "start":
             state = hub.start_round(time.time(), args.minutes)
-            print(HubWords(output_language(_no_lang(args))).t("hub_started", n=state.round))
+            print(text.t("hub_started", n=state.round))
         case "finish":
-            return _finish(hub, args)
+            return _finish(hub, args, text)
         case "approve":
-            print(f"{hub.store.approve(args.id)} approved")
+            print(text.t("hub_cli_approved", n=hub.store.approve(args.id)))
         case "standings":
             from firmware.hub.pages import standings_document
             from firmware.report.document import document_rows
 
-            document = standings_document(hub.view(time.time()), output_language(args))
+            document = standings_document(hub.view(time.time()), text.language)
             for row in document_rows(document):
                 print("  ".join(row))
         case "refusals":
-            for kept in hub.store.refusal_rows():
-                stamp = time.strftime("%H:%M:%S", time.localtime(kept.at))
-                print(f"{kept.seq} {stamp} {kept.topic} {kept.result_id or '-'}: {kept.reason}")
-            _refusal_counts(hub)
+            _refusals(hub, text)
         case "status":
-            _status(hub)
+            _status(hub, text)
         case "results" | "paper" | "correct" | "void" | "accept" | "desk":
-            return hub_desk.desk(hub, args)
+            return hub_desk.desk(hub, args, text)
         case "serve":
-            return _serve(hub, args)
+            return _serve(hub, args, text)
         case "export":
-            return _export(hub, args)
+            return _export(hub, args, text)
         case "refill":
-            return _refill(hub, args)
+            return _refill(hub, args, text)
         case other if other in hub_desk.ACTIONS:
-            return hub_desk.run(hub, args)
+            return hub_desk.run(hub, args, text)
     return 0
 
 
-def _refill(hub: Hub, args: argparse.Namespace) -> int:
+def _refill(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     """Ask the tables (through ``serve``), wait until their answers stop, rebuild."""
     from firmware.hub import refill
 
     if not hub.store.players():
-        raise CliError("refill: register the players first (the same roster as before)")
+        raise CliError(text.t("hub_refill_no_players"))
     refill.ask(hub.store, time.time())
-    print(f"refill of {hub.event} asked: every table sends its results again "
-          f"(done once none came for {args.quiet:g} s)", flush=True)  # fmt: skip
+    print(text.t("hub_refill_asked", event=hub.event, s=f"{args.quiet:g}"), flush=True)
     started = last_change = time.monotonic()
     seen = (0, 0)
     while True:
@@ -238,27 +238,25 @@ def _refill(hub: Hub, args: argparse.Namespace) -> int:
         count = refill.staged(hub.store)
         if count != seen:
             seen, last_change = count, now
-            print(f"  {count[0]} answers from {count[1]} tables", flush=True)
+            print(text.t("hub_refill_answers", n=count[0], tables=count[1]), flush=True)
         if seen[0] and now - last_change >= args.quiet:
             break
         if not seen[0] and now - started >= args.wait:
             refill.cancel(hub.store)
-            raise CliError(f"refill: no table answered within {args.wait:g} s; is `schocken hub "
-                           "serve` running and linked to the broker?")
+            raise CliError(text.t("hub_refill_silent", s=f"{args.wait:g}"))
     done = refill.rebuild(hub.store, hub.format(), time.time())
-    rounds = ", ".join(map(str, done.rounds)) or "none"
-    print(f"refilled from {done.tables} tables: {done.stored} results stored, {done.known} "
-          f"stored already, {len(done.unfit)} fit no table; rounds made: {rounds}")
+    rounds = ", ".join(map(str, done.rounds)) or text.t("hub_refill_no_rounds")
+    print(text.t("hub_refilled", tables=done.tables, stored=done.stored, known=done.known,
+                 unfit=len(done.unfit), rounds=rounds))  # fmt: skip
     if done.running is not None:
-        print(f"round {done.running} runs: `schocken hub finish` when its time is up")
+        print(text.t("hub_refill_running", n=done.running))
     for ident in done.unfit:
-        print(f"  fits no table of its round: {ident}")
+        print(text.t("hub_refill_unfit", id=ident))
     return 0
 
 
-def _finish(hub: Hub, args: argparse.Namespace) -> int:
+def _finish(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     """Finish the round; first, the tables that still hold results, and only with --yes then."""
-    text = HubWords(output_language(args))
     waiting = hub.unreported()
     if waiting:
         print(text.t("hub_unreported", n=hub.current_round()))
@@ -273,50 +271,74 @@ def _finish(hub: Hub, args: argparse.Namespace) -> int:
     return 0
 
 
-def _refusal_counts(hub: Hub) -> None:
-    """The refusals counted per source, where more were counted than kept."""
-    kept: dict[str, int] = {}
+def _refusals(hub: Hub, text: HubWords) -> None:
+    """Every refusal kept (its number, when, the topic, the id it named, why), then the ones
+    counted per source where more were counted than kept."""
+    rows = hub.store.refusal_rows()
+    for kept in rows:
+        stamp = time.strftime("%H:%M:%S", time.localtime(kept.at))
+        why = refusal_reason(text, kept)
+        print(f"{kept.seq} {stamp} {kept.topic} {kept.result_id or '-'}: {why}")
+    counted = hub.store.refusal_counts()
+    if not rows and not any(counted.values()):
+        print(text.t("desk_no_refusals"))
+    kept_by: dict[str, int] = {}
     for _at, topic, _id, _reason in hub.store.refusals():
         source = topic.split("/")[3] if topic.count("/") >= 4 else ""
-        kept[source] = kept.get(source, 0) + 1
-    for source, count in sorted(hub.store.refusal_counts().items()):
-        if count > kept.get(source, 0):
-            print(f"{source or '-'}: {count} refused, the first {kept.get(source, 0)} kept")
+        kept_by[source] = kept_by.get(source, 0) + 1
+    for source, count in sorted(counted.items()):
+        if count > kept_by.get(source, 0):
+            print(text.t("hub_cli_refusals_counted", source=source or "-", n=count,
+                         kept=kept_by.get(source, 0)))  # fmt: skip
 
 
-def _status(hub: Hub) -> None:
+#: The state of a round, in words.
+_STATES = {"drawn": "hub_state_drawn", "running": "hub_state_running",
+           "finished": "hub_state_finished"}  # fmt: skip
+
+
+def _status(hub: Hub, text: HubWords) -> None:
     """What the director checks at a glance: the round, each table's link and what waits."""
     view = hub.view(time.time())
-    state = view.round.state or "no round drawn"
-    print(f"event {view.event}; round {view.round.number} {state}")
+    if view.round.state:
+        print(text.t("hub_cli_status", event=view.event, n=view.round.number,
+                     state=text.t(_STATES[view.round.state])))  # fmt: skip
+    else:
+        print(text.t("hub_cli_status_none", event=view.event))
     if view.broker is None:
-        print("the hub's broker link: no `schocken hub serve` has run")
+        print(text.t("hub_cli_link_never"))
     else:
         stamp = time.strftime("%H:%M:%S", time.localtime(view.broker[1]))
-        print(f"the hub's broker link: {'up' if view.broker[0] else 'DOWN'} since {stamp}")
+        print(text.t("hub_cli_link_up" if view.broker[0] else "hub_cli_link_down", at=stamp))
     offline = [t for t in view.tables if not t.online]
     known = view.broker is not None and view.broker[0]
-    print(f"tables {len(view.tables) - len(offline)} of {len(view.tables)} online"
-          + ("" if known else " when the hub last heard from its broker"))  # fmt: skip
+    print(text.t("hub_cli_online" if known else "hub_cli_online_then",
+                 n=len(view.tables) - len(offline), of=len(view.tables)))  # fmt: skip
     for table in offline:
-        print(f"  table {table.table} offline, {table.outbox} results not reported")
-    print(f"refused {view.refused} (`schocken hub refusals`)")
+        print(text.t("hub_cli_offline", table=table.table, n=table.outbox))
+    print(text.t("hub_cli_refused", n=view.refused))
     denials = hub.store.denials()
-    print(f"denied by the broker {sum(row.count for row in denials)}")
+    print(text.t("hub_cli_denied", n=sum(row.count for row in denials)))
     for row in denials:
-        kind = "publishes" if row.kind == "publish" else "subscriptions"
         stamp = time.strftime("%H:%M:%S", time.localtime(row.at))
-        print(f"  {row.user}: {row.count} {kind}, the last at {stamp} on {row.last_topic}")
+        print(text.t("hub_cli_denied_publish" if row.kind == "publish" else
+                     "hub_cli_denied_subscribe", user=row.user, n=row.count, at=stamp,
+                     topic=row.last_topic))  # fmt: skip
 
 
-def _no_lang(args: argparse.Namespace) -> argparse.Namespace:
-    return args if hasattr(args, "lang") else argparse.Namespace(lang=None)
+#: What each format preset is, in words (the English is the preset's own source).
+FORMAT_DESCRIPTIONS = {
+    "dm": "hub_format_dm", "velen": "hub_format_velen", "kamen": "hub_format_kamen",
+    "dm-ko": "hub_format_dm_ko", "points-then-ko": "hub_format_points_then_ko",
+}  # fmt: skip
+#: How teams are scored (``--team-score``), in words.
+_TEAM_SCORES = {"points": "hub_team_points", "lives_lost": "hub_team_lives_lost"}
 
 
-def _format(hub: Hub, args: argparse.Namespace) -> int:
+def _format(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     store = hub.store
     if store.rounds() and (args.preset or args.scheme or args.team_score):
-        raise CliError("the format is fixed once a round is drawn; only --minutes and --approval")
+        raise CliError(text.t("hub_cli_format_fixed"))
     if args.preset:
         store.set("format", args.preset)
     if args.scheme:
@@ -329,66 +351,71 @@ def _format(hub: Hub, args: argparse.Namespace) -> int:
     if args.team_score:
         store.set("team_score", args.team_score)
     fmt = hub.format()
-    print(
-        f"format {fmt.name} ({fmt.source}); scheme {store.get('scheme', 'verlustpunkte')}; "
-        f"time box {store.get('minutes', '0')} min; approval {store.get('approval', 'off')}; "
-        f"team score {fmt.team_score}"
-    )
+    described = FORMAT_DESCRIPTIONS.get(fmt.name)
+    source = text.t(described) if described else fmt.source
+    team = _TEAM_SCORES.get(fmt.team_score)
+    print(text.t(
+        "hub_cli_format", name=fmt.name, source=source,
+        scheme=store.get("scheme", "verlustpunkte"), minutes=store.get("minutes", "0"),
+        approval=text.t("hub_cli_on" if store.get("approval", "off") == "on" else "hub_cli_off"),
+        team=text.t(team) if team else fmt.team_score,
+    ))  # fmt: skip
     return 0
 
 
-def _export(hub: Hub, args: argparse.Namespace) -> int:
+def _export(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     from firmware.hub.pages import standings_csv, standings_pdf, table_sheet_pdf
 
-    lang = output_language(args)
+    lang = text.language
     if args.form == "csv":
         data = standings_csv(hub.view(time.time()), lang)
     elif args.form == "pdf":
         data = standings_pdf(hub.view(time.time()), lang)
     else:
         if args.round is None or args.table is None:
-            raise CliError("export sheet: give --round N and --table N")
+            raise CliError(text.t("hub_cli_sheet_which"))
         data = table_sheet_pdf(hub, args.round, args.table, lang)
-    try:
-        Path(args.output).write_bytes(data)
-    except OSError as error:
-        raise CliError(f"--output {args.output}: {error.strerror or error}") from None
+    hub_desk.write(args.output, data, text)
     return 0
 
 
-def _password(args: argparse.Namespace) -> str:
+def _password(args: argparse.Namespace, text: HubWords) -> str:
     if args.password_file:
-        try:
-            return Path(args.password_file).read_text(encoding="utf-8").strip()
-        except OSError as error:
-            raise CliError(f"--password-file {args.password_file}: {error.strerror}") from None
+        return _read_secret("--password-file", args.password_file, text)
     password = os.environ.get("SCHOCKEN_HUB_PASSWORD", "")
     if not password:
-        raise CliError("serve: the broker needs the hub's password: --password-file FILE or "
-                       "$SCHOCKEN_HUB_PASSWORD")  # fmt: skip
+        raise CliError(text.t("hub_cli_no_password"))
     return password
 
 
-def _desk_password(args: argparse.Namespace) -> str:
+def _desk_password(args: argparse.Namespace, text: HubWords) -> str:
     """The desk's password ("" for none: the desk is off), never printed."""
     if args.desk_password_file:
-        try:
-            text = Path(args.desk_password_file).read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError) as error:
-            problem = getattr(error, "strerror", None) or "not a text file"
-            raise CliError(f"--desk-password-file {args.desk_password_file}: {problem}") from None
-        if not text:
-            raise CliError(f"--desk-password-file {args.desk_password_file}: it is empty")
-        return text
+        secret = _read_secret("--desk-password-file", args.desk_password_file, text)
+        if not secret:
+            raise CliError(text.t("hub_cli_secret_empty", option="--desk-password-file",
+                                  path=args.desk_password_file))  # fmt: skip
+        return secret
     return os.environ.get("SCHOCKEN_DESK_PASSWORD", "")
 
 
-def _serve(hub: Hub, args: argparse.Namespace) -> int:
+def _read_secret(option: str, path: str, text: HubWords) -> str:
+    """The password in the file ``path`` (``option`` names it), stripped; never printed."""
+    try:
+        return Path(path).read_text(encoding="utf-8").strip()
+    except OSError as error:
+        problem = path_problem(path, error)
+    except UnicodeDecodeError:
+        problem = text.t("hub_cli_not_text")
+    raise CliError(text.t("hub_cli_secret_unread", option=option, path=path, problem=problem))
+
+
+def _serve(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     from dataclasses import replace
 
     from firmware.hub.desk_login import DeskLogin
     from firmware.hub.desk_page import DeskPage
-    from firmware.hub.pages import hub_routes
+    from firmware.hub.pages import hub_routes, refused_line
     from firmware.hub.service import HubService
     from firmware.hub.view import HubView
     from firmware.hub.view_changes import ViewFeed
@@ -398,21 +425,21 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
 
     host, _, port_text = args.listen.rpartition(":")
     if not host or not port_text.isdigit():
-        raise CliError(f"--listen {args.listen}: give HOST:PORT, e.g. 0.0.0.0:8080")
+        raise CliError(text.t("hub_cli_listen", given=args.listen))
     try:
         MqttSettings(args.broker, f"hub-{hub.event}")  # the URL first: its mistake is plainer
         settings = MqttSettings(
-            args.broker, f"hub-{hub.event}", HUB_USER, _password(args), args.ca_file
+            args.broker, f"hub-{hub.event}", HUB_USER, _password(args, text), args.ca_file
         )
     except MqttError as error:
         raise CliError(str(error)) from None
-    password = _desk_password(args)
+    password = _desk_password(args, text)
     # The desk's own connection to the file, as the command line's: serve notices its commits.
     desk = DeskPage(_hub(args), DeskLogin(password, time.time) if password else None, time.time)
     try:
         server = HubServer(
             host.strip("[]"), int(port_text), hub_routes(hub, time.time), names=args.host_name,
-            on_error=lambda error: str(error) if isinstance(error, HubError) else "",
+            on_error=refused_line,
             forms=desk,
         )  # fmt: skip
     except HubServerError as error:
@@ -447,7 +474,6 @@ def _serve(hub: Hub, args: argparse.Namespace) -> int:
     service.start(link)
     where, port = server.address
     shown = f"http://{'127.0.0.1' if where in ('0.0.0.0', '::') else where}:{port}"
-    text = HubWords(output_language(argparse.Namespace(lang=None)))
     print(text.t("hub_serving", event=hub.event, broker=args.broker, tv=f"{shown}/",
                  phone=f"{shown}/phone", desk=f"{shown}/desk"), flush=True)  # fmt: skip
     try:

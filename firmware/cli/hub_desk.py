@@ -37,7 +37,7 @@ from typing import Any
 
 from engine.limits import InputLimitError
 from firmware.cli import CliError
-from firmware.cli.language import add_lang_argument, output_language
+from firmware.cli.language import add_lang_argument
 from firmware.hub.desk import (
     TableCard,
     changed_lines,
@@ -65,7 +65,7 @@ from firmware.userfile import path_problem, read_bytes_limited
 
 __all__ = [
     "ACTIONS", "add_desk_arguments", "add_players_arguments", "desk", "minutes_argument", "players",
-    "run",
+    "run", "write",
 ]
 
 #: The hub's subcommands :func:`run` runs (:func:`players` and :func:`desk` run the others).
@@ -82,6 +82,7 @@ def add_players_arguments(action: Any) -> None:
     def command(name: str, help_: str) -> argparse.ArgumentParser:
         parser: argparse.ArgumentParser = how.add_parser(name, help=help_)
         parser.add_argument("--db", metavar="FILE", required=True, help="the tournament's file")
+        add_lang_argument(parser, "what it prints")
         return parser
 
     add = command("add", 'add players by name, each NAME or NAME:TEAM ("Vera Neumann:Rot")')
@@ -98,23 +99,23 @@ def add_players_arguments(action: Any) -> None:
 def add_desk_arguments(action: Any) -> None:
     """The desk's other subcommands (:data:`ACTIONS`) under the hub's ``action``."""
 
-    def command(name: str, help_: str) -> argparse.ArgumentParser:
+    def command(name: str, help_: str, what: str = "the answer") -> argparse.ArgumentParser:
         parser: argparse.ArgumentParser = action.add_parser(name, help=help_)
         parser.add_argument("--db", metavar="FILE", required=True, help="the tournament's file")
+        add_lang_argument(parser, what)
         return parser
 
-    seating = command("seating", "a round's seating list to pin up (A4 PDF, large type)")
+    seating = command("seating", "a round's seating list to pin up (A4 PDF, large type)",
+                      "the list")  # fmt: skip
     seating.add_argument("--round", type=int, metavar="N", help="default: the current round")
     seating.add_argument("--by", choices=("table", "name"), default="table",
                          help="by table (default) or every player by name")  # fmt: skip
     seating.add_argument("--output", "-o", metavar="FILE", required=True)
-    add_lang_argument(seating, "the list")
 
     def changing(name: str, help_: str) -> argparse.ArgumentParser:
         parser = command(name, help_)
         parser.add_argument("--why", required=True, help="the reason, kept in the history")
         parser.add_argument("--who", help="the director (default: the login name)")
-        add_lang_argument(parser, "the answer")
         return parser
 
     for name, how in (("withdraw", "withdrawn"), ("disqualify", "disqualified")):
@@ -133,19 +134,16 @@ def add_desk_arguments(action: Any) -> None:
         "--minutes", metavar="N", type=minutes_argument,
         help="a new time box from now (0: none; default: the round's own)",
     )  # fmt: skip
-    add_lang_argument(command("history", "what the desk changed: when, who, what, why"),
-                      "the history")  # fmt: skip
+    command("history", "what the desk changed: when, who, what, why", "the history")
 
 
-def run(hub: Hub, args: argparse.Namespace) -> int:
-    """Run one of the desk's subcommands (:data:`ACTIONS`)."""
+def run(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
+    """Run one of the desk's subcommands (:data:`ACTIONS`), saying what it did in ``text``."""
     if args.action == "seating":
         from firmware.hub.seating import seating_pdf
 
-        data = seating_pdf(hub, args.round, output_language(args), args.by)
-        _write(args.output, data)
+        write(args.output, seating_pdf(hub, args.round, text.language, args.by), text)
         return 0
-    text = HubWords(output_language(args))
     if args.action == "history":
         entries = history(hub)
         for entry in entries:
@@ -176,22 +174,24 @@ def run(hub: Hub, args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(output: str, data: bytes) -> None:
+def write(output: str, data: bytes, text: HubWords) -> None:
+    """Write ``data`` to the file ``--output`` names (CliError, in ``text``, if it cannot)."""
     try:
         Path(output).write_bytes(data)
     except OSError as error:
-        raise CliError(f"--output {output}: {error.strerror or error}") from None
+        problem = path_problem(output, error, "write")
+        raise CliError(text.t("hub_cli_output", path=output, problem=problem)) from None
 
 
-def players(hub: Hub, args: argparse.Namespace) -> int:
+def players(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     """Run ``schocken hub players ...``."""
     try:
-        return _players(hub, args)
+        return _players(hub, args, text)
     except RosterError as error:
         raise CliError(str(error)) from None
 
 
-def _players(hub: Hub, args: argparse.Namespace) -> int:
+def _players(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     if args.how == "list":
         full = full_names(hub.store)
         for entrant in hub.store.players():
@@ -205,56 +205,69 @@ def _players(hub: Hub, args: argparse.Namespace) -> int:
         try:
             data = read_bytes_limited(path, _MAX_ROSTER_BYTES)
         except InputLimitError:
-            raise CliError(
-                f"roster {path} is too long: at most {_MAX_ROSTER_BYTES} bytes are allowed"
-            ) from None
+            too_long = text.t("hub_cli_roster_long", path=path, n=_MAX_ROSTER_BYTES)
+            raise CliError(too_long) from None
         except OSError as error:
-            raise CliError(f"roster {path}: {path_problem(path, error)}") from None
+            problem = path_problem(path, error)
+            raise CliError(text.t("hub_cli_roster_unread", path=path, problem=problem)) from None
         lines = parse_roster(decode_roster(data, str(path)), str(path), args.team_column)
     roster = register(hub.store, lines)
-    print(f"{len(roster.entrants)} players added, {len(hub.store.players())} registered")
+    print(text.t("hub_cli_players_added", n=len(roster.entrants), of=len(hub.store.players())))
     return 0
 
 
-def desk(hub: Hub, args: argparse.Namespace) -> int:
+#: What the desk did to a result, in words, by its action in the file.
+_DONE = {"paper": "desk_action_paper", "correct": "desk_action_correct",
+         "void": "desk_action_void", "accept": "desk_action_accept"}  # fmt: skip
+
+
+def desk(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     """Run one of the desk's commands on a game's results (results, paper, correct, void,
-    accept) or list their history (desk)."""
+    accept) or list their history (desk), saying what it did in ``text``."""
     now = time.time()
     if args.action == "results":
-        _results(hub, args)
+        _results(hub, args, text)
         return 0
     if args.action == "desk":
         for row in hub.store.desk():
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(row.at))
-            print(f"{stamp} {row.who}: {row.action} {row.result_id}: {row.why}")
+            done = text.t(_DONE[row.action]) if row.action in _DONE else row.action
+            print(f"{stamp} {row.who}: {done} {row.result_id}: {row.why}")
         return 0
     before = standings_lines(hub)
     if args.action == "paper":
-        report = paper(hub, args.round, args.table, args.game, _card(args), args.who, args.why,
+        why = args.why or text.t("desk_paper_why")
+        report = paper(hub, args.round, args.table, args.game, _card(args), args.who, why,
                        now, args.players or "")  # fmt: skip
-        print(f"{report.id}: stored from paper")
+        print(text.t("desk_done_paper", id=report.id))
     elif args.action == "correct":
         report = correct(hub, args.id, _card(args), args.who, args.why, now)
-        print(f"{report.id}: corrected")
+        print(text.t("desk_done_correct", id=report.id))
     elif args.action == "void":
         hub.void_result(args.id, args.who, args.why, now)
-        print(f"{args.id}: void")
+        print(text.t("desk_done_void", id=args.id))
     else:
         report = hub.accept_refused(args.number, args.who, args.why, now)
-        print(f"{report.id}: accepted")
+        print(text.t("desk_done_accept", id=report.id))
     for line in changed_lines(before, standings_lines(hub)):
-        life = "" if line.lives is None else f", lives {line.lives}"
-        print(f"  {line.name}: points {line.points}{life}, games lost {line.games_lost}")
+        key = "desk_line" if line.lives is None else "desk_line_lives"
+        print("  " + text.t(key, name=line.name, points=line.points, lives=line.lives,
+                            lost=line.games_lost))  # fmt: skip
     return 0
 
 
-def _results(hub: Hub, args: argparse.Namespace) -> None:
+#: Where a stored result came from, in words (a table's own report by default).
+_ORIGINS = {"paper": "desk_origin_paper", "accepted": "desk_origin_accepted"}
+
+
+def _results(hub: Hub, args: argparse.Namespace, text: HubWords) -> None:
     for stored in hub.store.results(args.round):
         if args.table is not None and stored.table_no != args.table:
             continue
         loser = json.loads(stored.payload)["loser"]
-        origin = "" if stored.origin == "table" else f" ({stored.origin})"
-        print(f"{stored.id}: {stored.kind}, lost by {loser}{origin}")
+        kind = text.t("hub_cli_game" if stored.kind == "game" else "hub_cli_half")
+        origin = f" ({text.t(_ORIGINS[stored.origin])})" if stored.origin in _ORIGINS else ""
+        print(f"{stored.id}: {kind}, {text.t('desk_lost_by', name=loser)}{origin}")
 
 
 def _card(args: argparse.Namespace) -> TableCard:

@@ -12,7 +12,7 @@ the same round, the loser last; none: all the others together), Schock aus from 
 values, which each door says in its language.
 
 Each action after the draw checks everything first and raises a :class:`DeskError` (one line,
-a word of the hub's, so the page says it in its language and the command line in English)
+a word of the hub's, so each door says it in its user's language)
 without writing; then it changes the store in one transaction and keeps a line of the desk's
 history: when, who, what and why. Both doors name a player by :func:`player_named` and say a
 line of that history by :func:`said`. The standings
@@ -41,22 +41,20 @@ from firmware.hub.hub import Hub, HubError
 from firmware.hub.hub_words import HubWords
 from firmware.hub.leavings import leavings, record_leaving
 from firmware.hub.registration import RosterError, full_names, parse_item, register
-from firmware.hub.store import RoundRow, SeatRow
+from firmware.hub.store import RefusalRow, RoundRow, SeatRow
 from firmware.wire.messages import Result, RoundState
 
 __all__ = ["ChangedLine", "DeskEntry", "DeskError", "TableCard", "changed_lines", "correct",
-           "history", "leave", "paper", "player_named", "redraw", "reopen", "said",
-           "standings_lines"]  # fmt: skip
+           "history", "leave", "paper", "player_named", "redraw", "refusal_reason", "reopen",
+           "said", "standings_lines"]  # fmt: skip
 
 #: A standings line as the desk compares it: points, lives (None outside KO), games lost.
 Line = tuple[int, int | None, int]
 
 
 class DeskError(HubError):
-    """A desk field the hub cannot read: the word's key and its values (English as the text)."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(HubWords("en").t(key, **values), key, **values)
+    """A desk field the hub cannot read, or an action it refuses: the word's key and its
+    values (English as the text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +87,11 @@ class TableCard:
                 raise DeskError("desk_bad_schock_aus", given=item)
             schock_aus.append((name.strip(), int(count)))
         final = self.final.strip() or None
+        named = [*halves, *([final] if final else []), *(p for o in orders for g in o for p in g),
+                 *(name for name, _count in schock_aus)]  # fmt: skip
+        stranger = next((name for name in named if name not in players), None)
+        if stranger is not None:
+            raise DeskError("desk_not_at_table", name=stranger, names=", ".join(players))
         return GameResult(
             tuple(players), (halves[0], halves[1]), final, final or halves[0],
             (orders[0], orders[1]), tuple(schock_aus),
@@ -186,6 +189,16 @@ def said(text: HubWords, action: str, number: int, detail: dict[str, Any]) -> st
     )  # fmt: skip
     table = detail.get("table")
     return f"{line} · {text.t('hub_table', n=table)}" if table else line
+
+
+def refusal_reason(text: HubWords, refusal: RefusalRow) -> str:
+    """Why the hub refused a message, in ``text``'s language where the hub said it in its own
+    words (the wire's reason, and a file of an earlier hub's, as kept: English)."""
+    try:
+        said = json.loads(refusal.said) if refusal.said else None
+        return text.t(said["key"], **said["values"]) if said else refusal.reason
+    except (ValueError, KeyError, TypeError, IndexError):
+        return refusal.reason
 
 
 def player_named(hub: Hub, given: str, *, must: bool = True) -> str:
@@ -288,14 +301,14 @@ def _substitute(
         try:
             line = replace(parse_item(given), team=team)
         except RosterError as error:
-            raise HubError(str(error)) from None
+            raise DeskError("desk_bad_substitute", name=given, reason=str(error)) from None
         full = {str(f) for (f,) in hub.store.select("SELECT full_name FROM roster")}
         if line.full_name in full:
             raise DeskError("desk_registered_full", name=line.full_name)
         try:
             return register(hub.store, [line]).entrants[0].name
         except RosterError as error:
-            raise HubError(str(error)) from None
+            raise DeskError("desk_bad_substitute", name=given, reason=str(error)) from None
     if given in gone:
         raise DeskError("desk_substitute_left", name=given)
     seat = _seat_of(seats, given)

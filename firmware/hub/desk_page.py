@@ -26,7 +26,7 @@ from importlib.resources import files
 from urllib.parse import urlencode
 
 from engine.scoring import ScoringError
-from firmware.hub.desk import changed_lines, history, said, standings_lines
+from firmware.hub.desk import changed_lines, history, refusal_reason, said, standings_lines
 from firmware.hub.desk_actions import ACTIONS, BY_NAME, Confirm, DeskAction, Form, unreported_lines
 from firmware.hub.desk_login import COOKIE, LONGEST_S, DeskLogin, DeskSession, from_own_page
 from firmware.hub.hub import Hub, HubError
@@ -165,10 +165,8 @@ class DeskPage:
             except Confirm as ask:
                 shown = _Shown(action.name, typed, confirm=tuple(ask.lines))
                 return self._desk(text, desk_session, request.query, shown, 200)
-            except HubError as error:  # in the page's words where the hub names them
-                line = (text.t(error.key, **error.values) if error.key
-                        else text.t("desk_refused", reason=str(error)))  # fmt: skip
-                failed = _Shown(action.name, typed, line)
+            except HubError as error:  # in the page's words
+                failed = _Shown(action.name, typed, error.said(text))
                 return self._desk(text, desk_session, request.query, failed, 400)
             except (WireError, ScoringError) as error:
                 failed = _Shown(action.name, typed, text.t("desk_refused", reason=str(error)))
@@ -314,7 +312,7 @@ class DeskPage:
             rows.append(
                 f"<tr><td>{refusal.seq}</td><td>{_e(_clock_time(refusal.at))}</td>"
                 f"<td><code>{_e(refusal.result_id or refusal.topic)}</code></td>"
-                f"<td>{_e(refusal.reason)}</td><td>{take}</td></tr>"
+                f"<td>{_e(refusal_reason(text, refusal))}</td><td>{take}</td></tr>"
             )
         if rows:
             out.append(f"<table>{''.join(rows)}</table>")

@@ -36,6 +36,7 @@ from engine.tournament import (
     team_scores,
 )
 from firmware.hub import refill
+from firmware.hub.hub_words import HubWords
 from firmware.hub.leavings import leavings
 from firmware.hub.store import DenialRow, HubStore, SeatRow, StoredResult
 from firmware.hub.view import HubView, RoundView, TableView
@@ -64,14 +65,18 @@ logger = logging.getLogger(__name__)
 
 
 class HubError(Exception):
-    """A director's command the tournament cannot take now: one line saying why; with ``key``
-    the same as one of the hub's words and its ``values`` (:mod:`firmware.hub.hub_words`), for
-    the desk's page, which speaks the director's language."""
+    """A director's command the tournament cannot take now: one line saying why, as one of the
+    hub's words (``key``, :mod:`firmware.hub.hub_words`) and its ``values``, which each door
+    says in its user's language (:meth:`said`); its text is the English (for the log)."""
 
-    def __init__(self, message: str, key: str = "", **values: object) -> None:
-        super().__init__(message)
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(HubWords("en").t(key, **values))
         self.key = key
         self.values = values
+
+    def said(self, text: HubWords) -> str:
+        """The line in ``text``'s language."""
+        return text.t(self.key, **self.values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +93,7 @@ class UnreportedResults(HubError):
     """The round cannot be finished without a confirmation: tables still hold results."""
 
     def __init__(self, round_: int, tables: list[Unreported]) -> None:
-        super().__init__(
-            f"round {round_}: {len(tables)} tables hold unreported results; finish anyway to "
-            "refuse them"
-        )
+        super().__init__("hub_unreported_many", n=round_, tables=len(tables))
         self.round = round_
         self.tables = tables
 
@@ -110,11 +112,11 @@ def init_tournament(path: Path, event: str) -> Hub:
     event is not one, or the file holds a tournament already."""
     try:
         check_level(event, "event")
-    except WireError as error:
-        raise HubError(str(error)) from None
+    except WireError:
+        raise HubError("hub_bad_event", event=event) from None
     store = HubStore(path, create=True)
     if store.get("event"):
-        raise HubError(f"{path} holds the tournament {store.get('event')!r} already")
+        raise HubError("hub_file_taken", path=str(path), event=store.get("event"))
     store.set("event", event)
     return Hub(store)
 
@@ -138,7 +140,7 @@ class Hub:
         self._quiet: set[str] = set()
         self.event = store.get("event")
         if not self.event:
-            raise HubError(f"{store.path}: no event set; run `schocken hub init` first")
+            raise HubError("hub_no_event", path=str(store.path))
 
     # -- the format -----------------------------------------------------------------------------
 
@@ -146,7 +148,7 @@ class Hub:
         """The tournament's format, with the points scheme the director chose."""
         name = self.store.get("format", "dm")
         if name not in FORMAT_PRESETS:
-            raise HubError(f"format {name!r} is not one of {', '.join(FORMAT_PRESETS)}")
+            raise HubError("hub_bad_format", name=name, names=", ".join(FORMAT_PRESETS))
         fmt = FORMAT_PRESETS[name]
         scheme = load_scheme(self.store.get("scheme", "verlustpunkte"))
         steps = tuple(
@@ -180,7 +182,7 @@ class Hub:
                 self.format(), self.store.players(), self.played(), leavings(self.store)
             )
         except TournamentError as error:
-            raise HubError(str(error)) from None
+            raise HubError("hub_not_counted", reason=str(error)) from None
         self._progress = (key, state)
         return state
 
@@ -198,12 +200,13 @@ class Hub:
         rounds = self.store.rounds()
         if rounds and rounds[-1].state != "finished":
             last = rounds[-1]
-            raise HubError(f"round {last.number} is {last.state}: finish it before the next draw")
+            raise HubError("hub_draw_running" if last.state == "running" else "hub_draw_drawn",
+                           n=last.number)  # fmt: skip
         if not self.store.players():
-            raise HubError("no players registered: add them with `schocken hub players add`")
+            raise HubError("hub_no_players")
         state = self.progress()
         if state.over:
-            raise HubError("the tournament is over: every phase of its format is played")
+            raise HubError("hub_over_already")
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         rng = random.Random(seed)
         history = [s.players for r in rounds for s in self.store.seats(r.number)]
@@ -216,7 +219,7 @@ class Hub:
             try:
                 drawn = draw([teams[n] for n in group.players], order, history, len(tables) + 1)
             except TournamentError as error:
-                raise HubError(f"round {number}: {error}") from None
+                raise HubError("hub_draw_failed", n=number, reason=str(error)) from None
             for table in drawn:
                 lives = tuple((p, group.lives[p]) for p in table.players if p in group.lives)
                 tables.append(SeatRow(number, table.number, group.phase.kind, table.players, lives))
@@ -228,7 +231,7 @@ class Hub:
         None, none if 0)."""
         rounds = self.store.rounds()
         if not rounds or rounds[-1].state != "drawn":
-            raise HubError("no round is drawn and waiting: `schocken hub draw` first")
+            raise HubError("hub_not_drawn")
         if minutes is None:
             minutes = float(self.store.get("minutes", "0") or 0)
         ends_at = now + minutes * 60 if minutes else None
@@ -251,7 +254,7 @@ class Hub:
         otherwise)."""
         rounds = self.store.rounds()
         if not rounds or rounds[-1].state != "running":
-            raise HubError("no round is running", "desk_no_round_running")
+            raise HubError("desk_no_round_running")
         last = rounds[-1]
         waiting = self.unreported()
         if waiting and not confirmed:
@@ -271,8 +274,7 @@ class Hub:
         report = self._checked(Result.from_game(self.event, table_user(table_no), round_, game,
                                                 result), table_no)  # fmt: skip
         if self.store.has_result(report.id):
-            raise HubError(f"{report.id} is stored already: correct it instead",
-                           "desk_stored_already", id=report.id)  # fmt: skip
+            raise HubError("desk_stored_already", id=report.id)
         self.store.store_result(
             report.id, report.round, table_no, report.game, report.kind,
             report.to_json().decode(), now, True, desk=(who, "paper", why),
@@ -294,8 +296,7 @@ class Hub:
     def void_result(self, result_id: str, who: str, why: str, now: float) -> None:
         """Let a stored result count no more, kept with who, when and why."""
         if not self.store.has_result(result_id) or self.store.is_voided(result_id):
-            raise HubError(f"no result {result_id!r} counts: nothing to void",
-                           "desk_nothing_to_void", id=result_id)  # fmt: skip
+            raise HubError("desk_nothing_to_void", id=result_id)
         self.store.void_result(result_id, now, who, why)
 
     def accept_refused(self, seq: int, who: str, why: str, now: float) -> Result:
@@ -304,21 +305,19 @@ class Hub:
         round and that table's players."""
         refusal = self.store.refusal(seq)
         if refusal is None:
-            raise HubError(f"no refusal number {seq}: `schocken hub refusals` lists them",
-                           "desk_no_refusal", n=seq)  # fmt: skip
+            raise HubError("desk_no_refusal", n=seq)
         where = table_of_topic(refusal.topic)
         number = table_number(where[1]) if where is not None else None
         if not refusal.payload or where is None or number is None:
-            raise HubError(f"refusal {seq} holds no result of a table to accept",
-                           "desk_refusal_no_result", n=seq)  # fmt: skip
+            raise HubError("desk_refusal_no_result", n=seq)
         try:
             result = Result.from_json(refusal.payload)
         except WireError as error:
-            raise HubError(f"refusal {seq} cannot be accepted: {error}") from None
+            raise HubError("desk_refusal_unreadable", n=seq, reason=str(error)) from None
         if result.table != where[1]:
-            raise HubError(f"refusal {seq}: a result for {result.table} sent on {where[1]}'s topic")
+            raise HubError("desk_refusal_other_table", n=seq, table=result.table, topic=where[1])
         if self.store.has_result(result.id):
-            raise HubError(f"{result.id} is stored already", "desk_accepted_already", id=result.id)
+            raise HubError("desk_accepted_already", id=result.id)
         self._checked(result, number)
         self.store.store_result(
             result.id, result.round, number, result.game, result.kind,
@@ -329,11 +328,9 @@ class Hub:
     def _stored_game(self, result_id: str) -> StoredResult:
         stored = next((r for r in self.store.results() if r.id == result_id), None)
         if stored is None:
-            raise HubError(f"no result {result_id!r} counts: `schocken hub results` lists them",
-                           "desk_no_result", id=result_id)  # fmt: skip
+            raise HubError("desk_no_result", id=result_id)
         if stored.kind != "game":
-            raise HubError(f"{result_id} is a half's result: only a game's is corrected",
-                           "desk_half_result", id=result_id)  # fmt: skip
+            raise HubError("desk_half_result", id=result_id)
         return stored
 
     def _checked(self, report: Result, table_no: int) -> Result:
@@ -341,10 +338,10 @@ class Hub:
         try:
             report = Result.from_json(report.to_json())
         except WireError as error:
-            raise HubError(str(error)) from None
+            raise HubError("desk_not_a_result", reason=str(error)) from None
         problem = self._problem(report, table_no, director=True)
         if problem is not None:
-            raise HubError(problem)
+            raise problem
         return report
 
     # -- the intake -----------------------------------------------------------------------------
@@ -364,7 +361,7 @@ class Hub:
         _event, user, leaf = where
         number = table_number(user)
         if number is None:
-            self._refuse(user, topic, "", f"{user!r} is not a table's name", now, payload)
+            self._refuse(user, topic, "", HubError("hub_not_a_table", user=user), now, payload)
             return []
         if leaf == "status":
             try:
@@ -397,23 +394,23 @@ class Hub:
             self._refuse(user, topic, given, str(error), now, payload)
             return Ack(given, "refused", str(error)[:200]) if given else None
         if result.table != user:
-            reason = f"result for {result.table} sent on {user}'s topic"
-            self._refuse(user, topic, result.id, reason, now, payload)
-            return Ack(result.id, "refused", reason)
+            wrong = HubError("hub_other_topic", table=result.table, topic=user)
+            self._refuse(user, topic, result.id, wrong, now, payload)
+            return Ack(result.id, "refused", str(wrong))
         known = self.store.result_payload(result.id)
         if known is not None:
             if Result.from_json(known) != result and not self.store.overruled(result.id):
                 # Not a copy: the same id for another game would drop that game unseen.
-                reason = f"{result.id} is stored already with another result"
-                self._refuse(user, topic, result.id, reason, now, payload)
-                return Ack(result.id, "refused", reason[:200])
+                other = HubError("hub_stored_other", id=result.id)
+                self._refuse(user, topic, result.id, other, now, payload)
+                return Ack(result.id, "refused", str(other)[:200])
             return Ack(result.id, "duplicate")
         if result.event == self.event and refill.holds_back(self.store, result.round, number):
             return None  # its round or seat comes with a refill: the table sends it again then
         problem = self._problem(result, number)
         if problem is not None:
             self._refuse(user, topic, result.id, problem, now, payload)
-            return Ack(result.id, "refused", problem[:200])
+            return Ack(result.id, "refused", str(problem)[:200])
         approved = self.store.get("approval", "off") != "on"
         stored = self.store.store_result(
             result.id,
@@ -427,32 +424,34 @@ class Hub:
         )
         return Ack(result.id, "stored" if stored else "duplicate")
 
-    def _problem(self, result: Result, number: int, *, director: bool = False) -> str | None:
+    def _problem(
+        self, result: Result, number: int, *, director: bool = False
+    ) -> HubError | None:
         """Why a well-formed result of this table cannot be stored, or None (for the
         ``director``, a finished round is no reason)."""
         if result.event != self.event:
-            return f"result for event {result.event!r}; this hub runs {self.event!r}"
+            return HubError("hub_other_event", event=result.event, ours=self.event)
         row = self.store.round(result.round)
         if row is None or row.state == "drawn":
-            return f"round {result.round} has not started"
+            return HubError("hub_round_not_started", n=result.round)
         if row.state == "finished" and not director:
-            return f"round {result.round} is finished"
+            return HubError("hub_round_finished", n=result.round)
         seat = self._seats(result.round).get(number)
         if seat is None:  # a refill may have seated it since (firmware/hub/refill.py)
             self._drawn.pop(result.round, None)
             seat = self._seats(result.round).get(number)
         if seat is None:
-            return f"table {number} plays no game in round {result.round}"
+            return HubError("desk_no_table", table=number, n=result.round)
         if seat.kind is PhaseKind.POINTS and set(result.players) != set(seat.players):
-            return f"players {', '.join(result.players)} are not table {number}'s of the round"
+            return HubError("hub_not_the_players", names=", ".join(result.players), table=number)
         if not set(result.players) <= set(seat.players):
-            return f"players {', '.join(result.players)} are not table {number}'s of the round"
+            return HubError("hub_not_the_players", names=", ".join(result.players), table=number)
         if seat.kind is not PhaseKind.POINTS and result.kind == "game":
             # A player out plays no more game: a game of theirs would not fit the standings.
             lives = {line.name: line.lives for line in self.progress().lines}
             out = [p for p in result.players if not lives.get(p)]
             if out:
-                return f"{', '.join(out)}: no life left, out of round {result.round}"
+                return HubError("hub_no_life", names=", ".join(out), n=result.round)
         return None
 
     def seats_changed(self) -> None:
@@ -473,11 +472,17 @@ class Hub:
         return tables
 
     def _refuse(
-        self, source: str, topic: str, result_id: str, reason: str, now: float, payload: bytes
+        self, source: str, topic: str, result_id: str, why: str | HubError, now: float,
+        payload: bytes,
     ) -> None:
         """Count and (up to the store's bound per source) keep and log a refusal: a table that
-        floods junk costs the disk and the log a bounded amount."""
-        if self.store.refuse(source, topic, result_id, reason, now, payload):
+        floods junk costs the disk and the log a bounded amount. ``why``: the hub's own words,
+        or the wire's reason."""  # fmt: skip
+        reason = str(why)
+        said = "" if isinstance(why, str) else json.dumps(
+            {"key": why.key, "values": why.values}, ensure_ascii=False
+        )  # fmt: skip
+        if self.store.refuse(source, topic, result_id, reason, now, payload, said):
             logger.warning("refused %s on %s: %s", result_id or "a message", topic, reason[:300])
         elif source not in self._quiet:
             self._quiet.add(source)

@@ -109,6 +109,274 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "abgewiesen)",
         "round {n} not finished: finish it anyway with --yes (those results are then refused)",
     ),
+    # What the hub refuses (a HubError's words: the desk's page and `schocken hub` say them in
+    # their user's language, the log in English)
+    "hub_unreported_many": (
+        "Runde {n}: an {tables} Tischen ist noch nicht alles gemeldet; trotzdem beenden weist es "
+        "ab",
+        "round {n}: {tables} tables hold unreported results; finish anyway to refuse them",
+    ),
+    "hub_bad_event": (
+        "Turnier »{event}«: 1 bis 32 Kleinbuchstaben, Ziffern oder Bindestriche",
+        "event '{event}' must be 1-32 lower-case letters, digits or dashes",
+    ),
+    "hub_file_taken": (
+        "{path} enthält schon das Turnier »{event}«",
+        "{path} holds the tournament '{event}' already",
+    ),
+    "hub_no_event": (
+        "{path}: kein Turnier darin; zuerst `schocken hub init`",
+        "{path}: no event set; run `schocken hub init` first",
+    ),
+    "hub_bad_format": (
+        "Format »{name}« gibt es nicht: eines von {names}", "format '{name}' is not one of {names}"
+    ),
+    "hub_not_counted": (
+        "Die gespeicherten Ergebnisse passen nicht zum Format: {reason}",
+        "the stored results do not fit the format: {reason}",
+    ),
+    "hub_draw_running": (
+        "Runde {n} läuft: erst beenden, dann die nächste auslosen",
+        "round {n} is running: finish it before the next draw",
+    ),
+    "hub_draw_drawn": (
+        "Runde {n} ist ausgelost: erst starten und beenden, dann die nächste auslosen",
+        "round {n} is drawn: start and finish it before the next draw",
+    ),
+    "hub_no_players": (
+        "Keine Spieler angemeldet: mit `schocken hub players add` anmelden",
+        "no players registered: add them with `schocken hub players add`",
+    ),
+    "hub_over_already": (
+        "Das Turnier ist beendet: jede Phase seines Formats ist gespielt",
+        "the tournament is over: every phase of its format is played",
+    ),
+    "hub_draw_failed": (
+        "Runde {n} lässt sich nicht auslosen: {reason}", "round {n}: {reason}"
+    ),
+    "hub_not_drawn": (
+        "Keine Runde ist ausgelost und wartet: zuerst `schocken hub draw`",
+        "no round is drawn and waiting: `schocken hub draw` first",
+    ),
+    "hub_other_event": (
+        "Ergebnis für das Turnier »{event}«; dieser Hub leitet »{ours}«",
+        "result for event '{event}'; this hub runs '{ours}'",
+    ),
+    "hub_round_not_started": ("Runde {n} hat noch nicht begonnen", "round {n} has not started"),
+    "hub_round_finished": ("Runde {n} ist beendet", "round {n} is finished"),
+    "hub_not_the_players": (
+        "Spieler {names} sind nicht die von Tisch {table} in dieser Runde",
+        "players {names} are not table {table}'s of the round",
+    ),
+    "hub_no_life": (
+        "{names}: kein Leben mehr, aus Runde {n} ausgeschieden",
+        "{names}: no life left, out of round {n}",
+    ),
+    "hub_not_a_table": ("»{user}« ist kein Tisch", "'{user}' is not a table's name"),
+    "hub_other_topic": (
+        "Ergebnis von {table}, gesendet unter {topic}", "result for {table} sent on {topic}'s topic"
+    ),
+    "hub_stored_other": (
+        "{id} ist schon mit einem anderen Ergebnis gespeichert",
+        "{id} is stored already with another result",
+    ),
+    "hub_no_such_table": ("Runde {n} hat keinen Tisch {table}", "round {n} has no table {table}"),
+    "hub_no_game_yet": (
+        "Tisch {table} hat in Runde {n} noch kein Spiel gemeldet",
+        "table {table} has no game stored in round {n} yet",
+    ),
+    "hub_bad_number": (
+        "»{given}« ist keine Nummer einer Runde oder eines Tisches",
+        "'{given}' is not a round's or table's number",
+    ),
+    "hub_seating_not_drawn": ("Runde {n} ist nicht ausgelost", "round {n} is not drawn"),
+    "hub_seating_none": (
+        "Noch keine Runde ausgelost: zuerst `schocken hub draw`",
+        "no round is drawn yet: `schocken hub draw` first",
+    ),
+    "desk_refusal_unreadable": (
+        "Abweisung {n} lässt sich nicht annehmen: {reason}",
+        "refusal {n} cannot be accepted: {reason}",
+    ),
+    "desk_refusal_other_table": (
+        "Abweisung {n}: ein Ergebnis von {table}, gesendet unter {topic}",
+        "refusal {n}: a result for {table} sent on {topic}'s topic",
+    ),
+    "desk_not_a_result": (
+        "Kein Ergebnis, wie es ein Tisch senden kann: {reason}",
+        "not a result a table could send: {reason}",
+    ),
+    "desk_not_at_table": (
+        "»{name}« spielt nicht an diesem Tisch ({names})",
+        "'{name}' does not play at this table ({names})",
+    ),
+    "desk_bad_substitute": ("Springer »{name}«: {reason}", "substitute '{name}': {reason}"),
+    # The tournament's file (firmware/hub/store.py)
+    "hub_no_file": (
+        "{path}: diese Turnierdatei gibt es nicht; anlegen mit `schocken hub init --db {path}`",
+        "{path}: no such tournament file; make one with `schocken hub init --db {path}`",
+    ),
+    "hub_not_a_file": (
+        "{path}: keine Turnierdatei ({reason})", "{path}: not a tournament file ({reason})"
+    ),
+    "hub_registered_already": (
+        "Spieler »{name}« ist schon angemeldet", "player '{name}' is registered already"
+    ),
+    "hub_not_stored": ("Kein Ergebnis {id} gespeichert", "no result '{id}' is stored"),
+    "hub_bad_round_state": (
+        "Zustand einer Runde »{state}« ist weder ausgelost noch laufend noch beendet",
+        "a round's state '{state}' is not drawn, running or finished",
+    ),
+    "hub_bad_table_kind": (
+        "Art eines Tisches »{kind}« ist weder Punkte noch KO noch Trost",
+        "a table's kind '{kind}' is not points, ko or trost",
+    ),
+    "hub_bad_leaving": (
+        "{path}: ein Ausscheiden lässt sich nicht lesen: {reason}",
+        "{path}: a player's leaving does not read: {reason}",
+    ),
+    # `schocken hub init|approve|players|format|status|refusals|results|export|serve|refill`
+    "hub_cli_made": ("{path}: Turnier {event}", "{path}: tournament {event}"),
+    "hub_cli_approved": ("{n} freigegeben", "{n} approved"),
+    "hub_cli_players_added": (
+        "{n} Spieler hinzugefügt, {of} angemeldet", "{n} players added, {of} registered"
+    ),
+    "hub_cli_roster_long": (
+        "Spielerliste {path} ist zu lang: höchstens {n} Bytes",
+        "roster {path} is too long: at most {n} bytes are allowed",
+    ),
+    "hub_cli_roster_unread": ("Spielerliste {path}: {problem}", "roster {path}: {problem}"),
+    "hub_cli_format": (
+        "Format {name} ({source}); Wertung {scheme}; Spielzeit {minutes} min; Freigabe "
+        "{approval}; Mannschaftswertung: {team}",
+        "format {name} ({source}); scheme {scheme}; time box {minutes} min; approval "
+        "{approval}; team score: {team}",
+    ),
+    "hub_cli_format_fixed": (
+        "Das Format steht fest, sobald eine Runde ausgelost ist; nur --minutes und --approval",
+        "the format is fixed once a round is drawn; only --minutes and --approval",
+    ),
+    "hub_cli_on": ("an", "on"),
+    "hub_cli_off": ("aus", "off"),
+    "hub_team_points": ("Punkte", "points"),
+    "hub_team_lives_lost": ("verlorene Leben", "lives lost"),
+    "hub_format_dm": (
+        "Deutsche Meisterschaft im Schocken: vier Punkterunden, Mannschaften als Summe",
+        "Deutsche Meisterschaft im Schocken: four points rounds, team standings summed",
+    ),
+    "hub_format_velen": (
+        "Velen Masters Cup: 3 Leben, dann 2", "Velen Masters Cup: 3 lives, then 2"
+    ),
+    "hub_format_kamen": (
+        "Regeln der Deutschen Schockmeisterschaft wie in Kamen: 3 Chips, dann 2, und eine "
+        "Trostrunde",
+        "Deutsche Schockmeisterschaft's rules as used in Kamen: 3 chips, then 2, and a "
+        "Trostrunde",
+    ),
+    "hub_format_dm_ko": (
+        "die vier Punkterunden der Deutschen Meisterschaft im Schocken, dann die besten 32 im KO "
+        "mit 3 Leben, das Finale der letzten vier mit 2 und eine Trostrunde mit 2 für alle "
+        "Ausgeschiedenen",
+        "the Deutsche Meisterschaft im Schocken's four points rounds, then the best 32 in KO "
+        "rounds with 3 lives, the last four's final with 2 and a Trostrunde with 2 for all out",
+    ),
+    "hub_format_points_then_ko": (
+        "Punkterunden, dann die besten 16 im KO mit 3 Leben, dann 2",
+        "points rounds, then the best 16 in KO rounds with 3 lives, then 2",
+    ),
+    "hub_cli_status": ("Turnier {event}; Runde {n} {state}", "event {event}; round {n} {state}"),
+    "hub_cli_status_none": (
+        "Turnier {event}; noch keine Runde ausgelost", "event {event}; no round drawn yet"
+    ),
+    "hub_cli_link_never": (
+        "Verbindung des Hubs zum Broker: noch kein `schocken hub serve` gelaufen",
+        "the hub's broker link: no `schocken hub serve` has run",
+    ),
+    "hub_cli_link_up": (
+        "Verbindung des Hubs zum Broker: steht seit {at}", "the hub's broker link: up since {at}"
+    ),
+    "hub_cli_link_down": (
+        "Verbindung des Hubs zum Broker: WEG seit {at}", "the hub's broker link: DOWN since {at}"
+    ),
+    "hub_cli_online": ("Tische: {n} von {of} verbunden", "tables {n} of {of} online"),
+    "hub_cli_online_then": (
+        "Tische: {n} von {of} verbunden, als der Hub zuletzt von seinem Broker hörte",
+        "tables {n} of {of} online when the hub last heard from its broker",
+    ),
+    "hub_cli_offline": (
+        "  Tisch {table} nicht verbunden, {n} Ergebnisse nicht gemeldet",
+        "  table {table} offline, {n} results not reported",
+    ),
+    "hub_cli_refused": (
+        "Abgewiesen: {n} (`schocken hub refusals`)", "refused {n} (`schocken hub refusals`)"
+    ),
+    "hub_cli_denied": ("Vom Broker abgewiesen: {n}", "denied by the broker {n}"),
+    "hub_cli_denied_publish": (
+        "  {user}: {n} Veröffentlichungen, die letzte um {at} auf {topic}",
+        "  {user}: {n} publishes, the last at {at} on {topic}",
+    ),
+    "hub_cli_denied_subscribe": (
+        "  {user}: {n} Abonnements, das letzte um {at} auf {topic}",
+        "  {user}: {n} subscriptions, the last at {at} on {topic}",
+    ),
+    "hub_cli_refusals_counted": (
+        "{source}: {n} abgewiesen, die ersten {kept} aufbewahrt",
+        "{source}: {n} refused, the first {kept} kept",
+    ),
+    "hub_cli_game": ("Spiel", "game"),
+    "hub_cli_half": ("Hälfte", "half"),
+    "hub_cli_sheet_which": (
+        "export sheet: bitte --round N und --table N angeben",
+        "export sheet: give --round N and --table N",
+    ),
+    "hub_cli_output": ("--output {path}: {problem}", "--output {path}: {problem}"),
+    "hub_cli_no_password": (
+        "serve: der Broker braucht das Passwort des Hubs: --password-file DATEI oder "
+        "$SCHOCKEN_HUB_PASSWORD",
+        "serve: the broker needs the hub's password: --password-file FILE or "
+        "$SCHOCKEN_HUB_PASSWORD",
+    ),
+    "hub_cli_secret_unread": ("{option} {path}: {problem}", "{option} {path}: {problem}"),
+    "hub_cli_secret_empty": ("{option} {path}: die Datei ist leer", "{option} {path}: it is empty"),
+    "hub_cli_not_text": ("keine Textdatei", "not a text file"),
+    "hub_cli_listen": (
+        "--listen {given}: bitte HOST:PORT angeben, z. B. 0.0.0.0:8080",
+        "--listen {given}: give HOST:PORT, e.g. 0.0.0.0:8080",
+    ),
+    # `schocken hub refill`: a lost file made again from the tables' own results
+    "hub_refill_no_players": (
+        "refill: zuerst die Spieler anmelden (dieselbe Liste wie zuvor)",
+        "refill: register the players first (the same roster as before)",
+    ),
+    "hub_refill_asked": (
+        "Neuaufbau von {event} angefragt: jeder Tisch sendet seine Ergebnisse noch einmal "
+        "(fertig, wenn {s} s lang keins mehr kam)",
+        "refill of {event} asked: every table sends its results again (done once none came "
+        "for {s} s)",
+    ),
+    "hub_refill_answers": (
+        "  {n} Antworten von {tables} Tischen", "  {n} answers from {tables} tables"
+    ),
+    "hub_refill_silent": (
+        "refill: kein Tisch hat in {s} s geantwortet; läuft `schocken hub serve` mit "
+        "Verbindung zum Broker?",
+        "refill: no table answered within {s} s; is `schocken hub serve` running and linked "
+        "to the broker?",
+    ),
+    "hub_refill_no_rounds": ("keine", "none"),
+    "hub_refilled": (
+        "Neu aufgebaut aus {tables} Tischen: {stored} Ergebnisse gespeichert, {known} schon "
+        "gespeichert, {unfit} passen an keinen Tisch; Runden angelegt: {rounds}",
+        "refilled from {tables} tables: {stored} results stored, {known} stored already, "
+        "{unfit} fit no table; rounds made: {rounds}",
+    ),
+    "hub_refill_running": (
+        "Runde {n} läuft: `schocken hub finish`, wenn ihre Zeit um ist",
+        "round {n} runs: `schocken hub finish` when its time is up",
+    ),
+    "hub_refill_unfit": (
+        "  passt an keinen Tisch seiner Runde: {id}", "  fits no table of its round: {id}"
+    ),
     # The director's desk: the page /desk and what `schocken hub paper|correct|...` say
     "desk_title": ("Turnierleitung {event}", "Tournament desk {event}"),
     "desk_login_title": ("Anmelden", "Log in"),
@@ -187,7 +455,7 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "Abweisung {n} enthält kein Ergebnis eines Tisches",
         "refusal {n} holds no result of a table to accept",
     ),
-    # The desk after the draw: what it refuses (the command line says the English)
+    # The desk after the draw: what it refuses (each door in its language)
     "desk_say_who_why": (
         "Bitte angeben, wer und warum (--who, --why): der Verlauf behält beides",
         "say who you are and why (--who, --why): the history keeps both",

@@ -23,7 +23,7 @@ def leavings(store: HubStore) -> tuple[Leaving, ...]:
             for name, number, how, after, substitute in rows
         )
     except TournamentError as error:
-        raise HubStoreError(f"{store.path}: a player's leaving does not read: {error}") from None
+        raise HubStoreError("hub_bad_leaving", path=str(store.path), reason=str(error)) from None
 
 
 def record_leaving(db: sqlite3.Connection, leaving: Leaving) -> None:

@@ -34,8 +34,9 @@ from firmware.wire.messages import Result
 from firmware.words import LANGUAGES
 
 __all__ = [
-    "HOST_KEY", "Page", "hub_routes", "page_html", "phone_url", "qr_svg", "standings_csv",
-    "standings_document", "standings_pdf", "table_sheet", "table_sheet_pdf",
+    "HOST_KEY", "Page", "RouteRefused", "hub_routes", "page_html", "phone_url", "qr_svg",
+    "refused_line", "standings_csv", "standings_document", "standings_pdf", "table_sheet",
+    "table_sheet_pdf",
 ]  # fmt: skip
 
 #: What a route answers: media type, body, and a file name to download it as ("" to show).
@@ -167,7 +168,7 @@ def table_sheet(hub: Hub, round_: int, table: int, lang: str) -> Sheet:
     """The Spielberichtsbogen of one table in one round, from its stored games."""
     seat = next((s for s in hub.store.seats(round_) if s.table_no == table), None)
     if seat is None:
-        raise HubError(f"round {round_} has no table {table}")
+        raise HubError("hub_no_such_table", n=round_, table=table)
     partien = [
         Partie(number, table, Result.from_json(stored.payload).game_result())
         for number, stored in enumerate(
@@ -176,7 +177,7 @@ def table_sheet(hub: Hub, round_: int, table: int, lang: str) -> Sheet:
         )
     ]
     if not partien:
-        raise HubError(f"table {table} has no game stored in round {round_} yet")
+        raise HubError("hub_no_game_yet", n=round_, table=table)
     scheme = load_scheme(
         hub.store.get("scheme", "verlustpunkte") if seat.kind is PhaseKind.POINTS else "leben"
     )
@@ -221,9 +222,13 @@ def hub_routes(
         return "application/pdf", body, f"{hub.event}.pdf"
 
     def sheet(query: Mapping[str, str]) -> Page:
-        round_ = _number(query.get("round", ""))
-        table = _number(query.get("table", ""))
-        body = table_sheet_pdf(hub, round_, table, _lang(query))
+        lang = _lang(query)
+        try:
+            round_ = _number(query.get("round", ""))
+            table = _number(query.get("table", ""))
+            body = table_sheet_pdf(hub, round_, table, lang)
+        except HubError as error:
+            raise RouteRefused(error.said(HubWords(lang))) from None
         return "application/pdf", body, f"{hub.event}-r{round_}-t{table}.pdf"
 
     return {
@@ -232,7 +237,17 @@ def hub_routes(
     }  # fmt: skip
 
 
+class RouteRefused(Exception):
+    """A query a route cannot answer: one line in the query's language (the server's 400)."""
+
+
+def refused_line(error: Exception) -> str:
+    """What the server answers (400) for an error of a route: a refusal's line, or "" for
+    any other error (a 500: a bug)."""
+    return str(error) if isinstance(error, RouteRefused) else ""
+
+
 def _number(value: str) -> int:
     if not value.isascii() or not value.isdigit() or not 0 < int(value) < 10000:
-        raise HubError(f"{value!r} is not a round's or table's number")
+        raise HubError("hub_bad_number", given=value)
     return int(value)

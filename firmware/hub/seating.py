@@ -31,9 +31,9 @@ def _seats(hub: Hub, round_: int | None) -> tuple[int, list[SeatRow]]:
     number = hub.current_round() if round_ is None else round_
     seats = hub.store.seats(number) if number else []
     if not seats:
-        raise HubError(
-            f"round {number} is not drawn" if number else "no round is drawn yet: `hub draw`"
-        )
+        if number:
+            raise HubError("hub_seating_not_drawn", n=number)
+        raise HubError("hub_seating_none")
     return number, seats
 
 

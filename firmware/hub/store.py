@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.tournament import Entrant, PhaseKind
 from firmware.hub.desk_tables import DESK_SCHEMA
+from firmware.hub.hub_words import HubWords
 from firmware.wire.messages import RoundStage, round_stage
 
 __all__ = [
@@ -36,7 +37,8 @@ MAX_REASON = 300
 MAX_REFUSED_PAYLOAD = 2048
 #: Columns added since the first files, with their defaults for the rows already there.
 _ADDED_COLUMNS = {
-    "refusals": (("source", "TEXT NOT NULL DEFAULT ''"), ("payload", "TEXT NOT NULL DEFAULT ''")),
+    "refusals": (("source", "TEXT NOT NULL DEFAULT ''"), ("payload", "TEXT NOT NULL DEFAULT ''"),
+                 ("said", "TEXT NOT NULL DEFAULT ''")),
     "results": (("origin", "TEXT NOT NULL DEFAULT 'table'"),
                 ("voided", "INTEGER NOT NULL DEFAULT 0")),
 }  # fmt: skip
@@ -74,7 +76,17 @@ CREATE TABLE IF NOT EXISTS tables (
 
 
 class HubStoreError(Exception):
-    """The file cannot be the hub's store (missing, not SQLite, another program's): one line."""
+    """The file cannot be the hub's store (missing, not SQLite, another program's): one line,
+    as one of the hub's words (``key``) and its ``values``; its text is the English."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(HubWords("en").t(key, **values))
+        self.key = key
+        self.values = values
+
+    def said(self, text: HubWords) -> str:
+        """The line in ``text``'s language."""
+        return text.t(self.key, **self.values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +145,9 @@ class DeskRow:
 
 @dataclass(frozen=True, slots=True)
 class RefusalRow:
-    """A refusal as kept: its number, when, the topic, the id it named, why, its payload."""
+    """A refusal as kept: its number, when, the topic, the id it named, why (in English), its
+    payload, and why as one of the hub's words (JSON ``{"key": ..., "values": {...}}``; ''
+    where the reason is the wire's own)."""
 
     seq: int
     at: float
@@ -141,6 +155,7 @@ class RefusalRow:
     result_id: str
     reason: str
     payload: str
+    said: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +178,7 @@ class HubStore:
 
     def __init__(self, path: Path, *, create: bool = False) -> None:
         if not create and not path.is_file():
-            raise HubStoreError(
-                f"{path}: no such tournament file; make one with `schocken hub init --db {path}`"
-            )
+            raise HubStoreError("hub_no_file", path=str(path))
         try:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -178,7 +191,7 @@ class HubStore:
                         self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
             self._db.execute("CREATE INDEX IF NOT EXISTS refusals_by_source ON refusals (source)")
         except sqlite3.DatabaseError as error:
-            raise HubStoreError(f"{path}: not a tournament file ({error})") from None
+            raise HubStoreError("hub_not_a_file", path=str(path), reason=str(error)) from None
         self.path = path
         self._lock = threading.RLock()
         #: Transactions this connection committed (with :meth:`data_version`: whether anything
@@ -229,7 +242,7 @@ class HubStore:
         known = {e.name for e in self.players()}
         for entrant in entrants:
             if entrant.name in known:
-                raise HubStoreError(f"player {entrant.name!r} is registered already")
+                raise HubStoreError("hub_registered_already", name=entrant.name)
             known.add(entrant.name)
         with self.transaction() as db:
             db.executemany(
@@ -396,11 +409,12 @@ class HubStore:
             return cursor.rowcount
 
     def refuse(
-        self, source: str, topic: str, result_id: str, reason: str, now: float, payload: bytes
+        self, source: str, topic: str, result_id: str, reason: str, now: float, payload: bytes,
+        said: str = "",
     ) -> bool:
         """Count a refusal of ``source`` (a table's topic level) and keep it in full while the
         source has fewer than :attr:`kept_refusals` kept (its payload if it is short and text,
-        for the director to accept); whether it was kept."""
+        for the director to accept; ``said``: see :class:`RefusalRow`); whether it was kept."""
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO refusal_counts VALUES (?, 1) "
@@ -417,16 +431,17 @@ class HubStore:
             except UnicodeDecodeError:
                 text = ""
             db.execute(
-                "INSERT INTO refusals (at, topic, result_id, reason, source, payload) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (now, topic, result_id, reason[:MAX_REASON], source, text),
+                "INSERT INTO refusals (at, topic, result_id, reason, source, payload, said) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (now, topic, result_id, reason[:MAX_REASON], source, text, said),
             )
             return True
 
     def refusal(self, seq: int) -> RefusalRow | None:
         """The kept refusal number ``seq`` (as `schocken hub refusals` numbers them), or None."""
         rows = self._rows(
-            "SELECT seq, at, topic, result_id, reason, payload FROM refusals WHERE seq = ?", seq
+            "SELECT seq, at, topic, result_id, reason, payload, said FROM refusals WHERE seq = ?",
+            seq,
         )
         return RefusalRow(*rows[0]) if rows else None
 
@@ -435,7 +450,8 @@ class HubStore:
         return [
             RefusalRow(*row)
             for row in self._rows(
-                "SELECT seq, at, topic, result_id, reason, payload FROM refusals ORDER BY seq"
+                "SELECT seq, at, topic, result_id, reason, payload, said FROM refusals "
+                "ORDER BY seq"
             )
         ]
 
@@ -517,7 +533,7 @@ class HubStore:
 def _payload_of(db: sqlite3.Connection, result_id: str) -> str:
     row = db.execute("SELECT payload FROM results WHERE id = ?", (result_id,)).fetchone()
     if row is None:
-        raise HubStoreError(f"no result {result_id!r} is stored")
+        raise HubStoreError("hub_not_stored", id=result_id)
     return str(row[0])
 
 
@@ -544,7 +560,7 @@ def _float(value: Any) -> float | None:
 def _stage(value: Any) -> RoundStage:
     stage = round_stage(value)
     if stage is None:
-        raise HubStoreError(f"a round's state {value!r} is not drawn, running or finished")
+        raise HubStoreError("hub_bad_round_state", state=str(value))
     return stage
 
 
@@ -552,4 +568,4 @@ def _kind(value: Any) -> PhaseKind:
     try:
         return PhaseKind(value)
     except ValueError:
-        raise HubStoreError(f"a table's kind {value!r} is not points, ko or trost") from None
+        raise HubStoreError("hub_bad_table_kind", kind=str(value)) from None

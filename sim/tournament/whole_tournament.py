@@ -426,7 +426,7 @@ class TournamentRun:
         with (self.folder / "refill.log").open("ab") as log:
             refill = subprocess.Popen(
                 [sys.executable, "-m", "schockbesteck", "hub", "refill", "--db", str(db),
-                 "--quiet", "3", "--wait", "60"],
+                 "--quiet", "3", "--wait", "60", "--lang", "en"],  # the line read below
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
             while refill.poll() is None:

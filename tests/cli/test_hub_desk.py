@@ -37,21 +37,21 @@ def test_a_paper_table_card_is_stored_as_the_tables_own_report(
                          "--game", "1", "--halves", f"{a},{b}", "--final", b, "--who", "Vera",
                          "--schock-aus", f"{a}:1")  # fmt: skip
     assert code == 0, err
-    assert out.splitlines()[0] == f"{EVENT}/table-2/r1/g1/game: stored from paper"
-    assert f"  {b}: points" in out  # the line it changed, recounted
+    assert out.splitlines()[0] == f"{EVENT}/table-2/r1/g1/game: von der Papierkarte gespeichert"
+    assert f"  {b}: " in out and " Punkte, 1 verloren" in out  # the line it changed, recounted
     assert lost(db)[b] == 1 and sum(lost(db).values()) == 1
     (stored,) = HubStore(db).results()
     assert stored.origin == "paper"
     report = Result.from_json(stored.payload)  # what a table would have sent
     assert (report.table, report.loser, report.schock_aus_hand) == ("table-2", b, ((a, 1),))
     (row,) = HubStore(db).desk()
-    assert (row.who, row.action, row.why) == ("Vera", "paper", "paper table card")
+    assert (row.who, row.action, row.why) == ("Vera", "paper", "Papier-Tischkarte")
     assert row.before == ""
     # The table's own checks: a loser not at the table is one line, nothing stored.
     code, _out, err = run(capsys, "paper", "--db", str(db), "--round", "1", "--table", "2",
                           "--game", "2", "--halves", f"{a},Nobody", "--final", a,
                           "--who", "V")  # fmt: skip
-    assert code == 2 and err.count("\n") == 1 and "must be players at the table" in err
+    assert code == 2 and err.count("\n") == 1 and "»Nobody« spielt nicht an diesem Tisch" in err
     assert len(HubStore(db).results()) == 1
 
 
@@ -69,7 +69,7 @@ def test_a_stored_result_corrected_and_voided_recounts_and_keeps_who_when_why(
                          "--why", "the card says Bernd lost the final")  # fmt: skip
     assert code == 0, err
     assert lost(db)[first] == 0 and lost(db)[second] == 1
-    assert out.splitlines()[0] == f"{sent.id}: corrected"
+    assert out.splitlines()[0] == f"{sent.id}: korrigiert"
     (row,) = HubStore(db).desk()
     assert (row.action, row.who) == ("correct", "Vera")
     assert row.why == "the card says Bernd lost the final"
@@ -83,9 +83,9 @@ def test_a_stored_result_corrected_and_voided_recounts_and_keeps_who_when_why(
     assert run(capsys, "results", "--db", str(db))[1] == ""
     assert [r.action for r in HubStore(db).desk()] == ["correct", "void"]
     desk = run(capsys, "desk", "--db", str(db))[1].splitlines()
-    assert desk[-1].endswith(f"Vera: void {sent.id}: replayed")
+    assert desk[-1].endswith(f"Vera: gestrichen {sent.id}: replayed")
     code, _out, err = run(capsys, "void", "--db", str(db), sent.id, "--who", "V", "--why", "x")
-    assert code == 2 and "nothing to void" in err
+    assert code == 2 and "nichts zu streichen" in err
 
 
 def test_a_refused_late_result_is_accepted_and_counted(
@@ -99,18 +99,18 @@ def test_a_refused_late_result_is_accepted_and_counted(
     assert json.loads(answer[0].payload)["status"] == "refused"
     listed = run(capsys, "refusals", "--db", str(db))[1].splitlines()
     number = listed[0].split()[0]
-    assert "round 1 is finished" in listed[0]
+    assert listed[0].endswith(": Runde 1 ist beendet")
     code, out, err = run(capsys, "accept", "--db", str(db), number, "--who", "Vera",
                          "--why", "the table was offline at the bell")  # fmt: skip
     assert code == 0, err
-    assert out.splitlines()[0] == f"{late.id}: accepted"
+    assert out.splitlines()[0] == f"{late.id}: angenommen"
     assert lost(db)[seat.players[0]] == 1
     assert [(r.origin, r.id) for r in HubStore(db).results()] == [("accepted", late.id)]
     assert HubStore(db).desk()[0].action == "accept"
     # Once more: stored already; junk cannot be accepted; each one line.
-    assert "stored already" in run(capsys, "accept", "--db", str(db), number, "--who", "V",
+    assert "ist schon gespeichert" in run(capsys, "accept", "--db", str(db), number, "--who", "V",
                                    "--why", "x")[2]  # fmt: skip
     hub.receive(result_topic(EVENT, "table-1"), b"junk", 1002.0)
     junk = run(capsys, "refusals", "--db", str(db))[1].splitlines()[1].split()[0]
     code, _out, err = run(capsys, "accept", "--db", str(db), junk, "--who", "V", "--why", "x")
-    assert code == 2 and err.count("\n") == 1 and "cannot be accepted" in err
+    assert code == 2 and err.count("\n") == 1 and "lässt sich nicht annehmen" in err

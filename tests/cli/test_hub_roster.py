@@ -48,7 +48,7 @@ def test_a_dm_sized_roster_with_spaces_and_umlauts_imports_and_draws(
     roster = tmp_path / "verein.csv"
     roster.write_text("\ufeff" + roster_text(FIELD), encoding="utf-8")
     code, out, err = hub(capsys, "players", "import", "--db", db, str(roster))
-    assert (code, out, err) == (0, "608 players added, 608 registered\n", "")
+    assert (code, out, err) == (0, "608 Spieler hinzugefügt, 608 angemeldet\n", "")
     store = HubStore(Path(db))
     entrants = store.players()
     names = [e.name for e in entrants]
@@ -87,7 +87,7 @@ def test_a_comma_roster_without_bom_or_header_and_the_command_line_take_spaces(
     )
     assert hub(capsys, "players", "import", "--db", db, str(roster))[0] == 0
     code, out, _ = hub(capsys, "players", "add", "--db", db, "Vera Schulz:Grün", "Bernd")
-    assert (code, out) == (0, "2 players added, 5 registered\n")
+    assert (code, out) == (0, "2 Spieler hinzugefügt, 5 angemeldet\n")
     assert hub(capsys, "players", "list", "--db", db)[1].splitlines() == [
         "Vera:Rot  (Vera Neumann)",
         "Hans-Peter:Blau  (Hans-Peter Müller-Lüdenscheidt)",

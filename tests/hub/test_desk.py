@@ -216,7 +216,7 @@ def test_a_desk_mistake_is_one_line_and_changes_nothing(
     hub = tournament(path, 8)
     running_round(hub)
     seats = hub.store.seats(1)
-    code, out, err = run_hub(capsys, args[0], "--db", str(path), *args[1:])
+    code, out, err = run_hub(capsys, args[0], "--db", str(path), *args[1:], "--lang", "en")
     assert code == 2 and out == "" and error in err and err.count("\n") == 1, err
     assert hub.store.seats(1) == seats and history(hub) == [] and len(hub.store.players()) == 8
 

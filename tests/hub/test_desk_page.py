@@ -6,6 +6,7 @@ a copy of it; errors one line in the page's language. The TV and phone views sta
 
 from __future__ import annotations
 
+import html
 import http.client
 import re
 import sqlite3
@@ -52,7 +53,9 @@ class Answer:
         return next((v for k, v in self.headers if k.lower() == name.lower()), "")
 
     def errors(self) -> list[str]:
-        return re.findall(r'class="error" role="alert">([^<]*)<', self.body)
+        """The page's error lines, as the browser shows them (unescaped)."""
+        found = re.findall(r'class="error" role="alert">([^<]*)<', self.body)
+        return [html.unescape(line) for line in found]
 
 
 @dataclass
@@ -261,7 +264,8 @@ def test_each_action_changes_the_file_as_the_command_line_does(
         Hub(HubStore(path)).receive(result_topic(EVENT, "table-1"), late, 1003.0)
     (refusal,) = HubStore(desk.db).refusal_rows()
     listed = desk.request("GET", "/desk").body
-    assert f"do=accept&amp;number={refusal.seq}" in listed and "round 1 is finished" in listed
+    assert f"do=accept&amp;number={refusal.seq}" in listed and "Runde 1 ist beendet" in listed
+    assert "round 1 is finished" in desk.request("GET", "/desk?lang=en").body
     assert desk.act("accept", number=str(refusal.seq), why="zu spät gemeldet").status == 303
     assert run(capsys, "accept", "--db", cli, str(refusal.seq), "--who", "Vera",
                "--why", "zu spät gemeldet")[0] == 0  # fmt: skip
@@ -394,7 +398,8 @@ def test_errors_are_one_line_in_the_pages_language_and_keep_the_fields(desk: Des
              "final": seat.players[0]}  # fmt: skip
     german = desk.act("paper", **typed)
     assert german.status == 400 and len(german.errors()) == 1
-    assert german.errors()[0].startswith("Nicht übernommen: ")
+    at_table = ", ".join(seat.players)
+    assert german.errors() == [f"»Niemand« spielt nicht an diesem Tisch ({at_table})"]
     assert 'value="' + typed["halves"] + '"' in german.body  # kept as typed
     english = desk.act("paper", lang="en", **{**typed, "game": "x"})
     assert english.errors() == ["Game no.: a number from 1 to 9999."]
@@ -413,6 +418,27 @@ def test_errors_are_one_line_in_the_pages_language_and_keep_the_fields(desk: Des
     for answer in (german, english):
         assert "Traceback" not in answer.body and "Error" not in answer.body
     assert len(HubStore(desk.db).results()) == 1  # nothing stored, nothing voided
+
+
+def test_a_refusal_of_the_hub_is_said_in_the_pages_language_throughout(desk: Desk) -> None:
+    """What the hub itself refuses (the players of a paper card, a round not started) reads in
+    the page's language, every word of it, never the hub's English behind a German prefix."""
+    desk.log_in()
+    seat = HubStore(desk.db).seats(1)[1]
+    strangers = "Xaver,Yvonne"
+    typed = {"round": "1", "table": "2", "game": "1", "halves": "Xaver,Yvonne",
+             "final": "Xaver", "players": strangers}  # fmt: skip
+    assert desk.act("paper", **typed).errors() == [
+        "Spieler Xaver, Yvonne sind nicht die von Tisch 2 in dieser Runde"
+    ]
+    assert desk.act("paper", lang="en", **typed).errors() == [
+        "players Xaver, Yvonne are not table 2's of the round"
+    ]
+    card = {"halves": f"{seat.players[0]},{seat.players[1]}", "final": seat.players[0]}
+    late = {"round": "2", "table": "1", "game": "1", **card}
+    assert desk.act("paper", **late).errors() == ["Tisch 1 spielt in Runde 2 nicht"]
+    assert desk.act("paper", lang="en", **late).errors() == ["table 1 plays no game in round 2"]
+    assert len(HubStore(desk.db).results()) == 1  # nothing stored
 
 
 def test_without_a_password_the_desk_is_off(tmp_path: Path) -> None:
@@ -441,7 +467,7 @@ def test_serve_says_in_one_line_what_is_wrong_with_the_desks_password_file(
     empty = tmp_path / "empty"
     empty.write_text("\n")
     missing = tmp_path / "missing"
-    for given, said in ((missing, "No such file or directory"), (empty, "it is empty")):
+    for given, said in ((missing, "does not exist"), (empty, "die Datei ist leer")):
         code, out, err = run(capsys, "serve", "--db", str(db), "--broker", "mqtt://127.0.0.1:1",
                              "--password-file", str(broker), "--desk-password-file",
                              str(given))  # fmt: skip

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.hub.hub import Hub, HubError
-from firmware.hub.pages import hub_routes
+from firmware.hub.hub import Hub
+from firmware.hub.pages import hub_routes, refused_line
 from firmware.wire.messages import result_topic
 from hal.hub_server import HubServer
 from tests.hub.helpers import EVENT, game_result, running_round, tournament
@@ -26,7 +26,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Hub, HubServer]]:
     hub.receive(result_topic(EVENT, "table-1"), game_result(tables[0], 1).to_json(), 1.0)
     server = HubServer(
         "127.0.0.1", 0, hub_routes(hub, time.time),
-        on_error=lambda e: str(e) if isinstance(e, HubError) else "",
+        on_error=refused_line,
     )  # fmt: skip
     try:
         yield hub, server
@@ -130,9 +130,13 @@ def test_the_pdfs_hold_the_standings_and_a_tables_sheet(
 def test_a_sheet_of_no_table_is_one_line(served: tuple[Hub, HubServer]) -> None:
     _hub, server = served
     status, _headers, body = get(server, "/sheet.pdf?round=1&table=9")
+    assert (status, body.decode()) == (400, "Runde 1 hat keinen Tisch 9\n")
+    status, _headers, body = get(server, "/sheet.pdf?round=1&table=9&lang=en")
     assert (status, body) == (400, b"round 1 has no table 9\n")
-    status, _headers, body = get(server, "/sheet.pdf?round=x&table=1")
+    status, _headers, body = get(server, "/sheet.pdf?round=x&table=1&lang=en")
     assert (status, body) == (400, b"'x' is not a round's or table's number\n")
+    status, _headers, body = get(server, "/sheet.pdf?round=x&table=1")
+    assert (status, body.decode()) == (400, "»x« ist keine Nummer einer Runde oder eines Tisches\n")
 
 
 def test_a_big_fields_standings_run_over_pages_each_with_its_heading(tmp_path: Path) -> None:

@@ -118,7 +118,7 @@ def test_hub_refill_without_any_answer_says_so_in_one_line_and_closes_the_refill
     hub = tournament(tmp_path / "t.db")
     assert main(["hub", "refill", "--db", str(tmp_path / "t.db"), "--wait", "0.3"]) == 2
     err = capsys.readouterr().err.strip()
-    assert "no table answered within 0.3 s" in err and len(err.splitlines()) == 1
+    assert "kein Tisch hat in 0.3 s geantwortet" in err and len(err.splitlines()) == 1
     assert refill.request(hub.store) is None
 
 

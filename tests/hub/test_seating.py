@@ -83,11 +83,11 @@ def test_a_ko_table_shows_its_kind_and_no_draw_is_one_line(
     run_hub(capsys, "init", "--event", "dm2026", "--db", db)
     out = str(tmp_path / "s.pdf")
     code, _, err = run_hub(capsys, "seating", "--db", db, "-o", out)
-    assert code == 2 and "no round is drawn yet" in err and err.count("\n") == 1
+    assert code == 2 and "Noch keine Runde ausgelost" in err and err.count("\n") == 1
     run_hub(capsys, "players", "add", "--db", db, *(f"Ko Spieler{i}" for i in range(8)))
     run_hub(capsys, "format", "--db", db, "velen")
     run_hub(capsys, "draw", "--db", db, "--seed", "1")
     code, _, err = run_hub(capsys, "seating", "--db", db, "--round", "4", "-o", out)
-    assert code == 2 and "round 4 is not drawn" in err and not Path(out).exists()
+    assert code == 2 and "Runde 4 ist nicht ausgelost" in err and not Path(out).exists()
     assert run_hub(capsys, "seating", "--db", db, "--lang", "en", "-o", out)[0] == 0
     assert re.search(r"^\s*1 KO\s+Ko Spieler", pdf_text(Path(out), "-layout"), re.M)
