@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import logging
 import resource
@@ -106,6 +107,8 @@ MAX_OPEN = 1024
 MAX_OPEN_PER_ADDRESS = 64
 #: File descriptors kept free of connections for everything else of the device.
 FD_RESERVE = 128
+#: Peer addresses whose :func:`address_key` is remembered (more than :data:`MAX_OPEN`).
+ADDRESSES_KEPT = 4096
 #: The path of the WebSocket.
 SOCKET_PATH = "/ws"
 
@@ -168,6 +171,12 @@ class _Bucket:
     def take(self) -> None:
         """A line was read: one token less (the bucket may go below zero by what came early)."""
         self.tokens -= 1.0
+
+    def woke(self) -> None:
+        """The reader woke for its next token: at most that one token, however late it woke (a
+        collector's pause, a busy thread): lateness is no credit to the sender."""
+        self.wait()
+        self.tokens = min(self.tokens, 1.0)
 
 
 class WebSocketLink:
@@ -506,6 +515,9 @@ class WebServer:
         the connection is not read until it may send again (aiohttp stops reading the socket
         once its queue of messages is full, and TCP slows the sender, at no cost here), and one
         that keeps pushing for :data:`PUSH_WINDOW_S` is closed, after a last line that says so.
+        The push ends when a token waits for its line (the sender fell behind its rate); a token
+        that came back late because the server woke late (a collector's pause) does not count,
+        else such pauses would start the window again, and a flood would stay open for ever.
         A binary message gets an ``error`` line; :data:`MAX_REFUSED` in a row close it."""
         bucket = _Bucket()
         binary = 0
@@ -526,7 +538,8 @@ class WebServer:
                     )
                     return
                 await asyncio.sleep(wait)
-            else:
+                bucket.woke()
+            else:  # a token was there before its line: it sends within its rate again
                 pushing_since = None
             message = await socket_.receive()
             if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
@@ -638,10 +651,15 @@ def host_allowed(host: str | None, local: str, names: frozenset[str]) -> bool:
     return literal.is_loopback or literal == _ip(local)
 
 
+@functools.lru_cache(maxsize=ADDRESSES_KEPT)
 def address_key(peer: str) -> str:
     """Whose connection ``peer`` counts as: an IPv4 address itself (an IPv4-mapped IPv6 one
     too), an IPv6 address its /64 (one host can take many addresses of its network), anything
-    else as it is. (The pairing's tries count by the same rule, in firmware/link/pairing.py.)"""
+    else as it is. (The pairing's tries count by the same rule, in firmware/link/pairing.py.)
+
+    Remembered for :data:`ADDRESSES_KEPT` peers: each accepted connection compares its address
+    with every open one's, and parsing them all again held the server's thread up to 3 ms an
+    accept at 200 connections."""
     literal = _ip(peer)
     if isinstance(literal, ipaddress.IPv6Address):
         return str(ipaddress.IPv6Network((literal, 64), strict=False))

@@ -22,7 +22,14 @@ import pytest
 from firmware.link.pairing import ADDRESS_ATTEMPTS, PIN_ATTEMPTS
 from hal import web_server
 from hal.quietlog import QuietLog
-from hal.web_server import MAX_MESSAGE, MAX_REFUSED, RATE_BURST, WebServer, host_allowed
+from hal.web_server import (
+    MAX_MESSAGE,
+    MAX_REFUSED,
+    RATE_BURST,
+    RATE_PER_S,
+    WebServer,
+    host_allowed,
+)
 
 from .conftest import WebDevice, WsClient
 
@@ -150,14 +157,43 @@ def test_binary_messages_share_the_rate_limit_and_a_flood_is_closed_with_its_las
     assert binary.closed.wait(10), "a stream of binary messages is closed"
     assert binary.lines[-1].endswith("refused in a row; closing"), binary.lines[-3:]
 
-    monkeypatch.setattr("hal.web_server.PUSH_WINDOW_S", 0.5)  # ten seconds on the device
+    monkeypatch.setattr("hal.web_server.PUSH_WINDOW_S", 0.5)  # two seconds on the device
     flood = connect(web_device, clients)
     flood.send_all([f"ping {index}" for index in range(2000)])
     assert flood.closed.wait(10)
     assert flood.lines[-1] == "error too many lines: over 20 a second for 0.5 s; closing"
     pongs = [line for line in flood.lines if line.startswith("pong ")]
     assert pongs == [f"pong {index}" for index in range(len(pongs))], "read in order, none lost"
-    assert RATE_BURST < len(pongs) < 200, "read only at its rate: the rest waited in TCP"
+    # Read only at its rate (the rest waited in TCP), and closed once the window is over: a line
+    # read as soon as its token came back does not end the push (it once did, and a flood read
+    # at its rate stayed open, told "slow down" at every line).
+    assert RATE_BURST < len(pongs) <= RATE_BURST + RATE_PER_S * 0.5 + 2
+    slow_down = [line for line in flood.lines if line.endswith("slow down")]
+    assert slow_down == ["error too many lines: at most 20 a second; slow down"]
+
+
+def test_a_flood_is_closed_on_time_though_the_server_wakes_late(
+    web_device: WebDevice, clients: list[WsClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("hal.web_server.PUSH_WINDOW_S", 0.3)  # longer than a stall's round
+    flood = connect(web_device, clients)
+    loop = web_device.server._loop
+
+    def stall() -> None:  # a collector's pause, a loaded Pi: the reader wakes a token late
+        time.sleep(0.12)
+
+    def stalls() -> None:
+        while not flood.closed.wait(0.1):
+            loop.call_soon_threadsafe(stall)
+
+    stalling = threading.Thread(target=stalls, daemon=True)
+    stalling.start()
+    flood.send_all([f"ping {index}" for index in range(2000)])
+    assert flood.closed.wait(10), "late wake-ups do not start the window again"
+    stalling.join(5)
+    assert flood.lines[-1] == "error too many lines: over 20 a second for 0.3 s; closing"
+    slow_down = [line for line in flood.lines if line.endswith("slow down")]
+    assert len(slow_down) == 1, "one push, told once"
 
 
 def test_the_size_limit_is_over_4_kib(web_device: WebDevice, clients: list[WsClient]) -> None:
