@@ -78,6 +78,12 @@ AIOHTTP_LOGGERS = ("aiohttp.server", "aiohttp.web", "aiohttp.websocket", "aiohtt
 MAX_MESSAGE = 4096
 #: Bytes a connection's transport buffers before its writer waits for the page to read.
 WRITE_BUFFER_BYTES = 16 * 1024
+#: What aiohttp parses of a connection ahead of its reader (:func:`short_read_queues`): it stops
+#: once its queue holds twice this, counting each message's bytes and 128 more: about a hundred
+#: short lines, or three of the longest. Its own default (256 KiB) let a flood queue 3,900
+#: parsed ``ping`` lines a page: about 47 MB and 390,000 objects for the garbage collector to
+#: walk, at 100 flooding pages.
+READ_QUEUE_BYTES = 8 * 1024
 #: Lines a connection may send per second, on average ...
 RATE_PER_S = 20.0
 #: ... and at once.
@@ -152,6 +158,18 @@ def quiet_aiohttp() -> None:
     """Put aiohttp's tracebacks of clients' bad requests on one line a minute. Idempotent."""
     for name in AIOHTTP_LOGGERS:
         logging.getLogger(name).addFilter(_ONE_LINE)
+
+
+def short_read_queues() -> None:
+    """Have aiohttp parse at most :data:`READ_QUEUE_BYTES` of each WebSocket ahead of its
+    reader; the rest stays in the socket, where TCP slows the sender. aiohttp has no argument
+    for it: its server side sizes the queue from a module constant, read as each WebSocket
+    starts (only the page's server uses aiohttp in the device's process). Idempotent; a version
+    of aiohttp without the constant keeps its own size."""
+    from aiohttp import web_ws
+
+    if isinstance(getattr(web_ws, "DEFAULT_CHUNK_SIZE", None), int):
+        web_ws.DEFAULT_CHUNK_SIZE = READ_QUEUE_BYTES  # type: ignore[attr-defined]
 
 
 class _Bucket:
@@ -323,6 +341,7 @@ class WebServer:
         #: Host names besides the device's addresses and localhost (``[web] hosts``).
         self._names = frozenset(name.lower().rstrip(".") for name in names)
         quiet_aiohttp()
+        short_read_queues()
         try:
             family = socket.AF_INET6 if ":" in host else socket.AF_INET
             self._socket = socket.create_server((host, port), family=family, backlog=128)

@@ -9,6 +9,7 @@ routes all of 127.0.0.0/8 to the loopback), so that it has an address of its own
 from __future__ import annotations
 
 import contextlib
+import gc
 import socket
 import threading
 import time
@@ -194,6 +195,16 @@ def test_a_flood_is_closed_on_time_though_the_server_wakes_late(
     assert flood.lines[-1] == "error too many lines: over 20 a second for 0.3 s; closing"
     slow_down = [line for line in flood.lines if line.endswith("slow down")]
     assert len(slow_down) == 1, "one push, told once"
+
+
+def test_a_flood_is_parsed_only_a_little_ahead_of_its_reader(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    flood = connect(web_device, clients)
+    flood.send_all([f"ping {index}" for index in range(8000)])  # 96 KB: all sent at once
+    flood.wait_for(lambda line: line == f"pong {int(RATE_BURST) + 5}")  # its burst was read
+    queued = sum(isinstance(found, aiohttp.WSMessage) for found in gc.get_objects())
+    assert queued < 400, "parsed ahead: a page's few hundred, not thousands (aiohttp's own)"
 
 
 def test_the_size_limit_is_over_4_kib(web_device: WebDevice, clients: list[WsClient]) -> None:
