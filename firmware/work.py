@@ -18,10 +18,15 @@ sees a result only on the loop's thread. :class:`InlineWork` runs each job at on
 thread: for the fake clock of tests and scripted games, where a game must go the same way on every
 run and a table built on the loop costs no game time. The engine stays free of threads; only the
 jobs' functions come from it, and they read nothing that the loop changes meanwhile.
+
+Once a prepare has built its tables, the worker takes them, and everything else the device holds
+by then, out of the garbage collector's full passes (:func:`settle_heap`): such a pass walks every
+object while it holds the interpreter, and the page's server and the main loop wait for it.
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 import queue
 import sys
@@ -33,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 if TYPE_CHECKING:
     from engine.rules import Rules
 
-__all__ = ["BackgroundWork", "InlineWork", "Work", "prepare_tables"]
+__all__ = ["BackgroundWork", "InlineWork", "Work", "prepare_tables", "settle_heap"]
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +80,21 @@ def prepare_tables(rules: Rules, strategies: Collection[str], players: int = 0) 
         make_strategy(name).prepare(rules)
     if players >= 2:
         prepare_opening(rules, players)
+
+
+def settle_heap() -> None:
+    """Leave what exists now out of the garbage collector's full passes: it is what the device
+    keeps (its modules, its page, the odds tables just built). A full pass walks every object
+    it tracks, on whichever thread allocated last, holding the interpreter all the while: with
+    the tables that was 40-60 ms of a core each time (this container, under load), which the
+    page's server and the main loop waited out. So: the young generations' garbage is collected
+    (a few milliseconds), and the rest frozen (:func:`gc.freeze`, which costs nothing).
+
+    Not a full pass first: that would hold the interpreter as long as the passes it saves, at
+    every prepare. The price: what is frozen and later becomes garbage in a reference cycle
+    stays; docs/performance.md ("A flood of lines") gives what that came to. Any thread."""
+    gc.collect(1)
+    gc.freeze()
 
 
 class InlineWork:
@@ -122,9 +142,12 @@ class BackgroundWork:
         self._asked |= missing
         names = [name for _, name in missing if name and not name.startswith("opening ")]
         count = players if opening in missing else 0
-        self.submit(
-            lambda: prepare_tables(rules, names, count), lambda _: self._built.add(rules)
-        )
+
+        def build() -> None:
+            prepare_tables(rules, names, count)
+            settle_heap()  # the tables stay: no full pass need walk them again
+
+        self.submit(build, lambda _: self._built.add(rules))
 
     def ready(self, rules: Rules) -> bool:
         return rules in self._built

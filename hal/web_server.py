@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import logging
 import resource
@@ -77,6 +78,12 @@ AIOHTTP_LOGGERS = ("aiohttp.server", "aiohttp.web", "aiohttp.websocket", "aiohtt
 MAX_MESSAGE = 4096
 #: Bytes a connection's transport buffers before its writer waits for the page to read.
 WRITE_BUFFER_BYTES = 16 * 1024
+#: What aiohttp parses of a connection ahead of its reader (:func:`short_read_queues`): it stops
+#: once its queue holds twice this, counting each message's bytes and 128 more: about a hundred
+#: short lines, or three of the longest. Its own default (256 KiB) let a flood queue 3,900
+#: parsed ``ping`` lines a page: about 47 MB and 390,000 objects for the garbage collector to
+#: walk, at 100 flooding pages.
+READ_QUEUE_BYTES = 8 * 1024
 #: Lines a connection may send per second, on average ...
 RATE_PER_S = 20.0
 #: ... and at once.
@@ -106,6 +113,8 @@ MAX_OPEN = 1024
 MAX_OPEN_PER_ADDRESS = 64
 #: File descriptors kept free of connections for everything else of the device.
 FD_RESERVE = 128
+#: Peer addresses whose :func:`address_key` is remembered (more than :data:`MAX_OPEN`).
+ADDRESSES_KEPT = 4096
 #: The path of the WebSocket.
 SOCKET_PATH = "/ws"
 
@@ -151,6 +160,18 @@ def quiet_aiohttp() -> None:
         logging.getLogger(name).addFilter(_ONE_LINE)
 
 
+def short_read_queues() -> None:
+    """Have aiohttp parse at most :data:`READ_QUEUE_BYTES` of each WebSocket ahead of its
+    reader; the rest stays in the socket, where TCP slows the sender. aiohttp has no argument
+    for it: its server side sizes the queue from a module constant, read as each WebSocket
+    starts (only the page's server uses aiohttp in the device's process). Idempotent; a version
+    of aiohttp without the constant keeps its own size."""
+    from aiohttp import web_ws
+
+    if isinstance(getattr(web_ws, "DEFAULT_CHUNK_SIZE", None), int):
+        web_ws.DEFAULT_CHUNK_SIZE = READ_QUEUE_BYTES  # type: ignore[attr-defined]
+
+
 class _Bucket:
     """A token bucket: :data:`RATE_PER_S` lines a second, :data:`RATE_BURST` at once."""
 
@@ -168,6 +189,12 @@ class _Bucket:
     def take(self) -> None:
         """A line was read: one token less (the bucket may go below zero by what came early)."""
         self.tokens -= 1.0
+
+    def woke(self) -> None:
+        """The reader woke for its next token: at most that one token, however late it woke (a
+        collector's pause, a busy thread): lateness is no credit to the sender."""
+        self.wait()
+        self.tokens = min(self.tokens, 1.0)
 
 
 class WebSocketLink:
@@ -314,6 +341,7 @@ class WebServer:
         #: Host names besides the device's addresses and localhost (``[web] hosts``).
         self._names = frozenset(name.lower().rstrip(".") for name in names)
         quiet_aiohttp()
+        short_read_queues()
         try:
             family = socket.AF_INET6 if ":" in host else socket.AF_INET
             self._socket = socket.create_server((host, port), family=family, backlog=128)
@@ -506,6 +534,9 @@ class WebServer:
         the connection is not read until it may send again (aiohttp stops reading the socket
         once its queue of messages is full, and TCP slows the sender, at no cost here), and one
         that keeps pushing for :data:`PUSH_WINDOW_S` is closed, after a last line that says so.
+        The push ends when a token waits for its line (the sender fell behind its rate); a token
+        that came back late because the server woke late (a collector's pause) does not count,
+        else such pauses would start the window again, and a flood would stay open for ever.
         A binary message gets an ``error`` line; :data:`MAX_REFUSED` in a row close it."""
         bucket = _Bucket()
         binary = 0
@@ -526,7 +557,8 @@ class WebServer:
                     )
                     return
                 await asyncio.sleep(wait)
-            else:
+                bucket.woke()
+            else:  # a token was there before its line: it sends within its rate again
                 pushing_since = None
             message = await socket_.receive()
             if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
@@ -638,10 +670,15 @@ def host_allowed(host: str | None, local: str, names: frozenset[str]) -> bool:
     return literal.is_loopback or literal == _ip(local)
 
 
+@functools.lru_cache(maxsize=ADDRESSES_KEPT)
 def address_key(peer: str) -> str:
     """Whose connection ``peer`` counts as: an IPv4 address itself (an IPv4-mapped IPv6 one
     too), an IPv6 address its /64 (one host can take many addresses of its network), anything
-    else as it is. (The pairing's tries count by the same rule, in firmware/link/pairing.py.)"""
+    else as it is. (The pairing's tries count by the same rule, in firmware/link/pairing.py.)
+
+    Remembered for :data:`ADDRESSES_KEPT` peers: each accepted connection compares its address
+    with every open one's, and parsing them all again held the server's thread up to 3 ms an
+    accept at 200 connections."""
     literal = _ip(peer)
     if isinstance(literal, ipaddress.IPv6Address):
         return str(ipaddress.IPv6Network((literal, 64), strict=False))

@@ -103,7 +103,8 @@ LOG_PAGE_BYTES = 32 * 1024
 
 #: Unicode categories no host line may hold: controls (C0, DEL, C1 such as U+0085), format
 #: characters (bidi overrides such as U+202E, zero-width characters), line and paragraph
-#: separators (U+2028, U+2029), surrogates, private use and unassigned code points.
+#: separators (U+2028, U+2029), surrogates, private use and unassigned code points. Python's
+#: ``str.isprintable`` refuses each of them, so a printable line needs no look at each character.
 _FORBIDDEN = {
     "Cc": "control", "Cf": "format", "Zl": "line separator", "Zp": "paragraph separator",
     "Cs": "surrogate", "Co": "private-use", "Cn": "unassigned",
@@ -715,9 +716,10 @@ def parse_command(raw: bytes) -> Command | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ProtocolError(f"line is not UTF-8 (bad byte at {error.start})") from None
-    for index, char in enumerate(text):
-        if char != "\t":
-            _check_char(char, f"at {index}")
+    if not text.replace("\t", " ").isprintable():  # else no forbidden character: all printable
+        for index, char in enumerate(text):
+            if char != "\t":
+                _check_char(char, f"at {index}")
     text = text.strip(" \t")
     if not text:
         return None

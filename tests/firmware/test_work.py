@@ -8,10 +8,12 @@ a job that must not finish yet waits for an event the test sets.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import queue
 import threading
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -28,7 +30,7 @@ from firmware.dice import SeededDice
 from firmware.screen.oled_words import OledWords
 from firmware.screen.views import BannerView, MenuView, TurnView
 from firmware.wiring import Device
-from firmware.work import BackgroundWork, InlineWork
+from firmware.work import BackgroundWork, InlineWork, settle_heap
 from hal.ports import Button, InputEvent, InputKind
 from sim.bench.whole_game import PatientClock
 from sim.fakes import FakeClock
@@ -290,6 +292,55 @@ def test_the_worker_prepares_each_rule_set_once(mocker: MockerFixture) -> None:
     asked = [call.args for call in built.call_args_list]
     assert asked == [(rules, ["odds"], 0), (rules, ["threshold"], 0), (rules, [], 3)]
     work.close()
+
+
+@pytest.fixture
+def unfreeze() -> Iterator[None]:
+    """The test process's heap as it was: nothing frozen after the test."""
+    yield
+    gc.unfreeze()
+
+
+def test_the_tables_a_prepare_built_are_left_out_of_the_collectors_passes(
+    unfreeze: None,
+) -> None:
+    from engine.odds import _model
+
+    calls, run_next = _loop_queue()
+    work = BackgroundWork()
+    work.start(calls.put)
+    rules = load_preset("standard")
+    work.prepare(rules, set())
+    run_next()
+    assert work.ready(rules)
+    work.close()
+    model = _model(rules)  # the position graph, built by the prepare
+    assert gc.is_tracked(model) and gc.get_freeze_count() > 0
+    walked = (found for generation in range(3) for found in gc.get_objects(generation))
+    assert all(found is not model for found in walked), "frozen: no pass walks it"
+
+
+class _Node:
+    """An object in a reference cycle (only the collector frees it)."""
+
+    def __init__(self) -> None:
+        self.itself = self
+
+
+def test_settling_frees_the_young_garbage_and_keeps_the_rest_out_of_full_passes(
+    unfreeze: None,
+) -> None:
+    young, kept = _Node(), _Node()
+    young_gone, kept_gone = weakref.ref(young), weakref.ref(kept)
+    del young
+    settle_heap()
+    assert young_gone() is None, "garbage is not frozen"
+    del kept
+    gc.collect()
+    assert kept_gone() is not None, "frozen: a full pass leaves it"
+    gc.unfreeze()
+    gc.collect()
+    assert kept_gone() is None
 
 
 def test_inline_work_answers_at_once_and_builds_nothing_ahead(mocker: MockerFixture) -> None:

@@ -15,9 +15,11 @@ import pytest
 
 from engine import Game, GameSetup, from_json, load_preset, rules_from_mapping, to_notation
 from firmware.link.protocol import (
+    _FORBIDDEN,
     LOG_PAGE_BYTES,
     Frames,
     Log,
+    Ping,
     Press,
     ProtocolError,
     log_page,
@@ -57,6 +59,14 @@ def test_forbidden_characters_are_refused(line: str, reason: str) -> None:
     with pytest.raises(ProtocolError) as refused:
         parse_command(line.encode("utf-8"))
     assert reason in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_only_categories_that_python_calls_unprintable_are_forbidden() -> None:
+    # parse_command looks at each character only when str.isprintable says no: Python's
+    # definition of unprintable (its documentation) must cover every forbidden category.
+    unprintable = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}
+    assert set(_FORBIDDEN) <= unprintable
+    assert parse_command("ping a\u00a0b".encode()) == Ping("a\u00a0b"), "a no-break space is fine"
 
 
 def test_a_forbidden_character_is_one_error_line_and_changes_nothing() -> None:

@@ -9,6 +9,7 @@ routes all of 127.0.0.0/8 to the loopback), so that it has an address of its own
 from __future__ import annotations
 
 import contextlib
+import gc
 import socket
 import threading
 import time
@@ -150,7 +151,7 @@ def test_binary_messages_share_the_rate_limit_and_a_flood_is_closed_with_its_las
     assert binary.closed.wait(10), "a stream of binary messages is closed"
     assert binary.lines[-1].endswith("refused in a row; closing"), binary.lines[-3:]
 
-    monkeypatch.setattr("hal.web_server.PUSH_WINDOW_S", 0.5)  # ten seconds on the device
+    monkeypatch.setattr("hal.web_server.PUSH_WINDOW_S", 0.5)  # two seconds on the device
     flood = connect(web_device, clients)
     flood.send_all([f"ping {index}" for index in range(2000)])
     assert flood.closed.wait(10)
@@ -158,6 +159,42 @@ def test_binary_messages_share_the_rate_limit_and_a_flood_is_closed_with_its_las
     pongs = [line for line in flood.lines if line.startswith("pong ")]
     assert pongs == [f"pong {index}" for index in range(len(pongs))], "read in order, none lost"
     assert RATE_BURST < len(pongs) < 200, "read only at its rate: the rest waited in TCP"
+    slow_down = [line for line in flood.lines if line.endswith("slow down")]
+    assert slow_down == ["error too many lines: at most 20 a second; slow down"], "told once"
+
+
+def test_a_flood_is_closed_on_time_though_the_server_wakes_late(
+    web_device: WebDevice, clients: list[WsClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("hal.web_server.PUSH_WINDOW_S", 0.3)  # longer than a stall's round
+    flood = connect(web_device, clients)
+    loop = web_device.server._loop
+
+    def stall() -> None:  # a collector's pause, a loaded Pi: the reader wakes a token late
+        time.sleep(0.12)
+
+    def stalls() -> None:
+        while not flood.closed.wait(0.1):
+            loop.call_soon_threadsafe(stall)
+
+    stalling = threading.Thread(target=stalls, daemon=True)
+    stalling.start()
+    flood.send_all([f"ping {index}" for index in range(2000)])
+    assert flood.closed.wait(10), "late wake-ups do not start the window again"
+    stalling.join(5)
+    assert flood.lines[-1] == "error too many lines: over 20 a second for 0.3 s; closing"
+    slow_down = [line for line in flood.lines if line.endswith("slow down")]
+    assert len(slow_down) == 1, "one push, told once"
+
+
+def test_a_flood_is_parsed_only_a_little_ahead_of_its_reader(
+    web_device: WebDevice, clients: list[WsClient]
+) -> None:
+    flood = connect(web_device, clients)
+    flood.send_all([f"ping {index}" for index in range(8000)])  # 96 KB: all sent at once
+    flood.wait_for(lambda line: line == f"pong {int(RATE_BURST) + 5}")  # its burst was read
+    queued = sum(isinstance(found, aiohttp.WSMessage) for found in gc.get_objects())
+    assert queued < 400, "parsed ahead: a page's few hundred, not thousands (aiohttp's own)"
 
 
 def test_the_size_limit_is_over_4_kib(web_device: WebDevice, clients: list[WsClient]) -> None:
