@@ -384,6 +384,46 @@ class HubStore:
             for i, r, t, g, k, p, at, ok, o, _v in self._rows(sql + " ORDER BY rowid", *args)
         ]  # fmt: skip
 
+    def results_after(
+        self, rowid: int
+    ) -> tuple[list[tuple[int, StoredResult, bool]], tuple[Any, ...], tuple[Any, ...]]:
+        """The results stored after row ``rowid``, each with its row number and whether it is
+        voided, in the order stored; with the :meth:`basis` at ``rowid`` and at the last of
+        them, all from one read of the file (another process's commit is in all or none)."""
+        sql = f"SELECT rowid, {_RESULT_COLUMNS} FROM results WHERE rowid > ? ORDER BY rowid"
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                rows = [
+                    (int(n), StoredResult(str(i), int(r), int(t), int(g), str(k), str(p),
+                                          float(at), bool(ok), str(o)), bool(v))
+                    for n, i, r, t, g, k, p, at, ok, o, v in self._db.execute(sql, (rowid,))
+                ]  # fmt: skip
+                before = self.basis(rowid)
+                after = self.basis(rows[-1][0]) if rows else before
+            finally:
+                self._db.execute("COMMIT")
+        return rows, before, after
+
+    def basis(self, rowid: int) -> tuple[Any, ...]:
+        """What the standings rest on but the results stored after row ``rowid``: the
+        players, the rounds and their states, who left, the director's actions on results and
+        on the rounds, the format's settings, a refill, and the results up to ``rowid`` as
+        counted, approved and voided. The same basis and only results stored after it: the
+        standings can take those games one by one (:mod:`firmware.hub.tally`)."""
+        (row,) = self._rows(
+            "SELECT (SELECT COUNT(*) || ':' || IFNULL(MAX(seq), 0) FROM players),"
+            " (SELECT GROUP_CONCAT(number || state, ',') FROM rounds),"
+            " (SELECT COUNT(*) || ':' || IFNULL(MAX(seq), 0) FROM leavers),"
+            " (SELECT IFNULL(MAX(seq), 0) FROM desk), (SELECT IFNULL(MAX(seq), 0) FROM desk_log),"
+            " (SELECT GROUP_CONCAT(key || '=' || value, ',') FROM settings WHERE key IN"
+            "  ('format', 'scheme', 'team_score', 'approval', 'refill', 'refill_rounds')),"
+            " (SELECT COUNT(*) || ':' || TOTAL(approved) || ':' || TOTAL(voided) FROM results"
+            "  WHERE rowid <= ?)",
+            rowid,
+        )
+        return tuple(row)
+
     def approve(self, result_id: str | None = None) -> int:
         """Let a result (or every one waiting) count; how many were waiting."""
         with self.transaction() as db:
