@@ -36,6 +36,7 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from engine.errors import SchockenError
 from engine.scoring import (
@@ -530,6 +531,9 @@ class Recount:
         self._played_in_step = 0
         #: The last round, open for more games (None: no round played).
         self._open: _RoundPlay | None = None
+        #: The lines as the last :meth:`progress` gave them, by name: a line no game changed
+        #: since is the same object (None: not made yet).
+        self._shown: dict[str, PlayerLine] | None = None
         self._done = self._replay(list(rounds), hold_last=True)
 
     def add(self, round_: int, game: GameResult) -> bool:
@@ -554,8 +558,7 @@ class Recount:
                 g for g in play.groups_now() if not _group_done(g, self._played_in_step + 1)
             )
             if groups:
-                lines = _lines(self._tally, self._tally)
-                return Progress(self._step, groups, lines, _higher(self._scheme))
+                return Progress(self._step, groups, self._lines(), _higher(self._scheme))
         # The round's last leavings, or the end of a step: on a copy, the round stays open.
         copy = self._copy()
         assert copy._open is not None
@@ -565,6 +568,18 @@ class Recount:
         found = copy._replay([], hold_last=False)
         assert found is not None
         return found
+
+    def _lines(self) -> tuple[PlayerLine, ...]:
+        """Every line, made again only for the players of the games taken since the last."""
+        play, tally = self._open, self._tally
+        assert play is not None
+        if self._shown is None:
+            self._shown = {line.name: line for line in _lines(tally, tally)}
+        else:
+            for name in play.touched:
+                self._shown[name] = _lines(tally, (name,))[0]
+        play.touched.clear()
+        return tuple(self._shown.values())
 
     def _copy(self) -> Recount:
         copy = object.__new__(Recount)
@@ -689,8 +704,9 @@ class _RoundPlay:
         self.players = [list(g.players) for g in groups]
         self._members = [frozenset(p) for p in self.players]
         self.leavings = list(leavings)
-        #: How many games the round has taken.
+        #: How many games the round has taken, and the players whose lines they changed.
         self.position = 0
+        self.touched: set[str] = set()
 
     def copy(self, tally: dict[str, _Tally]) -> _RoundPlay:
         """The same round over ``tally`` (a copy of this one's)."""
@@ -701,6 +717,7 @@ class _RoundPlay:
         copy._members = list(self._members)
         copy.leavings = list(self.leavings)
         copy.position = self.position
+        copy.touched = set(self.touched)
         return copy
 
     def take(self, result: GameResult) -> None:
@@ -721,6 +738,7 @@ class _RoundPlay:
                 "belong to any table of the round"
             )
         self.position += 1
+        self.touched.update(result.players)
         tally, group, lives = self._tally, self.groups[index], self.lives[index]
         for player in result.players:
             _count(tally[player], result, player)
@@ -768,6 +786,7 @@ class _RoundPlay:
             return
         for leaving in due:
             _leave(leaving, self.players, self.lives, self._tally, self.number)
+            self.touched.update(n for n in (leaving.name, leaving.substitute) if n)
         self.leavings = [
             w for w in self.leavings if not (w.after == position or (end and w.after > position))
         ]
@@ -888,13 +907,16 @@ def placed(lines: Iterable[PlayerLine], higher_is_better: bool = True) -> tuple[
     """The lines best first (:func:`ranking`), each with its place: lines that rank equal on
     every key but the name share a place, and the next line's place counts them all (1, 2, 2,
     4)."""
+    keyed = sorted((((rank_key(line, higher_is_better), line.name), line) for line in lines),
+                   key=_first)  # fmt: skip
     found: list[PlacedLine] = []
-    for index, line in enumerate(ranking(lines, higher_is_better)):
-        tied = found and rank_key(found[-1].line, higher_is_better) == rank_key(
-            line, higher_is_better
-        )
+    for index, ((key, _name), line) in enumerate(keyed):
+        tied = index and keyed[index - 1][0][0] == key
         found.append(PlacedLine(found[-1].place if tied else index + 1, line))
     return tuple(found)
+
+
+_first = itemgetter(0)
 
 
 @dataclass(frozen=True, slots=True)

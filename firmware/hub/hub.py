@@ -28,6 +28,7 @@ from engine.tournament import (
     Format,
     PhaseKind,
     PlayedRound,
+    PlayerLine,
     Progress,
     TournamentError,
     draw,
@@ -39,7 +40,7 @@ from firmware.hub import refill
 from firmware.hub.leavings import leavings
 from firmware.hub.store import DenialRow, HubStore, SeatRow, StoredResult
 from firmware.hub.tally import ResultTally, TableCounts
-from firmware.hub.view import HubView, RoundView, TableView
+from firmware.hub.view import HubView, RoundView, TableView, board_row
 from firmware.wire.messages import (
     Ack,
     Assignment,
@@ -50,9 +51,11 @@ from firmware.wire.messages import (
     WireError,
     ack_topic,
     assign_topic,
+    board_json,
     check_level,
     refill_topic,
     round_topic,
+    standing_row_json,
     standings_topic,
     table_number,
     table_of_topic,
@@ -135,6 +138,9 @@ class Hub:
         self._view: tuple[tuple[int, int], HubView] | None = None
         self._ranked: tuple[Progress, HubView] | None = None
         self._published: tuple[HubView, Publication] | None = None
+        #: Each player's row of the standings' publication after its place, by the line it
+        #: was made from.
+        self._board_rows: dict[str, tuple[PlayerLine, str]] = {}
         #: Each round's tables by number, as of the store's data version (the director's desk
         #: changes a draw in another process, or calls :meth:`seats_changed`; a refill may
         #: seat a table it lacked: read again for a table not in it).
@@ -521,7 +527,18 @@ class Hub:
             if (shown.standings, shown.teams, shown.round) == (view.standings, view.teams,
                                                                view.round):  # fmt: skip
                 return last[1]
-        published = Publication(standings_topic(self.event), view.board().to_json(), retain=True)
+        rows: dict[str, tuple[PlayerLine, str]] = {}
+        texts = []
+        for placed in view.standings:
+            held = self._board_rows.get(placed.line.name)
+            if held is None or held[0] is not placed.line:
+                text = standing_row_json(board_row(placed))
+                held = (placed.line, text[text.index(",") + 1 :])  # what follows its place
+            rows[placed.line.name] = held
+            texts.append(f'{{"place":{placed.place},{held[1]}')
+        payload = board_json(self.event, view.round.number, texts, view.board_teams())
+        self._board_rows = rows
+        published = Publication(standings_topic(self.event), payload, retain=True)
         self._published = (view, published)
         return published
 

@@ -177,6 +177,9 @@ class HubStore:
                     if column not in have:
                         self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
             self._db.execute("CREATE INDEX IF NOT EXISTS refusals_by_source ON refusals (source)")
+            # The results not approved or voided, counted for the standings' basis.
+            self._db.execute("CREATE INDEX IF NOT EXISTS results_unsettled ON results (round) "
+                             "WHERE approved = 0 OR voided = 1")  # fmt: skip
         except sqlite3.DatabaseError as error:
             raise HubStoreError(f"{path}: not a tournament file ({error})") from None
         self.path = path
@@ -388,8 +391,8 @@ class HubStore:
         self, rowid: int
     ) -> tuple[list[tuple[int, StoredResult, bool]], tuple[Any, ...], tuple[Any, ...]]:
         """The results stored after row ``rowid``, each with its row number and whether it is
-        voided, in the order stored; with the :meth:`basis` at ``rowid`` and at the last of
-        them, all from one read of the file (another process's commit is in all or none)."""
+        voided, in the order stored; with the :meth:`basis` as it was without them and as it
+        is, all from one read of the file (another process's commit is in all or none)."""
         sql = f"SELECT rowid, {_RESULT_COLUMNS} FROM results WHERE rowid > ? ORDER BY rowid"
         with self._lock:
             self._db.execute("BEGIN")
@@ -399,18 +402,18 @@ class HubStore:
                                           float(at), bool(ok), str(o)), bool(v))
                     for n, i, r, t, g, k, p, at, ok, o, v in self._db.execute(sql, (rowid,))
                 ]  # fmt: skip
-                before = self.basis(rowid)
-                after = self.basis(rows[-1][0]) if rows else before
+                after = self.basis()
             finally:
                 self._db.execute("COMMIT")
-        return rows, before, after
+        unsettled = sum(not stored.approved or voided for _n, stored, voided in rows)
+        return rows, (*after[:-1], after[-1] - unsettled), after
 
-    def basis(self, rowid: int) -> tuple[Any, ...]:
-        """What the standings rest on but the results stored after row ``rowid``: the
-        players, the rounds and their states, who left, the director's actions on results and
-        on the rounds, the format's settings, a refill, and the results up to ``rowid`` as
-        counted, approved and voided. The same basis and only results stored after it: the
-        standings can take those games one by one (:mod:`firmware.hub.tally`)."""
+    def basis(self) -> tuple[Any, ...]:
+        """What the standings rest on but the results as stored: the players, the rounds and
+        their states, who left, the director's actions on results and on the rounds, the
+        format's settings and a refill's, and (last) how many results wait for approval or
+        are voided. The same basis, and the only change new results: the standings can take
+        their games one by one (:mod:`firmware.hub.tally`)."""
         (row,) = self._rows(
             "SELECT (SELECT COUNT(*) || ':' || IFNULL(MAX(seq), 0) FROM players),"
             " (SELECT GROUP_CONCAT(number || state, ',') FROM rounds),"
@@ -418,9 +421,7 @@ class HubStore:
             " (SELECT IFNULL(MAX(seq), 0) FROM desk), (SELECT IFNULL(MAX(seq), 0) FROM desk_log),"
             " (SELECT GROUP_CONCAT(key || '=' || value, ',') FROM settings WHERE key IN"
             "  ('format', 'scheme', 'team_score', 'approval', 'refill', 'refill_rounds')),"
-            " (SELECT COUNT(*) || ':' || TOTAL(approved) || ':' || TOTAL(voided) FROM results"
-            "  WHERE rowid <= ?)",
-            rowid,
+            " (SELECT COUNT(*) FROM results WHERE approved = 0 OR voided = 1)"
         )
         return tuple(row)
 
