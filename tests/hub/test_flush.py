@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from itertools import pairwise
 from pathlib import Path
 
 from pytest_mock import MockerFixture
@@ -46,7 +47,7 @@ def test_a_burst_is_shown_at_most_once_a_flush_and_a_status_publishes_no_standin
         with lock:
             flushes = [at for at in shown if at >= began]
         assert 1 <= len(flushes) <= took / FLUSH_S + 2
-        assert all(b - a >= FLUSH_S * 0.99 for a, b in zip(flushes, flushes[1:], strict=False))
+        assert all(b - a >= FLUSH_S * 0.99 for a, b in pairwise(flushes))
         boards = [c for c in published.call_args_list if c.args[0] == standings_topic(EVENT)]
         assert 1 <= len(boards) <= len(flushes) + 1  # and the one on connect
         before, count = len(boards), len(shown)
