@@ -33,6 +33,7 @@ counts for no team.
 from __future__ import annotations
 
 import enum
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -61,6 +62,7 @@ __all__ = [
     "PlayedRound",
     "PlayerLine",
     "Progress",
+    "Ranker",
     "Recount",
     "TeamLine",
     "TournamentError",
@@ -935,25 +937,102 @@ def team_scores(
     """The teams best first: the members' points summed (``by="points"``) or their lives
     lost (``"lives_lost"``, fewer is better); ties go to fewer games lost, then the name. A
     disqualified player counts for no team."""
+    teams = _teams(lines, by)
+    scored = [_team_line(team, members, by) for team, members in teams.items()]
+    return _teams_ranked(scored, by, higher_is_better)
+
+
+def _teams(lines: Iterable[PlayerLine], by: str) -> dict[str, list[PlayerLine]]:
     if by not in ("points", "lives_lost"):
         raise TournamentError(f'team score by {by!r}: must be "points" or "lives_lost"')
     teams: dict[str, list[PlayerLine]] = {}
     for line in lines:
         if line.team and line.left != "disqualified":
             teams.setdefault(line.team, []).append(line)
-    scored = [
-        TeamLine(
-            team,
-            sum(m.points if by == "points" else m.lives_lost for m in members),
-            sum(m.games_lost for m in members),
-            tuple(m.name for m in members),
-        )
-        for team, members in teams.items()
-    ]
-    better_high = higher_is_better and by == "points"
+    return teams
+
+
+def _team_line(team: str, members: Sequence[PlayerLine], by: str) -> TeamLine:
+    return TeamLine(
+        team,
+        sum(m.points if by == "points" else m.lives_lost for m in members),
+        sum(m.games_lost for m in members),
+        tuple(m.name for m in members),
+    )
+
+
+def _teams_ranked(scored: Iterable[TeamLine], by: str, higher: bool) -> tuple[TeamLine, ...]:
+    better_high = higher and by == "points"
     return tuple(
         sorted(scored, key=lambda t: (-t.score if better_high else t.score, t.games_lost, t.team))
     )
+
+
+class Ranker:
+    """:func:`placed` and :func:`team_scores` for one tournament's lines after another (a
+    :class:`Recount`'s, say, where a line no game changed is the same object as before): only
+    the lines that are not the same objects as last time are sorted in again, only their
+    teams summed again. What it gives is what those functions give."""
+
+    #: More lines changed than this: sorted whole.
+    RESORT = 64
+
+    def __init__(self, higher_is_better: bool = True, by: str = "points") -> None:
+        self.higher_is_better = higher_is_better
+        self.by = by
+        self._keyed: list[tuple[tuple[tuple[int, ...], str], PlayerLine]] = []
+        self._lines: dict[str, PlayerLine] = {}
+        self._placed: dict[str, PlacedLine] = {}
+        self._teams: dict[str, tuple[tuple[PlayerLine, ...], TeamLine]] = {}
+
+    def placed(self, lines: Iterable[PlayerLine]) -> tuple[PlacedLine, ...]:
+        """:func:`placed` of ``lines`` (with this ranker's ``higher_is_better``)."""
+        lines = tuple(lines)
+        higher = self.higher_is_better
+        last = self._lines
+        changed = [line for line in lines if last.get(line.name) is not line]
+        if len(lines) != len(last) or len(changed) > self.RESORT or any(
+            line.name not in last for line in changed
+        ):
+            self._keyed = sorted((((rank_key(line, higher), line.name), line) for line in lines),
+                                 key=_first)  # fmt: skip
+        else:
+            keyed = self._keyed
+            for line in changed:
+                old = last[line.name]
+                del keyed[bisect_left(keyed, (rank_key(old, higher), old.name), key=_first)]
+            for line in changed:
+                item = ((rank_key(line, higher), line.name), line)
+                keyed.insert(bisect_left(keyed, item[0], key=_first), item)
+        self._lines = {line.name: line for line in lines}
+        found: list[PlacedLine] = []
+        shown, kept = self._placed, {}
+        keyed = self._keyed
+        for index, ((key, name), line) in enumerate(keyed):
+            tied = index and keyed[index - 1][0][0] == key
+            place = found[-1].place if tied else index + 1
+            was = shown.get(name)
+            now = was if was is not None and was.line is line and was.place == place else (
+                PlacedLine(place, line))  # fmt: skip
+            kept[name] = now
+            found.append(now)
+        self._placed = kept
+        return tuple(found)
+
+    def team_scores(self, lines: Iterable[PlayerLine]) -> tuple[TeamLine, ...]:
+        """:func:`team_scores` of ``lines`` (with this ranker's ``by`` and
+        ``higher_is_better``)."""
+        scored, kept = [], {}
+        for team, members in _teams(lines, self.by).items():
+            held = self._teams.get(team)
+            if held is None or len(held[0]) != len(members) or any(
+                a is not b for a, b in zip(held[0], members, strict=True)
+            ):
+                held = (tuple(members), _team_line(team, members, self.by))
+            kept[team] = held
+            scored.append(held[1])
+        self._teams = kept
+        return _teams_ranked(scored, self.by, self.higher_is_better)
 
 
 def schock_aus_king(lines: Iterable[PlayerLine]) -> tuple[str, ...]:

@@ -27,14 +27,14 @@ from engine.tournament import (
     FORMAT_PRESETS,
     Format,
     PhaseKind,
+    PlacedLine,
     PlayedRound,
-    PlayerLine,
     Progress,
+    Ranker,
     TournamentError,
     draw,
     progress,
     schock_aus_king,
-    team_scores,
 )
 from firmware.hub import refill
 from firmware.hub.leavings import leavings
@@ -137,10 +137,11 @@ class Hub:
         #: it as of the progress it was made from, and the standings' publication.
         self._view: tuple[tuple[int, int], HubView] | None = None
         self._ranked: tuple[Progress, HubView] | None = None
+        self._ranker: Ranker | None = None
         self._published: tuple[HubView, Publication] | None = None
-        #: Each player's row of the standings' publication after its place, by the line it
-        #: was made from.
-        self._board_rows: dict[str, tuple[PlayerLine, str]] = {}
+        #: Each player's row of the standings' publication, by name: the placed line it was
+        #: made from, its JSON, and its JSON after the place.
+        self._board_rows: dict[str, tuple[PlacedLine, str, str]] = {}
         #: Each round's tables by number, as of the store's data version (the director's desk
         #: changes a draw in another process, or calls :meth:`seats_changed`; a refill may
         #: seat a table it lacked: read again for a table not in it).
@@ -527,15 +528,19 @@ class Hub:
             if (shown.standings, shown.teams, shown.round) == (view.standings, view.teams,
                                                                view.round):  # fmt: skip
                 return last[1]
-        rows: dict[str, tuple[PlayerLine, str]] = {}
+        rows: dict[str, tuple[PlacedLine, str, str]] = {}
         texts = []
         for placed in view.standings:
             held = self._board_rows.get(placed.line.name)
-            if held is None or held[0] is not placed.line:
-                text = standing_row_json(board_row(placed))
-                held = (placed.line, text[text.index(",") + 1 :])  # what follows its place
+            if held is None or held[0] is not placed:
+                if held is None or held[0].line is not placed.line:
+                    text = standing_row_json(board_row(placed))
+                    tail = text[text.index(",") + 1 :]  # what follows its place
+                else:
+                    tail = held[2]
+                held = (placed, f'{{"place":{placed.place},{tail}', tail)
             rows[placed.line.name] = held
-            texts.append(f'{{"place":{placed.place},{held[1]}')
+            texts.append(held[1])
         payload = board_json(self.event, view.round.number, texts, view.board_teams())
         self._board_rows = rows
         published = Publication(standings_topic(self.event), payload, retain=True)
@@ -639,14 +644,17 @@ class Hub:
             return self._ranked[1]
         lines = state.lines if state is not None else ()
         higher = state.higher_is_better if state is not None else True
+        ranker = self._ranker
+        if ranker is None or (ranker.higher_is_better, ranker.by) != (higher, fmt.team_score):
+            ranker = self._ranker = Ranker(higher, fmt.team_score)
         ranked = HubView(
             event=self.event,
             now=0.0,
             format=fmt.name,
             points=any(p.kind is PhaseKind.POINTS for step in fmt.steps for p in step),
             round=RoundView(),
-            standings=state.standings() if state is not None else (),
-            teams=team_scores(lines, fmt.team_score, higher),
+            standings=ranker.placed(lines),
+            teams=ranker.team_scores(lines),
             king=schock_aus_king(lines),
             tables=(),
             refused=0,

@@ -15,10 +15,14 @@ from engine.tournament import (
     Leaving,
     PhaseKind,
     PlayedRound,
+    PlayerLine,
+    Ranker,
     Recount,
     TournamentError,
+    placed,
     progress,
     table_sizes,
+    team_scores,
 )
 from tests.engine.test_tournament import game
 
@@ -40,6 +44,7 @@ def _play_through(name: str, count: int, seed: int, leavings: tuple[Leaving, ...
     rng = random.Random(seed)
     entrants = [Entrant(f"P{i:02}", f"T{i % 3}") for i in range(count)]
     rounds: list[PlayedRound] = []
+    rankers: dict[bool, Ranker] = {}
     taken = 0
     for number in range(1, 13):
         state = progress(fmt, entrants, rounds, leavings)
@@ -70,6 +75,12 @@ def _play_through(name: str, count: int, seed: int, leavings: tuple[Leaving, ...
                     else:
                         taken += 1
                     assert recount.progress() == expected
+                    ranker = rankers.setdefault(expected.higher_is_better,
+                                                Ranker(expected.higher_is_better))  # fmt: skip
+                    assert ranker.placed(recount.progress().lines) == expected.standings()
+                    assert ranker.team_scores(recount.progress().lines) == team_scores(
+                        expected.lines, "points", expected.higher_is_better
+                    )
     return taken
 
 
@@ -143,3 +154,27 @@ def test_a_game_that_fits_no_group_is_refused_and_nothing_is_taken() -> None:
         recount.add(1, game(("A", "Z"), "A"))
     assert recount.progress() == before
     assert Recount(fmt, entrants, []).add(1, game("ABCD", "A")) is False  # no round drawn
+
+
+def test_the_ranker_sorts_in_what_changed_as_placed_sorts_it_all() -> None:
+    """Random lines of 150 players, a few changed at a time (ties, teams, the disqualified,
+    a whole new set now and then): the ranker's places and teams are placed's and
+    team_scores'."""
+    rng = random.Random(11)
+
+    def line(name: str) -> PlayerLine:
+        return PlayerLine(name, f"T{rng.randrange(9)}" if rng.random() < 0.9 else "",
+                          rng.randrange(-5, 5), None, 3, rng.randrange(3), 1, 0, 0,
+                          rng.random() < 0.05, 0,
+                          left="disqualified" if rng.random() < 0.02 else "")  # fmt: skip
+
+    for higher, by in ((True, "points"), (False, "lives_lost")):
+        ranker = Ranker(higher, by)
+        lines = {f"P{i:03}": line(f"P{i:03}") for i in range(150)}
+        for step in range(30):
+            count = 150 if step % 13 == 5 else rng.randrange(1, 8)
+            for name in rng.sample(sorted(lines), count):
+                lines[name] = line(name)
+            now = tuple(lines.values())
+            assert ranker.placed(now) == placed(now, higher)
+            assert ranker.team_scores(now) == team_scores(now, by, higher)
