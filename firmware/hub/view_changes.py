@@ -190,6 +190,9 @@ def apply_view_changes(state: State, changes: Mapping[str, Any]) -> dict[str, An
     return found
 
 
+_Held = tuple[Mapping[str, Any], str, bool, str]
+
+
 class ViewFeed:
     """The states a server streams: each next state as JSON, with its changes from the last
     one as JSON (None for the first, or where the changes are no smaller than the state). It
@@ -200,9 +203,10 @@ class ViewFeed:
 
     def __init__(self) -> None:
         self._last: dict[str, Any] | None = None
-        #: Each row of the last state's long lists, by its list and key, with its JSON (after
-        #: its place, for a row that has one).
-        self._rows: dict[tuple[str, Any], tuple[Mapping[str, Any], str, bool]] = {}
+        #: Each row of the last state's long lists, by its list and key: the row, its JSON
+        #: after its place (for a row that has one, else all of it), whether it has one, and
+        #: its JSON.
+        self._rows: dict[tuple[str, Any], _Held] = {}
         #: Each long list of the last state, with its JSON and its rows'.
         self._lists: dict[str, tuple[object, str, dict[tuple[str, Any], Any]]] = {}
 
@@ -234,11 +238,14 @@ class ViewFeed:
             for row in value:
                 name = (key, row[field])
                 held = self._rows.get(name)
-                if held is None or not (held[0] is row or held[0] == row or (
-                        held[2] and held[0] == {**row, "place": held[0]["place"]})):
-                    held = _row_text(row, placed)
-                mine[name] = (row, held[1], held[2])
-                texts.append(f'{{"place":{row["place"]},{held[1]}' if held[2] else held[1])
+                if held is None or held[0] is not row:
+                    if held is None or not (held[0] == row or (
+                            held[2] and held[0] == {**row, "place": held[0]["place"]})):
+                        held = _row_text(row, placed)
+                    text = f'{{"place":{row["place"]},{held[1]}' if held[2] else held[1]
+                    held = (row, held[1], held[2], text)
+                mine[name] = held
+                texts.append(held[3])
             parts.append(f'{_dumps(key)}:[{",".join(texts)}]')
             lists[key] = (value, parts[-1], mine)
             kept.update(mine)
@@ -246,13 +253,13 @@ class ViewFeed:
         return ("{" + ",".join(parts) + "}").encode()
 
 
-def _row_text(row: Mapping[str, Any], placed: bool) -> tuple[Mapping[str, Any], str, bool]:
+def _row_text(row: Mapping[str, Any], placed: bool) -> _Held:
     """A row's JSON; of a row that begins with its place (an int), what follows the place."""
     text = _dumps(row)
     first = next(iter(row), None)
     if placed and first == "place" and type(row["place"]) is int and len(row) > 1:
-        return row, text[text.index(",") + 1 :], True
-    return row, text, False
+        return row, text[text.index(",") + 1 :], True, text
+    return row, text, False, text
 
 
 def _dumps(value: object) -> str:
