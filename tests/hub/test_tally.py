@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.scoring import GameResult
 from firmware.hub.desk import leave, redraw, reopen
 from firmware.hub.hub import Hub
 from firmware.hub.store import HubStore, SeatRow
 from firmware.hub.view import ViewJson
 from firmware.wire.messages import Result, result_topic
+from sim.bench.hub_work import HubWork, main
 from tests.hub.helpers import EVENT, game_result, running_round, tournament
 
 WHO = {"who": "Lena", "why": "the card says so", "now": 5000.0}
@@ -153,3 +156,21 @@ def test_a_ko_run_with_a_springer_counts_as_from_scratch(tmp_path: Path) -> None
         same_as_from_scratch(hub, path, states)
     assert hub.recounted().lines == hub.progress().lines
     assert hub.tally.taken >= 4
+
+
+def test_the_hubs_work_bench_takes_each_game_as_it_comes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m sim.bench.hub_work`` at a small size: its results go through the intake and
+    are taken game by game, and it prints its one line."""
+    work = HubWork(tmp_path, tables=6)
+    work.store_games(12)
+    work.flush()
+    recounts = work.hub.tally.recounts
+    for _ in range(4):
+        work.result(each=True)
+    assert work.hub.tally.recounts == recounts and work.hub.tally.taken == 4
+    assert len(work.hub.store.results()) == 16
+    assert work.hub.progress() == work.hub.recounted()
+    assert main(["--tables", "4", "--games", "8", "--results", "3"]) == 0
+    assert "ms (" in capsys.readouterr().out
