@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,9 @@ class Hub:
         self.store = store
         #: Stored games by their payload, parsed once (a correction stores another payload).
         self._games: dict[str, GameResult] = {}
+        #: What follows is kept up to date by whichever thread asks first (the worker, the
+        #: server's pages, serve's main loop): one at a time.
+        self._lock = threading.RLock()
         #: The standings and the round's tables, counted as of a revision of the store.
         self.tally = ResultTally(store, self.format, lambda: leavings(store))
         self._counted_at: tuple[int, int] | None = None
@@ -188,10 +192,11 @@ class Hub:
     def progress(self) -> Progress:
         """Where the tournament stands (brought up to date only after a commit: each new game
         taken into the standings, everything counted again after any other change)."""
-        try:
-            return self._counted().progress()
-        except TournamentError as error:
-            raise HubError(str(error)) from None
+        with self._lock:
+            try:
+                return self._counted().progress()
+            except TournamentError as error:
+                raise HubError(str(error)) from None
 
     def recounted(self) -> Progress:
         """Where the tournament stands, replayed from every stored game (what
@@ -520,6 +525,10 @@ class Hub:
 
     def standings_publication(self) -> Publication:
         """The retained standings (made again only when the standings or the round changed)."""
+        with self._lock:
+            return self._publication()
+
+    def _publication(self) -> Publication:
         self.progress()
         view = self.view(0.0)
         last = self._published
@@ -609,10 +618,11 @@ class Hub:
     def view(self, now: float) -> HubView:
         """What the TV, the phone, the board and the exports show at ``now`` (made again only
         after a commit: a table's status and a refusal are commits too)."""
-        key = self.store.revision()
-        if self._view is None or self._view[0] != key:
-            self._view = (key, self._made_view())
-        return replace(self._view[1], now=now)
+        with self._lock:
+            key = self.store.revision()
+            if self._view is None or self._view[0] != key:
+                self._view = (key, self._made_view())
+            return replace(self._view[1], now=now)
 
     def _made_view(self) -> HubView:
         tally = self._counted()

@@ -121,8 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if min(args.tables, args.results) < 1 or args.games < 0:
         parser.error("--tables and --results must be at least 1, --games at least 0")
-    logging.disable(logging.WARNING)
-    user, system = measure(args.tables, args.games, args.results, each=args.flush == "each")
+    logging.disable(logging.WARNING)  # a refusal would be the bench's own mistake
+    try:
+        user, system = measure(args.tables, args.games, args.results, each=args.flush == "each")
+    finally:
+        logging.disable(logging.NOTSET)
     print(f"hub: CPU per result, {args.tables} tables, {args.games} games stored before, "
           f"flushed {args.flush}: {user + system:.2f} ms ({user:.2f} user, {system:.2f} system)")
     return 0

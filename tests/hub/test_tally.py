@@ -10,6 +10,7 @@ first count reads everything."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,34 @@ def test_the_hubs_work_bench_takes_each_game_as_it_comes(
     assert work.hub.progress() == work.hub.recounted()
     assert main(["--tables", "4", "--games", "8", "--results", "3"]) == 0
     assert "ms (" in capsys.readouterr().out
+
+
+def test_threads_asking_for_the_view_while_results_come_count_each_game_once(
+    tmp_path: Path,
+) -> None:
+    """The worker takes results while the server's pages and serve's main loop ask for the
+    view: each new game is taken once, whoever asks first."""
+    path = tmp_path / "t.db"
+    hub = tournament(path, 16)
+    seats = running_round(hub)
+    done = threading.Event()
+
+    def ask() -> None:
+        while not done.is_set():
+            hub.view(1.0)
+            hub.standings_publication()
+
+    askers = [threading.Thread(target=ask) for _ in range(2)]
+    for asker in askers:
+        asker.start()
+    try:
+        for game in range(1, 5):
+            for seat in seats:
+                send(hub, seat, game, game % 4)
+                hub.progress()
+    finally:
+        done.set()
+        for asker in askers:
+            asker.join()
+    assert hub.progress() == hub.recounted()
+    assert sum(line.games for line in hub.progress().lines) == 4 * 4 * len(seats)
