@@ -81,7 +81,7 @@ class ResultTally:
         """Read what was stored since the last look; whether everything was counted again
         (anything but new results changed, or a new game could not be taken)."""
         rows, basis, basis_after = self._store.results_after(self._seen)
-        if self._recount is None or basis != self._basis:
+        if self._recount is None or self._basis is None or basis != self._basis:
             self._count_all()
             return True
         taken = 0
@@ -131,7 +131,9 @@ class ResultTally:
         """Everything counted again from the store."""
         store = self._store
         self.recounts += 1
-        rows, _, self._basis = store.results_after(0)
+        # Nothing held until the count is done: a count that fails is made again next time.
+        self._recount, self._progress, self._error, self._basis = None, None, None, None
+        rows, _, basis = store.results_after(0)
         rounds = store.rounds()
         self._round = rounds[-1].number if rounds else 0
         by_round: dict[int, list[GameResult]] = {r.number: [] for r in rounds}
@@ -144,12 +146,11 @@ class ResultTally:
                 by_round.setdefault(stored.round, []).append(self._game(stored.payload))
             self._count(stored)
         played = [PlayedRound(n, tuple(games)) for n, games in sorted(by_round.items())]
-        self._progress = None
         try:
             self._recount = Recount(self._format(), store.players(), played, self._leavings())
-            self._error = None
         except TournamentError as error:
-            self._recount, self._error = None, error
+            self._error = error
+        self._basis = basis
 
     def _count(self, stored: StoredResult) -> None:
         """One more result that counts (not voided): waiting or not, and its table's."""

@@ -17,7 +17,7 @@ import pytest
 
 from engine.scoring import GameResult
 from firmware.hub.desk import leave, redraw, reopen
-from firmware.hub.hub import Hub
+from firmware.hub.hub import Hub, HubError
 from firmware.hub.store import HubStore, SeatRow
 from firmware.hub.view import ViewJson
 from firmware.wire.messages import Result, result_topic
@@ -206,3 +206,22 @@ def test_threads_asking_for_the_view_while_results_come_count_each_game_once(
             asker.join()
     assert hub.progress() == hub.recounted()
     assert sum(line.games for line in hub.progress().lines) == 4 * 4 * len(seats)
+
+
+def test_a_count_that_fails_is_made_again_and_holds_nothing_old(tmp_path: Path) -> None:
+    """A format the hub does not know: the standings say so (one line), a result meanwhile is
+    stored, and with the format known again they count it."""
+    path = tmp_path / "t.db"
+    hub = tournament(path, 8)
+    seats = running_round(hub)
+    send(hub, seats[0], 1, 0)
+    hub.progress()
+    hub.store.set("format", "nonsense")
+    with pytest.raises(HubError, match="format 'nonsense' is not one of"):
+        hub.progress()
+    assert '"stored"' in send(hub, seats[1], 1, 1)
+    with pytest.raises(HubError, match="format 'nonsense'"):
+        hub.progress()
+    hub.store.set("format", "dm")
+    assert hub.progress() == hub.recounted()
+    assert sum(line.games for line in hub.progress().lines) == 8
