@@ -219,7 +219,9 @@ def test_a_count_that_fails_is_made_again_and_holds_nothing_old(tmp_path: Path) 
     hub.store.set("format", "nonsense")
     with pytest.raises(HubError, match="format 'nonsense' is not one of"):
         hub.progress()
-    assert '"stored"' in send(hub, seats[1], 1, 1)
+    topic = result_topic(EVENT, f"table-{seats[1].table_no}")
+    (ack,) = hub.receive(topic, game_result(seats[1], 1, 1).to_json(), 1001.0, standings=False)
+    assert b'"stored"' in ack.payload
     with pytest.raises(HubError, match="format 'nonsense'"):
         hub.progress()
     hub.store.set("format", "dm")
