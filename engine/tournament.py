@@ -4,6 +4,9 @@ Pure functions of the registered players and the finished games (:class:`GameRes
 round, like :mod:`engine.scoring` for one evening; the hub (``firmware/hub/``) keeps them in
 its store and asks this module what they mean. Nothing here draws a random number: the draw
 takes the order to seat players in from its caller (the hub shuffles with a seed it stores).
+So that a hub need not replay every game on each new one, :class:`Recount` takes one game more
+into the standings :func:`progress` gives, and :class:`Ranker` places only the lines that
+changed; each gives what the functions give.
 
 How organised tournaments play, and so what a :class:`Format` can say:
 
