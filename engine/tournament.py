@@ -4,6 +4,9 @@ Pure functions of the registered players and the finished games (:class:`GameRes
 round, like :mod:`engine.scoring` for one evening; the hub (``firmware/hub/``) keeps them in
 its store and asks this module what they mean. Nothing here draws a random number: the draw
 takes the order to seat players in from its caller (the hub shuffles with a seed it stores).
+So that a hub need not replay every game on each new one, :class:`Recount` takes one game more
+into the standings :func:`progress` gives, and :class:`Ranker` places only the lines that
+changed; each gives what the functions give.
 
 How organised tournaments play, and so what a :class:`Format` can say:
 
@@ -33,9 +36,11 @@ counts for no team.
 from __future__ import annotations
 
 import enum
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from engine.errors import SchockenError
 from engine.scoring import (
@@ -60,6 +65,8 @@ __all__ = [
     "PlayedRound",
     "PlayerLine",
     "Progress",
+    "Ranker",
+    "Recount",
     "TeamLine",
     "TournamentError",
     "draw",
@@ -491,49 +498,152 @@ def progress(
     one group of its round raises TournamentError (the hub refuses such results before they
     are stored).
     """
-    tally = {e.name: _Tally(e.team) for e in entrants}
-    for leaving in leavings:
-        for name in (leaving.name, leaving.substitute):
-            if name and name not in tally:
-                raise TournamentError(f"{name} left or came in, but is not registered")
-    waiting = list(leavings)
-    pending = list(rounds)
-    points_scheme: Scheme | None = None
-    step_index = 0
-    main = [e.name for e in entrants]
-    trost_pool: list[str] = []
-    while step_index < len(fmt.steps):
-        if not pending and waiting:
-            # Those who left before the round to come are in none of its phases.
-            for leaving in waiting:
-                _leave(leaving, [], [], tally, leaving.round)
-            main = [n for n in main if not tally[n].out]
-            trost_pool = [n for n in trost_pool if not tally[n].left]
-        groups = _open_step(fmt, step_index, main, trost_pool, tally, points_scheme)
-        for phase in fmt.steps[step_index]:
-            if phase.kind is PhaseKind.POINTS:
-                points_scheme = phase.scheme
-        played_in_step = 0
+    return Recount(fmt, entrants, rounds, leavings).progress()
+
+
+class Recount:
+    """:func:`progress`, kept up to date one game at a time: replayed once from the played
+    rounds, it holds the last round open and takes each further game of it (:meth:`add`)
+    into the running totals, where :func:`progress` would replay every game again.
+
+    It takes no game of another round, and none while a player's leaving in the last round is
+    still to take effect or one comes in a later round (:meth:`add` says False): replay from
+    the rounds then. After each :meth:`add`, :meth:`progress` is what :func:`progress` of the
+    rounds with that game added gives.
+    """
+
+    def __init__(
+        self,
+        fmt: Format,
+        entrants: Sequence[Entrant],
+        rounds: Sequence[PlayedRound],
+        leavings: Sequence[Leaving] = (),
+    ) -> None:
+        self._fmt = fmt
+        self._tally = {e.name: _Tally(e.team) for e in entrants}
+        for leaving in leavings:
+            for name in (leaving.name, leaving.substitute):
+                if name and name not in self._tally:
+                    raise TournamentError(f"{name} left or came in, but is not registered")
+        self._waiting = list(leavings)
+        self._scheme: Scheme | None = None
+        self._step = 0
+        self._main = [e.name for e in entrants]
+        self._trost: list[str] = []
+        #: The step's groups as the open round began (None: the next step is not open yet),
+        #: and the step's rounds played before it.
+        self._groups: tuple[Group, ...] | None = None
+        self._played_in_step = 0
+        #: The last round, open for more games (None: no round played).
+        self._open: _RoundPlay | None = None
+        #: The lines as the last :meth:`progress` gave them, by name: a line no game changed
+        #: since is the same object (None: not made yet).
+        self._shown: dict[str, PlayerLine] | None = None
+        self._done = self._replay(list(rounds), hold_last=True)
+
+    def add(self, round_: int, game: GameResult) -> bool:
+        """Take one more game of round ``round_``, stored after those taken; False (and
+        nothing taken) where it cannot: not the last round, or a player's leaving is still to
+        come (see the class). TournamentError (nothing taken) for a game that fits no group."""
+        play = self._open
+        if play is None or play.number != round_ or play.leavings or self._waiting:
+            return False
+        play.take(game)
+        return True
+
+    def progress(self) -> Progress:
+        """Where the tournament stands now."""
+        if self._done is not None:
+            return self._done
+        play = self._open
+        assert play is not None
+        if not play.leavings and not self._waiting:
+            # The usual case: the round's groups go on as they are; nothing closes or opens.
+            groups = tuple(
+                g for g in play.groups_now() if not _group_done(g, self._played_in_step + 1)
+            )
+            if groups:
+                return Progress(self._step, groups, self._lines(), _higher(self._scheme))
+        # The round's last leavings, or the end of a step: on a copy, the round stays open.
+        copy = self._copy()
+        assert copy._open is not None
+        copy._groups = copy._open.close()
+        copy._open = None
+        copy._played_in_step += 1
+        found = copy._replay([], hold_last=False)
+        assert found is not None
+        return found
+
+    def _lines(self) -> tuple[PlayerLine, ...]:
+        """Every line, made again only for the players of the games taken since the last."""
+        play, tally = self._open, self._tally
+        assert play is not None
+        if self._shown is None:
+            self._shown = {line.name: line for line in _lines(tally, tally)}
+        else:
+            for name in play.touched:
+                self._shown[name] = _lines(tally, (name,))[0]
+        play.touched.clear()
+        return tuple(self._shown.values())
+
+    def _copy(self) -> Recount:
+        copy = object.__new__(Recount)
+        copy.__dict__.update(self.__dict__)
+        copy._tally = {name: _Tally(**vars(t)) for name, t in self._tally.items()}
+        copy._waiting = list(self._waiting)
+        copy._main = list(self._main)
+        copy._trost = list(self._trost)
+        copy._open = self._open.copy(copy._tally) if self._open is not None else None
+        return copy
+
+    def _replay(self, pending: list[PlayedRound], *, hold_last: bool) -> Progress | None:
+        """Play the ``pending`` rounds on from where the replay stands: the progress after
+        them, or (``hold_last``) None with the last one kept open."""
+        fmt, tally = self._fmt, self._tally
         while True:
-            groups = tuple(g for g in groups if not _group_done(g, played_in_step))
+            if self._groups is None:
+                if self._step >= len(fmt.steps):
+                    break
+                if not pending and self._waiting:
+                    # Those who left before the round to come are in none of its phases.
+                    for leaving in self._waiting:
+                        _leave(leaving, [], [], tally, leaving.round)
+                    self._main = [n for n in self._main if not tally[n].out]
+                    self._trost = [n for n in self._trost if not tally[n].left]
+                self._groups = _open_step(
+                    fmt, self._step, self._main, self._trost, tally, self._scheme
+                )
+                for phase in fmt.steps[self._step]:
+                    if phase.kind is PhaseKind.POINTS:
+                        self._scheme = phase.scheme
+                self._played_in_step = 0
+            groups = tuple(g for g in self._groups if not _group_done(g, self._played_in_step))
+            self._groups = groups
             if not groups:
-                break
+                self._main = [n for n in self._main if not tally[n].out]
+                self._trost = [n for n in tally if tally[n].out and not tally[n].trost]
+                self._step += 1
+                self._groups = None
+                continue
             if not pending:
-                groups = _leave_before_the_draw(groups, waiting, tally)
-                return Progress(step_index, groups, _lines(tally, tally), _higher(points_scheme))
+                groups = _leave_before_the_draw(groups, self._waiting, tally)
+                return Progress(self._step, groups, _lines(tally, tally), _higher(self._scheme))
             played = pending.pop(0)
-            now = [w for w in waiting if w.round <= played.number]
-            waiting = [w for w in waiting if w.round > played.number]
-            groups = _play(groups, played, tally, step_index, now)
-            played_in_step += 1
-        main = [n for n in main if not tally[n].out]
-        trost_pool = [n for n in tally if tally[n].out and not tally[n].trost]
-        step_index += 1
-    if pending:
-        raise TournamentError(
-            f"round {pending[0].number}: the tournament was over before it was played"
-        )
-    return Progress(step_index, (), _lines(tally, tally), _higher(points_scheme))
+            now = [w for w in self._waiting if w.round <= played.number]
+            self._waiting = [w for w in self._waiting if w.round > played.number]
+            play = _RoundPlay(groups, tally, played.number, now)
+            for result in played.results:
+                play.take(result)
+            if hold_last and not pending:
+                self._open = play
+                return None
+            self._groups = play.close()
+            self._played_in_step += 1
+        if pending:
+            raise TournamentError(
+                f"round {pending[0].number}: the tournament was over before it was played"
+            )
+        return Progress(self._step, (), _lines(tally, tally), _higher(self._scheme))
 
 
 def _open_step(
@@ -581,61 +691,111 @@ def _group_done(group: Group, played: int) -> bool:
     return len(alive) <= max(1, group.phase.until)
 
 
-def _play(
-    groups: tuple[Group, ...],
-    played: PlayedRound,
-    tally: dict[str, _Tally],
-    step: int,
-    leavings: Sequence[Leaving] = (),
-) -> tuple[Group, ...]:
-    lives = [dict(g.lives) for g in groups]
-    players = [list(g.players) for g in groups]
-    for position, result in enumerate((*played.results, None)):
-        for leaving in leavings:
-            if leaving.after == position or (result is None and leaving.after > position):
-                _leave(leaving, players, lives, tally, played.number)
-        if result is None:
-            break
+class _RoundPlay:
+    """One round's games taken one at a time: its groups' players and lives as they go, and
+    the round's leavings still to take effect (each after its number of games)."""
+
+    def __init__(
+        self,
+        groups: tuple[Group, ...],
+        tally: dict[str, _Tally],
+        number: int,
+        leavings: Sequence[Leaving] = (),
+    ) -> None:
+        self.groups = groups
+        self.number = number
+        self._tally = tally
+        self.lives = [dict(g.lives) for g in groups]
+        self.players = [list(g.players) for g in groups]
+        self._members = [frozenset(p) for p in self.players]
+        self.leavings = list(leavings)
+        #: How many games the round has taken, and the players whose lines they changed.
+        self.position = 0
+        self.touched: set[str] = set()
+
+    def copy(self, tally: dict[str, _Tally]) -> _RoundPlay:
+        """The same round over ``tally`` (a copy of this one's)."""
+        copy = object.__new__(_RoundPlay)
+        copy.groups, copy.number, copy._tally = self.groups, self.number, tally
+        copy.lives = [dict(left) for left in self.lives]
+        copy.players = [list(members) for members in self.players]
+        copy._members = list(self._members)
+        copy.leavings = list(self.leavings)
+        copy.position = self.position
+        copy.touched = set(self.touched)
+        return copy
+
+    def take(self, result: GameResult) -> None:
+        """Count one more game of the round (TournamentError if it fits no group: nothing is
+        counted then)."""
+        self._leave(end=False)
         index = next(
             (
                 i
-                for i, g in enumerate(groups)
-                if _in_group(g, frozenset(players[i]), lives[i], result.players)
+                for i, g in enumerate(self.groups)
+                if _in_group(g, self._members[i], self.lives[i], result.players)
             ),
             None,
         )
         if index is None:
             raise TournamentError(
-                f"round {played.number}: a game of {', '.join(result.players)} does not "
+                f"round {self.number}: a game of {', '.join(result.players)} does not "
                 "belong to any table of the round"
             )
-        group = groups[index]
+        self.position += 1
+        self.touched.update(result.players)
+        tally, group, lives = self._tally, self.groups[index], self.lives[index]
         for player in result.players:
             _count(tally[player], result, player)
         if group.phase.kind is PhaseKind.POINTS:
             for player, value in game_points(group.phase.scheme, result).items():
                 tally[player].points += value
-            continue
+            return
         for player in result.players:
-            cost = min(lives[index][player], lives_cost(_life_scheme(group.phase), result, player))
-            lives[index][player] -= cost
-            tally[player].lives = lives[index][player]
+            cost = min(lives[player], lives_cost(_life_scheme(group.phase), result, player))
+            lives[player] -= cost
+            tally[player].lives = lives[player]
             tally[player].lives_lost += cost
-            if lives[index][player] == 0:
+            if lives[player] == 0:
                 if group.phase.kind is PhaseKind.TROST:
                     tally[player].trost_out = True
                 elif not tally[player].out:
                     tally[player].out = True
-                    tally[player].out_round = played.number
+                    tally[player].out_round = self.number
                     tally[player].out_seq = sum(t.games for t in tally.values())
-    return tuple(
-        Group(
-            g.phase,
-            tuple(n for n in players[i] if g.phase.kind is PhaseKind.POINTS or lives[i][n] > 0),
-            {n: v for n, v in lives[i].items() if v > 0},
-        )
-        for i, g in enumerate(groups)
-    )
+
+    def groups_now(self) -> tuple[Group, ...]:
+        """The groups as the round's games so far leave them (those out of lives gone)."""
+        return tuple(
+            Group(
+                g.phase,
+                tuple(
+                    n for n in self.players[i]
+                    if g.phase.kind is PhaseKind.POINTS or self.lives[i][n] > 0
+                ),
+                {n: v for n, v in self.lives[i].items() if v > 0},
+            )
+            for i, g in enumerate(self.groups)
+        )  # fmt: skip
+
+    def close(self) -> tuple[Group, ...]:
+        """The round is over: its leavings still to come take effect; the groups after it."""
+        self._leave(end=True)
+        return self.groups_now()
+
+    def _leave(self, *, end: bool) -> None:
+        """The leavings due after the games taken (at the ``end``: every one left)."""
+        position = self.position
+        due = [w for w in self.leavings if w.after == position or (end and w.after > position)]
+        if not due:
+            return
+        for leaving in due:
+            _leave(leaving, self.players, self.lives, self._tally, self.number)
+            self.touched.update(n for n in (leaving.name, leaving.substitute) if n)
+        self.leavings = [
+            w for w in self.leavings if not (w.after == position or (end and w.after > position))
+        ]
+        self._members = [frozenset(p) for p in self.players]
 
 
 def _leave(
@@ -752,13 +912,16 @@ def placed(lines: Iterable[PlayerLine], higher_is_better: bool = True) -> tuple[
     """The lines best first (:func:`ranking`), each with its place: lines that rank equal on
     every key but the name share a place, and the next line's place counts them all (1, 2, 2,
     4)."""
+    keyed = sorted((((rank_key(line, higher_is_better), line.name), line) for line in lines),
+                   key=_first)  # fmt: skip
     found: list[PlacedLine] = []
-    for index, line in enumerate(ranking(lines, higher_is_better)):
-        tied = found and rank_key(found[-1].line, higher_is_better) == rank_key(
-            line, higher_is_better
-        )
+    for index, ((key, _name), line) in enumerate(keyed):
+        tied = index and keyed[index - 1][0][0] == key
         found.append(PlacedLine(found[-1].place if tied else index + 1, line))
     return tuple(found)
+
+
+_first = itemgetter(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -777,25 +940,102 @@ def team_scores(
     """The teams best first: the members' points summed (``by="points"``) or their lives
     lost (``"lives_lost"``, fewer is better); ties go to fewer games lost, then the name. A
     disqualified player counts for no team."""
+    teams = _teams(lines, by)
+    scored = [_team_line(team, members, by) for team, members in teams.items()]
+    return _teams_ranked(scored, by, higher_is_better)
+
+
+def _teams(lines: Iterable[PlayerLine], by: str) -> dict[str, list[PlayerLine]]:
     if by not in ("points", "lives_lost"):
         raise TournamentError(f'team score by {by!r}: must be "points" or "lives_lost"')
     teams: dict[str, list[PlayerLine]] = {}
     for line in lines:
         if line.team and line.left != "disqualified":
             teams.setdefault(line.team, []).append(line)
-    scored = [
-        TeamLine(
-            team,
-            sum(m.points if by == "points" else m.lives_lost for m in members),
-            sum(m.games_lost for m in members),
-            tuple(m.name for m in members),
-        )
-        for team, members in teams.items()
-    ]
-    better_high = higher_is_better and by == "points"
+    return teams
+
+
+def _team_line(team: str, members: Sequence[PlayerLine], by: str) -> TeamLine:
+    return TeamLine(
+        team,
+        sum(m.points if by == "points" else m.lives_lost for m in members),
+        sum(m.games_lost for m in members),
+        tuple(m.name for m in members),
+    )
+
+
+def _teams_ranked(scored: Iterable[TeamLine], by: str, higher: bool) -> tuple[TeamLine, ...]:
+    better_high = higher and by == "points"
     return tuple(
         sorted(scored, key=lambda t: (-t.score if better_high else t.score, t.games_lost, t.team))
     )
+
+
+class Ranker:
+    """:func:`placed` and :func:`team_scores` for one tournament's lines after another (a
+    :class:`Recount`'s, say, where a line no game changed is the same object as before): only
+    the lines that are not the same objects as last time are sorted in again, only their
+    teams summed again. What it gives is what those functions give."""
+
+    #: More lines changed than this: sorted whole.
+    RESORT = 64
+
+    def __init__(self, higher_is_better: bool = True, by: str = "points") -> None:
+        self.higher_is_better = higher_is_better
+        self.by = by
+        self._keyed: list[tuple[tuple[tuple[int, ...], str], PlayerLine]] = []
+        self._lines: dict[str, PlayerLine] = {}
+        self._placed: dict[str, PlacedLine] = {}
+        self._teams: dict[str, tuple[tuple[PlayerLine, ...], TeamLine]] = {}
+
+    def placed(self, lines: Iterable[PlayerLine]) -> tuple[PlacedLine, ...]:
+        """:func:`placed` of ``lines`` (with this ranker's ``higher_is_better``)."""
+        lines = tuple(lines)
+        higher = self.higher_is_better
+        last = self._lines
+        changed = [line for line in lines if last.get(line.name) is not line]
+        if len(lines) != len(last) or len(changed) > self.RESORT or any(
+            line.name not in last for line in changed
+        ):
+            self._keyed = sorted((((rank_key(line, higher), line.name), line) for line in lines),
+                                 key=_first)  # fmt: skip
+        else:
+            keyed = self._keyed
+            for line in changed:
+                old = last[line.name]
+                del keyed[bisect_left(keyed, (rank_key(old, higher), old.name), key=_first)]
+            for line in changed:
+                item = ((rank_key(line, higher), line.name), line)
+                keyed.insert(bisect_left(keyed, item[0], key=_first), item)
+        self._lines = {line.name: line for line in lines}
+        found: list[PlacedLine] = []
+        shown, kept = self._placed, {}
+        keyed = self._keyed
+        for index, ((key, name), line) in enumerate(keyed):
+            tied = index and keyed[index - 1][0][0] == key
+            place = found[-1].place if tied else index + 1
+            was = shown.get(name)
+            now = was if was is not None and was.line is line and was.place == place else (
+                PlacedLine(place, line))  # fmt: skip
+            kept[name] = now
+            found.append(now)
+        self._placed = kept
+        return tuple(found)
+
+    def team_scores(self, lines: Iterable[PlayerLine]) -> tuple[TeamLine, ...]:
+        """:func:`team_scores` of ``lines`` (with this ranker's ``by`` and
+        ``higher_is_better``)."""
+        scored, kept = [], {}
+        for team, members in _teams(lines, self.by).items():
+            held = self._teams.get(team)
+            if held is None or len(held[0]) != len(members) or any(
+                a is not b for a, b in zip(held[0], members, strict=True)
+            ):
+                held = (tuple(members), _team_line(team, members, self.by))
+            kept[team] = held
+            scored.append(held[1])
+        self._teams = kept
+        return _teams_ranked(scored, self.by, self.higher_is_better)
 
 
 def schock_aus_king(lines: Iterable[PlayerLine]) -> tuple[str, ...]:

@@ -417,7 +417,7 @@ def _serve(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     from firmware.hub.desk_page import DeskPage
     from firmware.hub.pages import hub_routes, refused_line
     from firmware.hub.service import HubService
-    from firmware.hub.view import HubView
+    from firmware.hub.view import HubView, ViewJson
     from firmware.hub.view_changes import ViewFeed
     from firmware.wire.broker import HUB_USER
     from hal.hub_server import HubServer, HubServerError
@@ -447,7 +447,7 @@ def _serve(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
 
     last: list[HubView | None] = [None]
     lock = threading.Lock()
-    feed = ViewFeed()
+    feed, states = ViewFeed(), ViewJson()
 
     def changed() -> None:
         """Push the state and its changes to the TVs and phones if it changed (the worker's and
@@ -457,7 +457,7 @@ def _serve(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
             same = replace(view, now=0.0)
             if same != last[0]:
                 last[0] = same
-                server.push(*feed.next(view.to_json()))
+                server.push(*feed.next(states.state(view)))
 
     service = HubService(hub, time.time, changed)
     if args.broker_log:

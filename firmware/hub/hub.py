@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,19 +28,21 @@ from engine.tournament import (
     FORMAT_PRESETS,
     Format,
     PhaseKind,
+    PlacedLine,
     PlayedRound,
     Progress,
+    Ranker,
     TournamentError,
     draw,
     progress,
     schock_aus_king,
-    team_scores,
 )
 from firmware.hub import refill
 from firmware.hub.hub_words import HubWords
 from firmware.hub.leavings import leavings
 from firmware.hub.store import DenialRow, HubStore, SeatRow, StoredResult
-from firmware.hub.view import HubView, RoundView, TableView
+from firmware.hub.tally import ResultTally, TableCounts
+from firmware.hub.view import HubView, RoundView, TableView, board_row
 from firmware.wire.messages import (
     Ack,
     Assignment,
@@ -50,9 +53,11 @@ from firmware.wire.messages import (
     WireError,
     ack_topic,
     assign_topic,
+    board_json,
     check_level,
     refill_topic,
     round_topic,
+    standing_row_json,
     standings_topic,
     table_number,
     table_of_topic,
@@ -128,9 +133,21 @@ class Hub:
         self.store = store
         #: Stored games by their payload, parsed once (a correction stores another payload).
         self._games: dict[str, GameResult] = {}
-        self._progress: tuple[tuple[int, int], Progress] | None = None
-        #: The view as of a revision of the store (its ``now`` aside).
+        #: What follows is kept up to date by whichever thread asks first (the worker, the
+        #: server's pages, serve's main loop): one at a time.
+        self._lock = threading.RLock()
+        #: The standings and the round's tables, counted as of a revision of the store.
+        self.tally = ResultTally(store, self.format, lambda: leavings(store))
+        self._counted_at: tuple[int, int] | None = None
+        #: The view as of a revision of the store (its ``now`` aside), the standings' part of
+        #: it as of the progress it was made from, and the standings' publication.
         self._view: tuple[tuple[int, int], HubView] | None = None
+        self._ranked: tuple[Progress, HubView] | None = None
+        self._ranker: Ranker | None = None
+        self._published: tuple[HubView, Publication] | None = None
+        #: Each player's row of the standings' publication, by name: the placed line it was
+        #: made from, its JSON, and its JSON after the place.
+        self._board_rows: dict[str, tuple[PlacedLine, str, str]] = {}
         #: Each round's tables by number, as of the store's data version (the director's desk
         #: changes a draw in another process, or calls :meth:`seats_changed`; a refill may
         #: seat a table it lacked: read again for a table not in it).
@@ -161,7 +178,9 @@ class Hub:
         return replace(fmt, steps=steps, team_score=self.store.get("team_score", fmt.team_score))
 
     def played(self) -> list[PlayedRound]:
-        """The rounds drawn so far with the games that count (approved ones, if approval is on)."""
+        """The rounds drawn so far with the games that count (approved ones, if approval is on),
+        read whole from the store (the standings take each new game as it comes instead:
+        :mod:`firmware.hub.tally`)."""
         by_round: dict[int, list[GameResult]] = {r.number: [] for r in self.store.rounds()}
         for stored in self.store.results():
             if stored.kind == "game" and stored.approved:
@@ -173,18 +192,30 @@ class Hub:
         return [PlayedRound(n, tuple(games)) for n, games in sorted(by_round.items())]
 
     def progress(self) -> Progress:
-        """Where the tournament stands (recounted only after a commit)."""
-        key = self.store.revision()
-        if self._progress is not None and self._progress[0] == key:
-            return self._progress[1]
+        """Where the tournament stands (brought up to date only after a commit: each new game
+        taken into the standings, everything counted again after any other change)."""
+        with self._lock:
+            try:
+                return self._counted().progress()
+            except TournamentError as error:
+                raise HubError("hub_not_counted", reason=str(error)) from None
+
+    def recounted(self) -> Progress:
+        """Where the tournament stands, replayed from every stored game (what
+        :meth:`progress` keeps up to date game by game)."""
         try:
-            state = progress(
-                self.format(), self.store.players(), self.played(), leavings(self.store)
-            )
+            return progress(self.format(), self.store.players(), self.played(),
+                            leavings(self.store))  # fmt: skip
         except TournamentError as error:
             raise HubError("hub_not_counted", reason=str(error)) from None
-        self._progress = (key, state)
-        return state
+
+    def _counted(self) -> ResultTally:
+        key = self.store.revision()  # before the tally's reads: a later commit changes it
+        if key != self._counted_at:
+            if self.tally.update():
+                self._drawn.clear()  # a desk's or a refill's change: the seats may be new
+            self._counted_at = key
+        return self.tally
 
     # -- the director's commands --------------------------------------------------------------
 
@@ -498,7 +529,37 @@ class Hub:
         return self.view(0.0).board()
 
     def standings_publication(self) -> Publication:
-        return Publication(standings_topic(self.event), self.board().to_json(), retain=True)
+        """The retained standings (made again only when the standings or the round changed)."""
+        with self._lock:
+            return self._publication()
+
+    def _publication(self) -> Publication:
+        self.progress()
+        view = self.view(0.0)
+        last = self._published
+        if last is not None:
+            shown = last[0]
+            if (shown.standings, shown.teams, shown.round) == (view.standings, view.teams,
+                                                               view.round):  # fmt: skip
+                return last[1]
+        rows: dict[str, tuple[PlacedLine, str, str]] = {}
+        texts = []
+        for placed in view.standings:
+            held = self._board_rows.get(placed.line.name)
+            if held is None or held[0] is not placed:
+                if held is None or held[0].line is not placed.line:
+                    text = standing_row_json(board_row(placed))
+                    tail = text[text.index(",") + 1 :]  # what follows its place
+                else:
+                    tail = held[2]
+                held = (placed, f'{{"place":{placed.place},{tail}', tail)
+            rows[placed.line.name] = held
+            texts.append(held[1])
+        payload = board_json(self.event, view.round.number, texts, view.board_teams())
+        self._board_rows = rows
+        published = Publication(standings_topic(self.event), payload, retain=True)
+        self._published = (view, published)
+        return published
 
     def assignments(self) -> list[Assignment]:
         """The current round's assignment of every table."""
@@ -562,39 +623,61 @@ class Hub:
     def view(self, now: float) -> HubView:
         """What the TV, the phone, the board and the exports show at ``now`` (made again only
         after a commit: a table's status and a refusal are commits too)."""
-        key = self.store.revision()
-        if self._view is None or self._view[0] != key:
-            self._view = (key, self._made_view())
-        return replace(self._view[1], now=now)
+        with self._lock:
+            key = self.store.revision()
+            if self._view is None or self._view[0] != key:
+                self._view = (key, self._made_view())
+            return replace(self._view[1], now=now)
 
     def _made_view(self) -> HubView:
-        number = self.current_round()
+        tally = self._counted()
+        number = tally.round
         row = self.store.round(number)
         try:
             state: Progress | None = self.progress()
         except HubError:
             state = None
-        lines = state.lines if state is not None else ()
-        higher = state.higher_is_better if state is not None else True
         fmt = self.format()
+        ranked = self._ranked_view(state, fmt)
         denials = self.store.denials()
-        return HubView(
+        return replace(
+            ranked,
             event=self.event,
-            now=0.0,
-            format=fmt.name,
-            points=any(p.kind is PhaseKind.POINTS for step in fmt.steps for p in step),
             round=RoundView(number, row.state, row.starts_at, row.ends_at) if row else RoundView(),
-            standings=state.standings() if state is not None else (),
-            teams=team_scores(lines, fmt.team_score, higher),
-            king=schock_aus_king(lines),
             tables=self._tables(number, state, denials),
             refused=sum(self.store.refusal_counts().values()),
             denied=sum(row.count for row in denials),
             broker=self.store.broker_link(),
-            waiting=self.store.count("results", "approved = 0 AND voided = 0"),
+            waiting=tally.waiting,
             over=bool(state and state.over and number),
             scheme=self.store.get("scheme", "verlustpunkte"),
         )
+
+    def _ranked_view(self, state: Progress | None, fmt: Format) -> HubView:
+        """The view's standings, teams and king: sorted again only for new standings."""
+        if state is not None and self._ranked is not None and self._ranked[0] is state:
+            return self._ranked[1]
+        lines = state.lines if state is not None else ()
+        higher = state.higher_is_better if state is not None else True
+        ranker = self._ranker
+        if ranker is None or (ranker.higher_is_better, ranker.by) != (higher, fmt.team_score):
+            ranker = self._ranker = Ranker(higher, fmt.team_score)
+        ranked = HubView(
+            event=self.event,
+            now=0.0,
+            format=fmt.name,
+            points=any(p.kind is PhaseKind.POINTS for step in fmt.steps for p in step),
+            round=RoundView(),
+            standings=ranker.placed(lines),
+            teams=ranker.team_scores(lines),
+            king=schock_aus_king(lines),
+            tables=(),
+            refused=0,
+            waiting=0,
+            over=False,
+        )
+        self._ranked = (state, ranked) if state is not None else None
+        return ranked
 
     def _tables(
         self, number: int, state: Progress | None, denials: list[DenialRow]
@@ -607,19 +690,16 @@ class Hub:
             for line in (state.lines if state else ())
             if line.lives is not None
         }
-        by_table: dict[int, list[StoredResult]] = {}
-        for stored in self.store.results(number):
-            by_table.setdefault(stored.table_no, []).append(stored)
+        reported = self.tally.tables()
         status = self.store.table_status()
         denied: dict[int, int] = {}
         for row in denials:
             if (table_no := table_number(row.user)) is not None:
                 denied[table_no] = denied.get(table_no, 0) + row.count
         tables = []
-        for seat in self.store.seats(number):
-            mine = by_table.get(seat.table_no, [])
-            games = [r for r in mine if r.kind == "game"]
-            last = str(json.loads(games[-1].payload)["loser"]) if games else None
+        nothing = TableCounts()
+        for seat in self._seats(number).values():
+            counts = reported.get(seat.table_no, nothing)
             online, outbox, _at = status.get(seat.table_no, (False, 0, 0.0))
             tables.append(
                 TableView(
@@ -627,12 +707,12 @@ class Hub:
                     kind=seat.kind,
                     players=seat.players,
                     lives=tuple((p, now_lives.get(p, left)) for p, left in seat.lives),
-                    games=len(games),
-                    halves=len(mine) - len(games),
-                    last_loser=last,
+                    games=counts.games,
+                    halves=counts.halves,
+                    last_loser=counts.last_loser,
                     online=online,
                     outbox=outbox,
-                    waiting=sum(not r.approved for r in mine),
+                    waiting=counts.waiting,
                     denied=denied.get(seat.table_no, 0),
                 )
             )

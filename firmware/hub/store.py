@@ -190,6 +190,9 @@ class HubStore:
                     if column not in have:
                         self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
             self._db.execute("CREATE INDEX IF NOT EXISTS refusals_by_source ON refusals (source)")
+            # The results not approved or voided, counted for the standings' basis.
+            self._db.execute("CREATE INDEX IF NOT EXISTS results_unsettled ON results (round) "
+                             "WHERE approved = 0 OR voided = 1")  # fmt: skip
         except sqlite3.DatabaseError as error:
             raise HubStoreError("hub_not_a_file", path=str(path), reason=str(error)) from None
         self.path = path
@@ -396,6 +399,44 @@ class HubStore:
                          str(o))
             for i, r, t, g, k, p, at, ok, o, _v in self._rows(sql + " ORDER BY rowid", *args)
         ]  # fmt: skip
+
+    def results_after(
+        self, rowid: int
+    ) -> tuple[list[tuple[int, StoredResult, bool]], tuple[Any, ...], tuple[Any, ...]]:
+        """The results stored after row ``rowid``, each with its row number and whether it is
+        voided, in the order stored; with the :meth:`basis` as it was without them and as it
+        is, all from one read of the file (another process's commit is in all or none)."""
+        sql = f"SELECT rowid, {_RESULT_COLUMNS} FROM results WHERE rowid > ? ORDER BY rowid"
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                rows = [
+                    (int(n), StoredResult(str(i), int(r), int(t), int(g), str(k), str(p),
+                                          float(at), bool(ok), str(o)), bool(v))
+                    for n, i, r, t, g, k, p, at, ok, o, v in self._db.execute(sql, (rowid,))
+                ]  # fmt: skip
+                after = self.basis()
+            finally:
+                self._db.execute("COMMIT")
+        unsettled = sum(not stored.approved or voided for _n, stored, voided in rows)
+        return rows, (*after[:-1], after[-1] - unsettled), after
+
+    def basis(self) -> tuple[Any, ...]:
+        """What the standings rest on but the results as stored: the players, the rounds and
+        their states, who left, the director's actions on results and on the rounds, the
+        format's settings and a refill's, and (last) how many results wait for approval or
+        are voided. The same basis, and the only change new results: the standings can take
+        their games one by one (:mod:`firmware.hub.tally`)."""
+        (row,) = self._rows(
+            "SELECT (SELECT COUNT(*) || ':' || IFNULL(MAX(seq), 0) FROM players),"
+            " (SELECT GROUP_CONCAT(number || state, ',') FROM rounds),"
+            " (SELECT COUNT(*) || ':' || IFNULL(MAX(seq), 0) FROM leavers),"
+            " (SELECT IFNULL(MAX(seq), 0) FROM desk), (SELECT IFNULL(MAX(seq), 0) FROM desk_log),"
+            " (SELECT GROUP_CONCAT(key || '=' || value, ',') FROM settings WHERE key IN"
+            "  ('format', 'scheme', 'team_score', 'approval', 'refill', 'refill_rounds')),"
+            " (SELECT COUNT(*) FROM results WHERE approved = 0 OR voided = 1)"
+        )
+        return tuple(row)
 
     def approve(self, result_id: str | None = None) -> int:
         """Let a result (or every one waiting) count; how many were waiting."""

@@ -44,7 +44,7 @@ def view_changes(old: State, new: State) -> dict[str, Any] | None:
     lists: dict[str, Any] = {}
     places: list[list[int]] | None = None
     for key, value in new.items():
-        if key in old and old[key] == value:
+        if key in old and (old[key] is value or old[key] == value):
             continue
         changed = _list_changes(key, old.get(key), value) if key in KEYED else None
         if changed is None:
@@ -82,7 +82,7 @@ def _list_changes(
     rows = []
     for row in new:
         was = before[row[field]]
-        if was == row:
+        if was is row or was == row:
             continue
         if not placed:
             rows.append(row)
@@ -190,21 +190,77 @@ def apply_view_changes(state: State, changes: Mapping[str, Any]) -> dict[str, An
     return found
 
 
+_Held = tuple[Mapping[str, Any], str, bool, str]
+
+
 class ViewFeed:
     """The states a server streams: each next state as JSON, with its changes from the last
     one as JSON (None for the first, or where the changes are no smaller than the state). It
     keeps the last state it was given: give it a fresh one each time (``HubView.to_json``
-    makes one), never one changed after."""
+    makes one; :class:`firmware.hub.view.ViewJson` one whose unchanged rows are the last
+    state's), never one changed after. A row of a long list that is the same object as in
+    the last state is not encoded again."""
 
     def __init__(self) -> None:
         self._last: dict[str, Any] | None = None
+        #: Each row of the last state's long lists, by its list and key: the row, its JSON
+        #: after its place (for a row that has one, else all of it), whether it has one, and
+        #: its JSON.
+        self._rows: dict[tuple[str, Any], _Held] = {}
+        #: Each long list of the last state, with its JSON and its rows'.
+        self._lists: dict[str, tuple[object, str, dict[tuple[str, Any], Any]]] = {}
 
     def next(self, state: Mapping[str, Any]) -> tuple[bytes, bytes | None]:
         """``state``'s JSON and its changes' JSON."""
-        whole = json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode()
+        whole = self._dumped(state)
         changes = None if self._last is None else view_changes(self._last, state)
         self._last = dict(state)
         if changes is None:
             return whole, None
-        delta = json.dumps(changes, ensure_ascii=False, separators=(",", ":")).encode()
+        delta = _dumps(changes).encode()
         return whole, (delta if len(delta) < len(whole) else None)
+
+    def _dumped(self, state: Mapping[str, Any]) -> bytes:
+        """``json.dumps(state)`` (compact, not ASCII-only), its rows' JSON kept for the next:
+        a row equal to the last state's (but for its place) is not encoded again."""
+        parts, kept, lists = [], {}, {}
+        for key, value in state.items():
+            if key not in KEYED or not isinstance(value, list):
+                parts.append(f"{_dumps(key)}:{_dumps(value)}")
+                continue
+            same = self._lists.get(key)
+            if same is not None and same[0] is value:
+                kept.update(same[2])
+                lists[key] = same
+                parts.append(same[1])
+                continue
+            field, placed, texts, mine = KEYED[key], key == PLACED, [], {}
+            for row in value:
+                name = (key, row[field])
+                held = self._rows.get(name)
+                if held is None or held[0] is not row:
+                    if held is None or not (held[0] == row or (
+                            held[2] and held[0] == {**row, "place": held[0]["place"]})):
+                        held = _row_text(row, placed)
+                    text = f'{{"place":{row["place"]},{held[1]}' if held[2] else held[1]
+                    held = (row, held[1], held[2], text)
+                mine[name] = held
+                texts.append(held[3])
+            parts.append(f'{_dumps(key)}:[{",".join(texts)}]')
+            lists[key] = (value, parts[-1], mine)
+            kept.update(mine)
+        self._rows, self._lists = kept, lists
+        return ("{" + ",".join(parts) + "}").encode()
+
+
+def _row_text(row: Mapping[str, Any], placed: bool) -> _Held:
+    """A row's JSON; of a row that begins with its place (an int), what follows the place."""
+    text = _dumps(row)
+    first = next(iter(row), None)
+    if placed and first == "place" and type(row["place"]) is int and len(row) > 1:
+        return row, text[text.index(",") + 1 :], True, text
+    return row, text, False, text
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

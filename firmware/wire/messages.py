@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Literal, Self
 
@@ -63,11 +63,13 @@ __all__ = [
     "WireError",
     "ack_topic",
     "assign_topic",
+    "board_json",
     "refill_answer_topic",
     "refill_topic",
     "result_topic",
     "round_topic",
     "seat_topic",
+    "standing_row_json",
     "standings_topic",
     "status_topic",
     "table_number",
@@ -256,7 +258,11 @@ def _groups(
 
 
 def _dump(payload: Mapping[str, Any]) -> bytes:
-    return json.dumps({"v": VERSION, **payload}, ensure_ascii=False, separators=(",", ":")).encode()
+    return _text({"v": VERSION, **payload}).encode()
+
+
+def _text(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 # -- messages ---------------------------------------------------------------------------------
@@ -653,6 +659,25 @@ class StandingRow:
     place: int = 1
 
 
+def board_json(
+    event: str, round_: int, rows: Iterable[str], teams: Iterable[TeamScore]
+) -> bytes:
+    """A board's JSON (:meth:`StandingsBoard.to_json`) from each row's JSON
+    (:func:`standing_row_json`; one kept from an earlier board will do)."""
+    scores = _text([{"team": team.team, "score": team.score} for team in teams])
+    head = _text({"v": VERSION, "event": event, "round": round_})
+    return f'{head[:-1]},"rows":[{",".join(rows)}],"teams":{scores}}}'.encode()
+
+
+def standing_row_json(row: StandingRow) -> str:
+    """One row of a board's JSON (:meth:`StandingsBoard.to_json`)."""
+    return _text({
+        "place": row.place, "name": row.name, "team": row.team, "points": row.points,
+        "lives": row.lives, "games_lost": row.games_lost, "halves_lost": row.halves_lost,
+        "schock_aus": row.schock_aus, "out": row.out,
+    })  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class TeamScore:
     team: str
@@ -671,27 +696,7 @@ class StandingsBoard:
     teams: tuple[TeamScore, ...] = ()
 
     def to_json(self) -> bytes:
-        return _dump(
-            {
-                "event": self.event,
-                "round": self.round,
-                "rows": [
-                    {
-                        "place": row.place,
-                        "name": row.name,
-                        "team": row.team,
-                        "points": row.points,
-                        "lives": row.lives,
-                        "games_lost": row.games_lost,
-                        "halves_lost": row.halves_lost,
-                        "schock_aus": row.schock_aus,
-                        "out": row.out,
-                    }
-                    for row in self.rows
-                ],
-                "teams": [{"team": team.team, "score": team.score} for team in self.teams],
-            }
-        )
+        return board_json(self.event, self.round, map(standing_row_json, self.rows), self.teams)
 
     @classmethod
     def from_json(cls, raw: bytes | str) -> Self:

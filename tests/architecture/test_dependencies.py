@@ -43,6 +43,7 @@ SIM_EDGE = {
     "sim/bench/web.py",
     "sim/bench/evening_sheet.py",
     "sim/bench/hub_load.py",
+    "sim/bench/hub_work.py",
     "sim/bench/phones.py",
     "sim/pictures/league_match.py",
     "sim/cli.py",

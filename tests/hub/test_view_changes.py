@@ -99,3 +99,26 @@ def test_the_feed_sends_the_state_first_and_then_its_changes() -> None:
     whole, changes = feed.next(second)
     assert changes is not None and len(changes) < len(whole) / 3
     assert apply_view_changes(first, json.loads(changes)) == json.loads(whole) == second
+
+
+def test_the_feeds_json_is_the_states_whatever_rows_it_kept() -> None:
+    """Rows kept from the last state (the same objects, or equal but for their place) are not
+    encoded again, and the JSON is still byte for byte ``json.dumps`` of the state."""
+    rng = random.Random(3)
+    feed = ViewFeed()
+    names = [f"Jörg {i:02}" for i in range(30)]
+    last = state({name: rng.randint(0, 4) for name in names})
+    for step in range(60):
+        points = {row["name"]: row["points"] for row in last["standings"]}
+        for name in rng.sample(names, 3):
+            points[name] += rng.randint(0, 2)
+        nxt = state(points, games=step % 3, now=2.5 + step)
+        kept = {row["name"]: row for row in last["standings"]}
+        nxt["standings"] = [  # the rows that did not change are the last state's objects
+            kept[row["name"]] if kept[row["name"]] == row else row for row in nxt["standings"]
+        ]
+        if step % 4 == 0:
+            nxt["tables"] = last["tables"]
+        whole, _changes = feed.next(nxt)
+        assert whole == json.dumps(nxt, ensure_ascii=False, separators=(",", ":")).encode()
+        last = nxt
