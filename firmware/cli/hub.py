@@ -314,8 +314,12 @@ def _status(hub: Hub, text: HubWords) -> None:
     known = view.broker is not None and view.broker[0]
     print(text.t("hub_cli_online" if known else "hub_cli_online_then",
                  n=len(view.tables) - len(offline), of=len(view.tables)))  # fmt: skip
-    for table in offline:
-        print(text.t("hub_cli_offline", table=table.table, n=table.outbox))
+    for table in view.tables:  # what `finish` would wait for, in its words
+        if table.online and not table.outbox:
+            continue
+        link = text.t("hub_online" if table.online else "hub_offline")
+        held = f"{text.t('hub_outbox', n=table.outbox)} ({link})" if table.outbox else link
+        print(f"  {text.t('hub_table', n=table.table)}: {held}")
     print(text.t("hub_cli_refused", n=view.refused))
     denials = hub.store.denials()
     print(text.t("hub_cli_denied", n=sum(row.count for row in denials)))

@@ -194,9 +194,12 @@ def players(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
 def _players(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     if args.how == "list":
         full = full_names(hub.store)
-        for entrant in hub.store.players():
+        entrants = hub.store.players()
+        for entrant in entrants:
             shown = f"{entrant.name}:{entrant.team}" if entrant.team else entrant.name
             print(f"{shown}  ({full[entrant.name]})" if entrant.name in full else shown)
+        if not entrants:
+            print(text.t("hub_cli_no_players"))
         return 0
     if args.how == "add":
         lines = [parse_item(item) for item in args.items]
@@ -229,10 +232,13 @@ def desk(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
         _results(hub, args, text)
         return 0
     if args.action == "desk":
-        for row in hub.store.desk():
+        rows = hub.store.desk()
+        for row in rows:
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(row.at))
             done = text.t(_DONE[row.action]) if row.action in _DONE else row.action
             print(f"{stamp} {row.who}: {done} {row.result_id}: {row.why}")
+        if not rows:
+            print(text.t("hub_desk_no_changes"))
         return 0
     before = standings_lines(hub)
     if args.action == "paper":
@@ -261,9 +267,11 @@ _ORIGINS = {"paper": "desk_origin_paper", "accepted": "desk_origin_accepted"}
 
 
 def _results(hub: Hub, args: argparse.Namespace, text: HubWords) -> None:
-    for stored in hub.store.results(args.round):
-        if args.table is not None and stored.table_no != args.table:
-            continue
+    listed = [stored for stored in hub.store.results(args.round)
+              if args.table is None or stored.table_no == args.table]  # fmt: skip
+    if not listed:
+        print(text.t("desk_no_results"))
+    for stored in listed:
         loser = json.loads(stored.payload)["loser"]
         kind = text.t("hub_cli_game" if stored.kind == "game" else "hub_cli_half")
         origin = f" ({text.t(_ORIGINS[stored.origin])})" if stored.origin in _ORIGINS else ""

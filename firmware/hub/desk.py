@@ -31,7 +31,7 @@ in a KO round); after it finished, from the next round on.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -74,9 +74,12 @@ class TableCard:
         if len(halves) != 2:
             raise DeskError("desk_bad_halves", given=self.halves)
         orders = []
-        for loser, given in zip(halves, (self.out1, self.out2), strict=True):
+        for half, (loser, given) in enumerate(zip(halves, (self.out1, self.out2), strict=True)):
             if given.strip():
                 order = tuple(names(group.replace("+", ",")) for group in given.split(","))
+                twice = _twice(name for group in order for name in group)
+                if twice is not None:
+                    raise DeskError("desk_out_twice", half=half + 1, name=twice)
             else:
                 order = (tuple(p for p in players if p != loser), (loser,))
             orders.append(tuple(group for group in order if group))
@@ -92,10 +95,33 @@ class TableCard:
         stranger = next((name for name in named if name not in players), None)
         if stranger is not None:
             raise DeskError("desk_not_at_table", name=stranger, names=", ".join(players))
+        _check_losers(halves[0], halves[1], final)
         return GameResult(
             tuple(players), (halves[0], halves[1]), final, final or halves[0],
             (orders[0], orders[1]), tuple(schock_aus),
         )  # fmt: skip
+
+
+def _check_losers(first: str, second: str, final: str | None) -> None:
+    """The card's losers agree as the rules make them (the wire checks the same, in English):
+    a Durchmarsch has no final; two halves' losers play it, and nobody else."""
+    if first == second:
+        if final is not None:
+            raise DeskError("desk_durchmarsch_final", name=first, final=final)
+    elif final is None:
+        raise DeskError("desk_no_final", first=first, second=second)
+    elif final not in (first, second):
+        raise DeskError("desk_final_not_half", name=final, first=first, second=second)
+
+
+def _twice(named: Iterable[str]) -> str | None:
+    """The first name given twice, or None."""
+    seen: set[str] = set()
+    for name in named:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
 
 
 def names(text: str) -> tuple[str, ...]:
@@ -113,6 +139,11 @@ def paper(
     if table not in seats:
         raise DeskError("desk_no_table", table=table, n=round_)
     at_table = names(players) if players.strip() else seats[table].players
+    twice = _twice(at_table)
+    if twice is not None:
+        raise DeskError("desk_players_twice", name=twice)
+    if len(at_table) < 2:
+        raise DeskError("desk_players_few", given=players)
     return hub.paper_result(round_, table, game, card.game(at_table), who, why, now)
 
 

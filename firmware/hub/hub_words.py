@@ -92,6 +92,13 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
     "hub_desk_no_history": (
         "Noch nichts am Turniertisch geändert", "Nothing changed at the desk yet"
     ),
+    "hub_desk_no_changes": (
+        "Noch kein Ergebnis am Turniertisch geändert", "No result changed at the desk yet"
+    ),
+    "hub_cli_no_players": (
+        "Noch keine Spieler angemeldet: mit `schocken hub players add` anmelden",
+        "No players registered yet: add them with `schocken hub players add`",
+    ),
     "hub_left_withdrawn": ("zurückgezogen", "withdrawn"),
     "hub_left_disqualified": ("disqualifiziert", "disqualified"),
     "hub_left_replaced": ("ersetzt", "replaced"),
@@ -284,33 +291,29 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "Punkterunden, dann die besten 16 im KO mit 3 Leben, dann 2",
         "points rounds, then the best 16 in KO rounds with 3 lives, then 2",
     ),
-    "hub_cli_status": ("Turnier {event}; Runde {n} {state}", "event {event}; round {n} {state}"),
+    "hub_cli_status": ("Turnier {event}; Runde {n} {state}", "Event {event}; round {n} {state}"),
     "hub_cli_status_none": (
-        "Turnier {event}; noch keine Runde ausgelost", "event {event}; no round drawn yet"
+        "Turnier {event}; noch keine Runde ausgelost", "Event {event}; no round drawn yet"
     ),
     "hub_cli_link_never": (
         "Verbindung des Hubs zum Broker: noch kein `schocken hub serve` gelaufen",
-        "the hub's broker link: no `schocken hub serve` has run",
+        "The hub's broker link: no `schocken hub serve` has run",
     ),
     "hub_cli_link_up": (
-        "Verbindung des Hubs zum Broker: steht seit {at}", "the hub's broker link: up since {at}"
+        "Verbindung des Hubs zum Broker: steht seit {at}", "The hub's broker link: up since {at}"
     ),
     "hub_cli_link_down": (
-        "Verbindung des Hubs zum Broker: WEG seit {at}", "the hub's broker link: DOWN since {at}"
+        "Verbindung des Hubs zum Broker: WEG seit {at}", "The hub's broker link: DOWN since {at}"
     ),
-    "hub_cli_online": ("Tische: {n} von {of} verbunden", "tables {n} of {of} online"),
+    "hub_cli_online": ("Tische: {n} von {of} verbunden", "Tables: {n} of {of} online"),
     "hub_cli_online_then": (
         "Tische: {n} von {of} verbunden, als der Hub zuletzt von seinem Broker hörte",
-        "tables {n} of {of} online when the hub last heard from its broker",
-    ),
-    "hub_cli_offline": (
-        "  Tisch {table} nicht verbunden, {n} Ergebnisse nicht gemeldet",
-        "  table {table} offline, {n} results not reported",
+        "Tables: {n} of {of} online when the hub last heard from its broker",
     ),
     "hub_cli_refused": (
-        "Abgewiesen: {n} (`schocken hub refusals`)", "refused {n} (`schocken hub refusals`)"
+        "Abgewiesen: {n} (`schocken hub refusals`)", "Refused: {n} (`schocken hub refusals`)"
     ),
-    "hub_cli_denied": ("Vom Broker abgewiesen: {n}", "denied by the broker {n}"),
+    "hub_cli_denied": ("Vom Broker abgewiesen: {n}", "Denied by the broker: {n}"),
     "hub_cli_denied_publish": (
         "  {user}: {n} Veröffentlichungen, die letzte um {at} auf {topic}",
         "  {user}: {n} publishes, the last at {at} on {topic}",
@@ -433,8 +436,31 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "table {table} plays no game in round {n}",
     ),
     "desk_no_result": (
-        "Kein zählendes Ergebnis {id}: die Ergebnisse listen sie",
-        "no result {id} counts: the results list them",
+        "Kein zählendes Ergebnis {id}: die Liste der Ergebnisse zeigt die zählenden",
+        "no result {id} counts: the list of results shows those that do",
+    ),
+    "desk_durchmarsch_final": (
+        "{name} hat beide Hälften verloren (Durchmarsch): kein Finale, "
+        "»{final}« beim Finale weglassen",
+        "{name} lost both halves (Durchmarsch): there is no final, leave out '{final}'",
+    ),
+    "desk_no_final": (
+        "Die Hälften verloren {first} und {second}: wer hat das Finale verloren?",
+        "{first} and {second} lost the halves: who lost the final?",
+    ),
+    "desk_final_not_half": (
+        "Das Finale spielen die Verlierer der Hälften ({first}, {second}), nicht »{name}«",
+        "the final is played by the halves' losers ({first}, {second}), not '{name}'",
+    ),
+    "desk_out_twice": (
+        "Hälfte {half}: »{name}« ist zweimal als raus genannt",
+        "half {half}: '{name}' is named twice as out",
+    ),
+    "desk_players_twice": (
+        "Spieler: »{name}« ist zweimal genannt", "players: '{name}' is named twice"
+    ),
+    "desk_players_few": (
+        "Spieler {given}: mindestens zwei nennen, A,B,C", "players {given}: name two or more, A,B,C"
     ),
     "desk_no_round_running": ("Keine Runde läuft.", "no round is running"),
     "desk_stored_already": (

@@ -83,7 +83,9 @@ def test_a_missing_file_and_a_bad_csv_are_one_line(
     bad.write_text("Ida;Rot\nJo|hann;Blau\n", encoding="utf-8")
     code, _out, err = hub(capsys, "players", "import", "--db", db, str(bad))
     assert code == 2 and f"{bad}:2: player name 'Jo|hann'" in err
-    assert hub(capsys, "players", "list", "--db", db)[1] == ""  # nothing half imported
+    assert hub(capsys, "players", "list", "--db", db)[1] == (  # nothing half imported
+        "Noch keine Spieler angemeldet: mit `schocken hub players add` anmelden\n"
+    )
 
 
 def test_status_shows_the_tables_links_the_refusals_and_the_broker_denials(
@@ -105,14 +107,15 @@ def test_status_shows_the_tables_links_the_refusals_and_the_broker_denials(
     code, out, _ = hub(capsys, "status", "--db", str(db), "--lang", "en")
     assert code == 0
     lines = out.splitlines()
-    assert lines[:3] == [
-        f"event {EVENT}; round 1 running",
-        "the hub's broker link: no `schocken hub serve` has run",
-        "tables 0 of 2 online when the hub last heard from its broker",
+    assert lines[:5] == [
+        f"Event {EVENT}; round 1 running",
+        "The hub's broker link: no `schocken hub serve` has run",
+        "Tables: 0 of 2 online when the hub last heard from its broker",
+        "  Table 1: offline",
+        "  Table 2: 4 not yet reported (offline)",
     ]
-    assert "  table 2 offline, 4 results not reported" in lines
-    assert "refused 3 (`schocken hub refusals`)" in lines
-    assert "denied by the broker 1" in lines
+    assert "Refused: 3 (`schocken hub refusals`)" in lines
+    assert "Denied by the broker: 1" in lines
     assert any(line.startswith("  table-1: 1 publishes") for line in lines)
     code, out, _ = hub(capsys, "refusals", "--db", str(db), "--lang", "en")
     assert out.splitlines()[-1] == "table-1: 3 refused, the first 2 kept"
@@ -144,6 +147,35 @@ def test_finish_warns_of_tables_with_unreported_results_and_needs_yes(
     code, out, _ = hub(capsys, "finish", "--db", str(db), "--yes", "--lang", "en")
     assert code == 0 and out.splitlines()[-1] == "Round 1 finished"
     assert "  Table 2: 5 not yet reported (offline)" in out.splitlines()
+
+
+def test_status_lists_a_connected_table_that_holds_results_as_finish_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from firmware.wire.messages import TableStatus, status_topic
+    from tests.hub.helpers import EVENT, running_round, tournament
+
+    db = tmp_path / "dm.db"
+    hub_ = tournament(db)
+    running_round(hub_)
+    for user, outbox in (("table-1", 1), ("table-2", 0)):
+        status = TableStatus(user, True, outbox, 1, 1001.0)
+        hub_.receive(status_topic(EVENT, user), status.to_json(), 1001.0)
+    lines = hub(capsys, "status", "--db", str(db))[1].splitlines()
+    assert [line for line in lines if line.startswith("  ")] == [
+        "  Tisch 1: 1 noch nicht gemeldet (verbunden)"  # table 2 holds nothing: not listed
+    ]
+
+
+def test_empty_lists_say_so_in_the_runs_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "dm.db")
+    hub(capsys, "init", "--event", "dm2026", "--db", db)
+    assert hub(capsys, "results", "--db", db)[1] == "Keine Ergebnisse in dieser Auswahl.\n"
+    assert hub(capsys, "desk", "--db", db, "--lang", "en")[1] == (
+        "No result changed at the desk yet\n"
+    )
 
 
 def test_finish_without_unreported_results_needs_no_yes(
@@ -181,7 +213,7 @@ def test_status_and_refusals_in_german_have_no_english_left(
         f"Turnier {EVENT}; Runde 1 beendet",
         "Verbindung des Hubs zum Broker: noch kein `schocken hub serve` gelaufen",
     ]
-    assert "  Tisch 2 nicht verbunden, 4 Ergebnisse nicht gemeldet" in status.splitlines()
+    assert "  Tisch 2: 4 noch nicht gemeldet (nicht verbunden)" in status.splitlines()
     code, refusals, _ = hub(capsys, "refusals", "--db", str(db))
     assert code == 0 and refusals.splitlines()[0].endswith(": Runde 1 ist beendet")
     for out in (status, refusals):
@@ -213,7 +245,7 @@ def test_refill_without_players_and_a_draw_while_a_round_runs_refuse_in_the_runs
     running_round(tournament(db))
     assert hub(capsys, "draw", "--db", str(db)) == (2, "", f"schocken hub: error: {draw}\n")
     code, out, _ = hub(capsys, "status", "--db", str(db))
-    first = {"de": "Turnier dm2026; Runde 1 läuft", "en": "event dm2026; round 1 running"}
+    first = {"de": "Turnier dm2026; Runde 1 läuft", "en": "Event dm2026; round 1 running"}
     assert code == 0 and out.splitlines()[0] == first[lang]
 
 

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from firmware.hub.desk import DeskError, TableCard
 from firmware.hub.hub import Hub
+from firmware.hub.hub_words import HubWords
 from firmware.hub.store import HubStore
 from firmware.wire.messages import Result, result_topic
 from tests.cli.test_hub_cli import hub as run
@@ -55,6 +57,48 @@ def test_a_paper_table_card_is_stored_as_the_tables_own_report(
     assert len(HubStore(db).results()) == 1
 
 
+A, B, C, D = "Anna", "Bernd", "Cem", "Dora"
+#: Cards against the rules: (the card, German line, English line), said by the desk itself
+#: (the wire's checks would say the same in English, "result: ...").
+WRONG_CARDS = [
+    (TableCard(f"{A},{B}", C), f"Das Finale spielen die Verlierer der Hälften ({A}, {B}), "
+     f"nicht »{C}«", f"the final is played by the halves' losers ({A}, {B}), not '{C}'"),
+    (TableCard(f"{A},{B}"), f"Die Hälften verloren {A} und {B}: wer hat das Finale verloren?",
+     f"{A} and {B} lost the halves: who lost the final?"),
+    (TableCard(f"{A},{A}", B), f"{A} hat beide Hälften verloren (Durchmarsch): kein Finale, "
+     f"»{B}« beim Finale weglassen",
+     f"{A} lost both halves (Durchmarsch): there is no final, leave out '{B}'"),
+    (TableCard(f"{A},{B}", A, out2=f"{C}+{B},{B}"),
+     f"Hälfte 2: »{B}« ist zweimal als raus genannt", f"half 2: '{B}' is named twice as out"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("card", "german", "english"), WRONG_CARDS)
+def test_a_card_against_the_rules_is_refused_in_the_desks_own_words(
+    card: TableCard, german: str, english: str
+) -> None:
+    with pytest.raises(DeskError) as refused:
+        card.game((A, B, C, D))
+    assert refused.value.said(HubWords("de")) == german
+    assert refused.value.said(HubWords("en")) == english
+
+
+def test_a_paper_card_naming_a_player_twice_is_one_german_line_nothing_stored(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = HubStore(db).seats(1)[0].players[:2]
+    for players, line in ((f"{a},{b},{a}", f"Spieler: »{a}« ist zweimal genannt"),
+                          (a, f"Spieler {a}: mindestens zwei nennen, A,B,C")):  # fmt: skip
+        code, out, err = run(capsys, "paper", "--db", str(db), "--round", "1", "--table", "1",
+                             "--game", "1", "--halves", f"{a},{a}", "--players", players,
+                             "--who", "V")  # fmt: skip
+        assert (code, out, err) == (2, "", f"schocken hub: error: {line}\n")
+    code, _out, err = run(capsys, "paper", "--db", str(db), "--round", "1", "--table", "1",
+                          "--game", "1", "--halves", f"{a},{b}", "--who", "V", "--lang", "en")
+    assert err == f"schocken hub: error: {a} and {b} lost the halves: who lost the final?\n"
+    assert HubStore(db).results() == []
+
+
 def test_a_stored_result_corrected_and_voided_recounts_and_keeps_who_when_why(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -80,7 +124,7 @@ def test_a_stored_result_corrected_and_voided_recounts_and_keeps_who_when_why(
     code, out, _ = run(capsys, "void", "--db", str(db), sent.id, "--who", "Vera",
                        "--why", "replayed")  # fmt: skip
     assert code == 0 and sum(lost(db).values()) == 0
-    assert run(capsys, "results", "--db", str(db))[1] == ""
+    assert run(capsys, "results", "--db", str(db))[1] == "Keine Ergebnisse in dieser Auswahl.\n"
     assert [r.action for r in HubStore(db).desk()] == ["correct", "void"]
     desk = run(capsys, "desk", "--db", str(db))[1].splitlines()
     assert desk[-1].endswith(f"Vera: gestrichen {sent.id}: replayed")

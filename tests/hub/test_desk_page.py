@@ -405,7 +405,7 @@ def test_errors_are_one_line_in_the_pages_language_and_keep_the_fields(desk: Des
     assert english.errors() == ["Game no.: a number from 1 to 9999."]
     assert desk.act("void", lang="en", id="nothing", why="").errors() == ["Reason: fill it in."]
     assert desk.act("correct", id="nothing", halves="A,B", why="x").errors() == [
-        "Kein zählendes Ergebnis nothing: die Ergebnisse listen sie"
+        "Kein zählendes Ergebnis nothing: die Liste der Ergebnisse zeigt die zählenden"
     ]
     # The hub's own refusals, in the page's words where the hub names them.
     assert desk.act("void", id="nothing", why="x").errors() == [
