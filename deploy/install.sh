@@ -44,6 +44,10 @@ readonly HUB_STATE_DIR=/var/lib/schocken-hub
 readonly MOSQUITTO_CONF=/etc/mosquitto/conf.d/schocken.conf
 readonly MOSQUITTO_ACL=/etc/mosquitto/schocken.acl
 readonly MOSQUITTO_PASSWD=/etc/mosquitto/schocken.passwd
+# Debian's mosquitto.conf logs to this file (mosquitto takes one "log_dest file"): the hub reads
+# it for what the broker denies (`schocken hub serve --broker-log`), through the folder's group.
+readonly BROKER_LOG_DIR=/var/log/mosquitto
+readonly BROKER_LOG=/var/log/mosquitto/mosquitto.log
 readonly MAX_TABLES=999
 readonly DEVICE_GROUPS=(gpio i2c dialout)
 # python3-pil is not imported (the venv needs Pillow >= 10.1, newer than Bookworm's), but it pulls in
@@ -1000,7 +1004,7 @@ if mode in ("conf", "acl"):
         print(broker.acl_text(), end="")
     else:
         print(broker.mosquitto_conf(port=int(args[0]), persistence_dir=None, bind=None,
-            password_file=Path(args[1]), acl_file=Path(args[2])), end="")
+            password_file=Path(args[1]), acl_file=Path(args[2]), log_denials=True), end="")
 elif mode == "tables":
     from firmware.wire.messages import table_user
     old = tables(args[0])
@@ -1204,6 +1208,26 @@ step_hub_user() {
         --shell /usr/sbin/nologin --comment "Schockbesteck tournament hub" "$HUB_USER"
 }
 
+step_broker_log() {
+    section "The broker's log $BROKER_LOG, for the hub's count of what the broker denies"
+    # mosquitto writes it (its own service makes the folder, mkdir -p and chown mosquitto, and
+    # leaves an existing one as it is); the folder's group is the hub's and setgid, so the file
+    # mosquitto opens again after logrotate's HUP is readable by the hub too.
+    local dir=$ROOT$BROKER_LOG_DIR now=""
+    [[ -d $dir ]] && now="$(stat -c '%a %U %G' "$dir")"
+    if [[ $now == "2750 mosquitto $HUB_USER" || ( -n $ROOT && ${now%% *} == 2750 ) ]]; then
+        ok "$BROKER_LOG_DIR is mosquitto's to write and $HUB_USER's to read"
+        return 0
+    fi
+    [[ -n $ROOT ]] && put_dir "$BROKER_LOG_DIR" 2750
+    sys_cmd install -d -o mosquitto -g "$HUB_USER" -m 2750 "$BROKER_LOG_DIR"
+    if [[ -f $ROOT$BROKER_LOG ]]; then
+        sys_cmd chgrp "$HUB_USER" "$BROKER_LOG"
+        sys_cmd chmod 0640 "$BROKER_LOG"
+    fi
+    BROKER_CHANGED=1
+}
+
 step_hub_store() {
     section "The tournament's store $HUB_DB"
     if [[ -e $ROOT$HUB_DB ]]; then
@@ -1292,6 +1316,7 @@ install_hub() {
     step_hub_secrets
     step_broker
     step_hub_user
+    step_broker_log
     step_hub_store
     step_hub_unit
     step_hub_service
@@ -1313,6 +1338,11 @@ uninstall_hub() {
     remove_path "$MOSQUITTO_CONF" && removed=1
     remove_path "$MOSQUITTO_ACL" && removed=1
     remove_path "$MOSQUITTO_PASSWD" && removed=1
+    local dir=$ROOT$BROKER_LOG_DIR
+    if [[ -d $dir && "$(stat -c %a "$dir")" == 2750 ]]; then  # the log's folder as mosquitto makes it
+        [[ -n $ROOT ]] && ! ((DRY_RUN)) && chmod 0740 "$dir"
+        sys_cmd install -d -o mosquitto -g root -m 0740 "$BROKER_LOG_DIR"
+    fi
     # The package stays (other programs may use it); without our file it is Debian's default.
     ((removed)) && sys_cmd systemctl restart mosquitto.service
     section "Program"

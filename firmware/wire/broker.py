@@ -48,6 +48,7 @@ def mosquitto_conf(
     acl_file: Path,
     bind: str | None = "127.0.0.1",
     log_file: Path | None = None,
+    log_denials: bool | None = None,
 ) -> str:
     """A whole mosquitto.conf: one listener, saved to disk on every change, no anonymous users.
 
@@ -55,7 +56,14 @@ def mosquitto_conf(
     /etc/mosquitto/mosquitto.conf sets ``persistence_location /var/lib/mosquitto/`` and
     includes /etc/mosquitto/conf.d/, and mosquitto refuses a second value. ``bind`` None
     listens on every address (a hub that the tables reach over the venue's network).
+
+    ``log_file`` is the broker's log (stderr if None). ``log_denials`` (by default: with a
+    ``log_file``) adds the log types the hub counts denials from; with no ``log_file`` it leaves
+    the destination to the including file, whose ``log_dest file`` mosquitto takes only once
+    (Debian's logs to /var/log/mosquitto/mosquitto.log).
     """
+    if log_denials is None:
+        log_denials = log_file is not None
     lines = [
         "# Written by Schockbesteck (firmware/wire/broker.py): the tournament's broker.",
         f"listener {port}" if bind is None else f"listener {port} {bind}",
@@ -80,14 +88,14 @@ def mosquitto_conf(
         "max_inflight_messages 100",
         "persistent_client_expiration 2d",
     ]
-    if log_file is None:
-        lines.append("log_dest stderr")
-    else:
+    if log_file is not None:
         lines.append(f"log_dest file {log_file}")
+    elif not log_denials:
+        lines.append("log_dest stderr")
     lines.append("log_type error")
     lines.append("log_type warning")
     lines.append("log_type notice")
-    if log_file is not None:
+    if log_denials:
         lines += [
             "# For the hub's count of denials (schocken hub serve --broker-log): mosquitto logs a",
             "# publish its ACL refuses only at debug, and each subscription as its own type.",

@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
+from firmware.hub.brokerlog import Denial, denials_in
 from firmware.wire.broker import acl_text, mosquitto_conf
 from sim.tournament import processes
 from tests.broker import MOSQUITTO, free_port, mosquitto_missing
@@ -111,8 +113,14 @@ def test_a_fresh_hub_install(fresh_hub: Installed) -> None:
     assert (hub_target / ACL).read_text() == acl_text()
     assert (hub_target / CONF).read_text() == mosquitto_conf(
         port=1883, persistence_dir=None, bind=None,
-        password_file=Path("/") / PASSWD, acl_file=Path("/") / ACL,
+        password_file=Path("/") / PASSWD, acl_file=Path("/") / ACL, log_denials=True,
     )  # fmt: skip
+    # The broker's log: Debian's file (mosquitto takes one "log_dest file"), at the levels the
+    # hub counts denials from, its folder the hub's group's to read; the service reads it.
+    conf = (hub_target / CONF).read_text()
+    assert "log_dest" not in conf and "log_type debug\nlog_type subscribe\n" in conf
+    assert mode(hub_target / "var/log/mosquitto") == 0o2750
+    assert "--broker-log /var/log/mosquitto/mosquitto.log" in (hub_target / HUB_UNIT).read_text()
     # Secrets: root's alone; the broker's files for root and the group mosquitto.
     assert mode(hub_target / SECRETS) == 0o700
     assert mode(hub_target / TABLES) == mode(hub_target / HUB_PASSWORD) == 0o600
@@ -159,6 +167,7 @@ def test_the_system_commands_it_prints(fresh_hub: Installed) -> None:
     assert "python3-lgpio" not in apt and "i2c-tools" not in apt  # no device on a hub
     assert "chgrp mosquitto /etc/mosquitto/schocken.passwd" in commands
     assert "chgrp mosquitto /etc/mosquitto/schocken.acl" in commands
+    assert "install -d -o mosquitto -g schocken-hub -m 2750 /var/log/mosquitto" in commands
     assert commands[-3:] == [
         "systemctl restart mosquitto.service",
         "systemctl daemon-reload",
@@ -347,6 +356,7 @@ def test_uninstall_keeps_the_passwords_and_purge_removes_them(
     assert removed.target_commands == [
         "systemctl disable --now schocken-hub.service",
         "systemctl daemon-reload",
+        "install -d -o mosquitto -g root -m 0740 /var/log/mosquitto",
         "systemctl restart mosquitto.service",
     ]
     assert "the tournament's store /var/lib/schocken-hub (remove with --purge)" in removed.stdout
@@ -378,7 +388,7 @@ def test_the_game_devices_venv_stays_when_the_hub_goes(
 
 
 @pytest.fixture
-def running_hub_broker(fresh_hub: Installed) -> Iterator[tuple[int, Path]]:
+def running_hub_broker(fresh_hub: Installed) -> Iterator[tuple[int, Path, Path]]:
     """The files install.sh --hub wrote, under Debian's own mosquitto.conf layout in a folder of
     the test's, on a free loopback port: only the paths and the listener are moved."""
     hub_target = fresh_hub.root  # read only: its broker's files are copied
@@ -394,22 +404,25 @@ def running_hub_broker(fresh_hub: Installed) -> Iterator[tuple[int, Path]]:
         )
     )
     (folder / "data").mkdir()
+    (folder / "log").mkdir()  # as /var/log/mosquitto: the broker's own folder
+    log = folder / "log" / "mosquitto.log"
     (folder / "mosquitto.conf").write_text(
         f"persistence true\npersistence_location {folder}/data/\n"
-        f"log_dest file {folder}/mosquitto.log\ninclude_dir {etc}/conf.d\n"
+        f"log_dest file {log}\ninclude_dir {etc}/conf.d\n"
     )
     if os.geteuid() == 0:  # what the printed "chgrp mosquitto" does on the target
         user = pwd.getpwnam("mosquitto")
         for path in [folder, *folder.rglob("*")]:
             os.chown(path, 0, user.pw_gid)
         os.chown(folder / "data", user.pw_uid, user.pw_gid)
+        os.chown(folder / "log", user.pw_uid, user.pw_gid)
         os.chmod(folder, 0o750)
     process = subprocess.Popen([MOSQUITTO, "-c", str(folder / "mosquitto.conf")])
     try:
         started = processes.await_port(process, port, 10)
-        assert started is not processes.Started.EXITED, (folder / "mosquitto.log").read_text()
+        assert started is not processes.Started.EXITED, "the installed broker did not start"
         assert started is processes.Started.LISTENING, "the installed broker does not listen"
-        yield port, hub_target
+        yield port, hub_target, log
     finally:
         processes.stop(process)
         shutil.rmtree(folder, ignore_errors=True)
@@ -431,15 +444,32 @@ def login(port: int, user: str, password: str) -> ReasonCode:
 
 @needs_mosquitto
 def test_the_installed_broker_lets_in_each_table_and_the_hub_with_their_passwords(
-    running_hub_broker: tuple[int, Path],
+    running_hub_broker: tuple[int, Path, Path],
 ) -> None:
-    port, root = running_hub_broker
+    port, root, log = running_hub_broker
 
     for user, password in passwords(root).items():
         assert not login(port, user, password).is_failure, user
     assert not login(port, "hub", (root / HUB_PASSWORD).read_text().strip()).is_failure
     assert login(port, "table-1", passwords(root)["table-2"]).is_failure
     assert login(port, "table-4", "").is_failure
+
+    # A table writing on another's topic: the installed broker drops it and says so in the log
+    # that the hub reads (here the test's stand-in for Debian's /var/log/mosquitto/mosquitto.log).
+    client = paho.Client(CallbackAPIVersion.VERSION2, client_id="table-1", protocol=paho.MQTTv5)
+    client.username_pw_set("table-1", passwords(root)["table-1"])
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    try:
+        client.publish("schock/dm2026/table/table-2/result", b"{}", qos=1).wait_for_publish(10)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    denied = Denial("table-1", "publish", "schock/dm2026/table/table-2/result")
+    deadline = time.monotonic() + 10
+    while denied not in denials_in(log.read_text().splitlines()):
+        assert time.monotonic() < deadline, "the broker's log names no denied publish"
+        time.sleep(0.05)
 
 
 def test_help_names_the_hub_and_its_flags() -> None:
