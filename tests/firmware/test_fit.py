@@ -641,7 +641,10 @@ def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
                 stage.notice = notice
                 yield f"{label}, pot {pot}: {notice}", stage.view()
             stage.notice = ""
-            for name, key in product(special, ("entry_hand", "entry_built")):
+            # The names' line stands where the players' board puts it, beside the key's words
+            # in place of the pot: one pot and limit show every name at each table size.
+            keys = ("entry_hand", "entry_built") if (pot, limit) == (13, "-") else ()
+            for name, key in product(special, keys):
                 view = replace(stage.view(), status=name, pot_text=texts.t(key))
                 yield f"{label}, pot {pot}: {name}, {key}", view
             stage.settling = True
