@@ -309,12 +309,27 @@ class Target:
         return _target_goal(self, rules)
 
     def fresh_goal(self, rules: Rules) -> Goal:
-        """:meth:`goal` built afresh, not kept among the memoised (for a goal asked once)."""
-        if self.by_throws and self.throws is not None and not self.ties_win:
-            return goal_from(rules, lambda e, t: 1.0 if self.wins(e, t) else 0.0)
-        # The throws made never decide (see wins): one row serves every count of them.
-        row = tuple([1.0 if self.wins(e, 0) else 0.0 for e in result_slots(rules)])
-        return Goal((row,) * (MAX_THROWS + 1), False)
+        """:meth:`goal` built afresh, not kept among the memoised (for a goal asked once).
+
+        It pays as :meth:`wins` says, row by row of the throws made: a result of another
+        strength wins by it alone, so the throws decide only whether an equal one wins.
+        """
+        strengths = [evaluation.strength for evaluation in result_slots(rules)]
+        rows: dict[bool, tuple[float, ...]] = {}
+        payoff = []
+        for throws in range(MAX_THROWS + 1):
+            tie = self.ties_win or (
+                self.by_throws and self.throws is not None and throws < self.throws
+            )
+            row = rows.get(tie)
+            if row is None:
+                mine, on_tie = self.strength, 1.0 if tie else 0.0
+                row = rows[tie] = tuple([
+                    (1.0 if strength > mine else 0.0) if strength != mine else on_tie
+                    for strength in strengths
+                ])
+            payoff.append(row)
+        return Goal(tuple(payoff), any(row != payoff[1] for row in payoff[1:]))
 
 
 @lru_cache(maxsize=1024)
