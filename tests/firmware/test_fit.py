@@ -362,11 +362,17 @@ def _turn(texts: OledWords) -> Iterator[tuple[str, View]]:
         yield f"{label}: FLIP held after the last throw", done.view()
 
 
+#: A table of each count of the board's lines (one to three), which sets where the dice and the
+#: status line with a throw's name stand on the turn screen; the names do not change the board.
+BOARD_SHAPES = ("2 players", "6 players", "10 players")
+
+
 @scene("throw names")
 def _throw_names(texts: OledWords) -> Iterator[tuple[str, View]]:
     faces = (DieFace(6), DieFace(4), DieFace(2))
-    for label, players in PLAYER_SETS.items():
+    for label in BOARD_SHAPES:
         # One game for every name: the names change the status line only.
+        players = PLAYER_SETS[label]
         position = turn_position(players, "---/0", 40)
         game_table = table(texts, players, position, rules=deckel_for(players, 40))
         turn = TurnStage(session_of(game_table), game_table)
