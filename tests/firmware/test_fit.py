@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from itertools import product
 from typing import NamedTuple
@@ -369,8 +369,14 @@ BOARD_SHAPES = ("2 players", "6 players", "10 players")
 
 @scene("throw names")
 def _throw_names(texts: OledWords) -> Iterator[tuple[str, View]]:
+    yield from throw_name_views(texts, BOARD_SHAPES)
+
+
+def throw_name_views(texts: OledWords, tables: Iterable[str]) -> Iterator[tuple[str, View]]:
+    """Every throw name after the last throw and on the turn screen, at each of ``tables``
+    (keys of :data:`PLAYER_SETS`)."""
     faces = (DieFace(6), DieFace(4), DieFace(2))
-    for label in BOARD_SHAPES:
+    for label in tables:
         # One game for every name: the names change the status line only.
         players = PLAYER_SETS[label]
         position = turn_position(players, "---/0", 40)
@@ -632,6 +638,12 @@ def real_dice_table(texts: OledWords, players: tuple[str, ...], position: str | 
 
 @scene("real-dice entry")
 def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
+    yield from real_dice_entry_views(texts, every_pot=False)
+
+
+def real_dice_entry_views(texts: OledWords, *, every_pot: bool) -> Iterator[tuple[str, View]]:
+    """The real-dice entry's screens; its special throw names beside each key's words at one
+    pot and limit a table, or at ``every_pot`` and limit."""
     special = [name for name in every_throw_name()
                if not name.startswith(("Hausnummer", "Schock ", "Schock-"))]
     for (label, players), pot in product(PLAYER_SETS.items(), (13, 40)):
@@ -649,7 +661,8 @@ def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
             stage.notice = ""
             # The names' line stands where the players' board puts it, beside the key's words
             # in place of the pot: one pot and limit show every name at each table size.
-            keys = ("entry_hand", "entry_built") if (pot, limit) == (13, "-") else ()
+            named = every_pot or (pot, limit) == (13, "-")
+            keys = ("entry_hand", "entry_built") if named else ()
             for name, key in product(special, keys):
                 view = replace(stage.view(), status=name, pot_text=texts.t(key))
                 yield f"{label}, pot {pot}: {name}, {key}", view
@@ -911,6 +924,18 @@ def test_every_text_fits(name: str, language: str) -> None:
         failures += [f"{name} [{language}] {scene.label}: {problem}" for problem in scene.problems]
     assert views, f"the scene {name} showed nothing"
     assert not failures, "\n".join(dict.fromkeys(failures))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_throw_name_fits_at_every_table_pot_and_limit(language: str) -> None:
+    """The long form of the scenes "throw names" (at every table of :data:`PLAYER_SETS`, not one
+    of each board shape) and "real-dice entry" (the names at every pot and limit)."""
+    views = [*throw_name_views(OledWords(language), PLAYER_SETS),
+                 *real_dice_entry_views(OledWords(language), every_pot=True)]
+    failures = [f"[{language}] {label}: {problem}"
+                for label, view in views for problem in traced(view)[1]]
+    assert len(views) > 2000 and not failures, "\n".join(dict.fromkeys(failures))
 
 
 #: The screen's words the scenes need not show, by the start of their keys: each is measured
