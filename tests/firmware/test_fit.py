@@ -320,8 +320,11 @@ def _hand_over(texts: OledWords) -> Iterator[tuple[str, View]]:
             yield f"{label}, bots {bots}: opens a round of section {section}", stage.view()
 
 
-def _turn_tables(texts: OledWords, dice: str, limit: str = "3") -> Iterator[tuple[str, Table]]:
-    for (label, players), bots in product(PLAYER_SETS.items(), ((), LONG_NAMES[:1])):
+def _turn_tables(
+    texts: OledWords, dice: str, tables: Iterable[str], limit: str = "3"
+) -> Iterator[tuple[str, Table]]:
+    for label, bots in product(tables, ((), LONG_NAMES[:1])):
+        players = PLAYER_SETS[label]
         for pot in (13, 40):
             position = turn_position(players, dice, pot, limit)
             rules = deckel_for(players, pot)
@@ -332,13 +335,18 @@ def _turn_tables(texts: OledWords, dice: str, limit: str = "3") -> Iterator[tupl
 
 @scene("turn")
 def _turn(texts: OledWords) -> Iterator[tuple[str, View]]:
+    yield from turn_views(texts, PLAYER_SETS)
+
+
+def turn_views(texts: OledWords, tables: Iterable[str]) -> Iterator[tuple[str, View]]:
+    """The turn screens at each of ``tables`` (keys of :data:`PLAYER_SETS`)."""
     notices = sorted(key for key in OLED_WORDS if key.startswith("notice_"))
-    for label, game_table in _turn_tables(texts, "---/0"):
+    for label, game_table in _turn_tables(texts, "---/0", tables):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: before the throw", stage.view()
         stage.start_shaking(100.0)
         yield f"{label}: shaking", stage.view()
-    for label, game_table in _turn_tables(texts, "663/1h"):
+    for label, game_table in _turn_tables(texts, "663/1h", tables):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: two sixes", stage.view()
         yield f"{label}: two sixes, as the table sees it", stage.table_view()
@@ -350,10 +358,10 @@ def _turn(texts: OledWords) -> Iterator[tuple[str, View]]:
         for notice in notices:
             stage.notice = notice
             yield f"{label}: {notice}", stage.view()
-    for label, game_table in _turn_tables(texts, "1*63/1f"):
+    for label, game_table in _turn_tables(texts, "1*63/1f", tables):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: right after a flip", stage.view()
-    for label, game_table in _turn_tables(texts, "642/3h", limit="3"):
+    for label, game_table in _turn_tables(texts, "642/3h", tables, limit="3"):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: no throws left", stage.view()
         faces = (DieFace(6), DieFace(4), DieFace(2))
@@ -398,9 +406,15 @@ def _with_status(view: TurnView, status: str) -> TurnView:
 
 @scene("reveal")
 def _reveal(texts: OledWords) -> Iterator[tuple[str, View]]:
+    yield from reveal_views(texts, PLAYER_SETS)
+
+
+def reveal_views(texts: OledWords, tables: Iterable[str]) -> Iterator[tuple[str, View]]:
+    """The reveal's pages at each of ``tables`` (keys of :data:`PLAYER_SETS`)."""
     names = [*every_throw_name(), texts.t("dropped_row")]  # a dropped cup's row has no throw
     longest = max(names, key=len)
-    for label, players in PLAYER_SETS.items():
+    for label in tables:
+        players = PLAYER_SETS[label]
         turns = tuple(
             TurnOver(name, (6, 4, 2), False, 3, longest, 1) for name in players
         )
@@ -569,12 +583,10 @@ def _error_screen(texts: OledWords) -> Iterator[tuple[str, View]]:
 @scene("referee mark", referee=True)
 def _referee(texts: OledWords) -> Iterator[tuple[str, View]]:
     """The widest titles, with the referee mark at their right end."""
-    for label, view in _turn(texts):
-        if "10 players" in label and "pot 40" in label:
+    for label, view in turn_views(texts, ("10 players",)):
+        if "pot 40" in label:
             yield label, view
-    for label, view in _reveal(texts):
-        if "10 players" in label:
-            yield label, view
+    yield from reveal_views(texts, ("10 players",))
     yield from _pickers(texts)
 
 
