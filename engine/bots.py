@@ -66,11 +66,11 @@ from engine.odds import (
     legal_keeps,
     most_throws,
     policy,
+    policy_distribution,
     result_slots,
     solve_starts,
     sorted_dice,
     ties_by_throws,
-    turn_distribution,
 )
 from engine.odds import clear_caches as clear_odds_caches
 from engine.rules import Rules
@@ -343,22 +343,24 @@ def _chance_below(rules: Rules, entry: _Earlier) -> Callable[[Evaluation, int], 
             for thrown, p in sorted_throw_outcomes(hidden)
         ]
 
+    # Asked for every result slot at every count of throws: by strength and tie alone.
+    found: dict[tuple[int, bool], float] = {}
+
     def chance(evaluation: Evaluation, ours: int) -> float:
-        total = 0.0
-        for theirs, p in spread:
-            if evaluation.strength < theirs.strength or (
-                evaluation.strength == theirs.strength
-                and not (ties_by_throws(theirs.kind, rules) and ours < throws)
-            ):
-                total += p
+        key = (evaluation.strength, ours < throws)
+        total = found.get(key)
+        if total is None:
+            total = 0.0
+            for theirs, p in spread:
+                if evaluation.strength < theirs.strength or (
+                    evaluation.strength == theirs.strength
+                    and not (ties_by_throws(theirs.kind, rules) and ours < throws)
+                ):
+                    total += p
+            found[key] = total
         return total
 
     return chance
-
-
-def _beating(target: Target) -> Callable[[Evaluation, int], float]:
-    """The payoff of beating ``target`` (as :meth:`Target.goal` pays it)."""
-    return lambda evaluation, throws: 1.0 if target.wins(evaluation, throws) else 0.0
 
 
 @cache
@@ -373,7 +375,7 @@ def _beaten_by_later(rules: Rules) -> Callable[[Evaluation, int, int], float]:
             keys.append((strength, by_throws, throws))
     # The goals and their batch solve are needed once: built here, not kept among the memoised.
     goals = [
-        goal_from(rules, _beating(Target(strength, throws or None, False, by_throws)))
+        Target(strength, throws or None, False, by_throws).fresh_goal(rules)
         for strength, by_throws, throws in keys
     ]
     index = {key: i for i, key in enumerate(keys)}
@@ -590,7 +592,7 @@ def _later_scores(
     # Each such goal is asked once (this function is memoised): built afresh and solved on a
     # solver of its own, both gone once the distribution is known.
     goal = _build_odds_goal(rules, (False, after, limit, earlier))
-    ends = turn_distribution(rules, limit, policy(rules, goal, shared=False))
+    ends = policy_distribution(rules, limit, goal)
     table = rank_table(rules)
     return _distribution(
         (_score(rules, table.evaluate(sorted_dice((*laid, *free)), not laid), throws), p)

@@ -47,21 +47,24 @@ def ascii_whole_number(text: str) -> int | None:
 
 
 def nesting_depth(value: object) -> int:
-    """How many levels of dicts and lists ``value`` nests (a scalar is 0), without recursion."""
-    deepest = 0
-    pending: list[tuple[object, int]] = [(value, 0)]
-    while pending:
-        item, depth = pending.pop()
-        children: list[Any]
-        if isinstance(item, dict):
-            children = list(item.values())
-        elif isinstance(item, list | tuple):
-            children = list(item)
-        else:
-            continue
-        deepest = max(deepest, depth + 1)
-        pending.extend((child, depth + 1) for child in children)
-    return deepest
+    """How many levels of dicts and lists ``value`` nests (a scalar is 0), without recursion:
+    level by level, each level the contents of the containers of the one above."""
+    depth = 0
+    level: list[Any] = [value]
+    while True:
+        below: list[Any] = []
+        found = False
+        for item in level:
+            if isinstance(item, dict):
+                below.extend(item.values())
+                found = True
+            elif isinstance(item, list | tuple):
+                below.extend(item)
+                found = True
+        if not found:
+            return depth
+        depth += 1
+        level = below
 
 
 def _check_size(text: str | bytes, max_bytes: int | None) -> None:

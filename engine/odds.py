@@ -308,10 +308,33 @@ class Target:
         """The goal "finish stronger than this target"."""
         return _target_goal(self, rules)
 
+    def fresh_goal(self, rules: Rules) -> Goal:
+        """:meth:`goal` built afresh, not kept among the memoised (for a goal asked once).
+
+        It pays as :meth:`wins` says, row by row of the throws made: a result of another
+        strength wins by it alone, so the throws decide only whether an equal one wins.
+        """
+        strengths = [evaluation.strength for evaluation in result_slots(rules)]
+        rows: dict[bool, tuple[float, ...]] = {}
+        payoff = []
+        for throws in range(MAX_THROWS + 1):
+            tie = self.ties_win or (
+                self.by_throws and self.throws is not None and throws < self.throws
+            )
+            row = rows.get(tie)
+            if row is None:
+                mine, on_tie = self.strength, 1.0 if tie else 0.0
+                row = rows[tie] = tuple([
+                    (1.0 if strength > mine else 0.0) if strength != mine else on_tie
+                    for strength in strengths
+                ])
+            payoff.append(row)
+        return Goal(tuple(payoff), any(row != payoff[1] for row in payoff[1:]))
+
 
 @lru_cache(maxsize=1024)
 def _target_goal(target: Target, rules: Rules) -> Goal:
-    return goal_from(rules, lambda e, t: 1.0 if target.wins(e, t) else 0.0)
+    return target.fresh_goal(rules)
 
 
 # -- the model of a rule set: positions, keeps, flips, throws ------------------------------------
@@ -423,7 +446,12 @@ def _to_fraction(value: Number) -> Number:
 
 
 class _Solver:
-    """Optimal values for a tuple of goals at once (a vector per position), memoised."""
+    """Optimal values for a tuple of goals at once (a vector per position), memoised.
+
+    A solver of one goal (the computer players' and most queries') keeps its values as numbers,
+    not vectors of one: the same sums and maxima in the same order, without a tuple built and
+    taken apart at every position.
+    """
 
     def __init__(self, rules: Rules, goals: tuple[Goal, ...], exact: bool) -> None:
         self.model = _model(rules)
@@ -446,6 +474,9 @@ class _Solver:
         self.zero: Vector = (Fraction(0),) * self.width if exact else (0.0,) * self.width
         self._values: dict[tuple[int, int, int, bool], Vector] = {}
         self._expected: dict[tuple[int, int, int], Vector] = {}
+        self._single = self.width == 1
+        self._value_of: dict[tuple[int, int, int, bool], Number] = {}
+        self._expected_of: dict[tuple[int, int, int], Number] = {}
 
     def stand(self, throws: int, state: int) -> Vector:
         """The payoff of standing on position ``state`` after ``throws`` throws, per goal."""
@@ -455,6 +486,46 @@ class _Solver:
             convert(row[state] if by_state else row[slot]) for row, by_state in self._rows[throws]
         ])
 
+    def _stand_one(self, throws: int, state: int) -> Number:
+        """:meth:`stand` of a solver of one goal, as a number."""
+        row, by_state = self._rows[throws][0]
+        return self._convert(row[state] if by_state else row[self.model.stand_slot[state]])
+
+    def _value_one(self, state: int, throws: int, limit: int, flipped: bool) -> Number:
+        """:meth:`value` of a solver of one goal, as a number."""
+        key = (state, throws if self.uses_throws else 0, limit - throws, flipped)
+        found = self._value_of.get(key)
+        if found is not None:
+            return found
+        best = self._stand_one(throws, state)
+        if throws < limit:
+            model = self.model
+            candidates = [] if flipped else [best]
+            if self.can_flip(state, throws, limit, flipped):
+                candidates.append(
+                    self._value_one(model.flip_to[state], throws, limit + self.bonus, True))
+            for kept in model.keeps[flipped][state]:
+                candidates.append(self._expected_one(kept, throws + 1, limit))
+            if len(candidates) > 1:
+                best = max(candidates)
+            elif candidates:
+                best = candidates[0]
+        self._value_of[key] = best
+        return best
+
+    def _expected_one(self, kept: int, throws: int, limit: int) -> Number:
+        """:meth:`expected` of a solver of one goal, as a number."""
+        key = (kept, throws if self.uses_throws else 0, limit - throws)
+        found = self._expected_of.get(key)
+        if found is not None:
+            return found
+        total: Number = self.zero[0]
+        value, exact = self._value_one, self.exact
+        for state, p_float, p_exact in self.model.outcomes[kept]:
+            total = total + (p_exact if exact else p_float) * value(state, throws, limit, False)
+        self._expected_of[key] = total
+        return total
+
     def can_flip(self, state: int, throws: int, limit: int, flipped: bool) -> bool:
         return (
             not flipped and throws < limit and self.model.flip_to[state] >= 0
@@ -463,6 +534,8 @@ class _Solver:
 
     def value(self, state: int, throws: int, limit: int, flipped: bool) -> Vector:
         """The best action's payoff from a position just after a throw (or a flip)."""
+        if self._single:
+            return (self._value_one(state, throws, limit, flipped),)
         key = (state, throws if self.uses_throws else 0, limit - throws, flipped)
         found = self._values.get(key)
         if found is not None:
@@ -485,6 +558,8 @@ class _Solver:
 
     def expected(self, kept: int, throws: int, limit: int) -> Vector:
         """The payoff of throwing all but ``kept``, as throw number ``throws``."""
+        if self._single:
+            return (self._expected_one(kept, throws, limit),)
         key = (kept, throws if self.uses_throws else 0, limit - throws)
         found = self._expected.get(key)
         if found is not None:
@@ -501,6 +576,22 @@ class _Solver:
     def start(self, limit: int) -> Vector:
         """The payoff of a whole turn with ``limit`` throws."""
         return self.expected(self.model.kept_index[()], 1, limit)
+
+    def stand_first(self, throws: int, state: int) -> Number:
+        """The first goal's payoff of :meth:`stand`."""
+        return self._stand_one(throws, state) if self._single else self.stand(throws, state)[0]
+
+    def value_first(self, state: int, throws: int, limit: int, flipped: bool) -> Number:
+        """The first goal's payoff of :meth:`value`."""
+        if self._single:
+            return self._value_one(state, throws, limit, flipped)
+        return self.value(state, throws, limit, flipped)[0]
+
+    def expected_first(self, kept: int, throws: int, limit: int) -> Number:
+        """The first goal's payoff of :meth:`expected`."""
+        if self._single:
+            return self._expected_one(kept, throws, limit)
+        return self.expected(kept, throws, limit)[0]
 
 
 #: Solvers kept: a computer player's and a hint's per situation (the opener's is asked every
@@ -652,7 +743,7 @@ def chance_playing(
     another)."""
     position.check(rules)
     decider = _solver(rules, (_goal(decide, rules),), False)
-    stand = _solver(rules, (_goal(value, rules),), False).stand
+    stand = _solver(rules, (_goal(value, rules),), False).stand_first
     model = decider.model
     values: dict[tuple[int, int, int, bool], float] = {}
 
@@ -669,7 +760,7 @@ def chance_playing(
 
     def taking(chosen: Choice, state: int, throws: int, limit: int, flipped: bool) -> float:
         if chosen.kind is ActionKind.STAND:
-            return float(stand(throws, state)[0])
+            return float(stand(throws, state))
         if chosen.kind is ActionKind.FLIP:
             return after(model.flip_to[state], throws, limit + decider.bonus, True)
         return sum(
@@ -736,21 +827,28 @@ def best_within(
 
 def _best_choice(solver: _Solver, state: int, throws: int, limit: int, flipped: bool) -> Choice:
     model = solver.model
-    best = Choice(ActionKind.STAND)
-    best_key = -_bucket(solver.stand(throws, state)[0])
+    best = _STAND
+    best_key = -_bucket(solver.stand_first(throws, state))
     if throws >= limit:
         return best
     if flipped:
         best_key = 1.0  # no standing right after a flip: any throw beats it
     if solver.can_flip(state, throws, limit, flipped):
-        value = solver.value(model.flip_to[state], throws, limit + solver.bonus, True)[0]
-        if -_bucket(value) < best_key:
-            best, best_key = Choice(ActionKind.FLIP), -_bucket(value)
+        key = -_bucket(solver.value_first(model.flip_to[state], throws, limit + solver.bonus, True))
+        if key < best_key:
+            best, best_key = _FLIP, key
+    best_kept = -1
+    expected = solver.expected_first
     for kept in model.keeps[flipped][state]:
-        value = solver.expected(kept, throws + 1, limit)[0]
-        if -_bucket(value) < best_key:
-            best, best_key = Choice(ActionKind.THROW, model.kept[kept]), -_bucket(value)
-    return best
+        key = -_bucket(expected(kept, throws + 1, limit))
+        if key < best_key:
+            best_kept, best_key = kept, key
+    return best if best_kept < 0 else Choice(ActionKind.THROW, model.kept[best_kept])
+
+
+#: The choices without dice, made once (a turn's distribution asks for thousands).
+_STAND = Choice(ActionKind.STAND)
+_FLIP = Choice(ActionKind.FLIP)
 
 
 def chance_to_beat(
@@ -866,6 +964,31 @@ def turn_distribution(
     engine ends the turn). The result maps each end to its probability; the hand flag of an end is
     ``not laid_out``. Raises :class:`IllegalActionError` if ``choose`` picks an illegal action.
     """
+    states = _model(rules).states
+
+    def decide(state: int, throws: int, turn_limit: int, flipped: bool) -> Choice:
+        laid, free = states[state]
+        return choose(Position(laid, free, throws, turn_limit, flipped))
+
+    return _distribution_of(rules, limit, decide)
+
+
+def policy_distribution(rules: Rules, limit: int, target: Target | Goal) -> dict[TurnEnd, float]:
+    """:func:`turn_distribution` of :func:`policy` ``(rules, target, shared=False)``, asked by
+    position number: no :class:`Position` made and looked up again in every position."""
+    solver = _Solver(rules, (_goal(target, rules),), False)
+
+    def decide(state: int, throws: int, turn_limit: int, flipped: bool) -> Choice:
+        return _best_choice(solver, state, throws, turn_limit, flipped)
+
+    return _distribution_of(rules, limit, decide)
+
+
+def _distribution_of(
+    rules: Rules, limit: int, decide: Callable[[int, int, int, bool], Choice]
+) -> dict[TurnEnd, float]:
+    """:func:`turn_distribution`, ``decide`` asked with (position number, throws, limit,
+    flipped)."""
     model = _model(rules)
     bonus = 1 if rules.boerdeschock else 0
     ends: dict[TurnEnd, float] = {}
@@ -883,7 +1006,7 @@ def turn_distribution(
                 end = (laid, free, throws)
                 ends[end] = ends.get(end, 0.0) + p
                 continue
-            choice = choose(Position(laid, free, throws, turn_limit, flipped))
+            choice = decide(state, throws, turn_limit, flipped)
             if choice.kind is ActionKind.STAND:
                 if flipped:
                     raise IllegalActionError("no stand right after a flip: the cup must be thrown")

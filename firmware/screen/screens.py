@@ -128,18 +128,39 @@ class LayoutTrace:
                 continue
             left, top, right, bottom = item.box
             name = f"{item.kind} {item.text!r}" if item.text else item.kind
-            if item.text and not (FONT.covers(item.text) and SMALL.covers(item.text)):
+            if item.text and not _covered(item.text):
                 missing = FONT.missing(item.text) | SMALL.missing(item.text)
                 found.append(f"{name}: no glyph for {sorted(missing)}")
             if left < 0 or top < 0 or right >= WIDTH or bottom >= HEIGHT:
                 found.append(f"{name} at {item.box} leaves the {WIDTH}x{HEIGHT} panel")
         drawn = [item for item in self.placed if item.kind not in ("cut", "short")]
-        for index, first in enumerate(drawn):
-            for second in drawn[index + 1 :]:
-                problem = _overlap(first, second)
-                if problem:
-                    found.append(problem)
+        for first, second in _touching(drawn):
+            problem = _overlap(drawn[first], drawn[second])
+            if problem:
+                found.append(problem)
         return found
+
+
+@lru_cache(maxsize=4096)
+def _covered(text: str) -> bool:
+    """Whether both fonts have a glyph for every character of ``text``."""
+    return FONT.covers(text) and SMALL.covers(text)
+
+
+def _touching(drawn: Sequence[Placed]) -> list[tuple[int, int]]:
+    """The pairs (first, second), first < second, of elements whose boxes meet, in that order:
+    a sweep from left to right, so that only boxes that share columns are compared."""
+    order = sorted(range(len(drawn)), key=lambda index: drawn[index].box[0])
+    pairs: list[tuple[int, int]] = []
+    for place, index in enumerate(order):
+        _, top, right, bottom = drawn[index].box
+        for other in order[place + 1 :]:
+            box = drawn[other].box
+            if box[0] > right:
+                break
+            if box[1] <= bottom and top <= box[3]:
+                pairs.append((index, other) if index < other else (other, index))
+    return sorted(pairs)
 
 
 def _overlap(first: Placed, second: Placed) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from itertools import product
 from typing import NamedTuple
@@ -37,6 +37,7 @@ from unittest import mock
 
 import pytest
 from luma.core.device import dummy
+from PIL import ImageChops
 
 from engine.bots import make_bot
 from engine.events import HalfOver, PenaltyGiven, RoundOver, TurnOver
@@ -319,8 +320,11 @@ def _hand_over(texts: OledWords) -> Iterator[tuple[str, View]]:
             yield f"{label}, bots {bots}: opens a round of section {section}", stage.view()
 
 
-def _turn_tables(texts: OledWords, dice: str, limit: str = "3") -> Iterator[tuple[str, Table]]:
-    for (label, players), bots in product(PLAYER_SETS.items(), ((), LONG_NAMES[:1])):
+def _turn_tables(
+    texts: OledWords, dice: str, tables: Iterable[str], limit: str = "3"
+) -> Iterator[tuple[str, Table]]:
+    for label, bots in product(tables, ((), LONG_NAMES[:1])):
+        players = PLAYER_SETS[label]
         for pot in (13, 40):
             position = turn_position(players, dice, pot, limit)
             rules = deckel_for(players, pot)
@@ -331,13 +335,18 @@ def _turn_tables(texts: OledWords, dice: str, limit: str = "3") -> Iterator[tupl
 
 @scene("turn")
 def _turn(texts: OledWords) -> Iterator[tuple[str, View]]:
+    yield from turn_views(texts, PLAYER_SETS)
+
+
+def turn_views(texts: OledWords, tables: Iterable[str]) -> Iterator[tuple[str, View]]:
+    """The turn screens at each of ``tables`` (keys of :data:`PLAYER_SETS`)."""
     notices = sorted(key for key in OLED_WORDS if key.startswith("notice_"))
-    for label, game_table in _turn_tables(texts, "---/0"):
+    for label, game_table in _turn_tables(texts, "---/0", tables):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: before the throw", stage.view()
         stage.start_shaking(100.0)
         yield f"{label}: shaking", stage.view()
-    for label, game_table in _turn_tables(texts, "663/1h"):
+    for label, game_table in _turn_tables(texts, "663/1h", tables):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: two sixes", stage.view()
         yield f"{label}: two sixes, as the table sees it", stage.table_view()
@@ -349,10 +358,10 @@ def _turn(texts: OledWords) -> Iterator[tuple[str, View]]:
         for notice in notices:
             stage.notice = notice
             yield f"{label}: {notice}", stage.view()
-    for label, game_table in _turn_tables(texts, "1*63/1f"):
+    for label, game_table in _turn_tables(texts, "1*63/1f", tables):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: right after a flip", stage.view()
-    for label, game_table in _turn_tables(texts, "642/3h", limit="3"):
+    for label, game_table in _turn_tables(texts, "642/3h", tables, limit="3"):
         stage = TurnStage(session_of(game_table), game_table)
         yield f"{label}: no throws left", stage.view()
         faces = (DieFace(6), DieFace(4), DieFace(2))
@@ -361,17 +370,33 @@ def _turn(texts: OledWords) -> Iterator[tuple[str, View]]:
         yield f"{label}: FLIP held after the last throw", done.view()
 
 
+#: A table of each count of the board's lines (one to three), which sets where the dice and the
+#: status line with a throw's name stand on the turn screen; the names do not change the board.
+BOARD_SHAPES = ("2 players", "6 players", "10 players")
+
+
 @scene("throw names")
 def _throw_names(texts: OledWords) -> Iterator[tuple[str, View]]:
+    yield from throw_name_views(texts, BOARD_SHAPES)
+
+
+def throw_name_views(texts: OledWords, tables: Iterable[str]) -> Iterator[tuple[str, View]]:
+    """Every throw name after the last throw and on the turn screen, at each of ``tables``
+    (keys of :data:`PLAYER_SETS`)."""
     faces = (DieFace(6), DieFace(4), DieFace(2))
-    for (label, players), name in product(PLAYER_SETS.items(), every_throw_name()):
+    for label in tables:
+        # One game for every name: the names change the status line only.
+        players = PLAYER_SETS[label]
         position = turn_position(players, "---/0", 40)
         game_table = table(texts, players, position, rules=deckel_for(players, 40))
-        stage = TurnDoneStage(session_of(game_table), game_table, players[0], 3, 3, faces, name)
-        yield f"{label}: the last throw was {name}", stage.view()
         turn = TurnStage(session_of(game_table), game_table)
         turn.notice = ""
-        yield f"{label}: turn screen", _with_status(turn.view(), name)
+        turn_view = turn.view()
+        for name in every_throw_name():
+            stage = TurnDoneStage(session_of(game_table), game_table, players[0], 3, 3, faces,
+                                  name)
+            yield f"{label}: the last throw was {name}", stage.view()
+            yield f"{label}: turn screen", _with_status(turn_view, name)
 
 
 def _with_status(view: TurnView, status: str) -> TurnView:
@@ -381,9 +406,15 @@ def _with_status(view: TurnView, status: str) -> TurnView:
 
 @scene("reveal")
 def _reveal(texts: OledWords) -> Iterator[tuple[str, View]]:
+    yield from reveal_views(texts, PLAYER_SETS)
+
+
+def reveal_views(texts: OledWords, tables: Iterable[str]) -> Iterator[tuple[str, View]]:
+    """The reveal's pages at each of ``tables`` (keys of :data:`PLAYER_SETS`)."""
     names = [*every_throw_name(), texts.t("dropped_row")]  # a dropped cup's row has no throw
     longest = max(names, key=len)
-    for label, players in PLAYER_SETS.items():
+    for label in tables:
+        players = PLAYER_SETS[label]
         turns = tuple(
             TurnOver(name, (6, 4, 2), False, 3, longest, 1) for name in players
         )
@@ -552,12 +583,10 @@ def _error_screen(texts: OledWords) -> Iterator[tuple[str, View]]:
 @scene("referee mark", referee=True)
 def _referee(texts: OledWords) -> Iterator[tuple[str, View]]:
     """The widest titles, with the referee mark at their right end."""
-    for label, view in _turn(texts):
-        if "10 players" in label and "pot 40" in label:
+    for label, view in turn_views(texts, ("10 players",)):
+        if "pot 40" in label:
             yield label, view
-    for label, view in _reveal(texts):
-        if "10 players" in label:
-            yield label, view
+    yield from reveal_views(texts, ("10 players",))
     yield from _pickers(texts)
 
 
@@ -621,6 +650,12 @@ def real_dice_table(texts: OledWords, players: tuple[str, ...], position: str | 
 
 @scene("real-dice entry")
 def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
+    yield from real_dice_entry_views(texts, every_pot=False)
+
+
+def real_dice_entry_views(texts: OledWords, *, every_pot: bool) -> Iterator[tuple[str, View]]:
+    """The real-dice entry's screens; its special throw names beside each key's words at one
+    pot and limit a table, or at ``every_pot`` and limit."""
     special = [name for name in every_throw_name()
                if not name.startswith(("Hausnummer", "Schock ", "Schock-"))]
     for (label, players), pot in product(PLAYER_SETS.items(), (13, 40)):
@@ -636,7 +671,11 @@ def _real_dice_entry(texts: OledWords) -> Iterator[tuple[str, View]]:
                 stage.notice = notice
                 yield f"{label}, pot {pot}: {notice}", stage.view()
             stage.notice = ""
-            for name, key in product(special, ("entry_hand", "entry_built")):
+            # The names' line stands where the players' board puts it, beside the key's words
+            # in place of the pot: one pot and limit show every name at each table size.
+            named = every_pot or (pot, limit) == (13, "-")
+            keys = ("entry_hand", "entry_built") if named else ()
+            for name, key in product(special, keys):
                 view = replace(stage.view(), status=name, pot_text=texts.t(key))
                 yield f"{label}, pot {pot}: {name}, {key}", view
             stage.settling = True
@@ -832,13 +871,16 @@ def _time_box(texts: OledWords) -> Iterator[tuple[str, View]]:
         ).view()
 
 
+#: luma's dummy device that shows every traced view, one frame after another, as the OLED does.
+DEVICE = dummy(width=SCREEN_SIZE[0], height=SCREEN_SIZE[1], mode="1")
+
+
 def traced(view: View, mark: str = "") -> tuple[LayoutTrace, list[str]]:
     """Render ``view`` as the device does, on luma's dummy device; the trace and its problems."""
-    device = dummy(width=SCREEN_SIZE[0], height=SCREEN_SIZE[1], mode="1")
     with trace_layout() as trace:
         image = render(view, mark=mark)
-    device.display(image)
-    assert device.image.tobytes() == image.tobytes()
+    DEVICE.display(image)
+    assert ImageChops.logical_xor(DEVICE.image, image).getbbox() is None  # every pixel shown
     return trace, trace.problems()
 
 
@@ -865,7 +907,14 @@ def scene_traced(name: str, language: str) -> TracedScene:
     found = []
     # A view the scene shows twice (a real-dice entry's screens repeat) is traced once.
     seen: dict[View, tuple[tuple[str, ...], list[str]]] = {}
-    with mock.patch.object(OledWords, "t", autospec=True, side_effect=OledWords.t) as lookup:
+    keys: set[str] = set()
+    look_up = OledWords.t
+
+    def recording(self: OledWords, key: str, **values: object) -> str:
+        keys.add(key)
+        return look_up(self, key, **values)
+
+    with mock.patch.object(OledWords, "t", recording):
         texts = OledWords(language)
         mark = texts.t("referee_mark") if name in MARKED else ""
         for label, view in SCENES[name](texts):
@@ -874,8 +923,7 @@ def scene_traced(name: str, language: str) -> TracedScene:
                 drawn = tuple(item.text for item in trace.placed if item.kind == "text")
                 seen[view] = drawn, problems
             found.append(SceneView(label, *seen[view]))
-    keys = frozenset(call.args[1] for call in lookup.call_args_list)
-    return TracedScene(tuple(found), keys)
+    return TracedScene(tuple(found), frozenset(keys))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -888,6 +936,18 @@ def test_every_text_fits(name: str, language: str) -> None:
         failures += [f"{name} [{language}] {scene.label}: {problem}" for problem in scene.problems]
     assert views, f"the scene {name} showed nothing"
     assert not failures, "\n".join(dict.fromkeys(failures))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_throw_name_fits_at_every_table_pot_and_limit(language: str) -> None:
+    """The long form of the scenes "throw names" (at every table of :data:`PLAYER_SETS`, not one
+    of each board shape) and "real-dice entry" (the names at every pot and limit)."""
+    views = [*throw_name_views(OledWords(language), PLAYER_SETS),
+                 *real_dice_entry_views(OledWords(language), every_pot=True)]
+    failures = [f"[{language}] {label}: {problem}"
+                for label, view in views for problem in traced(view)[1]]
+    assert len(views) > 2000 and not failures, "\n".join(dict.fromkeys(failures))
 
 
 #: The screen's words the scenes need not show, by the start of their keys: each is measured
