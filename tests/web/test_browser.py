@@ -21,7 +21,7 @@ from firmware.sink import GameStarted
 from hal.ports import Button
 from sim.pictures.browser import Browser, browser_missing
 
-from .conftest import WebDevice, WsClient, tap
+from .conftest import SHOWN_TEXTS, WebDevice, WsClient, tap, texts, wait_texts
 
 pytestmark = [
     pytest.mark.browser,
@@ -72,20 +72,23 @@ def test_a_button_on_the_device_updates_the_board_at_once(
             host.close()
         player = turn["player"]
         open_page(browser, device)
-        assert browser.js(
-            "return document.querySelector('#players tr.current').dataset.player"
-        ) == player
-        assert browser.by_id("turn").text.startswith(f"{player} ist dran")
-        seen = browser.js("return window.schock.states")
+        current = "document.querySelector('#players tr.current').dataset.player"
+        board = browser.js(
+            f"return {{current: {current}, states: window.schock.states,"
+            f" ...{SHOWN_TEXTS}(['turn'])}};"
+        )
+        assert board["current"] == player
+        assert board["turn"].startswith(f"{player} ist dran")
         device.press(Button.STAND)  # on the device: the turn is over, the cup passes on
         released = time.time() * 1000
-        browser.wait(f"window.schock.states > {seen}", timeout=5)
-        browser.wait(
-            f"document.querySelector('#players tr.current').dataset.player !== {player!r}"
+        # A new state, and in it the cup passed on; when it came (one script waits for both).
+        arrived = browser.wait(
+            f"window.schock.states > {board['states']} && {current} !== {player!r}"
+            " && window.schock.lastStateAt"
         )
         # The 200 ms target is the bench's (docs/performance.md, "press to the board"): a timed
         # assertion here would fail on a busy machine, not on a slow device. Recorded only.
-        latency = browser.js("return window.schock.lastStateAt") - released
+        latency = arrived - released
         record_property("press_to_board_ms", round(latency, 1))
     finally:
         device.close()
@@ -95,20 +98,25 @@ def test_pairing_and_a_name_change_from_the_page(
     web_device: WebDevice, browser: Browser
 ) -> None:
     open_page(browser, web_device)
-    assert browser.by_id("apply").get_attribute("disabled") is not None, "unpaired: closed"
+    assert browser.js("return document.getElementById('apply').disabled"), "unpaired: closed"
     pin = web_device.show_pin()  # the menu's Koppeln shows it on the OLED
     browser.by_id("pin").send_keys("000000" if pin != "000000" else "111111")
     browser.by_id("pair").click()
-    browser.wait("document.getElementById('note').textContent.length > 0")
-    assert browser.by_id("note").text == "Falsche PIN, noch 2 Versuche", "the page's own words"
+    note = wait_texts(browser, "document.getElementById('note').textContent.length > 0", "note")
+    assert note["note"] == "Falsche PIN, noch 2 Versuche", "the page's own words"
     browser.by_id("pair").click()  # the same wrong PIN again: the last try is one
-    browser.wait("document.getElementById('note').textContent.endsWith('1 Versuch')")
-    assert browser.by_id("note").text == "Falsche PIN, noch 1 Versuch"
+    note = wait_texts(
+        browser, "document.getElementById('note').textContent.endsWith('1 Versuch')", "note"
+    )
+    assert note["note"] == "Falsche PIN, noch 1 Versuch"
     browser.js("document.getElementById('pin').value = arguments[0]", pin)  # typed just above
     tap(browser, "#pair")
-    browser.wait("!document.getElementById('controls').hidden")
-    assert browser.js("return localStorage.getItem('schockbesteck.token')")
-    assert browser.by_id("note").text == "", "paired: the box says so, the note waits for a setup"
+    paired = browser.wait(
+        "!document.getElementById('controls').hidden"
+        f" && {{token: localStorage.getItem('schockbesteck.token'), ...{SHOWN_TEXTS}(['note'])}}"
+    )
+    assert paired["token"]
+    assert paired["note"] == "", "paired: the box says so, the note waits for a setup"
     first = browser.js("return document.querySelector('#seats input.name')")
     first.clear()
     first.send_keys("Zoe")
@@ -117,8 +125,8 @@ def test_pairing_and_a_name_change_from_the_page(
         "seat.value = 'odds'; seat.dispatchEvent(new Event('change'));"
     )
     tap(browser, "#apply")
-    browser.wait("document.getElementById('note').textContent.length > 0")
-    assert browser.by_id("note").text == "Übernommen"
+    note = wait_texts(browser, "document.getElementById('note').textContent.length > 0", "note")
+    assert note["note"] == "Übernommen"
     for _ in range(100):  # the game's first event, recorded on the device's loop
         started = [e for e in web_device.events if isinstance(e, GameStarted)]
         if started:
@@ -129,23 +137,28 @@ def test_pairing_and_a_name_change_from_the_page(
     browser.wait("document.querySelector('#players tr[data-player=\"Zoe\"]') !== null")
 
     browser.open(web_device.url)  # a reload: the token in localStorage pairs it again
-    browser.wait("window.schock.page.paired === true")
-    assert browser.js("return document.getElementById('pairing').hidden")
+    (pairing_hidden,) = browser.wait(
+        "window.schock.page.paired === true && [document.getElementById('pairing').hidden]"
+    )
+    assert pairing_hidden
 
 
 def test_an_unpaired_page_cannot_change_anything(
     web_device: WebDevice, browser: Browser, clients: list[WsClient]
 ) -> None:
     open_page(browser, web_device)
-    for selector in ("#buttons button", "#setup button", "#setup input", "#setup select"):
-        assert browser.js(
-            f"return [...document.querySelectorAll('{selector}')].every((b) => b.disabled)"
-        ), selector
+    selectors = ["#buttons button", "#setup button", "#setup input", "#setup select"]
+    disabled = browser.js(
+        "return arguments[0].map((s) =>"
+        " [...document.querySelectorAll(s)].every((b) => b.disabled))",
+        selectors,
+    )
+    assert dict(zip(selectors, disabled, strict=True)) == dict.fromkeys(selectors, True)
     # Past the disabled buttons: the page's own socket, sending what a paired page would.
-    for line in ("press stand", "shake", 'setup {"players": ["Mallory", "Eve"]}', "hold stand"):
-        browser.js("window.schock.page.ws.send(arguments[0])", line)
-    browser.wait("document.getElementById('note').textContent.length > 0")
-    assert browser.by_id("note").text == "Erst koppeln (PIN vom Gerät)", "in the page's words"
+    lines = ["press stand", "shake", 'setup {"players": ["Mallory", "Eve"]}', "hold stand"]
+    browser.js("for (const line of arguments[0]) window.schock.page.ws.send(line)", lines)
+    note = wait_texts(browser, "document.getElementById('note').textContent.length > 0", "note")
+    assert note["note"] == "Erst koppeln (PIN vom Gerät)", "in the page's words"
     watcher = WsClient(web_device.ws_url)
     clients.append(watcher)
     watcher.wait_for(lambda line: line.startswith("state "))
@@ -163,9 +176,9 @@ def _check_a_dropped_cup(web_device: WebDevice, browser: Browser) -> None:
         (TurnOver("Anna", (4, 1, 1), False, 2, "Schock 4", 2), DroppedTurn("Ben")),
     )  # fmt: skip
     web_device.on_loop(lambda: (table.publish_event(reveal), table.flush()))
-    browser.wait("document.getElementById('reveal').classList.contains('fresh')")
-    rows = browser.js(
-        "return [...document.querySelectorAll('#reveal .rows li')]"
+    rows = browser.wait(
+        "document.getElementById('reveal').classList.contains('fresh')"
+        " && [...document.querySelectorAll('#reveal .rows li')]"
         ".map((li) => [li.dataset.player, li.querySelector('.what').textContent,"
         " li.querySelectorAll('.die').length])"
     )
@@ -176,7 +189,7 @@ def test_it_reconnects_by_itself_and_says_so_and_speaks_english(
     web_device: WebDevice, browser: Browser
 ) -> None:
     open_page(browser, web_device)
-    assert browser.by_id("title").text == "Schocken am Tisch"
+    assert texts(browser, "title") == {"title": "Schocken am Tisch"}
     table = web_device.device.web
     assert table is not None
 
@@ -185,13 +198,14 @@ def test_it_reconnects_by_itself_and_says_so_and_speaks_english(
             page.remote.link.close()
 
     web_device.on_loop(drop_every_page)
-    browser.wait("window.schock.connects >= 2", timeout=10)
-    banners = browser.js("return window.schock.banners")
+    (banners,) = browser.wait("window.schock.connects >= 2 && [window.schock.banners]")
     assert "Verbindung getrennt - verbinde neu …" in banners
     browser.wait("document.getElementById('banner').hidden")
     browser.by_id("lang").click()
-    assert browser.by_id("title").text == "Schocken at the table"
-    assert browser.js("return document.documentElement.lang") == "en"
+    english = browser.js(
+        f"return {{...{SHOWN_TEXTS}(['title']), lang: document.documentElement.lang}};"
+    )
+    assert english == {"title": "Schocken at the table", "lang": "en"}
 
 
 @pytest.mark.parametrize(
@@ -224,11 +238,13 @@ def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
         found = re.search(r"die Seite des Tischs: (http://127\.0\.0\.1:\d+/)", first)
         assert found, first
         browser.open(found.group(1))
-        browser.wait("window.schock.states >= 1")
-        browser.wait("document.querySelectorAll('#players tr[data-player]').length === 3")
-        seen = browser.js("return window.schock.states")
-        browser.wait(f"window.schock.states > {seen}", timeout=20)  # the roll-off, live
-        assert browser.by_id("turn").text.endswith(" ist dran")
+        (seen,) = browser.wait(
+            "window.schock.states >= 1"
+            " && document.querySelectorAll('#players tr[data-player]').length === 3"
+            " && [window.schock.states]"
+        )
+        live = wait_texts(browser, f"window.schock.states > {seen}", "turn", timeout=20)
+        assert live["turn"].endswith(" ist dran")  # the roll-off, live
         if until == "a-round":
             browser.wait(f"window.schock.states > {seen} + 3", timeout=20)  # it goes on
             browser.wait("document.querySelector('#history .round') !== null", timeout=30)
@@ -259,8 +275,7 @@ def test_the_statistics_fit_a_tv_and_a_laptop(
     seven: the table takes two and shows every column without scrolling, at the widest names
     and three-digit counts."""
     open_page(browser, web_device)
-    browser.wait("window.schock.page.stats !== null")
-    fields = browser.js("return window.schock.page.stats.fields")
+    fields = browser.wait("window.schock.page.stats !== null && window.schock.page.stats.fields")
     figures = {field: 100 for field in fields}  # three digits in every column
     names = ["Maximilian", "Ann-Katrin", "Jo"]  # the widest names the device takes
     body = "document.querySelector('#stats .body')"
@@ -269,15 +284,16 @@ def test_the_statistics_fit_a_tv_and_a_laptop(
             "Emulation.setDeviceMetricsOverride",
             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
         )
-        browser.js(
+        shown = browser.js(
             "window.schock.page.stats = {fields: arguments[0], players: arguments[1]};"
-            " renderStats();",
+            f" renderStats(); const body = {body};"
+            " return {width: window.innerWidth, columns: body.querySelectorAll('th').length,"
+            " cut: body.scrollWidth > body.clientWidth};",
             fields, {name: figures for name in names},
         )  # fmt: skip
-        assert browser.js("return window.innerWidth") == width
-        assert browser.js(f"return {body}.querySelectorAll('th').length") == 1 + len(fields)
-        cut = browser.js(f"return {body}.scrollWidth > {body}.clientWidth")
-        assert not cut, f"the table is cut at {width} x {height}"
+        assert shown["width"] == width
+        assert shown["columns"] == 1 + len(fields)
+        assert not shown["cut"], f"the table is cut at {width} x {height}"
 
 
 def pair_page(browser: Browser, device: WebDevice) -> None:
@@ -295,29 +311,27 @@ def test_a_setup_from_the_page_carries_every_house_rule(
     open_page(browser, web_device)
     assert browser.js("return document.getElementById('setup').hidden"), "a watcher: no setup"
     pair_page(browser, web_device)
-    browser.js(
+    # The preset, then each option as a person sets it (in turn, each with its change event).
+    house = browser.js(
         "const preset = document.getElementById('preset');"
         "preset.value = 'bvb'; preset.dispatchEvent(new Event('change'));"
         "document.getElementById('house').open = true;"
-    )
-    choose = (
-        "const select = document.querySelector(`#options [data-rule='${arguments[0]}'] select`);"
-        "select.value = JSON.stringify(arguments[1]); select.dispatchEvent(new Event('change'));"
-    )
-    browser.js(choose, "jule", True)
-    browser.js(choose, "two_two_one", "neuner")
-    browser.js(choose, "max_throws", 2)
-    browser.js(
+        "for (const [rule, value] of arguments[0]) {"
+        "  const select = document.querySelector(`#options [data-rule='${rule}'] select`);"
+        "  select.value = JSON.stringify(value); select.dispatchEvent(new Event('change'));"
+        "}"
         "const box = document.querySelector("
         "  `#options [data-rule='hand_only'] input[value='general']`);"
         "box.checked = true; box.dispatchEvent(new Event('change'));"
         "const deckel = document.getElementById('deckel');"
         "deckel.value = '17'; deckel.dispatchEvent(new Event('input'));"
+        f"return {SHOWN_TEXTS}(['house-count']);",
+        [["jule", True], ["two_two_one", "neuner"], ["max_throws", 2]],
     )
-    assert browser.by_id("house-count").text == "4 anders als bvb"
+    assert house["house-count"] == "4 anders als bvb"
     tap(browser, "#apply")
-    browser.wait("document.getElementById('note').textContent.length > 0")
-    assert browser.by_id("note").text == "Übernommen"
+    note = wait_texts(browser, "document.getElementById('note').textContent.length > 0", "note")
+    assert note["note"] == "Übernommen"
     for _ in range(100):  # the game starts from the device's setup at once
         started = [e for e in web_device.events if isinstance(e, GameStarted)]
         if started:
@@ -356,12 +370,15 @@ def test_a_paired_page_ends_the_game_after_asking(
     assert web_device.on_loop(lambda: web_device.device.app.game) is not None
     tap(browser, "#abandon")
     tap(browser, "#abandon-yes")
-    browser.wait("window.schock.page.abandoned === true")
-    assert browser.by_id("turn").text == "Spiel abgebrochen"
-    assert browser.by_id("note").text == "Spiel abgebrochen"
+    ended = browser.wait(
+        "window.schock.page.abandoned === true && {applyDisabled:"
+        f" document.getElementById('apply').disabled, ...{SHOWN_TEXTS}(['turn', 'note'])}}"
+    )
+    assert ended["turn"] == "Spiel abgebrochen"
+    assert ended["note"] == "Spiel abgebrochen"
     assert web_device.on_loop(lambda: web_device.device.app.game) is None, "the setup is next"
     assert any(type(event).__name__ == "GameAbandoned" for event in web_device.events)
-    assert not browser.js("return document.getElementById('apply').disabled"), "set up anew"
+    assert not ended["applyDisabled"], "set up anew"
 
 
 def test_the_reveal_stays_marked_until_the_next_rounds_first_throw(browser: Browser) -> None:
@@ -371,8 +388,7 @@ def test_the_reveal_stays_marked_until_the_next_rounds_first_throw(browser: Brow
     web_device = WebDevice(setup=GameSetup(("Anna", "Ben", "Carla"), load_preset("standard")))
     try:
         open_page(browser, web_device)
-        assert browser.by_id("round").text == "Auswürfeln"
-        assert browser.by_id("pot").text == "Topf 13"
+        assert texts(browser, "round", "pot") == {"round": "Auswürfeln", "pot": "Topf 13"}
         _check_the_reveal_marks(web_device, browser)
         _check_a_dropped_cup(web_device, browser)
     finally:
@@ -389,26 +405,28 @@ def _check_the_reveal_marks(web_device: WebDevice, browser: Browser) -> None:
          TurnOver("Ben", (6, 3, 2), True, 1, "Hausnummer 632", 2)),
     )  # fmt: skip
     web_device.on_loop(lambda: (table.publish_event(reveal), table.flush()))
-    browser.wait("document.getElementById('reveal').classList.contains('fresh')")
-    assert browser.js("return document.querySelector('#reveal .badge').textContent") == (
-        "gerade aufgedeckt"
+    # What the board shows, read in the one script that waits for the reveal's mark.
+    board = (
+        "{badge: document.querySelector('#reveal .badge').textContent,"
+        " moved: [...document.querySelectorAll('#players tr.moved')].map((r) => r.dataset.player),"
+        " deltas: [...document.querySelectorAll('#players tr.moved .delta')]"
+        ".map((d) => d.textContent),"
+        " rows: document.querySelectorAll('#reveal .rows li').length,"
+        f" ...{SHOWN_TEXTS}(['pot'])}}"
     )
-    moved = (
-        "return [...document.querySelectorAll('#players tr.moved')].map((r) => r.dataset.player)"
+    fresh = browser.wait(
+        f"document.getElementById('reveal').classList.contains('fresh') && {board}"
     )
-    assert browser.js(moved) == ["Ben"]
-    assert browser.js("return document.querySelector('#players tr.moved .delta').textContent") == (
-        "+4"
-    )
-    assert browser.by_id("pot").text == "Topf 13 (-4)"
+    assert fresh["badge"] == "gerade aufgedeckt"
+    assert fresh["moved"] == ["Ben"]
+    assert fresh["deltas"] == ["+4"]
+    assert fresh["pot"] == "Topf 13 (-4)"
     throw = Roll("Ben", (), (5, 5, 2))
     web_device.on_loop(lambda: (table.publish_event(throw), table.flush()))
-    browser.wait("document.getElementById('reveal').classList.contains('old')")
-    assert browser.js("return document.querySelector('#reveal .badge').textContent") == (
-        "nächste Runde läuft"
-    )
-    assert browser.js("return document.querySelectorAll('#reveal .rows li').length") == 2
-    assert browser.js(moved) == [] and browser.by_id("pot").text == "Topf 13"
+    old = browser.wait(f"document.getElementById('reveal').classList.contains('old') && {board}")
+    assert old["badge"] == "nächste Runde läuft"
+    assert old["rows"] == 2
+    assert old["moved"] == [] and old["pot"] == "Topf 13"
 
 
 def test_a_page_refused_as_busy_asks_again_until_it_has_the_table(
@@ -472,16 +490,20 @@ def test_a_pin_refused_as_busy_is_said_and_sent_again_by_the_page(
     )})  # fmt: skip
     try:
         open_page(browser, web_device)
-        browser.js("document.getElementById('pin').value = arguments[0]", web_device.show_pin())
-        browser.js("window.notes = []; new MutationObserver(() => window.notes.push("
+        browser.js("document.getElementById('pin').value = arguments[0];"
+                   "window.notes = []; new MutationObserver(() => window.notes.push("
                    "document.getElementById('note').textContent)).observe("
                    "document.getElementById('note'), {childList: true, characterData: true,"
-                   " subtree: true});")
+                   " subtree: true});", web_device.show_pin())
         tap(browser, "#pair")
         browser.wait("window.schock.page.paired === true", timeout=10)
     finally:
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", quicker)
-    notes = browser.js("return window.notes")
-    assert "Das Gerät ist gerade sehr gefragt: die PIN geht gleich noch einmal hin …" in notes
-    assert browser.by_id("note").text == "", "paired: the note is cleared"
-    assert browser.js("return window.schock.busy") == 1 and spy.call_count == 2, "one tap"
+    seen = browser.js(
+        f"return {{notes: window.notes, busy: window.schock.busy, ...{SHOWN_TEXTS}(['note'])}};"
+    )
+    assert "Das Gerät ist gerade sehr gefragt: die PIN geht gleich noch einmal hin …" in (
+        seen["notes"]
+    )
+    assert seen["note"] == "", "paired: the note is cleared"
+    assert seen["busy"] == 1 and spy.call_count == 2, "one tap"

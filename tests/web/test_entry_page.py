@@ -30,7 +30,7 @@ from firmware.screen.views import TurnView
 from sim.pictures.browser import Browser, browser_missing
 from tests.realdice import ROLL_OFF_WINNER, Reported, judged_game, roll_off_dice
 
-from .conftest import SharedChromium, WebDevice, WsClient, tap, tap_all
+from .conftest import SharedChromium, WebDevice, WsClient, tap, tap_all, text, texts
 
 pytestmark = [
     pytest.mark.browser,
@@ -94,7 +94,7 @@ def wait_entered(browser: Browser, before: int) -> None:
 
 
 def card_title(browser: Browser) -> str:
-    return str(browser.by_id("entry-title").text)
+    return str(text(browser, "entry-title"))
 
 
 def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> None:
@@ -109,13 +109,13 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
             enter(browser, throw)
         wait_entered(browser, before)
         assert card_title(browser) == "Ergebnis von Anna"
-        assert browser.by_id("entry-limit").text == "max. 3 Würfe"
+        assert text(browser, "entry-limit") == "max. 3 Würfe"
         assert browser.js("return !document.getElementById('entry-covered').hidden"), "covered"
         before = entered(browser)
         enter(browser, (6, 5, 4), throws=2)
         wait_entered(browser, before)
         assert card_title(browser) == "Ergebnis von Ben"
-        assert browser.by_id("entry-limit").text == "max. 2 Würfe", "the opener's limit"
+        assert text(browser, "entry-limit") == "max. 2 Würfe", "the opener's limit"
         throws = browser.js(
             "return [...document.querySelectorAll('#entry-throws [data-throws]')]"
             ".map((b) => b.dataset.throws)"
@@ -127,9 +127,9 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
             "{player: 'Ben', dice: [2, 2, 1], throws: 3}))"
         )
         browser.wait("document.getElementById('entry-note').textContent.length > 0")
-        assert browser.by_id("entry-note").text == "Zu viele Würfe: höchstens 2"
+        assert text(browser, "entry-note") == "Zu viele Würfe: höchstens 2"
         tap(browser, "#lang")  # the note follows the page's language
-        assert browser.by_id("entry-note").text == "Too many throws: at most 2"
+        assert text(browser, "entry-note") == "Too many throws: at most 2"
         tap(browser, "#lang")
         before = entered(browser)
         enter(browser, (2, 2, 1), throws=1)
@@ -152,11 +152,11 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
         assert card_title(browser) == "Ergebnis von Carla"
         enter(browser, (3, 3, 1), throws=1)
         browser.wait("!document.getElementById('entry-review').hidden")
-        assert browser.by_id("entry-summary").text == "Carla: 3\u20113\u20111, 1 Wurf"
+        assert text(browser, "entry-summary") == "Carla: 3\u20113\u20111, 1 Wurf"
         assert device.on_loop(lambda: len(device.device.app.game.results)) == 2, "not sent yet"
         schock_3 = '#entry-dice [data-die="1"] [data-face="1"]'  # 1-3-1
         tap_all(browser, ["#entry-change", schock_3, "#entry-ok"])
-        assert browser.by_id("entry-summary").text == "Carla: 1\u20113\u20111, 1 Wurf"
+        assert text(browser, "entry-summary") == "Carla: 1\u20113\u20111, 1 Wurf"
         before = entered(browser)
         click(browser, "#entry-settle")
         wait_entered(browser, before)
@@ -205,7 +205,7 @@ def test_blind_is_announced_on_the_card(browser: Browser) -> None:
         wait_entered(browser, before)
         (result,) = device.on_loop(lambda: list(device.device.app.game.results))
         assert (result.dice, result.throws, result.blind) == ((3, 2, 2), 1, True)
-        assert browser.by_id("entry-limit").text == "max. 1 Wurf"
+        assert text(browser, "entry-limit") == "max. 1 Wurf"
         view = device.on_loop(lambda: device.device.app.view)
         assert (view.player, view.throw_text) == ("Ben", "1 W. (max. 1)")
     finally:
@@ -237,7 +237,7 @@ def test_the_setup_from_the_page_chooses_real_dice(browser: Browser, tmp_path: A
         assert isinstance(device.on_loop(lambda: device.device.app.view), TurnView)
         tap(browser, "#lang")
         assert card_title(browser) == "Roll-off: Anna (1/2)"
-        assert browser.by_id("entry-ok").text == "Next"
+        assert text(browser, "entry-ok") == "Next"
     finally:
         device.close()
 
@@ -305,7 +305,7 @@ def test_a_whole_real_dice_game_from_the_page_ends_as_judge_settles_it(
         assert [(e.pot, dict(e.holdings)) for e in settled] == judged.rounds  # type: ignore[attr-defined]
         assert all(isinstance(a, Report) for a in game.actions[1:])
         browser.wait("window.schock.page.state.game.phase === 'over'")
-        assert browser.by_id("turn").text == f"Spielende: {judged.loser} verliert"
+        assert text(browser, "turn") == f"Spielende: {judged.loser} verliert"
         assert browser.js("return document.getElementById('entry').hidden")
     finally:
         device.close()
