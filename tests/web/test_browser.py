@@ -143,17 +143,22 @@ def test_pairing_and_a_name_change_from_the_page(
     assert pairing_hidden
 
 
-def test_an_unpaired_page_cannot_change_anything(
+def test_an_unpaired_page_cannot_change_anything_and_reconnects_by_itself(
     web_device: WebDevice, browser: Browser, clients: list[WsClient]
 ) -> None:
+    """An unpaired page's buttons are closed, and what it sends past them is refused in its
+    words; its link dropped, it dials again by itself and says so meanwhile; and it speaks
+    English (one page for the three)."""
     open_page(browser, web_device)
     selectors = ["#buttons button", "#setup button", "#setup input", "#setup select"]
-    disabled = browser.js(
-        "return arguments[0].map((s) =>"
-        " [...document.querySelectorAll(s)].every((b) => b.disabled))",
+    shown = browser.js(
+        "return {disabled: arguments[0].map((s) =>"
+        " [...document.querySelectorAll(s)].every((b) => b.disabled)),"
+        f" ...{SHOWN_TEXTS}(['title'])}};",
         selectors,
     )
-    assert dict(zip(selectors, disabled, strict=True)) == dict.fromkeys(selectors, True)
+    assert dict(zip(selectors, shown["disabled"], strict=True)) == dict.fromkeys(selectors, True)
+    assert shown["title"] == "Schocken am Tisch"
     # Past the disabled buttons: the page's own socket, sending what a paired page would.
     lines = ["press stand", "shake", 'setup {"players": ["Mallory", "Eve"]}', "hold stand"]
     browser.js("for (const line of arguments[0]) window.schock.page.ws.send(line)", lines)
@@ -164,6 +169,29 @@ def test_an_unpaired_page_cannot_change_anything(
     watcher.wait_for(lambda line: line.startswith("state "))
     assert state_of(watcher)["next"]["players"] == ["Anna", "Ben", "Carla"]
     assert web_device.events == []
+    _check_it_reconnects_by_itself_and_says_so_and_speaks_english(web_device, browser)
+
+
+def _check_it_reconnects_by_itself_and_says_so_and_speaks_english(
+    web_device: WebDevice, browser: Browser
+) -> None:
+    table = web_device.device.web
+    assert table is not None
+    connects = browser.js("return window.schock.connects")
+
+    def drop_every_page() -> None:
+        for page in list(table._pages.values()):
+            page.remote.link.close()
+
+    web_device.on_loop(drop_every_page)
+    (banners,) = browser.wait(f"window.schock.connects > {connects} && [window.schock.banners]")
+    assert "Verbindung getrennt - verbinde neu …" in banners
+    browser.wait("document.getElementById('banner').hidden")
+    browser.by_id("lang").click()
+    english = browser.js(
+        f"return {{...{SHOWN_TEXTS}(['title']), lang: document.documentElement.lang}};"
+    )
+    assert english == {"title": "Schocken at the table", "lang": "en"}
 
 
 def _check_a_dropped_cup(web_device: WebDevice, browser: Browser) -> None:
@@ -183,29 +211,6 @@ def _check_a_dropped_cup(web_device: WebDevice, browser: Browser) -> None:
         " li.querySelectorAll('.die').length])"
     )
     assert rows == [["Anna", "Schock 4 · 2 Würfe", 3], ["Ben", "Becher gefallen", 0]]
-
-
-def test_it_reconnects_by_itself_and_says_so_and_speaks_english(
-    web_device: WebDevice, browser: Browser
-) -> None:
-    open_page(browser, web_device)
-    assert texts(browser, "title") == {"title": "Schocken am Tisch"}
-    table = web_device.device.web
-    assert table is not None
-
-    def drop_every_page() -> None:
-        for page in list(table._pages.values()):
-            page.remote.link.close()
-
-    web_device.on_loop(drop_every_page)
-    (banners,) = browser.wait("window.schock.connects >= 2 && [window.schock.banners]")
-    assert "Verbindung getrennt - verbinde neu …" in banners
-    browser.wait("document.getElementById('banner').hidden")
-    browser.by_id("lang").click()
-    english = browser.js(
-        f"return {{...{SHOWN_TEXTS}(['title']), lang: document.documentElement.lang}};"
-    )
-    assert english == {"title": "Schocken at the table", "lang": "en"}
 
 
 @pytest.mark.parametrize(
@@ -370,8 +375,10 @@ def test_a_paired_page_ends_the_game_after_asking(
     assert web_device.on_loop(lambda: web_device.device.app.game) is not None
     tap(browser, "#abandon")
     tap(browser, "#abandon-yes")
+    # The game's end (its event) and the device's ok to the page (its note), in either order.
     ended = browser.wait(
-        "window.schock.page.abandoned === true && {applyDisabled:"
+        "window.schock.page.abandoned === true"
+        " && document.getElementById('note').textContent.length > 0 && {applyDisabled:"
         f" document.getElementById('apply').disabled, ...{SHOWN_TEXTS}(['turn', 'note'])}}"
     )
     assert ended["turn"] == "Spiel abgebrochen"
@@ -429,15 +436,17 @@ def _check_the_reveal_marks(web_device: WebDevice, browser: Browser) -> None:
     assert old["moved"] == [] and old["pot"] == "Topf 13"
 
 
-def test_a_page_refused_as_busy_asks_again_until_it_has_the_table(
+def test_a_page_and_a_pin_refused_as_busy_are_asked_and_sent_again_by_the_page(
     web_device: WebDevice, browser: Browser, mocker: MockerFixture
 ) -> None:
     """Under a crowd the device may answer a page's first questions with ``error busy``
     (docs/web.md): the page asks again what it has not got, instead of waiting for ever for a log
-    that will not come (and ignoring the table's events meanwhile)."""
+    that will not come (and ignoring the table's events meanwhile). A ``pair`` over its
+    address's budget hears ``error busy`` too: the page says so in its words and sends the PIN
+    again by itself, and the person is paired without a second tap (one page for both)."""
     budget = web_device.device.web.budget if web_device.device.web else None
     assert budget is not None
-    real_answer = budget.answer
+    real_answer, real_call = budget.answer, budget.pairing_call
     refused = 0
 
     def crowded(lines: int) -> bool:  # the first answers after the greeting: the crowd's turn
@@ -447,7 +456,11 @@ def test_a_page_refused_as_busy_asks_again_until_it_has_the_table(
             return False
         return real_answer(lines)
 
-    spy = mocker.patch.object(budget, "answer", side_effect=crowded)
+    def crowded_pairing(peer: str) -> bool:  # the first pair: its address over its budget
+        return pairings.call_count > 1 and real_call(peer)
+
+    answers = mocker.patch.object(budget, "answer", side_effect=crowded)
+    pairings = mocker.patch.object(budget, "pairing_call", side_effect=crowded_pairing)
     # The page asks again 1 to 2 s after a refusal (spread out for a crowd): that wait, and only
     # that one, runs twenty times faster here, from before the page's own script.
     driver = browser.driver
@@ -458,52 +471,29 @@ def test_a_page_refused_as_busy_asks_again_until_it_has_the_table(
     )})  # fmt: skip
     try:
         browser.open(web_device.url)
-        browser.wait(
+        (busy,) = browser.wait(
             "window.schock.busy >= 1 && window.schock.page.logWaiting === false"
             " && window.schock.page.statsWaiting === false"
-            " && window.schock.page.framesWaiting === false",
+            " && window.schock.page.framesWaiting === false && [window.schock.busy]",
             timeout=15,
         )
-    finally:
-        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", quicker)
-    assert refused == 3 and spy.call_count > 3
-
-
-def test_a_pin_refused_as_busy_is_said_and_sent_again_by_the_page(
-    web_device: WebDevice, browser: Browser, mocker: MockerFixture
-) -> None:
-    """A ``pair`` over its address's budget hears ``error busy``: the page says so in its words
-    and sends the PIN again by itself, and the person is paired without a second tap."""
-    budget = web_device.device.web.budget if web_device.device.web else None
-    assert budget is not None
-    real_call = budget.pairing_call
-
-    def crowded(peer: str) -> bool:  # the first pair: its address over its budget
-        return spy.call_count > 1 and real_call(peer)
-
-    spy = mocker.patch.object(budget, "pairing_call", side_effect=crowded)
-    driver = browser.driver
-    quicker = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
-        "const realTimeout = window.setTimeout;"
-        "window.setTimeout = (f, ms, ...rest) =>"
-        "  realTimeout(f, ms >= 1000 && ms <= 2000 ? ms / 20 : ms, ...rest);"
-    )})  # fmt: skip
-    try:
-        open_page(browser, web_device)
+        assert refused == 3 and answers.call_count > 3
+        assert pairings.call_count == 0, "no pair asked yet"
         browser.js("document.getElementById('pin').value = arguments[0];"
                    "window.notes = []; new MutationObserver(() => window.notes.push("
                    "document.getElementById('note').textContent)).observe("
                    "document.getElementById('note'), {childList: true, characterData: true,"
                    " subtree: true});", web_device.show_pin())
         tap(browser, "#pair")
-        browser.wait("window.schock.page.paired === true", timeout=10)
+        seen = browser.wait(
+            "window.schock.page.paired === true && {notes: window.notes,"
+            f" busy: window.schock.busy, ...{SHOWN_TEXTS}(['note'])}}",
+            timeout=10,
+        )
     finally:
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", quicker)
-    seen = browser.js(
-        f"return {{notes: window.notes, busy: window.schock.busy, ...{SHOWN_TEXTS}(['note'])}};"
-    )
     assert "Das Gerät ist gerade sehr gefragt: die PIN geht gleich noch einmal hin …" in (
         seen["notes"]
     )
     assert seen["note"] == "", "paired: the note is cleared"
-    assert seen["busy"] == 1 and spy.call_count == 2, "one tap"
+    assert seen["busy"] == busy + 1 and pairings.call_count == 2, "one tap"

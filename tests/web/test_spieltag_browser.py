@@ -18,7 +18,7 @@ from engine import GameOver, GameSetup, load_preset
 from hal.ports import Button, InputEvent, InputKind
 from sim.pictures.browser import Browser, browser_missing
 
-from .conftest import SHOWN_TEXTS, WebDevice, WsClient, tap, text, wait_texts
+from .conftest import SHOWN_TEXTS, WebDevice, WsClient, tap, text, texts, wait_texts
 from .test_browser import open_page, pair_page
 
 pytestmark = [
@@ -185,9 +185,8 @@ def test_a_scharf_round_reads_on_the_page_as_the_half_lost(
             host.command(
                 f'report {{"player": "{player}", "dice": {dice}, "throws": 1}}', "ok report"
             )
-        shown = wait_texts(
-            browser, "window.schock.page.state.game.section === 2", "history", "pot"
-        )
+        browser.wait("window.schock.page.state.game.section === 2")
+        shown = texts(browser, "history", "pot")
         history = shown["history"]
         lost = {"de": "Anna verliert scharf", "en": "Anna loses, scharf"}[language]
         assert lost in history and "0 Deckel" not in history and "+0" not in history
