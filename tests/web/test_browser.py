@@ -21,7 +21,7 @@ from firmware.sink import GameStarted
 from hal.ports import Button
 from sim.pictures.browser import Browser, browser_missing
 
-from .conftest import SHOWN_TEXTS, WebDevice, WsClient, tap, texts, wait_texts
+from .conftest import SHOWN_TEXTS, WebDevice, WsClient, tap, tap_all, texts, wait_texts
 
 pytestmark = [
     pytest.mark.browser,
@@ -309,15 +309,52 @@ def pair_page(browser: Browser, device: WebDevice) -> None:
     browser.wait("window.schock.page.paired === true")
 
 
-def test_a_setup_from_the_page_carries_every_house_rule(
+def test_a_paired_page_ends_the_game_after_asking_and_sets_up_every_house_rule(
     web_device: WebDevice, browser: Browser, clients: list[WsClient]
 ) -> None:
-    """A preset to start from, then any option changed: the device's next game has them all."""
+    """A running game: an unpaired page can neither end it nor set up; a paired one ends it
+    after asking. Then, set up anew from the page, a preset to start from and any option
+    changed: the device's next game has them all (one page for both)."""
+    web_device.on_loop(
+        lambda: web_device.device.app.plan_next_game(
+            GameSetup(("Anna", "Ben"), load_preset("standard"))
+        )
+    )
     open_page(browser, web_device)
-    assert browser.js("return document.getElementById('setup').hidden"), "a watcher: no setup"
+    watching = browser.js(
+        "return {abandon: document.getElementById('abandon').getClientRects().length,"
+        " setup: document.getElementById('setup').hidden};"
+    )
+    assert watching == {"abandon": 0, "setup": True}, "a watcher: no ending, no setup"
     pair_page(browser, web_device)
-    # The preset, then each option as a person sets it (in turn, each with its change event).
+    browser.by_id("abandon").click()  # Selenium's click; the dialog's by the page's script
+    shown = "return document.getElementById('confirm').getClientRects().length > 0"
+    assert browser.js(shown)
+    tap(browser, "#abandon-no")  # not yet: nothing is sent
+    assert not browser.js(shown)
+    assert web_device.on_loop(lambda: web_device.device.app.game) is not None
+    tap_all(browser, ["#abandon", "#abandon-yes"])
+    # The game's end (its event) and the device's ok to the page (its note), in either order.
+    ended = browser.wait(
+        "window.schock.page.abandoned === true"
+        " && document.getElementById('note').textContent.length > 0 && {applyDisabled:"
+        f" document.getElementById('apply').disabled, ...{SHOWN_TEXTS}(['turn', 'note'])}}"
+    )
+    assert ended["turn"] == "Spiel abgebrochen"
+    assert ended["note"] == "Spiel abgebrochen"
+    assert web_device.on_loop(lambda: web_device.device.app.game) is None, "the setup is next"
+    assert any(type(event).__name__ == "GameAbandoned" for event in web_device.events)
+    assert not ended["applyDisabled"], "set up anew"
+    _check_a_setup_carries_every_house_rule(web_device, browser, clients)
+
+
+def _check_a_setup_carries_every_house_rule(
+    web_device: WebDevice, browser: Browser, clients: list[WsClient]
+) -> None:
+    # The preset, then each option as a person sets it (in turn, each with its change event);
+    # the note emptied, for the device's answer to the setup.
     house = browser.js(
+        "document.getElementById('note').textContent = '';"
         "const preset = document.getElementById('preset');"
         "preset.value = 'bvb'; preset.dispatchEvent(new Event('change'));"
         "document.getElementById('house').open = true;"
@@ -337,9 +374,9 @@ def test_a_setup_from_the_page_carries_every_house_rule(
     tap(browser, "#apply")
     note = wait_texts(browser, "document.getElementById('note').textContent.length > 0", "note")
     assert note["note"] == "Übernommen"
-    for _ in range(100):  # the game starts from the device's setup at once
+    for _ in range(100):  # the game starts from the device's setup at once (the second here)
         started = [e for e in web_device.events if isinstance(e, GameStarted)]
-        if started:
+        if len(started) == 2:
             break
         time.sleep(0.02)
     game = web_device.on_loop(lambda: web_device.device.app.game)
@@ -354,38 +391,6 @@ def test_a_setup_from_the_page_carries_every_house_rule(
     assert state_of(watcher)["game"]["rules_changed"] == {
         key: value for key, value in expected.items()
     }
-
-
-def test_a_paired_page_ends_the_game_after_asking(
-    web_device: WebDevice, browser: Browser
-) -> None:
-    web_device.on_loop(
-        lambda: web_device.device.app.plan_next_game(
-            GameSetup(("Anna", "Ben"), load_preset("standard"))
-        )
-    )
-    open_page(browser, web_device)
-    assert browser.js("return document.getElementById('abandon').getClientRects().length") == 0
-    pair_page(browser, web_device)
-    browser.by_id("abandon").click()  # Selenium's click; the dialog's by the page's script
-    shown = "return document.getElementById('confirm').getClientRects().length > 0"
-    assert browser.js(shown)
-    tap(browser, "#abandon-no")  # not yet: nothing is sent
-    assert not browser.js(shown)
-    assert web_device.on_loop(lambda: web_device.device.app.game) is not None
-    tap(browser, "#abandon")
-    tap(browser, "#abandon-yes")
-    # The game's end (its event) and the device's ok to the page (its note), in either order.
-    ended = browser.wait(
-        "window.schock.page.abandoned === true"
-        " && document.getElementById('note').textContent.length > 0 && {applyDisabled:"
-        f" document.getElementById('apply').disabled, ...{SHOWN_TEXTS}(['turn', 'note'])}}"
-    )
-    assert ended["turn"] == "Spiel abgebrochen"
-    assert ended["note"] == "Spiel abgebrochen"
-    assert web_device.on_loop(lambda: web_device.device.app.game) is None, "the setup is next"
-    assert any(type(event).__name__ == "GameAbandoned" for event in web_device.events)
-    assert not ended["applyDisabled"], "set up anew"
 
 
 def test_the_reveal_stays_marked_until_the_next_rounds_first_throw(browser: Browser) -> None:
