@@ -317,6 +317,31 @@ def tap_all(browser: Browser, taps: Sequence[str | tuple[str, str]]) -> None:
     assert refused == "", refused
 
 
+#: Fields filled as a person types into them, each checked as Selenium's typing checks it first
+#: (shown, enabled, writable), then its value set whole and its input and change events fired:
+#: one script for a form, where Selenium's typing cost round trips and a key event a letter.
+_FILL = """
+for (const [selector, value] of Object.entries(arguments[0])) {
+  const field = document.querySelector(selector);
+  if (!field) return selector + ': no such field';
+  if (field.offsetParent === null || field.disabled || field.readOnly)
+    return selector + ': not a field to type into';
+  field.value = value;
+  field.dispatchEvent(new Event('input', {bubbles: true}));
+  field.dispatchEvent(new Event('change', {bubbles: true}));
+}
+return '';
+"""
+
+
+def fill(browser: Browser, fields: dict[str, str]) -> None:
+    """Type ``fields`` (selector: the field's whole new value) into the page, in one script
+    (Selenium's own typing is tests/web/test_browser.py's pairing's); AssertionError where a
+    field is missing, hidden, disabled or read-only."""
+    refused = browser.js(_FILL, fields)
+    assert refused == "", refused
+
+
 #: The text of elements as a reader sees it, as Selenium's ``.text`` gives it (nothing for an
 #: element not shown, its rendered text trimmed otherwise), by id, for the ids of the array
 #: ``ids``: ``.text`` costs two round trips through chromedriver per element, and a large script

@@ -18,7 +18,7 @@ from engine import GameOver, GameSetup, load_preset
 from hal.ports import Button, InputEvent, InputKind
 from sim.pictures.browser import Browser, browser_missing
 
-from .conftest import SHOWN_TEXTS, WebDevice, WsClient, tap, text, texts, wait_texts
+from .conftest import SHOWN_TEXTS, WebDevice, WsClient, fill, tap, text, texts, wait_texts
 from .test_browser import open_page, pair_page
 
 pytestmark = [
@@ -31,10 +31,11 @@ PLAYERS = ("Anna", "Ben", "Carla")
 
 def play_a_game(device: WebDevice) -> None:
     """Start a game of three and play it to its end with the cup's inputs (shake, stand), as
-    the main loop hands them to the app: a short one, of 3 Deckel (the page re-renders at every
-    event, and the standings count a game whatever its length)."""
+    the main loop hands them to the app: the shortest, of 2 Deckel (the page re-renders at every
+    event, a second of Chromium's CPU at 3 Deckel, and the standings count a game whatever its
+    length)."""
     app = device.device.app
-    rules = replace(load_preset("standard"), deckel=3)
+    rules = replace(load_preset("standard"), deckel=2)
     device.on_loop(lambda: app.plan_next_game(GameSetup(PLAYERS, rules)))
 
     def step(index: int) -> None:
@@ -80,20 +81,14 @@ def test_a_paired_page_begins_a_spieltag_sees_the_standings_and_downloads_the_sh
     pair_page(browser, web_device)
     browser.wait("!document.getElementById('sp-begin').hidden")
     # A bad time box first: one line on the card, nothing begun.
-    browser.by_id("sp-name").send_keys("7. Spieltag")
-    browser.by_id("sp-time-box").send_keys("0")
+    fill(browser, {"#sp-name": "7. Spieltag", "#sp-time-box": "0"})
     browser.by_id("sp-begin-go").click()  # Selenium's click; the card's others are taps
     note = wait_texts(
         browser, "document.getElementById('sp-note').textContent.length > 0", "sp-note"
     )
     assert "time box 0: must be a whole number of minutes from 1 to 600" in note["sp-note"]
     assert not (tmp_path / "state" / "spieltag.json").exists()
-    browser.by_id("sp-venue").send_keys("Zum Anker")
-    browser.js(
-        "const s = document.getElementById('sp-scheme'); s.value = 'platzpunkte';"
-        "s.dispatchEvent(new Event('change'));"
-        "document.getElementById('sp-time-box').value = '70';"
-    )
+    fill(browser, {"#sp-venue": "Zum Anker", "#sp-scheme": "platzpunkte", "#sp-time-box": "70"})
     tap(browser, "#sp-begin-go")
     begun = browser.wait(
         "window.schock.page.spieltag && window.schock.page.spieltag.spieltag !== null"
