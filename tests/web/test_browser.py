@@ -143,12 +143,12 @@ def test_pairing_and_a_name_change_from_the_page(
     assert pairing_hidden
 
 
-def test_an_unpaired_page_cannot_change_anything_and_reconnects_by_itself(
+def test_an_unpaired_page_cannot_change_anything_shows_the_statistics_and_reconnects(
     web_device: WebDevice, browser: Browser, clients: list[WsClient]
 ) -> None:
     """An unpaired page's buttons are closed, and what it sends past them is refused in its
-    words; its link dropped, it dials again by itself and says so meanwhile; and it speaks
-    English (one page for the three)."""
+    words; its statistics fit a TV's three columns and a small laptop's two; its link dropped,
+    it dials again by itself and says so meanwhile; and it speaks English (one page for all)."""
     open_page(browser, web_device)
     selectors = ["#buttons button", "#setup button", "#setup input", "#setup select"]
     shown = browser.js(
@@ -169,6 +169,7 @@ def test_an_unpaired_page_cannot_change_anything_and_reconnects_by_itself(
     watcher.wait_for(lambda line: line.startswith("state "))
     assert state_of(watcher)["next"]["players"] == ["Anna", "Ben", "Carla"]
     assert web_device.events == []
+    _check_the_statistics_fit(browser, ((1920, 1080), (1280, 800)))
     _check_it_reconnects_by_itself_and_says_so_and_speaks_english(web_device, browser)
 
 
@@ -266,20 +267,10 @@ def test_schocken_sim_web_shows_the_live_board_of_a_scripted_game(
     assert process.returncode in (0, 130) and "Traceback" not in rest, rest
 
 
-@pytest.mark.parametrize(
-    "sizes",
-    # A TV's three columns and a small laptop's two in `make test` (one page, resized); a usual
-    # laptop's in the slow selection.
-    [((1920, 1080), (1280, 800)), pytest.param(((1366, 768),), marks=pytest.mark.slow)],
-    ids=str,
-)
-def test_the_statistics_fit_a_tv_and_a_laptop(
-    web_device: WebDevice, browser: Browser, sizes: tuple[tuple[int, int], ...]
-) -> None:
+def _check_the_statistics_fit(browser: Browser, sizes: tuple[tuple[int, int], ...]) -> None:
     """In two or three columns (a laptop, a 16:9 TV) one is too narrow for the statistics'
     seven: the table takes two and shows every column without scrolling, at the widest names
-    and three-digit counts."""
-    open_page(browser, web_device)
+    and three-digit counts (the screen emulated at each of ``sizes``, then cleared)."""
     fields = browser.wait("window.schock.page.stats !== null && window.schock.page.stats.fields")
     figures = {field: 100 for field in fields}  # three digits in every column
     names = ["Maximilian", "Ann-Katrin", "Jo"]  # the widest names the device takes
@@ -299,6 +290,13 @@ def test_the_statistics_fit_a_tv_and_a_laptop(
         assert shown["width"] == width
         assert shown["columns"] == 1 + len(fields)
         assert not shown["cut"], f"the table is cut at {width} x {height}"
+    browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.mark.slow  # `make test`: a TV's three columns and a small laptop's two (one page, above)
+def test_the_statistics_fit_a_usual_laptop(web_device: WebDevice, browser: Browser) -> None:
+    open_page(browser, web_device)
+    _check_the_statistics_fit(browser, ((1366, 768),))
 
 
 def pair_page(browser: Browser, device: WebDevice) -> None:
