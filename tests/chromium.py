@@ -1,10 +1,12 @@
 """One headless Chromium for a whole test session (per xdist worker; a start costs seconds).
 
-:class:`SharedChromium` gives each test a fresh window of the size it asks for, and afterwards
-blanks it (or, where the test opened more, swaps them all for a new one) and clears what the
-pages it opened kept (their ``localStorage``, the pairing token among it), so no test sees
-another's page or token. The ``chromium`` fixture of tests/conftest.py holds the session's one;
-the page's tests (tests/web/) and the docs' pictures (tests/sim/) take their windows from it.
+:class:`SharedChromium` gives each test a window of the size it asks for, and afterwards
+stops its page (no timer of it runs, nothing of it dials out: a navigation to a blank page cost
+more than a tenth of a second of the browser's CPU a test) or, where the test opened more,
+swaps them all for a new one, and clears what the pages it opened kept (their ``localStorage``,
+the pairing token among it), so no test sees another's token or hears from another's page.
+The ``chromium`` fixture of tests/conftest.py holds the session's one; the page's tests
+(tests/web/) and the docs' pictures (tests/sim/) take their windows from it.
 
 Where the page's tests are collected, :func:`start_early` starts that Chromium on a thread while
 the rest is collected and the first tests run (tests/web/conftest.py asks for it): its start,
@@ -23,18 +25,38 @@ from urllib.parse import urlsplit
 from sim.pictures.browser import Browser
 
 #: A wait inside the page: the expression is tried every 10 ms by the page's own timer, and the
-#: script returns its first truthy value (or, at the script timeout, fails).
+#: script returns its first truthy value, or, after ``arguments[1]`` ms, the answer ``{timedOut:
+#: true}`` (the page's own deadline: a driver's script timeout set for each wait would cost a
+#: round trip through chromedriver more per wait).
 _WAIT_IN_PAGE = """
 const done = arguments[arguments.length - 1];
 const test = new Function("return (" + arguments[0] + ");");
+const deadline = Date.now() + arguments[1];
 const tick = () => {
   let value = false;
   try { value = test(); } catch (error) { value = false; }
-  if (value) { done(value); } else { setTimeout(tick, 10); }
+  if (value) { done(value); }
+  else if (Date.now() > deadline) { done({timedOut: true}); }
+  else { setTimeout(tick, 10); }
 };
 tick();
 """
+#: The driver's script timeout, set once: past every wait's own deadline (a page that hangs).
+_SCRIPT_TIMEOUT_S = 120
 
+
+#: A test's page stopped where it is: its timers and intervals cleared (their ids count up from
+#: one), and no socket, stream or request of its own to open, so that it cannot dial its device's
+#: port again, which by then may be another test's server (of this worker or another). Gives the
+#: page's origin. Leaving the page for about:blank instead costs Chromium a tenth of a second of
+#: CPU a test; the next test's :meth:`~_PageBrowser.open` leaves it.
+_STOP_THE_PAGE = """
+for (let id = setTimeout(() => {}, 0); id > 0; id -= 1) { clearTimeout(id); clearInterval(id); }
+const stopped = function () { throw new Error("this page's test is over"); };
+window.WebSocket = stopped; window.EventSource = stopped; window.fetch = stopped;
+window.XMLHttpRequest = stopped;
+return location.protocol + "//" + location.host;
+"""
 
 #: What a page can keep that another test's page could read: the table's page keeps its pairing
 #: token in localStorage. (Clearing "all", the caches and service workers among it, costs five
@@ -50,6 +72,7 @@ class _PageBrowser(Browser):
     def __init__(self, width: int, height: int) -> None:
         super().__init__(width=width, height=height)
         self.origins: set[str] = set()
+        self.driver.set_script_timeout(_SCRIPT_TIMEOUT_S)
 
     def open(self, url: str) -> None:
         parts = urlsplit(url)
@@ -60,11 +83,10 @@ class _PageBrowser(Browser):
         """Wait until the JavaScript expression ``script`` is truthy; its value."""
         from selenium.common.exceptions import TimeoutException
 
-        self.driver.set_script_timeout(timeout)
-        try:
-            return self.driver.execute_async_script(_WAIT_IN_PAGE, script)
-        except TimeoutException as timed_out:
-            raise TimeoutException(f"not within {timeout} s: {script}") from timed_out
+        value = self.driver.execute_async_script(_WAIT_IN_PAGE, script, round(timeout * 1000))
+        if value == {"timedOut": True}:
+            raise TimeoutException(f"not within {timeout} s: {script}")
+        return value
 
 
 class _EarlyStart:
@@ -112,7 +134,7 @@ def start_early() -> None:
 
 class SharedChromium:
     """One headless Chromium for a whole test session, started when a test first needs it (or
-    earlier, by :func:`start_early`); each test gets a blank window of its own (:meth:`window`)."""
+    earlier, by :func:`start_early`); each test gets a window of its own (:meth:`window`)."""
 
     def __init__(self) -> None:
         self._browser: _PageBrowser | None = None
@@ -128,9 +150,9 @@ class SharedChromium:
 
     @contextlib.contextmanager
     def window(self, width: int, height: int) -> Iterator[Browser]:
-        """A blank window of ``width`` x ``height``; afterwards what its pages stored is cleared
-        and it is blanked again (:meth:`_fresh_window`). A browser that cannot do that (it
-        crashed, say) is replaced."""
+        """A window of ``width`` x ``height``, blank or showing the page of the test before,
+        stopped; afterwards the page is stopped and what its pages stored is cleared
+        (:meth:`_fresh_window`). A browser that cannot do that (it crashed, say) is replaced."""
         browser = self._browser
         if browser is None:
             browser = self._browser = self._start(width, height)
@@ -149,23 +171,34 @@ class SharedChromium:
 
     @staticmethod
     def _fresh_window(browser: _PageBrowser) -> None:
-        """Clear what the pages stored and any emulated screen, then leave the page for a blank
-        one (the page's socket closes with it). A test that opened more windows gets a new one
-        instead, the others closed: a new window costs Chromium a renderer's start, a third of a
-        second, so the usual test's window is blanked and kept."""
+        """Stop the page (:data:`_STOP_THE_PAGE`), clear what the pages stored and any emulated
+        screen. A test that opened more windows gets a new one instead, the others closed: a new
+        window costs Chromium a renderer's start, a third of a second, so the usual test's
+        window is kept, its page stopped (or, where it cannot be, left for a blank one)."""
+        from selenium.common.exceptions import WebDriverException
+
         driver = browser.driver
-        current = urlsplit(driver.current_url)
-        if current.scheme in ("http", "https"):
-            browser.origins.add(f"{current.scheme}://{current.netloc}")
+        used = driver.window_handles
+        if len(used) == 1:
+            try:
+                origin = str(driver.execute_script(_STOP_THE_PAGE))
+            except WebDriverException:  # no script runs there (a crashed page): leave it
+                current = urlsplit(driver.current_url)
+                origin = f"{current.scheme}://{current.netloc}"
+                driver.get("about:blank")
+            if origin.startswith(("http://", "https://")):
+                browser.origins.add(origin)
+        else:
+            current = urlsplit(driver.current_url)
+            if current.scheme in ("http", "https"):
+                browser.origins.add(f"{current.scheme}://{current.netloc}")
         for origin in sorted(browser.origins):
             driver.execute_cdp_cmd(
                 "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": _KEPT_BY_PAGES}
             )
         browser.origins.clear()
-        used = driver.window_handles
         if len(used) == 1:
             driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-            driver.get("about:blank")
             return
         driver.switch_to.new_window("window")
         fresh = driver.current_window_handle

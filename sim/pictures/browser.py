@@ -45,13 +45,16 @@ class Browser:
 
         self._profile = tempfile.mkdtemp(prefix="schock-chromium-")
         options = webdriver.ChromeOptions()
-        # No scroll bars: they fade in and out, so a screenshot would depend on its moment.
+        # No scroll bars: they fade in and out, so a screenshot would depend on its moment. No
+        # address bar's popup made ahead (a page of the browser's own, which no headless window
+        # shows): it cost a start a renderer and a third of its CPU.
         options.binary_location = str(CHROMIUM)
         for flag in (
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
             "--disable-dev-shm-usage", "--hide-scrollbars", f"--user-data-dir={self._profile}",
             f"--window-size={width},{height}", f"--force-device-scale-factor={scale}",
+            "--disable-features=WebUIOmniboxPopup",
         ):  # fmt: skip
             options.add_argument(flag)
         self.driver: Any = webdriver.Chrome(

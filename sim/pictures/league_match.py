@@ -4,6 +4,7 @@ poppler's ``pdftoppm`` (Debian's poppler-utils) to a PNG; and the device's Spiel
 
 from __future__ import annotations
 
+import functools
 import random
 import shutil
 import subprocess
@@ -34,6 +35,7 @@ _PLAYERS = (
 )  # fmt: skip
 
 
+@functools.cache  # ten games played by a bot: once per process (an Evening is frozen)
 def match_evening(seed: int = 26, scheme: str = "platzpunkte") -> Evening:
     """A league match: five Partien at each table, played by the threshold bot, seeded; with
     the league's header (Staffel, match number, captains, a time box of 70 minutes that ran

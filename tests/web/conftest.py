@@ -315,3 +315,63 @@ def tap_all(browser: Browser, taps: Sequence[str | tuple[str, str]]) -> None:
     refused = browser.js(_TAP_ALL, [list(item) if isinstance(item, tuple) else item
                                     for item in taps])
     assert refused == "", refused
+
+
+#: Fields filled as a person types into them, each checked as Selenium's typing checks it first
+#: (shown, enabled, writable), then its value set whole and its input and change events fired:
+#: one script for a form, where Selenium's typing cost round trips and a key event a letter.
+_FILL = """
+for (const [selector, value] of Object.entries(arguments[0])) {
+  const field = document.querySelector(selector);
+  if (!field) return selector + ': no such field';
+  if (field.offsetParent === null || field.disabled || field.readOnly)
+    return selector + ': not a field to type into';
+  field.value = value;
+  field.dispatchEvent(new Event('input', {bubbles: true}));
+  field.dispatchEvent(new Event('change', {bubbles: true}));
+}
+return '';
+"""
+
+
+def fill(browser: Browser, fields: dict[str, str]) -> None:
+    """Type ``fields`` (selector: the field's whole new value) into the page, in one script
+    (Selenium's own typing is tests/web/test_browser.py's pairing's); AssertionError where a
+    field is missing, hidden, disabled or read-only."""
+    refused = browser.js(_FILL, fields)
+    assert refused == "", refused
+
+
+#: The text of elements as a reader sees it, as Selenium's ``.text`` gives it (nothing for an
+#: element not shown, its rendered text trimmed otherwise), by id, for the ids of the array
+#: ``ids``: ``.text`` costs two round trips through chromedriver per element, and a large script
+#: of Selenium's each.
+SHOWN_TEXTS = """((ids) => Object.fromEntries(ids.map((id) => {
+  const node = document.getElementById(id);
+  if (node === null) return [id, null];
+  return [id, node.getClientRects().length > 0 ? node.innerText.trim() : ''];
+})))"""
+
+
+def texts(browser: Browser, *ids: str) -> dict[str, str]:
+    """The shown text of the elements with ``ids``, by id, in one script (as Selenium's
+    ``.text`` reads each); None for an id that is on no element."""
+    return dict(browser.js(f"return {SHOWN_TEXTS}(arguments[0]);", list(ids)))
+
+
+def text(browser: Browser, element_id: str) -> str:
+    """The shown text of the element ``element_id`` (:func:`texts`)."""
+    shown = texts(browser, element_id)[element_id]
+    assert shown is not None, f"no element #{element_id}"
+    return str(shown)
+
+
+def wait_texts(
+    browser: Browser, condition: str, *ids: str, timeout: float = 10.0
+) -> dict[str, str]:
+    """Wait until the JavaScript expression ``condition`` is truthy, then :func:`texts` of
+    ``ids`` at that moment, in the same script."""
+    import json
+
+    shown = browser.wait(f"({condition}) && {SHOWN_TEXTS}({json.dumps(list(ids))})", timeout)
+    return dict(shown)

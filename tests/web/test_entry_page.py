@@ -30,7 +30,17 @@ from firmware.screen.views import TurnView
 from sim.pictures.browser import Browser, browser_missing
 from tests.realdice import ROLL_OFF_WINNER, Reported, judged_game, roll_off_dice
 
-from .conftest import SharedChromium, WebDevice, WsClient, tap, tap_all
+from .conftest import (
+    SHOWN_TEXTS,
+    SharedChromium,
+    WebDevice,
+    WsClient,
+    tap,
+    tap_all,
+    text,
+    texts,
+    wait_texts,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -56,8 +66,11 @@ def open_paired(browser: Browser, device: WebDevice) -> None:
     """The page, paired with the PIN the device's Koppeln shows, put into the page's box (typed
     and clicked by Selenium in tests/web/test_browser.py)."""
     browser.open(device.url)
-    browser.wait("window.schock.connects >= 1 && window.schock.page.logWaiting === false")
-    assert browser.js("return document.getElementById('entry').hidden"), "unpaired: no card"
+    (hidden,) = browser.wait(
+        "window.schock.connects >= 1 && window.schock.page.logWaiting === false"
+        " && [document.getElementById('entry').hidden]"
+    )
+    assert hidden, "unpaired: no card"
     browser.js("document.getElementById('pin').value = arguments[0]", device.show_pin())
     tap(browser, "#pair")
     browser.wait("window.schock.page.paired === true && !document.getElementById('entry').hidden")
@@ -94,7 +107,23 @@ def wait_entered(browser: Browser, before: int) -> None:
 
 
 def card_title(browser: Browser) -> str:
-    return str(browser.by_id("entry-title").text)
+    return str(text(browser, "entry-title"))
+
+
+#: What the card says (its shown texts), read by :func:`card`.
+CARD_TEXTS = ("entry-title", "entry-limit", "entry-summary")
+
+
+def card(browser: Browser, after: int | None = None) -> dict[str, Any]:
+    """What the card shows, in one script: its texts (:data:`CARD_TEXTS`), whether it asks for
+    the covered dice, and how many entries the device has taken (``entered``); where ``after``
+    is given, once the device has taken more than ``after`` (:func:`wait_entered`)."""
+    condition = "true" if after is None else f"window.schock.entered > {after}"
+    return dict(browser.wait(
+        f"({condition}) && {{entered: window.schock.entered,"
+        " covered: !document.getElementById('entry-covered').hidden,"
+        f" ...{SHOWN_TEXTS}({json.dumps(CARD_TEXTS)})}}"
+    ))
 
 
 def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> None:
@@ -103,66 +132,63 @@ def test_a_round_a_refusal_and_corrections_from_the_page(browser: Browser) -> No
     try:
         open_paired(browser, device)
         # The roll-off: one throw per contender, then one rolloff line.
-        assert card_title(browser) == "Auswürfeln: Anna (1/3)"
-        before = entered(browser)
+        shown = card(browser)
+        assert shown["entry-title"] == "Auswürfeln: Anna (1/3)"
         for throw in [(1, 1, 1), (6, 4, 2), (5, 3, 2)]:
             enter(browser, throw)
-        wait_entered(browser, before)
-        assert card_title(browser) == "Ergebnis von Anna"
-        assert browser.by_id("entry-limit").text == "max. 3 Würfe"
-        assert browser.js("return !document.getElementById('entry-covered').hidden"), "covered"
-        before = entered(browser)
+        shown = card(browser, after=shown["entered"])
+        assert shown["entry-title"] == "Ergebnis von Anna"
+        assert shown["entry-limit"] == "max. 3 Würfe"
+        assert shown["covered"], "covered"
         enter(browser, (6, 5, 4), throws=2)
-        wait_entered(browser, before)
-        assert card_title(browser) == "Ergebnis von Ben"
-        assert browser.by_id("entry-limit").text == "max. 2 Würfe", "the opener's limit"
+        shown = card(browser, after=shown["entered"])
+        assert shown["entry-title"] == "Ergebnis von Ben"
+        assert shown["entry-limit"] == "max. 2 Würfe", "the opener's limit"
+        # Past the buttons, three throws: the engine refuses, the page says so in its words.
         throws = browser.js(
+            "window.schock.page.ws.send('report ' + JSON.stringify("
+            "{player: 'Ben', dice: [2, 2, 1], throws: 3}));"
             "return [...document.querySelectorAll('#entry-throws [data-throws]')]"
             ".map((b) => b.dataset.throws)"
         )
         assert throws == ["1", "2"]
-        # Past the buttons, three throws: the engine refuses, the page says so in its words.
-        browser.js(
-            "window.schock.page.ws.send('report ' + JSON.stringify("
-            "{player: 'Ben', dice: [2, 2, 1], throws: 3}))"
+        note = wait_texts(
+            browser, "document.getElementById('entry-note').textContent.length > 0", "entry-note"
         )
-        browser.wait("document.getElementById('entry-note').textContent.length > 0")
-        assert browser.by_id("entry-note").text == "Zu viele Würfe: höchstens 2"
+        assert note["entry-note"] == "Zu viele Würfe: höchstens 2"
         tap(browser, "#lang")  # the note follows the page's language
-        assert browser.by_id("entry-note").text == "Too many throws: at most 2"
+        assert text(browser, "entry-note") == "Too many throws: at most 2"
         tap(browser, "#lang")
-        before = entered(browser)
         enter(browser, (2, 2, 1), throws=1)
-        wait_entered(browser, before)
+        shown = card(browser, after=shown["entered"])
         # Korrigieren: Anna took one throw, not two (the limit falls to one: Ben's still fits).
         tap(browser, '#entry-fix [data-fix="Anna"]')
-        assert card_title(browser) == "Korrigieren: Anna"
-        chosen = browser.js(
-            "return [...document.querySelectorAll('#entry-dice .face.chosen')]"
-            ".map((b) => b.dataset.face)"
+        fixing = browser.js(
+            f"return {{...{SHOWN_TEXTS}(['entry-title']), chosen: [...document.querySelectorAll("
+            "'#entry-dice .face.chosen')].map((b) => b.dataset.face)};"
         )
-        assert chosen == ["6", "5", "4"], "the card starts from what this page entered"
-        before = entered(browser)
-        tap(browser, '#entry-throws [data-throws="1"]')
-        tap(browser, "#entry-ok")
-        wait_entered(browser, before)
+        assert fixing["entry-title"] == "Korrigieren: Anna"
+        assert fixing["chosen"] == ["6", "5", "4"], "the card starts from what this page entered"
+        tap_all(browser, ['#entry-throws [data-throws="1"]', "#entry-ok"])
+        shown = card(browser, after=shown["entered"])
         game = device.on_loop(lambda: device.device.app.game)
         assert [(r.player, r.throws) for r in game.results] == [("Anna", 1), ("Ben", 1)]
         # Carla's is the round's last entry: it waits for "Runde abrechnen", and can change.
-        assert card_title(browser) == "Ergebnis von Carla"
+        assert shown["entry-title"] == "Ergebnis von Carla"
         enter(browser, (3, 3, 1), throws=1)
-        browser.wait("!document.getElementById('entry-review').hidden")
-        assert browser.by_id("entry-summary").text == "Carla: 3\u20113\u20111, 1 Wurf"
+        review = wait_texts(
+            browser, "!document.getElementById('entry-review').hidden", "entry-summary"
+        )
+        assert review["entry-summary"] == "Carla: 3\u20113\u20111, 1 Wurf"
         assert device.on_loop(lambda: len(device.device.app.game.results)) == 2, "not sent yet"
         schock_3 = '#entry-dice [data-die="1"] [data-face="1"]'  # 1-3-1
         tap_all(browser, ["#entry-change", schock_3, "#entry-ok"])
-        assert browser.by_id("entry-summary").text == "Carla: 1\u20113\u20111, 1 Wurf"
-        before = entered(browser)
+        assert text(browser, "entry-summary") == "Carla: 1\u20113\u20111, 1 Wurf"
         click(browser, "#entry-settle")
-        wait_entered(browser, before)
-        browser.wait("document.querySelectorAll('#reveal .rows li').length === 3")
-        rows = browser.js(
-            "return [...document.querySelectorAll('#reveal .rows li')].map((li) =>"
+        rows = browser.wait(
+            f"window.schock.entered > {shown['entered']}"
+            " && document.querySelectorAll('#reveal .rows li').length === 3"
+            " && [...document.querySelectorAll('#reveal .rows li')].map((li) =>"
             " [li.dataset.player, [...li.querySelectorAll('.die')].map((d) => d.dataset.value)"
             ".join('')])"
         )
@@ -205,7 +231,7 @@ def test_blind_is_announced_on_the_card(browser: Browser) -> None:
         wait_entered(browser, before)
         (result,) = device.on_loop(lambda: list(device.device.app.game.results))
         assert (result.dice, result.throws, result.blind) == ((3, 2, 2), 1, True)
-        assert browser.by_id("entry-limit").text == "max. 1 Wurf"
+        assert text(browser, "entry-limit") == "max. 1 Wurf"
         view = device.on_loop(lambda: device.device.app.view)
         assert (view.player, view.throw_text) == ("Ben", "1 W. (max. 1)")
     finally:
@@ -221,11 +247,12 @@ def test_the_setup_from_the_page_chooses_real_dice(browser: Browser, tmp_path: A
         browser.js("document.getElementById('pin').value = arguments[0]", device.show_pin())
         tap(browser, "#pair")
         browser.wait("window.schock.page.paired === true")
-        labels = browser.js(
-            "return [...document.getElementById('dice-choice').options].map((o) => o.text)"
+        labels, value = browser.js(
+            "const choice = document.getElementById('dice-choice');"
+            "return [[...choice.options].map((o) => o.text), choice.value];"
         )
         assert labels == ["Elektronische Würfel", "Echte Würfel"]
-        assert browser.js("return document.getElementById('dice-choice').value") == "device"
+        assert value == "device"
         browser.js(
             "const choice = document.getElementById('dice-choice');"
             "choice.value = 'real'; choice.dispatchEvent(new Event('change'));"
@@ -236,8 +263,9 @@ def test_the_setup_from_the_page_chooses_real_dice(browser: Browser, tmp_path: A
         assert game is not None and game.real_dice
         assert isinstance(device.on_loop(lambda: device.device.app.view), TurnView)
         tap(browser, "#lang")
-        assert card_title(browser) == "Roll-off: Anna (1/2)"
-        assert browser.by_id("entry-ok").text == "Next"
+        assert texts(browser, "entry-title", "entry-ok") == {
+            "entry-title": "Roll-off: Anna (1/2)", "entry-ok": "Next"
+        }
     finally:
         device.close()
 
@@ -305,7 +333,7 @@ def test_a_whole_real_dice_game_from_the_page_ends_as_judge_settles_it(
         assert [(e.pot, dict(e.holdings)) for e in settled] == judged.rounds  # type: ignore[attr-defined]
         assert all(isinstance(a, Report) for a in game.actions[1:])
         browser.wait("window.schock.page.state.game.phase === 'over'")
-        assert browser.by_id("turn").text == f"Spielende: {judged.loser} verliert"
+        assert text(browser, "turn") == f"Spielende: {judged.loser} verliert"
         assert browser.js("return document.getElementById('entry').hidden")
     finally:
         device.close()

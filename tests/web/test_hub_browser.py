@@ -76,8 +76,11 @@ def test_the_phone_follows_the_changes_to_exactly_the_hubs_state(
             assert changes is not None
             server.push(whole, changes)
             expected = json.loads(whole)
-            browser.wait(f"state && state.now === {expected['now']!r}")
-            assert json.loads(browser.js("return JSON.stringify(state)")) == expected
+            # The page's state once it is this push's, read in the script that waits for it.
+            shown = browser.wait(
+                f"state && state.now === {expected['now']!r} && JSON.stringify(state)"
+            )
+            assert json.loads(shown) == expected
         assert packed.call_count >= 5  # Chromium asked for gzip and inflated the stream
         rows = browser.js("""return [...document.querySelectorAll('.row.player')].slice(0, 16)
           .map((row) => row.querySelector('.name b').textContent)""")

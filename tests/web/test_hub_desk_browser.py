@@ -20,7 +20,7 @@ from firmware.wire.messages import Result, result_topic
 from hal.hub_server import HubServer
 from sim.pictures.browser import Browser
 from tests.hub.helpers import EVENT, game_result, running_round, tournament
-from tests.web.conftest import tap
+from tests.web.conftest import fill, tap
 
 
 @pytest.fixture
@@ -57,8 +57,7 @@ def test_a_director_logs_in_and_corrects_a_result(
     host, port = server.address
     browser.open(f"http://{host}:{port}/desk")
     loaded(browser, "input[name=password]")
-    browser.driver.find_element("name", "who").send_keys("Vera")
-    browser.driver.find_element("name", "password").send_keys("turnier-2026")
+    fill(browser, {"[name=who]": "Vera", "[name=password]": "turnier-2026"})
     tap(browser, "form.login button")
     loaded(browser, "#results a.act")
     assert "Angemeldet: Vera" in browser.js("return document.querySelector('.top').textContent")
@@ -71,16 +70,15 @@ def test_a_director_logs_in_and_corrects_a_result(
         '#correct input:not([type=hidden])')].map(i => [i.name, i.value]));""")
     assert form["id"] == stored.id and form["halves"] == f"{first},{second}"
     assert form["final"] == first
-    halves = browser.driver.find_element("css selector", "#correct input[name=halves]")
-    halves.clear()
-    halves.send_keys(f"{second},{second}")  # a Durchmarsch: no final
-    browser.driver.find_element("css selector", "#correct input[name=final]").clear()
-    browser.driver.find_element("css selector", "#correct input[name=why]").send_keys(
-        "Durchmarsch laut Karte"
-    )
+    fill(browser, {
+        "#correct input[name=halves]": f"{second},{second}",  # a Durchmarsch: no final
+        "#correct input[name=final]": "",
+        "#correct input[name=why]": "Durchmarsch laut Karte",
+    })  # fmt: skip
     tap(browser, "#correct button[type=submit]")
-    done = loaded(browser, "#done")
-    assert f"{stored.id}: korrigiert" in done.text
+    loaded(browser, "#done")
+    done = browser.js("return document.getElementById('done').innerText")
+    assert f"{stored.id}: korrigiert" in done
     lost = {line.name: line.games_lost for line in Hub(HubStore(db)).progress().lines}
     assert lost[first] == 0 and lost[second] == 1
     (row,) = HubStore(db).desk()

@@ -18,7 +18,7 @@ from engine import GameOver, GameSetup, load_preset
 from hal.ports import Button, InputEvent, InputKind
 from sim.pictures.browser import Browser, browser_missing
 
-from .conftest import WebDevice, WsClient, tap
+from .conftest import SHOWN_TEXTS, WebDevice, WsClient, fill, tap, text, texts, wait_texts
 from .test_browser import open_page, pair_page
 
 pytestmark = [
@@ -31,10 +31,11 @@ PLAYERS = ("Anna", "Ben", "Carla")
 
 def play_a_game(device: WebDevice) -> None:
     """Start a game of three and play it to its end with the cup's inputs (shake, stand), as
-    the main loop hands them to the app: a short one, of 3 Deckel (the page re-renders at every
-    event, and the standings count a game whatever its length)."""
+    the main loop hands them to the app: the shortest, of 2 Deckel (the page re-renders at every
+    event, a second of Chromium's CPU at 3 Deckel, and the standings count a game whatever its
+    length)."""
     app = device.device.app
-    rules = replace(load_preset("standard"), deckel=3)
+    rules = replace(load_preset("standard"), deckel=2)
     device.on_loop(lambda: app.plan_next_game(GameSetup(PLAYERS, rules)))
 
     def step(index: int) -> None:
@@ -56,11 +57,11 @@ def download(browser: Browser, button: str) -> tuple[str, bytes]:
     """Click the card's download button; the file's name and bytes as the page got them."""
     browser.js("window.schock.page.lastDownload = null")
     tap(browser, f"#{button}")
-    browser.wait("window.schock.page.lastDownload !== null", timeout=30)
-    name, status, data = browser.js(
-        "const d = window.schock.page.lastDownload;"
+    name, status, data = browser.wait(
+        "window.schock.page.lastDownload !== null && ((d) => {"
         "let text = ''; if (d.bytes) for (const b of d.bytes) text += String.fromCharCode(b);"
-        "return [d.name, d.status, btoa(text)];"
+        "return [d.name, d.status, btoa(text)]; })(window.schock.page.lastDownload)",
+        timeout=30,
     )
     assert status == 200, status
     return str(name), base64.b64decode(data)
@@ -70,52 +71,54 @@ def test_a_paired_page_begins_a_spieltag_sees_the_standings_and_downloads_the_sh
     web_device: WebDevice, browser: Browser, clients: list[WsClient], tmp_path: Path
 ) -> None:
     open_page(browser, web_device)
-    browser.wait("!document.getElementById('spieltag').hidden")
-    assert browser.by_id("sp-info").text == "Kein Spieltag läuft."
-    assert browser.js("return document.getElementById('sp-paired').hidden"), "a watcher: no form"
+    card = browser.wait(
+        "!document.getElementById('spieltag').hidden"
+        " && {form: !document.getElementById('sp-paired').hidden,"
+        f" ...{SHOWN_TEXTS}(['sp-info'])}}"
+    )
+    assert card["sp-info"] == "Kein Spieltag läuft."
+    assert not card["form"], "a watcher: no form"
     pair_page(browser, web_device)
     browser.wait("!document.getElementById('sp-begin').hidden")
     # A bad time box first: one line on the card, nothing begun.
-    browser.by_id("sp-name").send_keys("7. Spieltag")
-    browser.by_id("sp-time-box").send_keys("0")
+    fill(browser, {"#sp-name": "7. Spieltag", "#sp-time-box": "0"})
     browser.by_id("sp-begin-go").click()  # Selenium's click; the card's others are taps
-    browser.wait("document.getElementById('sp-note').textContent.length > 0")
-    assert "time box 0: must be a whole number of minutes from 1 to 600" in browser.by_id(
-        "sp-note"
-    ).text
-    assert not (tmp_path / "state" / "spieltag.json").exists()
-    browser.by_id("sp-venue").send_keys("Zum Anker")
-    browser.js(
-        "const s = document.getElementById('sp-scheme'); s.value = 'platzpunkte';"
-        "s.dispatchEvent(new Event('change'));"
-        "document.getElementById('sp-time-box').value = '70';"
+    note = wait_texts(
+        browser, "document.getElementById('sp-note').textContent.length > 0", "sp-note"
     )
+    assert "time box 0: must be a whole number of minutes from 1 to 600" in note["sp-note"]
+    assert not (tmp_path / "state" / "spieltag.json").exists()
+    fill(browser, {"#sp-venue": "Zum Anker", "#sp-scheme": "platzpunkte", "#sp-time-box": "70"})
     tap(browser, "#sp-begin-go")
-    browser.wait("window.schock.page.spieltag && window.schock.page.spieltag.spieltag !== null")
-    info = browser.by_id("sp-info").text
+    begun = browser.wait(
+        "window.schock.page.spieltag && window.schock.page.spieltag.spieltag !== null"
+        f" && {{csvDisabled: document.getElementById('sp-csv').disabled,"
+        f" ...{SHOWN_TEXTS}(['sp-info'])}}"
+    )
+    info = begun["sp-info"]
     assert info.startswith("7. Spieltag · Zum Anker · ") and "Platzpunkte" in info
     assert info.endswith("Zeitlimit: 70 Min.")
-    assert browser.by_id("sp-csv").get_attribute("disabled") is not None, "no game yet: no sheet"
+    assert begun["csvDisabled"], "no game yet: no sheet"
     kept = json.loads((tmp_path / "state" / "spieltag.json").read_text())
     assert kept["time_box_minutes"] == 70 and kept["scoring"]["preset"] == "platzpunkte"
 
     play_a_game(web_device)
-    browser.wait("document.querySelectorAll('#sp-standings tbody tr').length === 3", timeout=15)
-    rows = browser.js(
-        "return [...document.querySelectorAll('#sp-standings tbody tr')]"
-        ".map((r) => [...r.children].map((c) => c.textContent))"
+    standings = browser.wait(
+        "document.querySelectorAll('#sp-standings tbody tr').length === 3"
+        " && {rows: [...document.querySelectorAll('#sp-standings tbody tr')]"
+        ".map((r) => [...r.children].map((c) => c.textContent)),"
+        " sub: document.querySelector('#sp-body .sub').textContent}",
+        timeout=15,
     )
-    assert sorted(row[1] for row in rows) == sorted(PLAYERS)
-    assert browser.js("return document.querySelector('#sp-body .sub').textContent") == (
-        "Stand nach 1 Spiel"
-    )
+    assert sorted(row[1] for row in standings["rows"]) == sorted(PLAYERS)
+    assert standings["sub"] == "Stand nach 1 Spiel"
 
     name, data = download(browser, "sp-csv")
     assert name.startswith("Spielberichtsbogen-7-Spieltag-") and name.endswith(".csv")
     assert data.startswith("\ufeff".encode())
-    text = data.decode("utf-8-sig")
-    rows = [line.split(";") for line in text.splitlines()]
-    assert max(len(row) for row in rows) >= 4 and all(player in text for player in PLAYERS)
+    sheet = data.decode("utf-8-sig")
+    rows = [line.split(";") for line in sheet.splitlines()]
+    assert max(len(row) for row in rows) >= 4 and all(player in sheet for player in PLAYERS)
     name, data = download(browser, "sp-pdf")
     assert name.endswith(".pdf") and data.startswith(b"%PDF")
     pdf = tmp_path / "sheet.pdf"
@@ -136,8 +139,8 @@ def test_a_paired_page_begins_a_spieltag_sees_the_standings_and_downloads_the_sh
     tap(browser, "#sp-end")
     assert browser.js("return document.getElementById('sp-confirm').getClientRects().length > 0")
     tap(browser, "#sp-end-yes")
-    browser.wait("window.schock.page.spieltag.spieltag === null")
-    assert browser.by_id("sp-info").text == "Kein Spieltag läuft."
+    ended = wait_texts(browser, "window.schock.page.spieltag.spieltag === null", "sp-info")
+    assert ended["sp-info"] == "Kein Spieltag läuft."
     assert not (tmp_path / "state" / "spieltag.json").exists()
 
 
@@ -178,10 +181,11 @@ def test_a_scharf_round_reads_on_the_page_as_the_half_lost(
                 f'report {{"player": "{player}", "dice": {dice}, "throws": 1}}', "ok report"
             )
         browser.wait("window.schock.page.state.game.section === 2")
-        history = browser.by_id("history").text
+        shown = texts(browser, "history", "pot")
+        history = shown["history"]
         lost = {"de": "Anna verliert scharf", "en": "Anna loses, scharf"}[language]
         assert lost in history and "0 Deckel" not in history and "+0" not in history
-        assert browser.by_id("pot").text == "scharf"
+        assert shown["pot"] == "scharf"
     finally:
         if host is not None:
             host.close()
@@ -225,17 +229,17 @@ def test_a_game_the_scheme_cannot_score_is_said_in_the_setup_and_named_on_the_ca
             "Partie 1 gestrichen: zählt nicht",
             "Partie 2 zählt nicht: 2 Spieler, Platzpunkte zählt zu dritt oder zu viert",
         ]
-        assert browser.by_id("setup-uncounted").text == (
+        assert text(browser, "setup-uncounted") == (
             "Platzpunkte zählt zu dritt oder zu viert: dieses Spiel zählt nicht"
         )
         tap(browser, "#lang")
         browser.wait("document.getElementById('setup-uncounted').textContent.startsWith('Platz"
                      "punkte counts')")
-        assert browser.by_id("setup-uncounted").text == (
+        assert text(browser, "setup-uncounted") == (
             "Platzpunkte counts at tables of 3 or 4: this game does not count"
         )
         assert "Game 2 not counted: 2 players, Platzpunkte counts at tables of 3 or 4" in (
-            browser.by_id("sp-body").text
+            text(browser, "sp-body")
         )
     finally:
         device.close()
