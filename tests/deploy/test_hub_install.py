@@ -453,7 +453,8 @@ def test_help_names_the_hub_and_its_flags() -> None:
 @pytest.mark.parametrize(
     ("section", "network"),
     [
-        # make test: tests/deploy/test_install.py opens the network for a [tournament] broker
+        # make test: tests/deploy/test_install.py's CONFIG_QUERY gives a [tournament] broker
+        # the network (test_each_configuration_is_read_by_install_sh_s_own_queries)
         pytest.param(
             '[tournament]\nbroker = "mqtt://10.0.0.2:1883"\n', True, marks=pytest.mark.slow
         ),
