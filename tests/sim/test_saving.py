@@ -143,6 +143,7 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
     assert position(journal(state)) == position(killed)
 
 
+@pytest.mark.slow  # make test: test_a_run_that_played_nothing_keeps_no_game_and_says_none
 def test_quitting_before_anything_was_played_keeps_no_game_and_says_none(
     tmp_path: Path,
 ) -> None:
@@ -152,7 +153,7 @@ def test_quitting_before_anything_was_played_keeps_no_game_and_says_none(
     quick = TerminalSim(tmp_path, "--players", "2", "--seed", "3", "--state-dir", str(state))
     quick.keys(("q", 0.0))
     assert quick.finish() == 0
-    assert "unfinished game is kept" not in quick.text()
+    assert "das unfertige Spiel liegt in" not in quick.text()
     assert not journal(state).actions
 
 
@@ -226,6 +227,28 @@ def test_a_script_run_with_a_state_dir_keeps_the_finished_game_for_the_statistic
     players = json.loads(capsys.readouterr().out)["players"]
     assert sorted(players) == ["Anna", "Ben", "Carla"]
     assert sum(figures["lost"] for figures in players.values()) == 1
+
+
+def test_a_run_that_played_nothing_keeps_no_game_and_says_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run that ends before the first action (a script of nothing; the terminal's q at once
+    in the slow selection): its journal holds no action, no line says a game is kept, and the
+    next start drops it rather than go on with it (three players now, where a game begun with
+    two would resume with two)."""
+    state = tmp_path / "state"
+    nothing, one = tmp_path / "nothing.txt", tmp_path / "one.txt"
+    nothing.write_text("")
+    one.write_text("shake\n")
+    assert sim("--players", "2", "--seed", "3", "--state-dir", str(state),
+               "--script", str(nothing)) == 0
+    assert "das unfertige Spiel liegt in" not in capsys.readouterr().err
+    assert not journal(state).actions
+
+    assert sim("--players", "3", "--seed", "3", "--state-dir", str(state),
+               "--script", str(one)) == 0
+    assert "das unfertige Spiel liegt in" in capsys.readouterr().err
+    assert journal(state).setup.players == ("Anna", "Ben", "Carla")
 
 
 def test_the_configs_storage_section_chooses_the_folder(tmp_path: Path) -> None:
