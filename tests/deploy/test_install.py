@@ -952,7 +952,6 @@ def test_network_drop_in_follows_the_config(
         pytest.param('[link]\nurl = "/dev/serial0"\n', marks=pytest.mark.slow),
         pytest.param('[link]\nurl = "loop://"\n', marks=pytest.mark.slow),
         pytest.param("[web]\nenabled = false\n", marks=pytest.mark.slow),
-        # also tests/deploy/test_hub_install.py's table with [tournament] enabled = false
         pytest.param("[tournament]\nenabled = false\n", marks=pytest.mark.slow),
     ],
 )
