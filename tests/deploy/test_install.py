@@ -909,6 +909,26 @@ def test_a_config_that_needs_the_network_opens_it(
     assert "systemctl daemon-reload" in opened.result.target_commands
 
 
+def install_a_tables_broker_password(install: Runner, target: Path) -> None:
+    """A table's [tournament] block holds its broker password: the configuration on ``target``,
+    0644 while it holds no secret, becomes root:schockbesteck 0640 (the service reads it, no
+    other user)."""
+    config = target / CONFIG
+    assert stat.S_IMODE(config.stat().st_mode) == 0o644  # no secret in it
+    write_config(
+        target,
+        '[tournament]\nbroker = "mqtt://192.168.1.10:1883"\nevent = "dm2026"\ntable = 7\n'
+        'password = "Zp3-not-for-the-pi-user"\n',
+    )
+    config.chmod(0o644)  # as an editor or `cp` leaves it
+
+    result = install()
+
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640
+    assert "chgrp schockbesteck /etc/schockbesteck/config.toml" in result.target_commands
+    assert "Zp3-not-for-the-pi-user" not in result.stdout + result.stderr
+
+
 @pytest.mark.parametrize(
     ("config", "reason"),
     [
@@ -929,11 +949,15 @@ def test_a_config_that_needs_the_network_opens_it(
 def test_network_drop_in_follows_the_config(
     install: Runner, target: Path, installed_with: InstallWith, config: str, reason: str
 ) -> None:
+    """Opened, then a table's secret on the way (its broker password), then closed again."""
     opened = copy_into(installed_with(config), target)
 
     assert (target / DROPIN).read_bytes() == NETWORK_CONF.read_bytes()
     assert f"the configuration needs the network ({reason})" in opened.stdout
     assert "systemctl daemon-reload" in opened.target_commands
+
+    install_a_tables_broker_password(install, target)
+    assert (target / DROPIN).read_bytes() == NETWORK_CONF.read_bytes()  # [tournament]'s now
     assert install().changes == []  # idempotent
 
     write_config(target, '[link]\nurl = "/dev/ttyGS0"\n')
@@ -1004,26 +1028,3 @@ def test_a_dry_run_on_another_linux_warns_and_shows_every_step(target: Path) -> 
     assert "Dry run: nothing will be changed." in result.stdout
     assert "  would: " in result.stdout
     assert sorted(str(path.relative_to(target)) for path in target.rglob("*")) == before
-
-
-def test_a_tables_broker_password_is_readable_by_the_service_only(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    """A table's [tournament] block holds its broker password: the configuration, 0644 while it
-    holds no secret, becomes root:schockbesteck 0640 (the service reads it, no other user)."""
-    copy_into(fresh, target)  # the default configuration: no secret in it
-    config = target / CONFIG
-    assert stat.S_IMODE(config.stat().st_mode) == 0o644  # no secret in it
-    write_config(
-        target,
-        '[tournament]\nbroker = "mqtt://192.168.1.10:1883"\nevent = "dm2026"\ntable = 7\n'
-        'password = "Zp3-not-for-the-pi-user"\n',
-    )
-    config.chmod(0o644)  # as an editor or `cp` leaves it
-
-    result = install()
-
-    assert stat.S_IMODE(config.stat().st_mode) == 0o640
-    assert "chgrp schockbesteck /etc/schockbesteck/config.toml" in result.target_commands
-    assert "Zp3-not-for-the-pi-user" not in result.stdout + result.stderr
-    assert install().changes == []  # idempotent
