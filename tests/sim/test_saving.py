@@ -26,7 +26,7 @@ from engine import Event, Game, to_notation
 from firmware.store.gamestore import CURRENT
 from firmware.store.journal import Recovery, recover
 from hal.storage import StateDirectory
-from tests.sim.test_terminal_play import LAUNCH, ROOT, read_for, timing_config
+from tests.sim.test_terminal_play import LAUNCH, ROOT, pending_events, read_for, timing_config
 
 #: How long a simulator may take to draw its first frame on a busy machine.
 START_S = 20.0
@@ -111,10 +111,16 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
     state = tmp_path / "state"
     game = ("--players", "2", "--seed", "3", "--state-dir", str(state))
 
-    # Esc after the roll-off and the first throw: the game is kept.
-    first = TerminalSim(tmp_path, *game)
+    # Esc after the roll-off and the first throw: the game is kept. Each throw after a press
+    # waits for what the press does (its events): on a busy machine the press's release could
+    # come among the shake's edges.
+    seen = [tmp_path / "first", tmp_path / "second"]
+    for folder in seen:
+        folder.mkdir()
+    first = TerminalSim(tmp_path, *game, "--events", str(seen[0] / "events.jsonl"))
     shake_until(first, state, 1)
     first.keys(("s", 0.0))
+    first.wait_until(lambda: "round_started" in pending_events(seen[0]), "the round started")
     shake_until(first, state, 2)
     first.keys(("\x1b", 0.0))
     assert first.finish() == 0
@@ -123,8 +129,9 @@ def test_a_game_survives_esc_and_sigkill_and_resumes_at_the_same_action(tmp_path
     assert kinds(after_esc.actions) == ["RollOff", "Roll"]
 
     # Started again: "Weiterspielen?" (OK goes on), one more throw, then SIGKILL mid-round.
-    second = TerminalSim(tmp_path, *game)
+    second = TerminalSim(tmp_path, *game, "--events", str(seen[1] / "events.jsonl"))
     second.keys(("s", 0.0))
+    second.wait_until(lambda: "game_resumed" in pending_events(seen[1]), "the game resumed")
     shake_until(second, state, 3)
     assert second.finish(kill=True) == -signal.SIGKILL
     killed = journal(state)
