@@ -48,7 +48,13 @@ def module_name(path: Path, root: Path = ROOT) -> str:
 
 
 def is_module(dotted: str, root: Path = ROOT) -> bool:
-    """Whether ``dotted`` names a module or package of the project under ``root``."""
+    """Whether ``dotted`` names a module or package of the project under ``root`` (looked up
+    once per process: a tree is written before its imports are read)."""
+    return _is_module(dotted, root)
+
+
+@functools.cache
+def _is_module(dotted: str, root: Path) -> bool:
     parts = dotted.split(".")
     if parts[0] not in PROJECT:
         return False
@@ -99,7 +105,16 @@ def _parsed(source: str) -> ast.Module:
 
 @functools.cache
 def _walked(source: str) -> tuple[ast.AST, ...]:
-    return tuple(ast.walk(_parsed(source)))
+    """:func:`ast.walk`'s nodes in its order (breadth first), without its generators."""
+    found: list[ast.AST] = [_parsed(source)]
+    for node in found:  # grows as it goes: each node's children join the end
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, ast.AST):
+                found.append(value)
+            elif isinstance(value, list):
+                found.extend(item for item in value if isinstance(item, ast.AST))
+    return tuple(found)
 
 
 @functools.cache

@@ -87,10 +87,12 @@ NAMED = {
 #: a quarter of the run's time) runs in the slow selection's whole run.
 HUB_LEFT_OUT = "skipped: the hub's bench runs in make test-long"
 
-#: The groups of rows `make test` measures, about two seconds of the run (the others, half a
-#: minute and more, in the slow selection's whole run): the engine, the idle loop, the dice
-#: entry, the real display (skipped off a Pi) and the hub (skipped, :data:`HUB_LEFT_OUT`).
-FEW_GROUPS = ("engine", "idle", "entry", "display", "hub", "phones")
+#: The groups of rows `make test` measures, a fraction of a second of the run (the others, half a
+#: minute and more, in the slow selection's whole run): the engine, the idle loop, the real
+#: display (skipped off a Pi) and the hub (skipped, :data:`HUB_LEFT_OUT`). The dice entry's rows
+#: are the slow run's too: make test measures the entry they are made of on the device's pins
+#: (tests/bench/test_bench_game.py).
+FEW_GROUPS = ("engine", "idle", "display", "hub", "phones")
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,8 @@ def test_the_machine_and_the_targets_are_named(report: BenchRun) -> None:
     data = report.json
     assert set(data["machine"]) == {"platform", "python", "cpu", "cores"}
     assert data["targets"]["throw_eval_ns"] == 1000
-    assert data["targets"]["entry_round_s_median"] == 20
+    if "entry" in report.groups:
+        assert data["targets"]["entry_round_s_median"] == 20
     if "start-up" in report.groups:
         assert data["targets"]["peak_rss_mb"] == 60
     assert set(data["over_target"]) <= set(data["targets"])

@@ -483,11 +483,13 @@ def test_help_names_the_hub_and_its_flags() -> None:
 @pytest.mark.parametrize(
     ("section", "network"),
     [
-        # make test: tests/deploy/test_install.py opens the network for a [tournament] broker
+        # make test: tests/deploy/test_install.py's CONFIG_QUERY opens the network for a
+        # [tournament] broker and keeps it closed for one switched off, and a whole install
+        # writes the drop-in for another reason (test_a_config_that_needs_the_network_opens_it)
         pytest.param(
             '[tournament]\nbroker = "mqtt://10.0.0.2:1883"\n', True, marks=pytest.mark.slow
         ),
-        ("[tournament]\nenabled = false\n", False),
+        pytest.param("[tournament]\nenabled = false\n", False, marks=pytest.mark.slow),
     ],
 )
 def test_a_table_of_a_tournament_gets_the_network(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shlex
 import shutil
@@ -605,6 +607,7 @@ def test_empty_root_is_refused_before_anything_happens(args: list[str]) -> None:
 
 
 def test_os_release_is_parsed_not_executed(install: Runner, target: Path, tmp_path: Path) -> None:
+    """A dry run reads os-release as a real install does (and warns where it would stop)."""
     (target / "etc/rpi-issue").unlink()
     ran = [tmp_path / f"ran-{n}" for n in range(4)]
     (target / "etc/os-release").write_text(
@@ -616,9 +619,10 @@ def test_os_release_is_parsed_not_executed(install: Runner, target: Path, tmp_pa
         'ID="raspbian"\n'  # a later line wins, as it would in a shell
     )
 
-    result = install()
+    result = install("--dry-run")
 
     assert result.returncode == 0, result.stderr
+    assert "not Raspberry Pi OS" not in result.stderr  # the later ID line won
     assert [path for path in ran if path.exists()] == []
 
 
@@ -647,13 +651,14 @@ def sourced(script: str) -> str:
     return proc.stdout
 
 
-#: The lines make test gives a whole dry run too: one taken, one not.
-DRY_RUN_LINES = {'ID="raspbian"', "ID=$(echo raspbian)"}
+#: The line make test gives a whole dry run too (one not taken; one taken:
+#: test_os_release_is_parsed_not_executed's last line).
+DRY_RUN_LINES = {"ID=$(echo raspbian)"}
 
 
 def test_os_release_values_are_told_apart(tmp_path: Path) -> None:
     """Every line of :data:`OS_RELEASE_LINES` through install.sh's own check, in one shell; a
-    dry run of each below (two in make test, all in the slow selection)."""
+    dry run of each below (one in make test, all in the slow selection)."""
     roots = []
     for number, (line, _) in enumerate(OS_RELEASE_LINES):
         root = tmp_path / str(number)
@@ -716,8 +721,9 @@ def test_python3_lgpio_from_apt_where_apt_has_it(install: Runner, target: Path) 
     (target / "etc/rpi-issue").unlink()  # even on plain Debian: what apt offers decides
     apt_lists(target, "python3-lgpio", "python3-systemd")
 
-    result = install("--force")
+    result = install("--force", "--dry-run")  # the apt line as a real run prints it
 
+    assert result.returncode == 0, result.stderr
     assert "python3-lgpio" in apt_install_line(result)
     assert "lgpio>=" not in result.stdout
 
@@ -778,12 +784,79 @@ def test_error_unit_is_installed_and_removed(fresh: Installed) -> None:
     ).read_bytes()
 
 
+#: A configuration, what install.sh's CONFIG_QUERY answers for it (does the service need the
+#: network, and why; does it hold a secret), and the extras its WEB_QUERY gives the venv.
+QUERIED = [
+    ("", "no", "no", "pi"),  # the default configuration
+    ('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n', "yes [link] url = tcp-listen://0.0.0.0:7777",
+     "no", "pi"),
+    ('[link]\nurl = "socket://192.0.2.1:7777"\n', "yes [link] url = socket://192.0.2.1:7777",
+     "no", "pi"),
+    ('[link]\nurl = "rfc2217://192.0.2.1:7777"\n', "yes [link] url = rfc2217://192.0.2.1:7777",
+     "no", "pi"),
+    ('[web]\nlisten = "0.0.0.0:8080"\n', "yes [web]", "no", "pi,web"),
+    ('[tournament]\nbroker = "mqtt://hub.local:1883"\n', "yes [tournament]", "no", "pi"),
+    ('[link]\nurl = "socket://192.0.2.1:7777"\n[web]\n[tournament]\nbroker = "mqtt://h:1883"\n'
+     'password = "pw"\n', "yes [link] url = socket://192.0.2.1:7777, [tournament]", "yes", "pi"),
+    ('[link]\nurl = "/dev/serial0"\n', "no", "no", "pi"),
+    ('[link]\nurl = "loop://"\n', "no", "no", "pi"),
+    ("[web]\nenabled = false\n", "no", "no", "pi"),
+    ("[tournament]\nenabled = false\n", "no", "no", "pi"),
+    ("[link\nurl = ", "error", "no", "pi"),
+]  # fmt: skip
+
+
+def install_sh_python(name: str) -> str:
+    """The Python program install.sh keeps in its variable ``name`` (CONFIG_QUERY, WEB_QUERY),
+    as bash hands it to ``python -c``."""
+    return sourced(f'printf %s "${name}"')
+
+
+def run_python(program: str, config: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What ``python -c PROGRAM CONFIG`` prints, run in this interpreter (the one install.sh gets
+    with --python): the lines."""
+    monkeypatch.setattr(sys, "argv", ["-c", str(config)])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            exec(compile(program, "<install.sh>", "exec"), {"__name__": "__main__"})
+        except SystemExit as stop:
+            assert stop.code in (0, None)
+    return out.getvalue().splitlines()
+
+
+def test_each_configuration_is_read_by_install_sh_s_own_queries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every configuration of :data:`QUERIED` through install.sh's own two Python programs; a
+    whole install of some below (the link's tcp-listen:// and [web] in make test, each of them
+    in the slow selection)."""
+    config_query, web_query = install_sh_python("CONFIG_QUERY"), install_sh_python("WEB_QUERY")
+    for number, (text, network, secret, extras) in enumerate(QUERIED):
+        config = tmp_path / f"{number}.toml"
+        if text:
+            config.write_text(text)
+        else:
+            shutil.copyfile(DEFAULT_CONFIG, config)
+
+        answers = run_python(config_query, config, monkeypatch)
+
+        assert len(answers) == 2, (text, answers)
+        if network == "error":  # the parser's own words follow
+            assert answers[0].startswith("error "), (text, answers)
+        else:
+            assert answers[0] == network, (text, answers)
+        assert answers[1] == secret, (text, answers)
+        assert run_python(web_query, config, monkeypatch) == [extras], text
+
+
 @pytest.mark.parametrize(
     ("config", "extras"),
     [
         ("", "[pi]"),
         ('[web]\nlisten = "0.0.0.0:8080"\n', "[pi,web]"),
-        ("[web]\nenabled = false\n", "[pi]"),
+        # make test: WEB_QUERY's answer above, and its install's [pi] for the default
+        pytest.param("[web]\nenabled = false\n", "[pi]", marks=pytest.mark.slow),
     ],
 )
 def test_the_web_page_gets_its_extra(installed_with: InstallWith, config: str, extras: str) -> None:
@@ -805,25 +878,55 @@ def test_default_config_gets_no_network(fresh: Installed) -> None:
     assert "the configuration needs no network" in result.stdout
 
 
-NETWORKED = [
-    ('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n', "[link] url = tcp-listen://0.0.0.0:7777"),
-    ('[link]\nurl = "socket://192.0.2.1:7777"\n', "[link] url = socket://192.0.2.1:7777"),
-    ('[web]\nlisten = "0.0.0.0:8080"\n', "[web]"),
-    ('[tournament]\nbroker = "mqtt://hub.local:1883"\n', "[tournament]"),
-]
-
-
-@pytest.mark.parametrize(("config", "reason"), NETWORKED)
+@pytest.mark.parametrize(
+    ("config", "reason"),
+    [
+        ('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n', "[link] url = tcp-listen://0.0.0.0:7777"),
+        ('[web]\nlisten = "0.0.0.0:8080"\n', "[web]"),
+        # make test: CONFIG_QUERY's reason for each, above
+        pytest.param(
+            '[link]\nurl = "socket://192.0.2.1:7777"\n',
+            "[link] url = socket://192.0.2.1:7777",
+            marks=pytest.mark.slow,
+        ),
+        pytest.param(
+            '[tournament]\nbroker = "mqtt://hub.local:1883"\n',
+            "[tournament]",
+            marks=pytest.mark.slow,
+        ),
+    ],
+)
 def test_a_config_that_needs_the_network_opens_it(
     installed_with: InstallWith, config: str, reason: str
 ) -> None:
-    """Each reason, in its shared install (make test); the whole way from open to closed again
-    below, for one of them (all of them in the slow selection)."""
+    """A reason, in its shared install (the link's and the page's in make test, every one of
+    CONFIG_QUERY's above); the whole way from open to closed again below, for one of them (all
+    of them in the slow selection)."""
     opened = installed_with(config)
 
     assert (opened.root / DROPIN).read_bytes() == NETWORK_CONF.read_bytes()
     assert f"the configuration needs the network ({reason})" in opened.result.stdout
     assert "systemctl daemon-reload" in opened.result.target_commands
+
+
+def install_a_tables_broker_password(install: Runner, target: Path) -> None:
+    """A table's [tournament] block holds its broker password: the configuration on ``target``,
+    0644 while it holds no secret, becomes root:schockbesteck 0640 (the service reads it, no
+    other user)."""
+    config = target / CONFIG
+    assert stat.S_IMODE(config.stat().st_mode) == 0o644  # no secret in it
+    write_config(
+        target,
+        '[tournament]\nbroker = "mqtt://192.168.1.10:1883"\nevent = "dm2026"\ntable = 7\n'
+        'password = "Zp3-not-for-the-pi-user"\n',
+    )
+    config.chmod(0o644)  # as an editor or `cp` leaves it
+
+    result = install()
+
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640
+    assert "chgrp schockbesteck /etc/schockbesteck/config.toml" in result.target_commands
+    assert "Zp3-not-for-the-pi-user" not in result.stdout + result.stderr
 
 
 @pytest.mark.parametrize(
@@ -846,11 +949,15 @@ def test_a_config_that_needs_the_network_opens_it(
 def test_network_drop_in_follows_the_config(
     install: Runner, target: Path, installed_with: InstallWith, config: str, reason: str
 ) -> None:
+    """Opened, then a table's secret on the way (its broker password), then closed again."""
     opened = copy_into(installed_with(config), target)
 
     assert (target / DROPIN).read_bytes() == NETWORK_CONF.read_bytes()
     assert f"the configuration needs the network ({reason})" in opened.stdout
     assert "systemctl daemon-reload" in opened.target_commands
+
+    install_a_tables_broker_password(install, target)
+    assert (target / DROPIN).read_bytes() == NETWORK_CONF.read_bytes()  # [tournament]'s now
     assert install().changes == []  # idempotent
 
     write_config(target, '[link]\nurl = "/dev/ttyGS0"\n')
@@ -864,12 +971,11 @@ def test_network_drop_in_follows_the_config(
 @pytest.mark.parametrize(
     "config",
     [
-        # a device path: closing the network for /dev/ttyGS0 above (make test) checks one too
+        # make test: CONFIG_QUERY's "no" for each (test_each_configuration_is_read_by_...), and
+        # closing the network for /dev/ttyGS0 above
         pytest.param('[link]\nurl = "/dev/serial0"\n', marks=pytest.mark.slow),
-        # make test: closing the network for /dev/ttyGS0 above, and [web] enabled = false
         pytest.param('[link]\nurl = "loop://"\n', marks=pytest.mark.slow),
-        "[web]\nenabled = false\n",  # the install test_the_web_page_gets_its_extra reads
-        # tests/deploy/test_hub_install.py's table with [tournament] enabled = false (make test)
+        pytest.param("[web]\nenabled = false\n", marks=pytest.mark.slow),
         pytest.param("[tournament]\nenabled = false\n", marks=pytest.mark.slow),
     ],
 )
@@ -879,24 +985,14 @@ def test_no_network_for_local_links(installed_with: InstallWith, config: str) ->
     assert not (installed.root / DROPIN).exists()
 
 
-def test_own_drop_ins_stay_when_the_network_closes(
+def test_unreadable_config_closes_the_network_and_own_drop_ins_stay(
     install: Runner, target: Path, installed_with: InstallWith
 ) -> None:
+    """The network closes for a configuration that cannot be read, as for one that needs none
+    (above): the drop-in goes, the folder stays for the drop-in of the service's own."""
     copy_into(installed_with('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n'), target)
     override = target / DROPIN.parent / "override.conf"  # what `systemctl edit` writes
     override.write_text("[Service]\nEnvironment=X=1\n")
-    write_config(target, "")
-
-    install()
-
-    assert not (target / DROPIN).exists()
-    assert override.read_text() == "[Service]\nEnvironment=X=1\n"
-
-
-def test_unreadable_config_keeps_the_network_closed(
-    install: Runner, target: Path, installed_with: InstallWith
-) -> None:
-    copy_into(installed_with('[link]\nurl = "tcp-listen://0.0.0.0:7777"\n'), target)
     write_config(target, "[link\nurl = ")
 
     result = install()
@@ -904,6 +1000,7 @@ def test_unreadable_config_keeps_the_network_closed(
     assert result.returncode == 0, result.stderr
     assert not (target / DROPIN).exists()
     assert "cannot be read" in result.stdout
+    assert override.read_text() == "[Service]\nEnvironment=X=1\n"
 
 
 def test_uninstall_removes_the_network_drop_in(
@@ -931,26 +1028,3 @@ def test_a_dry_run_on_another_linux_warns_and_shows_every_step(target: Path) -> 
     assert "Dry run: nothing will be changed." in result.stdout
     assert "  would: " in result.stdout
     assert sorted(str(path.relative_to(target)) for path in target.rglob("*")) == before
-
-
-def test_a_tables_broker_password_is_readable_by_the_service_only(
-    install: Runner, target: Path, fresh: Installed
-) -> None:
-    """A table's [tournament] block holds its broker password: the configuration, 0644 while it
-    holds no secret, becomes root:schockbesteck 0640 (the service reads it, no other user)."""
-    copy_into(fresh, target)  # the default configuration: no secret in it
-    config = target / CONFIG
-    assert stat.S_IMODE(config.stat().st_mode) == 0o644  # no secret in it
-    write_config(
-        target,
-        '[tournament]\nbroker = "mqtt://192.168.1.10:1883"\nevent = "dm2026"\ntable = 7\n'
-        'password = "Zp3-not-for-the-pi-user"\n',
-    )
-    config.chmod(0o644)  # as an editor or `cp` leaves it
-
-    result = install()
-
-    assert stat.S_IMODE(config.stat().st_mode) == 0o640
-    assert "chgrp schockbesteck /etc/schockbesteck/config.toml" in result.target_commands
-    assert "Zp3-not-for-the-pi-user" not in result.stdout + result.stderr
-    assert install().changes == []  # idempotent

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,17 @@ def test_the_same_seed_plays_the_same_game_and_another_seed_another(tmp_path: Pa
     assert play(tmp_path, seed="8") != first
 
 
-def play_and_watch(tmp_path: Path, mocker: MockerFixture) -> tuple[list[View], list[Path]]:
+@dataclass(frozen=True)
+class Watched:
+    """The whole game played with ``--frames``: the view behind each PNG, the PNGs, the
+    events."""
+
+    views: list[View]
+    frames: list[Path]
+    events: list[dict[str, object]]
+
+
+def play_and_watch(tmp_path: Path, mocker: MockerFixture) -> Watched:
     """Play the whole game with ``--frames``: the view behind each PNG written, and the PNGs.
 
     The recorder writes a PNG when the picture the loop hands it differs from the last one; that
@@ -85,8 +96,25 @@ def play_and_watch(tmp_path: Path, mocker: MockerFixture) -> tuple[list[View], l
         FrameRecorder, "display", autospec=True, side_effect=display_and_note_the_view
     )
     frames = tmp_path / "frames"
-    play(tmp_path, "--frames", str(frames))
-    return views, sorted(frames.glob("frame_*.png"))
+    events = play(tmp_path, "--frames", str(frames))
+    return Watched(views, sorted(frames.glob("frame_*.png")), events)
+
+
+@pytest.fixture(scope="module")
+def watched(tmp_path_factory: pytest.TempPathFactory, module_mocker: MockerFixture) -> Watched:
+    """:func:`play_and_watch` once for the module (some 200 PNGs), in the environment every
+    test has (tests/conftest.py's German and state home, only the sim registered); read only."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
+        patch.delenv("LC_ALL", raising=False)
+        patch.delenv("LC_MESSAGES", raising=False)
+        patch.setenv("LANG", "C.UTF-8")
+        commands = schockbesteck.cli.SUBCOMMANDS
+        patch.setattr(schockbesteck.cli, "SUBCOMMANDS", {"sim": commands["sim"]})
+        try:
+            return play_and_watch(tmp_path_factory.mktemp("watched"), module_mocker)
+        finally:
+            module_mocker.stopall()  # the spy and the recorder's patch end with the game
 
 
 def first_thrown_turn(views: list[View]) -> int:
@@ -119,7 +147,7 @@ PIXEL_GOLDENS = {
 
 
 def test_the_views_and_three_frames_match_the_golden_ones(
-    tmp_path: Path, mocker: MockerFixture
+    tmp_path: Path, watched: Watched
 ) -> None:
     """Every frame of the whole game as one line of its view, and three frames as pixels.
 
@@ -131,7 +159,7 @@ def test_the_views_and_three_frames_match_the_golden_ones(
     pinned by three frames kept as PNGs (a turn, a banner, a reveal) and by tests/firmware's
     per-screen goldens.
     """
-    views, frames = play_and_watch(tmp_path, mocker)
+    views, frames = watched.views, watched.frames
     assert len(views) == len(frames), "a PNG was written without its view being noted"
     for view, frame in zip(views, frames, strict=True):
         with Image.open(frame) as written:
@@ -158,12 +186,12 @@ def test_the_views_and_three_frames_match_the_golden_ones(
             assert a.tobytes() == b.tobytes(), f"{made.name} differs from golden/{name}"
 
 
-def test_the_recorded_game_ends_on_the_final_banner(
-    tmp_path: Path, mocker: MockerFixture, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_recorded_game_ends_on_the_final_banner(watched: Watched) -> None:
     """After the final reveal and the Finale's banner, the last frame is "Spielende": who lost."""
-    views, frames = play_and_watch(tmp_path, mocker)
-    loser = capsys.readouterr().err.split("Spiel aus, ")[1].split(" hat verloren")[0]
+    views, frames = watched.views, watched.frames
+    over = watched.events[-1]
+    assert over["event"] == "game_over"
+    loser = over["loser"]
     last = views[-1]
     assert isinstance(last, BannerView)
     assert (last.title, last.headline) == ("Spielende", loser)

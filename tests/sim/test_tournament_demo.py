@@ -1,6 +1,7 @@
 """`make tournament-demo` (sim/tournament/demo.py): its private broker in Debian's real mosquitto,
-the lines it prints, that every way out stops the broker and removes its folder, and (slow) that
-its run plays the tournament to a winner the TV shows."""
+the lines it prints, that every way out stops the broker and removes its folder (`make test`: a
+SIGTERM; slow: Ctrl-C and the end of ``--seconds``, in English), and (slow) that its run plays
+the tournament to a winner the TV shows."""
 
 from __future__ import annotations
 
@@ -93,6 +94,7 @@ def test_no_password_is_kept_in_the_clear(demo_broker: DemoBroker) -> None:
         assert re.search(rf"^{user}:\$7\$", stored, re.MULTILINE), "mosquitto's PBKDF2 hash"
 
 
+@pytest.mark.slow  # make test: the lines and the clean-up of the run stopped with SIGTERM below
 def test_a_short_run_prints_what_it_starts_and_cleans_up(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -132,17 +134,21 @@ def test_what_stops_it_is_one_line(
 
 
 @pytest.mark.parametrize(
-    "sig",
+    ("sig", "tables"),
     # Ctrl-C in the slow selection: its way out is the one of every other end of the run
     # (test_a_short_run_prints_what_it_starts_and_cleans_up), SIGTERM's is its own handler.
-    [pytest.param(signal.SIGINT, marks=pytest.mark.slow), signal.SIGTERM],
+    [pytest.param(signal.SIGINT, 1, marks=pytest.mark.slow), (signal.SIGTERM, 2)],
     ids=["ctrl-c", "sigterm"],
 )
-def test_ctrl_c_and_sigterm_stop_the_broker_and_remove_its_folder(sig: signal.Signals) -> None:
+def test_ctrl_c_and_sigterm_stop_the_broker_and_remove_its_folder(
+    sig: signal.Signals, tables: int
+) -> None:
     """Stopped by a signal, in German by default (the environment's ``LANG`` names no
-    language), one table named alone."""
+    language): what it started, each line (one table named alone, two as a range), then the
+    broker stopped and its folder removed."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "sim.tournament.demo", "--tables", "1"],
+        [sys.executable, "-m", "sim.tournament.demo", "--tables", str(tables), "--event",
+         "dm2026"],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -161,9 +167,15 @@ def test_ctrl_c_and_sigterm_stop_the_broker_and_remove_its_folder(sig: signal.Si
     finally:
         if process.poll() is None:
             process.kill()
-    broker = re.search(r":(\d+) \(nur dieser Rechner; Ordner (\S+)\); Tische: 1$", lines[0])
+    broker = re.fullmatch(
+        r"Broker: mqtt://127\.0\.0\.1:(\d+) \(nur dieser Rechner; Ordner (\S+)\); Tische: "
+        rf"{tables}",
+        lines[0],
+    )
     assert broker, lines
-    assert not any("table-1 …" in line for line in lines)  # one table is named alone
+    assert lines[1].startswith("Hub: ") and "dm2026" in lines[1]
+    named = "(table-1 … table-2)" if tables == 2 else "(table-1)"  # one table is named alone
+    assert lines[2].startswith(f"Tische: {tables} simuliert") and named in lines[2], lines
     assert process.returncode == 0, err
     assert err == ""
     assert rest.splitlines()[-1] == "Beendet: Broker gestoppt, sein Ordner gelöscht."
