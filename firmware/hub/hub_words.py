@@ -224,7 +224,8 @@ HUB_WORDS: dict[str, tuple[str, str]] = {
         "{path}: no such tournament file; make one with `schocken hub init --db {path}`",
     ),
     "hub_not_a_file": (
-        "{path}: keine Turnierdatei ({reason})", "{path}: not a tournament file ({reason})"
+        "{path}: keine Turnierdatei (keine SQLite-Datei eines Turniers, oder beschädigt)",
+        "{path}: not a tournament file (not a tournament's SQLite file, or damaged)",
     ),
     "hub_registered_already": (
         "Spieler »{name}« ist schon angemeldet", "player '{name}' is registered already"

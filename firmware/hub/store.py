@@ -193,8 +193,8 @@ class HubStore:
             # The results not approved or voided, counted for the standings' basis.
             self._db.execute("CREATE INDEX IF NOT EXISTS results_unsettled ON results (round) "
                              "WHERE approved = 0 OR voided = 1")  # fmt: skip
-        except sqlite3.DatabaseError as error:
-            raise HubStoreError("hub_not_a_file", path=str(path), reason=str(error)) from None
+        except sqlite3.DatabaseError:
+            raise HubStoreError("hub_not_a_file", path=str(path)) from None
         self.path = path
         self._lock = threading.RLock()
         #: Transactions this connection committed (with :meth:`data_version`: whether anything

@@ -132,10 +132,13 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("sim", "--script", "{tmp}/play.txt", "--seed", "１０"), "--seed '１０': must be a whole"),
     (("sim", "--script", "{tmp}/play.txt", "--seed", " 10"), "--seed ' 10': must be a whole"),
     (("simulate", "--seed", "abc"), "--seed 'abc': must be a whole number 0 to"),
-    (("hub", "draw", "--db", "{tmp}/none.db"), "{tmp}/none.db: no such tournament file"),
-    (("hub", "draw", "--db", "{tmp}/picture.png"), "{tmp}/picture.png: not a tournament file"),
-    (("hub", "init", "--event", "DM 2026", "--db", "{tmp}/x.db"), "event 'DM 2026' must be"),
-    (("hub", "standings", "--db", "{tmp}/folder"), "{tmp}/folder: no such tournament file"),
+    # The hub speaks German unless told otherwise.
+    (("hub", "draw", "--db", "{tmp}/none.db"), "{tmp}/none.db: diese Turnierdatei gibt es nicht"),
+    (("hub", "draw", "--db", "{tmp}/picture.png"),
+     "{tmp}/picture.png: keine Turnierdatei (keine SQLite"),
+    (("hub", "init", "--event", "DM 2026", "--db", "{tmp}/x.db"),
+     "Turnier »DM 2026«: 1 bis 32 Kleinbuchstaben"),
+    (("hub", "standings", "--db", "{tmp}/folder"), "{tmp}/folder: diese Turnierdatei gibt es nicht"),
 ]
 
 
