@@ -138,7 +138,8 @@ CASES: list[tuple[tuple[str, ...], str]] = [
      "{tmp}/picture.png: keine Turnierdatei (keine SQLite"),
     (("hub", "init", "--event", "DM 2026", "--db", "{tmp}/x.db"),
      "Turnier »DM 2026«: 1 bis 32 Kleinbuchstaben"),
-    (("hub", "standings", "--db", "{tmp}/folder"), "{tmp}/folder: diese Turnierdatei gibt es nicht"),
+    (("hub", "standings", "--db", "{tmp}/folder"),
+     "{tmp}/folder: diese Turnierdatei gibt es nicht"),
 ]
 
 
