@@ -4,9 +4,10 @@ On a fresh clone each worker compiles the project's modules and rewrites the ass
 test module itself, all of them at the same moment, so none finds the others' files: about 11 s
 of CPU per worker (15 s to collect the suite against 4 s once ``__pycache__`` is filled), three
 times over on a two-core machine. :func:`warm` writes those files first, in one process per
-core: the project's modules through :mod:`compileall`, and each test module and ``conftest.py``
-as pytest's assertion rewriting caches it (``__pycache__/NAME.<PYTEST_TAG>.pyc``, a hash-based
-pyc of the rewritten code). The workers then read them as on any later run.
+core: the project's modules through :mod:`compileall`, each test module and ``conftest.py`` as
+pytest's assertion rewriting caches it (``__pycache__/NAME.<PYTEST_TAG>.pyc``, a hash-based pyc
+of the rewritten code), and hypothesis's Unicode tables (``.hypothesis/unicode_data``). The
+workers then read them as on any later run.
 
 It is only a shortcut and changes nothing a test sees: a file already up to date is left as it
 is, and if pytest's assertion-rewriting internals are not what this expects (another pytest),
@@ -36,17 +37,41 @@ def rewritten_modules(root: Path) -> list[Path]:
 
 
 def warm(root: Path, processes: int) -> int:
-    """Compile the project and rewrite the test modules under ``root`` in ``processes``
-    processes, skipping what is up to date; the number of test modules rewritten."""
+    """Compile the project, rewrite the test modules under ``root`` and build hypothesis's
+    Unicode tables, in ``processes`` processes, skipping what is up to date; the number of test
+    modules rewritten."""
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    for package in PACKAGES:
-        if (root / package).is_dir():
-            compileall.compile_dir(root / package, quiet=2, rx=_REWRITTEN, workers=processes)
+    plain = [
+        str(path)
+        for package in PACKAGES
+        if (root / package).is_dir()
+        for path in sorted((root / package).rglob("*.py"))
+        if not _REWRITTEN.search(path.as_posix()) and "__pycache__" not in path.parts
+    ]
     stale = [str(path) for path in rewritten_modules(root) if not _rewritten_is_current(path)]
-    if not stale:
-        return 0
     with ProcessPoolExecutor(processes, mp_context=context) as pool:
-        return sum(pool.map(_rewrite, stale, chunksize=8))
+        unicode = pool.submit(_hypothesis_tables)
+        rewritten = sum(pool.map(_rewrite, stale, chunksize=8))
+        list(pool.map(_compile, plain, chunksize=16))
+        unicode.result()
+    return rewritten
+
+
+def _compile(name: str) -> bool:
+    """One module's plain bytecode, as Python's import writes it (unless it is up to date)."""
+    return bool(compileall.compile_file(name, quiet=2))
+
+
+def _hypothesis_tables() -> None:
+    """Hypothesis's Unicode tables, which it keeps in ``.hypothesis/unicode_data`` (about 2.5 s
+    of CPU to build in every worker whose first text strategy finds none)."""
+    try:
+        from hypothesis.internal.charmap import charmap, intervals_from_codec
+
+        charmap()
+        intervals_from_codec("utf-8")
+    except Exception:  # another hypothesis: each worker builds its tables itself, as before
+        return
 
 
 def _rewritten_is_current(path: Path) -> bool:
