@@ -10,9 +10,10 @@ WEB    := $(VENV)/.web-stamp
 # `make tournament-demo`'s: the hub and the tables only (the `hub` extra), no checking tools.
 HUB    := $(VENV)/.hub-stamp
 PYTEST_ARGS ?=
-# pytest-xdist workers: one more than the cores this make may use, since a third of the tests'
-# time is spent waiting (for a subprocess, a browser, a broker), which a third worker fills.
-WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# pytest-xdist workers: two more than the cores this make may use, since a third of the tests'
+# time is spent waiting (for a subprocess, a browser, a broker), which the extra workers fill
+# (on two cores: 83 s with four workers against 92 s with three, fresh clones, docs/performance.md).
+WORKERS ?= $(shell echo $$(( $$(nproc) + 2 )))
 SIM_ARGS ?=
 # `make tournament-demo`: Debian's broker (package mosquitto) and the demo's options.
 MOSQUITTO ?= /usr/sbin/mosquitto

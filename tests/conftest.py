@@ -21,7 +21,7 @@ Two settings profiles, chosen by the marker selection:
 A test that sets ``max_examples`` itself keeps its own count. ``--hypothesis-profile NAME``
 still picks a profile by hand.
 
-Under pytest-xdist (``make test`` runs ``-n 3`` on two cores) every test is scheduled on its
+Under pytest-xdist (``make test`` runs ``-n 4`` on two cores) every test is scheduled on its
 own, except the modules of :data:`ONE_WORKER_MODULES`: their tests share a module fixture that
 costs seconds (the bench's run, a played league match, a device and its window, the page's game
 for the docs' pictures), and each of them runs whole on one worker, so that fixture is made

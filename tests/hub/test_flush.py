@@ -42,7 +42,11 @@ def test_a_burst_is_shown_at_most_once_a_flush_and_a_status_publishes_no_standin
         for game in range(1, 21):
             table.send(game_result(seats[0], game, game % 4))
         assert [a.status for a in table.wait_for(20)] == ["stored"] * 20
-        assert wait_until(lambda: len(hub.store.results()) == 20 and not service._dirty)
+        # Flushed: nothing left dirty, and the TV told (after the flag is down).
+        assert wait_until(
+            lambda: len(hub.store.results()) == 20 and not service._dirty
+            and shown[-1] >= began
+        )  # fmt: skip
         took = time.monotonic() - began
         with lock:
             flushes = [at for at in shown if at >= began]
