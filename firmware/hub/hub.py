@@ -38,7 +38,7 @@ from engine.tournament import (
     schock_aus_king,
 )
 from firmware.hub import refill
-from firmware.hub.hub_words import HubWords
+from firmware.hub.hub_words import SaidError
 from firmware.hub.leavings import leavings
 from firmware.hub.store import DenialRow, HubStore, SeatRow, StoredResult
 from firmware.hub.tally import ResultTally, TableCounts
@@ -69,19 +69,10 @@ __all__ = ["Hub", "HubError", "Publication", "Unreported", "UnreportedResults", 
 logger = logging.getLogger(__name__)
 
 
-class HubError(Exception):
+class HubError(SaidError):
     """A director's command the tournament cannot take now: one line saying why, as one of the
-    hub's words (``key``, :mod:`firmware.hub.hub_words`) and its ``values``, which each door
-    says in its user's language (:meth:`said`); its text is the English (for the log)."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(HubWords("en").t(key, **values))
-        self.key = key
-        self.values = values
-
-    def said(self, text: HubWords) -> str:
-        """The line in ``text``'s language."""
-        return text.t(self.key, **self.values)
+    hub's words (:mod:`firmware.hub.hub_words`) and its values, which each door says in its
+    user's language (:meth:`SaidError.said`)."""
 
 
 @dataclass(frozen=True, slots=True)

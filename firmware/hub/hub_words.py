@@ -11,7 +11,7 @@ from __future__ import annotations
 from firmware.report.sheet_words import SHEET_WORDS
 from firmware.words import Catalogue, borrowed
 
-__all__ = ["FOR_THE_TV", "HUB_WORDS", "HubWords", "TvWords"]
+__all__ = ["FOR_THE_TV", "HUB_WORDS", "HubWords", "SaidError", "TvWords"]
 
 #: key -> (German, English)
 HUB_WORDS: dict[str, tuple[str, str]] = {
@@ -658,3 +658,17 @@ class TvWords(Catalogue):
     """The TV page's words in one language: the hub's and the standings' columns it shows."""
 
     HOMES = (HUB_WORDS, borrowed(SHEET_WORDS, FOR_THE_TV))
+
+
+class SaidError(Exception):
+    """A refusal as one of the hub's words (``key``) and its ``values``, which each door says in
+    its user's language (:meth:`said`); its text is the English (for the log)."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(HubWords("en").t(key, **values))
+        self.key = key
+        self.values = values
+
+    def said(self, text: HubWords) -> str:
+        """The line in ``text``'s language."""
+        return text.t(self.key, **self.values)

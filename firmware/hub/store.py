@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.tournament import Entrant, PhaseKind
 from firmware.hub.desk_tables import DESK_SCHEMA
-from firmware.hub.hub_words import HubWords
+from firmware.hub.hub_words import SaidError
 from firmware.wire.messages import RoundStage, round_stage
 
 __all__ = [
@@ -75,18 +75,9 @@ CREATE TABLE IF NOT EXISTS tables (
 """
 
 
-class HubStoreError(Exception):
+class HubStoreError(SaidError):
     """The file cannot be the hub's store (missing, not SQLite, another program's): one line,
-    as one of the hub's words (``key``) and its ``values``; its text is the English."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(HubWords("en").t(key, **values))
-        self.key = key
-        self.values = values
-
-    def said(self, text: HubWords) -> str:
-        """The line in ``text``'s language."""
-        return text.t(self.key, **self.values)
+    as one of the hub's words and its values."""
 
 
 @dataclass(frozen=True, slots=True)
