@@ -29,7 +29,7 @@ once; the same holds for the groups of :data:`ONE_WORKER_GROUPS` (the tests that
 of the session's Chromium, the architecture tests that read the source's syntax trees). (xdist's
 own ``--dist loadgroup`` groups nothing under pytest 9.2: it marks the groups in a node id that
 pytest no longer reads, pytest-xdist issue 1386.) Those go out first, then the modules of
-:data:`LONG_FIRST` (tests of ten seconds and more), then the rest: the short tests fill the end
+:data:`LONG_FIRST` (tests of several seconds), then the rest: the short tests fill the end
 of the run on every worker, where a long one would leave the others waiting for it.
 
 Bytecode: the tests, their workers and every interpreter they start (the simulator, the kill
@@ -121,11 +121,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in LONG_FIRST)
 
 
-#: Modules with a test of ten seconds or more (on a busy two-core machine): run before the rest.
+#: Modules with a test of several seconds (ten and more on a busy two-core machine, or mostly
+#: waiting: the broker's check of a silent client comes every 5 s): run before the rest.
 LONG_FIRST = frozenset(
     {
         "tests/durable/test_kill.py",
         "tests/durable/test_storm.py",
+        "tests/hub/test_broker_intake.py",
+        "tests/sim/test_saving.py",
+        "tests/tournament/test_cutoff.py",
         "tests/tournament/test_tournament_run.py",
     }
 )
