@@ -424,6 +424,7 @@ def _serve(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     from firmware.hub.view import HubView, ViewJson
     from firmware.hub.view_changes import ViewFeed
     from firmware.wire.broker import HUB_USER
+    from firmware.work import settle_heap
     from hal.hub_server import HubServer, HubServerError
     from hal.mqtt import MqttError, MqttLink, MqttSettings
 
@@ -476,6 +477,7 @@ def _serve(hub: Hub, args: argparse.Namespace, text: HubWords) -> int:
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     changed()
     service.start(link)
+    settle_heap()  # the hub's tournament as loaded: no full pass of the collector walks it again
     where, port = server.address
     shown = f"http://{'127.0.0.1' if where in ('0.0.0.0', '::') else where}:{port}"
     print(text.t("hub_serving", event=hub.event, broker=args.broker, tv=f"{shown}/",

@@ -7,10 +7,11 @@ systemd unit starts it (the console script, ``--password-file``, ``PYTHONUNBUFFE
 tournament file of 400 players drawn onto 100 tables, and three measurements:
 
 * **a result's way to the TV**: 100 :class:`~sim.tournament.simulated_table.SimulatedTable`-s (the
-  device's real journal, outbox and reporter, each its own MQTT client, computer players) in a
-  child process (``python -m sim.bench.hub_load``), playing at :data:`PACE` times a DM's pace. Each
-  result is stamped when the table journalled the game's last event it reports (the journal's
-  write returned, before the reporter recounts, keeps and publishes it). This process watches
+  device's real journal, outbox and reporter, each its own MQTT client, computer players) spread
+  over :data:`TABLE_PROCESSES` child processes (``python -m sim.bench.hub_load``), playing at
+  :data:`PACE` times a DM's pace. Each result is stamped when the table journalled the game's
+  last event it reports (the journal's write returned, before the reporter recounts, keeps and
+  publishes it). This process watches
   the hub's ``/events`` as the TV view does (a server-sent event per change, the whole state) and
   stamps each event as it arrives; the state names, per table, how many games and halves the hub
   holds, so the n-th half of table 7 is on the TV once table 7 shows n halves. p50 and p99 over
@@ -69,6 +70,8 @@ TABLES = 100
 #: actions a game, so a simulated action takes :data:`ACTION_S` and the tables play
 #: :data:`PACE` times faster than that in wall time (a game every 42 s at each table).
 PACE = 10.0
+#: The child processes the tables are spread over (each table is a device at a venue).
+TABLE_PROCESSES = 8
 #: Simulated seconds an action takes at the table: 148 actions in the DM's 7 minutes.
 ACTION_S = 420.0 / 148
 #: The event's slug in the topics.
@@ -417,32 +420,82 @@ def _play(
     tables_dir: Path,
     broker_pid: int,
 ) -> tuple[dict[str, float], tuple[str, int]]:
-    """The tables' child plays while this process watches the TV's event stream; the figures,
-    and where the TV's stream is."""
-    argv = [sys.executable, "-m", "sim.bench.hub_load"]
-    log = (tables_dir / "tables.log").open("w")
-    with log, _process(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log) as child:
-        assert child.stdin is not None
-        config = {"url": url, "passwords": passwords, "folder": str(tables_dir),
-                  "seed": settings.seed}  # fmt: skip
-        child.stdin.write(json.dumps(config) + "\n")  # it starts while the hub does
-        child.stdin.flush()
+    """The tables' children play while this process watches the TV's event stream; the
+    figures, and where the TV's stream is."""
+    with _TableChildren(settings, url, passwords, tables_dir) as children:
         line = _line(serve.stdout, "line from `schocken hub serve`")
         found = re.search(r"http://([0-9.]+):(\d+)/", line)
         if found is None:
             raise RuntimeError(f"the hub bench: `schocken hub serve` said {line.strip()!r}")
         try:
             tv = found.group(1), int(found.group(2))
-            return _watched(settings, child, *tv, serve.pid, broker_pid), tv
+            return _watched(settings, children, *tv, serve.pid, broker_pid), tv
         except RuntimeError as error:
-            log.flush()
-            last = (tables_dir / "tables.log").read_text(errors="replace").strip()[-300:]
-            raise RuntimeError(f"{error}; the tables said: {last or 'nothing'}") from None
+            raise RuntimeError(f"{error}; the tables said: {children.said()}") from None
+
+
+class _TableChildren:
+    """The tables, spread over :data:`TABLE_PROCESSES` child processes (``python -m
+    sim.bench.hub_load``), told the same words at once. At a venue every table is a device of
+    its own; in one process 150 tables would wait for one interpreter lock, and the queue
+    there would count as the hub's delay."""
+
+    def __init__(
+        self, settings: HubBenchSettings, url: str, passwords: dict[str, str], tables_dir: Path
+    ) -> None:
+        self._stack = contextlib.ExitStack()
+        self._logs: list[Path] = []
+        self._children: list[subprocess.Popen[str]] = []
+        numbers = sorted(passwords, key=int)
+        argv = [sys.executable, "-m", "sim.bench.hub_load"]
+        for index in range(min(TABLE_PROCESSES, len(numbers))):
+            mine = numbers[index::TABLE_PROCESSES]
+            log_path = tables_dir / f"tables-{index + 1}.log"
+            log = self._stack.enter_context(log_path.open("w"))
+            child = self._stack.enter_context(
+                _process(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
+            )
+            config = {"url": url, "passwords": {n: passwords[n] for n in mine},
+                      "folder": str(tables_dir), "seed": settings.seed}  # fmt: skip
+            assert child.stdin is not None
+            child.stdin.write(json.dumps(config) + "\n")  # they start while the hub does
+            child.stdin.flush()
+            self._logs.append(log_path)
+            self._children.append(child)
+
+    def __enter__(self) -> _TableChildren:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stack.close()
+
+    def tell(self, word: str) -> None:
+        """One line to every child."""
+        for child in self._children:
+            assert child.stdin is not None
+            child.stdin.write(word + "\n")
+            child.stdin.flush()
+
+    def lines(self, what: str, timeout_s: float) -> list[str]:
+        """The next line of every child."""
+        return [_line(child.stdout, what, timeout_s) for child in self._children]
+
+    def wait(self, timeout_s: float) -> None:
+        for child in self._children:
+            child.wait(timeout=timeout_s)
+
+    def said(self) -> str:
+        """The end of what the children wrote to their logs."""
+        last = " | ".join(
+            text[-300:] for path in self._logs
+            if (text := path.read_text(errors="replace").strip())
+        )  # fmt: skip
+        return last or "nothing"
 
 
 def _watched(
     settings: HubBenchSettings,
-    child: subprocess.Popen[str],
+    children: _TableChildren,
     host: str,
     port: int,
     hub_pid: int,
@@ -450,7 +503,6 @@ def _watched(
 ) -> dict[str, float]:
     """The window: the tables play, the TV's stream is stamped, the two processes measured;
     with phones, their child counts their bytes over the window."""
-    assert child.stdin is not None
     shown = ShownCounts()
     kept = WatchedState()
     stop = threading.Event()
@@ -466,15 +518,14 @@ def _watched(
     watcher.start()
     with contextlib.ExitStack() as stack:
         try:
-            word = _line(child.stdout, "word from the tables (connected and assigned)", 180)
-            if word != "ready\n":
+            words = children.lines("word from the tables (connected and assigned)", 180)
+            if any(word != "ready\n" for word in words):
                 raise RuntimeError("the hub bench: the tables did not get ready")
             phones = _Phones(stack, settings, host, port, hub_pid) if settings.phones else None
             origin = time.time() + 0.2
             start = origin + settings.warm_up_s
             end = start + settings.window_s
-            child.stdin.write(f"go {origin} {end}\n")
-            child.stdin.flush()
+            children.tell(f"go {origin} {end}")
             time.sleep(max(0.0, start - time.time()))
             cpu = {pid: cpu_seconds(pid) for pid in (hub_pid, broker_pid)}
             if phones is not None:
@@ -484,8 +535,10 @@ def _watched(
             wall = time.time() - measured_from
             spent = {pid: cpu_seconds(pid) - before for pid, before in cpu.items()}
             got = phones.report() if phones is not None else {}
-            report = json.loads(_line(child.stdout, "the tables' results", 120))
-            results: list[list[Any]] = report["results"]
+            results: list[list[Any]] = [
+                result for line in children.lines("the tables' results", 120)
+                for result in json.loads(line)["results"]
+            ]  # fmt: skip
             inside = [r for r in results if start <= r[3] < end]
             deadline = time.time() + DRAIN_S
             while time.time() < deadline and not failed:
@@ -494,9 +547,8 @@ def _watched(
                     break
                 time.sleep(0.05)
             equal = phones.equal(kept) if phones is not None else 0
-            child.stdin.write("quit\n")
-            child.stdin.flush()
-            child.wait(timeout=30)
+            children.tell("quit")
+            children.wait(30)
         finally:
             stop.set()
             watcher.join(timeout=5)
@@ -708,7 +760,6 @@ def _tables_child() -> int:
     from sim.tournament.simulated_table import SimulatedTable, TableSettings
 
     config = json.loads(sys.stdin.readline())
-    rng = random.Random(config["seed"])
     go, stop = threading.Event(), threading.Event()
     timeline: dict[str, float] = {}
     results: list[tuple[int, str, int, float]] = []
@@ -782,8 +833,10 @@ def _tables_child() -> int:
                     self.play_round(None, games=1)
 
     tables = []
-    for number in range(1, len(config["passwords"]) + 1):
-        tables.append(Table(number, PacedClock(rng.uniform(0, 148 * ACTION_S))))
+    for number in sorted(map(int, config["passwords"])):
+        # Each table its own draw: the same head start however the tables are spread.
+        head_start = random.Random(f"{config['seed']}-{number}").uniform(0, 148 * ACTION_S)
+        tables.append(Table(number, PacedClock(head_start)))
     for table in tables:
         table.start()
     deadline = time.monotonic() + 60

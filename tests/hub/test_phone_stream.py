@@ -6,15 +6,18 @@ selection)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gzip
 import http.client
+import itertools
 import json
 import logging
 import resource
 import selectors
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -312,3 +315,62 @@ def test_the_pages_come_gzipped_and_the_process_may_open_a_socket_per_watcher(
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hub_server.MAX_WATCHERS + hub_server.SPARE_DESCRIPTORS
     assert soft == resource.RLIM_INFINITY or soft >= min(wanted, hard)
+
+
+def _raw(watcher: Watcher, seconds: float, push: Callable[[], None] | None = None) -> bytes:
+    """What ``watcher``'s socket gets in ``seconds`` (calling ``push`` every 50 ms meanwhile)."""
+    got = b""
+    watcher.socket.settimeout(0.05)
+    deadline = time.monotonic() + seconds
+    pushed_at = 0.0
+    while time.monotonic() < deadline:
+        if push is not None and time.monotonic() >= pushed_at + 0.05:
+            pushed_at = time.monotonic()
+            push()
+        with contextlib.suppress(TimeoutError):
+            got += watcher.socket.recv(1 << 16)
+    return got
+
+
+def test_a_quiet_stream_gets_a_keepalive_every_keepalive_s_and_a_busy_one_none(
+    mocker: MockerFixture,
+) -> None:
+    mocker.patch.object(hub_server, "KEEPALIVE_S", 0.2)
+    server = HubServer("127.0.0.1", 0, {})
+    server.push(b'{"n": 0}')
+    quiet = Watcher(server.address, gzip=False)
+    busy: Watcher | None = None
+    try:
+        assert _raw(quiet, 1.1).count(b": keepalive\n\n") in range(4, 7)  # 5 ticks in 1.1 s
+        pushed = itertools.count(1)
+        server.push(json.dumps({"n": next(pushed)}).encode())
+        busy = Watcher(server.address, gzip=False)
+        got = _raw(busy, 1.1, lambda: server.push(json.dumps({"n": next(pushed)}).encode()))
+        assert got.count(b"data: ") > 10 and b"keepalive" not in got
+    finally:
+        quiet.close()
+        if busy is not None:
+            busy.close()
+        server.close()
+
+
+def test_writes_to_watchers_that_keep_up_set_no_timer_each(
+    hall: tuple[Hub, list[SeatRow], HubServer, ViewFeed], mocker: MockerFixture
+) -> None:
+    """A timer per write and per wait was a third of the server's time with 600 phones: only a
+    write that could wait for its watcher (its transport near full) sets one."""
+    _hub, _tables, server, _feed = hall
+    watchers = [Watcher(server.address, gzip=index % 2 == 0) for index in range(10)]
+    try:
+        for watcher in watchers:
+            watcher.read()
+        timers = mocker.spy(asyncio, "timeout")
+        for n in range(30):
+            server.push(json.dumps({"n": n}).encode(), json.dumps({"n": n}).encode())
+            for watcher in watchers:
+                watcher.read(until=n + 2)
+        assert all(w.watched.state == {"n": 29} for w in watchers)
+        assert timers.call_count < 10  # 600 before: a write and a wait of 10 watchers, 30 times
+    finally:
+        for watcher in watchers:
+            watcher.close()
