@@ -20,6 +20,7 @@ import compileall
 import multiprocessing
 import os
 import re
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -64,12 +65,15 @@ def _compile(name: str) -> bool:
 
 def _hypothesis_tables() -> None:
     """Hypothesis's Unicode tables, which it keeps in ``.hypothesis/unicode_data`` (about 2.5 s
-    of CPU to build in every worker whose first text strategy finds none)."""
+    of CPU to build in every worker whose first text strategy finds none). Without hypothesis's
+    warning that building them from a conftest is slow: here that is the point."""
     try:
         from hypothesis.internal.charmap import charmap, intervals_from_codec
 
-        charmap()
-        intervals_from_codec("utf-8")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            charmap()
+            intervals_from_codec("utf-8")
     except Exception:  # another hypothesis: each worker builds its tables itself, as before
         return
 
