@@ -48,7 +48,7 @@ from firmware.store.journal import (
 from firmware.store.roster import ROSTER_FILE
 from firmware.store.stats import (
     PlayerStats,
-    count_game,
+    count_events,
     merge,
     stats_from_mapping,
     stats_to_mapping,
@@ -374,15 +374,31 @@ class GameStore:
         """Every game journal kept, oldest first, with its header read (not the whole journal):
         the archive, then ``current.journal`` if there is one, numbered as it will be archived.
         Reads only."""
-        games = [self._kept(number, name) for number, name in self.archived()]
+        archived = self.archived()
+        games = [self._kept(number, name) for number, name in archived]
+        current = self._kept_current(archived)
+        return games if current is None else [*games, current]
+
+    def latest(self, *, archived: bool = True, current: bool = True) -> list[KeptGame]:
+        """The newest finished game kept (if ``archived``) and ``current.journal`` (if
+        ``current`` and there is one), as :meth:`kept` gives them, reading only their headers:
+        the end of :meth:`kept` without every other journal. Reads only."""
+        finished = self.archived()
+        games = [self._kept(*finished[-1])] if archived and finished else []
+        playing = self._kept_current(finished) if current else None
+        return games if playing is None else [*games, playing]
+
+    def _kept_current(self, archived: Sequence[tuple[int, str]]) -> KeptGame | None:
+        """``current.journal`` with its header read, numbered as it will be archived after
+        the games ``archived`` (:meth:`archived`); None if there is none."""
         try:
             present = self.storage.size(CURRENT) is not None
         except StorageError:
             present = True  # reading it says why it cannot be read
-        if present:
-            numbers = [game.number for game in games]
-            games.append(self._kept(max([self.counted_through(), *numbers]) + 1, CURRENT))
-        return games
+        if not present:
+            return None
+        numbers = [number for number, _ in archived]
+        return self._kept(max([self.counted_through(), *numbers]) + 1, CURRENT)
 
     def _kept(self, number: int, name: str) -> KeptGame:
         origin = str(self.storage.root / name)
@@ -439,7 +455,7 @@ class GameStore:
                 table = merge(table, self._count_file(name, tidy=False))
         current = self._read_quietly(CURRENT)
         if isinstance(current, Recovery) and current.game.is_over:
-            table = merge(table, count_game(current.setup, current.actions))
+            table = merge(table, count_events(current.setup, current.events))
         return table
 
     def _read_quietly(self, name: str) -> Recovery | str | None:
@@ -463,7 +479,7 @@ class GameStore:
         if isinstance(recovery, Recovery) and not recovery.game.is_over:
             problem = f"the game does not finish ({recovery.problem or 'the journal ends early'})"
         if problem is None and isinstance(recovery, Recovery):
-            return count_game(recovery.setup, recovery.actions)
+            return count_events(recovery.setup, recovery.events)
         if tidy:
             self._set_aside(name, f"{problem}; not counted")
         else:
