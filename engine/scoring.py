@@ -34,7 +34,7 @@ from engine.errors import SchockenError
 from engine.events import Event, GameOver, HalfOver, PenaltyGiven, RoundOver, TurnOver
 from engine.game import Game, GameSetup
 from engine.limits import toml_document
-from engine.throws import Kind
+from engine.throws import Kind, RankTable, rank_table
 
 __all__ = [
     "MAX_SCORING_BYTES",
@@ -49,6 +49,7 @@ __all__ = [
     "evening_points",
     "game_points",
     "game_result",
+    "game_result_from_events",
     "lives_cost",
     "load_scheme",
     "result_from_events",
@@ -237,21 +238,31 @@ def game_result(setup: GameSetup, actions: Iterable[Event]) -> GameResult:
     the rules refuse.
     """
     game = Game(setup)
-    events: list[Event] = []
+    return game_result_from_events(
+        setup, [event for action in actions for event in game.apply(action)]
+    )
+
+
+def game_result_from_events(setup: GameSetup, events: Iterable[Event]) -> GameResult:
+    """The result of a game from its replay's events (every event :meth:`Game.apply` returned,
+    in order), Schock aus counted under its rules: :func:`game_result` without replaying.
+
+    ScoringError if the events do not finish a game.
+    """
+    table = rank_table(setup.rules)
+    played = list(events)
     hand = dict.fromkeys(setup.players, 0)
     built = dict.fromkeys(setup.players, 0)
     against = dict.fromkeys(setup.players, 0)
-    for action in actions:
-        for event in game.apply(action):
-            events.append(event)
-            if (
-                isinstance(event, TurnOver)
-                and game.evaluate(event.dice, event.hand).kind is Kind.SCHOCK_AUS
-            ):
-                (hand if event.hand else built)[event.player] += 1
-            elif isinstance(event, RoundOver) and _won_with_schock_aus(game, event):
-                against[event.loser] += 1
-    result = result_from_events(setup.players, events)
+    for event in played:
+        if (
+            isinstance(event, TurnOver)
+            and table.evaluate(event.dice, event.hand).kind is Kind.SCHOCK_AUS
+        ):
+            (hand if event.hand else built)[event.player] += 1
+        elif isinstance(event, RoundOver) and _won_with_schock_aus(table, event):
+            against[event.loser] += 1
+    result = result_from_events(setup.players, played)
     return replace(
         result,
         schock_aus_hand=tuple((p, n) for p, n in hand.items() if n),
@@ -260,11 +271,11 @@ def game_result(setup: GameSetup, actions: Iterable[Event]) -> GameResult:
     )
 
 
-def _won_with_schock_aus(game: Game, over: RoundOver) -> bool:
+def _won_with_schock_aus(table: RankTable, over: RoundOver) -> bool:
     """Whether the round's winner stood with a Schock aus (the turn the reveal shows)."""
     return any(
         isinstance(turn, TurnOver) and turn.player == over.winner
-        and game.evaluate(turn.dice, turn.hand).kind is Kind.SCHOCK_AUS
+        and table.evaluate(turn.dice, turn.hand).kind is Kind.SCHOCK_AUS
         for turn in over.turns
     )
 

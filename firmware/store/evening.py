@@ -28,7 +28,7 @@ from typing import Any
 from engine import from_json, to_json
 from engine.errors import SchockenError
 from engine.limits import InputLimitError, json_loads, json_problem
-from engine.scoring import game_result
+from engine.scoring import game_result, game_result_from_events
 from engine.spieltag import (
     Evening,
     EveningGame,
@@ -98,7 +98,7 @@ def evening_of(spieltag: Spieltag, store: GameStore) -> Evening:
             lost.append(LostGame(partie, game.name, Loss.DAMAGED, recovery))
         elif recovery.game.is_over:
             setup = recovery.setup
-            result = game_result(setup, recovery.actions)
+            result = game_result_from_events(setup, recovery.events)
             table = table_of(spieltag, setup.players)
             ended_at = _written_at(store.storage, game.name)
             games.append(EveningGame(partie, table, setup, recovery.actions, result, ended_at))

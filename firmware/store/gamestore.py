@@ -31,7 +31,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from engine import Event, GameOver
@@ -48,7 +48,7 @@ from firmware.store.journal import (
 from firmware.store.roster import ROSTER_FILE
 from firmware.store.stats import (
     PlayerStats,
-    count_game,
+    count_events,
     merge,
     stats_from_mapping,
     stats_to_mapping,
@@ -166,6 +166,9 @@ class KeptGame:
     name: str
     header: JournalHeader | None
     problem: str | None = None
+    #: The journal's bytes as its header was read from them, where the store kept them
+    #: (:meth:`GameStore.latest` does): :meth:`GameStore.read` then reads the file no more.
+    data: bytes | None = field(default=None, compare=False, repr=False)
 
     @property
     def current(self) -> bool:
@@ -374,29 +377,52 @@ class GameStore:
         """Every game journal kept, oldest first, with its header read (not the whole journal):
         the archive, then ``current.journal`` if there is one, numbered as it will be archived.
         Reads only."""
-        games = [self._kept(number, name) for number, name in self.archived()]
+        archived = self.archived()
+        games = [self._kept(number, name) for number, name in archived]
+        current = self._kept_current(archived)
+        return games if current is None else [*games, current]
+
+    def latest(self, *, archived: bool = True, current: bool = True) -> list[KeptGame]:
+        """The newest finished game kept (if ``archived``) and ``current.journal`` (if
+        ``current`` and there is one), as :meth:`kept` gives them, reading only their headers:
+        the end of :meth:`kept` without every other journal. Each keeps the bytes it was read
+        from, so that :meth:`read` of it reads nothing again. Reads only."""
+        finished = self.archived()
+        games = [self._kept(*finished[-1], keep=True)] if archived and finished else []
+        playing = self._kept_current(finished, keep=True) if current else None
+        return games if playing is None else [*games, playing]
+
+    def _kept_current(
+        self, archived: Sequence[tuple[int, str]], *, keep: bool = False
+    ) -> KeptGame | None:
+        """``current.journal`` with its header read, numbered as it will be archived after
+        the games ``archived`` (:meth:`archived`); None if there is none. ``keep``: with the
+        bytes read."""
         try:
             present = self.storage.size(CURRENT) is not None
         except StorageError:
             present = True  # reading it says why it cannot be read
-        if present:
-            numbers = [game.number for game in games]
-            games.append(self._kept(max([self.counted_through(), *numbers]) + 1, CURRENT))
-        return games
+        if not present:
+            return None
+        numbers = [number for number, _ in archived]
+        return self._kept(max([self.counted_through(), *numbers]) + 1, CURRENT, keep=keep)
 
-    def _kept(self, number: int, name: str) -> KeptGame:
+    def _kept(self, number: int, name: str, *, keep: bool = False) -> KeptGame:
+        """Game ``name`` with its header read (``keep``: and the bytes it was read from)."""
         origin = str(self.storage.root / name)
         try:
             data = self.storage.read_bytes(name)
             if data is None:
                 return KeptGame(number, name, None, "the file is gone")
-            return KeptGame(number, name, read_header(data, origin=origin))
+            header = read_header(data, origin=origin)
+            return KeptGame(number, name, header, data=data if keep else None)
         except (JournalError, StorageError) as error:
             return KeptGame(number, name, None, _without_origin(str(error), origin))
 
     def read(self, game: KeptGame) -> Recovery | str:
-        """The whole journal of ``game``, or one line saying why it cannot be read."""
-        recovery = self._read_quietly(game.name)
+        """The whole journal of ``game`` (from the bytes it keeps, if it does), or one line
+        saying why it cannot be read."""
+        recovery = self._read_quietly(game.name, game.data)
         return "the file is gone" if recovery is None else recovery
 
     def counted_through(self) -> int:
@@ -439,14 +465,16 @@ class GameStore:
                 table = merge(table, self._count_file(name, tidy=False))
         current = self._read_quietly(CURRENT)
         if isinstance(current, Recovery) and current.game.is_over:
-            table = merge(table, count_game(current.setup, current.actions))
+            table = merge(table, count_events(current.setup, current.events))
         return table
 
-    def _read_quietly(self, name: str) -> Recovery | str | None:
-        """The journal ``name``; a line saying why it cannot be read; None if there is none."""
+    def _read_quietly(self, name: str, data: bytes | None = None) -> Recovery | str | None:
+        """The journal ``name`` (from ``data``, its bytes read already, when given); a line
+        saying why it cannot be read; None if there is none."""
         origin = str(self.storage.root / name)
         try:
-            data = self.storage.read_bytes(name)
+            if data is None:
+                data = self.storage.read_bytes(name)
             return None if data is None else read_journal(data, origin=origin)
         except (JournalError, StorageError) as error:
             return _without_origin(str(error), origin)
@@ -463,7 +491,7 @@ class GameStore:
         if isinstance(recovery, Recovery) and not recovery.game.is_over:
             problem = f"the game does not finish ({recovery.problem or 'the journal ends early'})"
         if problem is None and isinstance(recovery, Recovery):
-            return count_game(recovery.setup, recovery.actions)
+            return count_events(recovery.setup, recovery.events)
         if tidy:
             self._set_aside(name, f"{problem}; not counted")
         else:

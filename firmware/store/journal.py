@@ -441,6 +441,10 @@ class Recovery:
     #: Intact records (checksum and JSON fine) found after the damage, which the game could not
     #: use; a copy of the file keeps them.
     intact_after: int = 0
+    #: Every event the replay of ``actions`` gave (what :meth:`Game.apply` returned for each,
+    #: actions among them, in order): the readers of results and statistics take these
+    #: instead of replaying the game again.
+    events: tuple[Event, ...] = ()
 
     @property
     def setup(self) -> GameSetup:
@@ -482,16 +486,16 @@ def read_journal(data: bytes, *, origin: str = "journal") -> Recovery:
     header = header_from_record(records[0], origin)
     game = Game(header.setup)
     actions: list[Event] = []
+    events: list[Event] = []
     note: Note | None = None
-    offsets = _record_offsets(data, len(records))
     for index, record in enumerate(records[1:], start=1):
         if set(record) == {"ui"}:
             read = note_from_record(record["ui"])
             note = read if read is not None and _note_fits(read, game) else None
             continue
-        why = _apply_action(record, game, actions)
+        why = _apply_action(record, game, actions, events)
         if why is not None:
-            position = offsets[index]
+            position = _record_offsets(data, index + 1)[index]
             dropped = len(data) - position
             problem = f"record {index + 1} at byte {position}: {why} ({dropped} bytes dropped)"
             intact = position
@@ -504,12 +508,15 @@ def read_journal(data: bytes, *, origin: str = "journal") -> Recovery:
     return Recovery(
         header=header, actions=tuple(actions), game=game, note=note, intact_length=intact,
         file_length=len(data), problem=problem, records=len(records),
-        intact_after=count_intact_after(data, intact),
+        intact_after=count_intact_after(data, intact), events=tuple(events),
     )
 
 
-def _apply_action(record: dict[str, Any], game: Game, actions: list[Event]) -> str | None:
-    """Apply one action's record: None when it applied, else the problem."""
+def _apply_action(
+    record: dict[str, Any], game: Game, actions: list[Event], events: list[Event]
+) -> str | None:
+    """Apply one action's record (appending it to ``actions``, what it caused to ``events``):
+    None when it applied, else the problem."""
     body = dict(record)
     number = body.pop("n", None)
     if number != len(actions) or isinstance(number, bool):
@@ -518,10 +525,11 @@ def _apply_action(record: dict[str, Any], game: Game, actions: list[Event]) -> s
         action = from_json(body)
         if not action.is_action:
             return f"{action.kind!r} is an outcome, not an action"
-        game.apply(action)
+        caused = game.apply(action)
     except (SchockenError, TypeError, ValueError, KeyError, AttributeError) as error:
         return f"not a legal next action: {_clip(error, 120)}"
     actions.append(action)
+    events += caused
     return None
 
 

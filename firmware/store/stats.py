@@ -1,8 +1,9 @@
 """Statistics per player name, counted from finished games.
 
-A game's figures come from replaying its actions: the outcomes (:class:`~engine.TurnOver`,
-:class:`~engine.HalfOver`, :class:`~engine.GameOver`) say who stood with which throw, who lost a
-half and who lost the game. Only finished games count; an abandoned game counts for nobody.
+A game's figures come from the events of its replay (:func:`count_events`; :func:`count_game`
+replays the actions first): the outcomes (:class:`~engine.TurnOver`, :class:`~engine.HalfOver`,
+:class:`~engine.GameOver`) say who stood with which throw, who lost a half and who lost the game.
+Only finished games count; an abandoned game counts for nobody.
 
 "Schocks" and "Schock aus" count the throws a player *stood with* (the result of a turn that
 went into the reveal), not every intermediate throw: that is what the table saw and what people
@@ -16,10 +17,11 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from engine import Event, Game, GameOver, GameSetup, HalfOver, Kind, TurnOver
+from engine.throws import rank_table
 
 __all__ = [
-    "FIELDS", "PlayerStats", "count_game", "merge", "stats_from_mapping", "stats_payload",
-    "stats_to_mapping",
+    "FIELDS", "PlayerStats", "count_events", "count_game", "merge", "stats_from_mapping",
+    "stats_payload", "stats_to_mapping",
 ]
 
 
@@ -43,25 +45,32 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerStats))
 
 
 def count_game(setup: GameSetup, actions: Iterable[Event]) -> dict[str, PlayerStats]:
-    """Each player's figures from one game; empty if the game did not finish."""
+    """Each player's figures from one game, replayed; empty if the game did not finish."""
     game = Game(setup)
+    return count_events(setup, [event for action in actions for event in game.apply(action)])
+
+
+def count_events(setup: GameSetup, events: Iterable[Event]) -> dict[str, PlayerStats]:
+    """Each player's figures from one game's replay (every event :meth:`Game.apply` returned,
+    in order, as :attr:`~firmware.store.journal.Recovery.events` keeps them): :func:`count_game`
+    without replaying. Empty if the game did not finish."""
     halves: dict[str, int] = dict.fromkeys(setup.players, 0)
     schocks: dict[str, int] = dict.fromkeys(setup.players, 0)
     schock_aus: dict[str, int] = dict.fromkeys(setup.players, 0)
     over: GameOver | None = None
-    for action in actions:
-        for event in game.apply(action):
-            match event:
-                case TurnOver(player=player, dice=dice, hand=hand):
-                    kind = game.evaluate(dice, hand).kind
-                    if kind is Kind.SCHOCK:
-                        schocks[player] += 1
-                    elif kind is Kind.SCHOCK_AUS:
-                        schock_aus[player] += 1
-                case HalfOver(section=1 | 2, loser=loser):
-                    halves[loser] += 1
-                case GameOver():
-                    over = event
+    ranks = rank_table(setup.rules)
+    for event in events:
+        match event:
+            case TurnOver(player=player, dice=dice, hand=hand):
+                kind = ranks.evaluate(dice, hand).kind
+                if kind is Kind.SCHOCK:
+                    schocks[player] += 1
+                elif kind is Kind.SCHOCK_AUS:
+                    schock_aus[player] += 1
+            case HalfOver(section=1 | 2, loser=loser):
+                halves[loser] += 1
+            case GameOver():
+                over = event
     if over is None:
         return {}
     return {

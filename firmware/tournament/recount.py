@@ -3,7 +3,8 @@
 A tournament game at a table carries its place in the tournament in its journal's header
 (:class:`~firmware.store.journal.TournamentGame`: event, table, round, game). Its results are a
 pure function of that place and the game's actions: one ``half`` result per Hälfte (half) and
-the Finale as each ends, one ``game`` result when the game is decided (:func:`results_of_game`).
+the Finale as each ends, one ``game`` result when the game is decided (:func:`results_of_game`;
+:func:`results_of_events` takes the events the journal's one replay gave).
 So the reporter finds every result again after a pulled plug, and :func:`recount` gives what
 every table's own journals say, to check the hub against. A tournament game whose journal
 cannot be read whole is named in :attr:`Recount.unreadable`, never left out silently.
@@ -17,14 +18,14 @@ from dataclasses import dataclass, field
 
 from engine.events import Event, GameOver, HalfOver, PenaltyGiven, RoundOver
 from engine.game import Game, GameSetup
-from engine.scoring import game_result
+from engine.scoring import game_result_from_events
 from firmware.store.gamestore import GameStore, KeptGame
 from firmware.store.journal import TournamentGame
 from firmware.wire.messages import Result
 from hal.ports import Storage
 
-__all__ = ["Recount", "recount", "recount_journals", "result_id", "results_of_game",
-           "tournament_games"]
+__all__ = ["Recount", "recount", "recount_journals", "result_id", "results_of_events",
+           "results_of_game", "tournament_games"]
 
 log = logging.getLogger("schockbesteck.tournament")
 
@@ -38,27 +39,38 @@ def results_of_game(
     place: TournamentGame, setup: GameSetup, actions: Sequence[Event]
 ) -> list[Result]:
     """The results of a tournament game so far, in the order they happened: each half (and
-    the Finale) that ended, then the game once it is decided."""
+    the Finale) that ended, then the game once it is decided (the actions replayed)."""
     game = Game(setup)
+    return results_of_events(
+        place, setup, [event for action in actions for event in game.apply(action)]
+    )
+
+
+def results_of_events(
+    place: TournamentGame, setup: GameSetup, events: Sequence[Event]
+) -> list[Result]:
+    """:func:`results_of_game` from the events of the game's replay (every event
+    :meth:`Game.apply` returned, in order, as :attr:`~firmware.store.journal.Recovery.events`
+    keeps them), without replaying it again."""
     results: list[Result] = []
     out: list[tuple[str, ...]] = []
     over = False
-    for action in actions:
-        for event in game.apply(action):
-            match event:
-                case RoundOver(out=gone) | PenaltyGiven(out=gone) if gone:
-                    out.append(tuple(gone))
-                case HalfOver(section=section, loser=loser):
-                    results.append(Result(
-                        place.event, place.table, place.round, place.game, "half",
-                        setup.players, loser, section, tuple(out),
-                    ))
-                    out = []
-                case GameOver():
-                    over = True
+    for event in events:
+        match event:
+            case RoundOver(out=gone) | PenaltyGiven(out=gone) if gone:
+                out.append(tuple(gone))
+            case HalfOver(section=section, loser=loser):
+                results.append(Result(
+                    place.event, place.table, place.round, place.game, "half",
+                    setup.players, loser, section, tuple(out),
+                ))
+                out = []
+            case GameOver():
+                over = True
     if over:
         results.append(Result.from_game(
-            place.event, place.table, place.round, place.game, game_result(setup, actions),
+            place.event, place.table, place.round, place.game,
+            game_result_from_events(setup, events),
         ))
     return results
 
@@ -99,7 +111,7 @@ def recount(storage: Storage, event: str | None = None,
             log.warning("%s", line)
             unreadable[game.name] = line
             continue
-        results += results_of_game(place, recovery.setup, recovery.actions)
+        results += results_of_events(place, recovery.setup, recovery.events)
         if not game.current and (recovery.problem or not recovery.game.is_over):
             why = recovery.problem or "the journal ends before the game does"
             line = f"{storage.root / game.name}: {why}; its end is not recounted"

@@ -338,11 +338,7 @@ class Reporter:
     def sync(self, *, current: bool = True, archived: bool = True) -> int:
         """Report the results of the latest games (the current journal, the newest archived
         one) that are not in the outbox yet; how many were new."""
-        kept = GameStore(self.storage).kept()
-        finished = [game for game in kept if not game.current]
-        latest = finished[-1:] if archived else []
-        if current:
-            latest += [game for game in kept if game.current]
+        latest = GameStore(self.storage).latest(archived=archived, current=current)
         ours = [game for game in latest if _of_event(game.header, self.table.event)]
         if not ours:
             return 0

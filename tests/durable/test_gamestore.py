@@ -194,6 +194,42 @@ def test_numbers_continue_after_rotation_removed_everything(state: StateDirector
     assert GameStore(state).stats()["Ben"].games == 2
 
 
+def test_the_latest_games_are_the_end_of_the_kept_ones_and_read_alone(
+    state: StateDirectory, mocker: MockerFixture
+) -> None:
+    """latest() is the newest archived game and the current one as kept() gives them (the
+    current numbered past a gap the statistics count), reading only those two, once each."""
+    store = GameStore(state, limits=StoreLimits(max_games=3))
+    setup, actions = blattschuss_game()
+    for _ in range(4):
+        play_through(store, setup, actions)
+    state.remove(archive_name(4))  # the statistics count through game 4: a gap
+    assert GameStore(state).latest() == GameStore(state).kept()[-1:]
+    store.begin(JournalHeader(setup, "de"))
+    store.record(Game(setup).apply(actions[0]))
+    kept = GameStore(state).kept()
+    assert [(game.number, game.name) for game in kept] == [
+        (2, archive_name(2)), (3, archive_name(3)), (5, CURRENT),
+    ]
+    read = mocker.spy(state, "read_bytes")
+    reader = GameStore(state)
+    latest = reader.latest()
+    assert latest == kept[-2:]
+    read.reset_mock()
+    recoveries = [reader.read(game) for game in latest]
+    assert read.call_count == 0, "the latest games keep the bytes their header came from"
+    again = [reader.read(game) for game in kept[-2:]]  # kept() keeps no bytes: read again
+    assert read.call_count == 2
+    assert [(r.actions, r.events, r.file_length) for r in recoveries if not isinstance(r, str)] \
+        == [(r.actions, r.events, r.file_length) for r in again if not isinstance(r, str)]
+    assert [len(r.actions) for r in recoveries if not isinstance(r, str)] == [len(actions), 1]
+    read.reset_mock()
+    assert reader.latest(current=False) == kept[1:2]
+    assert reader.latest(archived=False) == kept[2:]
+    assert reader.latest(archived=False, current=False) == []
+    assert [call.args[0] for call in read.call_args_list] == [archive_name(3), CURRENT]
+
+
 def test_unreadable_statistics_start_again_from_the_archive(state: StateDirectory) -> None:
     setup, actions = blattschuss_game()
     play_through(GameStore(state), setup, actions)

@@ -8,9 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from pytest_mock import MockerFixture
 
 from engine import GameSetup, Rules
-from engine.events import HalfOver
+from engine.events import Event, HalfOver
 from engine.scoring import game_result
 from firmware.store.journal import TournamentGame
 from firmware.tournament.recount import results_of_game
@@ -93,3 +94,88 @@ def test_a_tournament_game_that_cannot_be_read_whole_is_named_not_dropped(
     # The next game's recount reads only its own journal: the damaged one is still named.
     reporter.sync()
     assert reporter.state().unreadable == 1
+
+
+@pytest.mark.parametrize(("seed", "preset"), [(1, "standard"), (3, "dsm"), (4, "westfalen")])
+def test_the_journals_events_give_what_replaying_its_actions_gives(
+    seed: int, preset: str
+) -> None:
+    """The journal's one replay keeps its events: the results, the scoring and the statistics
+    taken from them equal those of replaying the actions, for a game cut short and a whole
+    one."""
+    from engine import Game, load_preset, to_json
+    from engine.scoring import game_result_from_events
+    from firmware.store.journal import (
+        JournalHeader,
+        encode_record,
+        header_to_record,
+        read_journal,
+    )
+    from firmware.store.stats import count_events, count_game
+    from firmware.tournament.recount import results_of_events
+
+    played = play_random_game(3 + seed % 2, load_preset(preset), seed)
+    setup = GameSetup(played.players, played.rules)
+    replay = Game(setup)
+    events: list[Event] = []
+    cut_events: tuple[Event, ...] = ()
+    halfway = len(played.actions) // 2
+    records = [encode_record(header_to_record(JournalHeader(setup, tournament=PLACE)))]
+    for number, action in enumerate(played.actions):  # as the journal's writer writes them
+        records.append(encode_record({"n": number, **to_json(action)}))
+        events += replay.apply(action)
+        if number + 1 == halfway:
+            cut_events = read_journal(b"".join(records)).events
+    recovery = read_journal(b"".join(records))
+    assert recovery.events == tuple(events) and recovery.actions == tuple(played.actions)
+    cut = played.actions[:halfway]
+    assert cut_events == tuple(events[: len(cut_events)]) and 0 < len(cut_events) < len(events)
+    for actions, taken in ((cut, cut_events), (played.actions, recovery.events)):
+        assert results_of_events(PLACE, setup, taken) == results_of_game(PLACE, setup, actions)
+        assert count_events(setup, taken) == count_game(setup, actions)
+    assert count_game(setup, cut) == {} != count_events(setup, recovery.events)
+    assert game_result_from_events(setup, recovery.events) == game_result(setup, played.actions)
+
+
+def test_a_sync_reads_only_the_journals_it_reports_once_each(
+    tmp_path: Path, mocker: MockerFixture
+) -> None:
+    """With 30 archived games, a sync reads the newest archived journal and the current one,
+    each once (no other journal, not even for its header), and still reports what is new."""
+    import shutil
+
+    from firmware.store.gamestore import CURRENT, archive_name
+    from firmware.store.journal import encode_record, header_to_record, read_header, read_journal
+    from firmware.tournament.reporter import Reporter, TableIdentity
+    from hal.storage import StateDirectory
+    from sim.fakes import FakeClock
+
+    legacy = Path(__file__).parents[1] / "durable" / "legacy" / "tournament-table"
+    folder = tmp_path / "table"
+    shutil.copytree(legacy, folder, ignore=shutil.ignore_patterns("expected.json"))
+    data = (folder / archive_name(2)).read_bytes()
+    header = read_header(data)
+    assert header.tournament is not None
+    place = replace(header.tournament, game=header.tournament.game + 20)
+    lines = data.splitlines(keepends=True)
+    begun = encode_record(header_to_record(replace(header, tournament=place)))
+    (folder / CURRENT).write_bytes(begun + b"".join(lines[1:4]))
+    storage = StateDirectory(folder)
+    reporter = Reporter(TableIdentity(place.event, 7), storage, clock=FakeClock(0.0),
+                        wall=lambda: 1_800_000_000.0)
+    for number in range(3, 31):  # more of the same game (its results are known already)
+        (folder / archive_name(number)).write_bytes(data)
+    (folder / CURRENT).write_bytes(begun + b"".join(lines[1:]))  # the game went on and ended
+    whole = read_journal(data)
+    ours = results_of_game(place, whole.setup, whole.actions)
+    assert ours and not any(reporter.outbox.knows(result.id) for result in ours)
+    read = mocker.spy(storage, "read_bytes")
+    fresh = reporter.sync()
+    assert sorted(call.args[0] for call in read.call_args_list) == [CURRENT, archive_name(30)]
+    assert fresh == len(ours) and set(reporter.outbox.pending) >= {r.id for r in ours}
+    read.reset_mock()
+    reporter.sync(current=False)
+    assert [call.args[0] for call in read.call_args_list] == [archive_name(30)]
+    read.reset_mock()
+    reporter.sync(archived=False)
+    assert [call.args[0] for call in read.call_args_list] == [CURRENT]
