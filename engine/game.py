@@ -589,6 +589,13 @@ class Game:
                 game.apply(event)
         return game
 
+    @classmethod
+    def replay_events(cls, setup: GameSetup, actions: Iterable[Event]) -> list[Event]:
+        """Every event a replay of ``actions`` gives: what :meth:`apply` returns for each, in
+        order (the readers of results and statistics take these)."""
+        game = cls(setup)
+        return [event for action in actions for event in game.apply(action)]
+
     # -- handlers --------------------------------------------------------------------------------
 
     def _roll_off(self, action: RollOff, outcomes: list[Event]) -> None:

@@ -237,10 +237,7 @@ def game_result(setup: GameSetup, actions: Iterable[Event]) -> GameResult:
     ScoringError if the game does not finish; the engine's IllegalActionError for an action
     the rules refuse.
     """
-    game = Game(setup)
-    return game_result_from_events(
-        setup, [event for action in actions for event in game.apply(action)]
-    )
+    return game_result_from_events(setup, Game.replay_events(setup, actions))
 
 
 def game_result_from_events(setup: GameSetup, events: Iterable[Event]) -> GameResult:

@@ -233,12 +233,10 @@ class HubServer:
         changes since, where all are held and together smaller than the state, else the state."""
         assert self._latest is not None
         history = self._history
-        if seen is not None and history and history[-1][0] == seen + 1:  # one behind: the usual
-            last = history[-1][1]
-            if len(last.plain) < len(self._latest.plain):
-                return last.bytes(packed)
         if seen is not None and history and history[0][0] <= seen + 1:
-            missed = [event for version, event in self._history if version > seen]
+            # The history holds consecutive versions up to the latest: the missed are its end
+            # (one, mostly), taken without a pass over all of it per watcher.
+            missed = [history[-back][1] for back in range(self._version - seen, 0, -1)]
             # Measured as sent plain, so that gzip or not, a watcher gets the same events.
             if sum(len(event.plain) for event in missed) < len(self._latest.plain):
                 return b"".join(event.bytes(packed) for event in missed)

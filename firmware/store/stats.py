@@ -46,8 +46,7 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerStats))
 
 def count_game(setup: GameSetup, actions: Iterable[Event]) -> dict[str, PlayerStats]:
     """Each player's figures from one game, replayed; empty if the game did not finish."""
-    game = Game(setup)
-    return count_events(setup, [event for action in actions for event in game.apply(action)])
+    return count_events(setup, Game.replay_events(setup, actions))
 
 
 def count_events(setup: GameSetup, events: Iterable[Event]) -> dict[str, PlayerStats]:

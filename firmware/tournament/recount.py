@@ -40,10 +40,7 @@ def results_of_game(
 ) -> list[Result]:
     """The results of a tournament game so far, in the order they happened: each half (and
     the Finale) that ended, then the game once it is decided (the actions replayed)."""
-    game = Game(setup)
-    return results_of_events(
-        place, setup, [event for action in actions for event in game.apply(action)]
-    )
+    return results_of_events(place, setup, Game.replay_events(setup, actions))
 
 
 def results_of_events(
