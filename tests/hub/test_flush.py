@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
@@ -16,6 +17,19 @@ from firmware.wire.messages import TableStatus, standings_topic, status_topic
 from tests.broker import Broker
 from tests.hub.helpers import EVENT, game_result, running_round, tournament, wait_until
 from tests.hub.test_broker_intake import Table, hub_link
+
+
+def on_worker(service: HubService, probe: Callable[[], bool]) -> bool:
+    """``probe`` run on the service's worker between two jobs (False if it does not answer)."""
+    answer: list[bool] = []
+    done = threading.Event()
+
+    def job() -> None:
+        answer.append(probe())
+        done.set()
+
+    service.call(job)
+    return done.wait(5) and answer[0]
 
 
 def test_a_burst_is_shown_at_most_once_a_flush_and_a_status_publishes_no_standings(
@@ -42,11 +56,13 @@ def test_a_burst_is_shown_at_most_once_a_flush_and_a_status_publishes_no_standin
         for game in range(1, 21):
             table.send(game_result(seats[0], game, game % 4))
         assert [a.status for a in table.wait_for(20)] == ["stored"] * 20
-        # Flushed: nothing left dirty, and the TV told (after the flag is down).
+        # Flushed: asked on the worker itself, between two of its jobs, so that no flush is
+        # half done (its flag goes down before it publishes and tells the TV).
         assert wait_until(
-            lambda: len(hub.store.results()) == 20 and not service._dirty
-            and shown[-1] >= began
-        )  # fmt: skip
+            lambda: on_worker(
+                service, lambda: len(hub.store.results()) == 20 and not service._dirty
+            )
+        )
         took = time.monotonic() - began
         with lock:
             flushes = [at for at in shown if at >= began]
