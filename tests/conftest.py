@@ -47,6 +47,7 @@ files at the same moment.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,6 +64,13 @@ if TYPE_CHECKING:
 #: file against its source's time and size, and the folder mirrors each checkout's own paths).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+
+#: Ctrl+C for the programs the tests start: several tests stop one with SIGINT and check that it
+#: ends as after a Ctrl+C. A shell without job control starts a background job (`make test &`,
+#: a script's) with SIGINT ignored, and every program started from it would inherit that and
+#: play on; so the run takes Python's own handler back, which its children do not inherit.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 try:
     from hypothesis import settings
