@@ -49,9 +49,20 @@ $(STAMP): $(PLAY)
 	$(BIN)/python -m pip install --quiet -e '.[pi,sim,dev,web,mqtt,hub,browser-test]'
 	@touch $(STAMP)
 
-## make lint: ruff on the whole tree
+# The shell scripts shellcheck reads (Debian's shellcheck; .ci/run installs it).
+SHELL_SCRIPTS := $(wildcard deploy/install.sh tests/deploy/arm64/run.sh .ci/run)
+
+## make lint: ruff on the whole tree, shellcheck on the shell scripts
 lint: $(STAMP)
 	$(BIN)/ruff check .
+ifneq ($(SHELL_SCRIPTS),)
+	@if command -v shellcheck >/dev/null; then \
+		echo "shellcheck --severity=style $(SHELL_SCRIPTS)"; \
+		shellcheck --severity=style $(SHELL_SCRIPTS); \
+	else \
+		echo "shellcheck is missing: the shell scripts were not checked (apt-get install shellcheck; .ci/run does)"; \
+	fi
+endif
 
 ## make typecheck: mypy --strict on every package
 typecheck: $(STAMP)

@@ -582,17 +582,6 @@ def test_install_sh_is_executable_and_strict() -> None:
     assert "\nset -euo pipefail\n" in INSTALL_SH.read_text()
 
 
-def test_shellcheck_clean(shellcheck: str) -> None:
-    proc = subprocess.run(
-        [shellcheck, "--severity=style", str(INSTALL_SH)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-    assert proc.returncode == 0, proc.stdout
-
-
 # --- hostile or unusual targets (issue: trust nothing that comes in) ---------------------------
 
 
