@@ -73,11 +73,12 @@ def test_a_burst_is_shown_at_most_once_a_flush_and_a_status_publishes_no_standin
         before, count = len(boards), len(shown)
         status = TableStatus("table-1", True, 3)
         table.link.publish(status_topic(EVENT, "table-1"), status.to_json(), retain=True)
-        # Stored, then the TV told after it (a call before the store could be another job's,
-        # such as a trailing flush of the burst).
-        assert wait_until(lambda: 1 in hub.store.table_status())
+        # Stored and flushed, asked on the worker as above: then the TV has been told.
+        assert wait_until(
+            lambda: on_worker(service, lambda: 1 in hub.store.table_status() and not service._dirty)
+        )
         assert hub.store.table_status()[1][1] == 3
-        assert wait_until(lambda: len(shown) > count)  # the TV sees the table's 3 waiting
+        assert len(shown) > count  # the TV sees the table's 3 waiting
         boards = [c for c in published.call_args_list if c.args[0] == standings_topic(EVENT)]
         assert len(boards) == before
     finally:
